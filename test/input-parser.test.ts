@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import { InputParser } from "../src/client/input-parser";
+
+const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } });
+const parse = (s: string) => new InputParser().feed(s);
+
+describe("input parser", () => {
+  test("plain characters, upper case carries SHIFT, UTF-8", () => {
+    expect(parse("a")).toEqual([key({ Char: "a" })]);
+    expect(parse("A")).toEqual([key({ Char: "A" }, "SHIFT")]);
+    expect(parse("é中")).toEqual([key({ Char: "é" }), key({ Char: "中" })]);
+  });
+
+  test("control bytes as crossterm gives them", () => {
+    expect(parse("\x00")).toEqual([key({ Char: " " }, "CONTROL")]);
+    expect(parse("\x01")).toEqual([key({ Char: "a" }, "CONTROL")]);
+    expect(parse("\r\t\x7f")).toEqual([key("Enter"), key("Tab"), key("Backspace")]);
+    expect(parse("\x1c")).toEqual([key({ Char: "4" }, "CONTROL")]);
+  });
+
+  test("alt via ESC prefix", () => {
+    expect(parse("\x1bx")).toEqual([key({ Char: "x" }, "ALT")]);
+    expect(parse("\x1b\x01")).toEqual([key({ Char: "a" }, "CONTROL | ALT")]);
+  });
+
+  test("cursor and function keys, with xterm modifier params", () => {
+    expect(parse("\x1b[A\x1bOB\x1b[H\x1b[F")).toEqual([key("Up"), key("Down"), key("Home"), key("End")]);
+    expect(parse("\x1b[1;4D")).toEqual([key("Left", "SHIFT | ALT")]);
+    expect(parse("\x1b[1;5C")).toEqual([key("Right", "CONTROL")]);
+    expect(parse("\x1bOP\x1b[15~\x1b[24;2~")).toEqual([key({ F: 1 }), key({ F: 5 }), key({ F: 12 }, "SHIFT")]);
+    expect(parse("\x1b[3~\x1b[5~\x1b[6~\x1b[2~")).toEqual([key("Delete"), key("PageUp"), key("PageDown"), key("Insert")]);
+    expect(parse("\x1b[Z")).toEqual([key("BackTab", "SHIFT")]);
+  });
+
+  test("modifyOtherKeys and CSI-u / kitty", () => {
+    expect(parse("\x1b[27;5;105~")).toEqual([key({ Char: "i" }, "CONTROL")]);
+    expect(parse("\x1b[105;5u")).toEqual([key({ Char: "i" }, "CONTROL")]);
+    expect(parse("\x1b[32;5u")).toEqual([key({ Char: " " }, "CONTROL")]);
+    expect(parse("\x1b[13;2u")).toEqual([key("Enter", "SHIFT")]);
+    expect(parse("\x1b[97;1:3u")).toEqual([key({ Char: "a" }, "", "Release")]);
+    expect(parse("\x1b[97:65;2u")).toEqual([key({ Char: "A" }, "SHIFT")]);
+    expect(parse("\x1b[57399u")).toEqual([key({ Char: "0" }, "", "Press", "KEYPAD")]);
+    expect(parse("\x1b[1;5:2A")).toEqual([key("Up", "CONTROL", "Repeat")]);
+  });
+
+  test("SGR and X10 mouse", () => {
+    expect(parse("\x1b[<0;11;4M")).toEqual([{ Mouse: { kind: { Down: "Left" }, column: 10, row: 3, modifiers: "" } }]);
+    expect(parse("\x1b[<0;11;4m")).toEqual([{ Mouse: { kind: { Up: "Left" }, column: 10, row: 3, modifiers: "" } }]);
+    expect(parse("\x1b[<64;11;4M")).toEqual([{ Mouse: { kind: "ScrollUp", column: 10, row: 3, modifiers: "" } }]);
+    expect(parse("\x1b[<65;1;1M")).toEqual([{ Mouse: { kind: "ScrollDown", column: 0, row: 0, modifiers: "" } }]);
+    expect(parse("\x1b[<32;5;6M")).toEqual([{ Mouse: { kind: { Drag: "Left" }, column: 4, row: 5, modifiers: "" } }]);
+    expect(parse("\x1b[<35;5;6M")).toEqual([{ Mouse: { kind: "Moved", column: 4, row: 5, modifiers: "" } }]);
+    expect(parse("\x1b[<18;5;6M")).toEqual([{ Mouse: { kind: { Down: "Right" }, column: 4, row: 5, modifiers: "CONTROL" } }]);
+    expect(parse("\x1b[M" + String.fromCharCode(32, 43, 36))).toEqual([{ Mouse: { kind: { Down: "Left" }, column: 10, row: 3, modifiers: "" } }]);
+  });
+
+  test("bracketed paste, focus", () => {
+    expect(parse("\x1b[200~hi\x1b[A\r\x1b[201~x")).toEqual([{ Paste: "hi\x1b[A\r" }, key({ Char: "x" })]);
+    expect(parse("\x1b[I\x1b[O")).toEqual(["FocusGained", "FocusLost"]);
+  });
+
+  test("sequences split across chunks, at every byte", () => {
+    const input = "a\x1b[1;5C\x1b[<0;11;4M\x1b[200~pasted text\x1b[201~é\x1b[105;5u\x00";
+    const whole = parse(input);
+    expect(whole.length).toBe(7);
+    const bytes = new TextEncoder().encode(input);
+    for (let step = 1; step < 8; step++) {
+      const p = new InputParser();
+      const got = [];
+      for (let i = 0; i < bytes.length; i += step) got.push(...p.feed(bytes.subarray(i, i + step)));
+      expect(got).toEqual(whole);
+    }
+  });
+
+  test("lone ESC waits for the timeout; ESC then key is Alt", () => {
+    const p = new InputParser();
+    expect(p.feed("\x1b")).toEqual([]);
+    expect(p.pending).toBe(true);
+    expect(p.flush()).toEqual([key("Esc")]);
+    expect(p.pending).toBe(false);
+    expect(p.feed("\x1b")).toEqual([]);
+    expect(p.feed("[")).toEqual([]);
+    expect(p.flush()).toEqual([key({ Char: "[" }, "ALT")]);
+  });
+
+  test("unknown sequences are dropped without eating what follows", () => {
+    expect(parse("\x1b[?1;2cq")).toEqual([key({ Char: "q" })]);
+    expect(parse("\x1b[99~z")).toEqual([key({ Char: "z" })]);
+  });
+});
