@@ -1,0 +1,175 @@
+// crossterm Event → the bytes the focused pane's program expects, given the
+// modes it has set (what xterm would send for the same key).
+
+import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, META, KEYPAD } from "../protocol/events";
+import type { MouseEncoding } from "./pane-modes";
+
+export interface PaneInputModes {
+  applicationCursorKeys: boolean;
+  applicationKeypad: boolean;
+  bracketedPaste: boolean;
+  mouseTracking: "none" | "x10" | "vt200" | "drag" | "any";
+  mouseEncoding: MouseEncoding;
+  sendFocus: boolean;
+}
+
+export const DEFAULT_MODES: PaneInputModes = {
+  applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false,
+  mouseTracking: "none", mouseEncoding: "default", sendFocus: false,
+};
+
+const ESC = "\x1b";
+
+// xterm modifier parameter: 1 + shift|alt<<1|ctrl<<2|meta<<3.
+function modParam(m: number): number {
+  return 1 + (m & SHIFT ? 1 : 0) + (m & ALT ? 2 : 0) + (m & CONTROL ? 4 : 0) + (m & (SUPER | META) ? 8 : 0);
+}
+
+const CURSOR: Partial<Record<string, string>> = { Up: "A", Down: "B", Right: "C", Left: "D", Home: "H", End: "F", KeypadBegin: "E" };
+const TILDE: Partial<Record<string, number>> = { Insert: 2, Delete: 3, PageUp: 5, PageDown: 6 };
+const F_TILDE: Record<number, number> = {
+  5: 15, 6: 17, 7: 18, 8: 19, 9: 20, 10: 21, 11: 23, 12: 24, 13: 25, 14: 26, 15: 28, 16: 29, 17: 31, 18: 32, 19: 33, 20: 34,
+};
+const KEYPAD_APP: Record<string, string> = {
+  "0": "p", "1": "q", "2": "r", "3": "s", "4": "t", "5": "u", "6": "v", "7": "w", "8": "x", "9": "y",
+  ".": "n", "+": "k", "-": "m", "*": "j", "/": "o", ",": "l", "=": "X",
+};
+
+function ctrlChar(ch: string): string | null {
+  const c = ch.toLowerCase();
+  if (c >= "a" && c <= "z") return String.fromCharCode(c.charCodeAt(0) - 0x60);
+  switch (ch) {
+    case " ": case "@": case "2": return "\x00";
+    case "[": case "3": return "\x1b";
+    case "\\": case "4": return "\x1c";
+    case "]": case "5": return "\x1d";
+    case "^": case "6": case "~": return "\x1e";
+    case "_": case "7": case "/": case "-": return "\x1f";
+    case "8": case "?": return "\x7f";
+  }
+  return null;
+}
+
+export function encodeKey(code: KeyCode, mods: number, state: number, modes: PaneInputModes): string | null {
+  const alt = mods & ALT ? ESC : "";
+  const m = mods & (SHIFT | ALT | CONTROL | SUPER | META);
+  if (typeof code === "object") {
+    if ("Char" in code) {
+      const ch = code.Char;
+      if (state & KEYPAD && modes.applicationKeypad && KEYPAD_APP[ch] && !m) return ESC + "O" + KEYPAD_APP[ch];
+      if (mods & CONTROL) {
+        const c = ctrlChar(ch);
+        if (c !== null) return alt + c;
+        return `${ESC}[27;${modParam(m)};${ch.codePointAt(0)}~`; // modifyOtherKeys form
+      }
+      return alt + ch;
+    }
+    if ("F" in code) {
+      const n = code.F;
+      if (n >= 1 && n <= 4) {
+        const f = "PQRS"[n - 1];
+        return m ? `${ESC}[1;${modParam(m)}${f}` : `${ESC}O${f}`;
+      }
+      const t = F_TILDE[n];
+      if (!t) return null;
+      return m ? `${ESC}[${t};${modParam(m)}~` : `${ESC}[${t}~`;
+    }
+    return null; // Media, Modifier: nothing to send
+  }
+  const cur = CURSOR[code];
+  if (cur) {
+    if (m) return `${ESC}[1;${modParam(m)}${cur}`;
+    return (modes.applicationCursorKeys ? `${ESC}O` : `${ESC}[`) + cur;
+  }
+  const t = TILDE[code];
+  if (t) return m ? `${ESC}[${t};${modParam(m)}~` : `${ESC}[${t}~`;
+  switch (code) {
+    case "Enter": return state & KEYPAD && modes.applicationKeypad ? `${ESC}OM` : alt + "\r";
+    case "Tab": return mods & SHIFT ? `${ESC}[Z` : alt + "\t";
+    case "BackTab": return `${ESC}[Z`;
+    case "Backspace": return alt + (mods & CONTROL ? "\x08" : "\x7f");
+    case "Esc": return alt + ESC;
+    case "Null": return "\x00";
+  }
+  return null;
+}
+
+/** Mouse event (already translated to pane coordinates) → report bytes, or null when the mode does not want it. */
+export function encodeMouse(ev: { kind: any; column: number; row: number; modifiers: string }, modes: PaneInputModes): string | null {
+  const mode = modes.mouseTracking;
+  if (mode === "none") return null;
+  const k = ev.kind;
+  let btn: number;
+  let release = false;
+  const BTN: Record<string, number> = { Left: 0, Middle: 1, Right: 2 };
+  if (typeof k === "string") {
+    if (k === "Moved") {
+      if (mode !== "any") return null;
+      btn = 35;
+    } else {
+      if (mode === "x10") return null;
+      btn = ({ ScrollUp: 64, ScrollDown: 65, ScrollLeft: 66, ScrollRight: 67 } as Record<string, number>)[k] ?? -1;
+      if (btn < 0) return null;
+    }
+  } else if ("Down" in k) btn = BTN[k.Down] ?? 0;
+  else if ("Up" in k) {
+    if (mode === "x10") return null;
+    btn = BTN[k.Up] ?? 0;
+    release = true;
+  } else if ("Drag" in k) {
+    if (mode !== "drag" && mode !== "any") return null;
+    btn = (BTN[k.Drag] ?? 0) + 32;
+  } else return null;
+
+  if (mode !== "x10") {
+    const mods = parseMods(ev.modifiers);
+    if (mods & SHIFT) btn += 4;
+    if (mods & ALT) btn += 8;
+    if (mods & CONTROL) btn += 16;
+  }
+  const x = ev.column + 1, y = ev.row + 1;
+  switch (modes.mouseEncoding) {
+    case "sgr":
+      return `${ESC}[<${btn};${x};${y}${release ? "m" : "M"}`;
+    case "urxvt":
+      return `${ESC}[${(release ? 3 : btn) + 32};${x};${y}M`;
+    case "utf8":
+      return `${ESC}[M${String.fromCharCode((release ? 3 | (btn & ~3) : btn) + 32)}${String.fromCodePoint(Math.min(x + 32, 2047))}${String.fromCodePoint(Math.min(y + 32, 2047))}`;
+    default: {
+      if (x > 223 || y > 223) return null; // not representable in X10 bytes
+      const b = release ? 3 | (btn & ~3) : btn;
+      return `${ESC}[M${String.fromCharCode(b + 32, x + 32, y + 32)}`;
+    }
+  }
+}
+
+/** Any event except mouse/resize → bytes for the pane, or null to send nothing. */
+export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null {
+  if (ev === "FocusGained") return modes.sendFocus ? `${ESC}[I` : null;
+  if (ev === "FocusLost") return modes.sendFocus ? `${ESC}[O` : null;
+  if (typeof ev !== "object" || !ev) return null;
+  if ("Key" in ev) {
+    if (ev.Key.kind === "Release") return null;
+    return encodeKey(ev.Key.code, parseMods(ev.Key.modifiers), parseState(ev.Key.state), modes);
+  }
+  if ("Paste" in ev) {
+    // Never let pasted text end the bracket early.
+    const text = ev.Paste.replaceAll(`${ESC}[201~`, "");
+    return modes.bracketedPaste ? `${ESC}[200~${text}${ESC}[201~` : text;
+  }
+  if ("Mouse" in ev) return encodeMouse(ev.Mouse, modes);
+  return null;
+}
+
+/** Current input modes of an xterm Terminal plus our tracked extras. */
+export function modesOf(term: { modes: any }, extra: { mouseEncoding: MouseEncoding }): PaneInputModes {
+  const t = term.modes;
+  return {
+    applicationCursorKeys: t.applicationCursorKeysMode,
+    applicationKeypad: t.applicationKeypadMode,
+    bracketedPaste: t.bracketedPasteMode,
+    mouseTracking: t.mouseTrackingMode,
+    mouseEncoding: extra.mouseEncoding,
+    sendFocus: t.sendFocusMode,
+  };
+}

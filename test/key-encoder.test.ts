@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { Terminal } from "@xterm/headless";
+import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/ui/key-encoder";
+import { trackModes } from "../src/ui/pane-modes";
+import { InputParser } from "../src/client/input-parser";
+
+const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } }) as any;
+const enc = (ev: any, m: Partial<PaneInputModes> = {}) => encodeEvent(ev, { ...DEFAULT_MODES, ...m });
+const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
+
+describe("key encoder", () => {
+  test("chars, control, alt", () => {
+    expect(enc(key({ Char: "a" }))).toBe("a");
+    expect(enc(key({ Char: "A" }, "SHIFT"))).toBe("A");
+    expect(enc(key({ Char: "c" }, "CONTROL"))).toBe("\x03");
+    expect(enc(key({ Char: " " }, "CONTROL"))).toBe("\x00");
+    expect(enc(key({ Char: "x" }, "ALT"))).toBe("\x1bx");
+    expect(enc(key({ Char: "a" }, "NONE"))).toBe("a");
+    expect(enc(key("Enter"))).toBe("\r");
+    expect(enc(key("Backspace"))).toBe("\x7f");
+    expect(enc(key("Tab", "SHIFT"))).toBe("\x1b[Z");
+    expect(enc(key({ Char: "a" }, "", "Release"))).toBeNull();
+  });
+
+  test("cursor keys follow application cursor mode; modifiers use CSI 1;m", () => {
+    expect(enc(key("Up"))).toBe("\x1b[A");
+    expect(enc(key("Up"), { applicationCursorKeys: true })).toBe("\x1bOA");
+    expect(enc(key("Left", "SHIFT | ALT"))).toBe("\x1b[1;4D");
+    expect(enc(key("Right", "CONTROL"), { applicationCursorKeys: true })).toBe("\x1b[1;5C");
+    expect(enc(key("PageDown"))).toBe("\x1b[6~");
+    expect(enc(key("Delete", "CONTROL"))).toBe("\x1b[3;5~");
+    expect(enc(key({ F: 1 }))).toBe("\x1bOP");
+    expect(enc(key({ F: 5 }))).toBe("\x1b[15~");
+    expect(enc(key({ F: 12 }, "SHIFT"))).toBe("\x1b[24;2~");
+    expect(enc(key({ Char: "5" }, "", "Press", "KEYPAD"), { applicationKeypad: true })).toBe("\x1bOu");
+  });
+
+  test("paste honours bracketed paste mode", () => {
+    expect(enc({ Paste: "a\rb" })).toBe("a\rb");
+    expect(enc({ Paste: "x\x1b[201~y" }, { bracketedPaste: true })).toBe("\x1b[200~xy\x1b[201~");
+  });
+
+  test("focus only when the program asked", () => {
+    expect(enc("FocusGained")).toBeNull();
+    expect(enc("FocusLost", { sendFocus: true })).toBe("\x1b[O");
+  });
+
+  test("mouse per tracking mode and encoding", () => {
+    const down = { Mouse: { kind: { Down: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const up = { Mouse: { kind: { Up: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const drag = { Mouse: { kind: { Drag: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const wheel = { Mouse: { kind: "ScrollDown", column: 0, row: 0, modifiers: "CONTROL" } };
+    expect(enc(down)).toBeNull();
+    expect(enc(down, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBe("\x1b[<0;5;3M");
+    expect(enc(up, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBe("\x1b[<0;5;3m");
+    expect(enc(up, { mouseTracking: "vt200" })).toBe("\x1b[M#%#");
+    expect(enc(drag, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBeNull();
+    expect(enc(drag, { mouseTracking: "drag", mouseEncoding: "sgr" })).toBe("\x1b[<32;5;3M");
+    expect(enc(wheel, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBe("\x1b[<81;1;1M");
+    expect(enc(down, { mouseTracking: "x10" })).toBe("\x1b[M %#");
+  });
+
+  test("round trip: parser output re-encodes to the original bytes", () => {
+    for (const s of ["a", "\x03", "\x1bx", "\x1b[A", "\x1b[1;5C", "\x1b[3~", "\x1bOP", "\x1b[15~", "\x7f", "\r", "\x00"]) {
+      const [ev] = new InputParser().feed(s);
+      expect(enc(ev)).toBe(s);
+    }
+  });
+
+  test("modes tracked from a real xterm", async () => {
+    const t = new Terminal({ cols: 20, rows: 5, allowProposedApi: true });
+    const extra = trackModes(t);
+    await write(t, "\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?1004h\x1b[5 q\x1b[?25l");
+    const m = modesOf(t, extra);
+    expect(m).toEqual({ applicationCursorKeys: true, applicationKeypad: false, bracketedPaste: true, mouseTracking: "drag", mouseEncoding: "sgr", sendFocus: true });
+    expect(extra.cursorShape).toBe(5);
+    expect(extra.cursorHidden).toBe(true);
+    await write(t, "\x1b[?1006l\x1b[?25h");
+    expect(extra.mouseEncoding).toBe("default");
+    expect(extra.cursorHidden).toBe(false);
+  });
+});
