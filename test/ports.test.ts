@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { PortWatch } from "../src/features/port-watch.ts";
+import { _forceChildrenFiles, parseLsof, parseProcNetTcp, parseStatPpid, scanPorts } from "../src/features/ports.ts";
+import { waitFor } from "./helpers/wait.ts";
+
+describe("parsers", () => {
+  test("/proc/net/tcp LISTEN lines only", () => {
+    const text = [
+      "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "   0: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1611 1 0 100 0 0 10 0",
+      "   1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 2222 1 0 20 4 30 10 -1",
+    ].join("\n");
+    expect([...parseProcNetTcp(text)]).toEqual([["1611", 2024]]);
+    const v6 = "  sl  local_address remote_address st ...\n   0: 00000000000000000000000001000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 3333 1 0 100 0 0 10 0";
+    expect([...parseProcNetTcp(v6)]).toEqual([["3333", 8080]]);
+  });
+  test("stat ppid survives odd command names", () => {
+    expect(parseStatPpid("123 (my (odd) name) S 45 123 123 0 -1")).toBe(45);
+  });
+  test("lsof -F pcn", () => {
+    expect(parseLsof("p10\ncnode\nn*:3000\nn[::1]:3001\np11\ncpython3\nn127.0.0.1:8000\n")).toEqual([
+      { pid: 10, port: 3000 },
+      { pid: 10, port: 3001 },
+      { pid: 11, port: 8000 },
+    ]);
+  });
+});
+
+// A shell whose child listens, like a dev server started from a pane's shell.
+async function startServer() {
+  const proc = Bun.spawn(["bash", "-c", "python3 -u -m http.server 0 --bind 127.0.0.1; :"], {
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  const port = await waitFor(async () => {
+    const { value } = await reader.read();
+    text += new TextDecoder().decode(value);
+    return Number(/port (\d+)/.exec(text)?.[1]) || undefined;
+  }, "http.server to print its port");
+  return { proc, port };
+}
+
+const started: { kill(): void }[] = [];
+afterEach(() => {
+  for (const p of started.splice(0)) p.kill();
+  _forceChildrenFiles(undefined);
+});
+
+describe("scan a real process tree", () => {
+  for (const [name, method, children] of [
+    ["/proc, children files if present", "proc", undefined],
+    ["/proc, ppid table", "proc", false],
+    ["lsof and ps", "lsof", undefined],
+  ] as const) {
+    test(name, async () => {
+      _forceChildrenFiles(children);
+      const { proc, port } = await startServer();
+      started.push(proc);
+      const roots = new Map([[7, proc.pid], [8, 999_999_999]]); // pane 8: a process that does not exist
+      const found = await waitFor(async () => (await scanPorts(roots, method)).get(7), "the port to show");
+      expect(found.map((p) => p.port)).toEqual([port]);
+      expect(found[0]!.command).toContain("http.server");
+      expect(found[0]!.pid).not.toBe(proc.pid); // the python child, not the shell
+      proc.kill();
+      await proc.exited;
+      await waitFor(async () => !(await scanPorts(roots, method)).has(7), "the port to go");
+    });
+  }
+});
+
+test("PortWatch reports changes and serves sorted ports", async () => {
+  const { proc, port } = await startServer();
+  started.push(proc);
+  const changes: number[][] = [];
+  const w = new PortWatch(() => new Map([[3, proc.pid]]), { intervalMs: 100, onChange: (p) => changes.push(p) });
+  w.start();
+  try {
+    await waitFor(() => w.ports(3).length > 0, "watch to see the port");
+    expect(w.ports(3)).toEqual([port]);
+    expect(changes[0]).toEqual([3]);
+    proc.kill();
+    await waitFor(() => w.ports(3).length === 0, "watch to see it go");
+    expect(changes.length).toBe(2);
+  } finally {
+    w.stop();
+  }
+});
