@@ -1,0 +1,122 @@
+// `ws report EVENT [--agent NAME]`: forward one agent hook event to the ws owning this pane.
+// Runs on every hook event, so it imports nothing heavy, prints nothing (Claude Code feeds some
+// hooks' stdout to the model) and always exits 0: a hook must never break the agent.
+//
+// Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
+// names the event in its `type`; anything after `--` is the user's own notify command, run too.
+
+const STDIN_WAIT_MS = 1000;
+const SOCKET_WAIT_MS = 1500;
+
+export interface ReportArgs {
+  event?: string;
+  agent?: string;
+  /** JSON text given as an argument (Codex), rather than on stdin. */
+  argPayload?: string;
+  /** A notify command ws stands in front of: run with the same payload. */
+  chain: string[];
+}
+
+export function parseReportArgs(argv: string[]): ReportArgs {
+  const out: ReportArgs = { chain: [] };
+  let args = argv;
+  const last = args.at(-1);
+  if (last?.trimStart().startsWith("{")) {
+    out.argPayload = last;
+    args = args.slice(0, -1);
+  }
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      out.chain = args.slice(i + 1);
+      break;
+    }
+    if (a === "--agent") out.agent = args[++i];
+    else if (a.startsWith("--agent=")) out.agent = a.slice(8);
+    else if (!a.startsWith("-") && out.event === undefined) out.event = a;
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON: pass it through as a string rather than lose it
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const { isatty } = await import("node:tty");
+  if (isatty(0)) return ""; // a person typing `ws report Stop` by hand
+  const timeout = new Promise<string>((r) => setTimeout(() => r(""), STDIN_WAIT_MS).unref());
+  return Promise.race([Bun.stdin.text().catch(() => ""), timeout]);
+}
+
+/** Send one line and wait for the server's answer (so reports from one hook sequence stay in order). */
+export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let reply = "";
+    const done = (v: string | undefined) => {
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(undefined), waitMs);
+    Bun.connect({
+      unix: path,
+      socket: {
+        open(s) {
+          s.write(line);
+          s.flush();
+          s.shutdown(); // our side is finished; the server may close after replying
+        },
+        data(s, chunk) {
+          reply += new TextDecoder().decode(chunk);
+          if (reply.includes("\n")) {
+            s.end();
+            done(reply.slice(0, reply.indexOf("\n")));
+          }
+        },
+        close() {
+          done(reply || undefined);
+        },
+        error() {
+          done(undefined);
+        },
+      },
+    }).catch(() => done(undefined));
+  });
+}
+
+export function reportLine(pane: number, agent: string | undefined, event: string, payload: unknown): string {
+  return `${JSON.stringify({ v: 1, type: "report", pane, ...(agent ? { agent } : {}), event, payload })}\n`;
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+  const args = parseReportArgs(argv);
+  if (args.chain.length) {
+    try {
+      const argvChain = args.argPayload === undefined ? args.chain : [...args.chain, args.argPayload];
+      Bun.spawn(argvChain, { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
+    } catch {
+      // the user's notify program is missing: theirs to fix, not a reason to fail the hook
+    }
+  }
+  const socket = env.WS_SOCKET;
+  const pane = Number(env.WS_PANE_ID);
+  if (!socket || !Number.isInteger(pane) || pane < 0) return; // not inside ws
+  const payload = parseJson(args.argPayload ?? (await readStdin()));
+  const typed = payload && typeof payload === "object" ? (payload as { type?: unknown }).type : undefined;
+  const event = args.event ?? (typeof typed === "string" ? typed : undefined);
+  if (!event) return;
+  const reply = await sendLine(socket, reportLine(pane, args.agent, event, payload));
+  if (env.WS_DEBUG && reply !== "ok") console.error(`ws report: ${reply ?? "no answer from ws"}`);
+}
+
+// Runnable on its own too (`bun src/features/agents/report.ts Stop`), which is what src/main.ts's
+// fast path amounts to.
+if (import.meta.main) {
+  await main(process.argv.slice(2));
+  process.exit(0);
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseReportArgs } from "../src/features/agents/report.ts";
+import { waitFor } from "./helpers/wait.ts";
+
+const script = join(import.meta.dir, "../src/features/agents/report.ts");
+let dir: string;
+let sock: string;
+let silentSock: string;
+const lines: string[] = [];
+let servers: { stop(force?: boolean): void }[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "ws-report-"));
+  chmodSync(dir, 0o700);
+  sock = join(dir, "ws.sock");
+  silentSock = join(dir, "silent.sock");
+  // A stand-in for the daemon's socket: reads one line, answers ok like the real server.
+  servers.push(
+    Bun.listen({
+      unix: sock,
+      socket: {
+        data(s, chunk) {
+          lines.push(new TextDecoder().decode(chunk));
+          s.write("ok\n");
+          s.end();
+        },
+      },
+    }),
+    // Accepts and never answers: report must still give up and exit 0.
+    Bun.listen({ unix: silentSock, socket: { data() {} } }),
+  );
+});
+afterAll(() => {
+  for (const s of servers) s.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function report(args: string[], env: Record<string, string>, stdin = "") {
+  const p = Bun.spawn(["bun", script, ...args], {
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    stdin: new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = [await new Response(p.stdout).text(), await new Response(p.stderr).text(), await p.exited];
+  return { out, err, code };
+}
+
+describe("ws report", () => {
+  test("argument parsing", () => {
+    expect(parseReportArgs(["Stop", "--agent", "claude"])).toEqual({ event: "Stop", agent: "claude", chain: [] });
+    expect(parseReportArgs(["--agent=codex", "--", "notify-send", "hi", '{"type":"agent-turn-complete"}'])).toEqual({
+      agent: "codex",
+      argPayload: '{"type":"agent-turn-complete"}',
+      chain: ["notify-send", "hi"],
+    });
+  });
+
+  test("forwards Claude Code hook JSON from stdin", async () => {
+    lines.length = 0;
+    const hook = { session_id: "abc", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
+    const r = await report(["PreToolUse", "--agent", "claude"], { WS_SOCKET: sock, WS_PANE_ID: "3" }, JSON.stringify(hook));
+    expect(r).toEqual({ out: "", err: "", code: 0 });
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { v: 1, type: "report", pane: 3, agent: "claude", event: "PreToolUse", payload: hook },
+    ]);
+    expect(lines[0]!.endsWith("\n")).toBe(true);
+  });
+
+  test("Codex notify: payload as the last argument, event from its type, user's notify still runs", async () => {
+    lines.length = 0;
+    const seen = join(dir, "chained.txt");
+    const payload = { type: "agent-turn-complete", "thread-id": "t", "last-assistant-message": "done" };
+    const r = await report(
+      ["--agent", "codex", "--", "bash", "-c", 'printf %s "$1" > "$0"', seen, JSON.stringify(payload)],
+      { WS_SOCKET: sock, WS_PANE_ID: "5" },
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(lines[0]!)).toEqual({ v: 1, type: "report", pane: 5, agent: "codex", event: "agent-turn-complete", payload });
+    expect(await waitFor(() => JSON.parse(readFileSync(seen, "utf8")), "the chained notify to run")).toEqual(payload);
+  });
+
+  test("outside ws, or with ws gone or silent, exits 0 and says nothing", async () => {
+    lines.length = 0;
+    for (const env of [
+      {},
+      { WS_SOCKET: sock },
+      { WS_SOCKET: sock, WS_PANE_ID: "x" },
+      { WS_SOCKET: join(dir, "missing.sock"), WS_PANE_ID: "1" },
+      { WS_SOCKET: silentSock, WS_PANE_ID: "1" },
+    ]) {
+      expect(await report(["Stop"], env, "{}")).toEqual({ out: "", err: "", code: 0 });
+    }
+    expect(lines).toEqual([]);
+  });
+
+  test("non-JSON input is passed through as a string; empty as null", async () => {
+    lines.length = 0;
+    await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "1" }, "plain text");
+    await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "1" }, "");
+    expect(lines.map((l) => JSON.parse(l).payload)).toEqual(["plain text", null]);
+  });
+});
