@@ -1,0 +1,111 @@
+// Grid → ANSI. Compares the new frame with what the client last received and
+// emits only the changed cells: a cursor move only when the cursor is not
+// already there, an SGR only when the pen changes, cursor state at the end.
+
+import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB } from "./grid";
+
+const ESC = "\x1b";
+
+function colorSgr(c: number, base: number): string {
+  if (c & RGB) return `${base + 8};2;${(c >> 16) & 0xff};${(c >> 8) & 0xff};${c & 0xff}`;
+  if (c & PALETTE) {
+    const n = c & 0xff;
+    if (n < 8) return String(base + n);
+    if (n < 16) return String(base + 60 + n - 8);
+    return `${base + 8};5;${n}`;
+  }
+  return "";
+}
+
+export function sgr(fg: number, bg: number, attrs: number): string {
+  const p = ["0"];
+  if (attrs & BOLD) p.push("1");
+  if (attrs & DIM) p.push("2");
+  if (attrs & ITALIC) p.push("3");
+  if (attrs & UNDERLINE) p.push("4");
+  if (attrs & BLINK) p.push("5");
+  if (attrs & INVERSE) p.push("7");
+  if (attrs & INVISIBLE) p.push("8");
+  if (attrs & STRIKE) p.push("9");
+  if (attrs & OVERLINE) p.push("53");
+  const f = colorSgr(fg, 30);
+  if (f) p.push(f);
+  const b = colorSgr(bg, 40);
+  if (b) p.push(b);
+  return `${ESC}[${p.join(";")}m`;
+}
+
+export class ScreenDiff {
+  private last: Grid | null = null;
+  private lastShape = -1;
+  private lastVisible: boolean | null = null;
+
+  /** Forget what the client has: the next render is a full redraw. */
+  reset(): void {
+    this.last = null;
+    this.lastShape = -1;
+    this.lastVisible = null;
+  }
+
+  /** ANSI that turns the client's screen into `next` ("" when nothing changed). */
+  render(next: Grid): string {
+    let out = "";
+    let prev = this.last;
+    if (!prev || prev.cols !== next.cols || prev.rows !== next.rows) {
+      // Clear, then diff against a blank grid so blank cells cost nothing.
+      out += `${ESC}[0m${ESC}[H${ESC}[2J`;
+      prev = new Grid(next.cols, next.rows);
+      this.lastVisible = null;
+    }
+    let cx = -1, cy = -1; // where the terminal's cursor is; -1 unknown
+    // Every frame ends with the pen reset, so each starts from the default.
+    let penFg = 0, penBg = 0, penAttrs = 0;
+    const cols = next.cols;
+    let body = "";
+    for (let y = 0; y < next.rows; y++) {
+      const row = y * cols;
+      for (let x = 0; x < cols; x++) {
+        const i = row + x;
+        const w = next.width[i]!;
+        if (w === 0) continue;
+        const same =
+          next.chars[i] === prev.chars[i] && w === prev.width[i] && next.fg[i] === prev.fg[i] &&
+          next.bg[i] === prev.bg[i] && next.attrs[i] === prev.attrs[i] &&
+          (w !== 2 || prev.width[i + 1] === 0);
+        if (same) continue;
+        if (cx !== x || cy !== y) {
+          body += `${ESC}[${y + 1};${x + 1}H`;
+        }
+        const f = next.fg[i]!, b = next.bg[i]!, a = next.attrs[i]!;
+        if (f !== penFg || b !== penBg || a !== penAttrs) {
+          body += sgr(f, b, a);
+          penFg = f; penBg = b; penAttrs = a;
+        }
+        body += next.chars[i];
+        cx = x + w;
+        cy = y;
+        // At the right margin the terminal is in its pending-wrap state: re-position next time.
+        if (cx >= cols) cx = -1;
+      }
+    }
+    if (body || out) {
+      // Hide the cursor while drawing and ask for one atomic update (DEC 2026; ignored where unknown).
+      out = `${ESC}[?2026h${ESC}[?25l` + out + body + (penFg || penBg || penAttrs ? `${ESC}[0m` : "");
+      this.lastVisible = false;
+    }
+    const c = next.cursor;
+    const moved = !this.last || this.last.cursor.x !== c.x || this.last.cursor.y !== c.y;
+    if (out || moved) out += `${ESC}[${c.y + 1};${c.x + 1}H`;
+    if (c.shape !== this.lastShape) {
+      out += `${ESC}[${c.shape} q`;
+      this.lastShape = c.shape;
+    }
+    if (c.visible !== this.lastVisible) {
+      out += c.visible ? `${ESC}[?25h` : `${ESC}[?25l`;
+      this.lastVisible = c.visible;
+    }
+    if (body || out.includes("?2026h")) out += `${ESC}[?2026l`;
+    this.last = next;
+    return out;
+  }
+}

@@ -1,0 +1,127 @@
+// A screen of cells: what the compositor draws into and the diff compares.
+// Flat typed arrays so a full-screen grid is cheap to build every frame.
+
+export const BOLD = 1, DIM = 2, ITALIC = 4, UNDERLINE = 8, BLINK = 16, INVERSE = 32, INVISIBLE = 64, STRIKE = 128, OVERLINE = 256;
+
+// Colour: 0 default, PALETTE|n for 0..255, RGB|0xRRGGBB.
+export const DEFAULT_COLOR = 0;
+export const PALETTE = 1 << 24;
+export const RGB = 2 << 24;
+export const pal = (n: number) => PALETTE | (n & 0xff);
+export const rgb = (n: number) => RGB | (n & 0xffffff);
+
+export interface Style {
+  fg?: number;
+  bg?: number;
+  attrs?: number;
+}
+
+export interface Cursor {
+  x: number;
+  y: number;
+  visible: boolean;
+  /** DECSCUSR shape, 0 = terminal default. */
+  shape: number;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Display width of one grapheme cluster (0, 1 or 2). */
+export function graphemeWidth(g: string): number {
+  const w = Bun.stringWidth(g);
+  return w > 2 ? 2 : w;
+}
+
+/** Display width of a string. */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const { segment } of segmenter.segment(s)) w += graphemeWidth(segment);
+  return w;
+}
+
+export class Grid {
+  readonly cols: number;
+  readonly rows: number;
+  /** Cell text; "" marks the right half of a wide character. */
+  readonly chars: string[];
+  readonly width: Uint8Array;
+  readonly fg: Int32Array;
+  readonly bg: Int32Array;
+  readonly attrs: Uint16Array;
+  cursor: Cursor = { x: 0, y: 0, visible: false, shape: 0 };
+
+  constructor(cols: number, rows: number) {
+    this.cols = Math.max(0, cols);
+    this.rows = Math.max(0, rows);
+    const n = this.cols * this.rows;
+    this.chars = new Array(n).fill(" ");
+    this.width = new Uint8Array(n).fill(1);
+    this.fg = new Int32Array(n);
+    this.bg = new Int32Array(n);
+    this.attrs = new Uint16Array(n);
+  }
+
+  inside(x: number, y: number): boolean {
+    return x >= 0 && y >= 0 && x < this.cols && y < this.rows;
+  }
+
+  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0): void {
+    if (!this.inside(x, y)) return;
+    // A wide char that would hang off the edge becomes a blank.
+    if (width === 2 && x === this.cols - 1) {
+      ch = " ";
+      width = 1;
+    }
+    const i = y * this.cols + x;
+    this.breakWide(x, y);
+    this.chars[i] = ch;
+    this.width[i] = width;
+    this.fg[i] = fg;
+    this.bg[i] = bg;
+    this.attrs[i] = attrs;
+    if (width === 2) {
+      this.breakWide(x + 1, y);
+      this.chars[i + 1] = "";
+      this.width[i + 1] = 0;
+      this.fg[i + 1] = fg;
+      this.bg[i + 1] = bg;
+      this.attrs[i + 1] = attrs;
+    }
+  }
+
+  // Overwriting half of a wide char blanks the other half, as terminals do.
+  private breakWide(x: number, y: number) {
+    const i = y * this.cols + x;
+    if (this.width[i] === 0 && x > 0) {
+      this.chars[i - 1] = " ";
+      this.width[i - 1] = 1;
+    } else if (this.width[i] === 2 && x + 1 < this.cols) {
+      this.chars[i + 1] = " ";
+      this.width[i + 1] = 1;
+    }
+  }
+
+  fill(x: number, y: number, w: number, h: number, ch = " ", style: Style = {}): void {
+    for (let r = y; r < y + h; r++) for (let c = x; c < x + w; c++) this.set(c, r, ch, 1, style.fg, style.bg, style.attrs);
+  }
+
+  /** Write text from (x, y), clipped to maxWidth columns; returns columns used. */
+  text(x: number, y: number, s: string, style: Style = {}, maxWidth = this.cols - x): number {
+    let used = 0;
+    for (const { segment } of segmenter.segment(s)) {
+      let w = graphemeWidth(segment);
+      if (w === 0) continue;
+      if (used + w > maxWidth) break;
+      this.set(x + used, y, segment, w, style.fg, style.bg, style.attrs);
+      used += w;
+    }
+    return used;
+  }
+
+  /** Plain text of a row (for tests and copy mode). */
+  rowText(y: number): string {
+    let s = "";
+    for (let x = 0; x < this.cols; x++) s += this.chars[y * this.cols + x];
+    return s;
+  }
+}

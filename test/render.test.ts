@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { Terminal } from "@xterm/headless";
+import { Grid, BOLD, ITALIC, UNDERLINE, INVERSE, STRIKE, DIM, pal, rgb, textWidth } from "../src/ui/grid";
+import { renderPane } from "../src/ui/render-pane";
+import { ScreenDiff, sgr } from "../src/ui/diff";
+
+const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
+const term = (cols = 20, rows = 5) => new Terminal({ cols, rows, allowProposedApi: true, scrollback: 100 });
+
+function gridOf(t: Terminal, scroll = 0): Grid {
+  const g = new Grid(t.cols, t.rows);
+  renderPane(t, g, 0, 0, t.cols, t.rows, scroll);
+  return g;
+}
+
+function sameCells(a: Grid, b: Grid) {
+  for (let y = 0; y < a.rows; y++) expect(a.rowText(y)).toBe(b.rowText(y));
+  expect([...a.fg]).toEqual([...b.fg]);
+  expect([...a.bg]).toEqual([...b.bg]);
+  expect([...a.attrs]).toEqual([...b.attrs]);
+  expect([...a.width]).toEqual([...b.width]);
+}
+
+describe("grid", () => {
+  test("wide chars take two cells and break when overwritten", () => {
+    const g = new Grid(6, 1);
+    expect(g.text(0, 0, "中a")).toBe(3);
+    expect(g.rowText(0)).toBe("中a   ");
+    g.set(1, 0, "x", 1);
+    expect(g.rowText(0)).toBe(" xa   ");
+    expect(g.text(5, 0, "中")).toBe(0); // no room: clipped
+    expect(textWidth("e\u0301😀")).toBe(3);
+  });
+});
+
+describe("renderPane", () => {
+  test("copies text, colours and attributes from xterm", async () => {
+    const t = term();
+    await write(t, "\x1b[1;31mA\x1b[0;38;2;1;2;3;48;5;200mB\x1b[0;3;4;7;9;2mC\x1b[0m中e\u0301");
+    const g = gridOf(t);
+    expect(g.rowText(0).startsWith("ABC中e\u0301")).toBe(true);
+    expect(g.fg[0]).toBe(pal(1));
+    expect(g.attrs[0]).toBe(BOLD);
+    expect(g.fg[1]).toBe(rgb(0x010203));
+    expect(g.bg[1]).toBe(pal(200));
+    expect(g.attrs[2]).toBe(ITALIC | UNDERLINE | INVERSE | STRIKE | DIM);
+    expect(g.width[3]).toBe(2);
+    expect(g.width[4]).toBe(0);
+  });
+
+  test("scroll offset shows scrollback; a rectangle is clipped", async () => {
+    const t = term(10, 3);
+    await write(t, "l1\r\nl2\r\nl3\r\nl4\r\nl5");
+    expect(gridOf(t).rowText(0).trim()).toBe("l3");
+    expect(gridOf(t, 2).rowText(0).trim()).toBe("l1");
+    expect(gridOf(t, 99).rowText(0).trim()).toBe("l1");
+    const g = new Grid(5, 3);
+    await write(t, "\r\n中中中");
+    renderPane(t, g, 0, 0, 5, 3);
+    expect(g.rowText(2)).toBe("中中 "); // the third wide char would cross the edge
+  });
+});
+
+describe("ScreenDiff", () => {
+  test("applying the diffs to a real terminal reproduces the grid", async () => {
+    const src = term(), client = term();
+    const d = new ScreenDiff();
+    const frames = [
+      "hello \x1b[1;32mworld\x1b[0m\r\n\x1b[48;2;10;20;30m bg \x1b[0m 中文 e\u0301",
+      "\x1b[2;1Hxx\x1b[5;15H\x1b[4mend\x1b[0m",
+      "\x1b[1;1H\x1b[2K中\x1b[3;3Habc",
+      "\x1b[1;1H\x1b[2Ja",
+    ];
+    for (const f of frames) {
+      await write(src, f);
+      const g = gridOf(src);
+      g.cursor = { x: src.buffer.active.cursorX, y: src.buffer.active.cursorY, visible: true, shape: 0 };
+      await write(client, d.render(g));
+      sameCells(gridOf(client), g);
+      expect(client.buffer.active.cursorX).toBe(g.cursor.x);
+      expect(client.buffer.active.cursorY).toBe(g.cursor.y);
+    }
+  });
+
+  test("nothing changed → nothing sent; a one-cell change is small", () => {
+    const d = new ScreenDiff();
+    const a = new Grid(80, 24);
+    a.text(0, 0, "prompt $ ");
+    a.cursor = { x: 9, y: 0, visible: true, shape: 0 };
+    expect(d.render(a).length).toBeGreaterThan(0);
+    const b = new Grid(80, 24);
+    b.text(0, 0, "prompt $ ");
+    b.cursor = { ...a.cursor };
+    expect(d.render(b)).toBe("");
+    const c = new Grid(80, 24);
+    c.text(0, 0, "prompt $ x");
+    c.cursor = { x: 10, y: 0, visible: true, shape: 0 };
+    const out = d.render(c);
+    expect(out).toContain("x");
+    expect(out.length).toBeLessThan(50);
+    expect(out).not.toContain("prompt");
+  });
+
+  test("SGR only when the pen changes; cursor shape and visibility", () => {
+    const d = new ScreenDiff();
+    const g = new Grid(10, 1);
+    g.text(0, 0, "aaaa", { fg: pal(1) });
+    g.cursor = { x: 0, y: 0, visible: false, shape: 5 };
+    const out = d.render(g);
+    expect(out.split(sgr(pal(1), 0, 0)).length - 1).toBe(1);
+    expect(out).toContain("\x1b[5 q");
+    expect(out).toContain("\x1b[?25l");
+    const g2 = new Grid(10, 1);
+    g2.text(0, 0, "aaaa", { fg: pal(1) });
+    g2.cursor = { x: 3, y: 0, visible: true, shape: 5 };
+    expect(d.render(g2)).toBe("\x1b[1;4H\x1b[?25h");
+  });
+
+  test("256 and 16 colour forms", () => {
+    expect(sgr(pal(3), pal(12), 0)).toBe("\x1b[0;33;104m");
+    expect(sgr(pal(100), rgb(0xff0000), BOLD)).toBe("\x1b[0;1;38;5;100;48;2;255;0;0m");
+  });
+});
