@@ -1,0 +1,243 @@
+// Keymap: key names ↔ named commands, defaults a tmux user expects, and
+// keys.toml overrides. COMMANDS is the one table of command names: the key
+// dispatcher, `ws keys --list` and `run_command` all read it.
+
+import { parse as parseToml, TomlError } from "smol-toml";
+import { join } from "node:path";
+import { homedir } from "node:os";
+import { readFileSync } from "node:fs";
+import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protocol/events";
+
+export interface CommandInfo {
+  name: string;
+  description: string;
+}
+
+export const COMMANDS: CommandInfo[] = [
+  { name: "detach", description: "Detach this client; the server keeps running" },
+  { name: "quit", description: "Quit the server and close every pane" },
+  { name: "split-right", description: "Split the focused pane, new pane to the right" },
+  { name: "split-below", description: "Split the focused pane, new pane below" },
+  { name: "new-tab", description: "Open a new tab running your shell" },
+  { name: "next-tab", description: "Go to the next tab" },
+  { name: "prev-tab", description: "Go to the previous tab" },
+  ...Array.from({ length: 9 }, (_, i) => ({ name: `tab-${i + 1}`, description: `Go to tab ${i + 1}` })),
+  { name: "focus-left", description: "Focus the pane to the left" },
+  { name: "focus-right", description: "Focus the pane to the right" },
+  { name: "focus-up", description: "Focus the pane above" },
+  { name: "focus-down", description: "Focus the pane below" },
+  { name: "focus-next", description: "Focus the next pane in this tab" },
+  { name: "close-pane", description: "Close the focused pane" },
+  { name: "zoom", description: "Zoom the focused pane to the whole tab, or unzoom" },
+  { name: "resize-left", description: "Move the focused pane's vertical border left" },
+  { name: "resize-right", description: "Move the focused pane's vertical border right" },
+  { name: "resize-up", description: "Move the focused pane's horizontal border up" },
+  { name: "resize-down", description: "Move the focused pane's horizontal border down" },
+  { name: "new-workspace", description: "Create a workspace and switch to it" },
+  { name: "switch-workspace", description: "Pick a workspace to switch to" },
+  { name: "next-workspace", description: "Go to the next workspace" },
+  { name: "prev-workspace", description: "Go to the previous workspace" },
+  { name: "rename-tab", description: "Rename the current tab" },
+  { name: "copy-mode", description: "Scroll back, search and copy (OSC 52)" },
+  { name: "help", description: "Show every key binding" },
+  { name: "send-prefix", description: "Send the prefix key (Ctrl-Space) to the pane" },
+];
+
+const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));
+export const isCommand = (name: string) => COMMAND_NAMES.has(name);
+
+export interface Keymap {
+  /** Canonical key name of the prefix. */
+  prefix: string;
+  /** Keys after the prefix → command. */
+  prefixTable: Map<string, string>;
+  /** Keys without the prefix → command (empty by default). */
+  root: Map<string, string>;
+}
+
+const DEFAULT_PREFIX_TABLE: [string, string][] = [
+  ["d", "detach"], ["q", "quit"],
+  ["%", "split-right"], ["|", "split-right"], ['"', "split-below"], ["-", "split-below"],
+  ["c", "new-tab"], ["n", "next-tab"], ["p", "prev-tab"],
+  ...Array.from({ length: 9 }, (_, i) => [String(i + 1), `tab-${i + 1}`] as [string, string]),
+  ["Left", "focus-left"], ["Right", "focus-right"], ["Up", "focus-up"], ["Down", "focus-down"], ["o", "focus-next"],
+  ["x", "close-pane"], ["z", "zoom"],
+  ["C-Left", "resize-left"], ["C-Right", "resize-right"], ["C-Up", "resize-up"], ["C-Down", "resize-down"],
+  ["H", "resize-left"], ["L", "resize-right"], ["K", "resize-up"], ["J", "resize-down"],
+  ["w", "new-workspace"], ["s", "switch-workspace"], [")", "next-workspace"], ["(", "prev-workspace"],
+  [",", "rename-tab"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"],
+  ["C-Space", "send-prefix"],
+];
+
+export function defaultKeymap(): Keymap {
+  return { prefix: "C-Space", prefixTable: new Map(DEFAULT_PREFIX_TABLE), root: new Map() };
+}
+
+// ---- key names -------------------------------------------------------------
+
+const NAMED: Record<string, string> = {
+  backspace: "Backspace", bspace: "Backspace", enter: "Enter", return: "Enter", left: "Left", right: "Right",
+  up: "Up", down: "Down", home: "Home", end: "End", pageup: "PageUp", pgup: "PageUp", pagedown: "PageDown",
+  pgdn: "PageDown", tab: "Tab", backtab: "BackTab", delete: "Delete", del: "Delete", insert: "Insert",
+  ins: "Insert", esc: "Esc", escape: "Esc", space: "Space",
+};
+
+/** Canonical name of a key event: modifiers C- M- S- (S- only on non-characters), then the key. */
+export function keyName(k: KeyEvent): string | null {
+  const mods = parseMods(k.modifiers);
+  let base: string;
+  const code = k.code;
+  if (typeof code === "string") base = code;
+  else if ("Char" in code) base = code.Char === " " ? "Space" : code.Char;
+  else if ("F" in code) base = `F${code.F}`;
+  else return null;
+  const isChar = typeof code === "object" && "Char" in code && code.Char !== " ";
+  let p = "";
+  if (mods & CONTROL) p += "C-";
+  if (mods & ALT) p += "M-";
+  if (mods & SUPER) p += "D-";
+  if (mods & SHIFT && !isChar) p += "S-";
+  // Ctrl + letter arrives lower-case; Ctrl-Shift-letter is the same key to most terminals.
+  if (mods & CONTROL && isChar && base.length === 1) base = base.toLowerCase();
+  return p + base;
+}
+
+/** Parse a user-written key ("C-Space", "ctrl+left", "M-x", "F5", "%") to its canonical name, or null. */
+export function parseKeyName(s: string): string | null {
+  let rest = s.trim();
+  if (!rest) return null;
+  let c = false, m = false, d = false, sh = false;
+  for (;;) {
+    const mm = /^(c|ctrl|control|m|a|alt|meta|s|shift|d|super|cmd)[-+](.+)$/i.exec(rest);
+    if (!mm) break;
+    const mod = mm[1]!.toLowerCase();
+    if (mod === "c" || mod === "ctrl" || mod === "control") c = true;
+    else if (mod === "m" || mod === "a" || mod === "alt" || mod === "meta") m = true;
+    else if (mod === "d" || mod === "super" || mod === "cmd") d = true;
+    else sh = true;
+    rest = mm[2]!;
+  }
+  let base: string;
+  let isChar = false;
+  const named = NAMED[rest.toLowerCase()];
+  const fk = /^f([0-9]{1,2})$/i.exec(rest);
+  if (named) base = named;
+  else if (fk && Number(fk[1]) >= 1 && Number(fk[1]) <= 24) base = `F${Number(fk[1])}`;
+  else if ([...rest].length === 1) {
+    base = rest;
+    isChar = true;
+    if (sh && base.length === 1 && base >= "a" && base <= "z") base = base.toUpperCase();
+    if (c) base = base.toLowerCase();
+  } else return null;
+  let p = "";
+  if (c) p += "C-";
+  if (m) p += "M-";
+  if (d) p += "D-";
+  if (sh && !isChar) p += "S-";
+  return p + base;
+}
+
+// ---- keys.toml -------------------------------------------------------------
+
+export function keysTomlPath(env: Record<string, string | undefined> = process.env): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  return join(base, "ws", "keys.toml");
+}
+
+export interface LoadedKeymap {
+  keymap: Keymap;
+  /** Human-readable problems, each naming the file and line. Defaults stay in force for them. */
+  warnings: string[];
+}
+
+function lineOf(text: string, needle: string): number {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle)) return i + 1;
+  return 0;
+}
+
+/**
+ * Apply keys.toml text to the defaults. Format:
+ *
+ *   prefix = "C-Space"
+ *   [keys]          # after the prefix
+ *   "v" = "split-right"
+ *   "d" = "none"    # unbind
+ *   [root]          # without the prefix
+ *   "M-Left" = "focus-left"
+ */
+export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
+  const keymap = defaultKeymap();
+  const warnings: string[] = [];
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    const line = e instanceof TomlError ? e.line : 0;
+    const msg = (e as Error).message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
+    warnings.push(`${file}:${line}: ${msg}; using the default keys`);
+    return { keymap, warnings };
+  }
+  const where = (needle: string) => `${file}:${lineOf(text, needle)}`;
+  for (const [k, v] of Object.entries(doc)) {
+    if (k === "prefix") {
+      const p = typeof v === "string" ? parseKeyName(v) : null;
+      if (p) keymap.prefix = p;
+      else warnings.push(`${where("prefix")}: prefix ${JSON.stringify(v)} is not a key name; keeping C-Space`);
+    } else if (k === "keys" || k === "root") {
+      if (!v || typeof v !== "object" || Array.isArray(v)) {
+        warnings.push(`${where(k)}: [${k}] must be a table of "key" = "command"`);
+        continue;
+      }
+      const table = k === "keys" ? keymap.prefixTable : keymap.root;
+      for (const [key, cmd] of Object.entries(v as Record<string, unknown>)) {
+        const name = parseKeyName(key);
+        if (!name) {
+          warnings.push(`${where(key)}: ${JSON.stringify(key)} is not a key name (try "C-a", "M-Left", "F5", "%")`);
+          continue;
+        }
+        if (cmd === "none" || cmd === "") {
+          table.delete(name);
+          continue;
+        }
+        if (typeof cmd !== "string" || !isCommand(cmd)) {
+          warnings.push(`${where(key)}: ${JSON.stringify(cmd)} is not a command (ws keys --list lists them)`);
+          continue;
+        }
+        table.set(name, cmd);
+      }
+    } else {
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, [keys] or [root])`);
+    }
+  }
+  return { keymap, warnings };
+}
+
+/** Read keys.toml if there is one. Called once at server start, not on a hot path. */
+export function loadKeymap(env: Record<string, string | undefined> = process.env): LoadedKeymap {
+  const path = keysTomlPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { keymap: defaultKeymap(), warnings: [] };
+  }
+  return applyKeysToml(text, path);
+}
+
+/** The keys bound to a command, as "prefix X" or "X" for root bindings. */
+export function bindingsFor(km: Keymap, command: string): string[] {
+  const out: string[] = [];
+  for (const [k, c] of km.prefixTable) if (c === command) out.push(`${km.prefix} ${k}`);
+  for (const [k, c] of km.root) if (c === command) out.push(k);
+  return out;
+}
+
+/** Lines for `ws keys --list` and the help overlay. */
+export function describeKeymap(km: Keymap): string[] {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length));
+  return COMMANDS.map((c) => {
+    const keys = bindingsFor(km, c.name);
+    return `${c.name.padEnd(w)}  ${(keys.join(", ") || "(unbound)").padEnd(24)}  ${c.description}`;
+  });
+}

@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyKeysToml, defaultKeymap, keyName, parseKeyName, loadKeymap, keysTomlPath, COMMANDS, describeKeymap } from "../src/ui/keymap";
+import { InputParser } from "../src/client/input-parser";
+
+const nameOf = (raw: string) => {
+  const [ev] = new InputParser().feed(raw) as any[];
+  return keyName(ev.Key);
+};
+
+describe("key names", () => {
+  test("events from the parser get canonical names", () => {
+    expect(nameOf("\x00")).toBe("C-Space");
+    expect(nameOf("d")).toBe("d");
+    expect(nameOf("%")).toBe("%");
+    expect(nameOf("H")).toBe("H");
+    expect(nameOf("\x1b[1;5D")).toBe("C-Left");
+    expect(nameOf("\x1b[D")).toBe("Left");
+    expect(nameOf("\x1bx")).toBe("M-x");
+    expect(nameOf("\x1b[32;5u")).toBe("C-Space");
+    expect(nameOf("\x1b[1;2A")).toBe("S-Up");
+  });
+
+  test("user-written names", () => {
+    expect(parseKeyName("C-Space")).toBe("C-Space");
+    expect(parseKeyName("ctrl+space")).toBe("C-Space");
+    expect(parseKeyName("Ctrl-Left")).toBe("C-Left");
+    expect(parseKeyName("M-x")).toBe("M-x");
+    expect(parseKeyName("shift-a")).toBe("A");
+    expect(parseKeyName("f5")).toBe("F5");
+    expect(parseKeyName("-")).toBe("-");
+    expect(parseKeyName("C-a")).toBe("C-a");
+    expect(parseKeyName("NotAKey")).toBeNull();
+  });
+});
+
+describe("keymap", () => {
+  test("defaults cover what a tmux user expects", () => {
+    const km = defaultKeymap();
+    const t = km.prefixTable;
+    expect(km.prefix).toBe("C-Space");
+    expect([t.get("d"), t.get("%"), t.get('"'), t.get("c"), t.get("z"), t.get("["), t.get("C-Space")]).toEqual([
+      "detach", "split-right", "split-below", "new-tab", "zoom", "copy-mode", "send-prefix",
+    ]);
+    for (const cmd of t.values()) expect(COMMANDS.some((c) => c.name === cmd)).toBe(true);
+    expect(describeKeymap(km).find((l) => l.startsWith("detach"))).toContain("C-Space d");
+  });
+
+  test("keys.toml overrides, unbinds and a root table", () => {
+    const { keymap, warnings } = applyKeysToml('prefix = "C-a"\n[keys]\n"v" = "split-right"\n"d" = "none"\n[root]\n"M-Left" = "focus-left"\n');
+    expect(warnings).toEqual([]);
+    expect(keymap.prefix).toBe("C-a");
+    expect(keymap.prefixTable.get("v")).toBe("split-right");
+    expect(keymap.prefixTable.has("d")).toBe(false);
+    expect(keymap.root.get("M-Left")).toBe("focus-left");
+  });
+
+  test("a bad file names the line and the defaults still load", () => {
+    const bad = applyKeysToml('[keys]\n"v" = "split-right"\n"x" = = "oops"\n', "/cfg/keys.toml");
+    expect(bad.warnings.length).toBe(1);
+    expect(bad.warnings[0]).toMatch(/^\/cfg\/keys\.toml:3: /);
+    expect(bad.keymap.prefixTable.get("d")).toBe("detach");
+    const unknown = applyKeysToml('[keys]\n\n"v" = "explode"\n"Bogus Key" = "zoom"\n');
+    expect(unknown.warnings[0]).toMatch(/keys\.toml:3: "explode" is not a command/);
+    expect(unknown.warnings[1]).toMatch(/keys\.toml:4: "Bogus Key" is not a key name/);
+    expect(unknown.keymap.prefixTable.get("z")).toBe("zoom");
+  });
+
+  test("file location follows XDG_CONFIG_HOME, else ~/.config", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ws-keys-"));
+    expect(keysTomlPath({ HOME: "/h" })).toBe("/h/.config/ws/keys.toml");
+    expect(keysTomlPath({ XDG_CONFIG_HOME: dir, HOME: "/h" })).toBe(join(dir, "ws/keys.toml"));
+    mkdirSync(join(dir, "ws"));
+    writeFileSync(join(dir, "ws/keys.toml"), '[keys]\n"v" = "split-right"\n');
+    expect(loadKeymap({ XDG_CONFIG_HOME: dir }).keymap.prefixTable.get("v")).toBe("split-right");
+    expect(loadKeymap({ XDG_CONFIG_HOME: join(dir, "none") }).warnings).toEqual([]);
+  });
+});
