@@ -1,0 +1,254 @@
+// `ws hooks install|uninstall claude|codex`: add ws's hooks to an agent CLI's settings file, and take
+// exactly those away again. The user's own hooks and every other key stay; a backup sits beside the
+// file; a file installed and then uninstalled (untouched in between) comes back byte for byte.
+
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+
+export type HookTarget = "claude" | "codex";
+export const TARGETS: HookTarget[] = ["claude", "codex"];
+
+/** Claude Code events ws listens to; each gets one matcher group running `ws report EVENT`. */
+export const CLAUDE_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Notification",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+] as const;
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
+
+export class HooksError extends Error {}
+
+export function settingsPath(target: HookTarget, env = process.env): string {
+  return target === "claude"
+    ? join(env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), "settings.json")
+    : join(env.CODEX_HOME || join(homedir(), ".codex"), "config.toml");
+}
+
+/** How hooks should start this ws: the compiled binary, or bun running the source. */
+export function selfCommand(): string[] {
+  const compiled = basename(process.execPath) !== "bun" && basename(process.execPath) !== "bun.exe";
+  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+}
+
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`);
+export const claudeCommand = (ws: string[], event: string) =>
+  [...ws, "report", event, "--agent", "claude"].map(shellWord).join(" ");
+
+// Ours whatever path ws had when it was installed, so uninstall still works after ws moves.
+const OURS_CLAUDE = /(^|[\s/'])(ws|main\.ts)'?\s+report\s+\S+\s+--agent\s+claude$/;
+const isOurClaudeHook = (h: unknown) =>
+  !!h && typeof h === "object" && typeof (h as any).command === "string" && OURS_CLAUDE.test((h as any).command);
+
+// ---- Claude Code: ~/.claude/settings.json, hooks.EVENT = [{ matcher?, hooks: [{ type, command }] }]
+
+function readJson(text: string | null): Record<string, any> {
+  if (text === null || text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new HooksError(`settings file is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new HooksError("settings file is not a JSON object");
+  return v as Record<string, any>;
+}
+
+/** Write JSON the way the file was written: same indent, same final newline. */
+function writeJsonLike(value: unknown, like: string | null): string {
+  const indent = like ? (/\n([ \t]+)\S/.exec(like)?.[1] ?? "  ") : "  ";
+  const eol = like === null || like.endsWith("\n") ? "\n" : "";
+  return JSON.stringify(value, null, indent) + eol;
+}
+
+export function installClaude(text: string | null, ws: string[]): string {
+  const settings = readJson(text);
+  if (settings.hooks !== undefined && (typeof settings.hooks !== "object" || Array.isArray(settings.hooks))) {
+    throw new HooksError('"hooks" in the settings file is not an object; nothing was changed');
+  }
+  const hooks = (settings.hooks ??= {});
+  let changed = false;
+  for (const event of CLAUDE_EVENTS) {
+    const groups = (hooks[event] ??= []);
+    if (!Array.isArray(groups)) throw new HooksError(`hooks.${event} is not a list; nothing was changed`);
+    const command = claudeCommand(ws, event);
+    const mine = groups.flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurClaudeHook);
+    if (mine) {
+      if (mine.command !== command) [mine.command, changed] = [command, true]; // ws moved
+      continue;
+    }
+    groups.push({ ...(TOOL_EVENTS.has(event) ? { matcher: "*" } : {}), hooks: [{ type: "command", command }] });
+    changed = true;
+  }
+  return changed ? writeJsonLike(settings, text) : (text ?? "");
+}
+
+export function uninstallClaude(text: string): string {
+  const settings = readJson(text);
+  const hooks = settings.hooks;
+  if (!hooks || typeof hooks !== "object") return text;
+  let changed = false;
+  for (const [event, groups] of Object.entries<any>(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept = [];
+    for (const g of groups) {
+      const list = Array.isArray(g?.hooks) ? g.hooks : undefined;
+      const rest = list?.filter((h: unknown) => !isOurClaudeHook(h));
+      if (!list || rest!.length === list.length) kept.push(g);
+      else if (rest!.length) kept.push({ ...g, hooks: rest });
+    }
+    if (kept.length === groups.length && kept.every((g, i) => g === groups[i])) continue;
+    changed = true;
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (!changed) return text;
+  if (Object.keys(hooks).length === 0) delete settings.hooks;
+  return writeJsonLike(settings, text);
+}
+
+// ---- Codex: ~/.codex/config.toml, top-level notify = ["prog", "arg", …] (the JSON is appended)
+
+const tomlArray = (argv: string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
+const isOurNotify = (argv: unknown): argv is string[] =>
+  Array.isArray(argv) && argv.includes("report") && argv.join(" ").includes("report --agent codex");
+
+/** The top-level `notify = …` key's text span, arrays over several lines included. */
+function notifySpan(text: string): { start: number; end: number } | undefined {
+  const header = /^\s*\[/m.exec(text)?.index ?? text.length; // top-level keys come before any table
+  const m = /^[ \t]*notify[ \t]*=/m.exec(text.slice(0, header));
+  if (!m) return undefined;
+  let i = m.index + m[0].length;
+  let depth = 0;
+  let quote: string | undefined;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "[") depth++;
+    else if (c === "]") depth--;
+    else if (c === "#" && depth === 0) break;
+    else if (c === "\n" && depth === 0) break;
+    if (depth === 0 && c === "]") {
+      i++;
+      break;
+    }
+  }
+  const eol = text.indexOf("\n", i);
+  return { start: m.index, end: eol === -1 ? text.length : eol + 1 };
+}
+
+function readToml(text: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new HooksError(`config.toml does not parse (${(e as Error).message}); fix it first, nothing was changed`);
+  }
+}
+
+export function installCodex(text: string | null, ws: string[]): string {
+  const src = text ?? "";
+  const existing = readToml(src).notify;
+  if (existing !== undefined && !(Array.isArray(existing) && existing.every((a) => typeof a === "string"))) {
+    throw new HooksError("notify in config.toml is not a list of strings; nothing was changed");
+  }
+  const ours = [...ws, "report", "--agent", "codex"];
+  let chain: string[] = [];
+  if (isOurNotify(existing)) chain = existing.includes("--") ? existing.slice(existing.indexOf("--") + 1) : [];
+  else if (existing) chain = existing; // the user's own notify keeps running, behind ws
+  const argv = chain.length ? [...ours, "--", ...chain] : ours;
+  const line = `notify = ${tomlArray(argv)}\n`;
+  const span = notifySpan(src);
+  if (!span) return line + src;
+  const replaced = src.slice(0, span.start) + line + src.slice(span.end);
+  return isOurNotify(existing) && tomlArray(existing) === tomlArray(argv) ? src : replaced;
+}
+
+export function uninstallCodex(text: string): string {
+  const existing = readToml(text).notify;
+  const span = notifySpan(text);
+  if (!span || !isOurNotify(existing)) return text;
+  const chain = existing.includes("--") ? existing.slice(existing.indexOf("--") + 1) : [];
+  const line = chain.length ? `notify = ${tomlArray(chain)}\n` : "";
+  return text.slice(0, span.start) + line + text.slice(span.end);
+}
+
+// ---- Files, backups and the command itself
+
+const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);
+export const backupPath = (path: string) => `${path}.ws-backup`;
+
+function writeAtomic(path: string, text: string): void {
+  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o644;
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.ws-tmp-${process.pid}`;
+  writeFileSync(tmp, text, { mode });
+  renameSync(tmp, path);
+}
+
+/** Lines removed and added, for --dry-run (a plain LCS: settings files are small). */
+export function lineDiff(before: string, after: string): string {
+  const a = before === "" ? [] : before.replace(/\n$/, "").split("\n");
+  const b = after === "" ? [] : after.replace(/\n$/, "").split("\n");
+  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: string[] = [];
+  let [i, j] = [0, 0];
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) [i, j] = [i + 1, j + 1];
+    else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${a[i++]}`);
+    else out.push(`+ ${b[j++]}`);
+  }
+  return out.join("\n");
+}
+
+export interface HooksOptions {
+  action: "install" | "uninstall";
+  target: HookTarget;
+  dryRun?: boolean;
+  /** The settings file; default the agent's own. */
+  file?: string;
+  /** How hooks start ws; default this executable. */
+  ws?: string[];
+}
+
+/** Do it (or, with dryRun, show it). Returns what to print. */
+export function runHooks(o: HooksOptions): string {
+  const path = o.file ?? settingsPath(o.target);
+  const ws = o.ws ?? selfCommand();
+  const before = read(path);
+  const install = o.target === "claude" ? installClaude : installCodex;
+  let after: string | null;
+  if (o.action === "install") after = install(before, ws);
+  else if (before === null) return `${path}: no such file, nothing to remove`;
+  else {
+    // Untouched since install: put the original back exactly (or remove a file install created).
+    const backup = read(backupPath(path));
+    if (backup !== null && install(backup, ws) === before) after = backup;
+    else if (backup === null && install(null, ws) === before) after = null;
+    else after = o.target === "claude" ? uninstallClaude(before) : uninstallCodex(before);
+  }
+  if (after === before) return `${path}: ${o.action === "install" ? "ws hooks already installed" : "no ws hooks found"}`;
+  const diff = lineDiff(before ?? "", after ?? "");
+  if (o.dryRun) return `${path} (dry run, nothing written):\n${diff}`;
+  if (o.action === "install") {
+    if (before !== null) writeAtomic(backupPath(path), before);
+    writeAtomic(path, after!);
+  } else {
+    if (after === null) rmSync(path);
+    else writeAtomic(path, after);
+    rmSync(backupPath(path), { force: true });
+  }
+  const verb = o.action === "install" ? "installed ws hooks in" : "removed ws hooks from";
+  return `${verb} ${path}${o.action === "install" && before !== null ? ` (backup: ${backupPath(path)})` : ""}\n${diff}`;
+}
