@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Install ws. From a checkout: brings Bun (from npm when missing), installs the dependencies,
+# builds dist/ws and puts it on the PATH. Elsewhere, or with WS_RELEASE_URL set: downloads a
+# released binary instead.
+#   ./install.sh [--prefix DIR]      installs DIR/bin/ws (default DIR: ~/.local)
+set -euo pipefail
+
+prefix="${HOME}/.local"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix="$2"; shift 2 ;;
+    --prefix=*) prefix="${1#--prefix=}"; shift ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+bindir="$prefix/bin"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+say() { printf 'install.sh: %s\n' "$*"; }
+
+install_binary() {
+  mkdir -p "$bindir"
+  install -m 0755 "$1" "$bindir/ws.tmp" && mv -f "$bindir/ws.tmp" "$bindir/ws"
+  say "installed $bindir/ws"
+  case ":$PATH:" in *":$bindir:"*) ;; *) say "add $bindir to your PATH (e.g. export PATH=\"$bindir:\$PATH\")" ;; esac
+}
+
+if [ -n "${WS_RELEASE_URL:-}" ] || [ ! -f "$here/src/main.ts" ]; then
+  url="${WS_RELEASE_URL:?set WS_RELEASE_URL to the address of a released ws binary}"
+  tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
+  say "downloading $url"
+  if command -v curl >/dev/null; then curl -fsSL "$url" -o "$tmp"; else wget -qO "$tmp" "$url"; fi
+  install_binary "$tmp"
+  exit 0
+fi
+
+cd "$here"
+find_bun() {
+  if command -v bun >/dev/null 2>&1; then command -v bun; return; fi
+  for c in "$HOME/.bun/bin/bun" "$(npm prefix -g 2>/dev/null)/bin/bun" "$HOME/.local/share/ws/bun/node_modules/.bin/bun"; do
+    [ -x "$c" ] && { echo "$c"; return; }
+  done
+  return 1
+}
+if ! bun="$(find_bun)"; then
+  say "Bun not found; installing it from npm"
+  if ! npm install -g bun >/dev/null 2>&1; then
+    # No write access to npm's global prefix: keep a private copy instead.
+    npm install --prefix "$HOME/.local/share/ws/bun" bun >/dev/null
+  fi
+  bun="$(find_bun)" || { say "could not install Bun"; exit 1; }
+fi
+say "using $("$bun" --version 2>/dev/null | head -1) at $bun"
+"$bun" install --frozen-lockfile
+"$bun" run build
+install_binary dist/ws

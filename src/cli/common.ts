@@ -1,0 +1,92 @@
+// What every CLI command shares: which socket, sending a message at the version that introduced
+// it, printing replies for people or (--json) for scripts, and turning failures into advice.
+import { REGISTRY } from "../commands";
+import { request, NoServer, type ReplyObject } from "../client/request";
+import { socketPath, type SocketChoice } from "../paths";
+
+export interface Globals extends SocketChoice {
+  json: boolean;
+}
+
+/** Global flags may come anywhere before `--`: -L NAME, --local, --json. */
+export function takeGlobals(argv: string[]): { globals: Globals; rest: string[] } {
+  const globals: Globals = { json: false };
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (a === "-L" || a === "--socket-name") globals.name = argv[++i];
+    else if (a.startsWith("-L") && a.length > 2) globals.name = a.slice(2);
+    else if (a.startsWith("--socket-name=")) globals.name = a.slice(14);
+    else if (a === "--local") globals.local = true;
+    else if (a === "--json") globals.json = true;
+    else rest.push(a);
+  }
+  return { globals, rest };
+}
+
+export let globals: Globals = { json: false };
+export function setGlobals(g: Globals): void {
+  globals = g;
+}
+
+export function sock(): string {
+  return socketPath(globals);
+}
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+const OLD_SERVER_ADVICE =
+  "the running ws server is older than this ws and doesn't know this command.\n" +
+  "Install the new build, then restart the server: `ws kill-server` (or `ws kill-server --keep` to keep your layout), then `ws`.";
+
+/** Send a registered message at the version that introduced it; throw CliError on an error reply. */
+export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
+  const entry = REGISTRY.get(type);
+  if (!entry) throw new Error(`no message ${type} in the registry`);
+  let reply: ReplyObject;
+  try {
+    reply = await request(sock(), { v: entry.since, type, ...fields });
+  } catch (e) {
+    if (e instanceof NoServer) throw new CliError(`${e.message}. Start one with \`ws start\` (or just \`ws\`).`);
+    throw new CliError((e as Error).message);
+  }
+  if (reply.type === "error") {
+    const message = String(reply.message ?? "error");
+    if (reply.plain && /protocol version \d+ not supported|unknown (type|variant)/.test(message))
+      throw new CliError(`${message}\n${OLD_SERVER_ADVICE}`);
+    if (globals.json) console.log(JSON.stringify(reply));
+    throw new CliError(message);
+  }
+  return reply;
+}
+
+/** Print a reply: JSON for scripts, else the given human text (if any). */
+export function show(reply: ReplyObject, human?: string): void {
+  if (globals.json) console.log(JSON.stringify(reply));
+  else if (human !== undefined && human !== "") console.log(human);
+}
+
+/** The pane a command acts on: the argument, else the pane it runs in. */
+export function paneArg(v: unknown): number {
+  const s = v === undefined || v === "" ? process.env.WS_PANE_ID : String(v);
+  if (s === undefined) throw new CliError("which pane? give a pane id (or run this inside a ws pane)");
+  if (!/^\d+$/.test(s)) throw new CliError(`a pane id is a number, got "${s}"`);
+  return Number(s);
+}
+
+/** The command after `--` (or the positional rest). */
+export function commandAfterDashes(raw: string[]): string[] {
+  const i = raw.indexOf("--");
+  return i >= 0 ? raw.slice(i + 1) : [];
+}

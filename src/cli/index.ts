@@ -1,0 +1,24 @@
+// The scripting CLI: one citty command tree; subcommands live in small modules by area.
+import { defineCommand, runMain, type CommandDef } from "citty";
+import { WS_VERSION, BUILD } from "../build-info";
+import { CliError, setGlobals, takeGlobals } from "./common";
+import { doctor, killServer, server, start } from "./server-cmds";
+import { pane, split, tab, workspace } from "./model-cmds";
+
+/** Further subcommands other areas add (attach, keys, report, hooks, …). */
+export const extraCommands: Record<string, CommandDef<any>> = {};
+
+export async function runCli(argv: string[]): Promise<void> {
+  const { globals, rest } = takeGlobals(argv);
+  setGlobals(globals);
+  const main = defineCommand({
+    meta: { name: "ws", version: `${WS_VERSION} (${BUILD})`, description: "A terminal multiplexer for running many coding agents side by side. Global flags: -L NAME (named server), --local, --json" },
+    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, ...extraCommands },
+  });
+  try {
+    await runMain(main, { rawArgs: rest });
+  } catch (e) {
+    console.error(`ws: ${(e as Error).message}`);
+    process.exit(e instanceof CliError ? e.exitCode : 1);
+  }
+}

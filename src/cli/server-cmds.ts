@@ -1,0 +1,139 @@
+// Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
+import { defineCommand } from "citty";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, basename } from "node:path";
+import { BUILD } from "../build-info";
+import { probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
+import { CliError, globals, send, show, sock } from "./common";
+
+/** How to run this same ws again: the compiled binary, or bun with the source entry. */
+export function selfArgv(): string[] {
+  const script = process.argv[1] ?? "";
+  if (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/")) return [process.execPath];
+  return [process.execPath, script];
+}
+
+export function stateDir(): string {
+  const base = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");
+  return join(base, "ws");
+}
+
+/** Start a daemon in the background on the chosen socket and wait until it answers. */
+export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<void> {
+  const state = await probeSocket(path);
+  if (state === "live") return;
+  mkdirSync(stateDir(), { recursive: true, mode: 0o700 });
+  const log = join(stateDir(), basename(path).replace(/\.sock$/, "") + ".log");
+  const fd = openSync(log, "a", 0o600);
+  const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
+  delete env.BUN_BE_BUN;
+  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path], {
+    cwd: process.cwd(),
+    env,
+    stdin: "ignore",
+    stdout: fd,
+    stderr: fd,
+    detached: true,
+  });
+  proc.unref();
+  closeSync(fd);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await probeSocket(path, 200)) === "live") return;
+    if (proc.exitCode !== null) break;
+    await Bun.sleep(10);
+  }
+  let tail = "";
+  try {
+    tail = readFileSync(log, "utf8").trim().split("\n").slice(-3).join("\n");
+  } catch {}
+  throw new CliError(`the ws server did not start on ${path}${tail ? `:\n${tail}` : ""}\n(log: ${log})`);
+}
+
+export const start = defineCommand({
+  meta: { name: "start", description: "Start the ws server in the background (returns once it answers)" },
+  async run() {
+    await startDaemon();
+    if (globals.json) console.log(JSON.stringify({ type: "ok", socket: sock() }));
+  },
+});
+
+export const server = defineCommand({
+  meta: { name: "server", description: "Run the ws server in the foreground, logging to stderr" },
+  args: { "socket-path": { type: "string", description: "Socket path (normally derived from -L / --local)" } },
+  async run({ args }) {
+    const { runServer } = await import("../server/daemon");
+    const path = (args["socket-path"] as string | undefined) || sock();
+    process.exitCode = await runServer({ socketPath: path, cwd: process.cwd() });
+    process.exit(process.exitCode);
+  },
+});
+
+export const killServer = defineCommand({
+  meta: { name: "kill-server", description: "Quit the server and close every pane (--keep saves the session first)" },
+  args: { keep: { type: "boolean", description: "Save the session so the next server restores it" } },
+  async run({ args }) {
+    const path = sock();
+    const reply = await send(args.keep ? "shutdown_keep" : "shutdown");
+    // Return once the server has gone, so `ws kill-server && ws start` is safe.
+    const deadline = Date.now() + 8000;
+    while (Date.now() < deadline && (await probeSocket(path, 200)) === "live") await Bun.sleep(20);
+    show(reply);
+  },
+});
+
+interface Finding {
+  level: "ok" | "warn" | "error";
+  text: string;
+  fix?: () => void;
+}
+
+export const doctor = defineCommand({
+  meta: { name: "doctor", description: "Check sockets, their modes and the server's build; --fix removes stale sockets" },
+  args: { fix: { type: "boolean", description: "Remove stale sockets" } },
+  async run({ args }) {
+    const dir = socketDir();
+    const findings: Finding[] = [];
+    const problem = socketDirProblem(dir);
+    if (problem) findings.push({ level: "error", text: problem });
+    else if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
+    else {
+      const mode = statSync(dir).mode & 0o777;
+      findings.push(mode === 0o700 ? { level: "ok", text: `socket directory ${dir} (0700)` } : { level: "warn", text: `socket directory ${dir} has mode ${mode.toString(8)}, expected 700` });
+      for (const f of readdirSync(dir).filter((n) => n.endsWith(".sock"))) {
+        const path = join(dir, f);
+        const st = statSync(path);
+        const m = st.mode & 0o777;
+        if (m !== 0o600) findings.push({ level: "warn", text: `${f}: mode ${m.toString(8)}, expected 600` });
+        const live = await probeSocket(path);
+        if (live === "stale") {
+          findings.push({ level: "warn", text: `${f}: stale (nothing listening; left by a crash)`, fix: () => removeIfPresent(path) });
+          continue;
+        }
+        let info: { pid?: number; build?: string } = {};
+        try {
+          info = JSON.parse(readFileSync(path.replace(/\.sock$/, "") + ".info.json", "utf8"));
+        } catch {}
+        if (info.build && info.build !== BUILD)
+          findings.push({ level: "warn", text: `${f}: server build ${info.build} differs from this ws (${BUILD}); restart it: ws kill-server --keep, then ws` });
+        else findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
+      }
+    }
+    for (const check of doctorChecks) findings.push(...(await check()));
+    let bad = 0;
+    for (const f of findings) {
+      if (args.fix && f.fix) {
+        f.fix();
+        console.log(`fixed: ${f.text}`);
+        continue;
+      }
+      if (f.level !== "ok") bad++;
+      console.log(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
+    }
+    process.exitCode = bad ? 1 : 0;
+  },
+});
+
+/** Further checks features add (e.g. a saved session that could not be loaded). */
+export const doctorChecks: (() => Promise<Finding[]> | Finding[])[] = [];

@@ -1,0 +1,41 @@
+import { WsError } from "../protocol/errors";
+import { defineMessage } from "./types";
+
+export interface AttachParams {
+  cols: number;
+  rows: number;
+  build?: string;
+  open?: { cwd: string; command?: string[]; name?: string; project?: string };
+}
+
+/** The attach service the UI registers: it takes the connection over. */
+export type AttachService = (p: AttachParams, connection: unknown) => void;
+
+export default defineMessage<AttachParams>({
+  type: "attach",
+  since: 1,
+  request: false,
+  summary: "A terminal client attaching. After this line the connection carries the attach stream.",
+  fields: {
+    cols: { type: "integer", required: true, description: "The client terminal's width" },
+    rows: { type: "integer", required: true, description: "The client terminal's height" },
+    build: { type: "string", description: "The client binary's build id" },
+    open: {
+      type: "object",
+      description: "A tab to open on attach (see open_tab)",
+      check: (v) => {
+        const o = v as Record<string, unknown>;
+        if (typeof o.cwd !== "string") return "invalid type for `open.cwd`: expected a string";
+        if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string")))
+          return "invalid type for `open.command`: expected an array of strings";
+        return undefined;
+      },
+    },
+  },
+  example: { v: 1, type: "attach", cols: 120, rows: 40 },
+  handle(p, ctx) {
+    const attach = ctx.services.attach as AttachService | undefined;
+    if (!attach) throw new WsError("this server has no attach support", "unsupported");
+    attach(p, ctx.connection);
+  },
+});

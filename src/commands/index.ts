@@ -1,0 +1,48 @@
+// The registry: every protocol message this server knows, one module each. Add a message by
+// writing its module and listing it here; validation, dispatch, the CLI and docs follow.
+import type { MessageEntry } from "./types";
+import attach from "./attach";
+import open_tab from "./open_tab";
+import pane_close from "./pane_close";
+import pane_focus from "./pane_focus";
+import pane_read from "./pane_read";
+import pane_send from "./pane_send";
+import project_attach from "./project_attach";
+import project_renamed from "./project_renamed";
+import shutdown from "./shutdown";
+import shutdown_keep from "./shutdown_keep";
+import split from "./split";
+import tab_close from "./tab_close";
+import tab_new from "./tab_new";
+import workspace_close from "./workspace_close";
+import workspace_focus from "./workspace_focus";
+import workspace_list from "./workspace_list";
+import workspace_new from "./workspace_new";
+import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
+
+export const MESSAGES: MessageEntry[] = [
+  attach,
+  shutdown,
+  open_tab,
+  project_attach,
+  handoff,
+  newWorkstream,
+  open,
+  split,
+  workspace_new,
+  workspace_list,
+  tab_new,
+  project_renamed,
+  pane_send,
+  pane_close,
+  tab_close,
+  workspace_close,
+  workstreamDone,
+  shutdown_keep,
+  openReview,
+  workspace_focus,
+  pane_focus,
+  pane_read,
+];
+
+export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

@@ -1,0 +1,18 @@
+import { defineMessage } from "./types";
+
+export default defineMessage<{ cwd: string; command: string[]; name?: string; project?: string }>({
+  type: "open_tab",
+  since: 1,
+  request: false,
+  summary: "Open a tab in the current workspace running command in cwd, and show it.",
+  fields: {
+    cwd: { type: "string", required: true, description: "Where the command starts" },
+    command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
+    name: { type: "string", description: "The tab's name" },
+    project: { type: "string", description: "The project slug the tab works on" },
+  },
+  example: { v: 1, type: "open_tab", cwd: "/code/app", command: ["claude"], name: "Review" },
+  handle(p, { session }) {
+    session.newTab(session.currentWorkspace, { cwd: p.cwd, argv: p.command, name: p.name, project: p.project, focus: true });
+  },
+});

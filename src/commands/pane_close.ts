@@ -1,0 +1,15 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ pane: number }>({
+  type: "pane_close",
+  since: 2,
+  request: true,
+  reply: "ok",
+  summary: "Close a pane and stop what runs in it. An emptied tab or workspace closes too; closing the last pane is an error.",
+  fields: { pane: { type: "integer", required: true, description: "The pane id" } },
+  example: { v: 2, type: "pane_close", pane: 4 },
+  handle({ pane }, { session }) {
+    session.closePane(pane);
+    return ok();
+  },
+});

@@ -1,0 +1,16 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ pane: number }>({
+  type: "pane_focus",
+  since: 5,
+  request: true,
+  reply: "ok",
+  summary: "Switch to a pane: its workspace, its tab and the pane.",
+  fields: { pane: { type: "integer", required: true, description: "The pane" } },
+  example: { v: 5, type: "pane_focus", pane: 12 },
+  handle({ pane }, { session }) {
+    session.pane(pane);
+    session.focusPane(pane);
+    return ok();
+  },
+});

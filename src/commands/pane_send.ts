@@ -1,0 +1,21 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ pane: number; text: string; enter: boolean }>({
+  type: "pane_send",
+  since: 2,
+  request: true,
+  reply: "ok",
+  summary: "Type text into a pane as a paste, then press Enter if asked.",
+  fields: {
+    pane: { type: "integer", required: true, description: "The pane id" },
+    text: { type: "string", required: true, description: "The text. May be empty" },
+    enter: { type: "boolean", default: false, description: "Press Enter after the text" },
+  },
+  example: { v: 2, type: "pane_send", pane: 4, text: "cargo test", enter: true },
+  handle({ pane, text, enter }, { session }) {
+    const p = session.pane(pane);
+    if (text) p.paste(text);
+    if (enter) p.write("\r");
+    return ok();
+  },
+});

@@ -1,0 +1,16 @@
+import { defineMessage } from "./types";
+
+export default defineMessage<{ from: string; to: string }>({
+  type: "project_renamed",
+  since: 2,
+  request: false,
+  summary: "A project's slug changed: tabs linked to `from` now link to `to`.",
+  fields: {
+    from: { type: "string", required: true, description: "The old slug" },
+    to: { type: "string", required: true, description: "The new slug" },
+  },
+  example: { v: 2, type: "project_renamed", from: "a11y", to: "buttons" },
+  handle({ from, to }, { session }) {
+    session.renameProject(from, to);
+  },
+});

@@ -1,0 +1,19 @@
+import { defineMessage } from "./types";
+import type { AgentService } from "../features/agents/service";
+
+export default defineMessage<{ pane: number; agent?: string; event: string; payload: unknown }>({
+  type: "report",
+  since: 1,
+  request: false,
+  summary: "An agent lifecycle event from a hook (ws report).",
+  fields: {
+    pane: { type: "integer", required: true, description: "The pane the agent runs in (`WS_PANE_ID`)" },
+    agent: { type: "string", description: "Which agent CLI sent it, such as `claude` or `codex`" },
+    event: { type: "string", required: true, description: "The hook's event name, such as `UserPromptSubmit` or `Stop`" },
+    payload: { type: "any", default: null, description: "The hook's JSON input, passed through as is" },
+  },
+  example: { v: 1, type: "report", pane: 3, agent: "claude", event: "Stop", payload: { session_id: "abc" } },
+  handle({ pane, agent, event, payload }, { services }) {
+    (services.agents as AgentService | undefined)?.report(pane, agent, event, payload);
+  },
+});

@@ -1,0 +1,24 @@
+import { WsError } from "../protocol/errors";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ pane: number; right: boolean; cwd: string; command: string[]; focus: boolean; size?: number }>({
+  type: "split",
+  since: 1,
+  request: true,
+  reply: "pane",
+  summary: "Split pane and run command beside it. Replies with the new pane's id.",
+  fields: {
+    pane: { type: "integer", required: true, description: "The pane to split. It can be in any tab or workspace" },
+    right: { type: "boolean", default: true, description: "true puts the new pane to the right, false below" },
+    cwd: { type: "string", required: true, description: "Where the command starts" },
+    command: { type: "string[]", required: true, description: "The program and its arguments. Empty runs the user's shell" },
+    focus: { type: "boolean", default: true, description: "Show and focus the new pane. Scripts pass false to build tabs in the background" },
+    size: { type: "integer", description: "The new pane's size in the split's direction, in cells its program sees: columns to the right, rows below. Default: half" },
+  },
+  example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
+  handle(p, { session }) {
+    if (p.size !== undefined && p.size < 1) throw new WsError(`size must be at least 1, got ${p.size}`, "invalid_params", { param: "size" });
+    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, argv: p.command, focus: p.focus, size: p.size });
+    return { type: "pane", pane: pane.id };
+  },
+});

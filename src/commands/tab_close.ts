@@ -1,0 +1,19 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ workspace?: string; tab: string }>({
+  type: "tab_close",
+  since: 2,
+  request: true,
+  reply: "ok",
+  summary: "Close a tab by name or 1-based number. Closing the last tab in ws is an error.",
+  fields: {
+    workspace: { type: "string", description: "The workspace the tab is in. Default: the workspace on screen" },
+    tab: { type: "string", required: true, description: "The tab's name, or its number counting from 1" },
+  },
+  example: { v: 2, type: "tab_close", workspace: "Games", tab: "Tetris" },
+  handle(p, { session }) {
+    const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
+    session.closeTab(ws, session.findTab(ws, p.tab));
+    return ok();
+  },
+});

@@ -1,0 +1,44 @@
+// The shape of one protocol message's registry entry (DESIGN.md "The registry"). Validation,
+// dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
+// so the CLI can load the registry without loading the server.
+import type { Fields } from "../protocol/schema";
+import type { Session } from "../server/session";
+
+export type Reply =
+  | { type: "ok" }
+  | { type: "pane"; pane: number }
+  | { type: "error"; message: string }
+  | { type: string; [field: string]: unknown };
+
+/** What a handler can reach: the model and the server's own controls. */
+export interface HandlerContext {
+  session: Session;
+  /** Quit the server (after the reply is written). `keep` saves the session first. */
+  shutdown(keep: boolean): void;
+  /** Per-feature services registered at start-up (agents, persistence, …), by name. */
+  services: Record<string, unknown>;
+  /** The connection the message came on, for messages that take it over (attach). */
+  connection?: unknown;
+}
+
+export interface MessageEntry<P = any> {
+  type: string;
+  /** The protocol version that introduced it: clients send it at this version. */
+  since: number;
+  /** Requests get a JSON reply; other messages get a plain `ok` and are acted on afterwards. */
+  request: boolean;
+  summary: string;
+  fields: Fields;
+  /** The reply's `type` for a request that succeeds. */
+  reply?: string;
+  /** Example line, as the spec gives it. */
+  example?: Record<string, unknown>;
+  /** Requests return their reply; messages return nothing. Throw WsError to refuse. */
+  handle(params: P, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
+}
+
+export function defineMessage<P = any>(e: MessageEntry<P>): MessageEntry<P> {
+  return e;
+}
+
+export const ok = (): Reply => ({ type: "ok" });

@@ -1,0 +1,15 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ name: string }>({
+  type: "workspace_close",
+  since: 2,
+  request: true,
+  reply: "ok",
+  summary: "Close a workspace and everything in it. Closing the only workspace is an error.",
+  fields: { name: { type: "string", required: true, description: "The workspace's name" } },
+  example: { v: 2, type: "workspace_close", name: "Games" },
+  handle({ name }, { session }) {
+    session.closeWorkspace(session.workspace(name));
+    return ok();
+  },
+});

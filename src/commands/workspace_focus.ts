@@ -1,0 +1,15 @@
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ name: string }>({
+  type: "workspace_focus",
+  since: 5,
+  request: true,
+  reply: "ok",
+  summary: "Switch to a workspace, by name (exact, else ignoring case).",
+  fields: { name: { type: "string", required: true, description: "The workspace" } },
+  example: { v: 5, type: "workspace_focus", name: "Games" },
+  handle({ name }, { session }) {
+    session.focusWorkspace(session.workspace(name));
+    return ok();
+  },
+});

@@ -1,0 +1,15 @@
+import { defineMessage } from "./types";
+import { workspaceInfos, type PortsOf } from "../server/info";
+
+export default defineMessage({
+  type: "workspace_list",
+  since: 2,
+  request: true,
+  reply: "workspaces",
+  summary: "List workspaces and their tabs.",
+  fields: {},
+  example: { v: 2, type: "workspace_list" },
+  handle(_p, { session, services }) {
+    return { type: "workspaces", workspaces: workspaceInfos(session, services.portsOf as PortsOf | undefined) };
+  },
+});

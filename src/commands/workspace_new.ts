@@ -1,0 +1,26 @@
+import { WsError } from "../protocol/errors";
+import { findByName } from "../model/workspace";
+import { defineMessage, ok } from "./types";
+
+export default defineMessage<{ name: string; exists_ok: boolean }>({
+  type: "workspace_new",
+  since: 2,
+  request: true,
+  reply: "ok",
+  summary: "Create a workspace with one shell tab, in the background.",
+  fields: {
+    name: { type: "string", required: true, description: "The workspace's name" },
+    exists_ok: { type: "boolean", default: false, description: "Succeed if a workspace with this name exists. Names are compared ignoring case" },
+  },
+  example: { v: 2, type: "workspace_new", name: "Games", exists_ok: true },
+  handle({ name, exists_ok }, { session }) {
+    if (!name.trim()) throw new WsError("a workspace needs a name", "invalid_params", { param: "name" });
+    const found = session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase()) ?? findByName(session.workspaces, name);
+    if (found) {
+      if (exists_ok) return ok();
+      throw new WsError(`workspace "${found.name}" exists`, "workspace_exists", { param: "exists_ok" });
+    }
+    session.newWorkspace(name);
+    return ok();
+  },
+});

@@ -1,0 +1,145 @@
+// The daemon's agent feature: hook reports in, statuses kept per pane, the person's attention out
+// (bus events the UI draws and rings for), plus the dashboard's lists and agent_send's target.
+
+import type { Session } from "../../server/session";
+import { panesOf } from "../../model/layout";
+import { PortWatch } from "../port-watch.ts";
+import { alive, foregroundPid } from "./agent-process.ts";
+import type { AgentStatus } from "./status-map.ts";
+import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
+
+export interface DashboardAgent {
+  pane: number;
+  workspace: string;
+  label: string;
+  status: AgentStatus;
+  detail?: string;
+  secs: number;
+}
+export interface DashboardPort {
+  port: number;
+  pane: number;
+  workspace: string;
+  tab: string;
+  command: string;
+}
+export interface Dashboard {
+  agents: DashboardAgent[];
+  workstreams: { name: string; workspace: string; pane: number; branch?: string; pr?: string }[];
+  ports: DashboardPort[];
+}
+
+const REAP_MS = 2000;
+
+export class AgentService {
+  readonly store = new AgentStore();
+  readonly ports: PortWatch;
+  private reaper: ReturnType<typeof setInterval> | undefined;
+  private off: (() => void)[] = [];
+
+  constructor(private session: Session) {
+    this.ports = new PortWatch(() => new Map([...session.panes].map(([id, p]) => [id, p.pid])), {
+      onChange: (panes) => session.bus.emit({ type: "ports_changed", panes }),
+    });
+    this.off.push(
+      this.store.onChange((c) => this.publish(c)),
+      session.bus.on((e) => {
+        if (e.type === "pane_closed") this.store.clear(e.pane as number);
+        // Bringing a pane on screen is the person looking at it.
+        if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
+      }),
+    );
+  }
+
+  start(): void {
+    this.ports.start();
+    this.reaper ??= setInterval(() => this.store.reap(alive), REAP_MS);
+    (this.reaper as { unref?: () => void }).unref?.();
+  }
+
+  stop(): void {
+    this.ports.stop();
+    clearInterval(this.reaper);
+    this.reaper = undefined;
+    for (const f of this.off.splice(0)) f();
+  }
+
+  /** A hook report (`report` message). Unknown panes are ignored: the reply was already ok. */
+  report(pane: number, agent: string | undefined, event: string, payload: unknown): void {
+    const p = this.session.panes.get(pane);
+    if (!p) return;
+    // A `done` in the pane already on screen stays done: the person may be away. It turns idle
+    // on their next look (a focus change onto it).
+    this.store.report(pane, agent, event, payload);
+    // Learn the agent's process while it is in the foreground, so its exit clears the status.
+    if (this.store.get(pane) && this.store.get(pane)!.pid === undefined) {
+      foregroundPid(p.pid).then((pid) => this.store.setPid(pane, pid));
+    }
+  }
+
+  /** The pane the person sees focused: current workspace, its active tab, that tab's focused pane. */
+  onScreen(): number | undefined {
+    const ws = this.session.workspaces[this.session.current];
+    return ws ? ws.tabs[ws.active]?.focused : undefined;
+  }
+
+  markSeen(): void {
+    const pane = this.onScreen();
+    if (pane !== undefined) this.store.seen(pane);
+  }
+
+  status(pane: number): AgentState | undefined {
+    return this.store.get(pane);
+  }
+
+  /** agent_send's target: the tab's focused pane if it is an agent, else its first agent; never `from`. */
+  agentPaneFor(from: number): number | undefined {
+    const { tab } = this.session.locate(from);
+    const isAgent = (id: number) => id !== from && this.store.get(id) !== undefined;
+    if (isAgent(tab.focused)) return tab.focused;
+    return panesOf(tab.layout).find(isAgent);
+  }
+
+  dashboard(now = Date.now()): Dashboard {
+    const where = (pane: number) => {
+      try {
+        return this.session.locate(pane);
+      } catch {
+        return undefined;
+      }
+    };
+    const agents: DashboardAgent[] = [];
+    for (const s of this.store.ranked()) {
+      const w = where(s.pane);
+      const p = this.session.panes.get(s.pane);
+      if (!w || !p) continue;
+      agents.push({
+        pane: s.pane,
+        workspace: w.ws.name,
+        label: p.label,
+        status: s.status,
+        ...(s.detail ? { detail: s.detail } : {}),
+        secs: secsIn(s, now),
+      });
+    }
+    const ports: DashboardPort[] = [];
+    for (const [pane, list] of this.ports.entries()) {
+      const w = where(pane);
+      const p = this.session.panes.get(pane);
+      if (!w || !p) continue;
+      for (const l of list) {
+        ports.push({ port: l.port, pane, workspace: w.ws.name, tab: this.session.tabName(w.tab), command: l.command || p.label });
+      }
+    }
+    ports.sort((a, b) => a.port - b.port || a.pane - b.pane);
+    return { agents, workstreams: [], ports };
+  }
+
+  private publish(c: StatusChange): void {
+    this.session.bus.emit({ type: "agent_status", pane: c.pane, status: c.after ?? null, before: c.before ?? null, detail: c.state?.detail });
+    // The person is wanted: the UI rings the bell and sends OSC 9/777 on this event.
+    if ((c.after === "blocked" || c.after === "done") && c.before !== c.after) {
+      this.session.bus.emit({ type: "agent_attention", pane: c.pane, status: c.after, detail: c.state?.detail });
+    }
+  }
+}

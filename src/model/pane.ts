@@ -1,0 +1,158 @@
+// A pane: a program on a PTY whose output is parsed by its own headless xterm. The emulator is the
+// pane's screen and scrollback; the UI, `pane read` and persistence all read from it.
+import { Terminal } from "@xterm/headless";
+import { spawnPty, type Pty } from "./pty";
+
+export interface PaneSpec {
+  id: number;
+  argv: string[]; // what runs (the user's shell resolved)
+  /** The command as asked for; empty means "the user's shell" (a restore starts a fresh one). */
+  command?: string[];
+  cwd: string;
+  env: Record<string, string>; // the full environment the program gets
+  cols: number;
+  rows: number;
+  scrollback?: number;
+  /** Text shown above the program's first output, e.g. a restored session's old scrollback. */
+  preface?: string;
+}
+
+/** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
+ * our own queue and only hand it more as its write callbacks fire. */
+const EMULATOR_IN_FLIGHT = 4 * 1024 * 1024;
+
+export class Pane {
+  readonly id: number;
+  readonly argv: string[];
+  readonly command: string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly term: Terminal;
+  readonly pty: Pty;
+  readonly startedAt = Date.now();
+  cols: number;
+  rows: number;
+  title = "";
+  exitCode: number | null = null;
+  exitSignal: string | null = null;
+  exited = false;
+  lastOutputAt = Date.now();
+  /** Called after the emulator has parsed new output. */
+  onOutput: (pane: Pane) => void = () => {};
+  /** Called once the program has exited and every byte it wrote has been parsed. */
+  onExit: (pane: Pane) => void = () => {};
+
+  private queue: Uint8Array[] = [];
+  private inFlight = 0;
+  private ptyExited = false;
+
+  constructor(spec: PaneSpec) {
+    this.id = spec.id;
+    this.argv = spec.argv;
+    this.command = spec.command ?? spec.argv;
+    this.cwd = spec.cwd;
+    this.env = spec.env;
+    this.cols = spec.cols;
+    this.rows = spec.rows;
+    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? 10000, allowProposedApi: true });
+    this.term.onTitleChange((t) => (this.title = t));
+    if (spec.preface) this.term.write(spec.preface);
+    this.pty = spawnPty({
+      argv: this.argv,
+      cwd: spec.cwd,
+      env: spec.env,
+      cols: spec.cols,
+      rows: spec.rows,
+      onData: (bytes) => this.receive(bytes),
+      onExit: (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        this.ptyExited = true;
+        this.maybeFinish();
+      },
+    });
+  }
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+
+  /** What the pane is called when it has no title: its program's name. */
+  get commandName(): string {
+    const prog = this.argv[0] ?? this.env.SHELL ?? "sh";
+    return prog.split("/").pop() || prog;
+  }
+
+  get label(): string {
+    return this.title || this.commandName;
+  }
+
+  write(data: string | Uint8Array): void {
+    this.pty.write(data);
+  }
+
+  /** Type text as a paste: bracketed when the program asked for bracketed paste. */
+  paste(text: string): void {
+    if (this.term.modes.bracketedPasteMode) this.write(`\x1b[200~${text.replace(/\x1b\[201~/g, "")}\x1b[201~`);
+    else this.write(text);
+  }
+
+  resize(cols: number, rows: number): void {
+    cols = Math.max(1, cols);
+    rows = Math.max(1, rows);
+    if (cols === this.cols && rows === this.rows) return;
+    this.cols = cols;
+    this.rows = rows;
+    this.term.resize(cols, rows);
+    this.pty.resize(cols, rows);
+  }
+
+  kill(signal: NodeJS.Signals = "SIGHUP"): void {
+    this.pty.kill(signal);
+  }
+
+  /** Lines of the screen (and with `scrollback`, the history above it) as plain text. */
+  readText(opts: { lines?: number; scrollback?: boolean } = {}): string[] {
+    const buf = this.term.buffer.active;
+    const start = opts.scrollback ? 0 : buf.baseY;
+    const out: string[] = [];
+    for (let y = start; y < buf.baseY + this.term.rows; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
+    // Trailing blank rows say nothing; a script reading the screen wants its content.
+    while (out.length && out[out.length - 1] === "") out.pop();
+    return opts.lines !== undefined ? out.slice(-opts.lines) : out;
+  }
+
+  /** Resolves once everything received so far has been parsed. */
+  flushed(): Promise<void> {
+    return new Promise((resolve) => this.term.write("", resolve));
+  }
+
+  private receive(bytes: Uint8Array): void {
+    this.lastOutputAt = Date.now();
+    this.queue.push(bytes);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight < EMULATOR_IN_FLIGHT && this.queue.length) {
+      const chunk = this.queue.shift()!;
+      this.inFlight += chunk.length;
+      this.term.write(chunk, () => {
+        this.inFlight -= chunk.length;
+        this.onOutput(this);
+        this.pump();
+        this.maybeFinish();
+      });
+    }
+  }
+
+  private maybeFinish(): void {
+    if (!this.ptyExited || this.exited || this.queue.length || this.inFlight) return;
+    this.exited = true;
+    this.onExit(this);
+  }
+
+  dispose(): void {
+    this.term.dispose();
+  }
+}

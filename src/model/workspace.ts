@@ -1,0 +1,26 @@
+// Workspaces and tabs: plain data the session mutates. A tab owns a layout of pane ids.
+import type { Layout } from "./layout";
+
+export interface Tab {
+  readonly id: number;
+  /** A name given by the user; without one the tab is called after its focused pane. */
+  name?: string;
+  project?: string;
+  layout: Layout;
+  focused: number;
+  /** The pane shown alone, filling the tab, if any. */
+  zoomed?: number;
+}
+
+export interface Workspace {
+  readonly id: number;
+  name: string;
+  tabs: Tab[];
+  /** Index into tabs of the active tab. */
+  active: number;
+}
+
+/** Find by exact name, else ignoring case (spec: "Workspace name, exact then ignoring case"). */
+export function findByName<T extends { name: string }>(items: T[], name: string): T | undefined {
+  return items.find((w) => w.name === name) ?? items.find((w) => w.name.toLowerCase() === name.toLowerCase());
+}

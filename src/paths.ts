@@ -1,0 +1,95 @@
+// Where sockets live and the rules that keep them private (spec: "Finding the socket").
+import { lstatSync, mkdirSync, chmodSync, existsSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+
+export type Env = Record<string, string | undefined>;
+
+/** The per-user socket directory: $XDG_RUNTIME_DIR/ws, else $TMPDIR/ws-<uid>, else /tmp/ws-<uid>. */
+export function socketDir(env: Env = process.env): string {
+  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "ws");
+  const tmp = (env.TMPDIR || "/tmp").replace(/\/+$/, "") || "/";
+  return join(tmp, `ws-${process.getuid!()}`);
+}
+
+/** `-L NAME` → `NAME.sock`; characters other than ASCII letters, digits, `-` and `_` become `_`. */
+export function sanitizeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+export interface SocketChoice {
+  name?: string; // -L NAME
+  local?: boolean; // --local: ws-<pid>.sock
+}
+
+/** The socket a command should use. Inside a pane WS_SOCKET wins unless -L or --local says otherwise. */
+export function socketPath(choice: SocketChoice = {}, env: Env = process.env): string {
+  if (choice.local) return join(socketDir(env), `ws-${process.pid}.sock`);
+  if (choice.name === undefined && env.WS_SOCKET) return env.WS_SOCKET;
+  return join(socketDir(env), `${sanitizeName(choice.name ?? "default")}.sock`);
+}
+
+export class UnsafeSocketDir extends Error {}
+
+/**
+ * Make the socket directory (0700) or check an existing one: it must be a real directory owned by
+ * us. A symlink or someone else's directory could let another user see or spoof the socket.
+ */
+export function ensureSocketDir(dir: string): void {
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
+  }
+  const problem = socketDirProblem(dir);
+  if (problem) throw new UnsafeSocketDir(problem);
+  if ((lstatSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+}
+
+/** Why a socket directory must not be used, or undefined when it is fine. */
+export function socketDirProblem(dir: string): string | undefined {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (st.isSymbolicLink()) return `socket directory ${dir} is a symlink; refusing to use it (remove it and retry)`;
+  if (!st.isDirectory()) return `socket directory ${dir} is not a directory; refusing to use it`;
+  if (st.uid !== process.getuid!())
+    return `socket directory ${dir} is owned by uid ${st.uid}, not you (uid ${process.getuid!()}); refusing to use it`;
+  return undefined;
+}
+
+/** Whether something answers on a socket path: "live", "stale" (file, nobody listening) or "missing". */
+export async function probeSocket(path: string, timeoutMs = 1000): Promise<"live" | "stale" | "missing"> {
+  if (!existsSync(path)) return "missing";
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: "live" | "stale") => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish("live"), timeoutMs); // slow but present: don't call it stale
+    Bun.connect({
+      unix: path,
+      socket: {
+        open(s) {
+          finish("live");
+          s.end();
+        },
+        data() {},
+        error() {},
+        connectError() {
+          finish("stale");
+        },
+      },
+    }).catch(() => finish("stale"));
+  });
+}
+
+export function removeIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}

@@ -1,0 +1,138 @@
+// The daemon's life: claim the socket safely, build or restore the session, serve, and shut down
+// cleanly (every pane's process group ended, the socket removed).
+import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { consola } from "consola";
+import type { HandlerContext } from "../commands/types";
+import { ensureSocketDir, probeSocket, removeIfPresent } from "../paths";
+import { BUILD, WS_VERSION } from "../build-info";
+import { listen } from "./listener";
+import { Session, paneBaseEnv } from "./session";
+import { FEATURES, type Feature } from "./features";
+import type { Connection } from "./connection";
+
+export interface DaemonOptions {
+  socketPath: string;
+  /** Where the first pane starts. */
+  cwd?: string;
+}
+
+export class ServerStartError extends Error {}
+
+export function infoPath(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, "") + ".info.json";
+}
+
+export class Daemon {
+  readonly session: Session;
+  readonly services: Record<string, unknown> = {};
+  readonly bootId = crypto.randomUUID();
+  readonly startedAt = Date.now();
+  readonly connections = new Set<Connection>();
+  readonly log = consola.withTag("ws");
+  private listener: ReturnType<typeof listen> | undefined;
+  private features: Feature[] = [];
+  private stopping: Promise<void> | undefined;
+  /** Resolves when the daemon has fully stopped. */
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(readonly opts: DaemonOptions) {
+    this.session = new Session({
+      socketPath: opts.socketPath,
+      baseEnv: paneBaseEnv(process.env),
+      onEmpty: () => {
+        this.log.info("the last pane exited; quitting");
+        void this.shutdown(false);
+      },
+    });
+    this.done = new Promise((r) => (this.resolveDone = r));
+  }
+
+  context(conn?: Connection): HandlerContext {
+    return { session: this.session, services: this.services, connection: conn, shutdown: (keep) => void this.shutdown(keep) };
+  }
+
+  async start(): Promise<void> {
+    const path = this.opts.socketPath;
+    ensureSocketDir(dirname(path));
+    const state = await probeSocket(path);
+    if (state === "live") throw new ServerStartError(`a ws server is already running on ${path}`);
+    if (state === "stale") {
+      this.log.info(`removing stale socket ${path} (left by a server that crashed)`);
+      removeIfPresent(path);
+    }
+    this.features = await Promise.all(FEATURES.map((load) => load()));
+    let restored = false;
+    for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
+    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd() });
+    // The socket must never be reachable by others, not even between bind and chmod.
+    const oldMask = process.umask(0o177);
+    try {
+      this.listener = listen({
+        path,
+        context: (conn) => this.context(conn),
+        admit: (conn) => {
+          this.connections.add(conn);
+          return undefined;
+        },
+        onClose: (conn) => this.connections.delete(conn),
+      });
+    } catch (e) {
+      throw new ServerStartError(`can't listen on ${path}: ${(e as Error).message}`);
+    } finally {
+      process.umask(oldMask);
+    }
+    chmodSync(path, 0o600);
+    writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
+    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void this.shutdown(false));
+    for (const f of this.features) await f.start?.(this);
+    this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
+  }
+
+  /** Quit: save first when asked, tell clients, end every pane's process group, remove the socket. */
+  shutdown(keep: boolean): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const f of this.features) {
+        try {
+          await f.beforeShutdown?.(this, keep);
+        } catch (e) {
+          this.log.error(`${f.name}: ${(e as Error).message}`);
+        }
+      }
+      this.session.bus.emit({ type: "server_quitting" });
+      this.listener?.stop(true);
+      removeIfPresent(this.opts.socketPath);
+      removeIfPresent(infoPath(this.opts.socketPath));
+      const ended = this.session.killAll("SIGHUP");
+      const late = setTimeout(() => this.session.killAll("SIGKILL"), 2000);
+      await Promise.race([ended, Bun.sleep(3000)]);
+      clearTimeout(late);
+      for (const f of this.features) {
+        try {
+          await f.stop?.(this);
+        } catch {}
+      }
+      for (const c of this.connections) c.end();
+      this.resolveDone();
+    })();
+    return this.stopping;
+  }
+}
+
+/** `ws server`: run in the foreground until shut down. */
+export async function runServer(opts: DaemonOptions): Promise<number> {
+  const d = new Daemon(opts);
+  try {
+    await d.start();
+  } catch (e) {
+    consola.error((e as Error).message);
+    return 1;
+  }
+  await d.done;
+  return 0;
+}
+
+export function ensureParent(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+}

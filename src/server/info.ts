@@ -1,0 +1,37 @@
+// WorkspaceInfo and TabInfo, as workspace_list replies them (spec: "WorkspaceInfo", "TabInfo").
+import { panesOf } from "../model/layout";
+import type { Session } from "./session";
+
+export interface TabInfo {
+  name: string;
+  project?: string;
+  panes: number[];
+  active: boolean;
+  ports?: number[];
+}
+
+export interface WorkspaceInfo {
+  name: string;
+  current: boolean;
+  tabs: TabInfo[];
+}
+
+/** A source of listening ports per pane (the port scanner registers one). */
+export type PortsOf = (pane: number) => number[];
+
+export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceInfo[] {
+  return session.workspaces.map((ws, wi) => ({
+    name: ws.name,
+    current: wi === session.current,
+    tabs: ws.tabs.map((tab, ti) => {
+      const panes = panesOf(tab.layout);
+      const info: TabInfo = { name: session.tabName(tab) };
+      if (tab.project !== undefined) info.project = tab.project;
+      info.panes = panes;
+      info.active = ti === ws.active;
+      const ports = portsOf ? [...new Set(panes.flatMap(portsOf))].sort((a, b) => a - b) : [];
+      if (ports.length) info.ports = ports;
+      return info;
+    }),
+  }));
+}

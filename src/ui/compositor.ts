@@ -1,0 +1,166 @@
+// Draws the whole interface into a Grid: tab bar, the current tab's panes with
+// borders and labels, the status line, and any overlay (prompt, help, picker,
+// copy mode). Pure with respect to the session: reads, never changes it.
+
+import type { Session } from "../server/session";
+import type { Pane } from "../model/pane";
+import type { PaneRect } from "../model/layout";
+import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
+import { renderPane } from "./render-pane";
+import type { ExtraModes } from "./pane-modes";
+import type { Prompt } from "./prompt";
+import { type CopyMode, isSelected } from "./copy-mode";
+
+export interface Overlay {
+  title: string;
+  lines: string[];
+  /** Highlighted line (pickers). */
+  selected?: number;
+  scroll: number;
+}
+
+export interface UiView {
+  prefixPending: boolean;
+  prompt?: Prompt;
+  overlay?: Overlay;
+  copy?: CopyMode;
+  /** A one-off notice on the status line, cleared by the next key. */
+  message?: string;
+  extraModes(pane: number): ExtraModes | undefined;
+}
+
+const BAR: Style = { fg: pal(252), bg: pal(236) };
+const BAR_ACTIVE: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
+const BAR_PREFIX: Style = { fg: pal(16), bg: pal(214), attrs: BOLD };
+const BORDER: Style = { fg: pal(240) };
+const HEADER: Style = { fg: pal(245) };
+const HEADER_FOCUS: Style = { fg: pal(78), attrs: BOLD };
+const BOX: Style = { fg: pal(252), bg: pal(235) };
+const BOX_SEL: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
+
+export function compose(s: Session, v: UiView): Grid {
+  const { cols, rows } = s.size;
+  const g = new Grid(cols, rows);
+  const ws = s.workspaces[s.current];
+  if (!ws) return g;
+  const tab = ws.tabs[ws.active];
+  drawTabBar(g, s, v);
+  if (tab) {
+    const area = s.layoutArea();
+    const rects = s.rects(tab);
+    // Everything in the area not covered by a pane or its label row is border.
+    g.fill(area.x, area.y, area.cols, area.rows, "│", BORDER);
+    for (const r of rects) {
+      const pane = s.panes.get(r.pane);
+      if (!pane) continue;
+      drawPane(g, s, v, pane, r, r.pane === tab.focused);
+    }
+    const focus = rects.find((r) => r.pane === tab.focused);
+    const pane = focus && s.panes.get(focus.pane);
+    if (focus && pane) placeCursor(g, v, pane, focus);
+  }
+  drawStatus(g, s, v);
+  if (v.overlay) drawOverlay(g, v.overlay);
+  return g;
+}
+
+function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean) {
+  if (r.header) {
+    const st = focused ? HEADER_FOCUS : HEADER;
+    g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
+    const label = ` ${pane.id}: ${pane.label}${pane.exited ? " (exited)" : ""} `;
+    g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
+  }
+  const cm = v.copy && v.copy.pane === pane.id ? v.copy : undefined;
+  renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), cm?.offset ?? 0);
+  // A pane whose emulator is smaller than its cell (mid-resize) leaves blanks, not borders.
+  if (pane.term.cols < r.cols) g.fill(r.x + pane.term.cols, r.y, r.cols - pane.term.cols, r.rows);
+  if (pane.term.rows < r.rows) g.fill(r.x, r.y + pane.term.rows, r.cols, r.rows - pane.term.rows);
+  if (cm) {
+    for (let y = 0; y < r.rows; y++)
+      for (let x = 0; x < r.cols; x++)
+        if (isSelected(cm, pane.term, x, y)) {
+          const i = (r.y + y) * g.cols + r.x + x;
+          g.attrs[i] = g.attrs[i]! ^ INVERSE;
+        }
+    const pos = `[${cm.offset}/${pane.term.buffer.active.baseY}]`;
+    g.text(r.x + Math.max(0, r.cols - textWidth(pos)), r.y, pos, BAR_PREFIX);
+  }
+}
+
+function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
+  const extra = v.extraModes(pane.id);
+  if (v.copy && v.copy.pane === pane.id) {
+    g.cursor = { x: r.x + Math.min(v.copy.x, r.cols - 1), y: r.y + Math.min(v.copy.y, r.rows - 1), visible: true, shape: 2 };
+    return;
+  }
+  const b = pane.term.buffer.active;
+  const x = Math.min(b.cursorX, pane.term.cols - 1, r.cols - 1);
+  const y = Math.min(b.cursorY, r.rows - 1);
+  g.cursor = { x: r.x + x, y: r.y + y, visible: !extra?.cursorHidden && !v.prompt && !v.overlay, shape: extra?.cursorShape ?? 0 };
+}
+
+function drawTabBar(g: Grid, s: Session, v: UiView) {
+  const ws = s.currentWorkspace;
+  g.fill(0, 0, g.cols, 1, " ", BAR);
+  let x = 0;
+  ws.tabs.forEach((t, i) => {
+    if (x >= g.cols) return;
+    const active = i === ws.active;
+    const zoom = t.zoomed !== undefined ? " Z" : "";
+    x += g.text(x, 0, ` ${i + 1}:${s.tabName(t)}${zoom} `, active ? BAR_ACTIVE : BAR, g.cols - x);
+    x += g.text(x, 0, " ", BAR, g.cols - x);
+  });
+  const right = ` ${ws.name} `;
+  const w = textWidth(right);
+  if (x + w <= g.cols) g.text(g.cols - w, 0, right, v.prefixPending ? BAR_PREFIX : BAR_ACTIVE);
+}
+
+function drawStatus(g: Grid, s: Session, v: UiView) {
+  const y = g.rows - 1;
+  if (y < 1) return;
+  g.fill(0, y, g.cols, 1, " ", BAR);
+  if (v.prompt) {
+    const p = v.prompt;
+    const used = g.text(0, y, ` ${p.label}: `, BAR_PREFIX);
+    const before = [...p.text].slice(0, p.pos).join("");
+    g.text(used, y, p.text, BAR, g.cols - used - 1);
+    g.cursor = { x: Math.min(g.cols - 1, used + textWidth(before)), y, visible: true, shape: 0 };
+    return;
+  }
+  const ws = s.currentWorkspace;
+  const tab = ws.tabs[ws.active];
+  let x = 0;
+  if (v.prefixPending) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
+  if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
+  const left = ` [${ws.name}] tab ${ws.active + 1}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
+  x += g.text(x, y, left, BAR, g.cols - x);
+  const msg = v.copy?.message ?? v.message;
+  if (msg) g.text(x + 1, y, msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
+  else {
+    const hint = v.copy ? " q exit  / search  v select  y copy " : " C-Space ? help ";
+    const w = textWidth(hint);
+    if (x + w < g.cols) g.text(g.cols - w, y, hint, { ...BAR, attrs: DIM });
+  }
+}
+
+function drawOverlay(g: Grid, o: Overlay) {
+  const width = Math.min(g.cols - 2, Math.max(textWidth(o.title) + 4, ...o.lines.map((l) => textWidth(l) + 4)));
+  const height = Math.min(g.rows - 2, o.lines.length + 2);
+  if (width < 4 || height < 3) return;
+  const x0 = Math.floor((g.cols - width) / 2);
+  const y0 = Math.floor((g.rows - height) / 2);
+  g.fill(x0, y0, width, height, " ", BOX);
+  g.text(x0 + 2, y0, o.title, { ...BOX, attrs: BOLD }, width - 4);
+  const visible = height - 2;
+  for (let i = 0; i < visible; i++) {
+    const li = o.scroll + i;
+    const line = o.lines[li];
+    if (line === undefined) break;
+    const st = li === o.selected ? BOX_SEL : BOX;
+    if (li === o.selected) g.fill(x0 + 1, y0 + 1 + i, width - 2, 1, " ", st);
+    g.text(x0 + 2, y0 + 1 + i, line, st, width - 4);
+  }
+  const more = o.lines.length > visible ? ` ${o.scroll + 1}-${Math.min(o.lines.length, o.scroll + visible)}/${o.lines.length} ` : "";
+  if (more) g.text(x0 + width - textWidth(more) - 1, y0 + height - 1, more, { ...BOX, attrs: DIM });
+}

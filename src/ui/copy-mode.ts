@@ -1,0 +1,134 @@
+// Copy mode: scroll a pane's history, move a cursor, select, search, and
+// yield the selected text (sent to the client's clipboard as OSC 52).
+
+import type { Terminal } from "@xterm/headless";
+import { type KeyEvent, parseMods, CONTROL } from "../protocol/events";
+
+export interface CopyMode {
+  pane: number;
+  /** Lines scrolled back from the live screen (0 = bottom). */
+  offset: number;
+  /** Cursor in viewport coordinates. */
+  x: number;
+  y: number;
+  /** Selection anchor in absolute buffer coordinates, when selecting. */
+  anchor?: { x: number; line: number };
+  search?: string;
+  message?: string;
+}
+
+export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search" };
+
+export function enterCopyMode(pane: number, term: Terminal): CopyMode {
+  const b = term.buffer.active;
+  return { pane, offset: 0, x: Math.min(b.cursorX, term.cols - 1), y: b.cursorY };
+}
+
+const maxOffset = (t: Terminal) => t.buffer.active.baseY;
+const topLine = (cm: CopyMode, t: Terminal) => Math.max(0, t.buffer.active.baseY - cm.offset);
+const lineText = (t: Terminal, y: number) => t.buffer.active.getLine(y)?.translateToString(true) ?? "";
+
+/** Scroll by n lines (positive = back in history). */
+export function scrollCopy(cm: CopyMode, t: Terminal, n: number): void {
+  cm.offset = Math.max(0, Math.min(maxOffset(t), cm.offset + n));
+}
+
+function moveY(cm: CopyMode, t: Terminal, dy: number) {
+  const y = cm.y + dy;
+  if (y < 0) {
+    scrollCopy(cm, t, -y);
+    cm.y = 0;
+  } else if (y >= t.rows) {
+    scrollCopy(cm, t, -(y - t.rows + 1));
+    cm.y = t.rows - 1;
+  } else cm.y = y;
+}
+
+/** The selected text: from anchor to cursor, lines joined with newlines. */
+export function selectionText(cm: CopyMode, t: Terminal): string {
+  if (!cm.anchor) return lineText(t, topLine(cm, t) + cm.y);
+  const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
+  let [a, b] = [cm.anchor, cur];
+  if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
+  const out: string[] = [];
+  for (let l = a.line; l <= b.line; l++) {
+    const text = lineText(t, l);
+    const from = l === a.line ? a.x : 0;
+    const to = l === b.line ? b.x + 1 : text.length;
+    out.push(text.slice(from, to));
+  }
+  return out.join("\n");
+}
+
+/** Whether the viewport cell (x, y) is selected, for drawing. */
+export function isSelected(cm: CopyMode, t: Terminal, x: number, y: number): boolean {
+  if (!cm.anchor) return false;
+  const line = topLine(cm, t) + y;
+  const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
+  let [a, b] = [cm.anchor, cur];
+  if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
+  if (line < a.line || line > b.line) return false;
+  if (line === a.line && x < a.x) return false;
+  if (line === b.line && x > b.x) return false;
+  return true;
+}
+
+/** Find `query` searching back (older) from the cursor, or forward with `forward`. Moves the view. */
+export function searchCopy(cm: CopyMode, t: Terminal, query: string, forward = false): boolean {
+  if (!query) return false;
+  cm.search = query;
+  const b = t.buffer.active;
+  const here = topLine(cm, t) + cm.y;
+  const last = b.baseY + t.rows - 1;
+  const lower = query.toLowerCase();
+  for (let i = 1; i <= last + 1; i++) {
+    const l = forward ? here + i : here - i;
+    if (l < 0 || l > last) break;
+    const at = lineText(t, l).toLowerCase().indexOf(lower);
+    if (at < 0) continue;
+    // Put the match on screen: as close to the current view as possible.
+    let top = topLine(cm, t);
+    if (l < top) top = l;
+    else if (l >= top + t.rows) top = l - t.rows + 1;
+    cm.offset = Math.max(0, b.baseY - top);
+    cm.y = l - (b.baseY - cm.offset);
+    cm.x = at;
+    cm.message = undefined;
+    return true;
+  }
+  cm.message = `"${query}" not found`;
+  return false;
+}
+
+export function copyKey(cm: CopyMode, t: Terminal, k: KeyEvent): CopyAction {
+  const mods = parseMods(k.modifiers);
+  const c = k.code;
+  const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;
+  const ctrl = (mods & CONTROL) !== 0;
+  const page = Math.max(1, t.rows - 1);
+  cm.message = undefined;
+  if (c === "Esc" || (ch === "q" && !ctrl) || (ctrl && ch === "c")) return { kind: "exit" };
+  if (c === "Up" || (ch === "k" && !ctrl) || (ctrl && ch === "p")) moveY(cm, t, -1);
+  else if (c === "Down" || (ch === "j" && !ctrl) || (ctrl && ch === "n")) moveY(cm, t, 1);
+  else if (c === "Left" || (ch === "h" && !ctrl)) cm.x = Math.max(0, cm.x - 1);
+  else if (c === "Right" || (ch === "l" && !ctrl)) cm.x = Math.min(t.cols - 1, cm.x + 1);
+  else if (c === "PageUp" || (ctrl && ch === "b")) scrollCopy(cm, t, page);
+  else if (c === "PageDown" || (ctrl && ch === "f")) scrollCopy(cm, t, -page);
+  else if (ctrl && ch === "u") scrollCopy(cm, t, page >> 1);
+  else if (ctrl && ch === "d") scrollCopy(cm, t, -(page >> 1));
+  else if (ch === "g") { cm.offset = maxOffset(t); cm.y = 0; }
+  else if (ch === "G") { cm.offset = 0; cm.y = t.rows - 1; }
+  else if (ch === "0" || c === "Home") cm.x = 0;
+  else if (ch === "$" || c === "End") cm.x = Math.max(0, lineText(t, topLine(cm, t) + cm.y).length - 1);
+  else if (ch === "v" || ch === " ") cm.anchor = cm.anchor ? undefined : { x: cm.x, line: topLine(cm, t) + cm.y };
+  else if (ch === "y" || c === "Enter") return { kind: "copy", text: selectionText(cm, t) };
+  else if (ch === "/" || ch === "?") return { kind: "search" };
+  else if (ch === "n" && cm.search) searchCopy(cm, t, cm.search);
+  else if (ch === "N" && cm.search) searchCopy(cm, t, cm.search, true);
+  return { kind: "none" };
+}
+
+/** OSC 52: ask the client's terminal to put text on the system clipboard. */
+export function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`;
+}

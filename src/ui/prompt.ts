@@ -1,0 +1,76 @@
+// A one-line text prompt drawn on the status line (rename tab, new workspace, search).
+
+import { type KeyEvent, parseMods, CONTROL, ALT } from "../protocol/events";
+
+export interface Prompt {
+  label: string;
+  text: string;
+  /** Cursor position in code points. */
+  pos: number;
+  submit(text: string): void;
+  cancel?(): void;
+}
+
+export function newPrompt(label: string, initial: string, submit: (t: string) => void, cancel?: () => void): Prompt {
+  return { label, text: initial, pos: [...initial].length, submit, cancel };
+}
+
+/** Apply a key; returns "submit", "cancel" or "edit". */
+export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" {
+  const mods = parseMods(k.modifiers);
+  const chars = [...p.text];
+  const c = k.code;
+  if (c === "Enter") return "submit";
+  if (c === "Esc") return "cancel";
+  if (typeof c === "object" && "Char" in c && mods & CONTROL) {
+    switch (c.Char) {
+      case "c": case "g": return "cancel";
+      case "a": p.pos = 0; break;
+      case "e": p.pos = chars.length; break;
+      case "u": p.text = chars.slice(p.pos).join(""); p.pos = 0; break;
+      case "k": p.text = chars.slice(0, p.pos).join(""); break;
+      case "w": {
+        let i = p.pos;
+        while (i > 0 && chars[i - 1] === " ") i--;
+        while (i > 0 && chars[i - 1] !== " ") i--;
+        p.text = [...chars.slice(0, i), ...chars.slice(p.pos)].join("");
+        p.pos = i;
+        break;
+      }
+    }
+    return "edit";
+  }
+  if (typeof c === "object" && "Char" in c && !(mods & ALT)) {
+    insertText(p, c.Char);
+    return "edit";
+  }
+  switch (c) {
+    case "Backspace":
+      if (p.pos > 0) {
+        chars.splice(p.pos - 1, 1);
+        p.text = chars.join("");
+        p.pos--;
+      }
+      break;
+    case "Delete":
+      if (p.pos < chars.length) {
+        chars.splice(p.pos, 1);
+        p.text = chars.join("");
+      }
+      break;
+    case "Left": p.pos = Math.max(0, p.pos - 1); break;
+    case "Right": p.pos = Math.min(chars.length, p.pos + 1); break;
+    case "Home": p.pos = 0; break;
+    case "End": p.pos = chars.length; break;
+  }
+  return "edit";
+}
+
+export function insertText(p: Prompt, s: string): void {
+  const clean = s.replace(/[\x00-\x1f\x7f]/g, "");
+  const chars = [...p.text];
+  const add = [...clean];
+  chars.splice(p.pos, 0, ...add);
+  p.text = chars.join("");
+  p.pos += add.length;
+}

@@ -1,0 +1,20 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { TestServer } from "./harness";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await new TestServer().start();
+});
+afterAll(() => s.stop());
+
+test("a new server holds workspace main with one shell tab in pane 1", async () => {
+  const wss = await s.list();
+  expect(wss).toEqual([{ name: "main", current: true, tabs: [{ name: "bash", panes: [1], active: true }] }]);
+});
+
+test("a split runs a real command whose output is read back from the pane", async () => {
+  const r = await s.request({ v: 1, type: "split", pane: 1, right: false, cwd: "/tmp", command: ["sh", "-c", "echo split-says-$((6*7)); pwd; exec cat"], focus: false });
+  expect(r.type).toBe("pane");
+  const text = await s.waitScreen(r.pane, "split-says-42");
+  expect(text).toContain("/tmp");
+});
