@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { PortWatch } from "../src/features/port-watch.ts";
 import { _forceChildrenFiles, parseLsof, parseProcNetTcp, parseStatPpid, scanPorts } from "../src/features/ports.ts";
-import { waitFor } from "./helpers/wait.ts";
+import { waitFor } from "./harness.ts";
 
 describe("parsers", () => {
   test("/proc/net/tcp LISTEN lines only", () => {
@@ -34,11 +34,11 @@ async function startServer() {
   });
   const reader = proc.stdout.getReader();
   let text = "";
-  const port = await waitFor(async () => {
+  const port = await waitFor("http.server to print its port", async () => {
     const { value } = await reader.read();
     text += new TextDecoder().decode(value);
     return Number(/port (\d+)/.exec(text)?.[1]) || undefined;
-  }, "http.server to print its port");
+  });
   return { proc, port };
 }
 
@@ -59,13 +59,13 @@ describe("scan a real process tree", () => {
       const { proc, port } = await startServer();
       started.push(proc);
       const roots = new Map([[7, proc.pid], [8, 999_999_999]]); // pane 8: a process that does not exist
-      const found = await waitFor(async () => (await scanPorts(roots, method)).get(7), "the port to show");
+      const found = await waitFor("the port to show", async () => (await scanPorts(roots, method)).get(7));
       expect(found.map((p) => p.port)).toEqual([port]);
       expect(found[0]!.command).toContain("http.server");
       expect(found[0]!.pid).not.toBe(proc.pid); // the python child, not the shell
       proc.kill();
       await proc.exited;
-      await waitFor(async () => !(await scanPorts(roots, method)).has(7), "the port to go");
+      await waitFor("the port to go", async () => !(await scanPorts(roots, method)).has(7));
     });
   }
 });
@@ -77,11 +77,11 @@ test("PortWatch reports changes and serves sorted ports", async () => {
   const w = new PortWatch(() => new Map([[3, proc.pid]]), { intervalMs: 100, onChange: (p) => changes.push(p) });
   w.start();
   try {
-    await waitFor(() => w.ports(3).length > 0, "watch to see the port");
+    await waitFor("watch to see the port", () => w.ports(3).length > 0);
     expect(w.ports(3)).toEqual([port]);
     expect(changes[0]).toEqual([3]);
     proc.kill();
-    await waitFor(() => w.ports(3).length === 0, "watch to see it go");
+    await waitFor("watch to see it go", () => w.ports(3).length === 0);
     expect(changes.length).toBe(2);
   } finally {
     w.stop();

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseReportArgs } from "../src/features/agents/report.ts";
-import { waitFor } from "./helpers/wait.ts";
+import { waitFor } from "./harness.ts";
 
 const script = join(import.meta.dir, "../src/features/agents/report.ts");
 let dir: string;
@@ -80,7 +80,7 @@ describe("ws report", () => {
     );
     expect(r.code).toBe(0);
     expect(JSON.parse(lines[0]!)).toEqual({ v: 1, type: "report", pane: 5, agent: "codex", event: "agent-turn-complete", payload });
-    expect(await waitFor(() => JSON.parse(readFileSync(seen, "utf8")), "the chained notify to run")).toEqual(payload);
+    expect(await waitFor("the chained notify to run", () => JSON.parse(readFileSync(seen, "utf8")))).toEqual(payload);
   });
 
   test("outside ws, or with ws gone or silent, exits 0 and says nothing", async () => {

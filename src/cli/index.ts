@@ -4,6 +4,7 @@ import { WS_VERSION, BUILD } from "../build-info";
 import { CliError, setGlobals, takeGlobals } from "./common";
 import { doctor, killServer, server, start } from "./server-cmds";
 import { pane, split, tab, workspace } from "./model-cmds";
+import { agent, dashboard, hooksCmd, report } from "./agent-cmds";
 
 /** Further subcommands other areas add (attach, keys, report, hooks, …). */
 export const extraCommands: Record<string, CommandDef<any>> = {};
@@ -13,7 +14,7 @@ export async function runCli(argv: string[]): Promise<void> {
   setGlobals(globals);
   const main = defineCommand({
     meta: { name: "ws", version: `${WS_VERSION} (${BUILD})`, description: "A terminal multiplexer for running many coding agents side by side. Global flags: -L NAME (named server), --local, --json" },
-    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, ...extraCommands },
+    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, agent, hooks: hooksCmd, dashboard, report, ...extraCommands },
   });
   try {
     await runMain(main, { rawArgs: rest });

@@ -18,9 +18,13 @@ import workspace_close from "./workspace_close";
 import workspace_focus from "./workspace_focus";
 import workspace_list from "./workspace_list";
 import workspace_new from "./workspace_new";
+import report from "./report";
+import agent_send from "./agent_send";
+import dashboard from "./dashboard";
 import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
 
 export const MESSAGES: MessageEntry[] = [
+  report,
   attach,
   shutdown,
   open_tab,
@@ -40,8 +44,10 @@ export const MESSAGES: MessageEntry[] = [
   workstreamDone,
   shutdown_keep,
   openReview,
+  agent_send,
   workspace_focus,
   pane_focus,
+  dashboard,
   pane_read,
 ];
 
