@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { InputParser } from "../src/client/input-parser";
 
-const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } });
-const parse = (s: string) => new InputParser().feed(s);
+const key = (code: unknown, modifiers = "", kind = "Press", state = ""): any => ({ Key: { code, modifiers, kind, state } });
+const parse = (s: string): any[] => new InputParser().feed(s);
 
 describe("input parser", () => {
   test("plain characters, upper case carries SHIFT, UTF-8", () => {

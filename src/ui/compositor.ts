@@ -100,15 +100,30 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
   g.cursor = { x: r.x + x, y: r.y + y, visible: !extra?.cursorHidden && !v.prompt && !v.overlay, shape: extra?.cursorShape ?? 0 };
 }
 
+const tabLabel = (s: Session, i: number) => {
+  const t = s.currentWorkspace.tabs[i]!;
+  return ` ${i + 1}:${s.tabName(t)}${t.zoomed !== undefined ? " Z" : ""} `;
+};
+
+/** The tab whose label is at column x of the tab bar (for mouse clicks). */
+export function tabAt(s: Session, x: number): number | undefined {
+  let at = 0;
+  const tabs = s.currentWorkspace.tabs;
+  for (let i = 0; i < tabs.length; i++) {
+    const w = textWidth(tabLabel(s, i));
+    if (x >= at && x < at + w) return i;
+    at += w + 1;
+  }
+  return undefined;
+}
+
 function drawTabBar(g: Grid, s: Session, v: UiView) {
   const ws = s.currentWorkspace;
   g.fill(0, 0, g.cols, 1, " ", BAR);
   let x = 0;
-  ws.tabs.forEach((t, i) => {
+  ws.tabs.forEach((_, i) => {
     if (x >= g.cols) return;
-    const active = i === ws.active;
-    const zoom = t.zoomed !== undefined ? " Z" : "";
-    x += g.text(x, 0, ` ${i + 1}:${s.tabName(t)}${zoom} `, active ? BAR_ACTIVE : BAR, g.cols - x);
+    x += g.text(x, 0, tabLabel(s, i), i === ws.active ? BAR_ACTIVE : BAR, g.cols - x);
     x += g.text(x, 0, " ", BAR, g.cols - x);
   });
   const right = ` ${ws.name} `;

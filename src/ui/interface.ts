@@ -1,0 +1,341 @@
+// The interactive interface the server runs for its attached client: owns the
+// client, the keymap state (prefix, prompt, overlay, copy mode), routes input
+// to commands or the focused pane, and schedules frames.
+//
+// Frames are drawn on the leading edge: the first change after a quiet spell
+// goes out at once (a key echo costs no tick), later changes within FRAME_MS
+// are coalesced into one frame. Nothing runs while nothing changes.
+
+import type { Session } from "../server/session";
+import type { Connection } from "../server/connection";
+import type { Pane } from "../model/pane";
+import { type TermEvent, type KeyEvent } from "../protocol/events";
+import type { ExitNotice } from "../protocol/frames";
+import { AttachedClient } from "./attached-client";
+import { compose, type Overlay, type UiView } from "./compositor";
+import { trackModes, type ExtraModes } from "./pane-modes";
+import { encodeEvent, modesOf } from "./key-encoder";
+import { keyName, type Keymap, describeKeymap } from "./keymap";
+import { type Prompt, promptKey, insertText } from "./prompt";
+import { type CopyMode, copyKey, osc52, scrollCopy, searchCopy, enterCopyMode } from "./copy-mode";
+import { runUiCommand } from "./ui-commands";
+import { handleMouse, type DragState } from "./mouse";
+
+export const FRAME_MS = 8;
+
+export interface InterfaceOptions {
+  session: Session;
+  keymap: Keymap;
+  /** Problems found loading keys.toml, shown once on attach. */
+  warnings?: string[];
+  build: string;
+  shutdown(keep: boolean): void;
+}
+
+export interface AttachRequest {
+  cols: number;
+  rows: number;
+  build?: string;
+}
+
+export class Interface implements UiView {
+  readonly session: Session;
+  readonly keymap: Keymap;
+  client: AttachedClient | undefined;
+  prefixPending = false;
+  prompt?: Prompt;
+  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void };
+  copy?: CopyMode;
+  message?: string;
+  drag?: DragState;
+  private modes = new Map<number, ExtraModes>();
+  private scheduled = false;
+  private lastFrame = -Infinity;
+  private waitingDrain = false;
+  private visible = new Set<number>();
+  private unsubscribe: () => void;
+
+  constructor(readonly opts: InterfaceOptions) {
+    this.session = opts.session;
+    this.keymap = opts.keymap;
+    for (const p of this.session.panes.values()) this.track(p);
+    this.unsubscribe = this.session.bus.on((e) => {
+      switch (e.type) {
+        case "pane_created": {
+          const p = this.session.panes.get(e.pane as number);
+          if (p) this.track(p);
+          break;
+        }
+        case "pane_output":
+          // Output from panes not on screen costs nothing now; it shows when they are.
+          if (this.visible.has(e.pane as number)) this.invalidate();
+          return;
+        case "pane_closed":
+          this.modes.delete(e.pane as number);
+          if (this.copy?.pane === e.pane) this.copy = undefined;
+          break;
+        case "server_quitting":
+          this.detachClient({ reason: "quit", message: "the ws server quit" });
+          return;
+      }
+      this.invalidate();
+    });
+  }
+
+  private track(p: Pane) {
+    if (!this.modes.has(p.id)) this.modes.set(p.id, trackModes(p.term));
+  }
+
+  extraModes(pane: number): ExtraModes | undefined {
+    return this.modes.get(pane);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  // ---- clients -------------------------------------------------------------
+
+  attach(req: AttachRequest, conn: Connection): void {
+    const old = this.client;
+    if (old) {
+      this.client = undefined;
+      old.exit({ reason: "replaced", message: "attached from another terminal" });
+    }
+    const c = new AttachedClient(
+      conn,
+      (ev) => this.onEvent(c, ev),
+      (gone) => {
+        if (this.client === gone) {
+          this.client = undefined;
+          this.prefixPending = false;
+        }
+      },
+    );
+    this.client = c;
+    this.session.resizeScreen(req.cols, req.rows);
+    const notes = [...(this.opts.warnings ?? [])];
+    if (req.build && req.build !== this.opts.build)
+      notes.push(`this server is build ${this.opts.build}, your ws is ${req.build}: restart it (ws kill-server --keep, then ws)`);
+    this.message = notes.length ? notes.join("  ·  ") : undefined;
+    this.lastFrame = -Infinity;
+    this.invalidate();
+  }
+
+  detachClient(notice: ExitNotice): void {
+    const c = this.client;
+    this.client = undefined;
+    c?.exit(notice);
+  }
+
+  // ---- frames --------------------------------------------------------------
+
+  invalidate(): void {
+    if (!this.client || this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.lastFrame + FRAME_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.frame());
+    else setTimeout(() => this.frame(), wait);
+  }
+
+  private frame(): void {
+    this.scheduled = false;
+    const c = this.client;
+    if (!c || c.closed) return;
+    if (c.busy) {
+      // The client hasn't taken the last frame: draw the newest state once it has.
+      if (!this.waitingDrain) {
+        this.waitingDrain = true;
+        void c.drained().then(() => {
+          this.waitingDrain = false;
+          this.invalidate();
+        });
+      }
+      return;
+    }
+    this.lastFrame = performance.now();
+    const grid = compose(this.session, this);
+    this.visible = this.visiblePanes();
+    c.send(c.diff.render(grid));
+  }
+
+  private visiblePanes(): Set<number> {
+    const ws = this.session.workspaces[this.session.current];
+    const tab = ws?.tabs[ws.active];
+    return new Set(tab ? this.session.rects(tab).map((r) => r.pane) : []);
+  }
+
+  /** Raw bytes for the client's terminal outside the grid (OSC 52). */
+  sendRaw(s: string): void {
+    this.client?.send(s);
+  }
+
+  // ---- input ---------------------------------------------------------------
+
+  focusedPane(): Pane | undefined {
+    const ws = this.session.workspaces[this.session.current];
+    const tab = ws?.tabs[ws.active];
+    return tab ? this.session.panes.get(tab.focused) : undefined;
+  }
+
+  private onEvent(c: AttachedClient, ev: TermEvent): void {
+    if (c !== this.client) return;
+    try {
+      this.handle(ev);
+    } catch (e) {
+      this.message = (e as Error).message;
+      this.invalidate();
+    }
+  }
+
+  handle(ev: TermEvent): void {
+    if (typeof ev === "object" && "Resize" in ev) {
+      const [cols, rows] = ev.Resize;
+      this.session.resizeScreen(cols, rows);
+      this.invalidate();
+      return;
+    }
+    if (typeof ev === "object" && "Key" in ev) {
+      if (ev.Key.kind === "Release") return;
+      return this.key(ev.Key);
+    }
+    if (typeof ev === "object" && "Mouse" in ev) return handleMouse(this, ev.Mouse);
+    if (typeof ev === "object" && "Paste" in ev) {
+      if (this.prompt) {
+        insertText(this.prompt, ev.Paste);
+        return this.invalidate();
+      }
+      if (this.overlay || this.copy) return;
+    }
+    this.toPane(ev);
+  }
+
+  /** Hand an event to the focused pane, encoded for its modes. */
+  toPane(ev: TermEvent, pane = this.focusedPane()): void {
+    if (!pane || pane.exited) return;
+    const bytes = encodeEvent(ev, modesOf(pane.term, this.modes.get(pane.id) ?? { mouseEncoding: "default" }));
+    if (bytes) pane.write(bytes);
+  }
+
+  private key(k: KeyEvent): void {
+    const hadMessage = this.message !== undefined;
+    this.message = undefined;
+    if (hadMessage) this.invalidate();
+    const name = keyName(k);
+    if (this.prompt) {
+      const p = this.prompt;
+      const r = promptKey(p, k);
+      if (r !== "edit") this.prompt = undefined;
+      if (r === "submit") p.submit(p.text);
+      if (r === "cancel") p.cancel?.();
+      return this.invalidate();
+    }
+    if (this.prefixPending) {
+      this.prefixPending = false;
+      this.invalidate();
+      const cmd = name ? this.keymap.prefixTable.get(name) : undefined;
+      if (cmd) this.run(cmd);
+      return;
+    }
+    if (name && name === this.keymap.prefix) {
+      this.prefixPending = true;
+      return this.invalidate();
+    }
+    if (this.overlay) {
+      this.overlayKey(k);
+      return this.invalidate();
+    }
+    if (this.copy) {
+      this.copyModeKey(k);
+      return this.invalidate();
+    }
+    const root = name ? this.keymap.root.get(name) : undefined;
+    if (root) return this.run(root);
+    this.toPane({ Key: k });
+  }
+
+  run(command: string): void {
+    runUiCommand(this, command);
+    this.invalidate();
+  }
+
+  // ---- overlays, prompts, copy mode -----------------------------------------
+
+  ask(label: string, initial: string, submit: (t: string) => void): void {
+    this.prompt = { label, text: initial, pos: [...initial].length, submit };
+    this.invalidate();
+  }
+
+  showHelp(): void {
+    const lines = describeKeymap(this.keymap).map((l) => l.replaceAll(this.keymap.prefix + " ", "prefix "));
+    this.overlay = { title: `Keys (prefix is ${this.keymap.prefix}; q or Esc closes)`, lines, scroll: 0 };
+  }
+
+  pick(title: string, items: string[], selected: number, onPick: (i: number) => void): void {
+    this.overlay = { title, lines: items, selected, scroll: 0, onPick };
+  }
+
+  private overlayKey(k: KeyEvent): void {
+    const o = this.overlay!;
+    const c = k.code;
+    const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;
+    const rows = Math.max(1, this.session.size.rows - 4);
+    const move = (d: number) => {
+      if (o.selected !== undefined) {
+        o.selected = Math.max(0, Math.min(o.lines.length - 1, o.selected + d));
+        if (o.selected < o.scroll) o.scroll = o.selected;
+        if (o.selected >= o.scroll + rows) o.scroll = o.selected - rows + 1;
+      } else o.scroll = Math.max(0, Math.min(Math.max(0, o.lines.length - rows), o.scroll + d));
+    };
+    if (c === "Esc" || ch === "q") this.overlay = undefined;
+    else if (c === "Up" || ch === "k") move(-1);
+    else if (c === "Down" || ch === "j") move(1);
+    else if (c === "PageUp") move(-rows);
+    else if (c === "PageDown" || ch === " ") move(rows);
+    else if (c === "Enter" && o.onPick && o.selected !== undefined) {
+      this.overlay = undefined;
+      o.onPick(o.selected);
+    } else if (ch && /^[1-9]$/.test(ch) && o.onPick && Number(ch) <= o.lines.length) {
+      this.overlay = undefined;
+      o.onPick(Number(ch) - 1);
+    }
+  }
+
+  enterCopy(): void {
+    const p = this.focusedPane();
+    if (!p) return;
+    this.copy = enterCopyMode(p.id, p.term);
+    this.invalidate();
+  }
+
+  /** Wheel in a pane that doesn't take the mouse: scroll its history. */
+  scrollPane(pane: Pane, lines: number): void {
+    if (!this.copy || this.copy.pane !== pane.id) {
+      if (lines <= 0) return;
+      this.copy = enterCopyMode(pane.id, pane.term);
+    }
+    scrollCopy(this.copy, pane.term, lines);
+    if (this.copy.offset === 0 && lines < 0 && !this.copy.anchor) this.copy = undefined;
+    this.invalidate();
+  }
+
+  private copyModeKey(k: KeyEvent): void {
+    const cm = this.copy!;
+    const pane = this.session.panes.get(cm.pane);
+    if (!pane) {
+      this.copy = undefined;
+      return;
+    }
+    const a = copyKey(cm, pane.term, k);
+    if (a.kind === "exit") this.copy = undefined;
+    else if (a.kind === "copy") {
+      this.sendRaw(osc52(a.text));
+      this.copy = undefined;
+      this.message = `copied ${[...a.text].length} characters`;
+    } else if (a.kind === "search") {
+      this.ask("search", cm.search ?? "", (q) => {
+        if (this.copy === cm) searchCopy(cm, pane.term, q);
+      });
+    }
+  }
+}

@@ -1,0 +1,172 @@
+// What each keymap command does. Names and descriptions live in keymap.ts's
+// COMMANDS table; this is only the behaviour.
+
+import { readlinkSync } from "node:fs";
+import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
+import type { Pane } from "../model/pane";
+import type { Interface } from "./interface";
+
+/** The focused program's current directory, so a split opens where you are. */
+function cwdOf(p: Pane | undefined): string | undefined {
+  if (!p) return undefined;
+  try {
+    return readlinkSync(`/proc/${p.pid}/cwd`);
+  } catch {
+    return p.cwd;
+  }
+}
+
+type Towards = "left" | "right" | "up" | "down";
+
+/** Move the focused pane's border towards `d` by `n` cells, as tmux's resize-pane -L/-R/-U/-D. */
+export function moveBorder(ui: Interface, d: Towards, n: number, pane?: number, edge: "lo" | "hi" | "any" = "any"): boolean {
+  const s = ui.session;
+  const ws = s.currentWorkspace;
+  const tab = s.activeTab(ws);
+  if (tab.zoomed !== undefined) return false;
+  const id = pane ?? tab.focused;
+  const dir = d === "left" || d === "right" ? "right" : "below";
+  const area = s.layoutArea();
+  const headers = panesOf(tab.layout).length > 1;
+  const before = s.rects(tab).find((r) => r.pane === id);
+  if (!before) return false;
+  const lo = (r: PaneRect) => (dir === "right" ? r.x : r.header?.y ?? r.y);
+  const hi = (r: PaneRect) => (dir === "right" ? r.x + r.cols : r.y + r.rows);
+  const towardsLow = d === "left" || d === "up";
+  // Growing a pane moves the border on the side it sits in its split; shrinking moves the same
+  // border back. Try both and keep the one that moved a border towards d.
+  for (const delta of [n, -n]) {
+    const next = resizePane(tab.layout, id, dir, delta, area, headers);
+    const saved = tab.layout;
+    tab.layout = next;
+    const after = s.rects(tab).find((r) => r.pane === id);
+    tab.layout = saved;
+    if (!after) continue;
+    const movedLo = towardsLow ? lo(after) < lo(before) : lo(after) > lo(before);
+    const movedHi = towardsLow ? hi(after) < hi(before) : hi(after) > hi(before);
+    if ((movedLo && edge !== "hi") || (movedHi && edge !== "lo")) {
+      s.setLayout(ws, tab, next);
+      return true;
+    }
+  }
+  return false;
+}
+
+export function toggleZoom(ui: Interface): void {
+  const s = ui.session;
+  const ws = s.currentWorkspace;
+  const tab = s.activeTab(ws);
+  if (tab.zoomed === undefined && panesOf(tab.layout).length < 2) return;
+  tab.zoomed = tab.zoomed === undefined ? tab.focused : undefined;
+  s.relayout(tab);
+  s.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+}
+
+function focusDir(ui: Interface, d: Towards): void {
+  const s = ui.session;
+  const tab = s.activeTab(s.currentWorkspace);
+  const next = neighbour(s.rects(tab), tab.focused, d);
+  if (next !== undefined) s.focusPane(next);
+}
+
+function gotoTab(ui: Interface, i: number): void {
+  const s = ui.session;
+  const ws = s.currentWorkspace;
+  const n = ws.tabs.length;
+  if (!n) return;
+  const tab = ws.tabs[((i % n) + n) % n];
+  if (tab) s.focusTab(ws, tab);
+}
+
+function gotoWorkspace(ui: Interface, i: number): void {
+  const s = ui.session;
+  const n = s.workspaces.length;
+  const ws = s.workspaces[((i % n) + n) % n];
+  if (ws) s.focusWorkspace(ws);
+}
+
+export function runUiCommand(ui: Interface, name: string): void {
+  const s = ui.session;
+  const ws = s.currentWorkspace;
+  const tab = s.activeTab(ws);
+  const focused = s.panes.get(tab.focused);
+  const tabMatch = /^tab-([1-9])$/.exec(name);
+  if (tabMatch) {
+    const t = ws.tabs[Number(tabMatch[1]) - 1];
+    if (t) s.focusTab(ws, t);
+    return;
+  }
+  switch (name) {
+    case "detach":
+      return ui.detachClient({ reason: "detached", message: "detached (ws attach to come back)" });
+    case "quit":
+      return ui.opts.shutdown(false);
+    case "split-right":
+    case "split-below":
+      s.split(tab.focused, { right: name === "split-right", focus: true, cwd: cwdOf(focused) });
+      return;
+    case "new-tab":
+      return ui.ask("new tab name (Enter for none)", "", (n) => {
+        s.newTab(ws, { name: n.trim() || undefined, cwd: cwdOf(focused), focus: true });
+      });
+    case "next-tab":
+      return gotoTab(ui, ws.active + 1);
+    case "prev-tab":
+      return gotoTab(ui, ws.active - 1);
+    case "focus-left":
+    case "focus-right":
+    case "focus-up":
+    case "focus-down":
+      return focusDir(ui, name.slice(6) as Towards);
+    case "focus-next": {
+      const ids = panesOf(tab.layout);
+      const next = ids[(ids.indexOf(tab.focused) + 1) % ids.length];
+      if (next !== undefined) s.focusPane(next);
+      return;
+    }
+    case "close-pane":
+      s.closePane(tab.focused);
+      return;
+    case "zoom":
+      return toggleZoom(ui);
+    case "resize-left":
+    case "resize-right":
+      moveBorder(ui, name.slice(7) as Towards, 2);
+      return;
+    case "resize-up":
+    case "resize-down":
+      moveBorder(ui, name.slice(7) as Towards, 1);
+      return;
+    case "new-workspace":
+      return ui.ask("new workspace name", "", (n) => {
+        const name = n.trim();
+        if (!name) return;
+        const existing = s.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase());
+        s.focusWorkspace(existing ?? s.newWorkspace(name, { cwd: cwdOf(focused) }));
+      });
+    case "switch-workspace":
+      return ui.pick(
+        "Switch workspace (Enter or 1-9)",
+        s.workspaces.map((w, i) => `${i + 1}  ${w.name}  (${w.tabs.length} tab${w.tabs.length === 1 ? "" : "s"})`),
+        s.current,
+        (i) => {
+          const w = s.workspaces[i];
+          if (w) s.focusWorkspace(w);
+        },
+      );
+    case "next-workspace":
+      return gotoWorkspace(ui, s.current + 1);
+    case "prev-workspace":
+      return gotoWorkspace(ui, s.current - 1);
+    case "rename-tab":
+      return ui.ask("rename tab", tab.name ?? s.tabName(tab), (n) => s.renameTab(ws, tab, n.trim() || undefined));
+    case "copy-mode":
+      return ui.enterCopy();
+    case "help":
+      return ui.showHelp();
+    case "send-prefix":
+      if (focused) ui.toPane({ Key: { code: { Char: " " }, modifiers: "CONTROL", kind: "Press", state: "" } }, focused);
+      return;
+  }
+  throw new Error(`unknown command "${name}"`);
+}
