@@ -124,8 +124,7 @@ export class Session {
 
   // ---- creating ------------------------------------------------------------------------------
 
-  private spawnPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number): Pane {
-    const id = this.nextPane++;
+  private spawnPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id = this.nextPane++): Pane {
     const cwd = usableDir(o.cwd);
     const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
     const shell = this.opts.baseEnv.SHELL || "/bin/sh";
@@ -159,10 +158,12 @@ export class Session {
   split(target: number, o: NewPaneOptions & { right: boolean; focus: boolean; size?: number }): Pane {
     const { ws, tab } = this.locate(target);
     this.pane(target);
-    const dir = o.right ? "right" : "below";
-    const pane = this.spawnPane(ws, o, 1, 1);
-    tab.layout = splitPane(tab.layout, target, pane.id, dir, this.layoutArea(), o.size);
+    const id = this.nextPane++;
+    tab.layout = splitPane(tab.layout, target, id, o.right ? "right" : "below", this.layoutArea(), o.size);
     if (tab.zoomed !== undefined) tab.zoomed = undefined;
+    // Start the program at its final size: a resize racing its start-up may not reach it.
+    const rect = this.rects(tab).find((r) => r.pane === id)!;
+    const pane = this.spawnPane(ws, o, rect.cols, rect.rows, id);
     this.relayout(tab);
     this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
