@@ -21,6 +21,7 @@ import workspace_new from "./workspace_new";
 import report from "./report";
 import agent_send from "./agent_send";
 import dashboard from "./dashboard";
+import run_command from "./run_command";
 import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
 
 export const MESSAGES: MessageEntry[] = [
@@ -48,6 +49,7 @@ export const MESSAGES: MessageEntry[] = [
   workspace_focus,
   pane_focus,
   dashboard,
+  run_command,
   pane_read,
 ];
 

@@ -17,4 +17,5 @@ export interface Feature {
 /** Features load lazily so the CLI never pays for them. Add a feature by listing its loader. */
 export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/agents/feature")).default(),
+  async () => (await import("../ui/feature")).default(),
 ];

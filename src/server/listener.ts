@@ -72,14 +72,24 @@ export function listen(o: ListenerOptions) {
         clearTimeout(st.idle);
         const ctx = o.context(conn);
         const d = await dispatchLine(line, ctx);
-        conn.write(d.reply);
+        const attaching = d.entry?.type === "attach" && d.after;
+        // An accepted attach answers with frames, never a plain `ok` (spec: "The attach stream").
+        if (!attaching) conn.write(d.reply);
         if (d.after) {
-          if (d.entry?.type === "attach") {
+          if (attaching) {
             // The connection becomes the attach stream: hand over what is buffered after the line.
             await d.after();
+            const reader = conn.reader as Connection["reader"]; // set by the attach service
+            if (!reader) {
+              if (!conn.closed) {
+                conn.write(plainError("this server can't attach a client"));
+                conn.end();
+              }
+              break;
+            }
             const leftover = st.chunks.length ? Buffer.concat(st.chunks) : undefined;
             st.chunks = [];
-            if (conn.reader && leftover?.length) conn.reader.data(leftover);
+            if (leftover?.length) reader.data(leftover);
             break;
           }
           // Act after the ok has been queued; never let a handler stall this connection's reads.

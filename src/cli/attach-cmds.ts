@@ -1,0 +1,53 @@
+// ws attach, bare ws, ws --local, ws keys --list.
+import { defineCommand } from "citty";
+import { CliError, globals, sock } from "./common";
+import { startDaemon } from "./server-cmds";
+
+async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
+  const { runAttach, AttachRefused } = await import("../client/attach");
+  if (process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
+    throw new CliError("this pane already runs inside that ws server; attaching would show ws inside itself");
+  if (startIfMissing) await startDaemon(path);
+  let code: number;
+  try {
+    code = await runAttach({ socketPath: path });
+  } catch (e) {
+    if (e instanceof AttachRefused) throw new CliError(e.message);
+    throw e;
+  } finally {
+    if (local) {
+      // A --local server lives only as long as this process.
+      const { request } = await import("../client/request");
+      await request(path, { v: 1, type: "shutdown" }, 3000).catch(() => {});
+    }
+  }
+  process.exit(code);
+}
+
+export const attach = defineCommand({
+  meta: { name: "attach", description: "Attach this terminal to the ws server (-L NAME for a named one)" },
+  async run() {
+    await attachTo(sock(), false);
+  },
+});
+
+/** Bare `ws`: attach, starting a server first when none runs; `ws --local`: a private one. */
+export async function defaultAttach(): Promise<void> {
+  await attachTo(sock(), true, globals.local === true);
+}
+
+export const keys = defineCommand({
+  meta: { name: "keys", description: "Key bindings: --list prints every command with its keys" },
+  args: { list: { type: "boolean", description: "List command names, their keys and what they do" } },
+  async run() {
+    const { loadKeymap, describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
+    const { keymap, warnings } = loadKeymap();
+    for (const w of warnings) console.error(`ws: ${w}`);
+    if (globals.json) {
+      console.log(JSON.stringify({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) }));
+      return;
+    }
+    console.log(`prefix: ${keymap.prefix}`);
+    for (const l of describeKeymap(keymap)) console.log(l);
+  },
+});

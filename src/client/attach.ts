@@ -1,0 +1,183 @@
+// The attach client: a thin raw-mode pump. Terminal bytes → crossterm events
+// → EVENT frames; OUTPUT frames → the terminal. Whatever ends the session
+// (EXIT, a dropped connection, a signal, a crash), the terminal is restored.
+
+import { writeSync } from "node:fs";
+import type { Socket } from "bun";
+import { BUILD } from "../build-info";
+import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
+import { InputParser } from "./input-parser";
+
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
+export const ESC_TIMEOUT_MS = 25;
+
+// Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events.
+const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h";
+const LEAVE = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
+
+export interface AttachOptions {
+  socketPath: string;
+  open?: { cwd: string; command?: string[]; name?: string; project?: string };
+}
+
+export class AttachRefused extends Error {}
+
+export function runAttach(o: AttachOptions): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  if (!stdin.isTTY || !stdout.isTTY) return Promise.reject(new AttachRefused("ws attach needs a terminal (stdin and stdout must be a tty)"));
+
+  return new Promise((resolve, reject) => {
+    let sock: Socket<undefined> | undefined;
+    let first = true;
+    let entered = false;
+    let done = false;
+    let refusal = "";
+    const decoder = new FrameDecoder();
+    const parser = new InputParser();
+    let escTimer: ReturnType<typeof setTimeout> | undefined;
+    let outQueue: Uint8Array[] = [];
+
+    const restore = () => {
+      if (!entered) return;
+      entered = false;
+      try {
+        writeSync(1, LEAVE);
+      } catch {}
+      try {
+        stdin.setRawMode(false);
+      } catch {}
+    };
+
+    const finish = (code: number, message?: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(escTimer);
+      restore();
+      stdin.off("data", onInput);
+      stdout.off("resize", onResize);
+      for (const sig of SIGNALS) process.off(sig, onSignal);
+      process.off("uncaughtException", onCrash);
+      stdin.pause();
+      try {
+        sock?.end();
+      } catch {}
+      if (message) writeSync(code ? 2 : 1, message.endsWith("\n") ? message : message + "\n");
+      resolve(code);
+    };
+
+    const send = (bytes: Uint8Array) => {
+      if (!sock || done) return;
+      if (outQueue.length) return void outQueue.push(bytes);
+      const n = sock.write(bytes);
+      if (n < bytes.length) outQueue.push(bytes.subarray(Math.max(0, n)));
+    };
+
+    const sendEvents = (events: unknown[]) => {
+      for (const ev of events) send(encodeEvent(ev));
+    };
+
+    const onInput = (chunk: Buffer) => {
+      clearTimeout(escTimer);
+      sendEvents(parser.feed(chunk));
+      if (parser.pending) escTimer = setTimeout(() => sendEvents(parser.flush()), ESC_TIMEOUT_MS);
+    };
+    const onResize = () => sendEvents([{ Resize: [stdout.columns, stdout.rows] }]);
+    const SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"] as const;
+    const onSignal = (sig: string) => finish(sig === "SIGHUP" ? 129 : 143, `ws: ${sig}, detaching`);
+    const onCrash = (err: Error) => finish(1, `ws: attach client crashed: ${err?.stack ?? err}`);
+
+    const enter = () => {
+      entered = true;
+      stdin.setRawMode(true);
+      writeSync(1, ENTER);
+      stdin.on("data", onInput);
+      stdin.resume();
+      stdout.on("resize", onResize);
+    };
+
+    const onFrames = (bytes: Uint8Array) => {
+      let frames;
+      try {
+        frames = decoder.push(bytes);
+      } catch (e) {
+        return finish(1, `ws: broken attach stream: ${(e as Error).message}`);
+      }
+      for (const f of frames) {
+        if (f.kind === FRAME_OUTPUT) {
+          try {
+            writeSync(1, f.payload);
+          } catch (e) {
+            // EAGAIN on a non-blocking tty: fall back to the async writer.
+            stdout.write(f.payload);
+          }
+        } else if (f.kind === FRAME_EXIT) {
+          let n: ExitNotice = { reason: "quit" };
+          try {
+            n = JSON.parse(frameText(f));
+          } catch {}
+          return finish(0, n.message ?? `[${n.reason}]`);
+        }
+      }
+    };
+
+    for (const sig of SIGNALS) process.on(sig, onSignal);
+    process.on("uncaughtException", onCrash);
+
+    Bun.connect({
+      unix: o.socketPath,
+      socket: {
+        open(s) {
+          sock = s as unknown as Socket<undefined>;
+          const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(o.open ? { open: o.open } : {}) });
+          send(Buffer.from(line + "\n"));
+        },
+        data(_s, bytes) {
+          if (done) return;
+          if (first) {
+            first = false;
+            // The spec: a refused attach answers a text line starting with "e".
+            if (bytes[0] === 0x65) {
+              refusal = new TextDecoder().decode(bytes);
+              return;
+            }
+            enter();
+          }
+          if (refusal) {
+            refusal += new TextDecoder().decode(bytes);
+            return;
+          }
+          onFrames(bytes);
+        },
+        drain(s) {
+          while (outQueue.length) {
+            const head = outQueue[0]!;
+            const n = s.write(head);
+            if (n < head.length) {
+              outQueue[0] = head.subarray(Math.max(0, n));
+              return;
+            }
+            outQueue.shift();
+          }
+        },
+        close() {
+          if (refusal) return finish(1, `ws: ${refusal.trim().replace(/^error: /, "")}`);
+          // No EXIT frame: the server went away, which counts as quit.
+          finish(0, first ? "ws: the server closed the connection" : "[server exited]");
+        },
+        connectError(_s, err) {
+          for (const sig of SIGNALS) process.off(sig, onSignal);
+          process.off("uncaughtException", onCrash);
+          reject(new AttachRefused(`no ws server on ${o.socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+        },
+        error(_s, err) {
+          finish(1, `ws: connection error: ${err.message}`);
+        },
+      },
+    }).catch((err) => {
+      for (const sig of SIGNALS) process.off(sig, onSignal);
+      process.off("uncaughtException", onCrash);
+      reject(new AttachRefused(`no ws server on ${o.socketPath} (${err?.code ?? err?.message})`));
+    });
+  });
+}

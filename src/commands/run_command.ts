@@ -1,0 +1,23 @@
+import { WsError } from "../protocol/errors";
+import { COMMANDS, isCommand } from "../ui/keymap";
+import { defineMessage, ok } from "./types";
+
+type RunCommand = (name: string) => void;
+
+export default defineMessage<{ name: string }>({
+  type: "run_command",
+  since: 5,
+  request: true,
+  reply: "ok",
+  summary: "Run a keymap command by its keys.toml name, as if its key had been pressed.",
+  fields: { name: { type: "string", required: true, description: "The command: `new-tab`, `split-right`, … (ws keys --list lists them)" } },
+  example: { v: 5, type: "run_command", name: "new-tab" },
+  handle({ name }, { services }) {
+    if (!isCommand(name))
+      throw new WsError(`no command "${name}" (have: ${COMMANDS.map((c) => c.name).join(", ")}); ws keys --list lists them`, "unknown_command", { param: "name" });
+    const run = services.runCommand as RunCommand | undefined;
+    if (!run) throw new WsError("this server has no interface to run commands in", "unsupported");
+    run(name);
+    return ok();
+  },
+});

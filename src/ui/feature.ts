@@ -1,0 +1,48 @@
+// Plugs the interactive interface into the daemon: the `attach` service (the
+// connection becomes the attach stream) and `runCommand` for run_command.
+
+import type { Feature } from "../server/features";
+import type { AttachParams, AttachService } from "../commands/attach";
+import type { Connection } from "../server/connection";
+import { BUILD } from "../build-info";
+import { plainError } from "../protocol/envelope";
+import { Interface } from "./interface";
+import { loadKeymap, isCommand } from "./keymap";
+
+export type RunCommandService = (name: string) => void;
+
+export default function uiFeature(): Feature {
+  let ui: Interface | undefined;
+  let quitting = false;
+  return {
+    name: "ui",
+    start(d) {
+      const { keymap, warnings } = loadKeymap();
+      for (const w of warnings) d.log.warn(w);
+      ui = new Interface({ session: d.session, keymap, warnings, build: BUILD, shutdown: (keep) => void d.shutdown(keep) });
+      d.session.bus.on((e) => {
+        if (e.type === "server_quitting") quitting = true;
+      });
+      d.services.attach = ((p: AttachParams, connection: unknown) => {
+        const conn = connection as Connection;
+        if (quitting || !ui) {
+          conn.write(plainError("the ws server is shutting down"));
+          conn.end();
+          return;
+        }
+        if (p.open) {
+          const ws = d.session.currentWorkspace;
+          d.session.newTab(ws, { cwd: p.open.cwd, argv: p.open.command, name: p.open.name, project: p.open.project, focus: true });
+        }
+        ui.attach({ cols: p.cols, rows: p.rows, build: p.build }, conn);
+      }) satisfies AttachService;
+      d.services.runCommand = ((name: string) => {
+        if (!isCommand(name)) throw new Error(`no command "${name}"`);
+        ui!.run(name);
+      }) satisfies RunCommandService;
+    },
+    stop() {
+      ui?.dispose();
+    },
+  };
+}
