@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { parseReportArgs } from "../src/features/agents/report.ts";
 import { waitFor } from "./harness.ts";
 
-const script = join(import.meta.dir, "../src/features/agents/report.ts");
+const script = join(import.meta.dir, "../src/main.ts"); // through main.ts: the fast path hooks use
 let dir: string;
 let sock: string;
 let silentSock: string;
@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 async function report(args: string[], env: Record<string, string>, stdin = "") {
-  const p = Bun.spawn(["bun", script, ...args], {
+  const p = Bun.spawn(["bun", script, "report", ...args], {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
     stdin: new TextEncoder().encode(stdin),
     stdout: "pipe",

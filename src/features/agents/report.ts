@@ -47,9 +47,9 @@ function parseJson(text: string): unknown {
   }
 }
 
+// No isatty check: node:tty alone costs ~20 ms to load. Hooks always pipe stdin; a person typing
+// `ws report Stop` at a terminal just waits out the deadline (or presses ^D).
 async function readStdin(): Promise<string> {
-  const { isatty } = await import("node:tty");
-  if (isatty(0)) return ""; // a person typing `ws report Stop` by hand
   const timeout = new Promise<string>((r) => setTimeout(() => r(""), STDIN_WAIT_MS).unref());
   return Promise.race([Bun.stdin.text().catch(() => ""), timeout]);
 }
@@ -114,9 +114,3 @@ export async function main(argv: string[], env: Record<string, string | undefine
   if (env.WS_DEBUG && reply !== "ok") console.error(`ws report: ${reply ?? "no answer from ws"}`);
 }
 
-// Runnable on its own too (`bun src/features/agents/report.ts Stop`), which is what src/main.ts's
-// fast path amounts to.
-if (import.meta.main) {
-  await main(process.argv.slice(2));
-  process.exit(0);
-}
