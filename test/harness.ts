@@ -184,3 +184,18 @@ function rawExchange(path: string, data: string | Uint8Array, timeoutMs: number,
     }).catch((e) => finish(e));
   });
 }
+
+/** Whether a process is running (a zombie waiting to be reaped counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true;
+  }
+}

@@ -2,7 +2,7 @@
 // cleanly (every pane's process group ended, the socket removed).
 import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { consola } from "consola";
+import { consola, createConsola } from "consola";
 import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../paths";
 import { BUILD, WS_VERSION } from "../build-info";
@@ -29,7 +29,8 @@ export class Daemon {
   readonly bootId = crypto.randomUUID();
   readonly startedAt = Date.now();
   readonly connections = new Set<Connection>();
-  readonly log = consola.withTag("ws");
+  // Logs are for people watching `ws server`: all of them go to stderr, never stdout.
+  readonly log = createConsola({ level: 3, stdout: process.stderr, stderr: process.stderr }).withTag("ws");
   private listener: ReturnType<typeof listen> | undefined;
   private features: Feature[] = [];
   private stopping: Promise<void> | undefined;
@@ -85,7 +86,10 @@ export class Daemon {
     }
     chmodSync(path, 0o600);
     writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
-    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void this.shutdown(false));
+    // A signal (logout, reboot, Ctrl-C on `ws server`) is not a person closing their panes: keep
+    // the session, as shutdown_keep does. Only `shutdown` (ws kill-server) and the last pane
+    // exiting end it.
+    for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void this.shutdown(true));
     for (const f of this.features) await f.start?.(this);
     this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
   }

@@ -1,0 +1,128 @@
+// Socket discovery, modes, refusal of unsafe directories, stale sockets and doctor.
+import { afterEach, describe, expect, test } from "bun:test";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sanitizeName, socketDir, socketPath } from "../src/paths";
+import { TestServer, processAlive, waitFor } from "./harness";
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop();
+});
+function server(opts?: ConstructorParameters<typeof TestServer>[0]) {
+  const s = new TestServer(opts);
+  servers.push(s);
+  return s;
+}
+
+describe("discovery rules", () => {
+  test("XDG_RUNTIME_DIR, else TMPDIR, else /tmp", () => {
+    const uid = process.getuid!();
+    expect(socketDir({ XDG_RUNTIME_DIR: "/run/user/5" })).toBe("/run/user/5/ws");
+    expect(socketDir({ TMPDIR: "/var/tmp/" })).toBe(`/var/tmp/ws-${uid}`);
+    expect(socketDir({})).toBe(`/tmp/ws-${uid}`);
+  });
+
+  test("-L names map characters outside [A-Za-z0-9_-] to _", () => {
+    expect(sanitizeName("my.proj/x y")).toBe("my_proj_x_y");
+    expect(sanitizeName("ok-Name_9")).toBe("ok-Name_9");
+    expect(socketPath({ name: "a.b" }, { XDG_RUNTIME_DIR: "/r" })).toBe("/r/ws/a_b.sock");
+    expect(socketPath({}, { XDG_RUNTIME_DIR: "/r" })).toBe("/r/ws/default.sock");
+  });
+
+  test("WS_SOCKET wins unless -L is given", () => {
+    expect(socketPath({}, { XDG_RUNTIME_DIR: "/r", WS_SOCKET: "/x/y.sock" })).toBe("/x/y.sock");
+    expect(socketPath({ name: "other" }, { XDG_RUNTIME_DIR: "/r", WS_SOCKET: "/x/y.sock" })).toBe("/r/ws/other.sock");
+  });
+});
+
+describe("a real server", () => {
+  test("directory 0700, socket 0600", async () => {
+    const s = await server().start();
+    expect(statSync(s.socketDir).mode & 0o777).toBe(0o700);
+    expect(statSync(s.sock).mode & 0o777).toBe(0o600);
+    expect(statSync(s.sock).isSocket()).toBe(true);
+  });
+
+  test("-L NAME serves NAME.sock with the name mapped", async () => {
+    const s = server({ name: "my.proj" });
+    await s.start();
+    expect(existsSync(join(s.socketDir, "my_proj.sock"))).toBe(true);
+    const r = await s.run(["workspace", "list", "--json"]);
+    expect(JSON.parse(r.stdout).type).toBe("workspaces");
+  });
+
+  test("TMPDIR is used when XDG_RUNTIME_DIR is unset", async () => {
+    const s = server();
+    const tmp = join(s.root, "tmp");
+    mkdirSync(tmp, { mode: 0o700 });
+    s.env.TMPDIR = tmp;
+    delete s.env.XDG_RUNTIME_DIR;
+    await s.start();
+    const sock = join(tmp, `ws-${process.getuid!()}`, "default.sock");
+    expect(existsSync(sock)).toBe(true);
+    await s.ok(["kill-server"]);
+  });
+
+  test("a symlinked socket directory is refused with a clear message", async () => {
+    const s = server();
+    const real = mkdtempSync(join(tmpdir(), "ws-real-"));
+    symlinkSync(real, s.socketDir);
+    const r = await s.run(["server"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr + r.stdout).toContain("is a symlink; refusing to use it");
+    rmSync(real, { recursive: true, force: true });
+  });
+
+  test("a socket directory owned by someone else is refused", async () => {
+    if (process.getuid!() !== 0) return; // only root can give a directory away
+    const s = server();
+    mkdirSync(s.socketDir, { mode: 0o700 });
+    chownSync(s.socketDir, 12345, 12345);
+    const r = await s.run(["server"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr + r.stdout).toContain("is owned by uid 12345");
+  });
+
+  test("a second server on a live socket refuses and leaves the first alone", async () => {
+    const s = await server().start();
+    const r = await s.run(["server"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("already running");
+    expect((await s.list())[0].name).toBe("main");
+  });
+
+  test("after kill -9 the stale socket is reported by doctor, removed by --fix and by the next server", async () => {
+    const s = await server().start();
+    const info = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
+    process.kill(info.pid, "SIGKILL");
+    await waitFor("the daemon to die", () => !processAlive(info.pid));
+    expect(existsSync(s.sock)).toBe(true);
+    const d = await s.run(["doctor"]);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toContain("default.sock: stale");
+    const fixed = await s.run(["doctor", "--fix"]);
+    expect(fixed.stdout).toContain("fixed: default.sock: stale");
+    expect(existsSync(s.sock)).toBe(false);
+    // Make it stale again and let a new server clean it up.
+    await s.start();
+    const info2 = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
+    process.kill(info2.pid, "SIGKILL");
+    await waitFor("the daemon to die", () => !processAlive(info2.pid));
+    await s.start();
+    expect((await s.list())[0].tabs[0].panes).toEqual([1]);
+  });
+
+  test("doctor reports wrong modes and a build mismatch", async () => {
+    const s = await server().start();
+    const infoFile = join(s.socketDir, "default.info.json");
+    const info = JSON.parse(await Bun.file(infoFile).text());
+    writeFileSync(infoFile, JSON.stringify({ ...info, build: "someotherbuild" }));
+    require("node:fs").chmodSync(s.socketDir, 0o755);
+    const d = await s.run(["doctor"]);
+    expect(d.stdout).toContain("has mode 755, expected 700");
+    expect(d.stdout).toContain("server build someotherbuild differs");
+    expect(d.code).toBe(1);
+  });
+});
