@@ -28,7 +28,8 @@ describe("parsers", () => {
 
 // A shell whose child listens, like a dev server started from a pane's shell.
 async function startServer() {
-  const proc = Bun.spawn(["bash", "-c", "python3 -u -m http.server 0 --bind 127.0.0.1; :"], {
+  // trap: killing the shell takes the server down too, so a failed test leaks nothing.
+  const proc = Bun.spawn(["bash", "-c", "python3 -u -m http.server 0 --bind 127.0.0.1 & trap 'kill $!' TERM; wait"], {
     stdout: "pipe",
     stderr: "ignore",
   });
@@ -63,8 +64,8 @@ describe("scan a real process tree", () => {
       expect(found.map((p) => p.port)).toEqual([port]);
       expect(found[0]!.command).toContain("http.server");
       expect(found[0]!.pid).not.toBe(proc.pid); // the python child, not the shell
-      proc.kill();
-      await proc.exited;
+      // The server stops; its shell (the pane) lives on.
+      process.kill(found[0]!.pid, "SIGTERM");
       await waitFor("the port to go", async () => !(await scanPorts(roots, method)).has(7));
     });
   }
@@ -80,7 +81,7 @@ test("PortWatch reports changes and serves sorted ports", async () => {
     await waitFor("watch to see the port", () => w.ports(3).length > 0);
     expect(w.ports(3)).toEqual([port]);
     expect(changes[0]).toEqual([3]);
-    proc.kill();
+    process.kill((await scanPorts(new Map([[3, proc.pid]]))).get(3)![0]!.pid, "SIGTERM");
     await waitFor("watch to see it go", () => w.ports(3).length === 0);
     expect(changes.length).toBe(2);
   } finally {

@@ -38,6 +38,7 @@ const readText = (path: string) => readFile(path, "utf8").catch(() => "");
 // Kernels without CONFIG_PROC_CHILDREN (and some sandboxes) lack task/*/children; then the
 // whole process table's ppids are read instead. Decided once, on the first scan that needs it.
 let childrenFiles: boolean | undefined;
+let memo: { key: string; result: Map<number, ListeningPort[]> } | undefined;
 
 async function childrenOf(pid: number): Promise<number[] | undefined> {
   const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
@@ -100,10 +101,15 @@ async function scanProc(roots: ReadonlyMap<number, number>): Promise<Map<number,
     childrenFiles = probe !== undefined;
   }
   const table = childrenFiles ? undefined : await ppidTable();
+  const trees = await Promise.all([...roots].map(async ([pane, root]) => [pane, await treeOf(root, table)] as const));
+  // Same listening sockets and same processes as last time: same answer. This skips the fd walk,
+  // most of a scan's cost, while panes sit idle.
+  const key = `${[...listening.keys()].sort().join(",")}|${trees.map(([p, t]) => `${p}:${t.join(",")}`).join(";")}`;
+  if (memo?.key === key) return new Map(memo.result);
   await Promise.all(
-    [...roots].map(async ([pane, root]) => {
+    trees.map(async ([pane, tree]) => {
       const found: ListeningPort[] = [];
-      for (const pid of await treeOf(root, table)) {
+      for (const pid of tree) {
         for (const inode of await socketInodes(pid)) {
           const port = listening.get(inode);
           if (port !== undefined) found.push({ port, pid, command: "" });
@@ -114,6 +120,7 @@ async function scanProc(roots: ReadonlyMap<number, number>): Promise<Map<number,
       if (ports.length) result.set(pane, ports);
     }),
   );
+  memo = { key, result: new Map(result) };
   return result;
 }
 
