@@ -15,6 +15,27 @@ export const ESC_TIMEOUT_MS = 25;
 const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h";
 const LEAVE = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Write all of `data` to a tty fd. The tty may be non-blocking (EAGAIN) and
+ * writes may be partial; the client has nothing better to do than wait.
+ */
+export function writeAll(fd: number, data: string | Uint8Array): void {
+  let buf = typeof data === "string" ? Buffer.from(data) : data;
+  for (let tries = 0; buf.length && tries < 5000; ) {
+    try {
+      const n = writeSync(fd, buf);
+      buf = buf.subarray(n);
+      tries = 0;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      tries++;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
 export interface AttachOptions {
   socketPath: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
@@ -42,7 +63,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
       if (!entered) return;
       entered = false;
       try {
-        writeSync(1, LEAVE);
+        writeAll(1, LEAVE);
       } catch {}
       try {
         stdin.setRawMode(false);
@@ -52,18 +73,23 @@ export function runAttach(o: AttachOptions): Promise<number> {
     const finish = (code: number, message?: string) => {
       if (done) return;
       done = true;
-      clearTimeout(escTimer);
-      restore();
-      stdin.off("data", onInput);
-      stdout.off("resize", onResize);
-      for (const sig of SIGNALS) process.off(sig, onSignal);
-      process.off("uncaughtException", onCrash);
-      stdin.pause();
       try {
-        sock?.end();
-      } catch {}
-      if (message) writeSync(code ? 2 : 1, message.endsWith("\n") ? message : message + "\n");
-      resolve(code);
+        clearTimeout(escTimer);
+        restore();
+        stdin.off("data", onInput);
+        stdout.off("resize", onResize);
+        for (const sig of SIGNALS) process.off(sig, onSignal);
+        process.off("uncaughtException", onCrash);
+        stdin.pause();
+        try {
+          sock?.end();
+        } catch {}
+        if (message) writeAll(code ? 2 : 1, message.endsWith("\n") ? message : message + "\n");
+      } catch {
+        // Nothing here may keep the process from ending.
+      } finally {
+        resolve(code);
+      }
     };
 
     const send = (bytes: Uint8Array) => {
@@ -90,7 +116,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     const enter = () => {
       entered = true;
       stdin.setRawMode(true);
-      writeSync(1, ENTER);
+      writeAll(1, ENTER);
       stdin.on("data", onInput);
       stdin.resume();
       stdout.on("resize", onResize);
@@ -105,12 +131,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
       }
       for (const f of frames) {
         if (f.kind === FRAME_OUTPUT) {
-          try {
-            writeSync(1, f.payload);
-          } catch (e) {
-            // EAGAIN on a non-blocking tty: fall back to the async writer.
-            stdout.write(f.payload);
-          }
+          writeAll(1, f.payload);
         } else if (f.kind === FRAME_EXIT) {
           let n: ExitNotice = { reason: "quit" };
           try {

@@ -267,7 +267,7 @@ export class Interface implements UiView {
   }
 
   showHelp(): void {
-    const lines = describeKeymap(this.keymap).map((l) => l.replaceAll(this.keymap.prefix + " ", "prefix "));
+    const lines = describeKeymap(this.keymap, "prefix");
     this.overlay = { title: `Keys (prefix is ${this.keymap.prefix}; q or Esc closes)`, lines, scroll: 0 };
   }
 

@@ -226,18 +226,17 @@ export function loadKeymap(env: Record<string, string | undefined> = process.env
 }
 
 /** The keys bound to a command, as "prefix X" or "X" for root bindings. */
-export function bindingsFor(km: Keymap, command: string): string[] {
+export function bindingsFor(km: Keymap, command: string, prefixLabel = km.prefix): string[] {
   const out: string[] = [];
-  for (const [k, c] of km.prefixTable) if (c === command) out.push(`${km.prefix} ${k}`);
+  for (const [k, c] of km.prefixTable) if (c === command) out.push(`${prefixLabel} ${k}`);
   for (const [k, c] of km.root) if (c === command) out.push(k);
   return out;
 }
 
 /** Lines for `ws keys --list` and the help overlay. */
-export function describeKeymap(km: Keymap): string[] {
+export function describeKeymap(km: Keymap, prefixLabel = km.prefix): string[] {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));
-  return COMMANDS.map((c) => {
-    const keys = bindingsFor(km, c.name);
-    return `${c.name.padEnd(w)}  ${(keys.join(", ") || "(unbound)").padEnd(24)}  ${c.description}`;
-  });
+  const keys = COMMANDS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
+  const kw = Math.max(...keys.map((k) => k.length));
+  return COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}`);
 }
