@@ -25,6 +25,10 @@ export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<voi
   if (state === "live") return;
   mkdirSync(stateDir(), { recursive: true, mode: 0o700 });
   const log = join(stateDir(), basename(path).replace(/\.sock$/, "") + ".log");
+  let logStart = 0;
+  try {
+    logStart = statSync(log).size;
+  } catch {}
   const fd = openSync(log, "a", 0o600);
   const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
   delete env.BUN_BE_BUN;
@@ -40,7 +44,7 @@ export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<voi
   closeSync(fd);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if ((await probeSocket(path, 200)) === "live") return;
+    if ((await probeSocket(path, 200)) === "live") return printStartWarnings(log, logStart);
     if (proc.exitCode !== null) break;
     await Bun.sleep(10);
   }
@@ -49,6 +53,15 @@ export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<voi
     tail = readFileSync(log, "utf8").trim().split("\n").slice(-3).join("\n");
   } catch {}
   throw new CliError(`the ws server did not start on ${path}${tail ? `:\n${tail}` : ""}\n(log: ${log})`);
+}
+
+/** What the new server warned about while starting (e.g. a save it could not load), on stderr. */
+function printStartWarnings(log: string, from: number): void {
+  try {
+    const text = readFileSync(log).subarray(from).toString("utf8");
+    for (const line of text.split("\n"))
+      if (/\bwarn\b/i.test(line)) console.error(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
+  } catch {}
 }
 
 export const start = defineCommand({

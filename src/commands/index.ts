@@ -21,6 +21,9 @@ import workspace_new from "./workspace_new";
 import report from "./report";
 import agent_send from "./agent_send";
 import dashboard from "./dashboard";
+import session_save from "./session_save";
+import session_restore from "./session_restore";
+import session_discard from "./session_discard";
 import run_command from "./run_command";
 import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
 
@@ -51,6 +54,9 @@ export const MESSAGES: MessageEntry[] = [
   dashboard,
   run_command,
   pane_read,
+  session_save,
+  session_restore,
+  session_discard,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

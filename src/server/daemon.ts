@@ -9,6 +9,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session, paneBaseEnv } from "./session";
 import { FEATURES, type Feature } from "./features";
+import { Control } from "./control";
 import type { Connection } from "./connection";
 
 export interface DaemonOptions {
@@ -48,6 +49,9 @@ export class Daemon {
       },
     });
     this.done = new Promise((r) => (this.resolveDone = r));
+    // Protocol v6's event log and exit records: made before the first workspace, so every change
+    // of this daemon's life has a seq.
+    this.services.control = new Control(this.session, this.bootId, this.startedAt);
   }
 
   context(conn?: Connection): HandlerContext {

@@ -17,6 +17,17 @@ export interface NewPaneOptions {
   preface?: string;
 }
 
+/** A saved tab to rebuild (persistence). Pane numbers in `layout`, `focused` and `zoomed` are keys
+ * of `panes`, not live ids: every pane gets a new id. */
+export interface RestoreTabSpec {
+  name?: string;
+  project?: string;
+  layout: Layout;
+  panes: Map<number, NewPaneOptions & { title?: string }>;
+  focused: number;
+  zoomed?: number;
+}
+
 export interface SessionOptions {
   socketPath: string;
   /** The environment panes inherit (the server's, cleaned). */
@@ -169,6 +180,57 @@ export class Session {
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
     if (o.focus) this.focusPane(pane.id);
     return pane;
+  }
+
+  /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
+   * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
+  restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
+    const ids = new Map<number, number>();
+    const renumber = (l: Layout): Layout => {
+      if (l.kind === "split") return { ...l, a: renumber(l.a), b: renumber(l.b) };
+      if (!ids.has(l.pane)) ids.set(l.pane, this.nextPane++);
+      return leaf(ids.get(l.pane)!);
+    };
+    const layout = renumber(spec.layout);
+    const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
+    for (const [old, id] of ids) {
+      const o = spec.panes.get(old) ?? {};
+      const r = cells.get(id)!;
+      let pane: Pane;
+      try {
+        pane = this.spawnPane(ws, o, r.cols, r.rows, id);
+        if (o.title) pane.title = o.title;
+      } catch (e) {
+        const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
+        pane = this.spawnPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
+      }
+    }
+    const tab: Tab = { id: this.nextTab++, name: spec.name, project: spec.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
+    ws.tabs.push(tab);
+    this.relayout(tab);
+    this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
+    for (const id of ids.values()) this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: id });
+    return { tab, ids };
+  }
+
+  /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active tab. */
+  restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0): { ws: Workspace; ids: Map<number, number> } {
+    if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
+    const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    this.workspaces.push(ws);
+    this.bus.emit({ type: "workspace_created", workspace: ws.name });
+    const ids = new Map<number, number>();
+    try {
+      for (const t of tabs) for (const [a, b] of this.restoreTab(ws, t).ids) ids.set(a, b);
+    } finally {
+      if (!ws.tabs.length) {
+        this.workspaces.splice(this.workspaces.indexOf(ws), 1);
+        this.bus.emit({ type: "workspace_closed", workspace: ws.name });
+      }
+    }
+    ws.active = Math.min(Math.max(0, active), ws.tabs.length - 1);
+    return { ws, ids };
   }
 
   // ---- focus ---------------------------------------------------------------------------------

@@ -1,0 +1,159 @@
+// Saved sessions from the command line: ws session save|restore|discard|info, ws restart, and the
+// `ws doctor` check for saves that could not be loaded.
+import { defineCommand } from "citty";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { probeSocket } from "../paths";
+import { decode, decodeHeader, SaveProblem } from "../features/persistence/format";
+import { listAside, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
+import { CliError, send, show, sock } from "./common";
+import { doctorChecks, startDaemon } from "./server-cmds";
+
+function kb(n: number): string {
+  return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function ago(iso: string): string {
+  const s = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
+  if (s < 90) return `${s} s ago`;
+  if (s < 5400) return `${Math.round(s / 60)} min ago`;
+  if (s < 48 * 3600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+const live = async () => (await probeSocket(sock())) === "live";
+
+/** Wait until the server on `path` has gone (its socket removed or dead). */
+async function waitGone(path: string, timeoutMs = 15000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await probeSocket(path, 200)) !== "live") return;
+    await Bun.sleep(20);
+  }
+  throw new CliError(`the ws server on ${path} did not quit within ${timeoutMs / 1000} s`);
+}
+
+const save = defineCommand({
+  meta: { name: "save", description: "Save the session now (the server also saves in the background)" },
+  async run() {
+    const r = await send("session_save");
+    show(r, `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`);
+  },
+});
+
+const restore = defineCommand({
+  meta: { name: "restore", description: "Rebuild the saved session: starts a server from it, or adds it to the running one" },
+  async run() {
+    const path = savePath(sock());
+    if (!(await live())) {
+      await startDaemon();
+      const r = await send("workspace_list");
+      show({ type: "ok", socket: sock(), workspaces: r.workspaces }, `started ws from ${path}: ${(r.workspaces as unknown[]).length} workspaces`);
+      return;
+    }
+    const r = await send("session_restore");
+    show(r, `restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${Object.keys(r.panes as object).length} panes from ${path} (saved ${ago(r.saved_at as string)})`);
+  },
+});
+
+const discard = defineCommand({
+  meta: { name: "discard", description: "Delete the saved session so the next server starts clean (--unreadable: the saves moved aside instead)" },
+  args: { unreadable: { type: "boolean", description: "Delete the saves of this server that could not be loaded and were moved aside" } },
+  async run({ args }) {
+    const path = savePath(sock());
+    if (args.unreadable) {
+      const name = serverName(sock());
+      const files = (await listAside()).filter((f) => f.server === name);
+      for (const f of files) await removeAside(f);
+      show({ type: "ok", removed: files.map((f) => f.path) }, files.length ? files.map((f) => `removed ${f.path}`).join("\n") : "no unreadable saves");
+      return;
+    }
+    if (await live()) {
+      const r = await send("session_discard");
+      show(r, r.removed ? `removed ${path} (the server saves again after the next change; ws kill-server ends it for good)` : `no saved session at ${path}`);
+      return;
+    }
+    const removed = await removeSave(path);
+    show({ type: "ok", path, removed }, removed ? `removed ${path}` : `no saved session at ${path}`);
+  },
+});
+
+const info = defineCommand({
+  meta: { name: "info", description: "Where the save is, when it was made and what it holds" },
+  async run() {
+    const path = savePath(sock());
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch {
+      show({ type: "session_info", path, exists: false }, `no saved session at ${path}`);
+      return;
+    }
+    try {
+      const { header } = decode(bytes);
+      show(
+        { type: "session_info", path, exists: true, ...header },
+        `${path}\n  saved ${header.saved_at} (${ago(header.saved_at)}) by ws ${header.ws}\n  ${header.workspaces} workspaces, ${header.tabs} tabs, ${header.panes} panes, ${kb(bytes.length)}, format ${header.version}`,
+      );
+    } catch (e) {
+      throw new CliError(`${path} can't be restored: ${(e as Error).message}`);
+    }
+  },
+});
+
+export const session = defineCommand({
+  meta: { name: "session", description: "The saved session: save, restore, discard, info" },
+  subCommands: { save, restore, discard, info },
+});
+
+export const restart = defineCommand({
+  meta: { name: "restart", description: "Save the session, quit the server and start it again (new build, same layout)" },
+  async run() {
+    const path = sock();
+    if (await live()) {
+      await send("shutdown_keep");
+      await waitGone(path);
+    }
+    await startDaemon(path);
+    const r = await send("workspace_list");
+    const wss = r.workspaces as { tabs: { panes: number[] }[] }[];
+    const panes = wss.reduce((n, w) => n + w.tabs.reduce((m, t) => m + t.panes.length, 0), 0);
+    show({ type: "ok", socket: path, workspaces: r.workspaces }, `ws restarted on ${path}: ${wss.length} workspaces, ${panes} panes`);
+  },
+});
+
+// ---- ws doctor ---------------------------------------------------------------------------------
+
+doctorChecks.push(async () => {
+  const dir = stateDir();
+  const out: { level: "ok" | "warn" | "error"; text: string }[] = [];
+  let names: string[] = [];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".session"));
+  } catch {}
+  for (const n of names) {
+    const path = join(dir, n);
+    try {
+      const bytes = await readFile(path);
+      const { header } = decode(bytes);
+      out.push({ level: "ok", text: `saved session "${n.replace(/\.session$/, "")}": ${header.workspaces} workspaces, ${header.panes} panes, saved ${ago(header.saved_at)} (${path})` });
+    } catch (e) {
+      const kind = e instanceof SaveProblem ? e.kind : "unreadable";
+      out.push({ level: "warn", text: `saved session ${path} can't be restored (${kind}: ${(e as Error).message}); the next server start moves it aside and starts clean` });
+    }
+  }
+  for (const f of await listAside()) {
+    let made = "";
+    try {
+      const { header } = decodeHeader(await readFile(f.path));
+      made = `, saved ${header.saved_at} by ws ${header.ws}`;
+    } catch {}
+    out.push({
+      level: "warn",
+      text: `a saved session of server "${f.server}" could not be loaded on ${f.when.toISOString()} (${f.reason}${made}); it was kept at ${f.path}. Delete it when you no longer need it: ws${f.server === "default" ? "" : ` -L ${f.server}`} session discard --unreadable`,
+    });
+  }
+  if (!names.length && !out.length) out.push({ level: "ok", text: `no saved sessions (${dir})` });
+  return out;
+});
+

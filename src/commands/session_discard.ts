@@ -1,0 +1,18 @@
+import { WsError } from "../protocol/errors";
+import type { PersistenceService } from "../features/persistence/service";
+import { defineMessage } from "./types";
+
+export default defineMessage({
+  type: "session_discard",
+  since: 6,
+  request: true,
+  reply: "session_discarded",
+  summary: "Delete the saved session, so the next server starts clean (ws session discard). Background saves resume with the next change.",
+  fields: {},
+  example: { v: 6, type: "session_discard" },
+  async handle(_p, { services }) {
+    const svc = services.persistence as PersistenceService | undefined;
+    if (!svc) throw new WsError("this server does not save sessions", "unsupported");
+    return { type: "session_discarded", path: svc.opts.path, removed: await svc.discard() };
+  },
+});

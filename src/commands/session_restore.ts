@@ -1,0 +1,25 @@
+import { WsError } from "../protocol/errors";
+import type { PersistenceService } from "../features/persistence/service";
+import { defineMessage } from "./types";
+
+export default defineMessage({
+  type: "session_restore",
+  since: 6,
+  request: true,
+  reply: "session_restored",
+  summary:
+    "Rebuild the saved session into this server (ws session restore): its workspaces are added, and the tabs of a saved workspace whose name exists are added to it. Replies with counts and the saved → new pane ids.",
+  fields: {},
+  example: { v: 6, type: "session_restore" },
+  async handle(_p, { services }) {
+    const svc = services.persistence as PersistenceService | undefined;
+    if (!svc) throw new WsError("this server does not save sessions", "unsupported");
+    let r;
+    try {
+      r = await svc.restoreNow();
+    } catch (e) {
+      throw new WsError(`can't restore ${svc.opts.path}: ${(e as Error).message}`, "session_unreadable");
+    }
+    return { type: "session_restored", workspaces: r.workspaces, tabs: r.tabs, panes: Object.fromEntries(r.ids), saved_at: r.saved_at };
+  },
+});

@@ -1,0 +1,20 @@
+import { WsError } from "../protocol/errors";
+import type { PersistenceService } from "../features/persistence/service";
+import { defineMessage } from "./types";
+
+export default defineMessage({
+  type: "session_save",
+  since: 6,
+  request: true,
+  reply: "session_saved",
+  summary: "Save the session now (ws session save). Replies with where, how big and what it holds.",
+  fields: {},
+  example: { v: 6, type: "session_save" },
+  async handle(_p, { services }) {
+    const svc = services.persistence as PersistenceService | undefined;
+    if (!svc) throw new WsError("this server does not save sessions", "unsupported");
+    const s = await svc.save({ fresh: true });
+    if (!s) throw new WsError("nothing to save", "invalid_request");
+    return { type: "session_saved", ...s };
+  },
+});

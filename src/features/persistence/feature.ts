@@ -1,0 +1,36 @@
+// Plugs persistence into the daemon: restore before the first workspace is made, background saves
+// once serving, a last save (or the save's removal) before any pane is stopped.
+import type { Feature } from "../../server/features";
+import type { Daemon } from "../../server/daemon";
+import { BUILD, WS_VERSION } from "../../build-info";
+import { PersistenceService } from "./service";
+import { savePath, serverName } from "./store";
+
+export default function persistenceFeature(): Feature {
+  let svc: PersistenceService | undefined;
+  const make = (d: Daemon) => {
+    svc ??= new PersistenceService(d.session, {
+      path: savePath(d.opts.socketPath),
+      server: serverName(d.opts.socketPath),
+      ws: `${WS_VERSION} (${BUILD})`,
+      log: d.log,
+    });
+    d.services.persistence = svc;
+    return svc;
+  };
+  return {
+    name: "persistence",
+    async restore(d) {
+      return make(d).restoreAtStart();
+    },
+    start(d) {
+      make(d).start();
+    },
+    async beforeShutdown(_d, keep) {
+      await svc?.beforeShutdown(keep);
+    },
+    stop() {
+      svc?.stop();
+    },
+  };
+}

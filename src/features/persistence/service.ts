@@ -1,0 +1,231 @@
+// The persistence service: restores the save when the server starts, saves in the background after
+// model changes (debounced) so a crash loses at most a few seconds, saves on `shutdown_keep`, and
+// serves `session_save|restore|discard`. One save runs at a time; a request during a save queues
+// one more.
+import type { Session } from "../../server/session";
+import type { ModelEvent } from "../../server/events";
+import { decode, encode, SaveProblem, type SaveBody, type SaveHeader } from "./format";
+import { applySave, type RestoreResult } from "./restore";
+import { Snapshotter } from "./snapshot";
+import { moveAside, readSaveBytes, removeSave, writeAtomic } from "./store";
+
+/** Events that don't change what a save holds (output is handled as scrollback freshness). */
+const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
+
+export interface PersistenceOptions {
+  path: string;
+  server: string;
+  /** "0.1.0 (build)": recorded in each save. */
+  ws: string;
+  log: { info(m: string): void; warn(m: string): void; error(m: string): void };
+  /** Quiet time after a model change before saving. */
+  debounceMs?: number;
+  /** A save happens at most this long after the first unsaved model change, however busy. */
+  maxDelayMs?: number;
+  /** How often scrollback-only changes (output) are saved. */
+  scrollbackMs?: number;
+}
+
+export interface SaveSummary {
+  path: string;
+  bytes: number;
+  ms: number;
+  workspaces: number;
+  tabs: number;
+  panes: number;
+  saved_at: string;
+}
+
+export interface LoadProblem {
+  kind: SaveProblem["kind"] | "unreadable";
+  message: string;
+  aside?: string;
+}
+
+export class PersistenceService {
+  readonly snap: Snapshotter;
+  lastSave: SaveSummary | undefined;
+  /** A save found at start that could not be loaded (also noted beside the moved-aside file). */
+  problem: LoadProblem | undefined;
+  private off: (() => void) | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private firstChange = 0;
+  private scrollTimer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<SaveSummary | undefined> | undefined;
+  private again = false;
+  private closed = false;
+  /** Set by `discard`: no background save until the model changes again. */
+  private paused = false;
+  readonly debounceMs: number;
+  readonly maxDelayMs: number;
+  readonly scrollbackMs: number;
+
+  constructor(
+    readonly session: Session,
+    readonly opts: PersistenceOptions,
+  ) {
+    this.snap = new Snapshotter(session);
+    this.debounceMs = opts.debounceMs ?? 500;
+    this.maxDelayMs = opts.maxDelayMs ?? 2000;
+    this.scrollbackMs = opts.scrollbackMs ?? 10_000;
+  }
+
+  // ---- loading ---------------------------------------------------------------------------------
+
+  /** Read and check the save. Missing: undefined. Unreadable: moved aside, warned, undefined. */
+  async load(): Promise<{ header: SaveHeader; body: SaveBody } | undefined> {
+    const path = this.opts.path;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await readSaveBytes(path);
+    } catch (e) {
+      this.problem = { kind: "unreadable", message: `can't read ${path}: ${(e as Error).message}` };
+      this.opts.log.warn(`saved session not restored: ${this.problem.message}; starting clean`);
+      return undefined;
+    }
+    if (!bytes) return undefined;
+    try {
+      return decode(bytes);
+    } catch (e) {
+      const kind = e instanceof SaveProblem ? e.kind : "corrupt";
+      const why = (e as Error).message;
+      let aside: string | undefined;
+      try {
+        aside = await moveAside(path, `${kind}: ${why}`);
+      } catch (err) {
+        this.opts.log.error(`could not move the unreadable save ${path} aside: ${(err as Error).message}`);
+      }
+      this.problem = { kind, message: why, aside };
+      const keep = kind === "newer" ? ` A newer ws can still restore it: move it back to ${path}.` : "";
+      this.opts.log.warn(`the saved session ${path} could not be loaded: ${why}. It was moved aside to ${aside ?? "(could not move it)"} and ws started clean.${keep}`);
+      return undefined;
+    }
+  }
+
+  /** At server start: rebuild the saved session. True when something was restored. */
+  async restoreAtStart(): Promise<boolean> {
+    const save = await this.load();
+    if (!save) return false;
+    const t0 = performance.now();
+    let r: RestoreResult;
+    try {
+      r = applySave(this.session, save.body, save.header);
+    } catch (e) {
+      this.opts.log.error(`restoring the saved session failed: ${(e as Error).message}`);
+      return this.session.workspaces.length > 0;
+    }
+    if (!this.session.workspaces.length) return false;
+    this.opts.log.info(`restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
+    return true;
+  }
+
+  /** `session_restore`: rebuild the save into the running server, beside what is there. */
+  async restoreNow(): Promise<RestoreResult & { saved_at: string }> {
+    const bytes = await readSaveBytes(this.opts.path);
+    if (!bytes) throw new SaveProblem("corrupt", `no saved session at ${this.opts.path}`);
+    const save = decode(bytes); // a bad file is refused here, not moved: the person is looking at it
+    const r = applySave(this.session, save.body, save.header);
+    return { ...r, saved_at: save.header.saved_at };
+  }
+
+  // ---- saving ----------------------------------------------------------------------------------
+
+  start(): void {
+    this.off = this.session.bus.on((e) => this.onEvent(e));
+    this.scrollTimer = setInterval(() => {
+      if (this.snap.scrollbackStale && !this.paused) void this.save().catch(() => {});
+    }, this.scrollbackMs);
+    this.scrollTimer.unref?.();
+    // A restored session is saved once it settles, so the file matches the new ids at once.
+    if (this.session.workspaces.length) this.changed();
+  }
+
+  private onEvent(e: ModelEvent): void {
+    if (this.closed) return;
+    if (e.type === "pane_output") this.snap.markDirty(e.pane as number);
+    else if (e.type === "pane_closed") this.snap.forget(e.pane as number);
+    if (!NOT_MODEL.has(e.type)) this.changed();
+  }
+
+  /** The model changed: save after a quiet spell, and never later than maxDelayMs from now. */
+  private changed(): void {
+    if (this.closed) return;
+    this.paused = false;
+    const now = Date.now();
+    if (!this.timer) this.firstChange = now;
+    clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.debounceMs, this.firstChange + this.maxDelayMs - now));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.save().catch(() => {});
+    }, wait);
+  }
+
+  /** Save now (one at a time; a call during a save runs one more after it). */
+  save(opts: { fresh?: boolean } = {}): Promise<SaveSummary | undefined> {
+    if (this.running) {
+      this.again = true;
+      return this.running.then(() => this.save(opts));
+    }
+    this.again = false;
+    this.running = this.writeOnce(opts.fresh === true).finally(() => {
+      this.running = undefined;
+    });
+    const p = this.running;
+    p.then(() => {
+      if (this.again && !this.closed && !this.paused) {
+        this.again = false;
+        void this.save().catch(() => {});
+      }
+    }, () => {});
+    return p;
+  }
+
+  private async writeOnce(fresh: boolean): Promise<SaveSummary | undefined> {
+    if (!this.session.workspaces.length) return undefined;
+    const t0 = performance.now();
+    try {
+      const body = await this.snap.capture({ fresh });
+      const savedAt = new Date();
+      const bytes = encode(body, { ws: this.opts.ws, server: this.opts.server, savedAt });
+      await writeAtomic(this.opts.path, bytes);
+      const c = body.workspaces.reduce((a, w) => ({ tabs: a.tabs + w.tabs.length, panes: a.panes + w.tabs.reduce((n, t) => n + t.panes.length, 0) }), { tabs: 0, panes: 0 });
+      this.lastSave = { path: this.opts.path, bytes: bytes.length, ms: Math.round(performance.now() - t0), workspaces: body.workspaces.length, ...c, saved_at: savedAt.toISOString() };
+      return this.lastSave;
+    } catch (e) {
+      this.opts.log.error(`saving the session to ${this.opts.path} failed: ${(e as Error).message}`);
+      throw e;
+    }
+  }
+
+  /** `session_discard`: remove the save. Background saves resume with the next model change. */
+  async discard(): Promise<boolean> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.paused = true;
+    this.again = false;
+    await this.running?.catch(() => {});
+    return removeSave(this.opts.path);
+  }
+
+  /** Before panes stop: keep → a last, fresh save; else the session ends and its save goes. */
+  async beforeShutdown(keep: boolean): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    clearInterval(this.scrollTimer);
+    this.off?.();
+    await this.running?.catch(() => {});
+    if (keep) {
+      const s = await this.writeOnce(true);
+      if (s) this.opts.log.info(`saved ${s.workspaces} workspaces, ${s.tabs} tabs, ${s.panes} panes to ${s.path} (${s.bytes} bytes, ${s.ms} ms)`);
+    } else await removeSave(this.opts.path);
+  }
+
+  stop(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.scrollTimer);
+    this.off?.();
+  }
+}

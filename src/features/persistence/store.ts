@@ -1,0 +1,121 @@
+// Where saves live and how they are written: $XDG_STATE_HOME/ws/<server>.session (else
+// ~/.local/state/ws/), one file per server name, mode 0600, written atomically (temp file, fsync,
+// rename, fsync of the directory), so a crash leaves the old save or the new one, never half.
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+
+export type Env = Record<string, string | undefined>;
+
+export function stateDir(env: Env = process.env): string {
+  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state"), "ws");
+}
+
+/** The server's name, from its socket file: default.sock → "default". */
+export function serverName(socketPath: string): string {
+  return basename(socketPath).replace(/\.sock$/, "");
+}
+
+export function savePath(socketPath: string, env: Env = process.env): string {
+  return join(stateDir(env), `${serverName(socketPath)}.session`);
+}
+
+/** Saves that could not be loaded are renamed to this prefix plus a time stamp. */
+export function asidePrefix(path: string): string {
+  return `${path}.unreadable-`;
+}
+
+/** Write `bytes` to `path` so that readers see the old file or the new one, never a mix. */
+export async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${path}.tmp-${process.pid}`;
+  await unlink(tmp).catch(() => {});
+  const fh = await open(tmp, "wx", 0o600);
+  try {
+    let off = 0;
+    while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  // The rename itself must reach the disk too.
+  try {
+    const d = await open(dir, "r");
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {}
+}
+
+export async function readSaveBytes(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+function stamp(d = new Date()): string {
+  return d.toISOString().replace(/[:.]/g, "-");
+}
+
+/** Move an unreadable save aside (keeping it for a person or a newer ws) and note why. */
+export async function moveAside(path: string, reason: string): Promise<string> {
+  const aside = asidePrefix(path) + stamp();
+  await rename(path, aside);
+  await writeFile(`${aside}.reason`, reason + "\n", { mode: 0o600 }).catch(() => {});
+  return aside;
+}
+
+export interface AsideFile {
+  path: string;
+  server: string;
+  reason: string;
+  when: Date;
+}
+
+/** Saves moved aside, for `ws doctor` and `ws session discard --unreadable`. */
+export async function listAside(env: Env = process.env): Promise<AsideFile[]> {
+  const dir = stateDir(env);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: AsideFile[] = [];
+  for (const n of names) {
+    const m = /^(.*)\.session\.unreadable-[^.]+$/.exec(n);
+    if (!m) continue;
+    const path = join(dir, n);
+    const reason = (await readFile(`${path}.reason`, "utf8").catch(() => "unknown reason")).trim();
+    // When it was moved aside: the reason note is written then (the file keeps its old mtime).
+    const when = await stat(`${path}.reason`).then((s) => s.mtime, () => stat(path).then((s) => s.mtime, () => new Date(0)));
+    out.push({ path, server: m[1]!, reason, when });
+  }
+  return out.sort((a, b) => a.when.getTime() - b.when.getTime());
+}
+
+export async function removeAside(f: AsideFile): Promise<void> {
+  await unlink(f.path).catch(() => {});
+  await unlink(`${f.path}.reason`).catch(() => {});
+}
+
+export async function removeSave(path: string): Promise<boolean> {
+  try {
+    await unlink(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
