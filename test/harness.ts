@@ -120,7 +120,7 @@ export class TestServer {
 
   /** Screen text of a pane, read from its emulator. */
   async screen(pane: number, scrollback = false): Promise<string> {
-    const r = await this.request({ v: 5, type: "pane_read", pane, source: scrollback ? "recent" : "visible" });
+    const r = await this.request({ v: 6, type: "pane_read", pane, source: scrollback ? "recent" : "visible" });
     if (r.type === "error") throw new Error(r.message);
     return r.text as string;
   }

@@ -26,6 +26,17 @@ import session_restore from "./session_restore";
 import session_discard from "./session_discard";
 import run_command from "./run_command";
 import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
+import hello from "./hello";
+import describe from "./describe";
+import pane_info from "./pane_info";
+import wait_for from "./wait_for";
+import subscribe from "./subscribe";
+import session_snapshot from "./session_snapshot";
+import layout_export from "./layout_export";
+import layout_apply from "./layout_apply";
+import pane_resize from "./pane_resize";
+import pane_swap from "./pane_swap";
+import pane_zoom from "./pane_zoom";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -57,6 +68,18 @@ export const MESSAGES: MessageEntry[] = [
   session_save,
   session_restore,
   session_discard,
+  // v6 control plane
+  hello,
+  describe,
+  pane_info,
+  wait_for,
+  subscribe,
+  session_snapshot,
+  layout_export,
+  layout_apply,
+  pane_resize,
+  pane_swap,
+  pane_zoom,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

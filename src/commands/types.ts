@@ -17,8 +17,20 @@ export interface HandlerContext {
   shutdown(keep: boolean): void;
   /** Per-feature services registered at start-up (agents, persistence, …), by name. */
   services: Record<string, unknown>;
-  /** The connection the message came on, for messages that take it over (attach). */
+  /** The connection the message came on, for messages that take it over (attach, subscribe). */
   connection?: unknown;
+  /** The protocol version the line was sent at. */
+  version?: number;
+  /** Aborted when the connection closes: long waits stop and release what they hold. */
+  signal?: AbortSignal;
+  /** Run once the reply has been written (a stream starts after its acknowledgement). */
+  afterReply?: (fn: () => void) => void;
+}
+
+/** One field of a reply, for the catalogue: its type and meaning. */
+export interface ReplyField {
+  type: string;
+  description: string;
 }
 
 export interface MessageEntry<P = any> {
@@ -33,6 +45,14 @@ export interface MessageEntry<P = any> {
   reply?: string;
   /** Example line, as the spec gives it. */
   example?: Record<string, unknown>;
+  /** The reply's fields (besides `v`, `id`, `type`), for the catalogue and docs. */
+  replyFields?: Record<string, ReplyField>;
+  /** Error codes the handler itself can answer (the envelope's own codes apply to every message). */
+  errors?: string[];
+  /** Requests that may rightly take longer than the 10 s answer deadline (waits, streams). */
+  longRunning?: boolean;
+  /** After its reply the connection carries a stream of lines, not more replies. */
+  stream?: boolean;
   /** Requests return their reply; messages return nothing. Throw WsError to refuse. */
   handle(params: P, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
 }

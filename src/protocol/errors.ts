@@ -1,13 +1,44 @@
-// Errors a handler reports to the client. `code` and `hint` are for structured (newer) replies;
-// `message` is the human text every protocol version carries.
+// Errors a handler reports to the client. `message` is the human text every protocol version
+// carries; v6 replies add the stable `code` and the `hint` that names the fix.
 
 export interface ErrorHint {
+  /** The field that was wrong. */
   param?: string;
+  /** The values or fields it accepts. */
   accepted?: unknown[];
-  did_you_mean?: string;
+  /** The closest match to what was sent. */
+  did_you_mean?: string | number;
+  /** The names or ids that do exist. */
   available?: unknown[];
+  /** A command to run next. */
   command?: string;
 }
+
+/** Every error code a v6 reply can carry, with what it means. Stable: scripts branch on them. */
+export const ERROR_CODES = {
+  invalid_request: "The line is not a message: not JSON, not an object, or a bad envelope (`v`, `type`, `id`)",
+  unknown_type: "No message has this `type`; `hint.did_you_mean` names the closest",
+  invalid_params: "A field is unknown, missing, of the wrong type, or not an accepted value; `hint.param` names it",
+  version_unsupported: "The line's `v` is outside the range this server speaks, or the message needs a newer `v` than it was sent at",
+  line_too_long: "The line is over 1 MiB; the connection is closed",
+  workspace_not_found: "No workspace by that name; `hint.available` lists them",
+  workspace_exists: "A workspace with that name (ignoring case) exists and `exists_ok` was not set",
+  tab_not_found: "No such tab; `hint.available` lists them",
+  pane_not_found: "No such pane; `hint.available` lists the pane ids",
+  pane_exited: "The pane exited while the request waited on it",
+  cross_tab: "The panes are in different tabs; layouts change within one tab",
+  last_pane: "Refused: it would close the last pane, tab or workspace in ws",
+  no_agent: "No agent reports from that tab",
+  not_a_workstream: "That is not a workstream",
+  unknown_command: "No keymap command by that name",
+  unsupported: "This build does not have the feature the message needs",
+  timeout: "A wait ran out of time, or the server did not answer a request in time",
+  busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
+  too_many_connections: "The server already serves its maximum of connections; this one is closed",
+  internal: "The server failed; the message says how. Please report it",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class WsError extends Error {
   constructor(
@@ -22,4 +53,32 @@ export class WsError extends Error {
 /** `(have: a, b)` — errors name what exists so the fix is obvious. */
 export function have(names: (string | number)[]): string {
   return names.length ? ` (have: ${names.join(", ")})` : " (have: none)";
+}
+
+/** Edit distance (optimal string alignment: a swap of two neighbours counts as one), ignoring case. */
+export function distance(a: string, b: string): number {
+  a = a.toLowerCase();
+  b = b.toLowerCase();
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate closest to `word`, if it is close enough to be a likely typo. */
+export function closest(word: string, candidates: readonly (string | number)[]): string | number | undefined {
+  let best: { c: string | number; d: number } | undefined;
+  for (const c of candidates) {
+    const s = String(c);
+    const d = s.toLowerCase().startsWith(word.toLowerCase()) || word.toLowerCase().startsWith(s.toLowerCase()) ? Math.min(1, distance(word, s)) : distance(word, s);
+    if (!best || d < best.d) best = { c, d };
+  }
+  if (!best) return undefined;
+  const limit = Math.max(1, Math.floor(Math.max(word.length, String(best.c).length) / 3));
+  return best.d <= limit ? best.c : undefined;
 }

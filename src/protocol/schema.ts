@@ -1,8 +1,9 @@
-// Field schemas for protocol messages: the one description that drives validation, the CLI's help
-// and the docs. Kept free of server imports so the CLI can load it cheaply.
+// Field schemas for protocol messages: the one description that drives validation, the CLI's help,
+// the `describe` catalogue and the docs. Kept free of server imports so the CLI can load it cheaply.
 
 export type FieldType =
   | "integer"
+  | "number"
   | "boolean"
   | "string"
   | "string[]"
@@ -15,14 +16,27 @@ export interface FieldSpec {
   /** Required fields have no default. */
   required?: boolean;
   default?: unknown;
-  /** For strings: the accepted values. */
+  /** For strings: the accepted values. For string[]: the accepted values of each element. */
   accepted?: readonly string[];
+  /** For integers and numbers: the smallest and largest accepted value. */
+  min?: number;
+  max?: number;
   description: string;
   /** Validates an object-typed field's contents (returns an error message or undefined). */
   check?: (value: unknown) => string | undefined;
+  /** For object fields: the shape, for the catalogue (e.g. the layout tree grammar). */
+  shape?: string;
 }
 
 export type Fields = Record<string, FieldSpec>;
+
+export interface FieldProblem {
+  message: string;
+  param: string;
+  accepted?: readonly unknown[];
+  /** The value sent, when it was a string that may be a typo of an accepted one. */
+  sent?: string;
+}
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
@@ -31,47 +45,80 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function checkType(name: string, spec: FieldSpec, v: unknown): string | undefined {
-  const bad = (want: string) => `invalid type for \`${name}\`: ${typeName(v)}, expected ${want}`;
+function checkType(name: string, spec: FieldSpec, v: unknown): FieldProblem | undefined {
+  const bad = (want: string): FieldProblem => ({ message: `invalid type for \`${name}\`: ${typeName(v)}, expected ${want}`, param: name });
+  const range = (n: number): FieldProblem | undefined => {
+    if (spec.min !== undefined && n < spec.min) return { message: `invalid value for \`${name}\`: ${n}, expected at least ${spec.min}`, param: name };
+    if (spec.max !== undefined && n > spec.max) return { message: `invalid value for \`${name}\`: ${n}, expected at most ${spec.max}`, param: name };
+    return undefined;
+  };
   switch (spec.type) {
     case "integer":
-      return Number.isSafeInteger(v) ? undefined : bad("an integer");
+      return Number.isSafeInteger(v) ? range(v as number) : bad("an integer");
+    case "number":
+      return typeof v === "number" && Number.isFinite(v) ? range(v) : bad("a number");
     case "boolean":
       return typeof v === "boolean" ? undefined : bad("a boolean");
     case "string":
       if (typeof v !== "string") return bad("a string");
       if (spec.accepted && !spec.accepted.includes(v))
-        return `invalid value for \`${name}\`: "${v}", expected one of ${spec.accepted.join(", ")}`;
+        return { message: `invalid value for \`${name}\`: "${v}", expected one of ${spec.accepted.join(", ")}`, param: name, accepted: spec.accepted, sent: v };
       return undefined;
-    case "string[]":
-      return Array.isArray(v) && v.every((x) => typeof x === "string") ? undefined : bad("an array of strings");
+    case "string[]": {
+      if (!(Array.isArray(v) && v.every((x) => typeof x === "string"))) return bad("an array of strings");
+      const off = spec.accepted ? (v as string[]).find((x) => !spec.accepted!.includes(x)) : undefined;
+      if (off !== undefined)
+        return { message: `invalid value in \`${name}\`: "${off}", expected any of ${spec.accepted!.join(", ")}`, param: name, accepted: spec.accepted, sent: off };
+      return undefined;
+    }
     case "pairs":
       return Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === "string"))
         ? undefined
         : bad("an array of [name, value] string pairs");
-    case "object":
+    case "object": {
       if (typeof v !== "object" || v === null || Array.isArray(v)) return bad("an object");
-      return spec.check?.(v);
+      const m = spec.check?.(v);
+      return m ? { message: m, param: name } : undefined;
+    }
     case "any":
       return undefined;
   }
 }
 
-/**
- * Check a message's fields against its schema and fill in defaults. Unknown fields are ignored, as
- * the spec's compatibility story needs (older servers ignore newer fields such as `size`).
- */
-export function validateFields(fields: Fields, msg: Record<string, unknown>): { params: Record<string, unknown> } | { error: string } {
+export interface ValidateOptions {
+  /**
+   * Refuse fields the schema does not name (v6). Without it unknown fields are ignored, as the
+   * spec's compatibility story needs for v1–v5 (older servers ignore newer fields such as `size`).
+   */
+  strict?: boolean;
+  /** Envelope fields that are never the message's own (`v`, `type`, `id`). */
+  envelope?: readonly string[];
+}
+
+/** Check a message's fields against its schema and fill in defaults. */
+export function validateFields(
+  fields: Fields,
+  msg: Record<string, unknown>,
+  o: ValidateOptions = {},
+): { params: Record<string, unknown> } | { error: string; problem: FieldProblem } {
+  if (o.strict) {
+    for (const name of Object.keys(msg)) {
+      if (o.envelope?.includes(name) || Object.hasOwn(fields, name)) continue;
+      const accepted = Object.keys(fields);
+      const problem: FieldProblem = { message: `unknown field \`${name}\`${accepted.length ? ` (accepted: ${accepted.join(", ")})` : " (this message takes no fields)"}`, param: name, accepted, sent: name };
+      return { error: problem.message, problem };
+    }
+  }
   const params: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(fields)) {
     const v = msg[name];
     if (v === undefined || (v === null && !spec.required && spec.type !== "any")) {
-      if (spec.required) return { error: `missing field \`${name}\`` };
+      if (spec.required) return { error: `missing field \`${name}\``, problem: { message: `missing field \`${name}\``, param: name } };
       if (spec.default !== undefined) params[name] = structuredClone(spec.default);
       continue;
     }
     const problem = checkType(name, spec, v);
-    if (problem) return { error: problem };
+    if (problem) return { error: problem.message, problem };
     params[name] = v;
   }
   return { params };

@@ -5,6 +5,8 @@ import type { Socket } from "bun";
 export interface ConnectionReader {
   data(bytes: Uint8Array): void;
   close(): void;
+  /** The client closed its write side. Without this, that ends the reader like a close. */
+  halfClose?(): void;
 }
 
 export class Connection {
@@ -16,6 +18,9 @@ export class Connection {
   /** When the write queue last became non-empty (for dropping clients that stop reading). */
   blockedSince: number | undefined;
   private onDrained: (() => void)[] = [];
+  private readonly aborter = new AbortController();
+  /** Aborted when the connection closes, for work done on its behalf (waits, streams). */
+  readonly signal: AbortSignal = this.aborter.signal;
 
   constructor(
     readonly socket: Socket<{ conn: Connection }>,
@@ -72,9 +77,19 @@ export class Connection {
     else this.close();
   }
 
+  /** The socket has gone (either side closed it). */
+  gone(): void {
+    this.closed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    for (const f of this.onDrained.splice(0)) f();
+    this.aborter.abort();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.aborter.abort();
     this.pending = [];
     this.pendingBytes = 0;
     for (const f of this.onDrained.splice(0)) f();

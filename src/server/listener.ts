@@ -1,15 +1,83 @@
 // The socket listener: JSON lines, one at a time per connection, each answered before the next is
 // read; idle connections closed after 2 s; oversized lines refused without harm to anyone else.
+// Limits (docs/protocol-v6.md "Limits"): at most MAX_CONNECTIONS connections; a line over
+// LARGE_LINE waits up to BUDGET_WAIT_MS for room in the shared request memory budget, else it is
+// refused with `busy` having done nothing; every per-connection queue is bounded.
 import type { Socket } from "bun";
 import type { HandlerContext } from "../commands/types";
 import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
+import { WsError } from "../protocol/errors";
 import { Connection } from "./connection";
-import { dispatchLine } from "./dispatch";
+import { dispatchLine, type LineStyle } from "./dispatch";
 
 export const IDLE_CLOSE_MS = 2000;
 /** Bytes a connection may have buffered unread while its current line is being answered. */
 const MAX_BUFFERED = 4 * MAX_LINE;
+/** Connections served at once; the next is told `too_many_connections` and closed. */
+export const MAX_CONNECTIONS = envInt("WS_MAX_CONNECTIONS", 1024);
+/** Lines over this size need room in the request memory budget. */
+export const LARGE_LINE = 64 * 1024;
+/** Bytes of large requests held at once, across every connection. */
+export const REQUEST_BUDGET = envInt("WS_REQUEST_BUDGET", 32 * 1024 * 1024);
+export const BUDGET_WAIT_MS = 2000;
+/** Reply bytes a connection may have queued unread before the server stops reading its lines. */
+export const MAX_QUEUED_REPLIES = 1024 * 1024;
+/** A client that takes none of its replies for this long is dropped. */
+export const SLOW_CLIENT_MS = 5000;
+
+function envInt(name: string, dflt: number): number {
+  const n = Number(process.env[name]);
+  return Number.isSafeInteger(n) && n > 0 ? n : dflt;
+}
+
+/** The shared memory budget for large requests: FIFO waiters, each with a deadline. */
+export class Budget {
+  private used = 0;
+  private waiters: { bytes: number; grant: () => void }[] = [];
+  constructor(readonly total: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Resolves true once `bytes` are reserved, false after `waitMs` without room. */
+  acquire(bytes: number, waitMs: number): Promise<boolean> {
+    bytes = Math.min(bytes, this.total);
+    if (!this.waiters.length && this.used + bytes <= this.total) {
+      this.used += bytes;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const w = {
+        bytes,
+        grant: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        resolve(false);
+        this.wake();
+      }, waitMs);
+      this.waiters.push(w);
+    });
+  }
+
+  release(bytes: number): void {
+    this.used = Math.max(0, this.used - Math.min(bytes, this.total));
+    this.wake();
+  }
+
+  private wake(): void {
+    while (this.waiters.length && this.used + this.waiters[0]!.bytes <= this.total) {
+      const w = this.waiters.shift()!;
+      this.used += w.bytes;
+      w.grant();
+    }
+  }
+}
 
 interface LineState {
   chunks: Uint8Array[];
@@ -18,6 +86,7 @@ interface LineState {
   idle?: ReturnType<typeof setTimeout>;
   /** The client closed its write side: answer what is buffered, then close. */
   eof: boolean;
+  style: LineStyle;
 }
 
 export interface ListenerOptions {
@@ -30,11 +99,26 @@ export interface ListenerOptions {
 
 export function listen(o: ListenerOptions) {
   let nextId = 1;
+  let open = 0;
   const lines = new WeakMap<Connection, LineState>();
+  const budget = new Budget(REQUEST_BUDGET);
+  const tooLong = (conn: Connection, st: LineState | undefined) => {
+    const message = `line too long (a line may be up to ${MAX_LINE} bytes)`;
+    conn.write(st?.style.structured ? JSON.stringify({ v: 6, type: "error", code: "line_too_long", message }) + "\n" : plainError(message));
+    conn.end();
+  };
 
   const armIdle = (conn: Connection, st: LineState) => {
     clearTimeout(st.idle);
     st.idle = setTimeout(() => conn.end(), IDLE_CLOSE_MS);
+  };
+
+  /** Wait until the client has taken its replies (bounded queue); drop it if it stalls. */
+  const backpressure = async (conn: Connection) => {
+    if (conn.queuedBytes <= MAX_QUEUED_REPLIES) return;
+    const drained = conn.drained();
+    const stalled = Bun.sleep(SLOW_CLIENT_MS).then(() => "stalled" as const);
+    if ((await Promise.race([drained, stalled])) === "stalled" && conn.queuedBytes > 0) conn.close();
   };
 
   const pump = async (conn: Connection, st: LineState) => {
@@ -42,6 +126,8 @@ export function listen(o: ListenerOptions) {
     st.busy = true;
     try {
       while (!conn.closed && !conn.reader) {
+        await backpressure(conn);
+        if (conn.closed) break;
         const all = st.chunks.length === 1 ? st.chunks[0]! : Buffer.concat(st.chunks);
         const nl = all.indexOf(10);
         if (nl < 0 && st.eof && all.length && all.length <= MAX_LINE) {
@@ -52,10 +138,7 @@ export function listen(o: ListenerOptions) {
         if (nl < 0) {
           st.chunks = all.length ? [all] : [];
           st.size = all.length;
-          if (st.size > MAX_LINE) {
-            conn.write(plainError(`line too long (a line may be up to ${MAX_LINE} bytes)`));
-            conn.end();
-          }
+          if (st.size > MAX_LINE) tooLong(conn, st);
           break;
         }
         const lineBytes = all.subarray(0, nl);
@@ -63,18 +146,31 @@ export function listen(o: ListenerOptions) {
         st.chunks = rest.length ? [rest] : [];
         st.size = rest.length;
         if (lineBytes.length > MAX_LINE) {
-          conn.write(plainError(`line too long (a line may be up to ${MAX_LINE} bytes)`));
-          conn.end();
+          tooLong(conn, st);
           break;
         }
         const line = Buffer.from(lineBytes).toString("utf8").replace(/\r$/, "");
         if (!line.trim()) continue;
         clearTimeout(st.idle);
-        const ctx = o.context(conn);
-        const d = await dispatchLine(line, ctx);
+        // A large request holds its share of the budget until it has been answered.
+        let held = 0;
+        let refuse: WsError | undefined;
+        if (lineBytes.length > LARGE_LINE) {
+          if (await budget.acquire(lineBytes.length, BUDGET_WAIT_MS)) held = lineBytes.length;
+          else refuse = new WsError(`busy: no memory for a ${lineBytes.length}-byte request within ${BUDGET_WAIT_MS} ms; nothing was done, retry`, "busy");
+        }
+        const afterReply: (() => void)[] = [];
+        const ctx: HandlerContext = { ...o.context(conn), signal: conn.signal, afterReply: (fn) => void afterReply.push(fn) };
+        let d;
+        try {
+          d = await dispatchLine(line, ctx, { style: st.style, refuse });
+        } finally {
+          if (held) budget.release(held);
+        }
         const attaching = d.entry?.type === "attach" && d.after;
         // An accepted attach answers with frames, never a plain `ok` (spec: "The attach stream").
         if (!attaching) conn.write(d.reply);
+        for (const fn of afterReply) fn();
         if (d.after) {
           if (attaching) {
             // The connection becomes the attach stream: hand over what is buffered after the line.
@@ -94,6 +190,11 @@ export function listen(o: ListenerOptions) {
           }
           // Act after the ok has been queued; never let a handler stall this connection's reads.
           void Promise.resolve().then(d.after);
+        }
+        if (conn.reader) {
+          // A stream (subscribe) took the connection over: what the client sends later is its own.
+          st.chunks = [];
+          break;
         }
       }
     } catch (e) {
@@ -119,13 +220,20 @@ export function listen(o: ListenerOptions) {
       open(socket: Socket<{ conn: Connection }>) {
         const conn = new Connection(socket, nextId++);
         socket.data = { conn };
+        open++;
+        if (open > MAX_CONNECTIONS) {
+          // Told before anything else is read, in the one form every client of every version reads.
+          conn.write(plainError(`too many connections (this ws serves at most ${MAX_CONNECTIONS} at once)`));
+          conn.end();
+          return;
+        }
         const refusal = o.admit?.(conn);
         if (refusal) {
           conn.write(plainError(refusal));
           conn.end();
           return;
         }
-        const st: LineState = { chunks: [], size: 0, busy: false, eof: false };
+        const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false } };
         lines.set(conn, st);
         armIdle(conn, st);
       },
@@ -137,15 +245,14 @@ export function listen(o: ListenerOptions) {
         st.chunks.push(bytes);
         st.size += bytes.length;
         if (st.size > MAX_BUFFERED + MAX_LINE) {
-          conn.write(plainError(`line too long (a line may be up to ${MAX_LINE} bytes)`));
-          conn.end();
+          tooLong(conn, st);
           return;
         }
         void pump(conn, st);
       },
       end(socket) {
         const conn = socket.data.conn;
-        if (conn.reader) return conn.reader.close();
+        if (conn.reader) return conn.reader.halfClose ? conn.reader.halfClose() : conn.reader.close();
         const st = lines.get(conn);
         if (!st) return conn.close();
         st.eof = true;
@@ -159,9 +266,10 @@ export function listen(o: ListenerOptions) {
       close(socket) {
         const conn = socket.data?.conn;
         if (!conn) return;
+        open--;
         const st = lines.get(conn);
         if (st) clearTimeout(st.idle);
-        conn.closed = true;
+        conn.gone();
         conn.reader?.close();
         o.onClose?.(conn);
       },

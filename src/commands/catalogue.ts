@@ -1,0 +1,75 @@
+// The self-describing catalogue (`describe`, `ws api describe`, docs/protocol-reference.md), built
+// from the registry entries dispatch validates against, so it cannot disagree with the server.
+import { MESSAGES } from "./index";
+import type { MessageEntry } from "./types";
+import { ERROR_CODES } from "../protocol/errors";
+import { EVENT_TYPES, OPT_IN } from "../server/event-log";
+import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
+
+/** Codes any message can get from the envelope, validation and the server's limits. */
+export const ENVELOPE_ERRORS = ["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "busy", "timeout", "internal"];
+
+export interface FieldDoc {
+  name: string;
+  type: string;
+  required: boolean;
+  default?: unknown;
+  accepted?: readonly string[];
+  min?: number;
+  max?: number;
+  shape?: string;
+  description: string;
+}
+
+export interface MessageDoc {
+  type: string;
+  since: number;
+  request: boolean;
+  stream: boolean;
+  summary: string;
+  fields: FieldDoc[];
+  reply: { type: string; fields: { name: string; type: string; description: string }[] } | null;
+  errors: string[];
+  example?: Record<string, unknown>;
+}
+
+export function describeEntry(e: MessageEntry): MessageDoc {
+  return {
+    type: e.type,
+    since: e.since,
+    request: e.request,
+    stream: !!e.stream,
+    summary: e.summary,
+    fields: Object.entries(e.fields).map(([name, f]) => ({
+      name,
+      type: f.type,
+      required: !!f.required,
+      ...(f.default !== undefined ? { default: f.default } : {}),
+      ...(f.accepted ? { accepted: f.accepted } : {}),
+      ...(f.min !== undefined ? { min: f.min } : {}),
+      ...(f.max !== undefined ? { max: f.max } : {}),
+      ...(f.shape ? { shape: f.shape } : {}),
+      description: f.description,
+    })),
+    reply: e.request
+      ? { type: e.reply ?? "ok", fields: Object.entries(e.replyFields ?? {}).map(([name, r]) => ({ name, type: r.type, description: r.description })) }
+      : null,
+    errors: [...new Set([...(e.errors ?? [])])],
+    ...(e.example ? { example: e.example } : {}),
+  };
+}
+
+export function catalogue() {
+  return {
+    protocol: { version: VERSION, min_version: MIN_VERSION, legacy_reply_version: LEGACY_REPLY_VERSION },
+    envelope: [
+      { name: "v", type: "integer", required: true, description: `The protocol version the line is sent at, ${MIN_VERSION} to ${VERSION}. Send each message at the version that introduced it, or at ${VERSION} for the structured envelope` },
+      { name: "type", type: "string", required: true, description: "The message type" },
+      { name: "id", type: "integer|string", required: false, description: "v6 only: echoed on the reply, so a client can match replies to requests" },
+    ],
+    errors: Object.entries(ERROR_CODES).map(([code, description]) => ({ code, description })),
+    envelope_errors: ENVELOPE_ERRORS,
+    events: EVENT_TYPES.map((t) => ({ type: t, opt_in: OPT_IN.includes(t) })),
+    messages: MESSAGES.map(describeEntry),
+  };
+}

@@ -1,0 +1,36 @@
+import { WsError, closest } from "../protocol/errors";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ message?: string }>({
+  type: "describe",
+  since: 6,
+  request: true,
+  reply: "catalogue",
+  summary: "The catalogue: every message with its version, fields (type, default, accepted values), reply shape, error codes and an example; the error codes; the event types. Generated from the registry the server validates against.",
+  fields: {
+    message: { type: "string", description: "Describe only this message type" },
+  },
+  replyFields: {
+    protocol: { type: "object", description: "`version`, `min_version`, `legacy_reply_version`" },
+    envelope: { type: "array", description: "The envelope fields every line may carry" },
+    errors: { type: "array", description: "Every error code with its meaning" },
+    events: { type: "array", description: "The event types `subscribe` can deliver" },
+    messages: { type: "array", description: "One entry per message (only the one asked for, with `message`)" },
+  },
+  errors: ["unknown_type"],
+  example: { v: 6, id: 1, type: "describe", message: "pane_read" },
+  async handle({ message }) {
+    const { catalogue } = await import("./catalogue");
+    const cat = catalogue();
+    if (message !== undefined) {
+      const one = cat.messages.filter((m) => m.type === message);
+      if (!one.length) {
+        const names = cat.messages.map((m) => m.type);
+        const near = closest(message, names);
+        throw new WsError(`unknown type "${message}"`, "unknown_type", { param: "message", ...(near !== undefined ? { did_you_mean: near } : {}), available: names });
+      }
+      return { type: "catalogue", ...cat, messages: one };
+    }
+    return { type: "catalogue", ...cat };
+  },
+});

@@ -1,0 +1,36 @@
+import { WsError } from "../protocol/errors";
+import { TREE_SHAPE, applyTree, checkTree, layoutReply, tabById, type TreeNode } from "../server/v6-model";
+import { LAYOUT_REPLY } from "./layout-shared";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ root: TreeNode; workspace?: string; name?: string; tab?: number; focus: boolean }>({
+  type: "layout_apply",
+  since: 6,
+  request: true,
+  reply: "layout",
+  summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one (it is made first, then the old one closes). Running programs and scrollback are not carried over.",
+  fields: {
+    root: { type: "object", required: true, shape: TREE_SHAPE, check: (v) => checkTree(v), description: "The tree. Pane ids in it are ignored: every pane is new" },
+    workspace: { type: "string", description: "The workspace for the tab (default: the replaced tab's, else the one on screen)" },
+    name: { type: "string", description: "The new tab's name" },
+    tab: { type: "integer", description: "A tab to replace, by id" },
+    focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
+  },
+  replyFields: LAYOUT_REPLY,
+  errors: ["workspace_not_found", "tab_not_found"],
+  example: {
+    v: 6,
+    id: 1,
+    type: "layout_apply",
+    name: "dev",
+    root: { type: "split", direction: "right", ratio: 0.65, first: { type: "pane", label: "editor", cwd: "/repo" }, second: { type: "pane", label: "tests", cwd: "/repo", command: ["sh", "-c", "just test"] } },
+  },
+  handle(p, { session }) {
+    const old = p.tab !== undefined ? tabById(session, p.tab) : undefined;
+    const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
+    if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
+    const tab = applyTree(session, ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) });
+    if (old) session.closeTab(old.ws, old.tab);
+    return layoutReply(session, ws, tab);
+  },
+});

@@ -1,0 +1,22 @@
+import { layoutReply, resolveTab } from "../server/v6-model";
+import { LAYOUT_REPLY } from "./layout-shared";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ tab?: number; pane?: number }>({
+  type: "layout_export",
+  since: 6,
+  request: true,
+  reply: "layout",
+  summary: "A tab's split tree: directions, ratios, and each pane's label, cwd and command. layout_apply takes the same tree.",
+  fields: {
+    tab: { type: "integer", description: "The tab's id (from session_snapshot or events)" },
+    pane: { type: "integer", description: "A pane in the tab, when tab is left out. Neither: the tab on screen" },
+  },
+  replyFields: LAYOUT_REPLY,
+  errors: ["tab_not_found", "pane_not_found"],
+  example: { v: 6, id: 1, type: "layout_export", pane: 1 },
+  handle(p, { session }) {
+    const { ws, tab } = resolveTab(session, p);
+    return layoutReply(session, ws, tab);
+  },
+});

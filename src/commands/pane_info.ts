@@ -1,0 +1,43 @@
+import { controlOf } from "../server/control";
+import { paneInfo } from "../server/v6-model";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ pane: number }>({
+  type: "pane_info",
+  since: 6,
+  request: true,
+  reply: "pane_info",
+  summary: "What a pane is: size, cursor, title, cwd, pid, the foreground process and its argv, and its exit status once it has exited.",
+  fields: {
+    pane: { type: "integer", required: true, description: "The pane id" },
+  },
+  replyFields: {
+    pane: { type: "integer", description: "The pane" },
+    workspace: { type: "string", description: "Its workspace" },
+    tab: { type: "integer", description: "Its tab's id" },
+    focused: { type: "boolean", description: "Whether it is its tab's focused pane" },
+    zoomed: { type: "boolean", description: "Whether it fills its tab" },
+    cols: { type: "integer", description: "Its width in cells, as its program sees it" },
+    rows: { type: "integer", description: "Its height" },
+    cursor: { type: "object", description: "`x`, `y`: the cursor on the screen, 0-based" },
+    title: { type: "string", description: "The title its program set (OSC 0/2), or empty" },
+    label: { type: "string", description: "The name ws shows: the title, else the program's name" },
+    command: { type: "string[]", description: "The command it was started with (empty: the user's shell)" },
+    argv: { type: "string[]", description: "What was run" },
+    cwd: { type: "string", description: "The foreground process's working directory (Linux), else where it started" },
+    start_cwd: { type: "string", description: "Where it started" },
+    pid: { type: "integer", description: "The pane's process" },
+    foreground: { type: "object|null", description: "`pid`, `argv`: the terminal's foreground process group leader" },
+    scrollback: { type: "integer", description: "Lines of scrollback above the screen" },
+    started_at: { type: "integer", description: "ms since the epoch" },
+    last_output_at: { type: "integer", description: "When it last printed, ms since the epoch" },
+    exited: { type: "boolean", description: "Whether its program has exited. An exited pane closes; its info then has only `pane`, `exited`, `exit_code` and `signal`" },
+    exit_code: { type: "integer|null", description: "The exit code, once exited (null when killed by a signal)" },
+    signal: { type: "string|null", description: "Only for exited panes: the signal that ended it" },
+  },
+  errors: ["pane_not_found"],
+  example: { v: 6, id: 1, type: "pane_info", pane: 1 },
+  handle({ pane }, { session, services }) {
+    return paneInfo(session, controlOf(services), pane);
+  },
+});

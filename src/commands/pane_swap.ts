@@ -1,0 +1,29 @@
+import { swapPanes } from "../model/layout";
+import { WsError } from "../protocol/errors";
+import { layoutReply } from "../server/v6-model";
+import { LAYOUT_REPLY } from "./layout-shared";
+import { defineMessage } from "./types";
+
+export default defineMessage<{ pane: number; with: number }>({
+  type: "pane_swap",
+  since: 6,
+  request: true,
+  reply: "layout",
+  summary: "Swap two panes of one tab: the split shape and ratios stay, the panes (and their running programs) change places.",
+  fields: {
+    pane: { type: "integer", required: true, description: "One pane" },
+    with: { type: "integer", required: true, description: "The other pane, in the same tab" },
+  },
+  replyFields: LAYOUT_REPLY,
+  errors: ["pane_not_found", "cross_tab"],
+  example: { v: 6, id: 1, type: "pane_swap", pane: 2, with: 3 },
+  handle(p, { session }) {
+    session.pane(p.pane);
+    session.pane(p.with);
+    const a = session.locate(p.pane);
+    const b = session.locate(p.with);
+    if (a.tab !== b.tab) throw new WsError(`panes ${p.pane} and ${p.with} are in different tabs`, "cross_tab", { param: "with" });
+    if (p.pane !== p.with) session.setLayout(a.ws, a.tab, swapPanes(a.tab.layout, p.pane, p.with));
+    return layoutReply(session, a.ws, a.tab);
+  },
+});

@@ -1,0 +1,26 @@
+import { controlOf } from "../server/control";
+import { snapshot } from "../server/v6-model";
+import type { AgentService } from "../features/agents/service";
+import { defineMessage } from "./types";
+
+export default defineMessage({
+  type: "session_snapshot",
+  since: 6,
+  request: true,
+  reply: "snapshot",
+  summary: "Every workspace, tab, layout tree and pane in one reply, with the event seq it is current at: subscribe with that `after_seq` and `boot_id` to follow every change after it.",
+  fields: {},
+  replyFields: {
+    boot_id: { type: "string", description: "This server start" },
+    seq: { type: "integer", description: "The last event included; subscribe with after_seq = seq to follow on without a gap" },
+    current: { type: "string", description: "The workspace on screen" },
+    size: { type: "object", description: "`cols`, `rows`: the attached client's terminal (or the default)" },
+    workspaces: { type: "array", description: "`id`, `name`, `current`, `active_tab`, `tabs` (each: `id`, `name`, `project`?, `active`, `focused`, `zoomed`, `panes`, `root` layout tree)" },
+    panes: { type: "array", description: "`pane`, `workspace`, `tab`, `label`, `title`, `command`, `cwd`, `pid`, `cols`, `rows`, `agent_status`?" },
+  },
+  example: { v: 6, id: 1, type: "session_snapshot" },
+  handle(_p, { session, services }) {
+    const agents = services.agents as AgentService | undefined;
+    return snapshot(session, controlOf(services), (pane) => agents?.status(pane)?.status);
+  },
+});

@@ -1,0 +1,226 @@
+// wait_for: block until a condition holds, woken only by the events that can change the answer
+// (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
+import { WsError } from "../protocol/errors";
+import { controlOf } from "../server/control";
+import { SOURCES, sourceLines, type Source } from "../server/pane-text";
+import type { ModelEvent } from "../server/events";
+import type { AgentService } from "../features/agents/service";
+import { defineMessage, type Reply } from "./types";
+
+export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status"] as const;
+export const AGENT_STATUSES = ["blocked", "working", "done", "idle", "none"] as const;
+
+interface Params {
+  condition: (typeof CONDITIONS)[number];
+  pane?: number;
+  workspace?: string;
+  pattern?: string;
+  ignore_case: boolean;
+  source: Source;
+  idle_ms?: number;
+  statuses?: string[];
+  timeout: number;
+}
+
+const need = (p: Params, field: keyof Params) => {
+  if (p[field] === undefined) throw new WsError(`condition ${p.condition} needs \`${field}\``, "invalid_params", { param: field, command: "ws api describe wait_for" });
+};
+
+export default defineMessage<Params>({
+  type: "wait_for",
+  since: 6,
+  request: true,
+  longRunning: true,
+  reply: "wait_result",
+  summary:
+    "Block until a condition holds, then reply; `timeout` ends it with code timeout. It is woken by the events that can change its answer, never by polling. output: the pane's text (scrollback included) matches a regex, checked at once and then on new output; exit: the pane's program exits; idle: the pane has printed nothing for idle_ms; workspace_exists / pane_exists; agent_status: the pane's agent status is one of statuses.",
+  fields: {
+    condition: { type: "string", required: true, accepted: CONDITIONS, description: "What to wait for" },
+    pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status)" },
+    workspace: { type: "string", description: "The workspace name (workspace_exists; exact, then ignoring case)" },
+    pattern: { type: "string", description: "output: a JavaScript regular expression, matched against the source's lines joined with \\n" },
+    ignore_case: { type: "boolean", default: false, description: "output: match ignoring case" },
+    source: { type: "string", default: "recent", accepted: SOURCES, description: "output: what to match against (as pane_read); recent includes the scrollback, so output that scrolled away still matches" },
+    idle_ms: { type: "integer", min: 1, max: 86_400_000, description: "idle: how long the pane must have been quiet" },
+    statuses: { type: "string[]", accepted: AGENT_STATUSES, description: "agent_status: the statuses that end the wait; none means no agent reports" },
+    timeout: { type: "integer", default: 30000, min: 0, max: 86_400_000, description: "Give up after this many ms, with code timeout" },
+  },
+  replyFields: {
+    condition: { type: "string", description: "The condition that held" },
+    elapsed_ms: { type: "integer", description: "How long the wait took" },
+    pane: { type: "integer", description: "The pane (pane conditions)" },
+    match: { type: "string", description: "output: the text that matched" },
+    groups: { type: "array", description: "output: the regex's capture groups" },
+    line: { type: "integer", description: "output: the 1-based source line where the match starts" },
+    exit_code: { type: "integer|null", description: "exit: the exit code (null when a signal ended it or the pane was closed)" },
+    signal: { type: "string|null", description: "exit: the signal that ended it" },
+    closed: { type: "boolean", description: "exit: true when the pane was closed rather than its program exiting" },
+    idle_ms: { type: "integer", description: "idle: how long it has been quiet" },
+    workspace: { type: "string", description: "workspace_exists: the workspace's name; pane_exists: the pane's workspace" },
+    status: { type: "string", description: "agent_status: the status that matched" },
+  },
+  errors: ["timeout", "pane_not_found", "pane_exited", "unsupported"],
+  example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
+  handle(p, { session, services, signal }) {
+    const control = controlOf(services);
+    const began = Date.now();
+    let regex: RegExp | undefined;
+    switch (p.condition) {
+      case "output":
+        need(p, "pane");
+        need(p, "pattern");
+        try {
+          regex = new RegExp(p.pattern!, p.ignore_case ? "i" : "");
+        } catch (e) {
+          throw new WsError(`pattern is not a valid regular expression: ${(e as Error).message}`, "invalid_params", { param: "pattern" });
+        }
+        session.pane(p.pane!);
+        break;
+      case "exit":
+        need(p, "pane");
+        if (!control.exitOf(p.pane!)) session.pane(p.pane!);
+        break;
+      case "idle":
+        need(p, "pane");
+        need(p, "idle_ms");
+        session.pane(p.pane!);
+        break;
+      case "workspace_exists":
+        need(p, "workspace");
+        break;
+      case "pane_exists":
+        need(p, "pane");
+        break;
+      case "agent_status":
+        need(p, "pane");
+        need(p, "statuses");
+        if (!services.agents) throw new WsError("this server has no agent feature", "unsupported");
+        session.pane(p.pane!);
+        break;
+    }
+    const done = (fields: Record<string, unknown>): Reply => ({ type: "wait_result", condition: p.condition, elapsed_ms: Date.now() - began, ...fields });
+
+    return new Promise<Reply>((resolve, reject) => {
+      let finished = false;
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
+      let checkTimer: ReturnType<typeof setTimeout> | undefined;
+      let checkCost = 0;
+      const cleanups: (() => void)[] = [];
+      const finish = (r: Reply | WsError) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(idleTimer);
+        clearTimeout(checkTimer);
+        for (const c of cleanups) c();
+        r instanceof WsError ? reject(r) : resolve(r);
+      };
+      const deadline = setTimeout(() => finish(new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout")), p.timeout);
+      cleanups.push(() => clearTimeout(deadline));
+      if (signal) {
+        const onAbort = () => finish(new WsError("the client went away", "internal"));
+        signal.addEventListener("abort", onAbort);
+        cleanups.push(() => signal.removeEventListener("abort", onAbort));
+      }
+
+      /** The current answer, or undefined to keep waiting. */
+      const check = (): Reply | WsError | undefined => {
+        switch (p.condition) {
+          case "output": {
+            const pane = session.panes.get(p.pane!);
+            if (!pane) return new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" });
+            const lines = sourceLines(pane.term, p.source);
+            const text = lines.join("\n");
+            const m = regex!.exec(text);
+            if (!m) return undefined;
+            const line = text.slice(0, m.index).split("\n").length;
+            return done({ pane: p.pane, match: m[0], groups: m.slice(1).map((g) => g ?? null), line });
+          }
+          case "exit": {
+            const exit = control.exitOf(p.pane!);
+            if (exit) return done({ pane: p.pane, exit_code: exit.exit_code, signal: exit.signal, closed: false });
+            if (!session.panes.has(p.pane!)) return done({ pane: p.pane, exit_code: null, signal: null, closed: true });
+            return undefined;
+          }
+          case "idle": {
+            const pane = session.panes.get(p.pane!);
+            if (!pane) return new WsError(`pane ${p.pane} closed before it was idle`, "pane_exited", { param: "pane" });
+            const quiet = Date.now() - pane.lastOutputAt;
+            if (quiet >= p.idle_ms!) return done({ pane: p.pane, idle_ms: quiet });
+            clearTimeout(idleTimer);
+            // The one moment it can next become true, unless it prints first (which re-arms this).
+            idleTimer = setTimeout(() => settle(), p.idle_ms! - quiet + 1);
+            return undefined;
+          }
+          case "workspace_exists": {
+            const name = p.workspace!;
+            const ws = session.workspaces.find((w) => w.name === name) ?? session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase());
+            return ws ? done({ workspace: ws.name }) : undefined;
+          }
+          case "pane_exists": {
+            if (!session.panes.has(p.pane!)) return undefined;
+            try {
+              const { ws, tab } = session.locate(p.pane!);
+              return done({ pane: p.pane, workspace: ws.name, tab: tab.id });
+            } catch {
+              return undefined;
+            }
+          }
+          case "agent_status": {
+            const status = (services.agents as AgentService).status(p.pane!)?.status ?? "none";
+            if (p.statuses!.includes(status)) return done({ pane: p.pane, status });
+            if (!session.panes.has(p.pane!)) return new WsError(`pane ${p.pane} closed while waiting for its agent`, "pane_exited", { param: "pane" });
+            return undefined;
+          }
+        }
+      };
+      const settle = () => {
+        if (finished) return;
+        const t0 = performance.now();
+        let r: Reply | WsError | undefined;
+        try {
+          r = check();
+        } catch (e) {
+          console.error("wait_for check failed:", e);
+          r = new WsError(`wait_for failed: ${(e as Error).message}`, "internal");
+        }
+        checkCost = performance.now() - t0;
+        if (r) finish(r);
+      };
+      /** Output checks re-read the pane: coalesce bursts, and spend at most ~20% of the time on them. */
+      const settleSoon = () => {
+        if (finished || checkTimer) return;
+        checkTimer = setTimeout(() => {
+          checkTimer = undefined;
+          settle();
+        }, Math.min(250, checkCost * 4));
+      };
+      const wakes = (e: ModelEvent): boolean => {
+        switch (p.condition) {
+          case "output":
+          case "idle":
+            return (e.type === "pane_output" || e.type === "pane_closed") && e.pane === p.pane;
+          case "exit":
+            return (e.type === "pane_exited" || e.type === "pane_closed") && e.pane === p.pane;
+          case "workspace_exists":
+            return e.type === "workspace_created" || e.type === "workspace_renamed";
+          case "pane_exists":
+            return e.type === "pane_created" && e.pane === p.pane;
+          case "agent_status":
+            return (e.type === "agent_status" || e.type === "agent_status_changed" || e.type === "pane_closed") && e.pane === p.pane;
+        }
+      };
+      cleanups.push(
+        session.bus.on((e) => {
+          if (!wakes(e)) return;
+          if (p.condition === "output" && e.type === "pane_output") settleSoon();
+          else settle();
+        }),
+      );
+      if (p.condition === "output") {
+        // Output parsed but not yet announced still counts: check once the emulator has caught up.
+        const pane = session.panes.get(p.pane!)!;
+        void pane.flushed().then(settle);
+      } else settle();
+    });
+  },
+});

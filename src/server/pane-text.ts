@@ -1,0 +1,104 @@
+// Reading a pane's emulator as text for pane_read and wait_for: the screen, the screen with its
+// scrollback, or that with soft-wrapped rows joined back into the lines the program wrote (xterm
+// marks a row that continues the one above as `isWrapped`). Optionally with SGR styling kept.
+// Type-only imports of xterm: this module runs in the daemon, where the pane's Terminal exists.
+import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
+
+export type Source = "visible" | "recent" | "recent-unwrapped";
+export const SOURCES: readonly Source[] = ["visible", "recent", "recent-unwrapped"];
+
+export interface ReadOptions {
+  source: Source;
+  /** The last N lines. */
+  lines?: number;
+  /** 1-based inclusive range over the source's lines; overrides `lines`. */
+  start?: number;
+  end?: number;
+  styled?: boolean;
+}
+
+export interface ReadResult {
+  text: string;
+  /** Lines in the whole source (after trailing blank lines are dropped). */
+  total: number;
+  /** The 1-based number of the first line returned (0 when none). */
+  first: number;
+  count: number;
+}
+
+let scratch: IBufferCell | undefined;
+
+function sgr(cell: IBufferCell): string {
+  const p: (string | number)[] = [0];
+  if (cell.isBold()) p.push(1);
+  if (cell.isDim()) p.push(2);
+  if (cell.isItalic()) p.push(3);
+  if (cell.isUnderline()) p.push(4);
+  if (cell.isBlink()) p.push(5);
+  if (cell.isInverse()) p.push(7);
+  if (cell.isInvisible()) p.push(8);
+  if (cell.isStrikethrough()) p.push(9);
+  if (cell.isOverline()) p.push(53);
+  const color = (rgb: boolean, pal: boolean, c: number, base: number) => {
+    if (rgb) p.push(`${base + 8};2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`);
+    else if (pal) p.push(c < 8 ? base + c : c < 16 ? base + 60 + c - 8 : `${base + 8};5;${c}`);
+  };
+  color(cell.isFgRGB(), cell.isFgPalette(), cell.getFgColor(), 30);
+  color(cell.isBgRGB(), cell.isBgPalette(), cell.getBgColor(), 40);
+  return `\x1b[${p.join(";")}m`;
+}
+
+/** One buffer row as text; styled rows carry SGR codes and end with a reset. */
+function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: boolean): string {
+  if (!styled) return line.translateToString(trimRight);
+  const cell = (scratch ??= term.buffer.active.getNullCell());
+  // Trailing default blanks say nothing.
+  let last = -1;
+  for (let c = 0; c < term.cols; c++) {
+    if (!line.getCell(c, cell)) break;
+    const blank = (cell.getChars() === "" || cell.getChars() === " ") && cell.isAttributeDefault() && cell.isBgDefault();
+    if (!blank || !trimRight) last = c;
+  }
+  let out = "";
+  let cur = "\x1b[0m";
+  for (let c = 0; c <= last; c++) {
+    if (!line.getCell(c, cell) || cell.getWidth() === 0) continue;
+    const s = sgr(cell);
+    if (s !== cur) {
+      out += s;
+      cur = s;
+    }
+    out += cell.getChars() || " ";
+  }
+  return cur !== "\x1b[0m" ? out + "\x1b[0m" : out;
+}
+
+/** The source's lines, trailing blank lines dropped. */
+export function sourceLines(term: Terminal, source: Source, styled = false): string[] {
+  const buf = term.buffer.active;
+  const from = source === "visible" ? buf.baseY : 0;
+  const to = buf.baseY + term.rows;
+  // Logical lines as the rows they span: a row marked isWrapped continues the one above.
+  const groups: (IBufferLine | undefined)[][] = [];
+  for (let y = from; y < to; y++) {
+    const line = buf.getLine(y);
+    if (source === "recent-unwrapped" && line?.isWrapped && groups.length) groups[groups.length - 1]!.push(line);
+    else groups.push([line]);
+  }
+  // Rows a line wrapped out of were full, so only a line's last row is trimmed.
+  const out = groups.map((rows) => rows.map((r, i) => (r ? rowText(term, r, styled, i === rows.length - 1) : "")).join(""));
+  while (out.length && (out[out.length - 1] === "" || out[out.length - 1] === "\x1b[0m")) out.pop();
+  return out;
+}
+
+export function readPane(term: Terminal, o: ReadOptions): ReadResult {
+  const all = sourceLines(term, o.source, !!o.styled);
+  let from = 0;
+  let to = all.length;
+  if (o.start !== undefined || o.end !== undefined) {
+    from = Math.max(0, (o.start ?? 1) - 1);
+    to = Math.min(all.length, o.end ?? all.length);
+  } else if (o.lines !== undefined) from = Math.max(0, all.length - o.lines);
+  const slice = to > from ? all.slice(from, to) : [];
+  return { text: slice.join("\n"), total: all.length, first: slice.length ? from + 1 : 0, count: slice.length };
+}
