@@ -1,0 +1,55 @@
+// Shared bench helpers: private ws and tmux servers, medians, and the ratio line every bench prints.
+import { mkdtempSync, chmodSync, rmSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "..");
+export const WS = process.env.WS_BIN ? resolve(process.env.WS_BIN) : join(ROOT, "dist/ws");
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Run `fn` `runs` times and return the median of what it returns (ms or a rate). */
+export async function medianOf(runs: number, fn: () => Promise<number>): Promise<{ median: number; all: number[] }> {
+  const all: number[] = [];
+  for (let i = 0; i < runs; i++) all.push(await fn());
+  return { median: median(all), all };
+}
+
+export function report(what: string, unit: string, ws: number, tmux: number, lowerIsBetter = true): void {
+  const ratio = ws / tmux;
+  const verdict = lowerIsBetter ? (ratio < 1 ? "ws faster" : "tmux faster") : ratio > 1 ? "ws faster" : "tmux faster";
+  console.log(`${what.padEnd(48)} ws ${ws.toFixed(3).padStart(10)} ${unit}   tmux ${tmux.toFixed(3).padStart(10)} ${unit}   ws/tmux ${ratio.toFixed(2)} (${verdict})`);
+}
+
+export class BenchEnv {
+  readonly root = realpathSync(mkdtempSync(join(tmpdir(), "ws-bench-")));
+  readonly env: Record<string, string>;
+  readonly tmuxSock: string;
+  constructor() {
+    chmodSync(this.root, 0o700);
+    this.tmuxSock = join(this.root, "tmux.sock");
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("WS_") && k !== "TMUX") env[k] = v;
+    this.env = { ...env, XDG_RUNTIME_DIR: this.root, HOME: this.root, XDG_STATE_HOME: join(this.root, "state"), SHELL: "/bin/sh" };
+  }
+  get wsSock(): string {
+    return join(this.root, "ws", "default.sock");
+  }
+  async run(argv: string[]): Promise<number> {
+    const p = Bun.spawn(argv, { env: this.env, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+    return p.exited;
+  }
+  async start(): Promise<void> {
+    if ((await this.run([WS, "start"])) !== 0) throw new Error(`${WS} start failed (build it with bun run build)`);
+    if ((await this.run(["tmux", "-S", this.tmuxSock, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh"])) !== 0) throw new Error("tmux new-session failed");
+  }
+  async stop(): Promise<void> {
+    await this.run([WS, "kill-server"]);
+    await this.run(["tmux", "-S", this.tmuxSock, "kill-server"]);
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
