@@ -26,10 +26,6 @@ const result = await Bun.build({
   entrypoints: ["src/main.ts"],
   compile: { outfile: "dist/ws" },
   minify: true,
-  // Precompiled bytecode: the CLI runs on every hook event and script step, and skipping the
-  // parse of the whole bundle makes each start-up 2-3x faster (measured; see README).
-  bytecode: true,
-  format: "esm",
   sourcemap: "linked",
   // CommonJS + bytecode: builtins (node:util, node:tty, … ~20 ms each) load when a module first
   // needs them instead of all at start-up, and nothing is parsed at start. `ws report` runs on
