@@ -18,5 +18,6 @@ export interface Feature {
 export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/agents/feature")).default(),
   async () => (await import("../ui/feature")).default(),
+  async () => (await import("../features/agents/ui-feature")).default(),
   async () => (await import("../features/persistence/feature")).default(),
 ];

@@ -4,7 +4,7 @@
 
 import type { Session } from "../server/session";
 import type { Pane } from "../model/pane";
-import type { PaneRect } from "../model/layout";
+import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
 import { renderPane } from "./render-pane";
 import type { ExtraModes } from "./pane-modes";
@@ -27,6 +27,9 @@ export interface UiView {
   /** A one-off notice on the status line, cleared by the next key. */
   message?: string;
   extraModes(pane: number): ExtraModes | undefined;
+  /** A mark for a tab from its panes (agents that need the person), and a status-line summary. */
+  tabBadge?(panes: number[]): string | undefined;
+  statusBadge?(): string | undefined;
 }
 
 const BAR: Style = { fg: pal(252), bg: pal(236) };
@@ -100,17 +103,18 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
   g.cursor = { x: r.x + x, y: r.y + y, visible: !extra?.cursorHidden && !v.prompt && !v.overlay, shape: extra?.cursorShape ?? 0 };
 }
 
-const tabLabel = (s: Session, i: number) => {
+const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge">) => {
   const t = s.currentWorkspace.tabs[i]!;
-  return ` ${i + 1}:${s.tabName(t)}${t.zoomed !== undefined ? " Z" : ""} `;
+  const badge = v?.tabBadge?.(panesOf(t.layout));
+  return ` ${i + 1}:${s.tabName(t)}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
 };
 
 /** The tab whose label is at column x of the tab bar (for mouse clicks). */
-export function tabAt(s: Session, x: number): number | undefined {
+export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge">): number | undefined {
   let at = 0;
   const tabs = s.currentWorkspace.tabs;
   for (let i = 0; i < tabs.length; i++) {
-    const w = textWidth(tabLabel(s, i));
+    const w = textWidth(tabLabel(s, i, v));
     if (x >= at && x < at + w) return i;
     at += w + 1;
   }
@@ -123,7 +127,7 @@ function drawTabBar(g: Grid, s: Session, v: UiView) {
   let x = 0;
   ws.tabs.forEach((_, i) => {
     if (x >= g.cols) return;
-    x += g.text(x, 0, tabLabel(s, i), i === ws.active ? BAR_ACTIVE : BAR, g.cols - x);
+    x += g.text(x, 0, tabLabel(s, i, v), i === ws.active ? BAR_ACTIVE : BAR, g.cols - x);
     x += g.text(x, 0, " ", BAR, g.cols - x);
   });
   const right = ` ${ws.name} `;
@@ -150,6 +154,8 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
   const left = ` [${ws.name}] tab ${ws.active + 1}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
   x += g.text(x, y, left, BAR, g.cols - x);
+  const badge = v.statusBadge?.();
+  if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);
   const msg = v.copy?.message ?? v.message;
   if (msg) g.text(x + 1, y, msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
   else {

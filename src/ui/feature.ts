@@ -20,6 +20,7 @@ export default function uiFeature(): Feature {
       const { keymap, warnings } = loadKeymap();
       for (const w of warnings) d.log.warn(w);
       ui = new Interface({ session: d.session, keymap, warnings, build: BUILD, shutdown: (keep) => void d.shutdown(keep) });
+      d.services.ui = ui; // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
         if (e.type === "server_quitting") quitting = true;
       });

@@ -48,6 +48,10 @@ export class Interface implements UiView {
   copy?: CopyMode;
   message?: string;
   drag?: DragState;
+  /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
+  tabBadge?: (panes: number[]) => string | undefined;
+  statusBadge?: () => string | undefined;
+  dashboard?: () => void;
   private modes = new Map<number, ExtraModes>();
   private scheduled = false;
   private lastFrame = -Infinity;

@@ -40,6 +40,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "rename-tab", description: "Rename the current tab" },
   { name: "copy-mode", description: "Scroll back, search and copy (OSC 52)" },
   { name: "help", description: "Show every key binding" },
+  { name: "dashboard", description: "Agents (most urgent first) and ports; Enter goes to one" },
   { name: "send-prefix", description: "Send the prefix key (Ctrl-Space) to the pane" },
 ];
 
@@ -65,7 +66,7 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
   ["C-Left", "resize-left"], ["C-Right", "resize-right"], ["C-Up", "resize-up"], ["C-Down", "resize-down"],
   ["H", "resize-left"], ["L", "resize-right"], ["K", "resize-up"], ["J", "resize-down"],
   ["w", "new-workspace"], ["s", "switch-workspace"], [")", "next-workspace"], ["(", "prev-workspace"],
-  [",", "rename-tab"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"],
+  [",", "rename-tab"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"],
   ["C-Space", "send-prefix"],
 ];
 

@@ -39,7 +39,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
 
   if (m.row === 0) {
     if (typeof kind === "object" && "Down" in kind) {
-      const i = tabAt(s, m.column);
+      const i = tabAt(s, m.column, ui);
       const t = i !== undefined ? ws.tabs[i] : undefined;
       if (t) s.focusTab(ws, t);
     }

@@ -164,6 +164,9 @@ export function runUiCommand(ui: Interface, name: string): void {
       return ui.enterCopy();
     case "help":
       return ui.showHelp();
+    case "dashboard":
+      if (!ui.dashboard) throw new Error("the dashboard needs the agents feature");
+      return ui.dashboard();
     case "send-prefix":
       if (focused) ui.toPane({ Key: { code: { Char: " " }, modifiers: "CONTROL", kind: "Press", state: "" } }, focused);
       return;

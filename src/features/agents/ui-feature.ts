@@ -1,0 +1,94 @@
+// What the person sees of agents on the attached terminal: marks in the tab bar and status line,
+// a bell and a desktop notification (OSC 9 and OSC 777) when an agent becomes blocked or done, and
+// the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
+
+import type { Feature } from "../../server/features";
+import type { Interface } from "../../ui/interface";
+import type { AgentService } from "./service.ts";
+import { URGENCY, type AgentStatus } from "./status-map.ts";
+
+const MARK: Partial<Record<AgentStatus, string>> = { blocked: "!", done: "✓" };
+
+/** Which notifications to send: WS_AGENT_NOTIFY="bell,osc9,osc777" (the default) or "off". */
+export function notifyKinds(env = process.env): Set<string> {
+  const v = (env.WS_AGENT_NOTIFY ?? "bell,osc9,osc777").toLowerCase();
+  return new Set(v === "off" || v === "none" ? [] : v.split(/[\s,]+/).filter(Boolean));
+}
+
+// Terminal control characters in a detail would end the OSC early or inject sequences.
+const clean = (s: string) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
+
+export function notificationBytes(kinds: Set<string>, title: string, body: string): string {
+  const [t, b] = [clean(title), clean(body)];
+  return (
+    (kinds.has("bell") ? "\x07" : "") +
+    (kinds.has("osc9") ? `\x1b]9;${t}: ${b}\x07` : "") +
+    (kinds.has("osc777") ? `\x1b]777;notify;${t.replaceAll(";", ",")};${b}\x07` : "")
+  );
+}
+
+const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
+const BUTTONS = ["new-tab", "new-workspace", "switch-workspace", "help"];
+
+export function showDashboard(ui: Interface, agents: AgentService): void {
+  const d = agents.dashboard();
+  const lines: string[] = [];
+  const actions: (() => void)[] = [];
+  const add = (line: string, act: () => void = () => {}) => (lines.push(line), actions.push(act));
+  const go = (pane: number) => () => ui.session.focusPane(pane);
+  add("Agents");
+  for (const a of d.agents) {
+    const mark = MARK[a.status] ?? " ";
+    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})${a.detail ? `  ${a.detail}` : ""}`, go(a.pane));
+  }
+  if (!d.agents.length) add("  none reporting: ws hooks install claude");
+  add("Ports");
+  for (const p of d.ports) add(`  ${String(p.port).padStart(5)}  ${p.workspace} / ${p.tab} (pane ${p.pane})  ${p.command}`, go(p.pane));
+  if (!d.ports.length) add("  none");
+  add("Commands");
+  for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
+  // Start on the most urgent agent, or on the first button when no agent reports.
+  const selected = d.agents.length ? 1 : lines.indexOf("Commands") + 1;
+  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.());
+}
+
+export default function agentsUiFeature(): Feature {
+  const off: (() => void)[] = [];
+  return {
+    name: "agents-ui",
+    start(d) {
+      const ui = d.services.ui as Interface | undefined;
+      const agents = d.services.agents as AgentService | undefined;
+      if (!ui || !agents) return;
+      const kinds = notifyKinds();
+      ui.tabBadge = (panes) => {
+        let best: AgentStatus | undefined;
+        for (const p of panes) {
+          const st = agents.status(p)?.status;
+          if (st && MARK[st] && (best === undefined || URGENCY[st] < URGENCY[best])) best = st;
+        }
+        return best && MARK[best];
+      };
+      ui.statusBadge = () => {
+        const n = { blocked: 0, done: 0 };
+        for (const a of agents.store.all()) if (a.status === "blocked" || a.status === "done") n[a.status]++;
+        const parts = [n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
+        return parts.length ? ` ${parts.join("  ")} ` : undefined;
+      };
+      ui.dashboard = () => showDashboard(ui, agents);
+      off.push(
+        d.session.bus.on((e) => {
+          if (e.type === "agent_status") ui.invalidate();
+          if (e.type === "agent_attention" && ui.client && kinds.size) {
+            const pane = d.session.panes.get(e.pane as number);
+            const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
+            ui.sendRaw(notificationBytes(kinds, "ws", `${pane?.label ?? "agent"} (pane ${e.pane}) ${what}`));
+          }
+        }),
+      );
+    },
+    stop() {
+      for (const f of off.splice(0)) f();
+    },
+  };
+}
