@@ -1,6 +1,7 @@
 // Bad input gets a clear error and breaks nothing: afterwards every workspace and pane is there.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TestServer, waitFor } from "./harness";
+import { MIN_VERSION, VERSION } from "../src/protocol/version";
 
 let s: TestServer;
 let before: any[];
@@ -27,8 +28,10 @@ test("JSON that is not an object", async () => {
 });
 
 test("versions 0 and 9 get the spec's version error", async () => {
-  expect(await s.rawLine('{"v":9,"type":"workspace_list"}\n')).toBe("error: protocol version 9 not supported (this ws speaks 1..=5)");
-  expect(await s.rawLine('{"v":0,"type":"workspace_list"}\n')).toBe("error: protocol version 0 not supported (this ws speaks 1..=5)");
+  // The spec's exact form, with this server's range.
+  expect(MIN_VERSION).toBe(1);
+  expect(await s.rawLine('{"v":9,"type":"workspace_list"}\n')).toBe(`error: protocol version 9 not supported (this ws speaks 1..=${VERSION})`);
+  expect(await s.rawLine('{"v":0,"type":"workspace_list"}\n')).toBe(`error: protocol version 0 not supported (this ws speaks 1..=${VERSION})`);
   expect(await s.rawLine('{"v":"2","type":"workspace_list"}\n')).toStartWith("error: invalid message: ");
   expect(await s.rawLine('{"type":"workspace_list"}\n')).toBe("error: invalid message: missing field `v`");
   await intact();
