@@ -76,13 +76,20 @@ export default function agentsUiFeature(): Feature {
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       ui.dashboard = () => showDashboard(ui, agents);
+      // Name the agent as the tab bar does: the tab's name says more than the program's.
+      const where = (pane: number) => {
+        try {
+          return d.session.tabName(d.session.locate(pane).tab);
+        } catch {
+          return "agent";
+        }
+      };
       off.push(
         d.session.bus.on((e) => {
           if (e.type === "agent_status") ui.invalidate();
           if (e.type === "agent_attention" && ui.client && kinds.size) {
-            const pane = d.session.panes.get(e.pane as number);
             const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
-            ui.sendRaw(notificationBytes(kinds, "ws", `${pane?.label ?? "agent"} (pane ${e.pane}) ${what}`));
+            ui.sendRaw(notificationBytes(kinds, "ws", `${where(e.pane as number)} (pane ${e.pane}) ${what}`));
           }
         }),
       );
