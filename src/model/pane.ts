@@ -19,7 +19,9 @@ export interface PaneSpec {
 
 /** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
  * our own queue and only hand it more as its write callbacks fire. */
-const EMULATOR_IN_FLIGHT = 4 * 1024 * 1024;
+const EMULATOR_IN_FLIGHT = 64 * 1024;
+/** Largest piece handed to xterm at once (see receive). */
+const EMULATOR_CHUNK = 4096;
 
 export class Pane {
   readonly id: number;
@@ -129,7 +131,9 @@ export class Pane {
 
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
-    this.queue.push(bytes);
+    // xterm checks its time budget only between chunks; a 64 KB chunk of `yes` takes ~50 ms to
+    // parse and would hold the loop (keys, frames, other panes) that long. Small chunks let it yield.
+    for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
     this.pump();
   }
 
@@ -140,10 +144,23 @@ export class Pane {
       this.term.write(chunk, () => {
         this.inFlight -= chunk.length;
         this.onOutput(this);
-        this.pump();
+        this.schedulePump();
         this.maybeFinish();
       });
     }
+  }
+
+  // Refill on the next turn, not inside xterm's parse loop (which keeps going for 12 ms while
+  // there is data): a flood then parses in short slices, and keys, frames and other panes get
+  // the loop in between.
+  private pumpScheduled = false;
+  private schedulePump(): void {
+    if (this.pumpScheduled || !this.queue.length) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private maybeFinish(): void {
