@@ -7,6 +7,7 @@ import { pane, split, tab, workspace } from "./model-cmds";
 import { agent, dashboard, hooksCmd, report } from "./agent-cmds";
 import { attach, keys, defaultAttach } from "./attach-cmds";
 import { restart, session } from "./session-cmds";
+import { api, call, events, waitCmd } from "./api-cmds";
 
 /** Further subcommands other areas add (attach, keys, report, hooks, …). */
 export const extraCommands: Record<string, CommandDef<any>> = {};
@@ -25,7 +26,7 @@ export async function runCli(argv: string[]): Promise<void> {
   }
   const main = defineCommand({
     meta: { name: "ws", version: `${WS_VERSION} (${BUILD})`, description: "A terminal multiplexer for running many coding agents side by side. Global flags: -L NAME (named server), --local, --json" },
-    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, agent, hooks: hooksCmd, dashboard, report, attach, keys, session, restart, ...extraCommands },
+    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, agent, hooks: hooksCmd, dashboard, report, attach, keys, session, restart, api, call, wait: waitCmd, events, ...extraCommands },
   });
   try {
     await runMain(main, { rawArgs: rest });

@@ -1,6 +1,7 @@
 // Commands that drive the model: ws workspace …, ws tab …, ws split, ws pane ….
 import { defineCommand } from "citty";
 import { CliError, paneArg, send, show } from "./common";
+import { paneInfo } from "./api-cmds";
 
 interface TabInfoOut {
   name: string;
@@ -167,18 +168,24 @@ const paneFocus = defineCommand({
 });
 
 const paneRead = defineCommand({
-  meta: { name: "read", description: "Print what a pane shows: ws pane read PANE [--lines N] [--scrollback]" },
+  meta: { name: "read", description: "Print a pane's text: ws pane read PANE [--source visible|recent|recent-unwrapped] [--lines N | --start A --end B] [--styled]" },
   args: {
     pane: { type: "positional", required: false, description: "The pane id (default: $WS_PANE_ID)" },
+    source: { type: "string", description: "visible (default), recent (scrollback and screen) or recent-unwrapped (soft-wrapped rows joined)" },
     lines: { type: "string", description: "Only the last N lines" },
-    scrollback: { type: "boolean", description: "Include the scrollback above the screen" },
+    start: { type: "string", description: "First line of a 1-based range" },
+    end: { type: "string", description: "Last line of the range" },
+    styled: { type: "boolean", description: "Keep colours and attributes (ANSI)" },
+    scrollback: { type: "boolean", description: "Same as --source recent" },
   },
   async run({ args }) {
-    const fields: Record<string, unknown> = { pane: paneArg(args.pane), source: args.scrollback ? "recent" : "visible" };
-    if (args.lines !== undefined) {
-      if (!/^\d+$/.test(String(args.lines))) throw new CliError(`--lines is a number, got "${args.lines}"`);
-      fields.lines = Number(args.lines);
+    const fields: Record<string, unknown> = { pane: paneArg(args.pane), source: args.source ?? (args.scrollback ? "recent" : "visible") };
+    for (const k of ["lines", "start", "end"] as const) {
+      if (args[k] === undefined) continue;
+      if (!/^\d+$/.test(String(args[k]))) throw new CliError(`--${k} is a number, got "${args[k]}"`);
+      fields[k] = Number(args[k]);
     }
+    if (args.styled) fields.styled = true;
     const reply = await send("pane_read", fields);
     show(reply, String(reply.text ?? ""));
   },
@@ -186,5 +193,5 @@ const paneRead = defineCommand({
 
 export const pane = defineCommand({
   meta: { name: "pane", description: "Send to, read, focus and close panes" },
-  subCommands: { send: paneSend, close: paneClose, focus: paneFocus, read: paneRead },
+  subCommands: { send: paneSend, close: paneClose, focus: paneFocus, read: paneRead, info: paneInfo },
 });

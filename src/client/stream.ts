@@ -1,0 +1,46 @@
+// A long-lived request: write one line, then hand every line the server sends to `onLine` until
+// the connection closes (subscribe streams; `ws call` of any message).
+export function streamLines(socketPath: string, line: string, onLine: (line: string) => boolean | void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const dec = new TextDecoder();
+    Bun.connect({
+      unix: socketPath,
+      socket: {
+        open(s) {
+          const bytes = Buffer.from(line.endsWith("\n") ? line : line + "\n");
+          const n = s.write(bytes);
+          (s as unknown as { rest?: Buffer }).rest = n < bytes.length ? bytes.subarray(n) : undefined;
+        },
+        drain(s) {
+          const st = s as unknown as { rest?: Buffer };
+          if (!st.rest) return;
+          const n = s.write(st.rest);
+          st.rest = n < st.rest.length ? st.rest.subarray(n) : undefined;
+        },
+        data(s, bytes) {
+          buf += dec.decode(bytes, { stream: true });
+          let nl: number;
+          while ((nl = buf.indexOf("\n")) >= 0) {
+            const l = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (onLine(l) === false) {
+              s.end();
+              return;
+            }
+          }
+        },
+        close() {
+          if (buf) onLine(buf);
+          resolve();
+        },
+        connectError(_s, err) {
+          reject(new Error(`no ws server on ${socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+        },
+        error(_s, err) {
+          reject(err);
+        },
+      },
+    }).catch((err) => reject(new Error(`no ws server on ${socketPath} (${err.code ?? err.message})`)));
+  });
+}
