@@ -151,9 +151,13 @@ export interface LoadedKeymap {
   warnings: string[];
 }
 
-function lineOf(text: string, needle: string): number {
+function lineOf(text: string, key: string): number {
+  const esc = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  // The line that sets this key: "key" =, 'key' =, key =, or a [key] table header.
+  const re = new RegExp(`^\\s*(?:"${esc}"|'${esc}'|${esc}|\\[\\s*${esc}\\s*\\])\\s*(?:=|$)`);
   const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(needle)) return i + 1;
+  for (let i = 0; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(key)) return i + 1;
   return 0;
 }
 

@@ -1,0 +1,109 @@
+// run_command, ws keys --list, mouse, copy mode and keys.toml, through a real
+// terminal (tmux) attached to a real server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { TestServer, waitFor, wsArgv } from "./harness";
+import { Tmux } from "./tmux-driver";
+
+const WS = wsArgv().join(" ");
+let server: TestServer;
+let tmux: Tmux;
+
+beforeAll(async () => {
+  server = new TestServer();
+  mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
+  writeFileSync(join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), '[keys]\n"v" = "split-right"\n"y" = "no-such-command"\n');
+  await server.start();
+  tmux = new Tmux(server.env);
+  await tmux.open("ws", `${WS} attach; sleep 3600`, 120, 40);
+  await tmux.waitFor("ws", "[main] tab 1/1");
+});
+afterAll(async () => {
+  await tmux.kill();
+  await server.stop();
+});
+
+const sgr = (b: number, col: number, row: number, up = false) => `\x1b[<${b};${col + 1};${row + 1}${up ? "m" : "M"}`;
+
+describe("keys.toml", () => {
+  test("a bad line is reported on screen with its line number; the rest applies", async () => {
+    await tmux.waitFor("ws", /keys\.toml:3: "no-such-command" is not a command/);
+    await tmux.keys("ws", "C-Space", "v"); // the user's own binding
+    await tmux.waitFor("ws", /─ 2: bash/);
+  });
+
+  test("ws keys --list names every command with its keys", async () => {
+    const out = await server.ok(["keys", "--list"]);
+    expect(out).toMatch(/split-right\s+C-Space %, C-Space \|, C-Space v/);
+    expect(out).toMatch(/detach\s+C-Space d/);
+    expect(out).toContain("copy-mode");
+  });
+});
+
+describe("run_command", () => {
+  test("runs a command as if its key were pressed; unknown names are errors", async () => {
+    const r = await server.request({ v: 5, type: "run_command", name: "split-below" });
+    expect(r).toEqual({ v: expect.any(Number), type: "ok" });
+    await tmux.waitFor("ws", /─ 3: bash/);
+    const bad = await server.request({ v: 5, type: "run_command", name: "explode" });
+    expect(bad.type).toBe("error");
+    expect(bad.message).toContain("ws keys --list");
+  });
+
+  test("a command that asks opens its prompt on the server's screen", async () => {
+    await server.request({ v: 5, type: "run_command", name: "rename-tab" });
+    await tmux.waitFor("ws", "rename tab:");
+    await tmux.keys("ws", "C-u");
+    await tmux.text("ws", "Builds");
+    await tmux.keys("ws", "Enter");
+    await tmux.waitFor("ws", " 1:Builds ");
+    expect((await server.list())[0].tabs[0].name).toBe("Builds");
+  });
+});
+
+describe("mouse", () => {
+  test("a click focuses the pane under it", async () => {
+    // Pane 1 is top-left; the client terminal sends SGR mouse reports as a real one would.
+    await tmux.text("ws", sgr(0, 5, 5) + sgr(0, 5, 5, true));
+    await tmux.waitFor("ws", "pane 1 ");
+    await tmux.text("ws", sgr(0, 100, 5) + sgr(0, 100, 5, true));
+    await tmux.waitFor("ws", "pane 2 ");
+  });
+
+  test("dragging the vertical border resizes the panes", async () => {
+    const before = (await server.list())[0];
+    const screen = await tmux.lines("ws");
+    const col = screen[5]!.indexOf("│");
+    expect(col).toBeGreaterThan(10);
+    await tmux.text("ws", sgr(0, col, 5) + sgr(32, col - 10, 5) + sgr(0, col - 10, 5, true));
+    await tmux.waitFor("ws", (s) => s.split("\n")[5]!.indexOf("│") === col - 10);
+    expect(before.tabs[0].panes.length).toBe(3);
+  });
+
+  test("the wheel scrolls a shell pane's history (copy mode), q leaves it", async () => {
+    await server.request({ v: 2, type: "pane_send", pane: 1, text: "for i in $(seq 1 200); do echo hist-$i; done", enter: true });
+    await server.waitScreen(1, "hist-200");
+    await tmux.text("ws", sgr(0, 5, 5) + sgr(0, 5, 5, true));
+    await tmux.waitFor("ws", "pane 1 ");
+    for (let i = 0; i < 10; i++) await tmux.text("ws", sgr(64, 5, 5));
+    const s = await tmux.waitFor("ws", "COPY");
+    expect(s).not.toContain("hist-200");
+    await tmux.text("ws", "q");
+    await tmux.waitFor("ws", (s) => !s.includes("COPY") && s.includes("hist-200"));
+  });
+});
+
+describe("copy mode", () => {
+  test("search finds older output; y copies and leaves", async () => {
+    await tmux.keys("ws", "C-Space", "[");
+    await tmux.waitFor("ws", "COPY");
+    await tmux.text("ws", "/");
+    await tmux.waitFor("ws", "search:");
+    await tmux.text("ws", "hist-42");
+    await tmux.keys("ws", "Enter");
+    await tmux.waitFor("ws", (s) => s.includes("hist-42") && !s.includes("hist-200"));
+    await tmux.text("ws", "vly");
+    await tmux.waitFor("ws", /copied 2 characters/);
+  });
+});
