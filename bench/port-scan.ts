@@ -2,6 +2,11 @@
 // running a shell that started something) plus a few real listeners, scanned the way the daemon
 // does it every ~2 s. Reports CPU per scan (user+system, all threads) and as a share of one core.
 //   bun bench/port-scan.ts [panes] [scans]
+// Then the same in the real daemon (dist/ws when built): its own CPU with that many idle panes.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { request } from "../src/client/request.ts";
 import { scanPorts, type ScanMethod } from "../src/features/ports.ts";
 
 const PANES = Number(process.argv[2] ?? 100);
@@ -41,4 +46,37 @@ try {
   }
 } finally {
   for (const p of procs) p.kill();
+}
+
+// The real daemon: idle shell panes, and its own CPU (user+system from /proc/<pid>/stat) over a
+// quiet stretch. At idle the port scan and the agent reaper are all it does.
+
+if (existsSync("/proc/self/stat")) {
+  const ROOT = resolve(import.meta.dir, "..");
+  const dist = join(ROOT, "dist/ws");
+  const ws = process.env.WS_BIN ? [resolve(process.env.WS_BIN)] : existsSync(dist) ? [dist] : [process.execPath, join(ROOT, "src/main.ts")];
+  const dir = mkdtempSync(join(tmpdir(), "ws-bench-"));
+  chmodSync(dir, 0o700);
+  const env = { PATH: process.env.PATH!, HOME: dir, XDG_RUNTIME_DIR: dir, SHELL: "/bin/sh", TERM: "xterm-256color" };
+  const sock = join(dir, "ws/default.sock");
+  try {
+    Bun.spawnSync([...ws, "start"], { env });
+    for (let i = 1; i < PANES; i++) await request(sock, { v: 2, type: "tab_new", cwd: dir, command: [] });
+    const pid = JSON.parse(readFileSync(join(dir, "ws/default.info.json"), "utf8")).pid as number;
+    const ticks = () => {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks
+    };
+    const HZ = 100; // USER_HZ on Linux
+    await Bun.sleep(3000); // let 100 shells start and the first scans settle
+    const [t0, c0] = [performance.now(), ticks()];
+    await Bun.sleep(10_000);
+    const [t1, c1] = [performance.now(), ticks()];
+    const pct = (((c1 - c0) / HZ) * 1000 * 100) / (t1 - t0);
+    console.log(`daemon with ${PANES} idle panes: ${pct.toFixed(2)}% of a core over ${((t1 - t0) / 1000).toFixed(0)} s (port scan every 2 s included)`);
+  } finally {
+    Bun.spawnSync([...ws, "kill-server"], { env });
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
