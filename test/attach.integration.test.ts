@@ -115,4 +115,24 @@ describe("ws attach in a real terminal", () => {
     const line = await server.rawLine('{"v":1,"type":"attach","cols":"wide","rows":40}\n');
     expect(line.startsWith("e")).toBe(true);
   });
+
+  test("SIGTERM to the client gives the terminal back", async () => {
+    await attached("e");
+    const shellPid = await tmux.panePid("e");
+    const child = (await Bun.$`pgrep -P ${shellPid}`.text()).trim().split("\n")[0]!;
+    process.kill(Number(child), "SIGTERM");
+    const s = await tmux.waitFor("e", /\[ws exited \d+\]/);
+    expect(s).not.toContain("[main] tab");
+    expect(s).toContain("SIGTERM");
+  });
+
+  test("when the server dies (kill -9) the client restores the terminal and says so", async () => {
+    await attached("f");
+    const info = JSON.parse(await Bun.file(server.sock.replace(/\.sock$/, ".info.json")).text());
+    process.kill(info.pid, "SIGKILL");
+    const s = await tmux.waitFor("f", "[ws exited 0]");
+    expect(s).toContain("[server exited]");
+    expect(s).not.toContain("[main] tab");
+  });
 });
+
