@@ -57,18 +57,27 @@ async function childrenOf(pid: number): Promise<number[] | undefined> {
   return tasks.length > 0 && !seen ? undefined : out;
 }
 
+// pid → ppid from the last scan. A process keeps its parent until that parent dies, so a pid seen
+// before whose parent is still alive needs no new read: idle scans read only new processes' stat.
+let ppids = new Map<number, number>();
+
 async function ppidTable(): Promise<Map<number, number[]>> {
-  const pids = (await readdir("/proc")).filter((n) => /^\d+$/.test(n));
-  const kids = new Map<number, number[]>();
+  const live = new Set((await readdir("/proc")).filter((n) => /^\d+$/.test(n)).map(Number));
+  const next = new Map<number, number>();
   await Promise.all(
-    pids.map(async (p) => {
-      const ppid = parseStatPpid(await readText(`/proc/${p}/stat`));
-      if (ppid === undefined) return;
-      const list = kids.get(ppid) ?? [];
-      list.push(Number(p));
-      kids.set(ppid, list);
+    [...live].map(async (pid) => {
+      const known = ppids.get(pid);
+      const ppid = known !== undefined && (known === 0 || live.has(known)) ? known : parseStatPpid(await readText(`/proc/${pid}/stat`));
+      if (ppid !== undefined) next.set(pid, ppid);
     }),
   );
+  ppids = next;
+  const kids = new Map<number, number[]>();
+  for (const [pid, ppid] of next) {
+    const list = kids.get(ppid);
+    if (list) list.push(pid);
+    else kids.set(ppid, [pid]);
+  }
   return kids;
 }
 
