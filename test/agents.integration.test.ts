@@ -84,6 +84,12 @@ describe("agent status from hook reports", () => {
     expect(order.map((a) => a.pane)).toEqual([blocked, doneOld, doneNew, work, idle]);
     expect(order.map((a) => a.status)).toEqual(["blocked", "done", "done", "working", "idle"]);
     expect((await dashboard()).workstreams).toEqual([]);
+    // The CLI prints the same order for people.
+    const text = await s.ok(["dashboard"]);
+    const at = (pane: number) => text.indexOf(`pane ${pane} `);
+    expect(at(blocked)).toBeGreaterThan(-1);
+    expect([blocked, doneOld, doneNew, work, idle].map(at)).toEqual([blocked, doneOld, doneNew, work, idle].map(at).sort((a, b) => a - b));
+    expect(text).toContain("(Claude needs your permission to use Bash)");
 
     // The person looks at the older finished agent: it is now idle; the other is still done.
     expect(await s.request({ v: 5, type: "pane_focus", pane: doneOld })).toEqual({ v: 5, type: "ok" });
