@@ -36,6 +36,7 @@ export class AgentService {
   readonly ports: PortWatch;
   private reaper: ReturnType<typeof setInterval> | undefined;
   private off: (() => void)[] = [];
+  private learning = new Set<number>();
 
   constructor(private session: Session) {
     this.ports = new PortWatch(() => new Map([...session.panes].map(([id, p]) => [id, p.pid])), {
@@ -72,8 +73,11 @@ export class AgentService {
     // on their next look (a focus change onto it).
     this.store.report(pane, agent, event, payload);
     // Learn the agent's process while it is in the foreground, so its exit clears the status.
-    if (this.store.get(pane) && this.store.get(pane)!.pid === undefined) {
-      foregroundPid(p.pid).then((pid) => this.store.setPid(pane, pid));
+    if (this.store.get(pane) && this.store.get(pane)!.pid === undefined && !this.learning.has(pane)) {
+      this.learning.add(pane); // one look per pane, however fast the hooks come
+      foregroundPid(p.pid)
+        .then((pid) => this.store.get(pane)?.pid === undefined && this.store.setPid(pane, pid))
+        .finally(() => this.learning.delete(pane));
     }
   }
 
