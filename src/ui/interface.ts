@@ -23,6 +23,16 @@ import { handleMouse, type DragState } from "./mouse";
 
 export const FRAME_MS = 8;
 
+/**
+ * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
+ * once instead of on a timer, the way xterm.js itself does for keys typed into its own input.
+ * Internal field; without it we only lose that shortcut.
+ */
+function markUserInput(pane: Pane): void {
+  const wb = (pane.term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
+  if (wb && "_didUserInput" in wb) wb._didUserInput = true;
+}
+
 export interface InterfaceOptions {
   session: Session;
   keymap: Keymap;
@@ -218,7 +228,9 @@ export class Interface implements UiView {
   toPane(ev: TermEvent, pane = this.focusedPane()): void {
     if (!pane || pane.exited) return;
     const bytes = encodeEvent(ev, modesOf(pane.term, this.modes.get(pane.id) ?? { mouseEncoding: "default" }));
-    if (bytes) pane.write(bytes);
+    if (!bytes) return;
+    pane.write(bytes);
+    markUserInput(pane);
   }
 
   private key(k: KeyEvent): void {
