@@ -1,0 +1,36 @@
+// Bare `ws` starts a server when none runs and attaches; `ws --local` runs a
+// private server that lives only as long as that client.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { TestServer, waitFor, wsArgv } from "./harness";
+import { Tmux } from "./tmux-driver";
+
+const WS = wsArgv().join(" ");
+const server = new TestServer(); // not started: bare `ws` must start it
+const tmux = new Tmux(server.env);
+afterAll(async () => {
+  await tmux.kill();
+  await server.stop();
+});
+
+test("bare ws starts the server and attaches; detach leaves it running", async () => {
+  expect(existsSync(server.sock)).toBe(false);
+  await tmux.open("bare", `cd ${server.root} && ${WS}; echo "[ws exited $?]"; sleep 3600`);
+  await tmux.waitFor("bare", "[main] tab 1/1");
+  expect((await server.list()).length).toBe(1);
+  await tmux.keys("bare", "C-Space", "d");
+  await tmux.waitFor("bare", "[ws exited 0]");
+  expect((await server.list())[0].name).toBe("main");
+});
+
+test("ws --local is private to its client and goes away with it", async () => {
+  await tmux.open("local", `cd ${server.root} && ${WS} --local; echo "[ws exited $?]"; sleep 3600`);
+  await tmux.waitFor("local", "[main] tab 1/1");
+  const local = readdirSync(server.socketDir).filter((f) => /^ws-\d+\.sock$/.test(f));
+  expect(local.length).toBe(1);
+  await tmux.keys("local", "C-Space", "q");
+  await tmux.waitFor("local", "[ws exited 0]");
+  await waitFor("the local server's socket to go", () => !readdirSync(server.socketDir).some((f) => /^ws-\d+\.sock$/.test(f)));
+  // The default server was never touched.
+  expect((await server.list())[0].name).toBe("main");
+});
