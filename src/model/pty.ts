@@ -44,7 +44,8 @@ export function spawnPty(o: PtyOptions): Pty {
     async (code) => {
       await Promise.race([ptyDone, Bun.sleep(250)]);
       closed = true;
-      o.onExit(proc.signalCode ? null : code, proc.signalCode ?? null);
+      const signal = proc.signalCode === null ? null : String(proc.signalCode);
+      o.onExit(signal ? null : code, signal);
       return code;
     },
     () => {

@@ -25,10 +25,8 @@ export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceIn
     current: wi === session.current,
     tabs: ws.tabs.map((tab, ti) => {
       const panes = panesOf(tab.layout);
-      const info: TabInfo = { name: session.tabName(tab) };
-      if (tab.project !== undefined) info.project = tab.project;
-      info.panes = panes;
-      info.active = ti === ws.active;
+      // Key order is the spec's: name, project (when linked), panes, active, ports (when any).
+      const info: TabInfo = { name: session.tabName(tab), ...(tab.project !== undefined ? { project: tab.project } : {}), panes, active: ti === ws.active };
       const ports = portsOf ? [...new Set(panes.flatMap(portsOf))].sort((a, b) => a - b) : [];
       if (ports.length) info.ports = ports;
       return info;
