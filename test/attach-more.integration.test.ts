@@ -107,3 +107,23 @@ describe("copy mode", () => {
     await tmux.waitFor("ws", /copied 2 characters/);
   });
 });
+
+describe("workspaces and help", () => {
+  test("prefix w makes a workspace; prefix s picks one; prefix ? lists every binding", async () => {
+    await tmux.keys("ws", "C-Space", "w");
+    await tmux.waitFor("ws", "new workspace name:");
+    await tmux.text("ws", "Games");
+    await tmux.keys("ws", "Enter");
+    await tmux.waitFor("ws", "[Games] tab 1/1");
+    expect((await server.list()).map((w: any) => w.name)).toEqual(["main", "Games"]);
+    await tmux.keys("ws", "C-Space", "s");
+    await tmux.waitFor("ws", "Switch workspace");
+    await tmux.text("ws", "1");
+    await tmux.waitFor("ws", "[main] tab 1/1");
+    await tmux.keys("ws", "C-Space", "?");
+    const help = await tmux.waitFor("ws", "Keys (prefix is C-Space");
+    expect(help).toContain("split-right");
+    await tmux.text("ws", "q");
+    await tmux.waitFor("ws", (s) => !s.includes("Keys (prefix"));
+  });
+});
