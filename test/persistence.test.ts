@@ -101,7 +101,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
   expect((await s.run(["session", "save"])).code).toBe(0);
   const before = readSave(s).body;
   expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
-  expect(existsSync(s.sock)).toBe(false);
+  await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
   const kept = readSave(s).body;
   expect(saveShape(kept)).toEqual(saveShape(before));
   expect(statSync(savePath(s)).mode & 0o777).toBe(0o600);

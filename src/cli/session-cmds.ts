@@ -35,8 +35,9 @@ async function waitGone(path: string, timeoutMs = 15000): Promise<void> {
 
 const save = defineCommand({
   meta: { name: "save", description: "Save the session now (the server also saves in the background)" },
-  async run() {
-    const r = await send("session_save");
+  args: { full: { type: "boolean", description: "Take every pane's text again, not only that of panes with new output" } },
+  async run({ args }) {
+    const r = await send("session_save", args.full ? { full: true } : {});
     show(r, `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`);
   },
 });

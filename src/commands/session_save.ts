@@ -8,12 +8,14 @@ export default defineMessage({
   request: true,
   reply: "session_saved",
   summary: "Save the session now (ws session save). Replies with where, how big and what it holds.",
-  fields: {},
+  fields: {
+    full: { type: "boolean", default: false, description: "Take every pane's text again, not only that of panes with new output since the last save" },
+  },
   example: { v: 6, type: "session_save" },
-  async handle(_p, { services }) {
+  async handle(p: { full: boolean }, { services }) {
     const svc = services.persistence as PersistenceService | undefined;
     if (!svc) throw new WsError("this server does not save sessions", "unsupported");
-    const s = await svc.save({ fresh: true });
+    const s = await svc.save({ fresh: true, full: p.full });
     if (!s) throw new WsError("nothing to save", "invalid_request");
     return { type: "session_saved", ...s };
   },

@@ -98,9 +98,43 @@ export function counts(body: SaveBody): { workspaces: number; tabs: number; pane
   return { workspaces: body.workspaces.length, tabs, panes };
 }
 
-/** The file's bytes for a body. */
-export function encode(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }): Uint8Array {
-  const bodyBytes = Buffer.from(JSON.stringify(body));
+/** Stands for a pane's scrollback while the (small) structure is stringified. */
+const TEXT_SLOT = "\u0000ws-scrollback\u0000";
+const TEXT_SLOT_JSON = JSON.stringify(TEXT_SLOT);
+
+/** A scrollback text as it appears in the body: a JSON string, UTF-8. */
+export function quoteText(text: string): Uint8Array {
+  return Buffer.from(JSON.stringify(text));
+}
+
+/**
+ * The file's bytes for a body, as chunks to write in order. Scrollback is most of a save, so each
+ * pane's quoted text comes from `quote`, which may hand back the bytes of an unchanged pane from
+ * an earlier save instead of encoding 10,000 lines again.
+ */
+export function encodeChunks(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, quote: (text: string, pane: SavedPane) => Uint8Array = quoteText): Uint8Array[] {
+  const texts: SavedPane[] = [];
+  const skeleton = {
+    ...body,
+    workspaces: body.workspaces.map((w) => ({
+      ...w,
+      tabs: w.tabs.map((t) => ({ ...t, panes: t.panes.map((p) => (texts.push(p), { ...p, scrollback: TEXT_SLOT })) })),
+    })),
+  };
+  const pieces = JSON.stringify(skeleton).split(TEXT_SLOT_JSON);
+  if (pieces.length !== texts.length + 1) throw new Error("scrollback placeholder count mismatch");
+  const parts: Uint8Array[] = [];
+  const hasher = new Bun.CryptoHasher("sha256");
+  let bytes = 0;
+  const add = (b: Uint8Array) => {
+    parts.push(b);
+    hasher.update(b);
+    bytes += b.length;
+  };
+  for (let i = 0; i < pieces.length; i++) {
+    add(Buffer.from(pieces[i]!));
+    if (i < texts.length) add(quote(texts[i]!.scrollback, texts[i]!));
+  }
   const header: SaveHeader = {
     format: FORMAT,
     version: FORMAT_VERSION,
@@ -108,11 +142,15 @@ export function encode(body: SaveBody, meta: { ws: string; server: string; saved
     ws: meta.ws,
     server: meta.server,
     ...counts(body),
-    bytes: bodyBytes.length,
-    sha256: sha256(bodyBytes),
+    bytes,
+    sha256: hasher.digest("hex"),
   };
-  const head = Buffer.from(JSON.stringify(header) + "\n");
-  return Buffer.concat([head, bodyBytes, Buffer.from("\n")]);
+  return [Buffer.from(JSON.stringify(header) + "\n"), ...parts, Buffer.from("\n")];
+}
+
+/** The file's bytes for a body, in one buffer. */
+export function encode(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }): Uint8Array {
+  return Buffer.concat(encodeChunks(body, meta));
 }
 
 /** Read just the header line (cheap: for info and doctor). */

@@ -4,7 +4,7 @@
 // one more.
 import type { Session } from "../../server/session";
 import type { ModelEvent } from "../../server/events";
-import { decode, encode, SaveProblem, type SaveBody, type SaveHeader } from "./format";
+import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
 import { moveAside, readSaveBytes, removeSave, writeAtomic } from "./store";
@@ -34,6 +34,8 @@ export interface SaveSummary {
   tabs: number;
   panes: number;
   saved_at: string;
+  /** Milliseconds spent taking the text, encoding (JSON, SHA-256) and writing (with fsync). */
+  phases?: { capture: number; encode: number; write: number };
 }
 
 export interface LoadProblem {
@@ -162,13 +164,13 @@ export class PersistenceService {
   }
 
   /** Save now (one at a time; a call during a save runs one more after it). */
-  save(opts: { fresh?: boolean } = {}): Promise<SaveSummary | undefined> {
+  save(opts: { fresh?: boolean; full?: boolean } = {}): Promise<SaveSummary | undefined> {
     if (this.running) {
       this.again = true;
       return this.running.then(() => this.save(opts));
     }
     this.again = false;
-    this.running = this.writeOnce(opts.fresh === true).finally(() => {
+    this.running = this.writeOnce(opts).finally(() => {
       this.running = undefined;
     });
     const p = this.running;
@@ -181,16 +183,20 @@ export class PersistenceService {
     return p;
   }
 
-  private async writeOnce(fresh: boolean): Promise<SaveSummary | undefined> {
+  private async writeOnce(opts: { fresh?: boolean; full?: boolean }): Promise<SaveSummary | undefined> {
     if (!this.session.workspaces.length) return undefined;
     const t0 = performance.now();
     try {
-      const body = await this.snap.capture({ fresh });
+      const body = await this.snap.capture(opts);
+      const t1 = performance.now();
       const savedAt = new Date();
-      const bytes = encode(body, { ws: this.opts.ws, server: this.opts.server, savedAt });
-      await writeAtomic(this.opts.path, bytes);
+      const chunks = encodeChunks(body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (text, pane) => this.snap.quote(text, pane));
+      const size = chunks.reduce((n, c) => n + c.length, 0);
+      const t2 = performance.now();
+      await writeAtomic(this.opts.path, chunks);
+      const phases = { capture: Math.round(t1 - t0), encode: Math.round(t2 - t1), write: Math.round(performance.now() - t2) };
       const c = body.workspaces.reduce((a, w) => ({ tabs: a.tabs + w.tabs.length, panes: a.panes + w.tabs.reduce((n, t) => n + t.panes.length, 0) }), { tabs: 0, panes: 0 });
-      this.lastSave = { path: this.opts.path, bytes: bytes.length, ms: Math.round(performance.now() - t0), workspaces: body.workspaces.length, ...c, saved_at: savedAt.toISOString() };
+      this.lastSave = { path: this.opts.path, bytes: size, ms: Math.round(performance.now() - t0), workspaces: body.workspaces.length, ...c, saved_at: savedAt.toISOString(), phases };
       return this.lastSave;
     } catch (e) {
       this.opts.log.error(`saving the session to ${this.opts.path} failed: ${(e as Error).message}`);
@@ -217,7 +223,7 @@ export class PersistenceService {
     this.off?.();
     await this.running?.catch(() => {});
     if (keep) {
-      const s = await this.writeOnce(true);
+      const s = await this.writeOnce({ fresh: true });
       if (s) this.opts.log.info(`saved ${s.workspaces} workspaces, ${s.tabs} tabs, ${s.panes} panes to ${s.path} (${s.bytes} bytes, ${s.ms} ms)`);
     } else await removeSave(this.opts.path);
   }

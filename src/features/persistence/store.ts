@@ -26,15 +26,18 @@ export function asidePrefix(path: string): string {
 }
 
 /** Write `bytes` to `path` so that readers see the old file or the new one, never a mix. */
-export async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeAtomic(path: string, data: Uint8Array | Uint8Array[]): Promise<void> {
+  const chunks = Array.isArray(data) ? data : [data];
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = `${path}.tmp-${process.pid}`;
   await unlink(tmp).catch(() => {});
   const fh = await open(tmp, "wx", 0o600);
   try {
-    let off = 0;
-    while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+    for (const bytes of chunks) {
+      let off = 0;
+      while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+    }
     await fh.sync();
   } finally {
     await fh.close();
