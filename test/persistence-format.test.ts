@@ -1,0 +1,212 @@
+// The save format (checks, versions, the v1 fixture every later ws must still read), the text
+// capture from xterm's buffer, and a save → restore round trip on an in-process session with real
+// PTYs (zoom, focus, sizes, new ids).
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Terminal } from "@xterm/headless";
+import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody } from "../src/features/persistence/format";
+import { Snapshotter, terminalText, terminalTextPublic } from "../src/features/persistence/snapshot";
+import { applySave, preface } from "../src/features/persistence/restore";
+import { Session, paneBaseEnv } from "../src/server/session";
+import { panesOf } from "../src/model/layout";
+import { waitFor } from "./harness";
+
+const FIXTURE = join(import.meta.dir, "fixtures", "session-v1.session");
+const meta = { ws: "test", server: "default", savedAt: new Date("2026-12-01T12:00:00Z") };
+
+function sample(): SaveBody {
+  return decode(readFileSync(FIXTURE)).body;
+}
+
+describe("save format", () => {
+  test("the v1 fixture still reads, whole, in the current format", () => {
+    const { header, body } = decode(readFileSync(FIXTURE));
+    expect(header.version).toBe(1);
+    expect(header).toMatchObject({ workspaces: 2, tabs: 3, panes: 5 });
+    expect(body.workspaces.map((w) => w.name)).toEqual(["main", "Games"]);
+    const tetris = body.workspaces[1]!.tabs[1]!;
+    expect(tetris).toMatchObject({ name: "Tetris", project: "tetris", focused: 4, zoomed: 4 });
+    expect(tetris.panes[1]!.scrollback).toContain("日本語 😀");
+    expect(tetris.panes[1]!.env).toEqual({ WS_WORKSTREAM: "pr-101" });
+  });
+
+  test("every older format has an upgrade step", () => {
+    for (let v = 1; v < FORMAT_VERSION; v++) expect(typeof MIGRATIONS[v]).toBe("function");
+  });
+
+  test("encode and decode round trip; chunked encoding is the same bytes", () => {
+    const body = sample();
+    const bytes = encode(body, meta);
+    expect(decode(bytes).body).toEqual(body);
+    expect(Buffer.concat(encodeChunks(body, meta, (t) => Buffer.from(JSON.stringify(t)))).equals(Buffer.from(bytes))).toBe(true);
+    // Scrollback that looks like the placeholder or JSON stays text.
+    body.workspaces[0]!.tabs[0]!.panes[0]!.scrollback = '"\\u0000ws-scrollback\\u0000" {"a":1}\n\u0007';
+    expect(decode(encode(body, meta)).body).toEqual(body);
+  });
+
+  const kinds: [string, (b: Buffer) => Uint8Array, string, RegExp][] = [
+    ["empty", () => new Uint8Array(), "truncated", /empty/],
+    ["cut in the header", (b) => b.subarray(0, 40), "truncated", /inside its header/],
+    ["cut in the body", (b) => b.subarray(0, b.length - 100), "truncated", /cut short/],
+    ["one byte changed", (b) => { const c = Buffer.from(b); c[c.length - 30] ^= 1; return c; }, "corrupt", /checksum/],
+    ["bytes added", (b) => Buffer.concat([b, Buffer.from("{}\n")]), "corrupt", /more than its header/],
+    ["not a save", () => Buffer.from("hello\nworld\n"), "corrupt", /header is not JSON/],
+    ["another format", () => Buffer.from('{"format":"other","version":1}\n{}\n'), "corrupt", /not a ws-session file/],
+    ["a newer version", (b) => { const nl = b.indexOf(10); const h = JSON.parse(b.subarray(0, nl).toString()); h.version = FORMAT_VERSION + 1; h.ws = "9.9.9 (x)"; return Buffer.concat([Buffer.from(JSON.stringify(h)), b.subarray(nl)]); }, "newer", /newer ws \(9\.9\.9 \(x\)\) in save format 2/],
+  ];
+  for (const [what, damage, kind, message] of kinds)
+    test(`refuses a save ${what} (${kind})`, () => {
+      const bytes = damage(readFileSync(FIXTURE));
+      let err: any;
+      try {
+        decode(bytes);
+      } catch (e) {
+        err = e;
+      }
+      expect(err?.kind).toBe(kind);
+      expect(err?.message).toMatch(message);
+    });
+
+  test("the header alone is enough for info and doctor", () => {
+    const { header } = decodeHeader(readFileSync(FIXTURE).subarray(0, 400));
+    expect(header.panes).toBe(5);
+  });
+
+  test("structure checks name what is wrong", () => {
+    const b = () => structuredClone(sample()) as any;
+    const cases: [string, (x: any) => void, RegExp][] = [
+      ["layout names a missing pane", (x) => (x.workspaces[1].tabs[1].layout.b.b.pane = 99), /layout and the pane list disagree/],
+      ["focus outside the tab", (x) => (x.workspaces[1].tabs[1].focused = 1), /focused pane is not in the tab/],
+      ["zoom outside the tab", (x) => (x.workspaces[1].tabs[1].zoomed = 2), /zoomed pane/],
+      ["ratio out of range", (x) => (x.workspaces[1].tabs[1].layout.ratio = 1.5), /ratio/],
+      ["two workspaces of one name", (x) => (x.workspaces[1].name = "MAIN"), /appears twice/],
+      ["active tab out of range", (x) => (x.workspaces[0].active = 3), /active tab/],
+      ["current out of range", (x) => (x.current = 2), /current workspace/],
+      ["a tabless workspace", (x) => (x.workspaces[0].tabs = []), /no tabs/],
+      ["command not strings", (x) => (x.workspaces[0].tabs[0].panes[0].command = [1]), /command/],
+    ];
+    expect(checkBody(b())).toBeUndefined();
+    for (const [, change, msg] of cases) {
+      const x = b();
+      change(x);
+      expect(checkBody(x)).toMatch(msg);
+    }
+  });
+
+  test("a restored pane's preface: old text, then one marker line", () => {
+    const p = sample().workspaces[0]!.tabs[0]!.panes[0]!;
+    const text = preface(p, "2026-12-01T12:00:00Z");
+    expect(text.startsWith("$ echo hello\r\nhello\r\n$ \r\n")).toBe(true);
+    expect(text).toMatch(/── restored \(saved 2026-12-0\d \d\d:\d\d:\d\d\) ──\x1b\[0m\r\n$/);
+  });
+});
+
+describe("text capture", () => {
+  test("the fast path reads exactly what xterm's public API does", async () => {
+    const term = new Terminal({ cols: 20, rows: 5, scrollback: 100, allowProposedApi: true });
+    const input = "plain\r\n\x1b[1;31mbold red\x1b[0m  \r\nhéllo wörld 😀 wide 日本語 e\u0301 and a long line that wraps around twenty columns\r\n\r\n\ttab\r\nlast";
+    await new Promise<void>((r) => term.write(input, r));
+    const text = terminalText(term);
+    expect(text).toBe(terminalTextPublic(term));
+    expect(text.split("\n")[2]).toContain("and a long line that wraps around twenty columns");
+    expect(text.endsWith("last")).toBe(true);
+    term.dispose();
+  });
+
+  test("the normal screen is taken, not a full-screen program's alternate one", async () => {
+    const term = new Terminal({ cols: 20, rows: 5, scrollback: 100, allowProposedApi: true });
+    await new Promise<void>((r) => term.write("history line\r\n\x1b[?1049hFULLSCREEN", r));
+    expect(terminalText(term)).toContain("history line");
+    expect(terminalText(term)).not.toContain("FULLSCREEN");
+    term.dispose();
+  });
+});
+
+describe("save → restore on a live session", () => {
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.killAll("SIGKILL");
+  });
+  const make = () => {
+    const s = new Session({ socketPath: "/tmp/ws-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
+    sessions.push(s);
+    return s;
+  };
+
+  test("layout, sizes, zoom, focus and names come back; ids are new and mapped", async () => {
+    const a = make();
+    a.size = { cols: 132, rows: 43 };
+    const ws = a.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
+    const p2 = a.split(1, { right: true, focus: false, size: 40, argv: ["cat"], cwd: "/" });
+    const p3 = a.split(p2.id, { right: false, focus: true, size: 9, argv: [], cwd: "/tmp", env: { WS_WORKSTREAM: "pr-7" } });
+    const { tab: t2 } = a.newTab(ws, { name: "Logs", project: "app", argv: ["cat"], cwd: "/tmp" });
+    const other = a.newWorkspace("other", { cwd: "/", argv: ["cat"] });
+    const tab = a.activeTab(ws);
+    tab.zoomed = p3.id;
+    a.relayout(tab);
+    a.focusTab(ws, t2);
+    a.focusWorkspace(other);
+    a.pane(1).write("typed into cat\n");
+    await waitFor("cat's echo", () => a.pane(1).readText().join("\n").includes("typed into cat"));
+    a.pane(1).title = "my title";
+    const body = await new Snapshotter(a).capture({ fresh: true });
+    expect(checkBody(body)).toBeUndefined();
+    const saved = decode(encode(body, meta)).body;
+
+    const b = make();
+    b.newWorkspace("main", { cwd: "/", argv: ["cat"] }); // a live server restoring: tabs join "main"
+    const fresh = make();
+    const r = applySave(fresh, saved);
+    expect(r).toMatchObject({ workspaces: 2, tabs: 3, panes: 5 });
+    expect(fresh.size).toEqual({ cols: 132, rows: 43 });
+    expect(fresh.current).toBe(1);
+    const fws = fresh.workspaces[0]!;
+    expect(fws.active).toBe(1);
+    const ftab = fws.tabs[0]!;
+    expect(ftab.zoomed).toBe(r.ids.get(p3.id));
+    expect(ftab.focused).toBe(r.ids.get(p3.id));
+    expect(fws.tabs[1]).toMatchObject({ name: "Logs", project: "app" });
+    // Same rectangles (zoomed and not) as before, for the mapped panes.
+    const rectsOf = (s: Session, t: typeof tab, map = (id: number) => id) =>
+      s.rects(t).map((x) => ({ ...x, pane: map(x.pane) }));
+    expect(rectsOf(fresh, ftab)).toEqual(rectsOf(a, tab, (id) => r.ids.get(id)!));
+    ftab.zoomed = undefined;
+    tab.zoomed = undefined;
+    fresh.relayout(ftab);
+    a.relayout(tab);
+    expect(rectsOf(fresh, ftab)).toEqual(rectsOf(a, tab, (id) => r.ids.get(id)!));
+    for (const id of panesOf(ftab.layout)) {
+      const p = fresh.pane(id);
+      expect(p.env.WS_PANE_ID).toBe(String(id));
+      const rect = fresh.rects(ftab).find((x) => x.pane === id)!;
+      expect([p.cols, p.rows]).toEqual([rect.cols, rect.rows]);
+    }
+    const np3 = fresh.pane(r.ids.get(p3.id)!);
+    expect(np3.command).toEqual([]);
+    expect(np3.env.WS_WORKSTREAM).toBe("pr-7");
+    const np1 = fresh.pane(r.ids.get(1)!);
+    expect(np1.title).toBe("my title");
+    await np1.flushed();
+    expect(np1.readText({ scrollback: true }).join("\n")).toMatch(/typed into cat[\s\S]*── restored/);
+
+    // Into a live session: saved tabs join the workspace of the same name.
+    const r2 = applySave(b, saved);
+    expect(b.workspaces.map((w) => [w.name, w.tabs.length])).toEqual([["main", 3], ["other", 1]]);
+    expect(b.currentWorkspace.name).toBe("other");
+    expect(r2.panes).toBe(5);
+  });
+
+  test("a command that can't start any more gets a shell and says why", async () => {
+    const s = make();
+    const body = sample();
+    body.workspaces = [body.workspaces[0]!];
+    body.current = 0;
+    body.workspaces[0]!.tabs[0]!.panes[0]!.command = ["/nonexistent/program", "--flag"];
+    applySave(s, body);
+    const p = s.pane(1);
+    expect(p.argv).toEqual(["/bin/sh"]);
+    await p.flushed();
+    expect(p.readText({ scrollback: true }).join("\n")).toContain('could not restart ["/nonexistent/program","--flag"]');
+  });
+});
