@@ -56,6 +56,9 @@ async function wsEcho(env: BenchEnv): Promise<number[]> {
     if (i % 40 === 39) c.sock.write(encodeEvent({ Key: { code: { Char: "u" }, modifiers: "CONTROL", kind: "Press", state: "" } }));
     await jitter();
   }
+  // Leave the prompt empty for the next bench.
+  c.sock.write(encodeEvent({ Key: { code: { Char: "u" }, modifiers: "CONTROL", kind: "Press", state: "" } }));
+  await Bun.sleep(100);
   c.sock.end();
   return lat;
 }
@@ -97,8 +100,10 @@ async function wsFloodBytes(env: BenchEnv): Promise<{ sent: number; printed: num
   const { request } = await import("../src/client/request");
   // 40 MB of changing text.
   await request(env.wsSock, { v: 2, type: "pane_send", pane: 1, text: "head -c 30000000 /dev/urandom | base64; echo flood-$((40+2))-done", enter: true });
+  const t0 = performance.now();
   await until(() => c.text.includes("flood-42-done"), 120000);
   const sent = c.bytes - before;
+  console.log(`flood: ${((performance.now() - t0) / 1000).toFixed(1)} s until the last line was on the client's screen`);
   c.sock.end();
   return { sent, printed: 40_540_000 };
 }
