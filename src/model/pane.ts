@@ -19,7 +19,7 @@ export interface PaneSpec {
 
 /** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
  * our own queue and only hand it more as its write callbacks fire. */
-const EMULATOR_IN_FLIGHT = 64 * 1024;
+const EMULATOR_IN_FLIGHT = 16 * 1024;
 /** Largest piece handed to xterm at once (see receive). */
 const EMULATOR_CHUNK = 4096;
 
