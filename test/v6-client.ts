@@ -1,0 +1,83 @@
+// Test helpers for protocol v6 over the real socket: one connection, several lines, N replies.
+import type { TestServer } from "./harness";
+
+/** A connection that collects lines as they come; `next()` resolves with the next one. */
+export class Conn {
+  private buf = "";
+  private lines: string[] = [];
+  private waiters: ((l: string | undefined) => void)[] = [];
+  closed = false;
+  private sock!: Awaited<ReturnType<typeof Bun.connect>>;
+  private constructor() {}
+
+  static async open(path: string, opts: { read?: boolean } = {}): Promise<Conn> {
+    const c = new Conn();
+    const dec = new TextDecoder();
+    c.sock = await Bun.connect({
+      unix: path,
+      socket: {
+        data(_s, b) {
+          c.buf += dec.decode(b, { stream: true });
+          let nl: number;
+          while ((nl = c.buf.indexOf("\n")) >= 0) {
+            const l = c.buf.slice(0, nl);
+            c.buf = c.buf.slice(nl + 1);
+            const w = c.waiters.shift();
+            w ? w(l) : c.lines.push(l);
+          }
+        },
+        close() {
+          c.closed = true;
+          for (const w of c.waiters.splice(0)) w(undefined);
+        },
+      },
+    });
+    if (opts.read === false) c.sock.pause?.();
+    return c;
+  }
+
+  write(data: string | Uint8Array): number {
+    return this.sock.write(data);
+  }
+
+  send(msg: Record<string, unknown>): void {
+    this.write(JSON.stringify(msg) + "\n");
+  }
+
+  /** The next line (parsed), or throws after timeoutMs. */
+  async next(timeoutMs = 10000): Promise<any> {
+    const l = await this.nextRaw(timeoutMs);
+    return l.startsWith("{") ? JSON.parse(l) : l;
+  }
+
+  nextRaw(timeoutMs = 10000): Promise<string> {
+    const have = this.lines.shift();
+    if (have !== undefined) return Promise.resolve(have);
+    if (this.closed) return Promise.reject(new Error("connection closed"));
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        reject(new Error(`no line within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const w = (l: string | undefined) => {
+        clearTimeout(t);
+        l === undefined ? reject(new Error("connection closed")) : resolve(l);
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  resume(): void {
+    this.sock.resume?.();
+  }
+
+  close(): void {
+    this.sock.end();
+  }
+}
+
+/** One v6 request on its own connection; the parsed reply. */
+export async function v6(s: TestServer, msg: Record<string, unknown>): Promise<any> {
+  const r = await s.request({ v: 6, ...msg });
+  return r;
+}
