@@ -1,0 +1,113 @@
+// The catalogue is the registry: every registry message is described, and every described field
+// type, accepted value, range and requirement is enforced by the server (a wrong value is refused
+// with invalid_params naming that field, before anything is done).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { TestServer } from "./harness";
+import { MESSAGES } from "../src/commands";
+import { validateFields } from "../src/protocol/schema";
+import { ENVELOPE_FIELDS } from "../src/protocol/envelope";
+
+let s: TestServer;
+let cat: any;
+beforeAll(async () => {
+  s = await new TestServer().start();
+  cat = await s.request({ v: 6, type: "describe" });
+});
+afterAll(() => s.stop());
+
+const WRONG: Record<string, unknown> = { integer: "1", number: "1.5", boolean: "yes", string: 5, "string[]": "a", pairs: "x", object: 5 };
+
+function placeholder(f: any): unknown {
+  switch (f.type) {
+    case "integer":
+      return f.min ?? 1;
+    case "number":
+      return f.min ?? 0.5;
+    case "boolean":
+      return false;
+    case "string":
+      return f.accepted?.[0] ?? "x";
+    case "string[]":
+      return f.accepted ? [f.accepted[0]] : ["x"];
+    case "pairs":
+      return [];
+    case "object":
+      return {};
+    default:
+      return null;
+  }
+}
+
+/** A message that passes validation: the example's values, then placeholders for required fields. */
+function base(m: any): Record<string, unknown> {
+  const ex = { ...(m.example ?? {}) };
+  for (const k of ENVELOPE_FIELDS) delete ex[k];
+  for (const f of m.fields) if (f.required && ex[f.name] === undefined) ex[f.name] = placeholder(f);
+  return ex;
+}
+
+test("every registry message is described, once, with what the registry says", async () => {
+  expect(cat.type).toBe("catalogue");
+  expect(cat.protocol).toEqual({ version: 6, min_version: 1, legacy_reply_version: 5 });
+  expect(cat.messages.map((m: any) => m.type)).toEqual(MESSAGES.map((m) => m.type));
+  for (const e of MESSAGES) {
+    const d = cat.messages.find((m: any) => m.type === e.type);
+    expect({ type: e.type, since: d.since, request: d.request, fields: d.fields.map((f: any) => f.name) }).toEqual({ type: e.type, since: e.since, request: e.request, fields: Object.keys(e.fields) });
+    expect(d.summary.length).toBeGreaterThan(10);
+    for (const f of d.fields) expect(`${e.type}.${f.name}: ${f.description}`.length).toBeGreaterThan(e.type.length + f.name.length + 5);
+    if (e.since >= 6) {
+      expect(d.example).toBeDefined();
+      expect(d.reply === null || typeof d.reply.type === "string").toBe(true);
+    }
+  }
+  expect(cat.errors.map((e: any) => e.code)).toEqual(expect.arrayContaining(["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "workspace_not_found", "tab_not_found", "pane_not_found", "last_pane", "timeout", "busy", "too_many_connections", "internal"]));
+});
+
+test("every example is a valid message", () => {
+  for (const e of MESSAGES) {
+    if (!e.example) continue;
+    const r = validateFields(e.fields, e.example, { strict: true, envelope: ENVELOPE_FIELDS });
+    expect({ type: e.type, error: "error" in r ? r.error : undefined }).toEqual({ type: e.type, error: undefined });
+  }
+});
+
+test("describe of one message, and of an unknown one", async () => {
+  const one = await s.request({ v: 6, type: "describe", message: "wait_for" });
+  expect(one.messages.map((m: any) => m.type)).toEqual(["wait_for"]);
+  expect(await s.request({ v: 6, type: "describe", message: "wait_fro" })).toMatchObject({ code: "unknown_type", hint: { did_you_mean: "wait_for" } });
+});
+
+test("every described field's type, range, accepted values and requirement is enforced at v6", async () => {
+  let checked = 0;
+  for (const m of cat.messages) {
+    const ok = base(m);
+    const send = async (fields: Record<string, unknown>) => s.request({ ...fields, v: 6, type: m.type });
+    const expectRefused = async (fields: Record<string, unknown>, param: string, what: string) => {
+      const r = await send(fields);
+      expect({ message: m.type, what, code: r.code, param: r.hint?.param }).toEqual({ message: m.type, what, code: "invalid_params", param });
+      checked++;
+      return r;
+    };
+    await expectRefused({ ...ok, zz_not_a_field: 1 }, "zz_not_a_field", "unknown field");
+    for (const f of m.fields) {
+      if (f.type !== "any") await expectRefused({ ...ok, [f.name]: WRONG[f.type] }, f.name, `wrong type (${f.type})`);
+      if (f.required) {
+        const { [f.name]: _gone, ...without } = ok;
+        await expectRefused(without, f.name, "missing");
+      }
+      if (f.accepted) {
+        const bad = f.type === "string[]" ? ["zz-not-accepted"] : "zz-not-accepted";
+        const r = await expectRefused({ ...ok, [f.name]: bad }, f.name, "not accepted");
+        expect(r.hint.accepted).toEqual(f.accepted);
+      }
+      if (f.min !== undefined) await expectRefused({ ...ok, [f.name]: f.min - 1 }, f.name, "below min");
+      if (f.max !== undefined) await expectRefused({ ...ok, [f.name]: f.max + 1 }, f.name, "above max");
+    }
+  }
+  expect(checked).toBeGreaterThan(150);
+});
+
+test("nothing the refused messages asked for was done", async () => {
+  // The walk sent shutdown, pane_close, workspace_new … with bad fields: the server is as it was.
+  expect(await s.list()).toEqual([{ name: "main", current: true, tabs: [{ name: "bash", panes: [1], active: true }] }]);
+});
