@@ -8,6 +8,8 @@ export class Conn {
   private waiters: ((l: string | undefined) => void)[] = [];
   closed = false;
   private sock!: Awaited<ReturnType<typeof Bun.connect>>;
+  /** Bytes the kernel did not take yet (Bun's write may take only part). */
+  private pending: Buffer[] = [];
   private constructor() {}
 
   static async open(path: string, opts: { read?: boolean } = {}): Promise<Conn> {
@@ -26,6 +28,9 @@ export class Conn {
             w ? w(l) : c.lines.push(l);
           }
         },
+        drain() {
+          c.flush();
+        },
         close() {
           c.closed = true;
           for (const w of c.waiters.splice(0)) w(undefined);
@@ -36,8 +41,21 @@ export class Conn {
     return c;
   }
 
-  write(data: string | Uint8Array): number {
-    return this.sock.write(data);
+  write(data: string | Uint8Array): void {
+    this.pending.push(Buffer.from(data));
+    this.flush();
+  }
+
+  private flush(): void {
+    while (this.pending.length) {
+      const head = this.pending[0]!;
+      const n = this.sock.write(head);
+      if (n < head.length) {
+        this.pending[0] = head.subarray(Math.max(0, n));
+        return;
+      }
+      this.pending.shift();
+    }
   }
 
   send(msg: Record<string, unknown>): void {

@@ -204,7 +204,8 @@ export class Subscription {
   }
 
   private gapLine(fields: Record<string, unknown>): string {
-    return JSON.stringify({ v: 6, type: "event", event: "gap", seq: this.log.seq, boot_id: this.log.bootId, time: Date.now(), ...fields }) + "\n";
+    // No seq of its own: a reader that keeps the last seq it saw must not skip past what follows.
+    return JSON.stringify({ v: 6, type: "event", event: "gap", boot_id: this.log.bootId, time: Date.now(), ...fields }) + "\n";
   }
 
   private write(line: string): void {

@@ -25,6 +25,8 @@ export const BUDGET_WAIT_MS = 2000;
 export const MAX_QUEUED_REPLIES = 1024 * 1024;
 /** A client that takes none of its replies for this long is dropped. */
 export const SLOW_CLIENT_MS = 5000;
+/** A connection's lines are answered for at most this long before others get a turn. */
+const FAIR_SLICE_MS = 4;
 
 function envInt(name: string, dflt: number): number {
   const n = Number(process.env[name]);
@@ -124,9 +126,17 @@ export function listen(o: ListenerOptions) {
   const pump = async (conn: Connection, st: LineState) => {
     if (st.busy || conn.closed || conn.reader) return;
     st.busy = true;
+    let sliceStart = performance.now();
     try {
       while (!conn.closed && !conn.reader) {
         await backpressure(conn);
+        // Lines answered at once resolve as microtasks, which never let I/O in: a client that
+        // pipelines thousands would starve every other client. Yield every few milliseconds.
+        if (performance.now() - sliceStart > FAIR_SLICE_MS) {
+          await new Promise((r) => setImmediate(r));
+          sliceStart = performance.now();
+          if (conn.closed) break;
+        }
         if (conn.closed) break;
         const all = st.chunks.length === 1 ? st.chunks[0]! : Buffer.concat(st.chunks);
         const nl = all.indexOf(10);

@@ -1,0 +1,191 @@
+// subscribe: a scripted sequence seen in order with increasing seq; resume after a disconnect
+// without losing or repeating an event; filters; opt-in output; gaps; and a flood to a reader that
+// never reads (the daemon's memory stays bounded, other clients are unaffected, the reader gets a gap).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { TestServer, waitFor } from "./harness";
+import { Conn } from "./v6-client";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await new TestServer().start();
+});
+afterAll(() => s.stop());
+
+const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
+
+async function subscribe(fields: Record<string, unknown> = {}, opts: { read?: boolean } = {}) {
+  const c = await Conn.open(s.sock, opts);
+  c.send({ v: 6, id: "sub", type: "subscribe", ...fields });
+  return c;
+}
+
+/** Read events until `until` says stop; returns them all. */
+async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
+  const out: any[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const e = await c.next(Math.max(1, deadline - Date.now()));
+    out.push(e);
+    if (until(e)) return out;
+  }
+}
+
+test("a scripted sequence arrives in order with increasing seq; a resumed subscriber misses and repeats nothing", async () => {
+  const hello = await q({ type: "hello" });
+  const c = await subscribe();
+  const ack = await c.next();
+  expect(ack).toMatchObject({ v: 6, id: "sub", type: "subscribed", boot_id: hello.boot_id });
+  expect(ack.seq).toBeGreaterThanOrEqual(hello.seq);
+
+  const pane = (await q({ type: "tab_new", name: "seq", cwd: "/tmp", command: ["cat"] })).pane;
+  const tab = (await q({ type: "pane_info", pane })).tab;
+  const second = (await q({ type: "split", pane, cwd: "/tmp", command: ["cat"], focus: false })).pane;
+  await q({ type: "pane_send", pane, text: "hello", enter: true });
+  await q({ type: "pane_close", pane: second });
+  await q({ type: "tab_close", tab: "seq" });
+  const seen = await readUntil(c, (e) => e.event === "tab_closed" && e.tab === tab);
+  const names = seen.map((e) => `${e.event}${e.pane !== undefined ? `:${e.pane}` : ""}`);
+  expect(names).toEqual([
+    `tab_created`,
+    `pane_created:${pane}`,
+    `pane_created:${second}`,
+    `layout_changed`,
+    `pane_closed:${second}`,
+    `layout_changed`,
+    `pane_closed:${pane}`,
+    `tab_closed`,
+  ]);
+  for (const [i, e] of seen.entries()) {
+    expect(e).toMatchObject({ v: 6, type: "event", boot_id: ack.boot_id });
+    expect(e.seq).toBe(ack.seq + 1 + i);
+  }
+  expect(seen[1]).toMatchObject({ workspace: "main", tab, pane });
+
+  // Disconnect, let things happen, resume from the last seq seen.
+  c.close();
+  const last = seen[seen.length - 1].seq;
+  const p2 = (await q({ type: "tab_new", name: "while-away", cwd: "/tmp", command: ["cat"] })).pane;
+  await q({ type: "tab_close", tab: "while-away" });
+  const r = await subscribe({ after_seq: last, boot_id: ack.boot_id });
+  const ack2 = await r.next();
+  expect(ack2.type).toBe("subscribed");
+  const missed = await readUntil(r, (e) => e.event === "tab_closed");
+  expect(missed.map((e) => e.event)).toEqual(["tab_created", "pane_created", "pane_closed", "tab_closed"]);
+  expect(missed[1].pane).toBe(p2);
+  expect(missed.map((e) => e.seq)).toEqual([last + 1, last + 2, last + 3, last + 4]);
+  expect(ack2.seq).toBe(last + 4);
+  // Then live, continuing the same numbering.
+  await q({ type: "workspace_new", name: "Live" });
+  const live = await readUntil(r, (e) => e.event === "pane_created");
+  expect(live.map((e) => e.seq)).toEqual([last + 5, last + 6, last + 7]);
+  r.close();
+});
+
+test("filters: types, workspace, pane; gap always comes", async () => {
+  const c = await subscribe({ types: ["pane_created", "pane_exited"], workspace: "Live" });
+  await c.next();
+  await q({ type: "tab_new", workspace: "main", cwd: "/tmp", command: ["cat"] }); // other workspace: not seen
+  const p = (await q({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "exit 3"] })).pane;
+  const [created] = await readUntil(c, () => true);
+  expect(created).toMatchObject({ event: "pane_created", workspace: "Live", pane: p });
+  const [exited] = await readUntil(c, () => true);
+  expect(exited).toMatchObject({ event: "pane_exited", pane: p, exit_code: 3 });
+  c.close();
+  expect(await q({ type: "subscribe", types: ["pane_creatd"] })).toMatchObject({ code: "invalid_params", hint: { param: "types", did_you_mean: "pane_created" } });
+});
+
+test("output events are opt-in and rate-limited, with no seq", async () => {
+  const p = (await q({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "read x; for i in $(seq 1 400); do echo out-$i; done; exec cat"] })).pane;
+  const all = await subscribe({ pane: p });
+  const out = await subscribe({ pane: p, types: ["output"] });
+  await all.next();
+  await out.next();
+  const t0 = Date.now();
+  await q({ type: "pane_send", pane: p, text: "", enter: true });
+  await waitFor("the output", async () => (await q({ type: "pane_read", pane: p })).text.includes("out-400"));
+  await q({ type: "wait_for", condition: "idle", pane: p, idle_ms: 300 });
+  const elapsed = Date.now() - t0;
+  await q({ type: "pane_close", pane: p });
+  const events: any[] = [];
+  for (;;) {
+    try {
+      events.push(await out.next(300));
+    } catch {
+      break;
+    }
+  }
+  const got = events;
+  expect(got.length).toBeGreaterThan(0);
+  for (const e of got) expect(e).toMatchObject({ type: "event", event: "output", pane: p });
+  for (const e of got) expect(e.seq).toBeUndefined();
+  expect(got.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
+  const plain = await readUntil(all, (e) => e.event === "pane_closed");
+  expect(plain.some((e) => e.event === "output")).toBe(false);
+  all.close();
+  out.close();
+});
+
+test("resuming from another boot, or from the future", async () => {
+  const c = await subscribe({ after_seq: 1, boot_id: "not-this-boot" });
+  expect((await c.next()).type).toBe("subscribed");
+  expect(await c.next()).toMatchObject({ event: "gap", reason: "boot_changed" });
+  c.close();
+  const seq = (await q({ type: "hello" })).seq;
+  expect(await q({ type: "subscribe", after_seq: seq + 100 })).toMatchObject({ code: "invalid_params", hint: { param: "after_seq" } });
+});
+
+function rssKiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) : 0;
+}
+
+test("a flood to a reader that never reads: bounded memory, others unaffected, the reader gets a gap", async () => {
+  const { pid } = await q({ type: "hello" });
+  const a = (await q({ type: "tab_new", workspace: "main", name: "flood", cwd: "/tmp", command: ["cat"] })).pane;
+  const b = (await q({ type: "split", pane: a, cwd: "/tmp", command: ["cat"], focus: false })).pane;
+  const stuck = await subscribe({ types: ["pane_focused", "workspace_created"] }, { read: false });
+  await Bun.sleep(0);
+  const before = rssKiB(pid);
+  // 12000 focus changes (one event each), pipelined on one connection, three times the retained 4096.
+  const flooder = await Conn.open(s.sock);
+  const N = 12000;
+  let text = "";
+  for (let i = 0; i < N; i++) text += JSON.stringify({ v: 6, id: i, type: "pane_focus", pane: i % 2 ? a : b }) + "\n";
+  flooder.write(text);
+  let answered = 0;
+  const t0 = Date.now();
+  let otherWorst = 0;
+  while (answered < N) {
+    await flooder.next(20000).catch((e) => { throw new Error(`flooder after ${answered}: ${e.message}`); });
+    answered++;
+    if (answered % 3000 === 0) {
+      const h0 = Date.now();
+      expect((await q({ type: "hello" })).type).toBe("hello");
+      otherWorst = Math.max(otherWorst, Date.now() - h0);
+    }
+  }
+  const after = rssKiB(pid);
+  expect(Date.now() - t0).toBeLessThan(30000);
+  expect(otherWorst).toBeLessThan(2000);
+  // The ring holds 4096 small events and the stuck reader at most 128 KiB: far below this bound.
+  expect(after - before).toBeLessThan(64 * 1024);
+  await q({ type: "workspace_new", name: "FloodOver" });
+  stuck.resume();
+  const got = await readUntil(stuck, (e) => e.event === "workspace_created" && e.workspace === "FloodOver", 20000);
+  expect(got[0].type).toBe("subscribed");
+  const events = got.slice(1);
+  const gaps = events.filter((e) => e.event === "gap");
+  expect(gaps.length).toBeGreaterThanOrEqual(1);
+  expect(gaps[0]).toMatchObject({ reason: "overflow" });
+  expect(gaps[0].seq).toBeUndefined();
+  expect(gaps[0].dropped).toBeGreaterThan(0);
+  // Every event is accounted for exactly once: delivered, or inside a gap's range.
+  const delivered = events.filter((e) => e.event !== "gap").map((e) => e.seq);
+  expect(new Set(delivered).size).toBe(delivered.length);
+  const dropped = gaps.reduce((n, g) => n + g.dropped, 0);
+  expect(delivered.length + dropped).toBe(N + 1);
+  for (let i = 1; i < delivered.length; i++) expect(delivered[i]).toBeGreaterThan(delivered[i - 1]);
+  flooder.close();
+  stuck.close();
+}, 60_000);
