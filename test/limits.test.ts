@@ -1,0 +1,78 @@
+// The limits: 1024 connections, then too_many_connections; a large request that finds no memory
+// budget within 2 s is refused with busy having done nothing.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { TestServer } from "./harness";
+import { Conn } from "./v6-client";
+import { parseReply } from "../src/protocol/envelope";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await new TestServer({ env: { WS_REQUEST_BUDGET: String(100 * 1024) } }).start();
+});
+afterAll(() => s.stop());
+
+test("at most 1024 connections: the next is told too_many_connections and closed; others are unharmed", async () => {
+  const held: Conn[] = [];
+  try {
+    // Subscribers hold their connections open (an idle connection would be closed after 2 s).
+    for (let i = 0; i < 1024; i++) {
+      const c = await Conn.open(s.sock);
+      c.send({ v: 6, type: "subscribe", types: ["workspace_created"] });
+      held.push(c);
+    }
+    for (const c of held) expect((await c.next()).type).toBe("subscribed");
+    const over = await s.rawAll('{"v":6,"type":"hello"}\n');
+    expect(over).toBe("error: too many connections (this ws serves at most 1024 at once)\n");
+    expect(parseReply(over).code).toBe("too_many_connections");
+    held.pop()!.close();
+    // Once one has gone, a new connection is served; the held ones still get their events.
+    let hello: any;
+    for (let i = 0; i < 50 && hello?.type !== "hello"; i++) hello = await s.request({ v: 6, type: "hello" });
+    expect(hello.type).toBe("hello");
+  } finally {
+    for (const c of held) c.close();
+  }
+}, 60_000);
+
+test("a request over 64 KiB with no budget waits up to 2 s, then is refused with busy, having done nothing", async () => {
+  // Hold most of the (100 KiB) budget with a large wait that will not end by itself.
+  const holder = await Conn.open(s.sock);
+  holder.send({ v: 6, id: "hold", type: "wait_for", condition: "output", pane: 1, pattern: "q".repeat(70 * 1024), timeout: 20000 });
+  const marker = "m".repeat(70 * 1024);
+  let r: any;
+  const t0 = Date.now();
+  for (let i = 0; i < 20; i++) {
+    r = await s.request({ v: 6, id: "big", type: "pane_send", pane: 1, text: `: ${marker}` });
+    if (r.code === "busy") break;
+  }
+  const waited = Date.now() - t0;
+  expect(r).toMatchObject({ v: 6, id: "big", type: "error", code: "busy" });
+  expect(waited).toBeGreaterThanOrEqual(1900);
+  expect((await s.request({ v: 6, type: "pane_read", pane: 1, source: "recent" })).text).not.toContain("mmmmmmmm");
+  // Small requests are not held back.
+  expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+  // The holder goes: its budget comes back and the large request goes through.
+  holder.close();
+  let ok: any;
+  for (let i = 0; i < 10 && ok?.type !== "ok"; i++) ok = await s.request({ v: 6, type: "pane_send", pane: 1, text: `: ${marker}` });
+  expect(ok.type).toBe("ok");
+  // Legacy lines get busy in their own style.
+  const h2 = await Conn.open(s.sock);
+  h2.send({ v: 6, type: "wait_for", condition: "output", pane: 1, pattern: "z".repeat(70 * 1024), timeout: 20000 });
+  let legacy: any;
+  for (let i = 0; i < 20; i++) {
+    legacy = await s.request({ v: 2, type: "pane_send", pane: 1, text: marker });
+    if (legacy.type === "error") break;
+  }
+  expect(legacy.v).toBe(5);
+  expect(legacy.message).toMatch(/^busy: /);
+  h2.close();
+}, 60_000);
+
+test("a line over 1 MiB on a v6 connection gets line_too_long as JSON", async () => {
+  const c = await Conn.open(s.sock);
+  c.send({ v: 6, type: "hello" });
+  await c.next();
+  c.write("{" + "x".repeat(1024 * 1024 + 10) + "\n");
+  expect(await c.next()).toMatchObject({ v: 6, type: "error", code: "line_too_long" });
+});
