@@ -210,3 +210,32 @@ describe("save → restore on a live session", () => {
     expect(p.readText({ scrollback: true }).join("\n")).toContain('could not restart ["/nonexistent/program","--flag"]');
   });
 });
+
+describe("the save queue", () => {
+  test("calls during a save share one more save after it, and all of them finish", async () => {
+    const { PersistenceService } = await import("../src/features/persistence/service");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ws-save-queue-"));
+    const s = new Session({ socketPath: "/tmp/ws-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
+    s.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
+    const quiet = { info() {}, warn() {}, error() {} };
+    const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet });
+    let writes = 0;
+    const orig = (svc as any).writeOnce.bind(svc);
+    (svc as any).writeOnce = (o: any) => (writes++, orig(o));
+    try {
+      const first = svc.save();
+      const during = [svc.save(), svc.save({ fresh: true }), svc.save()];
+      const results = await Promise.race([Promise.all([first, ...during]), Bun.sleep(10_000).then(() => "stuck")]);
+      expect(results).not.toBe("stuck");
+      expect(writes).toBe(2);
+      expect((results as any[]).every((r) => r?.panes === 1)).toBe(true);
+      expect(decode(readFileSync(join(dir, "default.session"))).body.workspaces[0]!.name).toBe("main");
+    } finally {
+      svc.stop();
+      await s.killAll("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

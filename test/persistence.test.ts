@@ -2,7 +2,7 @@
 // background saves that survive SIGKILL, unreadable saves moved aside, ws session …, ws restart.
 // Real daemons, real shells in real PTYs, the real save file.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, processAlive, waitFor } from "./harness";
 import { decode, FORMAT_VERSION, type SaveBody } from "../src/features/persistence/format";
@@ -11,7 +11,7 @@ import { panesOf, type Layout } from "../src/model/layout";
 const servers: TestServer[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
-});
+}, 60_000);
 
 function server(): TestServer {
   const s = new TestServer();
@@ -98,7 +98,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
 
   const listBefore = await s.list();
   expect(listBefore.map((w) => w.name)).toEqual(["main", "alpha", "beta"]);
-  expect((await s.run(["session", "save"])).code).toBe(0);
+  await s.ok(["session", "save"]);
   const before = readSave(s).body;
   expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
   await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
@@ -111,7 +111,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
   expect(start.stderr).not.toContain("warning");
   const listAfter = await s.list();
   expect(listShape(listAfter)).toEqual(listShape(listBefore));
-  expect((await s.run(["session", "save"])).code).toBe(0);
+  await s.ok(["session", "save"]);
   const after = readSave(s).body;
   expect(saveShape(after)).toEqual(saveShape(before));
 
@@ -133,7 +133,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
   await s.request({ v: 2, type: "pane_send", pane: shell.id, text: "echo here=$(pwd) id=$WS_PANE_ID ws=$WS_WORKSPACE", enter: true });
   await afterMarker(s, shell.id, new RegExp(`here=/usr id=${shell.id} ws=alpha`));
   expect(full.match(/── restored/g)?.length).toBe(1);
-});
+}, 60_000);
 
 test("a change survives SIGKILL of the daemon a few seconds later", async () => {
   const s = server();
@@ -165,7 +165,7 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   expect(crashy.tabs[0].panes.length).toBe(2);
   const body = readSave(s).body; // restoring saves again soon; wait for it if not yet
   expect(body.workspaces.map((w) => w.name)).toEqual(["main", "crashy"]);
-});
+}, 60_000);
 
 for (const kind of ["truncated", "corrupt", "garbage", "future-version"] as const) {
   test(`a ${kind} save starts a clean server with a warning and is left aside`, async () => {
@@ -211,7 +211,7 @@ for (const kind of ["truncated", "corrupt", "garbage", "future-version"] as cons
     expect((await s.run(["session", "discard", "--unreadable"])).code).toBe(0);
     expect(readdirSync(dir).filter((n) => n.includes("unreadable"))).toEqual([]);
     expect((await s.run(["doctor"])).stdout).not.toContain("could not be loaded");
-  });
+  }, 60_000);
 }
 
 test("kill-server without --keep ends the session: the next start is clean", async () => {
@@ -223,7 +223,25 @@ test("kill-server without --keep ends the session: the next start is clean", asy
   expect(existsSync(savePath(s))).toBe(false);
   await s.start();
   expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
-});
+}, 60_000);
+
+test("a restore whose panes all exit at once keeps the save for another try", async () => {
+  const s = server();
+  await s.start();
+  const flag = join(s.root, "broken");
+  const r = await s.request({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 3; }; exec cat`] });
+  expect((await s.request({ v: 2, type: "pane_close", pane: 1 })).type).toBe("ok");
+  expect((await s.list())[0].tabs.map((t: any) => t.panes)).toEqual([[r.pane]]);
+  expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
+  await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
+  writeFileSync(flag, "");
+  await s.run(["start"]);
+  await waitFor("the server to quit when its only pane exits", () => !existsSync(s.sock), 20_000);
+  expect(existsSync(savePath(s))).toBe(true);
+  rmSync(flag);
+  await s.start();
+  expect(listShape(await s.list())).toEqual([{ name: "main", current: true, tabs: [{ name: "sh", panes: 1, active: true }] }]);
+}, 60_000);
 
 test("SIGTERM keeps the session, as a reboot or logout should", async () => {
   const s = server();
@@ -234,15 +252,13 @@ test("SIGTERM keeps the session, as a reboot or logout should", async () => {
   await waitFor("the daemon to exit", () => !processAlive(pid));
   await s.start();
   expect((await s.list()).map((w) => w.name)).toEqual(["main", "reboot"]);
-});
+}, 60_000);
 
 test("ws session save, discard and restore; ws restart keeps the layout", async () => {
   const s = server();
   await s.start();
   await s.request({ v: 2, type: "workspace_new", name: "kept" });
-  const saved = await s.run(["--json", "session", "save"]);
-  expect(saved.code).toBe(0);
-  const r = JSON.parse(saved.stdout);
+  const r = JSON.parse(await s.ok(["--json", "session", "save"]));
   expect(r).toMatchObject({ type: "session_saved", path: savePath(s), workspaces: 2, tabs: 2, panes: 2 });
   expect((await s.run(["session", "info"])).stdout).toContain("2 workspaces, 2 tabs, 2 panes");
 
@@ -273,4 +289,4 @@ test("ws session save, discard and restore; ws restart keeps the layout", async 
   await waitFor("the daemon to die", () => !processAlive(pid2));
   await s.start();
   expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
-});
+}, 60_000);

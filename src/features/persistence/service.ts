@@ -12,6 +12,9 @@ import { moveAside, readSaveBytes, removeSave, writeAtomic } from "./store";
 /** Events that don't change what a save holds (output is handled as scrollback freshness). */
 const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
 
+/** A session that ends this soon after being restored keeps its save (see beforeShutdown). */
+const RESTORE_GRACE_MS = 10_000;
+
 export interface PersistenceOptions {
   path: string;
   server: string;
@@ -54,10 +57,14 @@ export class PersistenceService {
   private firstChange = 0;
   private scrollTimer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<SaveSummary | undefined> | undefined;
-  private again = false;
+  /** The save queued behind the running one, shared by every call made meanwhile. */
+  private next: Promise<SaveSummary | undefined> | undefined;
+  private nextOpts: { fresh?: boolean; full?: boolean } | undefined;
   private closed = false;
   /** Set by `discard`: no background save until the model changes again. */
   private paused = false;
+  /** When this server restored a save (for the guard in beforeShutdown). */
+  private restoredAt = 0;
   readonly debounceMs: number;
   readonly maxDelayMs: number;
   readonly scrollbackMs: number;
@@ -117,6 +124,7 @@ export class PersistenceService {
       return this.session.workspaces.length > 0;
     }
     if (!this.session.workspaces.length) return false;
+    this.restoredAt = Date.now();
     this.opts.log.info(`restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
     return true;
   }
@@ -163,23 +171,28 @@ export class PersistenceService {
     }, wait);
   }
 
-  /** Save now (one at a time; a call during a save runs one more after it). */
+  /** Save now. One save runs at a time; every call during a save shares the one save after it. */
   save(opts: { fresh?: boolean; full?: boolean } = {}): Promise<SaveSummary | undefined> {
-    if (this.running) {
-      this.again = true;
-      return this.running.then(() => this.save(opts));
-    }
-    this.again = false;
-    this.running = this.writeOnce(opts).finally(() => {
-      this.running = undefined;
+    if (!this.running) return this.begin(opts);
+    const o = (this.nextOpts ??= {});
+    o.fresh ||= opts.fresh;
+    o.full ||= opts.full;
+    this.next ??= this.running
+      .catch(() => {})
+      .then(() => {
+        const next = this.nextOpts ?? {};
+        this.next = undefined;
+        this.nextOpts = undefined;
+        return this.running ? this.save(next) : this.begin(next);
+      });
+    return this.next;
+  }
+
+  private begin(opts: { fresh?: boolean; full?: boolean }): Promise<SaveSummary | undefined> {
+    const p = this.writeOnce(opts).finally(() => {
+      if (this.running === p) this.running = undefined;
     });
-    const p = this.running;
-    p.then(() => {
-      if (this.again && !this.closed && !this.paused) {
-        this.again = false;
-        void this.save().catch(() => {});
-      }
-    }, () => {});
+    this.running = p;
     return p;
   }
 
@@ -209,8 +222,8 @@ export class PersistenceService {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.paused = true;
-    this.again = false;
     await this.running?.catch(() => {});
+    await this.next?.catch(() => {});
     return removeSave(this.opts.path);
   }
 
@@ -222,9 +235,14 @@ export class PersistenceService {
     clearInterval(this.scrollTimer);
     this.off?.();
     await this.running?.catch(() => {});
+    await this.next?.catch(() => {});
     if (keep) {
       const s = await this.writeOnce({ fresh: true });
       if (s) this.opts.log.info(`saved ${s.workspaces} workspaces, ${s.tabs} tabs, ${s.panes} panes to ${s.path} (${s.bytes} bytes, ${s.ms} ms)`);
+    } else if (this.session.panes.size === 0 && this.restoredAt && Date.now() - this.restoredAt < RESTORE_GRACE_MS) {
+      // Every restored pane exited at once (a broken shell, a missing program): that is not a
+      // person ending the session, so the save stays for another try.
+      this.opts.log.warn(`every restored pane exited within ${RESTORE_GRACE_MS / 1000} s of the restore; keeping the save ${this.opts.path} (ws session discard deletes it)`);
     } else await removeSave(this.opts.path);
   }
 
