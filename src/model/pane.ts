@@ -20,6 +20,11 @@ export interface PaneSpec {
 /** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
  * our own queue and only hand it more as its write callbacks fire. */
 const EMULATOR_IN_FLIGHT = 16 * 1024;
+/** Unparsed output above which the program's output is stopped (XOFF) until we catch up, and
+ * below which it is restarted (XON): a flood then runs at the emulator's pace, as under tmux,
+ * instead of queueing without bound. */
+const FLOW_STOP_AT = 1024 * 1024;
+const FLOW_RESTART_AT = 128 * 1024;
 /** Largest piece handed to xterm at once (see receive). */
 const EMULATOR_CHUNK = 4096;
 
@@ -129,8 +134,15 @@ export class Pane {
     return new Promise((resolve) => this.term.write("", resolve));
   }
 
+  /** Bytes received from the PTY and not yet handed to the emulator. */
+  private queued = 0;
+  /** Whether we stopped the program's output (only ever undone by us). */
+  private flowStopped = false;
+
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
+    this.queued += bytes.length;
+    if (!this.flowStopped && this.queued > FLOW_STOP_AT) this.flowStopped = this.pty.setFlow(true);
     // xterm checks its time budget only between chunks; a 64 KB chunk of `yes` takes ~50 ms to
     // parse and would hold the loop (keys, frames, other panes) that long. Small chunks let it yield.
     for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
@@ -140,7 +152,12 @@ export class Pane {
   private pump(): void {
     while (this.inFlight < EMULATOR_IN_FLIGHT && this.queue.length) {
       const chunk = this.queue.shift()!;
+      this.queued -= chunk.length;
       this.inFlight += chunk.length;
+      if (this.flowStopped && this.queued < FLOW_RESTART_AT) {
+        this.pty.setFlow(false);
+        this.flowStopped = false;
+      }
       this.term.write(chunk, () => {
         this.inFlight -= chunk.length;
         this.onOutput(this);

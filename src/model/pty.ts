@@ -16,10 +16,22 @@ export interface Pty {
   readonly pid: number;
   write(data: string | Uint8Array): void;
   resize(cols: number, rows: number): void;
+  /**
+   * Ask the terminal line discipline to stop (XOFF) or restart (XON) the program's output, as a
+   * real terminal's flow control does: its writes then block, which is the only backpressure
+   * Bun's PTY allows (it has no way to pause reading). Returns false when the program has turned
+   * flow control off (raw mode clears IXON), so the bytes would reach it as input instead.
+   */
+  setFlow(stopped: boolean): boolean;
   /** Signal the program's whole process group (it is a session leader on its own PTY). */
   kill(signal?: NodeJS.Signals): void;
   readonly exited: Promise<number | null>;
 }
+
+/** termios c_iflag IXON: 0o2000 on Linux, 0x200 on macOS. */
+const IXON = process.platform === "darwin" ? 0x200 : 0o2000;
+const XOFF = "\x13";
+const XON = "\x11";
 
 export function spawnPty(o: PtyOptions): Pty {
   // Output can still be in the PTY when the process exits: report the exit once the PTY has hit
@@ -61,6 +73,12 @@ export function spawnPty(o: PtyOptions): Pty {
     },
     resize(cols, rows) {
       if (!closed && !terminal.closed) terminal.resize(Math.max(1, cols), Math.max(1, rows));
+    },
+    setFlow(stopped) {
+      if (closed || terminal.closed) return false;
+      if (!(terminal.inputFlags & IXON)) return false;
+      terminal.write(stopped ? XOFF : XON);
+      return true;
     },
     kill(signal = "SIGHUP") {
       if (closed) return;
