@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody } from "../src/features/persistence/format";
-import { Snapshotter, terminalText, terminalTextPublic } from "../src/features/persistence/snapshot";
+import { Snapshotter } from "../src/features/persistence/snapshot";
+import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/features/persistence/text";
 import { applySave, preface } from "../src/features/persistence/restore";
 import { Session, paneBaseEnv } from "../src/server/session";
 import { panesOf } from "../src/model/layout";
@@ -111,6 +112,34 @@ describe("text capture", () => {
     expect(text).toBe(terminalTextPublic(term));
     expect(text.split("\n")[2]).toContain("and a long line that wraps around twenty columns");
     expect(text.endsWith("last")).toBe(true);
+    term.dispose();
+  });
+
+  test("taking only new rows gives exactly the whole text, through trims, wraps, clears and resizes", async () => {
+    const term = new Terminal({ cols: 12, rows: 4, scrollback: 40, allowProposedApi: true });
+    const write = (d: string) => new Promise<void>((r) => term.write(d, r));
+    let state: TextState | undefined;
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const words = ["a", "wörd", "日本語", "😀", "e\u0301", "longer-token", "\x1b[31mred\x1b[0m", "   "];
+    for (let step = 0; step < 400; step++) {
+      const k = rnd(100);
+      if (k < 70) {
+        let line = "";
+        for (let w = rnd(6); w >= 0; w--) line += words[rnd(words.length)] + (rnd(3) ? " " : "");
+        await write(`${step}:${line}${rnd(4) ? "\r\n" : ""}`);
+      } else if (k < 75) await write("\x1b[2J\x1b[H");
+      else if (k < 77) await write("\x1b[3J");
+      else if (k < 80) term.resize(8 + rnd(10), 3 + rnd(4));
+      else if (k < 82) term.clear();
+      else if (k < 85) await write("\x1b[?1049halt screen\x1b[?1049l");
+      else if (k < 88) await write("\x1b[2;3Hover\x1b[K");
+      else await write("x".repeat(rnd(40)) + "\r\n");
+      const r = captureText(term, state);
+      state = r.state;
+      expect(r.text).toBe(terminalTextPublic(term));
+    }
+    disposeText(state);
     term.dispose();
   });
 

@@ -3,7 +3,7 @@
 // afterwards, yielding between panes so a big save never stalls the daemon for long. Scrollback is
 // captured again only for panes that printed something since their last capture.
 import { readlink } from "node:fs/promises";
-import type { Terminal } from "@xterm/headless";
+import { captureText, disposeText, type TextState } from "./text";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../server/session";
@@ -11,82 +11,6 @@ import { quoteText, type SaveBody, type SavedPane, type SavedRect, type SavedTab
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
-
-/** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
- * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
- * directly is ~10× faster than the public `translateToString`, which matters at 100 panes × 10,000
- * lines. The public API is the fallback should the internals ever change. */
-interface RawLine {
-  isWrapped: boolean;
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  getTrimmedLength(): number;
-}
-
-function rawLines(term: Terminal): { length: number; get(i: number): RawLine | undefined } | undefined {
-  const lines = (term as any)._core?.buffers?.normal?.lines;
-  const probe = lines?.length ? lines.get(0) : undefined;
-  if (!probe || !(probe._data instanceof Uint32Array) || typeof probe.getTrimmedLength !== "function" || typeof probe._combined !== "object") return undefined;
-  return lines;
-}
-
-const codes: number[] = [];
-
-function rawText(l: RawLine, trim: boolean): string {
-  const d = l._data;
-  const end = trim ? l.getTrimmedLength() : d.length / 3;
-  codes.length = 0;
-  let out = "";
-  for (let x = 0; x < end; ) {
-    const c = d[3 * x]!;
-    const cp = c & 0x1fffff;
-    if (c & 0x200000) {
-      const str = l._combined[x] ?? "";
-      for (let j = 0; j < str.length; j++) codes.push(str.charCodeAt(j));
-    } else if (cp === 0) codes.push(32);
-    else if (cp < 0x10000) codes.push(cp);
-    else codes.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
-    x += c >> 22 || 1;
-    if (codes.length > 4096) {
-      out += String.fromCharCode.apply(null, codes);
-      codes.length = 0;
-    }
-  }
-  return out + String.fromCharCode.apply(null, codes);
-}
-
-/** A terminal's normal-screen history and screen as text: wrapped rows joined into one line. */
-export function terminalText(term: Terminal): string {
-  const raw = rawLines(term);
-  const buf = term.buffer.normal;
-  const n = raw ? raw.length : buf.length;
-  const lines: string[] = [];
-  for (let y = 0; y < n; y++) {
-    const line = raw ? raw.get(y) : buf.getLine(y);
-    if (!line) continue;
-    const next = y + 1 < n ? (raw ? raw.get(y + 1) : buf.getLine(y + 1)) : undefined;
-    const continues = next?.isWrapped === true;
-    const s = raw ? rawText(line as RawLine, !continues) : (line as ReturnType<typeof buf.getLine>)!.translateToString(!continues);
-    if (line.isWrapped && lines.length) lines[lines.length - 1] += s;
-    else lines.push(s);
-  }
-  while (lines.length && lines[lines.length - 1] === "") lines.pop();
-  return lines.join("\n");
-}
-
-/** The same through xterm's public API only (tests check the fast path against it). */
-export function terminalTextPublic(term: Terminal): string {
-  const buf = term.buffer.normal;
-  const lines: string[] = [];
-  for (let y = 0; y < buf.length; y++) {
-    const line = buf.getLine(y)!;
-    const s = line.translateToString(!(buf.getLine(y + 1)?.isWrapped === true));
-    if (line.isWrapped && lines.length) lines[lines.length - 1] += s;
-    else lines.push(s);
-  }
-  while (lines.length && lines[lines.length - 1] === "") lines.pop();
-  return lines.join("\n");
-}
 
 /** The program's current directory (Linux /proc); else where it started. */
 async function currentDir(p: Pane): Promise<string> {
@@ -108,7 +32,7 @@ const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 export class Snapshotter {
   /** Scrollback text by pane id (and its encoded form once made), valid while not in `dirty`. */
-  private cache = new Map<number, { text: string; quoted?: Uint8Array }>();
+  private cache = new Map<number, { text: string; quoted?: Uint8Array; state?: TextState }>();
   private dirty = new Set<number>();
 
   constructor(private session: Session) {}
@@ -124,6 +48,7 @@ export class Snapshotter {
   }
 
   forget(pane: number): void {
+    disposeText(this.cache.get(pane)?.state);
     this.cache.delete(pane);
     this.dirty.delete(pane);
   }
@@ -134,7 +59,11 @@ export class Snapshotter {
    * events say so), unless `full` asks to take every pane again.
    */
   async capture(opts: { fresh?: boolean; full?: boolean } = {}): Promise<SaveBody> {
-    if (opts.full) this.cache.clear(), this.dirty.clear();
+    if (opts.full) {
+      for (const c of this.cache.values()) disposeText(c.state);
+      this.cache.clear();
+      this.dirty.clear();
+    }
     const s = this.session;
     const area = s.layoutArea();
     const jobs: { pane: Pane; rec: SavedPane }[] = [];
@@ -201,12 +130,13 @@ export class Snapshotter {
     if (cached !== undefined && !this.dirty.has(p.id)) return cached.text;
     this.dirty.delete(p.id);
     let text: string;
+    let state: TextState | undefined;
     try {
-      text = terminalText(p.term);
+      ({ text, state } = captureText(p.term, cached?.state));
     } catch {
       return cached?.text ?? ""; // disposed meanwhile
     }
-    this.cache.set(p.id, { text });
+    this.cache.set(p.id, { text, state });
     await yieldNow();
     return text;
   }
