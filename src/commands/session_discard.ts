@@ -9,6 +9,11 @@ export default defineMessage({
   reply: "session_discarded",
   summary: "Delete the saved session, so the next server starts clean (ws session discard). Background saves resume with the next change.",
   fields: {},
+  replyFields: {
+    path: { type: "string", description: "The save file" },
+    removed: { type: "boolean", description: "Whether there was one to remove" },
+  },
+  errors: ["unsupported"],
   example: { v: 6, type: "session_discard" },
   async handle(_p, { services }) {
     const svc = services.persistence as PersistenceService | undefined;

@@ -10,6 +10,14 @@ export default defineMessage({
   summary:
     "Rebuild the saved session into this server (ws session restore): its workspaces are added, and the tabs of a saved workspace whose name exists are added to it. Replies with counts and the saved → new pane ids.",
   fields: {},
+  replyFields: {
+    workspaces: { type: "integer", description: "Workspaces in the save" },
+    tabs: { type: "integer", description: "Tabs rebuilt" },
+    panes: { type: "object", description: "Saved pane id → new pane id, for every pane rebuilt" },
+    saved_at: { type: "string", description: "When the save was made, as an ISO 8601 time" },
+  },
+  errors: ["unsupported", "session_unreadable"],
+  longRunning: true,
   example: { v: 6, type: "session_restore" },
   async handle(_p, { services }) {
     const svc = services.persistence as PersistenceService | undefined;

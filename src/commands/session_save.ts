@@ -11,6 +11,20 @@ export default defineMessage({
   fields: {
     full: { type: "boolean", default: false, description: "Take every pane's text again, not only that of panes with new output since the last save" },
   },
+  replyFields: {
+    path: { type: "string", description: "The save file" },
+    bytes: { type: "integer", description: "Its size" },
+    ms: { type: "integer", description: "How long the save took" },
+    workspaces: { type: "integer", description: "Workspaces saved" },
+    tabs: { type: "integer", description: "Tabs saved" },
+    panes: { type: "integer", description: "Panes saved" },
+    saved_at: { type: "string", description: "When, as an ISO 8601 time" },
+    phases: { type: "object", description: "`capture`, `encode`, `write`: milliseconds spent taking the text, encoding and writing (with fsync)" },
+  },
+  errors: ["unsupported"],
+  // 100 panes of 10,000 lines each taken afresh (`full`) can outlast the 10 s answer deadline on a
+  // loaded machine.
+  longRunning: true,
   example: { v: 6, type: "session_save" },
   async handle(p: { full: boolean }, { services }) {
     const svc = services.persistence as PersistenceService | undefined;
