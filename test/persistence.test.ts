@@ -157,10 +157,14 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   process.kill(pid, "SIGKILL");
   await waitFor("the daemon to die", () => !processAlive(pid));
   expect(existsSync(savePath(s))).toBe(true);
+  // A write the crash cut short leaves a temp file; the next server clears it.
+  const tmp = savePath(s) + ".tmp-4000000";
+  writeFileSync(tmp, "half a save");
 
   const start = await s.run(["start"]);
   expect(start.code).toBe(0);
   expect(start.stderr).not.toContain("warning");
+  await waitFor("the dead writer's temp file to go", () => !existsSync(tmp));
   const crashy = (await s.list()).find((w) => w.name === "crashy");
   expect(crashy.tabs[0].panes.length).toBe(2);
   const body = readSave(s).body; // restoring saves again soon; wait for it if not yet

@@ -7,7 +7,7 @@ import type { ModelEvent } from "../../server/events";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
-import { moveAside, readSaveBytes, removeSave, writeAtomic } from "./store";
+import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
 
 /** Events that don't change what a save holds (output is handled as scrollback freshness). */
 const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
@@ -141,6 +141,7 @@ export class PersistenceService {
   // ---- saving ----------------------------------------------------------------------------------
 
   start(): void {
+    void removeStaleTemps(this.opts.path);
     this.off = this.session.bus.on((e) => this.onEvent(e));
     this.scrollTimer = setInterval(() => {
       if (this.snap.scrollbackStale && !this.paused) void this.save().catch(() => {});

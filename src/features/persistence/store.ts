@@ -122,3 +122,24 @@ export async function removeSave(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Temp files a crash left mid-write (their writer is gone): remove them. */
+export async function removeStaleTemps(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const pid = Number(n.slice(prefix.length));
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = pid !== process.pid;
+    } catch {}
+    if (!alive && pid !== process.pid) await unlink(join(dirname(path), n)).catch(() => {});
+  }
+}
