@@ -194,7 +194,7 @@ describe("save → restore on a live session", () => {
     expect(fws.active).toBe(1);
     const ftab = fws.tabs[0]!;
     expect(ftab.zoomed).toBe(r.ids.get(p3.id));
-    expect(ftab.focused).toBe(r.ids.get(p3.id));
+    expect(ftab.focused).toBe(r.ids.get(p3.id)!);
     expect(fws.tabs[1]).toMatchObject({ name: "Logs", project: "app" });
     // Same rectangles (zoomed and not) as before, for the mapped panes.
     const rectsOf = (s: Session, t: typeof tab, map = (id: number) => id) =>
