@@ -56,7 +56,8 @@ export async function send(type: string, fields: Record<string, unknown> = {}): 
   if (!entry) throw new Error(`no message ${type} in the registry`);
   let reply: ReplyObject;
   try {
-    reply = await request(sock(), { v: entry.since, type, ...fields });
+    // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
+    reply = await request(sock(), { v: entry.since, type, ...fields }, entry.longRunning ? 10 * 60_000 : undefined);
   } catch (e) {
     if (e instanceof NoServer) throw new CliError(`${e.message}. Start one with \`ws start\` (or just \`ws\`).`);
     throw new CliError((e as Error).message);
