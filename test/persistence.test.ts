@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, processAlive, waitFor } from "./harness";
+import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
 import { decode, FORMAT_VERSION, type SaveBody } from "../src/features/persistence/format";
 import { panesOf, type Layout } from "../src/model/layout";
 
@@ -293,4 +293,15 @@ test("ws session save, discard and restore; ws restart keeps the layout", async 
   await waitFor("the daemon to die", () => !processAlive(pid2));
   await s.start();
   expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
+}, 60_000);
+
+test("ws restart typed in one of the server's own panes comes back with the layout", async () => {
+  const s = server();
+  await s.start();
+  await s.request({ v: 2, type: "workspace_new", name: "inside" });
+  const pid = pidOf(s);
+  await s.request({ v: 2, type: "pane_send", pane: 1, text: `${wsArgv().map((a) => `'${a}'`).join(" ")} restart`, enter: true });
+  await waitFor("a new server", () => existsSync(join(s.socketDir, "default.info.json")) && pidOf(s) !== pid && processAlive(pidOf(s)), 30_000);
+  await waitFor("the new server to answer with the layout", async () => (await s.list()).map((w: any) => w.name).join() === "main,inside", 20_000);
+  expect(processAlive(pid)).toBe(false);
 }, 60_000);

@@ -7,7 +7,7 @@ import { probeSocket } from "../paths";
 import { decode, decodeHeader, SaveProblem } from "../features/persistence/format";
 import { listAside, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
 import { CliError, send, show, sock } from "./common";
-import { doctorChecks, startDaemon } from "./server-cmds";
+import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 
 function kb(n: number): string {
   return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -111,6 +111,20 @@ export const restart = defineCommand({
   meta: { name: "restart", description: "Save the session, quit the server and start it again (new build, same layout)" },
   async run() {
     const path = sock();
+    if (process.env.WS_SOCKET === path && !process.env.WS_RESTART_DETACHED && (await live())) {
+      // Run inside one of the server's own panes, this process ends with its pane: hand the
+      // restart to a helper in its own session, which outlives every pane.
+      const helper = Bun.spawn([...selfArgv(), "restart"], {
+        env: { ...process.env, WS_RESTART_DETACHED: "1" },
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+        detached: true,
+      });
+      helper.unref();
+      show({ type: "ok", socket: path, detached: true }, "ws is restarting: the panes come back in a moment; re-attach with `ws`");
+      return;
+    }
     if (await live()) {
       await send("shutdown_keep");
       await waitGone(path);
