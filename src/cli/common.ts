@@ -86,6 +86,12 @@ export function paneArg(v: unknown): number {
   return Number(s);
 }
 
+/** A non-negative whole number given on the command line, e.g. `--lines 5`. */
+export function numberArg(flag: string, v: unknown, unit = "number"): number {
+  if (!/^\d+$/.test(String(v))) throw new CliError(`${flag} is a ${unit}, got "${v}"`);
+  return Number(v);
+}
+
 /** The command after `--` (or the positional rest). */
 export function commandAfterDashes(raw: string[]): string[] {
   const i = raw.indexOf("--");

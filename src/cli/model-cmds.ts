@@ -1,6 +1,6 @@
 // Commands that drive the model: ws workspace …, ws tab …, ws split, ws pane ….
 import { defineCommand } from "citty";
-import { CliError, paneArg, send, show } from "./common";
+import { CliError, numberArg, paneArg, send, show } from "./common";
 import { paneInfo } from "./api-cmds";
 
 interface TabInfoOut {
@@ -130,10 +130,7 @@ export const split = defineCommand({
   },
   async run({ args, rawArgs }) {
     const fields: Record<string, unknown> = { pane: paneArg(args.pane), right: !args.below, cwd: args.cwd ?? process.cwd(), command: trailing(rawArgs), focus: !!args.focus };
-    if (args.size !== undefined) {
-      if (!/^\d+$/.test(String(args.size))) throw new CliError(`--size is a number of cells, got "${args.size}"`);
-      fields.size = Number(args.size);
-    }
+    if (args.size !== undefined) fields.size = numberArg("--size", args.size, "number of cells");
     const reply = await send("split", fields);
     show(reply, reply.pane !== undefined ? String(reply.pane) : "");
   },
@@ -180,11 +177,7 @@ const paneRead = defineCommand({
   },
   async run({ args }) {
     const fields: Record<string, unknown> = { pane: paneArg(args.pane), source: args.source ?? (args.scrollback ? "recent" : "visible") };
-    for (const k of ["lines", "start", "end"] as const) {
-      if (args[k] === undefined) continue;
-      if (!/^\d+$/.test(String(args[k]))) throw new CliError(`--${k} is a number, got "${args[k]}"`);
-      fields[k] = Number(args[k]);
-    }
+    for (const k of ["lines", "start", "end"] as const) if (args[k] !== undefined) fields[k] = numberArg(`--${k}`, args[k]);
     if (args.styled) fields.styled = true;
     const reply = await send("pane_read", fields);
     show(reply, String(reply.text ?? ""));
