@@ -6,7 +6,7 @@
 // people use, and its save is one `tmux capture-pane -S -N` per pane written to files. Where tmux
 // is installed we time exactly that capture for the same panes, and say whether resurrect is here.
 import { existsSync, readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { cpus, homedir, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestServer, waitFor } from "../test/harness";
 
@@ -29,6 +29,7 @@ async function main() {
   const s = new TestServer({ env: { HISTFILE: "/dev/null" } });
   try {
     await s.start();
+    console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (figures scale with load)`);
     console.log(`building ${PANES} panes (${WORKSPACES} workspaces × ${TABS} tabs), ${LINES} lines of scrollback each …`);
     const t0 = performance.now();
     for (let w = 0; w < WORKSPACES; w++) {
@@ -47,7 +48,12 @@ async function main() {
     const wall: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const a = performance.now();
-      const r = JSON.parse(await s.ok(["--json", "session", "save", "--full"]));
+      const out = await s.run(["--json", "session", "save", "--full"]);
+      if (out.code !== 0) {
+        console.log(`  run ${i + 1}: session save --full failed after ${(performance.now() - a).toFixed(0)} ms: ${out.stderr.trim().split("\n").pop()}`);
+        continue;
+      }
+      const r = JSON.parse(out.stdout);
       wall.push(performance.now() - a);
       server.push(r.ms);
       if (r.phases) console.log(`  run ${i + 1}: capture ${r.phases.capture} ms, encode ${r.phases.encode} ms, write+fsync ${r.phases.write} ms`);
@@ -59,6 +65,7 @@ async function main() {
     const one = JSON.parse(await s.ok(["--json", "session", "save"]));
     const bytes = statSync(path).size;
     console.log(`ws session save --full (${PANES} panes, every pane's text taken again)`);
+    if (!server.length) server.push(NaN), wall.push(NaN);
     console.log(`  server time              ${ms(median(server))}   (runs: ${server.join(", ")})`);
     console.log(`  wall time (CLI)          ${ms(median(wall))}`);
     console.log(`ws session save, no new output (text reused)   ${ms(median(cached))}   (runs: ${cached.join(", ")})`);
@@ -75,13 +82,16 @@ async function main() {
     const r0 = performance.now();
     await s.ok(["start"]);
     const answering = performance.now() - r0;
-    const restored = await allPanes(s);
-    for (const p of restored) await waitFor(`pane ${p} to show its restored scrollback`, async () => (await s.screen(p)).includes("── restored (saved"), 120_000, 5);
+    const l0 = performance.now();
+    const restored = await waitFor("workspace_list during the restore", () => allPanes(s), 300_000, 5);
+    const listLatency = performance.now() - l0;
+    for (const p of restored) await waitFor(`pane ${p} to show its restored scrollback`, async () => (await s.screen(p)).includes("── restored (saved"), 300_000, 5);
     const shown = performance.now() - r0;
     const logged = readFileSync(logPath, "utf8").slice(logFrom).match(/restored .* in (\d+) ms/);
     console.log(`restore on ws start`);
     console.log(`  model rebuilt, ${restored.length} panes spawned ${logged ? ms(Number(logged[1])) : "       ?"}   (server log)`);
     console.log(`  start → server answers   ${ms(answering)}`);
+    console.log(`  a workspace_list right after   ${ms(listLatency)}   (the server parses every pane's old scrollback meanwhile)`);
     console.log(`  start → every pane shows its old scrollback ${ms(shown)}`);
     const check = (await s.screen(restored[0]!, true)).split("\n").filter((l) => l.startsWith("scrollback line")).length;
     console.log(`  scrollback lines back in pane ${restored[0]}: ${check}`);

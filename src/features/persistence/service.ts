@@ -147,8 +147,11 @@ export class PersistenceService {
       if (this.snap.scrollbackStale && !this.paused) void this.save().catch(() => {});
     }, this.scrollbackMs);
     this.scrollTimer.unref?.();
-    // A restored session is saved once it settles, so the file matches the new ids at once.
-    if (this.session.workspaces.length) this.changed();
+    // A restored session is not saved again until it changes: the file on disk already holds it
+    // (pane ids in a save only link its layout to its panes), and taking 100 panes' text while
+    // their old scrollback is still being parsed would slow the start for nothing. A fresh server
+    // saves its first workspace at once.
+    if (this.session.workspaces.length && !this.restoredAt) this.changed();
   }
 
   private onEvent(e: ModelEvent): void {
