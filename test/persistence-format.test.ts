@@ -141,7 +141,7 @@ describe("text capture", () => {
     }
     disposeText(state);
     term.dispose();
-  });
+  }, 30_000);
 
   test("the normal screen is taken, not a full-screen program's alternate one", async () => {
     const term = new Terminal({ cols: 20, rows: 5, scrollback: 100, allowProposedApi: true });
@@ -224,7 +224,7 @@ describe("save → restore on a live session", () => {
     expect(b.workspaces.map((w) => [w.name, w.tabs.length])).toEqual([["main", 3], ["other", 1]]);
     expect(b.currentWorkspace.name).toBe("other");
     expect(r2.panes).toBe(5);
-  });
+  }, 30_000);
 
   test("a command that can't start any more gets a shell and says why", async () => {
     const s = make();
@@ -237,7 +237,7 @@ describe("save → restore on a live session", () => {
     expect(p.argv).toEqual(["/bin/sh"]);
     await p.flushed();
     expect(p.readText({ scrollback: true }).join("\n")).toContain('could not restart ["/nonexistent/program","--flag"]');
-  });
+  }, 30_000);
 });
 
 describe("the save queue", () => {
@@ -266,5 +266,5 @@ describe("the save queue", () => {
       await s.killAll("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 30_000);
 });
