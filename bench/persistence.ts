@@ -18,6 +18,19 @@ const PANES = WORKSPACES * TABS;
 const FILL = `seq -f 'scrollback line %05g: the quick brown fox jumps over the lazy dog 0123456' 1 ${LINES}`;
 const LAST = `scrollback line ${String(LINES).padStart(5, "0")}:`;
 
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100; // fields 14, 15 in USER_HZ (100)
+  } catch {
+    return NaN;
+  }
+}
+const daemonPid = (s: TestServer): number => JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
+const cpu = (n: number) => (Number.isNaN(n) ? "" : `, daemon CPU ${n.toFixed(0)} ms`);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
 
@@ -46,9 +59,13 @@ async function main() {
     const path = join(s.env.XDG_STATE_HOME!, "ws", "default.session");
     const server: number[] = [];
     const wall: number[] = [];
+    const cpuFull: number[] = [];
+    const pid = daemonPid(s);
     for (let i = 0; i < RUNS; i++) {
       const a = performance.now();
+      const c0 = cpuMs(pid);
       const out = await s.run(["--json", "session", "save", "--full"]);
+      cpuFull.push(cpuMs(pid) - c0);
       if (out.code !== 0) {
         console.log(`  run ${i + 1}: session save --full failed after ${(performance.now() - a).toFixed(0)} ms: ${out.stderr.trim().split("\n").pop()}`);
         continue;
@@ -59,17 +76,24 @@ async function main() {
       if (r.phases) console.log(`  run ${i + 1}: capture ${r.phases.capture} ms, encode ${r.phases.encode} ms, write+fsync ${r.phases.write} ms`);
     }
     const cached: number[] = [];
-    for (let i = 0; i < RUNS; i++) cached.push(JSON.parse(await s.ok(["--json", "session", "save"])).ms);
+    const cpuCached: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const c0 = cpuMs(pid);
+      cached.push(JSON.parse(await s.ok(["--json", "session", "save"])).ms);
+      cpuCached.push(cpuMs(pid) - c0);
+    }
     await s.request({ v: 2, type: "pane_send", pane: panes[0]!, text: "echo one more line", enter: true });
     await s.waitScreen(panes[0]!, /^one more line$/m);
+    const c1 = cpuMs(pid);
     const one = JSON.parse(await s.ok(["--json", "session", "save"]));
+    const cpuOne = cpuMs(pid) - c1;
     const bytes = statSync(path).size;
     console.log(`ws session save --full (${PANES} panes, every pane's text taken again)`);
     if (!server.length) server.push(NaN), wall.push(NaN);
     console.log(`  server time              ${ms(median(server))}   (runs: ${server.join(", ")})`);
-    console.log(`  wall time (CLI)          ${ms(median(wall))}`);
-    console.log(`ws session save, no new output (text reused)   ${ms(median(cached))}   (runs: ${cached.join(", ")})`);
-    console.log(`ws session save, one pane printed a line       ${ms(one.ms)}   (capture ${one.phases?.capture}, encode ${one.phases?.encode}, write+fsync ${one.phases?.write})`);
+    console.log(`  wall time (CLI)          ${ms(median(wall))}${cpu(median(cpuFull))}`);
+    console.log(`ws session save, no new output (text reused)   ${ms(median(cached))}   (runs: ${cached.join(", ")})${cpu(median(cpuCached))}`);
+    console.log(`ws session save, one pane printed a line       ${ms(one.ms)}   (capture ${one.phases?.capture}, encode ${one.phases?.encode}, write+fsync ${one.phases?.write})${cpu(cpuOne)}`);
     console.log(`  file                     ${(bytes / 1024 / 1024).toFixed(1)} MB, ${PANES} panes, mode ${(statSync(path).mode & 0o777).toString(8)}`);
 
     const k0 = performance.now();
@@ -87,12 +111,13 @@ async function main() {
     const listLatency = performance.now() - l0;
     for (const p of restored) await waitFor(`pane ${p} to show its restored scrollback`, async () => (await s.screen(p)).includes("── restored (saved"), 300_000, 5);
     const shown = performance.now() - r0;
+    const restoreCpu = cpuMs(daemonPid(s));
     const logged = readFileSync(logPath, "utf8").slice(logFrom).match(/restored .* in (\d+) ms/);
     console.log(`restore on ws start`);
     console.log(`  model rebuilt, ${restored.length} panes spawned ${logged ? ms(Number(logged[1])) : "       ?"}   (server log)`);
     console.log(`  start → server answers   ${ms(answering)}`);
     console.log(`  a workspace_list right after   ${ms(listLatency)}   (the server parses every pane's old scrollback meanwhile)`);
-    console.log(`  start → every pane shows its old scrollback ${ms(shown)}`);
+    console.log(`  start → every pane shows its old scrollback ${ms(shown)}${cpu(restoreCpu)} (all of it, from process start)`);
     const check = (await s.screen(restored[0]!, true)).split("\n").filter((l) => l.startsWith("scrollback line")).length;
     console.log(`  scrollback lines back in pane ${restored[0]}: ${check}`);
     const a = performance.now();

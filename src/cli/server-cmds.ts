@@ -6,6 +6,7 @@ import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
 import { probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
 import { CliError, globals, send, show, sock } from "./common";
+import { savePath } from "../features/persistence/store";
 
 /** How to run this same ws again: the compiled binary, or bun with the source entry. */
 export function selfArgv(): string[] {
@@ -42,7 +43,13 @@ export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<voi
   });
   proc.unref();
   closeSync(fd);
-  const deadline = Date.now() + timeoutMs;
+  // Restoring a big saved session (persistence) reads, checks and rebuilds it before the server
+  // answers: allow a second per MB of save on top, for a loaded machine.
+  let saved = 0;
+  try {
+    saved = statSync(savePath(path)).size;
+  } catch {}
+  const deadline = Date.now() + timeoutMs + Math.min(120_000, saved / 1000);
   while (Date.now() < deadline) {
     if ((await probeSocket(path, 200)) === "live") return printStartWarnings(log, logStart);
     if (proc.exitCode !== null) break;

@@ -5,9 +5,6 @@ import { findByName } from "../../model/workspace";
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../server/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 
-/** Lines of old scrollback to show at most (the pane's own history holds 10,000). */
-const PREFACE_LINES = 10000;
-
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
   if (!d || Number.isNaN(d.getTime())) return "earlier";
@@ -15,12 +12,11 @@ function when(iso: string | undefined): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** The text a restored pane starts with: its old scrollback, then a dim marker line. */
+/** The text a restored pane starts with: its old scrollback, then a dim marker line. (The pane's
+ * own history keeps the last 10,000 lines of it, as it did before.) */
 export function preface(p: SavedPane, savedAt?: string): string {
-  let lines = p.scrollback ? p.scrollback.split("\n") : [];
-  if (lines.length > PREFACE_LINES) lines = lines.slice(-PREFACE_LINES);
   const marker = `\x1b[0;2m── restored (saved ${when(savedAt)}) ──\x1b[0m\r\n`;
-  return (lines.length ? lines.join("\r\n") + "\r\n" : "") + marker;
+  return (p.scrollback ? p.scrollback.replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
 }
 
 function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?: string } {
