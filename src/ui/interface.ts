@@ -22,6 +22,11 @@ import { runUiCommand } from "./ui-commands";
 import { handleMouse, type DragState } from "./mouse";
 
 export const FRAME_MS = 8;
+/** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
+ * its terminal then spend their time on what the person does, not on redrawing a flood. */
+export const OUTPUT_FRAME_MS = 33;
+/** How long after a key a pane's output counts as its echo, drawn at FRAME_MS. */
+const ECHO_WINDOW_MS = 250;
 
 /**
  * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
@@ -64,7 +69,11 @@ export class Interface implements UiView {
   dashboard?: () => void;
   private modes = new Map<number, ExtraModes>();
   private scheduled = false;
+  private dueAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private lastFrame = -Infinity;
+  /** The pane last typed into, and when: its output is the echo the person waits for. */
+  private typed = { pane: -1, at: -Infinity };
   private waitingDrain = false;
   private visible = new Set<number>();
   private unsubscribe: () => void;
@@ -82,7 +91,8 @@ export class Interface implements UiView {
         }
         case "pane_output":
           // Output from panes not on screen costs nothing now; it shows when they are.
-          if (this.visible.has(e.pane as number)) this.invalidate();
+          if (this.visible.has(e.pane as number))
+            this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? FRAME_MS : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
           this.modes.delete(e.pane as number);
@@ -144,12 +154,21 @@ export class Interface implements UiView {
 
   // ---- frames --------------------------------------------------------------
 
-  invalidate(): void {
-    if (!this.client || this.scheduled) return;
+  /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */
+  invalidate(interval = FRAME_MS): void {
+    if (!this.client) return;
+    const now = performance.now();
+    const due = Math.max(now, this.lastFrame + interval);
+    if (this.scheduled) {
+      if (due >= this.dueAt) return;
+      clearTimeout(this.timer); // a key's echo must not wait behind a flood's slower frame
+    }
     this.scheduled = true;
-    const wait = this.lastFrame + FRAME_MS - performance.now();
-    if (wait <= 0) setImmediate(() => this.frame());
-    else setTimeout(() => this.frame(), wait);
+    this.dueAt = due;
+    if (due <= now) {
+      this.timer = undefined;
+      setImmediate(() => this.frame());
+    } else this.timer = setTimeout(() => this.frame(), due - now);
   }
 
   private frame(): void {
@@ -231,6 +250,7 @@ export class Interface implements UiView {
     if (!bytes) return;
     pane.write(bytes);
     markUserInput(pane);
+    this.typed = { pane: pane.id, at: performance.now() };
   }
 
   private key(k: KeyEvent): void {
