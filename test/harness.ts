@@ -132,10 +132,26 @@ export class TestServer {
     }, timeoutMs);
   }
 
+  /** The running daemon's pid, from the info file it writes beside its socket. */
+  daemonPid(): number | undefined {
+    try {
+      return JSON.parse(require("node:fs").readFileSync(this.sock.replace(/\.sock$/, ".info.json"), "utf8")).pid;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stop the daemon, politely and then for certain: a test must never leave one running. */
   async stop(): Promise<void> {
+    const pid = this.daemonPid();
     try {
       await this.run(["kill-server"]);
     } catch {}
+    if (pid !== undefined) {
+      const deadline = Date.now() + 5000;
+      while (processAlive(pid) && Date.now() < deadline) await Bun.sleep(20);
+      if (processAlive(pid)) process.kill(pid, "SIGKILL");
+    }
     rmSync(this.root, { recursive: true, force: true });
   }
 }
