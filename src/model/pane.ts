@@ -50,6 +50,10 @@ export class Pane {
   onExit: (pane: Pane) => void = () => {};
 
   private queue: Uint8Array[] = [];
+  /** Bytes handed to us (output and preface) and bytes xterm has parsed, for flushed(). */
+  private received = 0;
+  private parsed = 0;
+  private flushWaiters: { upTo: number; resolve: () => void }[] = [];
   private inFlight = 0;
   private ptyExited = false;
 
@@ -63,7 +67,15 @@ export class Pane {
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? 10000, allowProposedApi: true });
     this.term.onTitleChange((t) => (this.title = t));
-    if (spec.preface) this.term.write(spec.preface);
+    // A restored pane's old scrollback goes through the same paced queue as output (and before
+    // it): 100 restored panes then parse their history a slice per turn instead of holding the
+    // loop for seconds.
+    if (spec.preface) {
+      const bytes = Buffer.from(spec.preface);
+      this.queued += bytes.length;
+      for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
+      this.received += bytes.length;
+    }
     this.pty = spawnPty({
       argv: this.argv,
       cwd: spec.cwd,
@@ -78,6 +90,7 @@ export class Pane {
         this.maybeFinish();
       },
     });
+    this.pump();
   }
 
   get pid(): number {
@@ -129,8 +142,16 @@ export class Pane {
     return opts.lines !== undefined ? out.slice(-opts.lines) : out;
   }
 
-  /** Resolves once everything received so far has been parsed. */
+  /** Resolves once everything received so far (our queue included) has been parsed. */
   flushed(): Promise<void> {
+    if (this.parsed < this.received) {
+      const upTo = this.received;
+      return new Promise((resolve) => this.flushWaiters.push({ upTo, resolve }));
+    }
+    return this.emulatorFlushed();
+  }
+
+  private emulatorFlushed(): Promise<void> {
     return new Promise((resolve) => this.term.write("", resolve));
   }
 
@@ -142,6 +163,7 @@ export class Pane {
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
     this.queued += bytes.length;
+    this.received += bytes.length;
     if (!this.flowStopped && this.queued > FLOW_STOP_AT) this.flowStopped = this.pty.setFlow(true);
     // xterm checks its time budget only between chunks; a 64 KB chunk of `yes` takes ~50 ms to
     // parse and would hold the loop (keys, frames, other panes) that long. Small chunks let it yield.
@@ -160,6 +182,8 @@ export class Pane {
       }
       this.term.write(chunk, () => {
         this.inFlight -= chunk.length;
+        this.parsed += chunk.length;
+        if (this.flushWaiters.length) this.wakeFlushWaiters();
         this.onOutput(this);
         this.schedulePump();
         this.maybeFinish();
@@ -180,6 +204,13 @@ export class Pane {
     });
   }
 
+  private wakeFlushWaiters(): void {
+    const due = this.flushWaiters.filter((w) => w.upTo <= this.parsed);
+    if (!due.length) return;
+    this.flushWaiters = this.flushWaiters.filter((w) => w.upTo > this.parsed);
+    for (const w of due) w.resolve();
+  }
+
   private maybeFinish(): void {
     if (!this.ptyExited || this.exited || this.queue.length || this.inFlight) return;
     this.exited = true;
@@ -187,6 +218,8 @@ export class Pane {
   }
 
   dispose(): void {
+    // Nothing more will be parsed: don't leave anyone waiting for it.
+    for (const w of this.flushWaiters.splice(0)) w.resolve();
     this.term.dispose();
   }
 }
