@@ -28,6 +28,11 @@ function extraEnv(p: Pane, base: Record<string, string>): Record<string, string>
   return out;
 }
 
+/** How long a fresh save (shutdown_keep, session_save) waits for pending output to be parsed.
+ * Normally milliseconds; long enough for 100 just-restored panes to finish parsing their old
+ * scrollback, which a save taken too early would otherwise cut short. */
+const FRESH_WAIT_MS = 10_000;
+
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 export class Snapshotter {
@@ -109,7 +114,7 @@ export class Snapshotter {
     // that of panes never taken before (a restored preface may still be parsing). Bounded either way.
     const fresh = opts.fresh === true;
     const waits = jobs.filter((j) => fresh || !this.cache.has(j.pane.id)).map((j) => j.pane.flushed().catch(() => {}));
-    if (waits.length) await Promise.race([Promise.all(waits), Bun.sleep(fresh ? 1000 : 250)]);
+    if (waits.length) await Promise.race([Promise.all(waits), Bun.sleep(fresh ? FRESH_WAIT_MS : 250)]);
     const cwds = await Promise.all(jobs.map((j) => currentDir(j.pane)));
     for (const [i, { pane, rec }] of jobs.entries()) {
       rec.cwd = cwds[i]!;
