@@ -2,12 +2,41 @@
 import { defineCommand, runCommand, showUsage, type CommandDef } from "citty";
 import { WS_VERSION, BUILD } from "../build-info";
 import { CliError, setGlobals, takeGlobals } from "./common";
-import { doctor, killServer, server, start } from "./server-cmds";
-import { pane, split, tab, workspace } from "./model-cmds";
-import { agent, dashboard, hooksCmd, report } from "./agent-cmds";
-import { attach, keys, defaultAttach } from "./attach-cmds";
-import { restart, session } from "./session-cmds";
-import { api, call, events, waitCmd } from "./api-cmds";
+
+type Lazy = () => Promise<CommandDef<any>>;
+/** A subcommand loaded only when it is the one being run: each CLI call pays for one area. */
+function lazy<M>(load: () => Promise<M>, name: keyof M): Lazy {
+  return () => load().then((m) => m[name] as CommandDef<any>);
+}
+const serverCmds = () => import("./server-cmds");
+const modelCmds = () => import("./model-cmds");
+const agentCmds = () => import("./agent-cmds");
+const attachCmds = () => import("./attach-cmds");
+const sessionCmds = () => import("./session-cmds");
+const apiCmds = () => import("./api-cmds");
+
+const SUBCOMMANDS: Record<string, Lazy> = {
+  start: lazy(serverCmds, "start"),
+  server: lazy(serverCmds, "server"),
+  "kill-server": lazy(serverCmds, "killServer"),
+  doctor: lazy(serverCmds, "doctor"),
+  workspace: lazy(modelCmds, "workspace"),
+  tab: lazy(modelCmds, "tab"),
+  split: lazy(modelCmds, "split"),
+  pane: lazy(modelCmds, "pane"),
+  agent: lazy(agentCmds, "agent"),
+  hooks: lazy(agentCmds, "hooksCmd"),
+  dashboard: lazy(agentCmds, "dashboard"),
+  report: lazy(agentCmds, "report"),
+  attach: lazy(attachCmds, "attach"),
+  keys: lazy(attachCmds, "keys"),
+  session: lazy(sessionCmds, "session"),
+  restart: lazy(sessionCmds, "restart"),
+  api: lazy(apiCmds, "api"),
+  call: lazy(apiCmds, "call"),
+  wait: lazy(apiCmds, "waitCmd"),
+  events: lazy(apiCmds, "events"),
+};
 
 /** Further subcommands other areas add (attach, keys, report, hooks, …). */
 export const extraCommands: Record<string, CommandDef<any>> = {};
@@ -18,7 +47,7 @@ export async function runCli(argv: string[]): Promise<void> {
   if (rest.length === 0) {
     // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
     try {
-      return await defaultAttach();
+      return await (await attachCmds()).defaultAttach();
     } catch (e) {
       console.error(`ws: ${(e as Error).message}`);
       process.exit(e instanceof CliError ? e.exitCode : 1);
@@ -26,7 +55,7 @@ export async function runCli(argv: string[]): Promise<void> {
   }
   const main = defineCommand({
     meta: { name: "ws", version: `${WS_VERSION} (${BUILD})`, description: "A terminal multiplexer for running many coding agents side by side. Global flags: -L NAME (named server), --local, --json" },
-    subCommands: { start, server, "kill-server": killServer, doctor, workspace, tab, split, pane, agent, hooks: hooksCmd, dashboard, report, attach, keys, session, restart, api, call, wait: waitCmd, events, ...extraCommands },
+    subCommands: { ...SUBCOMMANDS, ...extraCommands },
   });
   await runWithoutStacks(main, rest);
 }
@@ -38,10 +67,11 @@ async function resolveSub(cmd: CommandDef<any>, words: string[]): Promise<[Comma
   for (const w of words) {
     if (w === "--") break;
     if (w.startsWith("-")) continue;
-    const subs = (await (typeof cur.subCommands === "function" ? cur.subCommands() : cur.subCommands)) as Record<string, CommandDef<any>> | undefined;
-    if (!subs?.[w]) break;
+    const subs = (await (typeof cur.subCommands === "function" ? cur.subCommands() : cur.subCommands)) as Record<string, CommandDef<any> | Lazy> | undefined;
+    const sub = subs?.[w];
+    if (!sub) break;
     parent = cur;
-    cur = subs[w]!;
+    cur = typeof sub === "function" ? await sub() : sub;
   }
   return [cur, parent];
 }

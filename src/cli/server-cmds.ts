@@ -140,6 +140,7 @@ export const doctor = defineCommand({
         else findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
       }
     }
+    await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
     for (const check of doctorChecks) findings.push(...(await check()));
     let bad = 0;
     for (const f of findings) {
