@@ -29,12 +29,12 @@ afterAll(async () => {
 const trim = (lines: string[]) => lines.map((l) => l.trimEnd());
 
 /** The ws pane's area (rows 1..38 of the 40-row client) beside the bare window's 38 rows. */
-async function sameScreens(bare: string, what: string) {
+async function sameScreens(bare: string, what: string, normalise: (l: string[]) => string[] = (l) => l) {
   let last = { ws: [] as string[], bare: [] as string[] };
   try {
     await waitFor(what, async () => {
-      const w = trim((await tmux.lines("ws")).slice(1, 39));
-      const b = trim((await tmux.lines(bare)).slice(0, 38));
+      const w = normalise(trim((await tmux.lines("ws")).slice(1, 39)));
+      const b = normalise(trim((await tmux.lines(bare)).slice(0, 38)));
       last = { ws: w, bare: b };
       return w.join("\n") === b.join("\n") && w.some((l) => l.length > 0);
     }, 10000);
@@ -43,6 +43,10 @@ async function sameScreens(bare: string, what: string) {
     throw new Error(`${(e as Error).message}\n${diff.slice(0, 10).join("\n")}`);
   }
 }
+
+/** htop's meters (CPU bars, task counts, load, uptime) change from moment to moment: compare
+ * their shape, with what is between brackets and every digit blanked out. */
+const meterless = (lines: string[]) => lines.map((l) => l.replace(/\[[^\]]*\]/g, "[]").replace(/\d/g, "0"));
 
 async function runIn(pane: number, command: string) {
   await server.request({ v: 2, type: "pane_send", pane, text: command, enter: true });
@@ -74,6 +78,18 @@ describe("full-screen programs match a bare terminal", () => {
     await tmux.text("ws", ":q!\r");
     // Back at the shell: the alternate screen is gone with all of the file.
     await tmux.waitFor("ws", (s) => !s.includes("line 1"));
+  });
+});
+
+describe.if(Bun.which("htop") !== null)("htop (installed by .ci/run)", () => {
+  test("htop matches a bare terminal, meters aside", async () => {
+    // Only user nobody's processes (none): the process list is the same in both terminals.
+    const htop = `HOME=${server.root} htop -C -u nobody -d 100`;
+    await tmux.open("bare-htop", htop, 120, 38);
+    await runIn(1, htop);
+    await sameScreens("bare-htop", "htop screens to match", meterless);
+    await tmux.keys("ws", "F10");
+    await tmux.waitFor("ws", (s) => !s.includes("F1Help"));
   });
 });
 
