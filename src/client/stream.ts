@@ -1,5 +1,10 @@
 // A long-lived request: write one line, then hand every line the server sends to `onLine` until
-// the connection closes (subscribe streams; `ws call` of any message).
+// the connection closes or onLine returns false (subscribe streams; `ws call`; and, stopping
+// after the first line, every one-shot request).
+
+/** Nothing listens on the socket: the CLI turns this into advice to start a server. */
+export class NoServer extends Error {}
+
 export function streamLines(socketPath: string, line: string, onLine: (line: string) => boolean | void): Promise<void> {
   return new Promise((resolve, reject) => {
     let buf = "";
@@ -35,12 +40,12 @@ export function streamLines(socketPath: string, line: string, onLine: (line: str
           resolve();
         },
         connectError(_s, err) {
-          reject(new Error(`no ws server on ${socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+          reject(new NoServer(`no ws server on ${socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
         },
         error(_s, err) {
           reject(err);
         },
       },
-    }).catch((err) => reject(new Error(`no ws server on ${socketPath} (${err.code ?? err.message})`)));
+    }).catch((err) => reject(new NoServer(`no ws server on ${socketPath} (${err.code ?? err.message})`)));
   });
 }
