@@ -27,6 +27,8 @@ export interface SavedPane {
   /** The pane's title (what its program named it), shown until the restarted program sets one. */
   name?: string;
   workstream?: string;
+  /** The project of the pane's tab (the tab's `project` is what a restore uses). */
+  project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */
   env: Record<string, string>;
   /** Where the pane's program saw itself when saved (informational; a restore recomputes it). */
@@ -237,6 +239,7 @@ function checkPane(p: unknown, where: string): string | undefined {
   if (typeof p.cwd !== "string") return `${where}: no cwd`;
   if (p.name !== undefined && typeof p.name !== "string") return `${where}: name is not a string`;
   if (p.workstream !== undefined && typeof p.workstream !== "string") return `${where}: workstream is not a string`;
+  if (p.project !== undefined && typeof p.project !== "string") return `${where}: project is not a string`;
   if (!isObj(p.env) || !Object.values(p.env).every((v) => typeof v === "string")) return `${where}: env is not an object of strings`;
   if (typeof p.scrollback !== "string") return `${where}: scrollback is not text`;
   return undefined;

@@ -97,6 +97,7 @@ export class Snapshotter {
             };
             if (p?.title) rec.name = p.title;
             if (p?.env.WS_WORKSTREAM) rec.workstream = p.env.WS_WORKSTREAM;
+            if (tab.project !== undefined) rec.project = tab.project;
             panes.push(rec);
             if (p) jobs.push({ pane: p, rec });
           }
