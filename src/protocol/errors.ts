@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   not_a_workstream: "That is not a workstream",
   unknown_command: "No keymap command by that name",
   unsupported: "This build does not have the feature the message needs",
+  session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
   too_many_connections: "The server already serves its maximum of connections; this one is closed",

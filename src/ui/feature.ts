@@ -19,6 +19,9 @@ export default function uiFeature(): Feature {
     start(d) {
       const { keymap, warnings } = loadKeymap();
       for (const w of warnings) d.log.warn(w);
+      // A saved session that could not be loaded is news for the person, not just the log.
+      const restoreProblem = (d.services.persistence as { problem?: { message: string } } | undefined)?.problem;
+      if (restoreProblem) warnings.push(`saved session not restored: ${restoreProblem.message} (ws doctor)`);
       ui = new Interface({ session: d.session, keymap, warnings, build: BUILD, shutdown: (keep) => void d.shutdown(keep) });
       d.services.ui = ui; // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
