@@ -27,8 +27,8 @@ const dashboard = async () => {
   return r as { agents: Agent[]; workstreams: unknown[]; ports: any[] };
 };
 const agentOf = async (pane: number) => (await dashboard()).agents.find((a) => a.pane === pane);
-const waitStatus = (pane: number, status: string | undefined, detail?: string) =>
-  waitFor(`pane ${pane} to be ${status ?? "without status"}${detail ? ` (${detail})` : ""}`, async () => {
+const waitStatus = (pane: number, status: string | undefined, detail?: string): Promise<Agent> =>
+  waitFor<any>(`pane ${pane} to be ${status ?? "without status"}${detail ? ` (${detail})` : ""}`, async () => {
     const a = await agentOf(pane);
     if (status === undefined) return a === undefined;
     return a?.status === status && (detail === undefined || a.detail === detail) ? a : undefined;

@@ -38,7 +38,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function report(args: string[], env: Record<string, string>, stdin = "") {
+async function report(args: string[], env: Record<string, string | undefined>, stdin = "") {
   const p = Bun.spawn(["bun", script, "report", ...args], {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
     stdin: new TextEncoder().encode(stdin),
