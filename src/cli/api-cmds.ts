@@ -4,6 +4,7 @@ import { REGISTRY } from "../commands";
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { streamLines } from "../client/stream";
 import { VERSION } from "../protocol/version";
+import type { MessageDoc } from "../commands/catalogue";
 import { CliError, globals, paneArg, send, show, sock } from "./common";
 
 /** citty's runMain prints a thrown error with its stack and exits 1: report it ourselves instead. */
@@ -46,27 +47,7 @@ async function call6(type: string, fields: Record<string, unknown>, timeoutMs = 
   return reply;
 }
 
-interface FieldDoc {
-  name: string;
-  type: string;
-  required: boolean;
-  default?: unknown;
-  accepted?: string[];
-  min?: number;
-  max?: number;
-  description: string;
-}
-interface MessageDoc {
-  type: string;
-  since: number;
-  request: boolean;
-  stream: boolean;
-  summary: string;
-  fields: FieldDoc[];
-  reply: { type: string; fields: { name: string; type: string; description: string }[] } | null;
-  errors: string[];
-}
-
+// The catalogue's own types (a type import: the CLI loads nothing more for them).
 export function formatMessage(m: MessageDoc): string {
   const kind = m.stream ? "request, stream" : m.request ? "request" : "message";
   const out = [`${m.type} (v${m.since}, ${kind})`, `  ${m.summary}`];
