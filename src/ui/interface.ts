@@ -250,6 +250,8 @@ export class Interface implements UiView {
     if (!bytes) return;
     pane.write(bytes);
     markUserInput(pane);
+    // Typing into a pane is the person attending to it (an agent's `done` becomes `idle`).
+    if (performance.now() - this.typed.at > 500 || this.typed.pane !== pane.id) this.session.bus.emit({ type: "pane_input", pane: pane.id });
     this.typed = { pane: pane.id, at: performance.now() };
   }
 

@@ -48,6 +48,8 @@ export class AgentService {
         if (e.type === "pane_closed") this.store.clear(e.pane as number);
         // Bringing a pane on screen is the person looking at it.
         if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
+        // So is typing into it.
+        if (e.type === "pane_input") this.store.seen(e.pane as number);
       }),
     );
   }
