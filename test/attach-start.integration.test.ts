@@ -34,3 +34,13 @@ test("ws --local is private to its client and goes away with it", async () => {
   // The default server was never touched.
   expect((await server.list())[0].name).toBe("main");
 });
+
+test("detaching from ws --local says the server ends with it, and it does", async () => {
+  await tmux.open("local-d", `cd ${server.root} && ${WS} --local; echo "[ws exited $?]"; sleep 3600`);
+  await tmux.waitFor("local-d", "[main] tab 1/1");
+  await tmux.keys("local-d", "C-Space", "d");
+  const screen = await tmux.waitFor("local-d", "[ws exited 0]");
+  expect(screen).toContain("the --local server ends with this session");
+  expect(screen).not.toContain("ws attach to come back");
+  await waitFor("the local server's socket to go", () => !readdirSync(server.socketDir).some((f) => /^ws-\d+\.sock$/.test(f)));
+});

@@ -10,7 +10,7 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   if (startIfMissing) await startDaemon(path);
   let code: number;
   try {
-    code = await runAttach({ socketPath: path });
+    code = await runAttach({ socketPath: path, local });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;

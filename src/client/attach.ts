@@ -39,6 +39,8 @@ export function writeAll(fd: number, data: string | Uint8Array): void {
 export interface AttachOptions {
   socketPath: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
+  /** A --local server, which ends with this client: there is nothing to come back to. */
+  local?: boolean;
 }
 
 export class AttachRefused extends Error {}
@@ -137,6 +139,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
           try {
             n = JSON.parse(frameText(f));
           } catch {}
+          if (o.local && n.reason === "detached") return finish(0, "detached; the --local server ends with this session");
           return finish(0, n.message ?? `[${n.reason}]`);
         }
       }
