@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { COMMANDS, isCommand } from "../ui/keymap";
+import { COMMANDS, isCommand } from "../ui/commands-table";
 import { defineMessage, ok } from "./types";
 
 type RunCommand = (name: string) => void;

@@ -8,44 +8,11 @@ import { homedir } from "node:os";
 import { readFileSync } from "node:fs";
 import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protocol/events";
 
-export interface CommandInfo {
-  name: string;
-  description: string;
-}
+// The command table lives in its own small module so the protocol registry (run_command) can
+// use it without loading the keys.toml parser on every CLI call.
+import { COMMANDS, isCommand, type CommandInfo } from "./commands-table";
+export { COMMANDS, isCommand, type CommandInfo };
 
-export const COMMANDS: CommandInfo[] = [
-  { name: "detach", description: "Detach this client; the server keeps running" },
-  { name: "quit", description: "Quit the server and close every pane" },
-  { name: "split-right", description: "Split the focused pane, new pane to the right" },
-  { name: "split-below", description: "Split the focused pane, new pane below" },
-  { name: "new-tab", description: "Open a new tab running your shell" },
-  { name: "next-tab", description: "Go to the next tab" },
-  { name: "prev-tab", description: "Go to the previous tab" },
-  ...Array.from({ length: 9 }, (_, i) => ({ name: `tab-${i + 1}`, description: `Go to tab ${i + 1}` })),
-  { name: "focus-left", description: "Focus the pane to the left" },
-  { name: "focus-right", description: "Focus the pane to the right" },
-  { name: "focus-up", description: "Focus the pane above" },
-  { name: "focus-down", description: "Focus the pane below" },
-  { name: "focus-next", description: "Focus the next pane in this tab" },
-  { name: "close-pane", description: "Close the focused pane" },
-  { name: "zoom", description: "Zoom the focused pane to the whole tab, or unzoom" },
-  { name: "resize-left", description: "Move the focused pane's vertical border left" },
-  { name: "resize-right", description: "Move the focused pane's vertical border right" },
-  { name: "resize-up", description: "Move the focused pane's horizontal border up" },
-  { name: "resize-down", description: "Move the focused pane's horizontal border down" },
-  { name: "new-workspace", description: "Create a workspace and switch to it" },
-  { name: "switch-workspace", description: "Pick a workspace to switch to" },
-  { name: "next-workspace", description: "Go to the next workspace" },
-  { name: "prev-workspace", description: "Go to the previous workspace" },
-  { name: "rename-tab", description: "Rename the current tab" },
-  { name: "copy-mode", description: "Scroll back, search and copy (OSC 52)" },
-  { name: "help", description: "Show every key binding" },
-  { name: "dashboard", description: "Agents (most urgent first) and ports; Enter goes to one" },
-  { name: "send-prefix", description: "Send the prefix key (Ctrl-Space) to the pane" },
-];
-
-const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));
-export const isCommand = (name: string) => COMMAND_NAMES.has(name);
 
 export interface Keymap {
   /** Canonical key name of the prefix. */
