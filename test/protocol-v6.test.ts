@@ -269,9 +269,14 @@ describe("snapshot and layout", () => {
     const strip = (n: any): any => (n.type === "pane" ? { type: "pane", cwd: n.cwd, command: n.command } : { type: "split", direction: n.direction, ratio: n.ratio, first: strip(n.first), second: strip(n.second) });
     expect(strip(e.root)).toEqual(strip(root));
     expect(e.root.first.label).toBe("left");
-    // Replacing it: a new tab with new panes, the old one gone.
-    const again = await q({ type: "layout_apply", tab: r.tab, root: { type: "pane", cwd: "/tmp", command: ["cat"] } });
+    // Replacing it: a new tab with new panes in the old one's place, the old one gone.
+    await q({ type: "tab_new", workspace: "Games", name: "after-built", cwd: "/tmp" });
+    const names = async () => (await s.list()).find((w: any) => w.name === "Games").tabs.map((t: any) => t.name);
+    const at = (await names()).indexOf("built");
+    const again = await q({ type: "layout_apply", tab: r.tab, name: "rebuilt", root: { type: "pane", cwd: "/tmp", command: ["cat"] } });
     expect(again.tab).not.toBe(r.tab);
+    expect((await names()).indexOf("rebuilt")).toBe(at);
+    expect((await names()).indexOf("after-built")).toBe(at + 1);
     expect(await q({ type: "layout_export", tab: r.tab })).toMatchObject({ code: "tab_not_found" });
     expect(await q({ type: "layout_apply", root: { type: "split", direction: "sideways" } })).toMatchObject({ code: "invalid_params", hint: { param: "root" } });
   });

@@ -8,7 +8,7 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
   since: 6,
   request: true,
   reply: "layout",
-  summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one (it is made first, then the old one closes). Running programs and scrollback are not carried over.",
+  summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one in its place (it is made first, then the old one closes). Running programs and scrollback are not carried over.",
   fields: {
     root: { type: "object", required: true, shape: TREE_SHAPE, check: (v) => checkTree(v), description: "The tree. Pane ids in it are ignored: every pane is new" },
     workspace: { type: "string", description: "The workspace for the tab (default: the replaced tab's, else the one on screen)" },
@@ -30,7 +30,11 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
     const tab = applyTree(session, ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) });
-    if (old) session.closeTab(old.ws, old.tab);
+    if (old) {
+      const at = old.ws.tabs.indexOf(old.tab);
+      session.closeTab(old.ws, old.tab);
+      session.moveTab(ws, tab, at); // the replacement takes the old tab's place
+    }
     return layoutReply(session, ws, tab);
   },
 });

@@ -369,6 +369,17 @@ export class Session {
     this.bus.emit({ type: "tab_renamed", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
   }
 
+  /** Put a tab at a position among its workspace's tabs; the active tab stays the active one. */
+  moveTab(ws: Workspace, tab: Tab, index: number): void {
+    const from = ws.tabs.indexOf(tab);
+    if (from < 0) return;
+    const active = ws.tabs[ws.active];
+    ws.tabs.splice(from, 1);
+    ws.tabs.splice(Math.max(0, Math.min(index, ws.tabs.length)), 0, tab);
+    ws.active = Math.max(0, ws.tabs.indexOf(active!));
+    this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+  }
+
   setLayout(ws: Workspace, tab: Tab, layout: Layout): void {
     tab.layout = layout;
     this.relayout(tab);
