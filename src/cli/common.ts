@@ -1,6 +1,6 @@
 // What every CLI command shares: which socket, sending a message at the version that introduced
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
-import { REGISTRY } from "../commands";
+import { messageTable } from "./message-table" with { type: "macro" };
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 
@@ -50,9 +50,12 @@ const OLD_SERVER_ADVICE =
   "the running ws server is older than this ws and doesn't know this command.\n" +
   "Install the new build, then restart the server: `ws kill-server` (or `ws kill-server --keep` to keep your layout), then `ws`.";
 
+/** Each message's `since` and `longRunning`, from the registry at build time (a macro). */
+export const MESSAGE_TABLE: Record<string, { since: number; longRunning: boolean }> = messageTable();
+
 /** Send a registered message at the version that introduced it; throw CliError on an error reply. */
 export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
-  const entry = REGISTRY.get(type);
+  const entry = MESSAGE_TABLE[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
   let reply: ReplyObject;
   try {
