@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import {
   chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -218,6 +219,18 @@ describe("ws hooks on the files as they are on disk", () => {
     chmodSync(file, 0o640);
     expect((await hooks("install", "claude")).code).toBe(0);
     expect([modeOf(file), modeOf(backupPath(file))]).toEqual([0o640, 0o640]);
+  });
+
+  // Only root can give a file to someone else, which is what this reproduces (sudo ws hooks …).
+  test.if(process.getuid?.() === 0)("the file's owner is kept, and the backup gets the same owner", async () => {
+    const file = join(claudeDir, "settings.json");
+    writeFileSync(file, secret);
+    chmodSync(file, 0o600);
+    chownSync(file, 1234, 2345);
+    expect((await hooks("install", "claude")).code).toBe(0);
+    for (const f of [file, backupPath(file)]) expect([statSync(f).uid, statSync(f).gid, modeOf(f)]).toEqual([1234, 2345, 0o600]);
+    expect((await hooks("uninstall", "claude")).code).toBe(0);
+    expect([statSync(file).uid, statSync(file).gid, readFileSync(file, "utf8")]).toEqual([1234, 2345, secret]);
   });
 
   test("a symlinked settings.json stays a symlink; its target gets the hooks; uninstall restores the target exactly", async () => {
