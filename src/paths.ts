@@ -1,6 +1,6 @@
 // Where sockets live and the rules that keep them private (spec: "Finding the socket").
 import { lstatSync, mkdirSync, chmodSync, existsSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,6 +20,9 @@ export interface SocketChoice {
   name?: string; // -L NAME
   local?: boolean; // --local: ws-<pid>.sock
 }
+
+/** A --local server's socket (ws-<pid>.sock): private to one client, never restored by name. */
+export const isLocalSocket = (path: string) => /^ws-\d+\.sock$/.test(basename(path));
 
 /** The socket a command should use. Inside a pane WS_SOCKET wins unless -L or --local says otherwise. */
 export function socketPath(choice: SocketChoice = {}, env: Env = process.env): string {

@@ -2,6 +2,7 @@
 // private server that lives only as long as that client.
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 
@@ -29,8 +30,13 @@ test("ws --local is private to its client and goes away with it", async () => {
   const local = readdirSync(server.socketDir).filter((f) => /^ws-\d+\.sock$/.test(f));
   expect(local.length).toBe(1);
   await tmux.keys("local", "C-Space", "q");
+  await tmux.waitFor("local", "Quit the ws server and close its only pane? (y/n)");
+  await tmux.keys("local", "y");
   await tmux.waitFor("local", "[ws exited 0]");
   await waitFor("the local server's socket to go", () => !readdirSync(server.socketDir).some((f) => /^ws-\d+\.sock$/.test(f)));
+  // Quitting a --local server keeps no save: nothing would ever restore it by that name.
+  const stateDir = join(server.env.XDG_STATE_HOME!, "ws");
+  expect(existsSync(stateDir) ? readdirSync(stateDir).filter((f) => f.startsWith("ws-") && f.includes(".session")) : []).toEqual([]);
   // The default server was never touched.
   expect((await server.list())[0].name).toBe("main");
 });

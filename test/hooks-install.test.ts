@@ -1,5 +1,19 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -12,6 +26,7 @@ import {
   runHooks,
   uninstallClaude,
 } from "../src/features/agents/hooks-install.ts";
+import { TestServer } from "./harness";
 
 const WS = ["/opt/ws dir/ws"]; // a path with a space: the command must quote it
 let dir: string;
@@ -159,4 +174,151 @@ args = ["--port", "0"]
 test("lineDiff", () => {
   expect(lineDiff("a\nb\nc\n", "a\nx\nc\n")).toBe("- b\n+ x");
   expect(lineDiff("", "a\n")).toBe("+ a");
+});
+
+// The reproductions from issue 9, through the real CLI (`ws hooks …` as a person types it) on real
+// files: modes, symlinks (absolute and relative, as dotfile managers make them), dangling links.
+describe("ws hooks on the files as they are on disk", () => {
+  let server: TestServer;
+  let claudeDir: string;
+  let env: Record<string, string>;
+  beforeEach(() => {
+    server = new TestServer(); // the CLI only: no daemon needed to edit a settings file
+    claudeDir = join(server.root, "claude");
+    mkdirSync(claudeDir);
+    env = { CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: join(server.root, "codex") };
+  });
+  afterEach(() => server.stop());
+
+  const hooks = (...args: string[]) => server.run(["hooks", ...args], { env });
+  const modeOf = (p: string) => statSync(p).mode & 0o7777;
+  const secret = `{\n  "env": { "ANTHROPIC_API_KEY": "sk-ant-secret" }\n}\n`;
+  /** Temp files left behind anywhere under the test root. */
+  const leftovers = () => (readdirSync(server.root, { recursive: true }) as string[]).filter((f) => f.includes(".ws-tmp-"));
+
+  test("a 0600 settings.json: the rewritten file and its backup stay 0600; uninstall restores bytes and mode", async () => {
+    const file = join(claudeDir, "settings.json");
+    writeFileSync(file, secret);
+    chmodSync(file, 0o600);
+    const r = await hooks("install", "claude");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8")).hooks.Stop).toHaveLength(1);
+    expect(modeOf(file)).toBe(0o600);
+    expect(readFileSync(backupPath(file), "utf8")).toBe(secret);
+    expect(modeOf(backupPath(file))).toBe(0o600);
+    expect((await hooks("uninstall", "claude")).code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(secret);
+    expect(modeOf(file)).toBe(0o600);
+    expect(existsSync(backupPath(file))).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
+  test("any mode is kept exactly (0640 stays 0640, whatever the umask)", async () => {
+    const file = join(claudeDir, "settings.json");
+    writeFileSync(file, "{}\n");
+    chmodSync(file, 0o640);
+    expect((await hooks("install", "claude")).code).toBe(0);
+    expect([modeOf(file), modeOf(backupPath(file))]).toEqual([0o640, 0o640]);
+  });
+
+  // Only root can give a file to someone else, which is what this reproduces (sudo ws hooks …).
+  test.if(process.getuid?.() === 0)("the file's owner is kept, and the backup gets the same owner", async () => {
+    const file = join(claudeDir, "settings.json");
+    writeFileSync(file, secret);
+    chmodSync(file, 0o600);
+    chownSync(file, 1234, 2345);
+    expect((await hooks("install", "claude")).code).toBe(0);
+    for (const f of [file, backupPath(file)]) expect([statSync(f).uid, statSync(f).gid, modeOf(f)]).toEqual([1234, 2345, 0o600]);
+    expect((await hooks("uninstall", "claude")).code).toBe(0);
+    expect([statSync(file).uid, statSync(file).gid, readFileSync(file, "utf8")]).toEqual([1234, 2345, secret]);
+  });
+
+  test("a symlinked settings.json stays a symlink; its target gets the hooks; uninstall restores the target exactly", async () => {
+    const dotfiles = join(server.root, "dotfiles", "claude");
+    mkdirSync(dotfiles, { recursive: true });
+    const real = join(dotfiles, "settings.json");
+    writeFileSync(real, userSettings);
+    chmodSync(real, 0o600);
+    const link = join(claudeDir, "settings.json");
+    symlinkSync("../dotfiles/claude/settings.json", link); // relative, as GNU stow makes them
+    const r = await hooks("install", "claude");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`(→ ${real})`);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe("../dotfiles/claude/settings.json");
+    expect(Object.keys(JSON.parse(readFileSync(real, "utf8")).hooks)).toContain("SessionStart");
+    expect(modeOf(real)).toBe(0o600);
+    expect(readFileSync(backupPath(link), "utf8")).toBe(userSettings);
+    expect(modeOf(backupPath(link))).toBe(0o600);
+    expect(readdirSync(dotfiles)).toEqual(["settings.json"]); // nothing new in the dotfiles checkout
+
+    expect((await hooks("uninstall", "claude")).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe("../dotfiles/claude/settings.json");
+    expect(readFileSync(real, "utf8")).toBe(userSettings);
+    expect(modeOf(real)).toBe(0o600);
+    expect(existsSync(backupPath(link))).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
+  test("a dangling symlink: install creates its target, uninstall removes it and leaves the link as it was", async () => {
+    const dotfiles = join(server.root, "dotfiles");
+    mkdirSync(dotfiles);
+    const real = join(dotfiles, "claude-settings.json");
+    const link = join(claudeDir, "settings.json");
+    symlinkSync(real, link);
+    expect((await hooks("install", "claude")).code).toBe(0);
+    expect(readlinkSync(link)).toBe(real);
+    expect(Object.keys(JSON.parse(readFileSync(real, "utf8")).hooks)).toEqual([...CLAUDE_EVENTS]);
+    expect(existsSync(backupPath(link))).toBe(false); // there was nothing to back up
+    expect((await hooks("uninstall", "claude")).code).toBe(0);
+    expect(existsSync(real)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(real);
+  });
+
+  test("a dangling symlink into a directory that isn't there is refused, nothing changed", async () => {
+    const link = join(claudeDir, "settings.json");
+    const real = join(server.root, "not-checked-out", "settings.json");
+    symlinkSync(real, link);
+    const r = await hooks("install", "claude");
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`is a symlink to ${real}, whose directory does not exist; nothing was changed`);
+    expect(readlinkSync(link)).toBe(real);
+    expect(existsSync(join(server.root, "not-checked-out"))).toBe(false);
+    expect(readdirSync(claudeDir)).toEqual(["settings.json"]);
+  });
+
+  test("something that is not a regular file (a directory, a FIFO) is refused, not read or replaced", async () => {
+    mkdirSync(join(claudeDir, "settings.json"));
+    const r = await hooks("install", "claude");
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("is not a regular file; nothing was changed");
+    const codexDir = env.CODEX_HOME!;
+    mkdirSync(codexDir);
+    expect(Bun.spawnSync(["mkfifo", join(codexDir, "config.toml")]).exitCode).toBe(0);
+    const f = await hooks("install", "codex"); // reading a FIFO would hang here
+    expect(f.code).not.toBe(0);
+    expect(f.stderr).toContain("is not a regular file");
+  });
+
+  test("codex: a symlinked 0600 config.toml keeps its link and mode through install and uninstall", async () => {
+    const codexDir = env.CODEX_HOME!;
+    mkdirSync(codexDir);
+    const real = join(server.root, "codex-config.toml");
+    const text = `model = "o3"\n[model_providers.x]\napi_key = "secret"\n`;
+    writeFileSync(real, text);
+    chmodSync(real, 0o600);
+    const link = join(codexDir, "config.toml");
+    symlinkSync(real, link);
+    expect((await hooks("install", "codex")).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((parseToml(readFileSync(real, "utf8")) as any).notify).toContain("report");
+    expect(modeOf(real)).toBe(0o600);
+    expect(modeOf(backupPath(link))).toBe(0o600);
+    expect((await hooks("uninstall", "codex")).code).toBe(0);
+    expect(readFileSync(real, "utf8")).toBe(text);
+    expect(modeOf(real)).toBe(0o600);
+    expect(readlinkSync(link)).toBe(real);
+  });
 });

@@ -68,6 +68,22 @@ describe("keymap", () => {
     expect(unknown.keymap.prefixTable.get("z")).toBe("zoom");
   });
 
+  test("quit and close-pane ask first by default; confirm = false / a list / nonsense", () => {
+    expect([...defaultKeymap().confirm].sort()).toEqual(["close-pane", "quit"]);
+    expect(describeKeymap(defaultKeymap()).find((l) => l.startsWith("quit"))).toContain("(asks y/n first)");
+    expect(describeKeymap(defaultKeymap()).find((l) => l.startsWith("detach"))).not.toContain("asks");
+    const off = applyKeysToml("confirm = false\n");
+    expect(off.warnings).toEqual([]);
+    expect(off.keymap.confirm.size).toBe(0);
+    expect(describeKeymap(off.keymap).find((l) => l.startsWith("quit"))).not.toContain("asks");
+    const some = applyKeysToml('confirm = ["quit"]\n');
+    expect([...some.keymap.confirm]).toEqual(["quit"]);
+    const bad = applyKeysToml('prefix = "C-a"\nconfirm = ["zoom"]\n');
+    expect(bad.warnings).toEqual(['keys.toml:2: confirm must be true, false or a list of "quit", "close-pane" (not "zoom"); keeping the default']);
+    expect([...bad.keymap.confirm].sort()).toEqual(["close-pane", "quit"]);
+    expect(applyKeysToml('confirm = "no"\n').warnings[0]).toMatch(/^keys\.toml:1: confirm must be true, false or a list/);
+  });
+
   test("file location follows XDG_CONFIG_HOME, else ~/.config", () => {
     const dir = mkdtempSync(join(tmpdir(), "ws-keys-"));
     expect(keysTomlPath({ HOME: "/h" })).toBe("/h/.config/ws/keys.toml");

@@ -4,11 +4,13 @@
 export interface CommandInfo {
   name: string;
   description: string;
+  /** Its key asks y/n first (tmux's confirm-before); keys.toml `confirm` can turn that off. */
+  confirms?: boolean;
 }
 
 export const COMMANDS: CommandInfo[] = [
   { name: "detach", description: "Detach this client; the server keeps running" },
-  { name: "quit", description: "Quit the server and close every pane" },
+  { name: "quit", description: "Quit the server and close every pane; the session is saved for the next start", confirms: true },
   { name: "split-right", description: "Split the focused pane, new pane to the right" },
   { name: "split-below", description: "Split the focused pane, new pane below" },
   { name: "new-tab", description: "Open a new tab running your shell" },
@@ -20,7 +22,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "focus-up", description: "Focus the pane above" },
   { name: "focus-down", description: "Focus the pane below" },
   { name: "focus-next", description: "Focus the next pane in this tab" },
-  { name: "close-pane", description: "Close the focused pane" },
+  { name: "close-pane", description: "Close the focused pane", confirms: true },
   { name: "zoom", description: "Zoom the focused pane to the whole tab, or unzoom" },
   { name: "resize-left", description: "Move the focused pane's vertical border left" },
   { name: "resize-right", description: "Move the focused pane's vertical border right" },

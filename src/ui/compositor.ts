@@ -141,7 +141,7 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   g.fill(0, y, g.cols, 1, " ", BAR);
   if (v.prompt) {
     const p = v.prompt;
-    const used = g.text(0, y, ` ${p.label}: `, BAR_PREFIX);
+    const used = g.text(0, y, p.confirm ? ` ${p.label} ` : ` ${p.label}: `, BAR_PREFIX);
     const before = [...p.text].slice(0, p.pos).join("");
     g.text(used, y, p.text, BAR, g.cols - used - 1);
     g.cursor = { x: Math.min(g.cols - 1, used + textWidth(before)), y, visible: true, shape: 0 };

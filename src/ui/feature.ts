@@ -8,6 +8,7 @@ import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
 import { loadKeymap, isCommand } from "./keymap";
+import { isLocalSocket } from "../paths";
 
 export type RunCommandService = (name: string) => void;
 
@@ -22,7 +23,14 @@ export default function uiFeature(): Feature {
       // A saved session that could not be loaded is news for the person, not just the log.
       const restoreProblem = (d.services.persistence as { problem?: { message: string } } | undefined)?.problem;
       if (restoreProblem) warnings.push(`saved session not restored: ${restoreProblem.message} (ws doctor)`);
-      ui = new Interface({ session: d.session, keymap, warnings, build: BUILD, shutdown: (keep) => void d.shutdown(keep) });
+      ui = new Interface({
+        session: d.session,
+        keymap,
+        warnings,
+        build: BUILD,
+        shutdown: (keep) => void d.shutdown(keep),
+        keepOnQuit: !isLocalSocket(d.opts.socketPath),
+      });
       d.services.ui = ui; // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
         if (e.type === "server_quitting") quitting = true;

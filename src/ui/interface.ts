@@ -16,9 +16,9 @@ import { compose, type Overlay, type UiView } from "./compositor";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
 import { keyName, type Keymap, describeKeymap } from "./keymap";
-import { type Prompt, promptKey, insertText } from "./prompt";
+import { type Prompt, promptKey, insertText, newConfirm } from "./prompt";
 import { type CopyMode, copyKey, osc52, scrollCopy, searchCopy, enterCopyMode } from "./copy-mode";
-import { runUiCommand } from "./ui-commands";
+import { runKeyCommand, runUiCommand } from "./ui-commands";
 import { handleMouse, type DragState } from "./mouse";
 
 export const FRAME_MS = 8;
@@ -45,6 +45,8 @@ export interface InterfaceOptions {
   warnings?: string[];
   build: string;
   shutdown(keep: boolean): void;
+  /** Whether the quit command saves the session first (not for a --local server). Default true. */
+  keepOnQuit?: boolean;
 }
 
 export interface AttachRequest {
@@ -137,6 +139,8 @@ export class Interface implements UiView {
       },
     );
     this.client = c;
+    // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
+    if (this.prompt?.confirm) this.prompt = undefined;
     this.session.resizeScreen(req.cols, req.rows);
     const notes = [...(this.opts.warnings ?? [])];
     if (req.build && req.build !== this.opts.build)
@@ -272,7 +276,7 @@ export class Interface implements UiView {
       this.prefixPending = false;
       this.invalidate();
       const cmd = name ? this.keymap.prefixTable.get(name) : undefined;
-      if (cmd) this.run(cmd);
+      if (cmd) this.runKey(cmd);
       return;
     }
     if (name && name === this.keymap.prefix) {
@@ -288,7 +292,7 @@ export class Interface implements UiView {
       return this.invalidate();
     }
     const root = name ? this.keymap.root.get(name) : undefined;
-    if (root) return this.run(root);
+    if (root) return this.runKey(root);
     this.toPane({ Key: k });
   }
 
@@ -297,10 +301,22 @@ export class Interface implements UiView {
     this.invalidate();
   }
 
+  /** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */
+  private runKey(command: string): void {
+    runKeyCommand(this, command);
+    this.invalidate();
+  }
+
   // ---- overlays, prompts, copy mode -----------------------------------------
 
   ask(label: string, initial: string, submit: (t: string) => void): void {
     this.prompt = { label, text: initial, pos: [...initial].length, submit };
+    this.invalidate();
+  }
+
+  /** A y/n question on the status line: `y` runs `yes`, any other key cancels. */
+  confirm(question: string, yes: () => void): void {
+    this.prompt = newConfirm(question, yes);
     this.invalidate();
   }
 

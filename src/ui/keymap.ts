@@ -21,7 +21,11 @@ export interface Keymap {
   prefixTable: Map<string, string>;
   /** Keys without the prefix → command (empty by default). */
   root: Map<string, string>;
+  /** Commands whose keys ask y/n first: by default every command marked `confirms`. */
+  confirm: Set<string>;
 }
+
+const CONFIRMABLE = COMMANDS.filter((c) => c.confirms).map((c) => c.name);
 
 const DEFAULT_PREFIX_TABLE: [string, string][] = [
   ["d", "detach"], ["q", "quit"],
@@ -38,7 +42,7 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
 ];
 
 export function defaultKeymap(): Keymap {
-  return { prefix: "C-Space", prefixTable: new Map(DEFAULT_PREFIX_TABLE), root: new Map() };
+  return { prefix: "C-Space", prefixTable: new Map(DEFAULT_PREFIX_TABLE), root: new Map(), confirm: new Set(CONFIRMABLE) };
 }
 
 // ---- key names -------------------------------------------------------------
@@ -132,6 +136,7 @@ function lineOf(text: string, key: string): number {
  * Apply keys.toml text to the defaults. Format:
  *
  *   prefix = "C-Space"
+ *   confirm = false  # or ["quit"]: which keys ask y/n first (default: quit, close-pane)
  *   [keys]          # after the prefix
  *   "v" = "split-right"
  *   "d" = "none"    # unbind
@@ -156,6 +161,12 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
       const p = typeof v === "string" ? parseKeyName(v) : null;
       if (p) keymap.prefix = p;
       else warnings.push(`${where("prefix")}: prefix ${JSON.stringify(v)} is not a key name; keeping C-Space`);
+    } else if (k === "confirm") {
+      const names = v === true ? CONFIRMABLE : v === false ? [] : Array.isArray(v) ? v : undefined;
+      const bad = names?.find((n) => !CONFIRMABLE.includes(n as string));
+      if (!names || bad !== undefined)
+        warnings.push(`${where("confirm")}: confirm must be true, false or a list of ${CONFIRMABLE.map((n) => JSON.stringify(n)).join(", ")}${bad !== undefined ? ` (not ${JSON.stringify(bad)})` : ""}; keeping the default`);
+      else keymap.confirm = new Set(names as string[]);
     } else if (k === "keys" || k === "root") {
       if (!v || typeof v !== "object" || Array.isArray(v)) {
         warnings.push(`${where(k)}: [${k}] must be a table of "key" = "command"`);
@@ -179,7 +190,7 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
         table.set(name, cmd);
       }
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, [keys] or [root])`);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, [keys] or [root])`);
     }
   }
   return { keymap, warnings };
@@ -210,5 +221,6 @@ export function describeKeymap(km: Keymap, prefixLabel = km.prefix): string[] {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));
   const keys = COMMANDS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
   const kw = Math.max(...keys.map((k) => k.length));
-  return COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}`);
+  const asks = (name: string) => (km.confirm.has(name) ? " (asks y/n first)" : "");
+  return COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
 }

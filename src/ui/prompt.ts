@@ -1,4 +1,5 @@
-// A one-line text prompt drawn on the status line (rename tab, new workspace, search).
+// A one-line prompt drawn on the status line: text (rename tab, new workspace, search), or a y/n
+// question (confirm before quit or close, as tmux's confirm-before).
 
 import { type KeyEvent, parseMods, CONTROL, ALT } from "../protocol/events";
 
@@ -9,10 +10,16 @@ export interface Prompt {
   pos: number;
   submit(text: string): void;
   cancel?(): void;
+  /** A y/n question: the next key answers it, `y` yes and anything else no. */
+  confirm?: boolean;
 }
 
 export function newPrompt(label: string, initial: string, submit: (t: string) => void, cancel?: () => void): Prompt {
   return { label, text: initial, pos: [...initial].length, submit, cancel };
+}
+
+export function newConfirm(question: string, yes: () => void): Prompt {
+  return { label: question, text: "", pos: 0, submit: yes, confirm: true };
 }
 
 /** Apply a key; returns "submit", "cancel" or "edit". */
@@ -20,6 +27,10 @@ export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" 
   const mods = parseMods(k.modifiers);
   const chars = [...p.text];
   const c = k.code;
+  if (p.confirm) {
+    const plain = typeof c === "object" && "Char" in c && !(mods & (CONTROL | ALT));
+    return plain && (c.Char === "y" || c.Char === "Y") ? "submit" : "cancel";
+  }
   if (c === "Enter") return "submit";
   if (c === "Esc") return "cancel";
   if (typeof c === "object" && "Char" in c && mods & CONTROL) {
@@ -67,6 +78,7 @@ export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" 
 }
 
 export function insertText(p: Prompt, s: string): void {
+  if (p.confirm) return; // a paste is no answer
   const clean = s.replace(/[\x00-\x1f\x7f]/g, "");
   const chars = [...p.text];
   const add = [...clean];

@@ -85,6 +85,49 @@ function gotoWorkspace(ui: Interface, i: number): void {
   if (ws) s.focusWorkspace(ws);
 }
 
+/** Quit the server. The session is kept for the next start (as `ws kill-server --keep`) unless the
+ * server is a private --local one, whose save nothing would ever restore. */
+function quit(ui: Interface): void {
+  const keep = ui.opts.keepOnQuit ?? true;
+  ui.detachClient({
+    reason: "quit",
+    message: keep ? "the ws server quit; its session is saved and the next ws restores it (ws session discard forgets it)" : "the ws server quit",
+  });
+  ui.opts.shutdown(keep);
+}
+
+function closePane(ui: Interface, id: number): void {
+  if (ui.session.panes.has(id)) ui.session.closePane(id); // it may have exited while we asked
+}
+
+/** A pane as the question names it: its label (title or program), without control characters. */
+const paneLabel = (p: Pane) => [...p.label.replace(/[\x00-\x1f\x7f-\x9f]/g, "")].slice(0, 40).join("");
+
+/** The y/n question a key asks before a command that can't be undone, and what `y` then does. The
+ * answer acts on what was asked about (this pane), whatever has focus by then. */
+function confirmation(ui: Interface, name: string): { question: string; yes: () => void } | undefined {
+  const s = ui.session;
+  if (name === "quit") {
+    const n = s.panes.size;
+    return { question: `Quit the ws server and close ${n === 1 ? "its only pane" : `all ${n} panes`}? (y/n)`, yes: () => quit(ui) };
+  }
+  if (name === "close-pane") {
+    const pane = s.panes.get(s.activeTab(s.currentWorkspace).focused);
+    // The last pane can't be closed: run the command, which says so, rather than ask for nothing.
+    if (!pane || s.panes.size <= 1) return undefined;
+    return { question: `Close pane ${pane.id} (${paneLabel(pane)})? (y/n)`, yes: () => closePane(ui, pane.id) };
+  }
+  return undefined;
+}
+
+/** A command as a key runs it: asking first when keys.toml's `confirm` says so. run_command and the
+ * dashboard's buttons are explicit already and call runUiCommand directly. */
+export function runKeyCommand(ui: Interface, name: string): void {
+  const ask = ui.keymap.confirm.has(name) ? confirmation(ui, name) : undefined;
+  if (ask) ui.confirm(ask.question, ask.yes);
+  else runUiCommand(ui, name);
+}
+
 export function runUiCommand(ui: Interface, name: string): void {
   const s = ui.session;
   const ws = s.currentWorkspace;
@@ -100,7 +143,7 @@ export function runUiCommand(ui: Interface, name: string): void {
     case "detach":
       return ui.detachClient({ reason: "detached", message: "detached (ws attach to come back)" });
     case "quit":
-      return ui.opts.shutdown(false);
+      return quit(ui);
     case "split-right":
     case "split-below":
       s.split(tab.focused, { right: name === "split-right", focus: true, cwd: cwdOf(focused) });
@@ -125,7 +168,7 @@ export function runUiCommand(ui: Interface, name: string): void {
       return;
     }
     case "close-pane":
-      s.closePane(tab.focused);
+      s.closePane(tab.focused); // the last pane: an error the status line shows
       return;
     case "zoom":
       return toggleZoom(ui);

@@ -1,10 +1,28 @@
 // `ws hooks install|uninstall claude|codex`: add ws's hooks to an agent CLI's settings file, and take
 // exactly those away again. The user's own hooks and every other key stay; a backup sits beside the
-// file; a file installed and then uninstalled (untouched in between) comes back byte for byte.
+// file; a file installed and then uninstalled (untouched in between) comes back byte for byte, with
+// its mode, its owner and (for a symlink) its link.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  writeSync,
+} from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 
 export type HookTarget = "claude" | "codex";
@@ -182,16 +200,89 @@ export function uninstallCodex(text: string): string {
 }
 
 // ---- Files, backups and the command itself
+//
+// The settings file may hold secrets (0600) and may be a symlink a dotfile manager made. So: the
+// file ws changes is the symlink's target (the link stays a link); every write keeps the target's
+// mode and owner, goes to a temp file beside the target, is fsynced, then renamed over it.
 
-const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);
 export const backupPath = (path: string) => `${path}.ws-backup`;
 
-function writeAtomic(path: string, text: string): void {
-  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o644;
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.ws-tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode });
+interface SettingsFile {
+  /** The path as named (maybe a symlink): where the backup sits, what messages show. */
+  path: string;
+  /** The regular file behind it, which is what gets read and written. */
+  target: string;
+  /** The target's mode and owner, when it exists. */
+  stat?: Stats;
+}
+
+const MAX_LINKS = 40; // as the kernel's own limit on a path's symlinks
+
+/** Follow `path`'s symlinks to the file they name, existing or not (a dangling link's target). */
+export function resolveSettings(path: string): SettingsFile {
+  let p = resolve(path);
+  let linked = false;
+  for (let hops = 0; hops <= MAX_LINKS; hops++) {
+    let st: Stats;
+    try {
+      st = lstatSync(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new HooksError(`${p}: ${(e as Error).message}`);
+      const dir = dirname(p);
+      // A dangling link is written through (its target created), but not into a directory that
+      // isn't there: that is a dotfile checkout missing, not something for ws to make up.
+      if (linked && !existsSync(dir))
+        throw new HooksError(`${path} is a symlink to ${p}, whose directory does not exist; nothing was changed`);
+      return { path, target: p };
+    }
+    if (st.isSymbolicLink()) {
+      linked = true;
+      const dir = dirname(p);
+      p = resolve(existsSync(dir) ? realpathSync(dir) : dir, readlinkSync(p));
+      continue;
+    }
+    if (!st.isFile()) throw new HooksError(`${p} is not a regular file; nothing was changed`);
+    return { path, target: linked ? realpathSync(p) : p, stat: st };
+  }
+  throw new HooksError(`${path}: too many levels of symlinks; nothing was changed`);
+}
+
+const read = (f: SettingsFile) => (f.stat ? readFileSync(f.target, "utf8") : null);
+
+/**
+ * Replace `path` with `text` atomically: a temp file in the same directory created 0600, given
+ * `like`'s mode and owner (else 0644 and ours), fsynced, renamed over `path`, the directory fsynced.
+ */
+function writeAtomic(path: string, text: string, like: Stats | undefined): void {
+  const tmp = `${path}.ws-tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const fd = openSync(tmp, "wx", 0o600); // wx: never through something already at that name
+  try {
+    if (like && (like.uid !== process.getuid?.() || like.gid !== process.getgid?.())) {
+      try {
+        fchownSync(fd, like.uid, like.gid);
+      } catch {
+        throw new HooksError(`${path} belongs to uid ${like.uid} gid ${like.gid} and ws can't keep that owner; nothing was changed`);
+      }
+    }
+    fchmodSync(fd, like ? like.mode & 0o7777 : 0o644);
+    const bytes = Buffer.from(text);
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  closeSync(fd);
   renameSync(tmp, path);
+  try {
+    const dfd = openSync(dirname(path), "r");
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {} // a directory that can't be opened for fsync still got the rename
 }
 
 /** Lines removed and added, for --dry-run (a plain LCS: settings files are small). */
@@ -224,31 +315,36 @@ export interface HooksOptions {
 
 /** Do it (or, with dryRun, show it). Returns what to print. */
 export function runHooks(o: HooksOptions): string {
-  const path = o.file ?? settingsPath(o.target);
+  const file = resolveSettings(o.file ?? settingsPath(o.target));
+  const { path, target } = file;
+  const shown = target === resolve(path) ? path : `${path} (→ ${target})`;
   const ws = o.ws ?? selfCommand();
-  const before = read(path);
+  const before = read(file);
   const install = o.target === "claude" ? installClaude : installCodex;
+  const backup = backupPath(path);
   let after: string | null;
   if (o.action === "install") after = install(before, ws);
-  else if (before === null) return `${path}: no such file, nothing to remove`;
+  else if (before === null) return `${shown}: no such file, nothing to remove`;
   else {
     // Untouched since install: put the original back exactly (or remove a file install created).
-    const backup = read(backupPath(path));
-    if (backup !== null && install(backup, ws) === before) after = backup;
-    else if (backup === null && install(null, ws) === before) after = null;
+    const saved = existsSync(backup) ? readFileSync(backup, "utf8") : null;
+    if (saved !== null && install(saved, ws) === before) after = saved;
+    else if (saved === null && install(null, ws) === before) after = null;
     else after = o.target === "claude" ? uninstallClaude(before) : uninstallCodex(before);
   }
-  if (after === before) return `${path}: ${o.action === "install" ? "ws hooks already installed" : "no ws hooks found"}`;
+  if (after === before) return `${shown}: ${o.action === "install" ? "ws hooks already installed" : "no ws hooks found"}`;
   const diff = lineDiff(before ?? "", after ?? "");
-  if (o.dryRun) return `${path} (dry run, nothing written):\n${diff}`;
+  if (o.dryRun) return `${shown} (dry run, nothing written):\n${diff}`;
   if (o.action === "install") {
-    if (before !== null) writeAtomic(backupPath(path), before);
-    writeAtomic(path, after!);
+    // The backup holds what the target held, so it gets the target's mode and owner too.
+    if (before !== null) writeAtomic(backup, before, file.stat);
+    if (!file.stat) mkdirSync(dirname(target), { recursive: true });
+    writeAtomic(target, after!, file.stat);
   } else {
-    if (after === null) rmSync(path);
-    else writeAtomic(path, after);
-    rmSync(backupPath(path), { force: true });
+    if (after === null) rmSync(target); // install created it; a symlink to it stays as it was
+    else writeAtomic(target, after, file.stat);
+    rmSync(backup, { force: true });
   }
   const verb = o.action === "install" ? "installed ws hooks in" : "removed ws hooks from";
-  return `${verb} ${path}${o.action === "install" && before !== null ? ` (backup: ${backupPath(path)})` : ""}\n${diff}`;
+  return `${verb} ${shown}${o.action === "install" && before !== null ? ` (backup: ${backup})` : ""}\n${diff}`;
 }
