@@ -1,6 +1,6 @@
 // What one CLI call costs, as a whole process, beside the floor: a Bun-compiled program that only
 // connects, sends one line and prints the reply (bench/fixtures/reference-client.ts, compiled here
-// with ws's build options). Issue target: each ws call at most 1.2x the reference. tmux's own CLI
+// with bytecode, as ws is). Issue target: each ws call at most 1.2x the reference. tmux's own CLI
 // is shown for context. Calls are interleaved so each sees the same machine load; medians.
 //   bun bench/cli-startup.ts [runs]
 import { join } from "node:path";
