@@ -7,6 +7,9 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
+import { decode } from "../src/features/persistence/format";
+import { applySave } from "../src/features/persistence/restore";
+import { Session, paneBaseEnv } from "../src/server/session";
 import { NAME_MAX_LENGTH } from "../src/model/names";
 
 let s: TestServer;
@@ -125,6 +128,32 @@ test("names up to 128 characters of any script (and emoji) are fine", async () =
   const ws = (await s.list()).find((w) => w.name === long);
   expect(ws.tabs.map((t: any) => t.name)).toContain("Spiele 🎮 שלום 日本");
   expect(await s.request({ v: 2, type: "workspace_close", name: long })).toEqual({ v: 5, type: "ok" });
+});
+
+test("a restore skips a workspace or tab with a bad name, with a warning, and restores the rest", async () => {
+  const body = decode(readFileSync(join(import.meta.dir, "fixtures", "session-v1.session"))).body;
+  // main: one tab; Games: two tabs. Break main's name and Games' second tab's name.
+  expect(body.workspaces.map((w) => [w.name, w.tabs.length])).toEqual([["main", 1], ["Games", 2]]);
+  body.workspaces[0]!.name = "ma\u0000in";
+  const firstGamesTab = body.workspaces[1]!.tabs[0]!.name;
+  body.workspaces[1]!.tabs[1]!.name = "Tet\u001b[2Jris";
+  const session = new Session({ socketPath: join(s.root, "unit.sock"), baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
+  const warnings: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => void warnings.push(a.join(" "));
+  try {
+    applySave(session, body);
+  } finally {
+    console.error = error;
+  }
+  try {
+    expect(session.workspaces.map((w) => [w.name, w.tabs.map((t) => t.name)])).toEqual([["Games", [firstGamesTab]]]);
+    expect(session.panes.size).toBe(1);
+    expect(warnings.join("\n")).toContain("invalid name in `name`");
+    expect(warnings.length).toBe(2);
+  } finally {
+    await session.killAll();
+  }
 });
 
 // ---- programs and directories that aren't there ----------------------------------------------
