@@ -275,8 +275,11 @@ export class Session {
    * that can't start gets the user's shell with a note; without it the first that can't start
    * stops the build, and the panes already started are stopped. */
   private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
-    if (spec.name !== undefined) checkName("name", spec.name);
-    if (spec.project !== undefined) checkName("project", spec.project);
+    // An empty name is no name (older saves may hold one).
+    const name = spec.name || undefined;
+    const project = spec.project || undefined;
+    if (name !== undefined) checkName("name", name);
+    if (project !== undefined) checkName("project", project);
     const ids = new Map<number, number>();
     let next = this.nextPane;
     const renumber = (l: Layout): Layout => {
@@ -310,7 +313,7 @@ export class Session {
     }
     this.nextPane = next;
     for (const p of started) this.adopt(p);
-    const tab: Tab = { id: this.nextTab++, name: spec.name, project: spec.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    const tab: Tab = { id: this.nextTab++, name, project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
     if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
     ws.tabs.push(tab);
     this.relayout(tab);
