@@ -50,7 +50,7 @@ export function render(): string {
       out.push("| Field | Type | Default | Accepted | Meaning |");
       out.push("|---|---|---|---|---|");
       for (const f of m.fields) {
-        const accepted = [f.accepted ? f.accepted.map((a) => `\`${a}\``).join(", ") : "", f.min !== undefined ? `≥ ${f.min}` : "", f.max !== undefined ? `≤ ${f.max}` : ""].filter(Boolean).join("; ");
+        const accepted = [f.accepted ? f.accepted.map((a) => `\`${a}\``).join(", ") : "", f.min !== undefined ? `≥ ${f.min}` : "", f.max !== undefined ? `≤ ${f.max}` : "", f.format === "name" ? "a name ([limits.md](limits.md#names))" : ""].filter(Boolean).join("; ");
         const dflt = f.required ? "required" : f.default !== undefined ? code(f.default) : "none";
         out.push(`| \`${f.name}\` | ${f.type} | ${dflt} | ${accepted} | ${esc(f.description)}${f.shape ? ` Shape: \`${esc(f.shape)}\`` : ""} |`);
       }

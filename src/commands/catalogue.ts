@@ -18,6 +18,8 @@ export interface FieldDoc {
   min?: number;
   max?: number;
   shape?: string;
+  /** "name": a name, held to the rule in docs/limits.md (no control characters, at most 128 characters). */
+  format?: "name";
   description: string;
 }
 
@@ -49,6 +51,7 @@ export function describeEntry(e: MessageEntry): MessageDoc {
       ...(f.min !== undefined ? { min: f.min } : {}),
       ...(f.max !== undefined ? { max: f.max } : {}),
       ...(f.shape ? { shape: f.shape } : {}),
+      ...(f.name ? { format: "name" as const } : {}),
       description: f.description,
     })),
     reply: e.request

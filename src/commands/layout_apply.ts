@@ -1,7 +1,7 @@
 import { WsError } from "../protocol/errors";
 import { TREE_SHAPE, applyTree, checkTree, layoutReply, tabById, type TreeNode } from "../server/v6-model";
 import { LAYOUT_REPLY } from "./layout-shared";
-import { defineMessage } from "./types";
+import { PANE_START_ERRORS, defineMessage } from "./types";
 
 export default defineMessage<{ root: TreeNode; workspace?: string; name?: string; tab?: number; focus: boolean }>({
   type: "layout_apply",
@@ -11,13 +11,13 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
   summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one in its place (it is made first, then the old one closes). Running programs and scrollback are not carried over.",
   fields: {
     root: { type: "object", required: true, shape: TREE_SHAPE, check: (v) => checkTree(v), description: "The tree. Pane ids in it are ignored: every pane is new" },
-    workspace: { type: "string", description: "The workspace for the tab (default: the replaced tab's, else the one on screen)" },
-    name: { type: "string", description: "The new tab's name" },
+    workspace: { type: "string", name: true, description: "The workspace for the tab (default: the replaced tab's, else the one on screen)" },
+    name: { type: "string", name: true, description: "The new tab's name" },
     tab: { type: "integer", description: "A tab to replace, by id" },
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
   },
   replyFields: LAYOUT_REPLY,
-  errors: ["workspace_not_found", "tab_not_found"],
+  errors: ["workspace_not_found", "tab_not_found", ...PANE_START_ERRORS],
   example: {
     v: 6,
     id: 1,

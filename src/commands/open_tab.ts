@@ -8,11 +8,11 @@ export default defineMessage<{ cwd: string; command: string[]; name?: string; pr
   fields: {
     cwd: { type: "string", required: true, description: "Where the command starts" },
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
-    name: { type: "string", description: "The tab's name" },
-    project: { type: "string", description: "The project slug the tab works on" },
+    name: { type: "string", name: true, description: "The tab's name" },
+    project: { type: "string", name: true, description: "The project slug the tab works on" },
   },
   example: { v: 1, type: "open_tab", cwd: "/code/app", command: ["claude"], name: "Review" },
   handle(p, { session }) {
-    session.newTab(session.currentWorkspace, { cwd: p.cwd, argv: p.command, name: p.name, project: p.project, focus: true });
+    session.newTab(session.currentWorkspace, { cwd: p.cwd, strictCwd: true, argv: p.command, name: p.name, project: p.project, focus: true });
   },
 });

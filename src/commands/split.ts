@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { defineMessage } from "./types";
+import { PANE_START_ERRORS, defineMessage } from "./types";
 
 export default defineMessage<{ pane: number; right: boolean; cwd: string; command: string[]; focus: boolean; size?: number }>({
   type: "split",
@@ -15,10 +15,11 @@ export default defineMessage<{ pane: number; right: boolean; cwd: string; comman
     focus: { type: "boolean", default: true, description: "Show and focus the new pane. Scripts pass false to build tabs in the background" },
     size: { type: "integer", description: "The new pane's size in the split's direction, in cells its program sees: columns to the right, rows below. Default: half" },
   },
+  errors: ["pane_not_found", ...PANE_START_ERRORS],
   example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
   handle(p, { session }) {
     if (p.size !== undefined && p.size < 1) throw new WsError(`size must be at least 1, got ${p.size}`, "invalid_params", { param: "size" });
-    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, argv: p.command, focus: p.focus, size: p.size });
+    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size: p.size });
     return { type: "pane", pane: pane.id };
   },
 });

@@ -7,8 +7,8 @@ export default defineMessage<{ workspace?: string; tab: string }>({
   reply: "ok",
   summary: "Close a tab by name or 1-based number. Closing the last tab in ws is an error.",
   fields: {
-    workspace: { type: "string", description: "The workspace the tab is in. Default: the workspace on screen" },
-    tab: { type: "string", required: true, description: "The tab's name, or its number counting from 1" },
+    workspace: { type: "string", name: true, description: "The workspace the tab is in. Default: the workspace on screen" },
+    tab: { type: "string", name: true, required: true, description: "The tab's name, or its number counting from 1" },
   },
   example: { v: 2, type: "tab_close", workspace: "Games", tab: "Tetris" },
   handle(p, { session }) {

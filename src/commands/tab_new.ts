@@ -1,4 +1,4 @@
-import { defineMessage } from "./types";
+import { PANE_START_ERRORS, defineMessage } from "./types";
 
 export default defineMessage<{ workspace?: string; name?: string; cwd?: string; project?: string; command: string[]; focus: boolean }>({
   type: "tab_new",
@@ -7,17 +7,18 @@ export default defineMessage<{ workspace?: string; name?: string; cwd?: string; 
   reply: "pane",
   summary: "Open a tab in a workspace. Replies with the tab's pane id.",
   fields: {
-    workspace: { type: "string", description: "Workspace name, exact then ignoring case. Default: the workspace on screen" },
-    name: { type: "string", description: "The tab's name" },
+    workspace: { type: "string", name: true, description: "Workspace name, exact then ignoring case. Default: the workspace on screen" },
+    name: { type: "string", name: true, description: "The tab's name" },
     cwd: { type: "string", description: "Where the command starts. The ws CLI always sends it" },
-    project: { type: "string", description: "Project slug to link the tab to" },
+    project: { type: "string", name: true, description: "Project slug to link the tab to" },
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
   },
+  errors: ["workspace_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   handle(p, { session }) {
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
-    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, project: p.project, argv: p.command, focus: p.focus });
+    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus });
     return { type: "pane", pane: pane.id };
   },
 });

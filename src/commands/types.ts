@@ -62,3 +62,6 @@ export function defineMessage<P = any>(e: MessageEntry<P>): MessageEntry<P> {
 }
 
 export const ok = (): Reply => ({ type: "ok" });
+
+/** Codes a request that starts panes can answer; each leaves the model as it was. */
+export const PANE_START_ERRORS = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded"];

@@ -13,10 +13,10 @@ export const newWorkstream = defineMessage({
   summary: "Open a workstream from a template (not supported by this build: logged and ignored).",
   fields: {
     template: { type: "string", required: true, description: "Template name" },
-    name: { type: "string", required: true, description: "Workstream name" },
+    name: { type: "string", name: true, required: true, description: "Workstream name" },
     branch: { type: "string", description: "Existing branch to check out. Without it, a new branch named `name`" },
     pr: { type: "integer", description: "Pull request to check out instead" },
-    project: { type: "string", description: "Project slug to link it to" },
+    project: { type: "string", name: true, description: "Project slug to link it to" },
   },
   example: { v: 1, type: "new_workstream", template: "design-system-pr", name: "pr-101", pr: 101 },
   handle(p) {
@@ -58,7 +58,7 @@ export const workstreamDone = defineMessage({
   reply: "ok",
   summary: "Finish a workstream: close its tab and remove its git worktree.",
   fields: {
-    name: { type: "string", description: "The workstream's name" },
+    name: { type: "string", name: true, description: "The workstream's name" },
     pane: { type: "integer", description: "A pane in the workstream's tab, used when name is missing" },
     force: { type: "boolean", default: false, description: "Remove it even with uncommitted or unpushed work" },
   },
@@ -77,9 +77,9 @@ export const openReview = defineMessage({
   reply: "pane",
   summary: "Open a review tab from a template (not supported by this build).",
   fields: {
-    workspace: { type: "string", required: true, description: "Workspace for the tab, made if missing" },
-    title: { type: "string", required: true, description: "The tab's name" },
-    name: { type: "string", required: true, description: "Workstream name that identifies the review" },
+    workspace: { type: "string", name: true, required: true, description: "Workspace for the tab, made if missing" },
+    title: { type: "string", name: true, required: true, description: "The tab's name" },
+    name: { type: "string", name: true, required: true, description: "Workstream name that identifies the review" },
     template: { type: "string", required: true, description: "Template that lays out the tab" },
     repo: { type: "string", required: true, description: "The main clone" },
     dir: { type: "string", required: true, description: "The review's worktree, where panes start" },

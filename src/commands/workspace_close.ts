@@ -6,7 +6,7 @@ export default defineMessage<{ name: string }>({
   request: true,
   reply: "ok",
   summary: "Close a workspace and everything in it. Closing the only workspace is an error.",
-  fields: { name: { type: "string", required: true, description: "The workspace's name" } },
+  fields: { name: { type: "string", name: true, required: true, description: "The workspace's name" } },
   example: { v: 2, type: "workspace_close", name: "Games" },
   handle({ name }, { session }) {
     session.closeWorkspace(session.workspace(name));

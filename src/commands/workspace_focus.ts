@@ -6,7 +6,7 @@ export default defineMessage<{ name: string }>({
   request: true,
   reply: "ok",
   summary: "Switch to a workspace, by name (exact, else ignoring case).",
-  fields: { name: { type: "string", required: true, description: "The workspace" } },
+  fields: { name: { type: "string", name: true, required: true, description: "The workspace" } },
   example: { v: 5, type: "workspace_focus", name: "Games" },
   handle({ name }, { session }) {
     session.focusWorkspace(session.workspace(name));

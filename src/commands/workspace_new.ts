@@ -1,6 +1,6 @@
 import { WsError } from "../protocol/errors";
 import { findByName } from "../model/workspace";
-import { defineMessage, ok } from "./types";
+import { PANE_START_ERRORS, defineMessage, ok } from "./types";
 
 export default defineMessage<{ name: string; exists_ok: boolean }>({
   type: "workspace_new",
@@ -9,12 +9,12 @@ export default defineMessage<{ name: string; exists_ok: boolean }>({
   reply: "ok",
   summary: "Create a workspace with one shell tab, in the background.",
   fields: {
-    name: { type: "string", required: true, description: "The workspace's name" },
+    name: { type: "string", name: true, required: true, description: "The workspace's name" },
     exists_ok: { type: "boolean", default: false, description: "Succeed if a workspace with this name exists. Names are compared ignoring case" },
   },
+  errors: ["workspace_exists", ...PANE_START_ERRORS],
   example: { v: 2, type: "workspace_new", name: "Games", exists_ok: true },
   handle({ name, exists_ok }, { session }) {
-    if (!name.trim()) throw new WsError("a workspace needs a name", "invalid_params", { param: "name" });
     const found = session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase()) ?? findByName(session.workspaces, name);
     if (found) {
       if (exists_ok) return ok();

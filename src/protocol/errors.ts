@@ -12,6 +12,8 @@ export interface ErrorHint {
   available?: unknown[];
   /** A command to run next. */
   command?: string;
+  /** The limit that was reached (limit_exceeded). */
+  limit?: number;
 }
 
 /** Every error code a v6 reply can carry, with what it means. Stable: scripts branch on them. */
@@ -35,6 +37,10 @@ export const ERROR_CODES = {
   session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
+  program_not_found: "The program to start is not on the pane's PATH or not an executable file; the message names it. Nothing was changed",
+  cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",
+  spawn_failed: "The system refused to start the program; the message says why. Nothing was changed",
+  limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
   too_many_connections: "The server already serves its maximum of connections; this one is closed",
   internal: "The server failed; the message says how. Please report it",
 } as const;

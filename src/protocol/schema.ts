@@ -1,5 +1,6 @@
 // Field schemas for protocol messages: the one description that drives validation, the CLI's help,
 // the `describe` catalogue and the docs. Kept free of server imports so the CLI can load it cheaply.
+import { nameProblem } from "../model/names";
 
 export type FieldType =
   | "integer"
@@ -18,6 +19,8 @@ export interface FieldSpec {
   default?: unknown;
   /** For strings: the accepted values. For string[]: the accepted values of each element. */
   accepted?: readonly string[];
+  /** For strings: the value is a name, held to the one rule of src/model/names.ts. */
+  name?: boolean;
   /** For integers and numbers: the smallest and largest accepted value. */
   min?: number;
   max?: number;
@@ -63,6 +66,10 @@ function checkType(name: string, spec: FieldSpec, v: unknown): FieldProblem | un
       if (typeof v !== "string") return bad("a string");
       if (spec.accepted && !spec.accepted.includes(v))
         return { message: `invalid value for \`${name}\`: "${v}", expected one of ${spec.accepted.join(", ")}`, param: name, accepted: spec.accepted, sent: v };
+      if (spec.name) {
+        const problem = nameProblem(v);
+        if (problem) return { message: `invalid name in \`${name}\`: it ${problem}`, param: name };
+      }
       return undefined;
     case "string[]": {
       if (!(Array.isArray(v) && v.every((x) => typeof x === "string"))) return bad("an array of strings");

@@ -7,6 +7,8 @@ import { Pane } from "../model/pane";
 import { findByName, type Tab, type Workspace } from "../model/workspace";
 import { leaf, panesOf, paneRects, removePane, splitPane, type Layout, type PaneRect, type Rect } from "../model/layout";
 import { WsError, have } from "../protocol/errors";
+import { nameProblem } from "../model/names";
+import { MAX_PANES, MAX_PANES_PER_REQUEST } from "../model/limits";
 import { EventBus } from "./events";
 
 export interface NewPaneOptions {
@@ -15,11 +17,14 @@ export interface NewPaneOptions {
   /** Extra environment for this pane, e.g. WS_WORKSTREAM. */
   env?: Record<string, string>;
   preface?: string;
+  /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
+   * focused pane's directory may have gone; a saved one may be from another machine). */
+  strictCwd?: boolean;
 }
 
-/** A saved tab to rebuild (persistence). Pane numbers in `layout`, `focused` and `zoomed` are keys
- * of `panes`, not live ids: every pane gets a new id. */
-export interface RestoreTabSpec {
+/** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
+ * `zoomed` are keys of `panes`, not live ids: every pane gets a new id. */
+export interface TabSpec {
   name?: string;
   project?: string;
   layout: Layout;
@@ -28,12 +33,16 @@ export interface RestoreTabSpec {
   zoomed?: number;
 }
 
+export type RestoreTabSpec = TabSpec;
+
 export interface SessionOptions {
   socketPath: string;
   /** The environment panes inherit (the server's, cleaned). */
   baseEnv: Record<string, string>;
   /** Called when the last pane has gone: the server quits. */
   onEmpty: () => void;
+  /** Panes at most at once (default MAX_PANES). */
+  maxPanes?: number;
 }
 
 /** Environment variables that belong to the server process or a parent ws, never to a pane. */
@@ -59,8 +68,11 @@ export class Session {
   private nextTab = 1;
   private nextWorkspace = 1;
   private quitting = false;
+  private readonly maxPanes: number;
 
-  constructor(readonly opts: SessionOptions) {}
+  constructor(readonly opts: SessionOptions) {
+    this.maxPanes = opts.maxPanes ?? MAX_PANES;
+  }
 
   // ---- lookups -------------------------------------------------------------------------------
 
@@ -134,47 +146,112 @@ export class Session {
   }
 
   // ---- creating ------------------------------------------------------------------------------
+  // Every creation checks first, then starts its programs, and only then changes the model: a
+  // request that fails (a bad name, a limit, a program that can't start) leaves no trace.
 
-  private spawnPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id = this.nextPane++): Pane {
+  /** Refuse a request that would start `n` panes past the limits (docs/limits.md). */
+  checkRoom(n: number, perRequest = true): void {
+    if (perRequest && n > MAX_PANES_PER_REQUEST)
+      throw new WsError(`one request may start at most ${MAX_PANES_PER_REQUEST} panes; this one would start ${n}`, "limit_exceeded", { limit: MAX_PANES_PER_REQUEST });
+    if (this.panes.size + n > this.maxPanes)
+      throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${this.panes.size}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
+  }
+
+  private argvOf(o: NewPaneOptions): string[] {
+    return o.argv && o.argv.length ? o.argv : [this.opts.baseEnv.SHELL || "/bin/sh"];
+  }
+
+  /** Refuse, before anything changes, a pane that could not start: a NUL where the system takes
+   * none, a `cwd` that is not a directory (with `strictCwd`), a program not on the pane's PATH.
+   * `at` prefixes the field names in errors (a layout tree's leaf). */
+  checkLaunch(o: NewPaneOptions, at?: string): void {
+    const field = (f: string) => (at ? `${at}.${f}` : f);
+    const argv = this.argvOf(o);
+    if (argv.some((a) => a.includes("\0"))) throw new WsError(`\`${field("command")}\` holds a NUL character`, "invalid_params", { param: field("command") });
+    if (o.cwd?.includes("\0")) throw new WsError(`\`${field("cwd")}\` holds a NUL character`, "invalid_params", { param: field("cwd") });
+    if (o.strictCwd && o.cwd !== undefined && !isDirectory(o.cwd))
+      throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });
+    const program = argv[0]!;
+    const PATH = o.env?.PATH ?? this.opts.baseEnv.PATH ?? process.env.PATH ?? "";
+    if (!Bun.which(program, { PATH, cwd: usableDir(o.cwd) }))
+      throw new WsError(`can't run ${JSON.stringify(program)}: ${program.includes("/") ? "no executable file there" : "not found on PATH"}`, "program_not_found", { param: field("command") });
+  }
+
+  /** Start a pane's program. The pane is not in the model until adopted. */
+  private startPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id: number): Pane {
+    this.checkLaunch(o);
     const cwd = usableDir(o.cwd);
     const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
-    const shell = this.opts.baseEnv.SHELL || "/bin/sh";
-    const argv = o.argv && o.argv.length ? o.argv : [shell];
-    const pane = new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface });
-    pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: id });
+    const argv = this.argvOf(o);
+    try {
+      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface });
+    } catch (e) {
+      throw startError(argv[0]!, e);
+    }
+  }
+
+  private adopt(pane: Pane): void {
+    pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
     pane.onExit = () => this.paneExited(pane);
-    this.panes.set(id, pane);
-    return pane;
+    this.panes.set(pane.id, pane);
+  }
+
+  /** Stop a pane that was started for a request that then failed. */
+  private discard(pane: Pane): void {
+    pane.kill("SIGHUP");
+    pane.pty.exited.finally(() => pane.dispose());
   }
 
   newWorkspace(name: string, pane: NewPaneOptions = {}): Workspace {
-    const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    checkName("name", name);
+    this.checkRoom(1);
+    const o = { ...pane, cwd: pane.cwd ?? homedir() };
+    const ws: Workspace = { id: this.nextWorkspace, name, tabs: [], active: 0 };
+    const area = this.layoutArea();
+    const first = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
+    this.nextPane++;
+    this.nextWorkspace++;
     this.workspaces.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
-    this.newTab(ws, { ...pane, cwd: pane.cwd ?? homedir() });
+    this.addTab(ws, first, {});
     return ws;
   }
 
   newTab(ws: Workspace, o: NewPaneOptions & { name?: string; project?: string; focus?: boolean } = {}): { tab: Tab; pane: Pane } {
+    if (o.name !== undefined) checkName("name", o.name);
+    if (o.project !== undefined) checkName("project", o.project);
+    this.checkRoom(1);
     const area = this.layoutArea();
-    const pane = this.spawnPane(ws, o, area.cols, area.rows);
+    const pane = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
+    this.nextPane++;
+    return { tab: this.addTab(ws, pane, o), pane };
+  }
+
+  /** A new tab at the end of `ws` holding one started pane. */
+  private addTab(ws: Workspace, pane: Pane, o: { name?: string; project?: string; focus?: boolean }): Tab {
+    this.adopt(pane);
     const tab: Tab = { id: this.nextTab++, name: o.name, project: o.project, layout: leaf(pane.id), focused: pane.id };
     ws.tabs.push(tab);
     this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
     this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
     if (o.focus || ws.tabs.length === 1) this.focusTab(ws, tab, o.focus === true);
-    return { tab, pane };
+    return tab;
   }
 
   split(target: number, o: NewPaneOptions & { right: boolean; focus: boolean; size?: number }): Pane {
     const { ws, tab } = this.locate(target);
     this.pane(target);
-    const id = this.nextPane++;
-    tab.layout = splitPane(tab.layout, target, id, o.right ? "right" : "below", this.layoutArea(), o.size);
+    this.checkRoom(1);
+    const id = this.nextPane;
+    const layout = splitPane(tab.layout, target, id, o.right ? "right" : "below", this.layoutArea(), o.size);
+    // Start the program at its final size (a resize racing its start-up may not reach it), and
+    // before the layout changes.
+    const rect = paneRects(layout, this.layoutArea(), true).find((r) => r.pane === id)!;
+    const pane = this.startPane(ws, o, rect.cols, rect.rows, id);
+    this.nextPane++;
+    this.adopt(pane);
+    tab.layout = layout;
     if (tab.zoomed !== undefined) tab.zoomed = undefined;
-    // Start the program at its final size: a resize racing its start-up may not reach it.
-    const rect = this.rects(tab).find((r) => r.pane === id)!;
-    const pane = this.spawnPane(ws, o, rect.cols, rect.rows, id);
     this.relayout(tab);
     this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
@@ -182,30 +259,61 @@ export class Session {
     return pane;
   }
 
+  /** A new tab at the end of `ws` built from a tree (layout_apply): every program starts at its
+   * cell's size, or, if one can't, none does and nothing changes. */
+  newTabFromSpec(ws: Workspace, spec: TabSpec): Tab {
+    return this.buildTab(ws, spec, false).tab;
+  }
+
   /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
    * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
   restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
+    return this.buildTab(ws, spec, true);
+  }
+
+  /** Start every pane of `spec`, then put the tab in the model. With `fallback` (restore) a program
+   * that can't start gets the user's shell with a note; without it the first that can't start
+   * stops the build, and the panes already started are stopped. */
+  private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
+    // An empty name is no name (older saves may hold one).
+    const name = spec.name || undefined;
+    const project = spec.project || undefined;
+    if (name !== undefined) checkName("name", name);
+    if (project !== undefined) checkName("project", project);
     const ids = new Map<number, number>();
+    let next = this.nextPane;
     const renumber = (l: Layout): Layout => {
       if (l.kind === "split") return { ...l, a: renumber(l.a), b: renumber(l.b) };
-      if (!ids.has(l.pane)) ids.set(l.pane, this.nextPane++);
+      if (!ids.has(l.pane)) ids.set(l.pane, next++);
       return leaf(ids.get(l.pane)!);
     };
     const layout = renumber(spec.layout);
+    // A saved tab was within the limits when it was made; only the server's bound applies to it.
+    this.checkRoom(ids.size, !fallback);
     const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
-    for (const [old, id] of ids) {
-      const o = spec.panes.get(old) ?? {};
-      const r = cells.get(id)!;
-      let pane: Pane;
-      try {
-        pane = this.spawnPane(ws, o, r.cols, r.rows, id);
-        if (o.title) pane.title = o.title;
-      } catch (e) {
-        const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
-        pane = this.spawnPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
+    const started: Pane[] = [];
+    try {
+      for (const [old, id] of ids) {
+        const o = spec.panes.get(old) ?? {};
+        const r = cells.get(id)!;
+        let pane: Pane;
+        try {
+          pane = this.startPane(ws, o, r.cols, r.rows, id);
+          if (o.title) pane.title = o.title;
+        } catch (e) {
+          if (!fallback) throw e;
+          const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
+          pane = this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
+        }
+        started.push(pane);
       }
+    } catch (e) {
+      for (const p of started) this.discard(p);
+      throw e;
     }
-    const tab: Tab = { id: this.nextTab++, name: spec.name, project: spec.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    this.nextPane = next;
+    for (const p of started) this.adopt(p);
+    const tab: Tab = { id: this.nextTab++, name, project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
     if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
     ws.tabs.push(tab);
     this.relayout(tab);
@@ -214,22 +322,32 @@ export class Session {
     return { tab, ids };
   }
 
-  /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active tab. */
+  /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
+   * tab. A tab that can't be rebuilt is skipped with a warning; with none rebuilt, nothing is left. */
   restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0): { ws: Workspace; ids: Map<number, number> } {
+    checkName("name", name);
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
     this.workspaces.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     const ids = new Map<number, number>();
-    try {
-      for (const t of tabs) for (const [a, b] of this.restoreTab(ws, t).ids) ids.set(a, b);
-    } finally {
-      if (!ws.tabs.length) {
-        this.workspaces.splice(this.workspaces.indexOf(ws), 1);
-        this.bus.emit({ type: "workspace_closed", workspace: ws.name });
+    let skipped = 0;
+    let failure: unknown;
+    for (const [i, t] of tabs.entries()) {
+      try {
+        for (const [a, b] of this.restoreTab(ws, t).ids) ids.set(a, b);
+      } catch (e) {
+        failure = e;
+        if (i < active) skipped++;
+        console.error(`ws: skipped tab ${i + 1} of workspace ${JSON.stringify(name)}: ${(e as Error).message}`);
       }
     }
-    ws.active = Math.min(Math.max(0, active), ws.tabs.length - 1);
+    if (!ws.tabs.length) {
+      this.workspaces.splice(this.workspaces.indexOf(ws), 1);
+      this.bus.emit({ type: "workspace_closed", workspace: ws.name });
+      throw failure;
+    }
+    ws.active = Math.min(Math.max(0, active - skipped), ws.tabs.length - 1);
     return { ws, ids };
   }
 
@@ -287,6 +405,8 @@ export class Session {
   closeWorkspace(ws: Workspace): void {
     if (this.workspaces.length === 1) throw new WsError(`can't close the only workspace ("${ws.name}")`, "last_pane");
     for (const tab of [...ws.tabs]) for (const id of panesOf(tab.layout)) this.removePane(id, true);
+    // A workspace is gone with its last tab; one left with none (it should not happen) goes too.
+    if (this.workspaces.includes(ws) && !ws.tabs.length) this.removeEmptyWorkspace(ws);
   }
 
   private paneExited(pane: Pane): void {
@@ -328,12 +448,15 @@ export class Session {
     ws.tabs.splice(i, 1);
     if (ws.active >= ws.tabs.length || ws.active > i) ws.active = Math.max(0, ws.active - 1);
     this.bus.emit({ type: "tab_closed", workspace: ws.name, tab: tab.id });
-    if (ws.tabs.length === 0) {
-      const wi = this.workspaces.indexOf(ws);
-      this.workspaces.splice(wi, 1);
-      if (this.current >= this.workspaces.length || this.current > wi) this.current = Math.max(0, this.current - 1);
-      this.bus.emit({ type: "workspace_closed", workspace: ws.name });
-    }
+    if (ws.tabs.length === 0) this.removeEmptyWorkspace(ws);
+  }
+
+  private removeEmptyWorkspace(ws: Workspace): void {
+    const wi = this.workspaces.indexOf(ws);
+    if (wi < 0) return;
+    this.workspaces.splice(wi, 1);
+    if (this.current >= this.workspaces.length || this.current > wi) this.current = Math.max(0, this.current - 1);
+    this.bus.emit({ type: "workspace_closed", workspace: ws.name });
   }
 
   private quitWhenEmpty(): void {
@@ -356,6 +479,7 @@ export class Session {
   // ---- projects ------------------------------------------------------------------------------
 
   renameProject(from: string, to: string): void {
+    checkName("to", to);
     for (const ws of this.workspaces)
       for (const tab of ws.tabs)
         if (tab.project === from) {
@@ -365,6 +489,7 @@ export class Session {
   }
 
   renameTab(ws: Workspace, tab: Tab, name: string | undefined): void {
+    if (name) checkName("name", name);
     tab.name = name || undefined;
     this.bus.emit({ type: "tab_renamed", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
   }
@@ -387,10 +512,33 @@ export class Session {
   }
 }
 
+/** Refuse a name that breaks the rule of src/model/names.ts (the protocol's schema checks it too;
+ * this holds for the UI's prompts and every other caller). */
+function checkName(param: string, name: string): void {
+  const problem = nameProblem(name);
+  if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A spawn that failed after the checks (a race, or a limit of the system), as the error to answer. */
+function startError(program: string, e: unknown): WsError {
+  if (e instanceof WsError) return e;
+  const err = e as NodeJS.ErrnoException | undefined;
+  const why = err?.message ?? String(e);
+  if (err?.code === "ERR_INVALID_ARG_VALUE") return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "invalid_params");
+  if (err?.code === "ENOENT" || err?.code === "EACCES" || err?.code === "ENOEXEC") return new WsError(`can't run ${JSON.stringify(program)}: ${why}`, "program_not_found", { param: "command" });
+  return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "spawn_failed", { param: "command" });
+}
+
 /** A cwd the program can start in: the one asked for when it is a directory, else $HOME. */
 function usableDir(dir: string | undefined): string {
-  try {
-    if (dir && statSync(dir).isDirectory()) return dir;
-  } catch {}
+  if (dir && isDirectory(dir)) return dir;
   return existsSync(homedir()) ? homedir() : "/";
 }

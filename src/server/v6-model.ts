@@ -4,9 +4,10 @@
 import { readlink, readFile } from "node:fs/promises";
 import { panesOf, type Layout } from "../model/layout";
 import type { Tab, Workspace } from "../model/workspace";
-import type { Pane } from "../model/pane";
 import { WsError, have } from "../protocol/errors";
-import type { Session } from "./session";
+import type { NewPaneOptions, Session } from "./session";
+import { nameProblem } from "../model/names";
+import { MAX_LAYOUT_DEPTH } from "../model/limits";
 import type { Control } from "./control";
 
 export type TreeNode =
@@ -18,7 +19,7 @@ export const TREE_SHAPE =
   'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string]} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
 
 export function checkTree(v: unknown, path = "root", depth = 0): string | undefined {
-  if (depth > 32) return `\`${path}\` is nested too deep (at most 32 levels)`;
+  if (depth > MAX_LAYOUT_DEPTH) return `\`${path}\` is nested too deep (at most ${MAX_LAYOUT_DEPTH} levels)`;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return `\`${path}\` must be an object`;
   const o = v as Record<string, unknown>;
   const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command"] : ["type", "direction", "ratio", "first", "second"];
@@ -27,6 +28,8 @@ export function checkTree(v: unknown, path = "root", depth = 0): string | undefi
   if (extra) return `unknown field \`${path}.${extra}\` (accepted: ${allowed.join(", ")})`;
   if (o.type === "pane") {
     if (o.label !== undefined && typeof o.label !== "string") return `\`${path}.label\` must be a string`;
+    const bad = typeof o.label === "string" && o.label !== "" ? nameProblem(o.label) : undefined;
+    if (bad) return `invalid name in \`${path}.label\`: it ${bad}`;
     if (o.cwd !== undefined && typeof o.cwd !== "string") return `\`${path}.cwd\` must be a string`;
     if (o.pane !== undefined && !Number.isSafeInteger(o.pane)) return `\`${path}.pane\` must be an integer`;
     if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string"))) return `\`${path}.command\` must be an array of strings`;
@@ -80,30 +83,28 @@ export function layoutReply(session: Session, ws: Workspace, tab: Tab, type = "l
   };
 }
 
-function firstLeaf(n: TreeNode): Extract<TreeNode, { type: "pane" }> {
-  return n.type === "pane" ? n : firstLeaf(n.first);
-}
-
 /**
- * Build a fresh tab from a tree: its first leaf starts the tab, each split spawns its second
- * subtree's first leaf beside the pane of its region, then the exact tree (ratios included) is set.
+ * Build a fresh tab at the end of `ws` from a tree. Everything is checked before any program
+ * starts (the pane limits, then each leaf's cwd and program, named by its path in the tree), and
+ * the model changes only once every program has started.
  */
 export function applyTree(session: Session, ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }): Tab {
-  const first = firstLeaf(root);
-  const { tab, pane } = session.newTab(ws, { name: o.name, cwd: first.cwd, argv: first.command ?? [], focus: o.focus });
-  const label = (p: Pane, n: Extract<TreeNode, { type: "pane" }>) => {
-    if (n.label) p.title = n.label;
+  const panes = new Map<number, NewPaneOptions & { title?: string }>();
+  const paths = new Map<number, string>();
+  const toLayout = (n: TreeNode, path: string): Layout => {
+    if (n.type === "pane") {
+      const key = panes.size + 1;
+      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], strictCwd: true, title: n.label });
+      paths.set(key, path);
+      return { kind: "pane", pane: key };
+    }
+    return { kind: "split", dir: n.direction === "right" ? "right" : "below", ratio: n.ratio, a: toLayout(n.first, `${path}.first`), b: toLayout(n.second, `${path}.second`) };
   };
-  label(pane, first);
-  const build = (n: TreeNode, at: number): Layout => {
-    if (n.type === "pane") return { kind: "pane", pane: at };
-    const leaf = firstLeaf(n.second);
-    const q = session.split(at, { right: n.direction === "right", cwd: leaf.cwd, argv: leaf.command ?? [], focus: false });
-    label(q, leaf);
-    return { kind: "split", dir: n.direction === "right" ? "right" : "below", ratio: n.ratio, a: build(n.first, at), b: build(n.second, q.id) };
-  };
-  const layout = build(root, pane.id);
-  session.setLayout(ws, tab, layout);
+  const layout = toLayout(root, "root");
+  session.checkRoom(panes.size);
+  for (const [key, p] of panes) session.checkLaunch(p, paths.get(key));
+  const tab = session.newTabFromSpec(ws, { name: o.name, layout, panes, focused: 1 });
+  if (o.focus) session.focusTab(ws, tab);
   return tab;
 }
 

@@ -1,0 +1,27 @@
+// The one rule for names a client gives ws: workspaces, tabs, projects, pane labels. A name is
+// shown on screen, put in panes' environment (WS_WORKSPACE) and saved, so it may hold no
+// character that could break any of those: no NUL or other control character, nothing that
+// reorders text on screen, no unpaired surrogate. Pure: the protocol schema, the session and
+// restore all check with it.
+
+/** The most characters (code points) a name may have. */
+export const NAME_MAX_LENGTH = 128;
+
+/** C0 and C1 controls (NUL, ESC, newline, tab, DEL, …), the bidi embedding/override (U+202A–U+202E)
+ * and isolate (U+2066–U+2069) controls, and the line and paragraph separators (U+2028, U+2029). */
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** What is wrong with a name, as a phrase that follows it ("… is empty"), or undefined if it is fine. */
+export function nameProblem(name: string): string | undefined {
+  if (!name.trim()) return "is empty";
+  const length = [...name].length;
+  if (length > NAME_MAX_LENGTH) return `is ${length} characters long (at most ${NAME_MAX_LENGTH})`;
+  const bad = FORBIDDEN.exec(name);
+  if (bad) return `holds the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (names may not hold control or bidi-override characters)`;
+  if (!name.isWellFormed()) return "holds an unpaired surrogate (it is not valid Unicode text)";
+  return undefined;
+}
+
+export function isValidName(name: string): boolean {
+  return nameProblem(name) === undefined;
+}
