@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
 import { clientSocketProblem, probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
-import { CliError, globals, send, show, sock } from "./common";
+import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
 import { savePath } from "../features/persistence/store";
 
 /** How to run this same ws again: the compiled binary, or bun with the source entry. */
@@ -67,7 +67,7 @@ function printStartWarnings(log: string, from: number): void {
   try {
     const text = readFileSync(log).subarray(from).toString("utf8");
     for (const line of text.split("\n"))
-      if (/\bwarn\b/i.test(line)) console.error(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
+      if (/\bwarn\b/i.test(line)) printError(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
   } catch {}
 }
 
@@ -75,7 +75,7 @@ export const start = defineCommand({
   meta: { name: "start", description: "Start the ws server in the background (returns once it answers)" },
   async run() {
     await startDaemon();
-    if (globals.json) console.log(JSON.stringify({ type: "ok", socket: sock() }));
+    if (globals.json) printJson({ type: "ok", socket: sock() });
   },
 });
 
@@ -151,11 +151,11 @@ export const doctor = defineCommand({
     for (const f of findings) {
       if (args.fix && f.fix) {
         f.fix();
-        console.log(`fixed: ${f.text}`);
+        print(`fixed: ${f.text}`);
         continue;
       }
       if (f.level !== "ok") bad++;
-      console.log(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
+      print(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
     }
     process.exitCode = bad ? 1 : 0;
   },

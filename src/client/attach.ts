@@ -9,6 +9,7 @@ import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type Ex
 import { InputParser } from "./input-parser";
 import { connectChecked } from "../paths";
 import { connectFailure } from "./stream";
+import { safeText } from "../safe-text";
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
 export const ESC_TIMEOUT_MS = 25;
@@ -58,6 +59,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     let entered = false;
     let done = false;
     let refusal = "";
+    const refused = () => `ws: ${refusal.trim().replace(/^error: /, "")}`;
     const decoder = new FrameDecoder();
     const parser = new InputParser();
     let escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,7 +90,8 @@ export function runAttach(o: AttachOptions): Promise<number> {
         try {
           sock?.end();
         } catch {}
-        if (message) writeAll(code ? 2 : 1, message.endsWith("\n") ? message : message + "\n");
+        // The message may carry the server's words (a refusal, an EXIT notice): terminal-safe.
+        if (message) writeAll(code ? 2 : 1, safeText(message.endsWith("\n") ? message : message + "\n"));
       } catch {
         // Nothing here may keep the process from ending.
       } finally {
@@ -185,7 +188,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
         }
       },
       close() {
-        if (refusal) return finish(1, `ws: ${refusal.trim().replace(/^error: /, "")}`);
+        if (refusal) return finish(1, refused());
         // No EXIT frame: the server went away, which counts as quit.
         finish(0, first ? "ws: the server closed the connection" : "[server exited]");
       },
@@ -195,7 +198,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
         reject(new AttachRefused(connectFailure(o.socketPath, err).message));
       },
       error(_s, err) {
-        finish(1, refusal ? `ws: ${refusal.trim().replace(/^error: /, "")}` : `ws: connection error: ${err.message}`);
+        finish(1, refusal ? refused() : `ws: connection error: ${err.message}`);
       },
     }).catch((err) => {
       for (const sig of SIGNALS) process.off(sig, onSignal);

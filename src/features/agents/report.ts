@@ -6,6 +6,7 @@
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
 import { connectChecked } from "../../paths";
+import { safeText } from "../../safe-text";
 
 const STDIN_WAIT_MS = 1000;
 const SOCKET_WAIT_MS = 1500;
@@ -86,7 +87,7 @@ export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, de
       },
     }).catch((e) => {
       // An unsafe socket (another user's, or in an open directory) gets nothing; say why when debugging.
-      if (debug) console.error(`ws report: ${(e as Error).message}`);
+      if (debug) console.error(safeText(`ws report: ${(e as Error).message}`));
       done(undefined);
     });
   });
@@ -114,6 +115,6 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const event = args.event ?? (typeof typed === "string" ? typed : undefined);
   if (!event) return;
   const reply = await sendLine(socket, reportLine(pane, args.agent, event, payload), SOCKET_WAIT_MS, !!env.WS_DEBUG);
-  if (env.WS_DEBUG && reply !== "ok") console.error(`ws report: ${reply ?? "no answer from ws"}`);
+  if (env.WS_DEBUG && reply !== "ok") console.error(safeText(`ws report: ${reply ?? "no answer from ws"}`));
 }
 
