@@ -35,7 +35,7 @@ export const ERROR_CODES = {
   session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
-  too_many_connections: "The server already serves its maximum of connections; this one is closed",
+  too_many_connections: "The server already serves its maximum of connections (this one is closed), or this connection has one of the slots kept for short requests and asked for a stream, attach or wait",
   internal: "The server failed; the message says how. Please report it",
 } as const;
 
