@@ -299,6 +299,8 @@ describe("the connection limit (item 11)", () => {
     expect((await s.run(["report", "Stop", "--agent", "claude"], { env: { WS_SOCKET: s.sock, WS_PANE_ID: "1" }, stdin: "{}" })).code).toBe(0);
     expect(JSON.parse(await s.ok(["--json", "dashboard"])).agents[0]).toMatchObject({ pane: 1, status: "done" });
 
+    // A reserved slot is closed after 1 s idle: the refused subscriber has gone, by the server's hand.
+    await waitFor("the server to close the idle reserved connection", () => more.closed);
     // Now every slot: the reserve held by connections that keep sending part of a line.
     for (let i = 0; i < RESERVED_SLOTS; i++) {
       const c = await Conn.open(s.sock);
@@ -306,6 +308,7 @@ describe("the connection limit (item 11)", () => {
       c.write("{");
       tricklers.push(setInterval(() => c.write(" "), 100));
     }
+    expect(await s.rawAll('{"v":6,"type":"hello"}\n')).toStartWith("error: too many connections");
     const over = await s.run(["workspace", "list"]);
     expect(over.code).toBe(1);
     expect(over.stderr).toContain("too many connections (this ws serves at most 1024 at once)");

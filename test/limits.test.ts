@@ -1,7 +1,7 @@
 // The limits: 1024 connections, then too_many_connections; a large request that finds no memory
 // budget within 2 s is refused with busy having done nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer } from "./harness";
+import { TestServer, waitFor } from "./harness";
 import { Conn } from "./v6-client";
 import { parseReply } from "../src/protocol/envelope";
 import { RESERVED_SLOTS } from "../src/server/listener";
@@ -29,8 +29,9 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
     held.push(stream);
     stream.send({ v: 6, type: "wait_for", condition: "pane_exists", pane: 999, timeout: 20000 });
     expect(await stream.next()).toMatchObject({ type: "error", code: "too_many_connections" });
-    stream.close();
     expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+    // A reserved slot is closed after 1 s idle, by the server: then the reserve is free again.
+    await waitFor("the server to close the idle reserved connection", () => stream.closed);
     // Fill the reserve too, with connections that keep sending part of a line.
     for (let i = 0; i < RESERVED_SLOTS; i++) {
       const c = await Conn.open(s.sock);
