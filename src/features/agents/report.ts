@@ -5,7 +5,6 @@
 // Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
-import { connectChecked } from "../../paths";
 import { safeText } from "../../safe-text";
 
 const STDIN_WAIT_MS = 1000;
@@ -58,7 +57,9 @@ async function readStdin(): Promise<string> {
 }
 
 /** Send one line and wait for the server's answer (so reports from one hook sequence stay in order). */
-export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, debug = false): Promise<string | undefined> {
+export async function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, debug = false): Promise<string | undefined> {
+  // The socket checks need node:fs (~6 ms to load): only reports that will connect pay for it.
+  const { connectChecked } = await import("../../paths");
   return new Promise((resolve) => {
     let reply = "";
     const done = (v: string | undefined) => {
