@@ -9,6 +9,7 @@ import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 import { Conn } from "./v6-client";
 import { RESERVED_SLOTS } from "../src/server/listener";
+import { safeJson, safeText } from "../src/safe-text";
 
 const OTHER_UID = 65534;
 const isRoot = process.getuid!() === 0;
@@ -207,6 +208,15 @@ describe.if(isRoot)("another user posing as the server (item 7)", () => {
 describe("names and titles reach the terminal safe (item 8)", () => {
   /** Human output must carry none of the unsafe characters, but show them. */
   const expectSafe = (out: string) => expect(out).not.toMatch(UNSAFE);
+
+  test("the printer: visible forms, tab and newline kept, SGR only when asked, JSON exact", () => {
+    expect(safeText("a\tb\nc\x1b[31md\x7f\u0085\u2066")).toBe("a\tb\nc^[[31md^?<U+0085><U+2066>");
+    expect(safeText("\x1b[1;31mred\x1b[0m\x1b]0;t\x07", { keepSgr: true })).toBe("\x1b[1;31mred\x1b[0m^[]0;t^G");
+    for (const c of ["\x00", "\x1b", "\x7f", "\u009b", "\u200e", "\u2028", "\u202e", "\u2069"]) expect(safeText(c)).not.toMatch(UNSAFE);
+    const json = safeJson(JSON.stringify({ name: NASTY }));
+    expect(json).not.toMatch(UNSAFE);
+    expect(JSON.parse(json).name).toBe(NASTY);
+  });
 
   test("a stand-in server's nasty names, titles, messages and errors are printed visibly, --json exactly", async () => {
     const s = scratch();
