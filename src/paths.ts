@@ -31,8 +31,6 @@ export function socketPath(choice: SocketChoice = {}, env: Env = process.env): s
 
 /** A socket or socket directory that must not be used: someone else could see or spoof it. */
 export class UnsafeSocket extends Error {}
-/** The server's name for it (kept for callers of the server's checks). */
-export const UnsafeSocketDir = UnsafeSocket;
 
 /**
  * Make the socket directory (0700) or check an existing one: it must be a real directory owned by
