@@ -1,8 +1,14 @@
-// What the CLI needs of each message to send it: the version that introduced it and whether it
-// may run long. Imported as a Bun macro (`with { type: "macro" }`), so it is computed from the
-// registry when the code is bundled or transpiled and a CLI call never loads the registry.
-import { MESSAGES } from "../commands";
+// The registry as the CLI needs it, imported as a Bun macro (`with { type: "macro" }`): computed
+// when the code is bundled or transpiled, so a CLI call never loads the registry.
+import { buildCommandTable, buildMessageTable } from "./table";
+import type { Command, MessageInfo } from "./spec";
 
-export function messageTable(): Record<string, { since: number; longRunning: boolean }> {
-  return Object.fromEntries(MESSAGES.map((m) => [m.type, { since: m.since, longRunning: !!m.longRunning }]));
+/** Each message's `since`, `longRunning` and `stream`. */
+export function messageTable(): Record<string, MessageInfo> {
+  return buildMessageTable();
+}
+
+/** Every CLI command with its arguments, flags and help text. */
+export function commandTable(): Command[] {
+  return buildCommandTable();
 }
