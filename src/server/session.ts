@@ -8,6 +8,7 @@ import { findByName, type Tab, type Workspace } from "../model/workspace";
 import { leaf, panesOf, paneRects, removePane, splitPane, type Layout, type PaneRect, type Rect } from "../model/layout";
 import { WsError, have } from "../protocol/errors";
 import { EventBus } from "./events";
+import { clampScreenSize } from "../model/screen-size";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -127,8 +128,9 @@ export class Session {
   }
 
   resizeScreen(cols: number, rows: number): void {
-    if (cols === this.size.cols && rows === this.size.rows) return;
-    this.size = { cols: Math.max(10, cols), rows: Math.max(4, rows) };
+    const size = clampScreenSize(cols, rows);
+    if (size.cols === this.size.cols && size.rows === this.size.rows) return;
+    this.size = size;
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }

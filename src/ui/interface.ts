@@ -11,7 +11,7 @@ import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
-import { AttachedClient } from "./attached-client";
+import { AttachedClient, type ClientLog } from "./attached-client";
 import { compose, type Overlay, type UiView } from "./compositor";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
@@ -45,6 +45,8 @@ export interface InterfaceOptions {
   warnings?: string[];
   build: string;
   shutdown(keep: boolean): void;
+  /** Where faults and dropped input are reported (the daemon's log). */
+  log?: ClientLog;
 }
 
 export interface AttachRequest {
@@ -77,9 +79,11 @@ export class Interface implements UiView {
   private waitingDrain = false;
   private visible = new Set<number>();
   private unsubscribe: () => void;
+  private readonly log: ClientLog;
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
+    this.log = opts.log ?? console;
     this.keymap = opts.keymap;
     for (const p of this.session.panes.values()) this.track(p);
     this.unsubscribe = this.session.bus.on((e) => {
@@ -135,6 +139,7 @@ export class Interface implements UiView {
           this.prefixPending = false;
         }
       },
+      this.log,
     );
     this.client = c;
     this.session.resizeScreen(req.cols, req.rows);
@@ -187,9 +192,16 @@ export class Interface implements UiView {
       return;
     }
     this.lastFrame = performance.now();
-    const grid = compose(this.session, this);
-    this.visible = this.visiblePanes();
-    c.send(c.diff.render(grid));
+    try {
+      const grid = compose(this.session, this);
+      this.visible = this.visiblePanes();
+      c.send(c.diff.render(grid));
+    } catch (e) {
+      // Runs on a timer: a throw here would end the daemon. This client goes; the server stays.
+      this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
+      if (this.client === c) this.client = undefined;
+      c.drop();
+    }
   }
 
   private visiblePanes(): Set<number> {
@@ -216,6 +228,7 @@ export class Interface implements UiView {
     try {
       this.handle(ev);
     } catch (e) {
+      this.log.error(`attach client ${c.conn.id}: handling ${JSON.stringify(ev).slice(0, 80)} failed: ${(e as Error)?.stack ?? e}`);
       this.message = (e as Error).message;
       this.invalidate();
     }
