@@ -1,5 +1,7 @@
 // crossterm's Event in serde JSON form (spec/attach-events.md): the payload of
-// EVENT frames. Types plus the bit-flag string helpers both ends need.
+// EVENT frames. Types plus the bit-flag string helpers both ends need, and the
+// validator the server runs on every event a client sends.
+import { quote } from "./quote";
 
 export type KeyCode =
   | "Backspace" | "Enter" | "Left" | "Right" | "Up" | "Down" | "Home" | "End" | "PageUp" | "PageDown"
@@ -94,10 +96,7 @@ export type EventCheck =
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isU16 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= U16_MAX;
 const oneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === "string" && (list as readonly string[]).includes(v);
-const show = (v: unknown) => {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 40 ? s.slice(0, 40) + "…" : s;
-};
+const show = (v: unknown) => quote(v);
 
 /** The only key of a one-key object (serde's externally tagged enum), else undefined. */
 function tagOf(o: Record<string, unknown>): string | undefined {

@@ -9,6 +9,7 @@
 import type { Connection } from "../server/connection";
 import { FrameDecoder, FRAME_EVENT, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
+import { quote } from "../protocol/quote";
 import { ScreenDiff } from "./diff";
 
 export interface ClientLog {
@@ -69,7 +70,7 @@ export class AttachedClient {
     try {
       json = JSON.parse(text);
     } catch {
-      return this.dropEvent(`not JSON: ${JSON.stringify(text.slice(0, 40))}`);
+      return this.dropEvent(`not JSON: ${quote(text)}`);
     }
     const r = checkTermEvent(json);
     return "event" in r ? r.event : this.dropEvent(r.problem);

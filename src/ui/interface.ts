@@ -12,6 +12,7 @@ import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
 import { AttachedClient, type ClientLog } from "./attached-client";
+import { quote } from "../protocol/quote";
 import { compose, type Overlay, type UiView } from "./compositor";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
@@ -228,7 +229,7 @@ export class Interface implements UiView {
     try {
       this.handle(ev);
     } catch (e) {
-      this.log.error(`attach client ${c.conn.id}: handling ${JSON.stringify(ev).slice(0, 80)} failed: ${(e as Error)?.stack ?? e}`);
+      this.log.error(`attach client ${c.conn.id}: handling ${quote(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
       this.message = (e as Error).message;
       this.invalidate();
     }

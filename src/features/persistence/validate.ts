@@ -5,6 +5,7 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
+import { quote } from "../../protocol/quote";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 
 /** Deeper layout trees are refused (no screen could show them; the check stays off the stack's edge). */
@@ -28,7 +29,7 @@ const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every(noNul)
 export function nameProblem(v: unknown, what: string): string | undefined {
   if (typeof v !== "string" || !v) return `no ${what}`;
   if (v.length > MAX_NAME) return `its ${what} is over ${MAX_NAME} characters`;
-  if (CONTROL.test(v)) return `its ${what} ${JSON.stringify(v.slice(0, 40))} has control characters`;
+  if (CONTROL.test(v)) return `its ${what} ${quote(v)} has control characters`;
   return undefined;
 }
 
@@ -41,9 +42,9 @@ function checkLayout(l: unknown, seen: number[], depth = 0): string | undefined 
     seen.push(l.pane);
     return undefined;
   }
-  if (l.kind !== "split") return `unknown layout node kind ${JSON.stringify(l.kind)}`;
-  if (l.dir !== "right" && l.dir !== "below") return `bad split direction ${JSON.stringify(l.dir)}`;
-  if (typeof l.ratio !== "number" || !(l.ratio > 0 && l.ratio < 1)) return `split ratio ${JSON.stringify(l.ratio)} is not between 0 and 1`;
+  if (l.kind !== "split") return `unknown layout node kind ${quote(l.kind)}`;
+  if (l.dir !== "right" && l.dir !== "below") return `bad split direction ${quote(l.dir)}`;
+  if (typeof l.ratio !== "number" || !(l.ratio > 0 && l.ratio < 1)) return `split ratio ${quote(l.ratio)} is not between 0 and 1`;
   return checkLayout(l.a, seen, depth + 1) ?? checkLayout(l.b, seen, depth + 1);
 }
 
@@ -146,7 +147,7 @@ function checkWorkspace(w: unknown, where: string, names: Set<string>, note: (m:
     tabs.push(r);
   }
   if (!tabs.length) return "none of its tabs could be restored";
-  if (!(isInt(w.active) && w.active < w.tabs.length)) note(`${ww}: active tab ${JSON.stringify(w.active)} out of range; the first is active`);
+  if (!(isInt(w.active) && w.active < w.tabs.length)) note(`${ww}: active tab ${quote(w.active)} out of range; the first is active`);
   names.add(w.name.toLowerCase());
   return { name: w.name, active, tabs };
 }
@@ -179,7 +180,7 @@ export function readBody(b: unknown): BodyCheck {
     const why = skipped.filter((m) => m.includes("left out"));
     return { fatal: why.length ? `nothing in it can be restored (${why.slice(0, 3).join("; ")}${why.length > 3 ? "; …" : ""})` : "it has no workspaces" };
   }
-  if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${JSON.stringify(b.current)} is out of range; showing the first`);
+  if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${quote(b.current)} is out of range; showing the first`);
   if (skipped.length > MAX_NOTES) skipped.splice(MAX_NOTES, skipped.length, `and ${skipped.length - MAX_NOTES} more`);
   return { body: { size, current, workspaces }, skipped };
 }
