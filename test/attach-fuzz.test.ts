@@ -177,9 +177,11 @@ test("20,000+ fuzzed attach frames: the daemon lives, a control client keeps wor
   const ms = Math.round(performance.now() - t0);
   expect(frames).toBeGreaterThanOrEqual(20_000);
 
-  // Memory comes back near the baseline (garbage is collected on the daemon's own schedule).
+  // Memory comes back near the baseline: within 32 MB once the daemon's collector has run (on its
+  // own schedule: an idle daemon takes up to ~10 s). The peak stays bounded meanwhile.
+  expect(peak - baseline).toBeLessThan(200 * 1024);
   let now = rssKb(pid);
-  await waitFor(`daemon RSS near its baseline ${baseline} kB (now ${now} kB)`, () => (now = rssKb(pid)) < baseline + 64 * 1024, 20000, 200);
+  await waitFor(`daemon RSS near its baseline ${baseline} kB (now ${now} kB)`, () => (now = rssKb(pid)) < baseline + 32 * 1024, 30000, 250);
   console.log(`attach fuzz: ${frames} frames in ${ms} ms; daemon RSS baseline ${Math.round(baseline / 1024)} MB, peak ${Math.round(peak / 1024)} MB, after ${Math.round(now / 1024)} MB`);
   await controlWorks("end");
 }, 120_000);
