@@ -66,6 +66,9 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   const pane: SavedPane = { id: p.id, command: [...p.command], argv: p.argv ? [...p.argv] : [], cwd: p.cwd, env: { ...p.env }, scrollback: p.scrollback };
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
+  // Where the pane was is only information (a restore lays out afresh): kept when well-formed.
+  const r = p.rect;
+  if (isObj(r) && isInt(r.x) && isInt(r.y) && isInt(r.cols) && isInt(r.rows)) pane.rect = { x: r.x, y: r.y, cols: r.cols, rows: r.rows };
   const notes: string[] = [];
   if (pane.scrollback.length > MAX_SCROLLBACK_CHARS) {
     pane.scrollback = pane.scrollback.slice(-MAX_SCROLLBACK_CHARS);
