@@ -52,12 +52,23 @@ export class AttachedClient {
         this.log.warn(`attach client ${this.conn.id}: ${(e as Error).message}; connection closed`);
         return this.drop();
       }
+      // Resizes in a row collapse to the last: each one re-lays out every pane, which is costly
+      // for wide panes with long histories, and only the last one shows.
+      let resize: TermEvent | undefined;
       for (const f of frames) {
         if (this.closed) return;
         if (f.kind !== FRAME_EVENT) continue;
         const ev = this.parse(f.payload.length ? frameText(f) : "");
-        if (ev) this.onEvent(ev);
+        if (!ev) continue;
+        if (typeof ev === "object" && "Resize" in ev) {
+          resize = ev;
+          continue;
+        }
+        if (resize) this.onEvent(resize);
+        resize = undefined;
+        this.onEvent(ev);
       }
+      if (resize && !this.closed) this.onEvent(resize);
     } catch (e) {
       this.log.error(`attach client ${this.conn.id}: handling its input failed, connection closed: ${(e as Error)?.stack ?? e}`);
       this.drop();
