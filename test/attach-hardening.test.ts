@@ -181,6 +181,10 @@ test("attach with cols 2147483647 is refused (invalid_params) and changes nothin
     const r = await s.request({ v: 6, type: "attach", cols: 80, rows: bad });
     expect(r).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "rows" } });
   }
+  for (const open of [{ cwd: "/tmp", name: 5 }, { cwd: "/tmp", project: {} }, { cwd: 1 }, { cwd: "/tmp", command: "ls" }]) {
+    const r = await s.request({ v: 6, type: "attach", cols: 80, rows: 24, open });
+    expect(r).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "open" } });
+  }
   const after = await s.request({ v: 6, type: "pane_info", pane: 1 });
   expect({ cols: after.cols, rows: after.rows }).toEqual({ cols: before.cols, rows: before.rows });
   await serverWorks("refused");

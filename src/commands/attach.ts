@@ -30,6 +30,8 @@ export default defineMessage<AttachParams>({
         if (typeof o.cwd !== "string") return "invalid type for `open.cwd`: expected a string";
         if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string")))
           return "invalid type for `open.command`: expected an array of strings";
+        for (const k of ["name", "project"] as const)
+          if (o[k] !== undefined && typeof o[k] !== "string") return `invalid type for \`open.${k}\`: expected a string`;
         return undefined;
       },
     },
