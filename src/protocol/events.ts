@@ -3,10 +3,25 @@
 // validator the server runs on every event a client sends.
 import { quote } from "./quote";
 
+/** crossterm's KeyCode variants without data, and the names `Media` and `Modifier` carry (in
+ * crossterm's order, which is also kitty's key-number order). */
+export const KEY_CODE_UNITS = [
+  "Backspace", "Enter", "Left", "Right", "Up", "Down", "Home", "End", "PageUp", "PageDown",
+  "Tab", "BackTab", "Delete", "Insert", "Null", "Esc", "CapsLock", "ScrollLock", "NumLock",
+  "PrintScreen", "Pause", "Menu", "KeypadBegin",
+] as const;
+export const MEDIA_KEYS = [
+  "Play", "Pause", "PlayPause", "Reverse", "Stop", "FastForward", "Rewind", "TrackNext",
+  "TrackPrevious", "Record", "LowerVolume", "RaiseVolume", "MuteVolume",
+] as const;
+export const MODIFIER_KEYS = [
+  "LeftShift", "LeftControl", "LeftAlt", "LeftSuper", "LeftHyper", "LeftMeta",
+  "RightShift", "RightControl", "RightAlt", "RightSuper", "RightHyper", "RightMeta",
+  "IsoLevel3Shift", "IsoLevel5Shift",
+] as const;
+
 export type KeyCode =
-  | "Backspace" | "Enter" | "Left" | "Right" | "Up" | "Down" | "Home" | "End" | "PageUp" | "PageDown"
-  | "Tab" | "BackTab" | "Delete" | "Insert" | "Null" | "Esc" | "CapsLock" | "ScrollLock" | "NumLock"
-  | "PrintScreen" | "Pause" | "Menu" | "KeypadBegin"
+  | (typeof KEY_CODE_UNITS)[number]
   | { Char: string } | { F: number } | { Media: string } | { Modifier: string };
 
 export type KeyKind = "Press" | "Repeat" | "Release";
@@ -70,20 +85,6 @@ export function keyEvent(code: KeyCode, mods = 0, kind: KeyKind = "Press", state
 /** crossterm's size and position type: sizes, columns and rows are u16 on the wire. */
 export const U16_MAX = 65535;
 
-export const KEY_CODE_UNITS = [
-  "Backspace", "Enter", "Left", "Right", "Up", "Down", "Home", "End", "PageUp", "PageDown",
-  "Tab", "BackTab", "Delete", "Insert", "Null", "Esc", "CapsLock", "ScrollLock", "NumLock",
-  "PrintScreen", "Pause", "Menu", "KeypadBegin",
-] as const;
-export const MEDIA_KEYS = [
-  "Play", "Pause", "PlayPause", "Reverse", "Stop", "FastForward", "Rewind", "TrackNext",
-  "TrackPrevious", "Record", "LowerVolume", "RaiseVolume", "MuteVolume",
-] as const;
-export const MODIFIER_KEYS = [
-  "LeftShift", "LeftControl", "LeftAlt", "LeftSuper", "LeftHyper", "LeftMeta",
-  "RightShift", "RightControl", "RightAlt", "RightSuper", "RightHyper", "RightMeta",
-  "IsoLevel3Shift", "IsoLevel5Shift",
-] as const;
 const KEY_KINDS = ["Press", "Repeat", "Release"] as const;
 const MOUSE_BUTTONS = ["Left", "Right", "Middle"] as const;
 const MOUSE_UNITS = ["Moved", "ScrollDown", "ScrollUp", "ScrollLeft", "ScrollRight"] as const;

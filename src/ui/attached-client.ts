@@ -27,7 +27,7 @@ export class AttachedClient {
   private decoder = new FrameDecoder();
   private watchdog: ReturnType<typeof setTimeout> | undefined;
   closed = false;
-
+  /** EVENTs dropped as invalid on this connection. */
   private badEvents = 0;
 
   constructor(

@@ -198,9 +198,8 @@ export class Interface implements UiView {
       this.visible = this.visiblePanes();
       c.send(c.diff.render(grid));
     } catch (e) {
-      // Runs on a timer: a throw here would end the daemon. This client goes; the server stays.
+      // Runs from a timer, where nothing above could catch it: this client goes, the server stays.
       this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
-      if (this.client === c) this.client = undefined;
       c.drop();
     }
   }

@@ -13,7 +13,7 @@ import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } f
 /** Events that don't change what a save holds (output is handled as scrollback freshness). */
 const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
 
-/** A save file larger than this is set aside unread (the biggest real ones are a few hundred MB). */
+/** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
 
 /** A session that ends this soon after being restored keeps its save (see beforeShutdown). */
