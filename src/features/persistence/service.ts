@@ -128,6 +128,7 @@ export class PersistenceService {
       this.opts.log.error(`could not move the unreadable save ${path} aside: ${(err as Error).message}`);
     }
     this.problem = { kind, message: why, aside };
+    this.skipped = [];
     const keep = kind === "newer" ? ` A newer ws can still restore it: move it back to ${path}.` : "";
     this.opts.log.warn(`the saved session ${path} could not be loaded: ${why}. It was moved aside to ${aside ?? "(could not move it)"} and ws started clean.${keep}`);
     return undefined;
@@ -138,14 +139,18 @@ export class PersistenceService {
     const save = await this.load();
     if (!save) return false;
     const t0 = performance.now();
-    let r: RestoreResult;
+    let r: RestoreResult | undefined;
     try {
       r = applySave(this.session, save.body, save.header);
     } catch (e) {
       this.opts.log.error(`restoring the saved session failed: ${(e as Error).message}`);
-      return this.session.workspaces.length > 0;
     }
-    if (!this.session.workspaces.length) return false;
+    // Nothing could be rebuilt: set the save aside, or the first save of the clean start overwrites it.
+    if (!this.session.workspaces.length) {
+      await this.setAside(new SaveProblem("corrupt", "none of its workspaces could be rebuilt"));
+      return false;
+    }
+    if (!r) return true;
     this.restoredAt = Date.now();
     this.opts.log.info(`restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
     return true;
