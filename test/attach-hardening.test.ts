@@ -265,6 +265,10 @@ describe("restoring a hand-made save", () => {
       for (const p of panes) await srv.waitScreen(p, /restored-\d/);
       const info = await srv.request({ v: 6, type: "pane_info", pane: panes[0] });
       expect(info.cols).toBeLessThanOrEqual(MAX_COLS);
+      // The person sees it too, on the first attach.
+      const c = await RawAttach.open(srv.sock, { v: 1, type: "attach", cols: 200, rows: 30 });
+      await waitFor("the notice on screen", () => c.output.includes("saved session restored in part: screen size"));
+      c.close();
       // A partial restore keeps the file where it is (nothing was set aside).
       expect(readdirSync(dir).filter((n) => n.includes("unreadable"))).toEqual([]);
     } finally {
