@@ -291,6 +291,21 @@ describe("restoring a hand-made save", () => {
     }
   });
 
+  test("nothing from a bad save's header reaches the terminal raw", async () => {
+    const body = Buffer.from("{}");
+    const newer = JSON.stringify({ format: "ws-session", version: 99, ws: "\u001b]0;pwned\u0007\u009b2J", bytes: 2, sha256: "x" }) + "\n";
+    for (const file of ["\x1b]0;pwned\x07\x9b2J{\n{}\n", newer + body + "\n"]) {
+      const { srv, started } = await startWith(undefined, Buffer.from(file));
+      try {
+        expect(started.code).toBe(0);
+        expect(started.stderr).toMatch(/could not be loaded/);
+        expect(started.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+      } finally {
+        await srv.stop();
+      }
+    }
+  });
+
   test("a save file over the size limit is set aside unread", async () => {
     const srv = new TestServer();
     const dir = join(srv.env.XDG_STATE_HOME!, "ws");

@@ -1,6 +1,15 @@
-// A value from a client or a file, quoted for a log line or an error message: JSON form (control
-// characters escaped, DEL and C1 too, which JSON leaves as they are), cut to a short length, so
-// what is shown can never carry a terminal escape sequence.
+// Text from a client or a file, made safe for a log line or an error message: control characters
+// (DEL and C1 too, which JSON leaves as they are) written as \u escapes, so what is shown can never
+// carry a terminal escape sequence.
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** `s` with every control character escaped. */
+export function plain(s: string): string {
+  return s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A value in JSON form, cut to a short length, control characters escaped. */
 export function quote(v: unknown, max = 40): string {
   let s: string;
   try {
@@ -8,6 +17,5 @@ export function quote(v: unknown, max = 40): string {
   } catch {
     s = Object.prototype.toString.call(v);
   }
-  if (s.length > max) s = s.slice(0, max) + "…";
-  return s.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return plain(s.length > max ? s.slice(0, max) + "…" : s);
 }

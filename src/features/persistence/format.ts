@@ -3,6 +3,7 @@
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
+import { plain, quote as quoteValue } from "../../protocol/quote";
 import { readBody } from "./validate";
 
 export { checkBody } from "./validate";
@@ -167,13 +168,19 @@ export function decodeHeader(bytes: Uint8Array): { header: SaveHeader; bodyStart
   try {
     header = JSON.parse(Buffer.from(bytes.subarray(0, nl)).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its header is not JSON (${(e as Error).message})`);
+    throw new SaveProblem("corrupt", `its header is not JSON (${plain((e as Error).message)})`);
   }
-  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${JSON.stringify((header as any)?.format)})`);
-  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${JSON.stringify(header.version)}`);
+  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as any)?.format)})`);
+  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${quoteValue(header.version)}`);
+  // Shown by `ws session info`, `ws doctor` and the log: never raw text from a file.
+  for (const k of ["ws", "server", "saved_at"] as const) {
+    const v: unknown = header[k];
+    header[k] = typeof v === "string" ? plain(v) : v === undefined ? "unknown" : quoteValue(v);
+  }
   if (header.version > FORMAT_VERSION)
-    throw new SaveProblem("newer", `it was written by a newer ws (${header.ws ?? "unknown"}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);
+    throw new SaveProblem("newer", `it was written by a newer ws (${header.ws}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);
   if (!Number.isSafeInteger(header.bytes) || header.bytes < 0 || typeof header.sha256 !== "string") throw new SaveProblem("corrupt", "its header has no body length or checksum");
+  if (![header.workspaces, header.tabs, header.panes].every((n) => Number.isSafeInteger(n) && n >= 0)) throw new SaveProblem("corrupt", "its header's counts are not numbers");
   return { header, bodyStart: nl + 1 };
 }
 
@@ -199,7 +206,7 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody;
   try {
     raw = JSON.parse(Buffer.from(bodyBytes).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its body is not JSON (${(e as Error).message})`);
+    throw new SaveProblem("corrupt", `its body is not JSON (${plain((e as Error).message)})`);
   }
   let body = raw;
   for (let v = header.version; v < FORMAT_VERSION; v++) {
