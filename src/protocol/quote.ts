@@ -4,6 +4,12 @@
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/** Whether `s` has a control character. */
+export function hasControl(s: string): boolean {
+  CONTROL.lastIndex = 0;
+  return CONTROL.test(s);
+}
+
 /** `s` with every control character escaped. */
 export function plain(s: string): string {
   return s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

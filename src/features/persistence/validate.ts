@@ -5,7 +5,7 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
-import { quote } from "../../protocol/quote";
+import { hasControl, quote } from "../../protocol/quote";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 
 /** Deeper layout trees are refused (no screen could show them; the check stays off the stack's edge). */
@@ -21,7 +21,6 @@ export type BodyCheck = { body: SaveBody; skipped: string[] } | { fatal: string 
 
 const isObj = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInt = (v: unknown, min = 0): v is number => Number.isSafeInteger(v) && (v as number) >= min;
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const noNul = (s: unknown): s is string => typeof s === "string" && !s.includes("\u0000");
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every(noNul);
 
@@ -29,7 +28,7 @@ const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every(noNul)
 export function nameProblem(v: unknown, what: string): string | undefined {
   if (typeof v !== "string" || !v) return `no ${what}`;
   if (v.length > MAX_NAME) return `its ${what} is over ${MAX_NAME} characters`;
-  if (CONTROL.test(v)) return `its ${what} ${quote(v)} has control characters`;
+  if (hasControl(v)) return `its ${what} ${quote(v)} has control characters`;
   return undefined;
 }
 
@@ -59,7 +58,7 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (!isArgv(p.command)) return "command is not an array of strings";
   if (p.argv !== undefined && !isArgv(p.argv)) return "argv is not an array of strings";
   if (!noNul(p.cwd)) return "no cwd";
-  if (p.workstream !== undefined && (!noNul(p.workstream) || CONTROL.test(p.workstream))) return "workstream is not a name";
+  if (p.workstream !== undefined && (typeof p.workstream !== "string" || hasControl(p.workstream))) return "workstream is not a name";
   if (p.project !== undefined && typeof p.project !== "string") return "project is not a string";
   if (!isObj(p.env) || !Object.entries(p.env).every(([k, v]) => /^[^=\u0000]+$/.test(k) && noNul(v))) return "env is not an object of strings";
   if (typeof p.scrollback !== "string") return "scrollback is not text";
@@ -76,7 +75,7 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   }
   // A title is only shown: a bad one is dropped, the pane kept.
   if (p.name !== undefined) {
-    if (typeof p.name === "string" && p.name.length <= 4 * MAX_NAME && !CONTROL.test(p.name)) pane.name = p.name;
+    if (typeof p.name === "string" && p.name.length <= 4 * MAX_NAME && !hasControl(p.name)) pane.name = p.name;
     else notes.push("its title is not plain text; dropped");
   }
   return { pane, note: notes.length ? notes.join("; ") : undefined };
