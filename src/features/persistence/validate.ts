@@ -8,8 +8,9 @@ import { clampScreenSize } from "../../model/screen-size";
 import { hasControl, quote } from "../../protocol/quote";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 
-/** Deeper layout trees are refused (no screen could show them; the check stays off the stack's edge). */
-export const MAX_LAYOUT_DEPTH = 64;
+/** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
+ * in the layout code well inside the stack. */
+export const MAX_LAYOUT_DEPTH = 1000;
 /** Longest workspace, tab and project name a restore takes. */
 export const MAX_NAME = 256;
 /** A pane's saved text beyond this is cut (from the front): its history keeps far less anyway. */
