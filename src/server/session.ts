@@ -10,6 +10,7 @@ import { WsError, have } from "../protocol/errors";
 import { nameProblem } from "../model/names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "../model/limits";
 import { EventBus } from "./events";
+import { clampScreenSize } from "../model/screen-size";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -139,8 +140,9 @@ export class Session {
   }
 
   resizeScreen(cols: number, rows: number): void {
-    if (cols === this.size.cols && rows === this.size.rows) return;
-    this.size = { cols: Math.max(10, cols), rows: Math.max(4, rows) };
+    const size = clampScreenSize(cols, rows);
+    if (size.cols === this.size.cols && size.rows === this.size.rows) return;
+    this.size = size;
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }

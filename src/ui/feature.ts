@@ -21,8 +21,10 @@ export default function uiFeature(): Feature {
       const { keymap, warnings } = loadKeymap();
       for (const w of warnings) d.log.warn(w);
       // A saved session that could not be loaded is news for the person, not just the log.
-      const restoreProblem = (d.services.persistence as { problem?: { message: string } } | undefined)?.problem;
-      if (restoreProblem) warnings.push(`saved session not restored: ${restoreProblem.message} (ws doctor)`);
+      const persistence = d.services.persistence as { problem?: { message: string }; skipped?: string[] } | undefined;
+      if (persistence?.problem) warnings.push(`saved session not restored: ${persistence.problem.message} (ws doctor)`);
+      const skipped = persistence?.skipped ?? [];
+      if (skipped.length) warnings.push(`saved session restored in part: ${skipped[0]}${skipped.length > 1 ? ` (and ${skipped.length - 1} more in the server log)` : ""}`);
       ui = new Interface({
         session: d.session,
         keymap,
@@ -30,6 +32,7 @@ export default function uiFeature(): Feature {
         build: BUILD,
         shutdown: (keep) => void d.shutdown(keep),
         keepOnQuit: !isLocalSocket(d.opts.socketPath),
+        log: d.log,
       });
       d.services.ui = ui; // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {

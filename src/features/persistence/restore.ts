@@ -2,6 +2,7 @@
 // command restarted in its directory (a shell pane gets a fresh shell); old scrollback shown above
 // the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
 import { findByName } from "../../model/workspace";
+import { clampScreenSize } from "../../model/screen-size";
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../server/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 
@@ -36,13 +37,13 @@ export interface RestoreResult {
 }
 
 /**
- * Build `body` into the session. Into an empty session (server start) it takes the saved screen
- * size too. Into a live one (`ws session restore`), a saved workspace whose name exists gets the
- * saved tabs added after its own.
+ * Build `body` (as checked by decode) into the session. Into an empty session (server start) it
+ * takes the saved screen size too. Into a live one (`ws session restore`), a saved workspace whose
+ * name exists gets the saved tabs added after its own.
  */
 export function applySave(session: Session, body: SaveBody, header?: SaveHeader): RestoreResult {
   const fresh = session.workspaces.length === 0;
-  if (fresh) session.size = { cols: Math.max(10, body.size.cols), rows: Math.max(4, body.size.rows) };
+  if (fresh) session.size = clampScreenSize(body.size.cols, body.size.rows);
   const ids = new Map<number, number>();
   let tabs = 0;
   let currentName: string | undefined;
