@@ -9,7 +9,7 @@ function wantsHelp(args: string[]): boolean {
   return (end >= 0 ? args.slice(0, end) : args).some((a) => a === "--help" || a === "-h");
 }
 
-// No top-level await: the build is CommonJS with bytecode (see build.ts), which starts 3-10x faster.
+// Each face is a dynamic import: with the split ESM build (build.ts) a call loads only its chunks.
 (async () => {
   // Agent hooks run `ws report` on every event: load only that module, nothing of the CLI.
   // (`ws report --help` is the CLI's: help comes from the command table.)
