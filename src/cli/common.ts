@@ -1,6 +1,6 @@
 // What every CLI command shares: which socket, sending a message at the version that introduced
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
-import { messageTable } from "./message-table" with { type: "macro" };
+import { messageTableJson } from "./message-table" with { type: "macro" };
 import type { MessageInfo } from "./spec";
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
@@ -56,7 +56,7 @@ const OLD_SERVER_ADVICE =
 export const WAIT_TIMEOUT_EXIT = 124;
 
 /** Each message's `since`, `longRunning` and `stream`, from the registry at build time (a macro). */
-export const MESSAGE_TABLE: Record<string, MessageInfo> = messageTable();
+export const MESSAGE_TABLE: Record<string, MessageInfo> = JSON.parse(messageTableJson());
 
 /** What to run when no server answers, for the server this call chose. */
 export function noServerError(e: NoServer): CliError {

@@ -1,6 +1,6 @@
 // The scripting CLI: find the command in the table baked in at build time, parse its arguments,
 // then send its message and print the reply, or run its handler (loaded only then).
-import { commandTable } from "./message-table" with { type: "macro" };
+import { commandTableJson } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
 import { CliError, print, printError, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
@@ -10,7 +10,7 @@ import type { Command } from "./spec";
 import { VIEWS } from "./views";
 
 /** Every command: the registry's messages and the CLI's own, from the registry at build time. */
-export const COMMANDS: Command[] = commandTable();
+export const COMMANDS: Command[] = JSON.parse(commandTableJson());
 
 /** Exit status for a mistake in the command line (as getopt-style tools do). */
 const USAGE_EXIT = 2;
