@@ -80,6 +80,8 @@ describe("the command table", () => {
     expect(() => parseArgs(read, ["x"], {})).toThrow("PANE for pane read is a whole number");
     expect(() => parseArgs(read, ["1", "2"], {})).toThrow('too many arguments for pane read: "2"');
     expect(() => parseArgs(read, ["1", "--lines"], {})).toThrow("--lines for pane read needs a value");
+    const send = COMMANDS.find((c) => c.path === "pane send")!;
+    expect(parseArgs(send, ["2", "--", "--not-a-flag"], {}).fields).toEqual({ pane: 2, text: "--not-a-flag" });
     const split = COMMANDS.find((c) => c.path === "split")!;
     expect(parseArgs(split, ["--", "htop", "-d", "5"], { WS_PANE_ID: "4" }, () => "/here").fields).toEqual({ pane: 4, cwd: "/here", command: ["htop", "-d", "5"], focus: false });
     expect(parseArgs(split, ["2", "--below", "--size", "5"], {}, () => "/here").fields).toMatchObject({ pane: 2, right: false, size: 5 });

@@ -65,15 +65,20 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
   const positionals = cmd.params.filter((p) => !p.flag);
   const flags = cmd.params.filter((p) => p.flag);
   let next = 0;
+  let flagsEnded = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (w === "--") {
-      if (!cmd.rest) throw new UsageError(`${cmd.path} takes no command after --`);
+    if (w === "--" && !flagsEnded) {
+      // The command to run, or (for a command that runs none) arguments that start with "-".
+      if (!cmd.rest) {
+        flagsEnded = true;
+        continue;
+      }
       fields[cmd.rest.field] = words.slice(i + 1);
       given.add(cmd.rest.field);
       break;
     }
-    if (w.startsWith("-") && w !== "-" && !/^-\d/.test(w)) {
+    if (!flagsEnded && w.startsWith("-") && w !== "-" && !/^-\d/.test(w)) {
       const eq = w.indexOf("=");
       const name = (eq > 0 ? w.slice(0, eq) : w).replace(/^--?/, "");
       const p = flags.find((f) => f.flag === name);
