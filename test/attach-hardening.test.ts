@@ -248,11 +248,11 @@ describe("restoring a hand-made save", () => {
       expect(started.stderr).toMatch(/screen size 2147483647×1 is out of range; using 1000×4/);
       expect(started.stderr).toMatch(/workspace "main" tab 2 left out: split ratio 7/);
       expect(started.stderr).toMatch(/workspace "main" tab 3 pane 2 left out: command/);
-      expect(started.stderr).toMatch(/workspace 2 left out: its name .* has control characters/);
+      expect(started.stderr).toMatch(/workspace 2 left out: its name .* holds the control character U\+001B/);
       expect(started.stderr).toMatch(`workspace "Deep" tab 1 left out: its layout is deeper than ${MAX_LAYOUT_DEPTH} splits`);
       expect(started.stderr).toMatch(/workspace 4 left out: the name "MAIN" appears twice/);
-      expect(started.stderr).toMatch(/workspace 5 left out: its name is over 256 characters/);
-      expect(started.stderr).toMatch(/workspace "Named" tab 1 left out: its name .* has control characters/);
+      expect(started.stderr).toMatch(/workspace 5 left out: its name .* is 300 characters long \(at most 128\)/);
+      expect(started.stderr).toMatch(/workspace "Named" tab 1 left out: its name .* holds the control character U\+0009/);
       expect(started.stderr).toMatch(/tab 2: the focused pane is not in the tab/);
       expect(started.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
       const ws = await srv.list();
