@@ -49,9 +49,9 @@ export async function runCli(argv: string[]): Promise<void> {
 }
 
 async function run(command: Command, words: string[]): Promise<void> {
-  let fields: Record<string, unknown>;
+  let fields: Record<string, unknown> = {};
   try {
-    fields = parseArgs(command, words).fields;
+    if (!command.ownArgs) fields = parseArgs(command, words).fields;
   } catch (e) {
     if (e instanceof MissingPane) throw new CliError(e.message);
     throw e;

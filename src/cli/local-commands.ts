@@ -48,6 +48,7 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [arg("event", "The hook's event name"), flag("agent", "string", "claude, codex, …")],
     rest: { field: "chain", description: "A notify command ws stands in front of, run with the same payload" },
     run: "report",
+    ownArgs: true,
   },
   {
     path: "call",

@@ -36,6 +36,8 @@ export interface Command {
   view?: string;
   /** The handler that runs it (handlers.ts), when it does more than send and print. */
   run?: string;
+  /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
+  ownArgs?: boolean;
 }
 
 /** What the message table holds of each message, for `send` and `ws call`. */
