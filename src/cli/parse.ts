@@ -9,9 +9,10 @@ export class UsageError extends Error {}
 /** `ws`'s own flags, valid anywhere before `--`. */
 export const GLOBAL_FLAGS = ["-L", "--socket-name", "--local", "--json", "--help", "-h"];
 
-const didYouMean = (word: string, names: readonly string[], show = (s: string) => s) => {
+/** " (did you mean X?)" naming the nearest valid name, else where the valid names are listed. */
+const didYouMean = (word: string, names: readonly string[], show = (s: string) => s, listedBy = "ws --help") => {
   const near = closest(word, names);
-  return near === undefined ? "" : ` (did you mean ${show(String(near))}?)`;
+  return near === undefined ? ` (${listedBy} lists them)` : ` (did you mean ${show(String(near))}?)`;
 };
 
 export type Found = { command: Command; rest: string[] } | { group: string; commands: Command[]; rest: string[] };
@@ -32,7 +33,7 @@ export function findCommand(table: readonly Command[], words: string[]): Found {
   const sub = group.find((c) => c.path === `${first} ${second}`);
   if (sub) return { command: sub, rest: words.slice(2) };
   const subs = group.map((c) => c.path.slice(first.length + 1));
-  throw new UsageError(`unknown command ${first} ${second}${didYouMean(second, subs, (s) => `${first} ${s}`)}`);
+  throw new UsageError(`unknown command ${first} ${second}${didYouMean(second, subs, (s) => `${first} ${s}`, `ws ${first} --help`)}`);
 }
 
 function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
@@ -82,7 +83,7 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
       const eq = w.indexOf("=");
       const name = (eq > 0 ? w.slice(0, eq) : w).replace(/^--?/, "");
       const p = flags.find((f) => f.flag === name);
-      if (!p) throw new UsageError(`unknown flag ${eq > 0 ? w.slice(0, eq) : w} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`)}`);
+      if (!p) throw new UsageError(`unknown flag ${eq > 0 ? w.slice(0, eq) : w} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
       let value: unknown;
       if (p.type === "boolean") value = eq > 0 ? convert(cmd, p, w.slice(eq + 1), `--${name}`) : true;
       else {
