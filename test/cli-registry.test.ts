@@ -75,16 +75,16 @@ describe("the command table", () => {
 
   test("arguments are typed: a pane id must be a number, extra words are refused", () => {
     const read = COMMANDS.find((c) => c.path === "pane read")!;
-    expect(parseArgs(read, ["3", "--lines=5", "--styled"], {}).fields).toMatchObject({ pane: 3, lines: 5, styled: true });
-    expect(parseArgs(read, ["--scrollback"], { WS_PANE_ID: "7" }).fields).toMatchObject({ pane: 7, source: "recent" });
+    expect(parseArgs(read, ["3", "--lines=5", "--styled"], {})).toMatchObject({ pane: 3, lines: 5, styled: true });
+    expect(parseArgs(read, ["--scrollback"], { WS_PANE_ID: "7" })).toMatchObject({ pane: 7, source: "recent" });
     expect(() => parseArgs(read, ["x"], {})).toThrow("PANE for pane read is a whole number");
     expect(() => parseArgs(read, ["1", "2"], {})).toThrow('too many arguments for pane read: "2"');
     expect(() => parseArgs(read, ["1", "--lines"], {})).toThrow("--lines for pane read needs a value");
     const send = COMMANDS.find((c) => c.path === "pane send")!;
-    expect(parseArgs(send, ["2", "--", "--not-a-flag"], {}).fields).toEqual({ pane: 2, text: "--not-a-flag" });
+    expect(parseArgs(send, ["2", "--", "--not-a-flag"], {})).toEqual({ pane: 2, text: "--not-a-flag" });
     const split = COMMANDS.find((c) => c.path === "split")!;
-    expect(parseArgs(split, ["--", "htop", "-d", "5"], { WS_PANE_ID: "4" }, () => "/here").fields).toEqual({ pane: 4, cwd: "/here", command: ["htop", "-d", "5"], focus: false });
-    expect(parseArgs(split, ["2", "--below", "--size", "5"], {}, () => "/here").fields).toMatchObject({ pane: 2, right: false, size: 5 });
+    expect(parseArgs(split, ["--", "htop", "-d", "5"], { WS_PANE_ID: "4" }, () => "/here")).toEqual({ pane: 4, cwd: "/here", command: ["htop", "-d", "5"], focus: false });
+    expect(parseArgs(split, ["2", "--below", "--size", "5"], {}, () => "/here")).toMatchObject({ pane: 2, right: false, size: 5 });
   });
 
   test("README's CLI table names every command and no flag that does not exist", () => {

@@ -51,7 +51,7 @@ export async function runCli(argv: string[]): Promise<void> {
 async function run(command: Command, words: string[]): Promise<void> {
   let fields: Record<string, unknown> = {};
   try {
-    if (!command.ownArgs) fields = parseArgs(command, words).fields;
+    if (!command.ownArgs) fields = parseArgs(command, words);
   } catch (e) {
     if (e instanceof MissingPane) throw new CliError(e.message);
     throw e;

@@ -53,16 +53,9 @@ function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
 
 const paramName = (p: Param) => (p.flag ? `--${p.flag}` : p.field.toUpperCase());
 
-export interface Parsed {
-  fields: Record<string, unknown>;
-  /** Which of `fields` the caller gave (not defaults), for handlers that care. */
-  given: Set<string>;
-}
-
 /** The fields a command's words give, with the CLI's defaults; `env` supplies $WS_PANE_ID. */
-export function parseArgs(cmd: Command, words: string[], env: Record<string, string | undefined> = process.env, cwd = () => process.cwd()): Parsed {
+export function parseArgs(cmd: Command, words: string[], env: Record<string, string | undefined> = process.env, cwd = () => process.cwd()): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...cmd.fixed };
-  const given = new Set<string>();
   const positionals = cmd.params.filter((p) => !p.flag);
   const flags = cmd.params.filter((p) => p.flag);
   let next = 0;
@@ -76,7 +69,6 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
         continue;
       }
       fields[cmd.rest.field] = words.slice(i + 1);
-      given.add(cmd.rest.field);
       break;
     }
     if (!flagsEnded && w.startsWith("-") && w !== "-" && !/^-\d/.test(w)) {
@@ -95,7 +87,6 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
       if (p.value !== undefined) {
         if (value === true) fields[p.field] = p.value;
       } else fields[p.field] = value;
-      given.add(p.field);
       continue;
     }
     const p = positionals[next++];
@@ -103,7 +94,6 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
     // An empty argument stands for "the default" (`ws pane send "" --enter` in a pane).
     if (w === "" && p.default !== undefined) continue;
     fields[p.field] = convert(cmd, p, w, p.field.toUpperCase());
-    given.add(p.field);
   }
   for (const p of cmd.params) {
     if (fields[p.field] !== undefined || p.value !== undefined) continue;
@@ -116,7 +106,7 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
     else if (p.required) throw new UsageError(`${cmd.path} needs ${paramName(p)} (${p.description})`);
   }
   if (cmd.rest && fields[cmd.rest.field] === undefined) fields[cmd.rest.field] = [];
-  return { fields, given };
+  return fields;
 }
 
 /** A pane-taking command outside a pane with no pane given (exit 1, as a server error would). */
