@@ -19,21 +19,25 @@ const INPUT_LIMIT = 4 * 1024 * 1024;
 const INPUT_RETRY_MS = 4;
 
 let setsidPath: string | null | undefined;
+function setsid(): string | null {
+  if (setsidPath === undefined) setsidPath = libc() ? Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` }) : null;
+  return setsidPath;
+}
 
 /** Whether this system can run the native path: glibc through bun:ffi and util-linux setsid. */
 export function nativePtyAvailable(): boolean {
-  if (setsidPath === undefined) setsidPath = libc() ? Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` }) : null;
-  return !!setsidPath;
+  return setsid() !== null;
 }
 
 export function spawnNativePty(o: PtyOptions): Pty {
-  const c = libc()!;
+  const c = libc();
+  if (!c || !setsid()) throw new Error("ws's own PTY needs Linux with glibc and setsid");
   checkProgram(o.argv[0] ?? "", o.cwd, o.env.PATH ?? process.env.PATH ?? "");
   const { master, slave } = openPtyPair(c, Math.max(1, o.cols), Math.max(1, o.rows));
   let proc: ReturnType<typeof Bun.spawn>;
   try {
     // setsid does not fork (a child of ours leads no process group), so the pid is the program's.
-    proc = Bun.spawn([setsidPath!, "--ctty", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
+    proc = Bun.spawn([setsid()!, "--ctty", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
   } catch (e) {
     c.close(master);
     throw e;
@@ -52,6 +56,30 @@ export function spawnNativePty(o: PtyOptions): Pty {
   let reportExit!: (code: number | null) => void;
   const exited = new Promise<number | null>((r) => (reportExit = r));
   const reader = Bun.file(master).stream().getReader();
+
+  // Input the PTY cannot take yet (the program is not reading) waits here, bounded.
+  const input: Uint8Array[] = [];
+  let inputBytes = 0;
+  let inputTimer: Timer | undefined;
+  const flushInput = () => {
+    inputTimer = undefined;
+    while (input.length && !released) {
+      const head = input[0]!;
+      const n = writeSome(c, master, head);
+      if (n < 0) {
+        input.length = 0; // the slave side is gone
+        inputBytes = 0;
+        return;
+      }
+      inputBytes -= n;
+      if (n < head.length) {
+        input[0] = head.subarray(n);
+        inputTimer = setTimeout(flushInput, INPUT_RETRY_MS);
+        return;
+      }
+      input.shift();
+    }
+  };
 
   const release = () => {
     if (released) return;
@@ -80,16 +108,12 @@ export function spawnNativePty(o: PtyOptions): Pty {
   const pull = async () => {
     if (reading) return;
     reading = true;
-    try {
-      while (!paused && !released && !eof) {
-        const r = await reader.read();
-        if (released) break; // closed meanwhile: the backlog is dropped
-        if (r.done) eof = true;
-        else o.onData(r.value);
-        if (status) settle();
-      }
-    } catch {
-      eof = true; // EIO: every slave fd is closed
+    while (!paused && !released && !eof) {
+      // EIO (every slave fd closed) is the PTY's EOF.
+      const chunk = await reader.read().then((r) => r.value, () => undefined);
+      if (released) break; // closed meanwhile: the backlog is dropped
+      if (chunk) o.onData(chunk);
+      else eof = true;
       settle();
     }
     reading = false;
@@ -106,30 +130,6 @@ export function spawnNativePty(o: PtyOptions): Pty {
       settle();
     },
   );
-
-  // Input the PTY cannot take yet (the program is not reading) waits here, bounded.
-  const input: Uint8Array[] = [];
-  let inputBytes = 0;
-  let inputTimer: Timer | undefined;
-  const flushInput = () => {
-    inputTimer = undefined;
-    while (input.length && !released) {
-      const head = input[0]!;
-      const n = writeSome(c, master, head);
-      if (n < 0) {
-        input.length = 0; // the slave side is gone
-        inputBytes = 0;
-        return;
-      }
-      inputBytes -= n;
-      if (n < head.length) {
-        input[0] = head.subarray(n);
-        inputTimer = setTimeout(flushInput, INPUT_RETRY_MS);
-        return;
-      }
-      input.shift();
-    }
-  };
 
   void pull();
   return {
