@@ -126,6 +126,30 @@ sys.exit(7)
     expect(exit.code).toBe(7);
   }, 20_000);
 
+  t(`${name}: input the program is not reading yet waits for it, whole and in order`, async () => {
+    const n = 1024 * 1024;
+    const prog = `import tty, os, sys, time, hashlib
+tty.setraw(0)
+os.write(1, b"ready\\r\\n")
+time.sleep(0.3)
+data = b""
+while len(data) < ${n}:
+    data += os.read(0, 65536)
+os.write(1, b"got %d %s\\r\\n" % (len(data), hashlib.sha1(data).hexdigest().encode()))
+`;
+    const r = run(spawn, ["python3", "-c", prog]);
+    await waitFor("the program to be ready", () => r.text().includes("ready"));
+    const input = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) input[i] = 32 + (i % 90);
+    r.pty.write(input);
+    input.fill(0); // the PTY kept its own copy of what it could not write yet
+    const sha1 = new Bun.CryptoHasher("sha1");
+    for (let i = 0; i < n; i++) input[i] = 32 + (i % 90);
+    sha1.update(input);
+    const want = `got ${n} ${sha1.digest("hex")}`;
+    await waitFor("the program to have read it all", () => r.text().includes(want), 20_000);
+  }, 30_000);
+
   t(`${name}: a program that does not exist is refused when spawned`, () => {
     expect(() => run(spawn, ["no-such-program-ws-test"])).toThrow(/not found/i);
   });

@@ -143,7 +143,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
         bytes = bytes.subarray(n);
       }
       if (inputBytes + bytes.length > INPUT_LIMIT) return;
-      input.push(bytes.slice()); // the caller may reuse its buffer
+      input.push(new Uint8Array(bytes)); // a copy: the caller may reuse its buffer
       inputBytes += bytes.length;
       inputTimer ??= setTimeout(flushInput, INPUT_RETRY_MS);
     },
