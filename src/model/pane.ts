@@ -76,20 +76,25 @@ export class Pane {
       for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
       this.received += bytes.length;
     }
-    this.pty = spawnPty({
-      argv: this.argv,
-      cwd: spec.cwd,
-      env: spec.env,
-      cols: spec.cols,
-      rows: spec.rows,
-      onData: (bytes) => this.receive(bytes),
-      onExit: (code, signal) => {
-        this.exitCode = code;
-        this.exitSignal = signal;
-        this.ptyExited = true;
-        this.maybeFinish();
-      },
-    });
+    try {
+      this.pty = spawnPty({
+        argv: this.argv,
+        cwd: spec.cwd,
+        env: spec.env,
+        cols: spec.cols,
+        rows: spec.rows,
+        onData: (bytes) => this.receive(bytes),
+        onExit: (code, signal) => {
+          this.exitCode = code;
+          this.exitSignal = signal;
+          this.ptyExited = true;
+          this.maybeFinish();
+        },
+      });
+    } catch (e) {
+      this.term.dispose(); // the program could not start: no pane, nothing left behind
+      throw e;
+    }
     this.pump();
   }
 
