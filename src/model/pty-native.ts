@@ -13,6 +13,8 @@ import type { Pty, PtyOptions } from "./pty";
 /** How long a program's exit waits for more output while the PTY stays open (a background child
  * may hold it open for ever); the wait restarts with every read and stands still while paused. */
 const EOF_GRACE_MS = 250;
+/** ...but no longer than this in all: a background child writing for ever must not keep the pane. */
+const EXIT_DRAIN_MAX_MS = 5000;
 /** Input the program has not read yet, kept for it; past this, further input is dropped. */
 const INPUT_LIMIT = 4 * 1024 * 1024;
 /** How often input the PTY could not take yet is offered again. */
@@ -53,6 +55,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
   let status: { code: number | null; signal: string | null } | undefined;
   let finished = false;
   let graceTimer: Timer | undefined;
+  let drainTimer: Timer | undefined;
   let reportExit!: (code: number | null) => void;
   const exited = new Promise<number | null>((r) => (reportExit = r));
   const reader = Bun.file(master).stream().getReader();
@@ -99,7 +102,10 @@ export function spawnNativePty(o: PtyOptions): Pty {
     if (!paused) graceTimer = setTimeout(finish, EOF_GRACE_MS);
   };
   const finish = () => {
+    if (finished) return;
     finished = true;
+    clearTimeout(graceTimer);
+    clearTimeout(drainTimer);
     release();
     o.onExit(status!.code, status!.signal);
     reportExit(status!.code);
@@ -119,16 +125,17 @@ export function spawnNativePty(o: PtyOptions): Pty {
     reading = false;
   };
 
+  const exitedWith = (code: number | null, signal: string | null) => {
+    status = { code, signal };
+    drainTimer = setTimeout(finish, EXIT_DRAIN_MAX_MS);
+    settle();
+  };
   proc.exited.then(
     (code) => {
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
-      status = { code: signal ? null : code, signal };
-      settle();
+      exitedWith(signal ? null : code, signal);
     },
-    () => {
-      status = { code: null, signal: null };
-      settle();
-    },
+    () => exitedWith(null, null),
   );
 
   void pull();
