@@ -20,7 +20,7 @@ let daemonPid: number;
 let shell: number;
 beforeAll(async () => {
   s = await new TestServer().start();
-  daemonPid = s.daemonPid()!;
+  daemonPid = await waitFor("the daemon's info file", () => s.daemonPid());
   shell = (await s.list())[0].tabs[0].panes[0];
 });
 afterAll(() => s.stop());
