@@ -121,17 +121,17 @@ native("a background child writing for ever after the program exits does not kee
 for (const [name, spawn] of [["native", spawnNativePty], ["bun", spawnBunPty]] as const) {
   const t = name === "native" ? native : test;
 
-  t(`${name}: a program gets a controlling terminal of the asked size, resizing sends it SIGWINCH, and its exit code is reported`, async () => {
+  t(`${name}: a program gets a controlling terminal of the asked size and its pid is the one reported, resizing sends it SIGWINCH, and its exit code is reported`, async () => {
     const prog = `import os, signal, sys, fcntl, termios, struct
 def size():
     return "%d %d" % struct.unpack("hh", fcntl.ioctl(0, termios.TIOCGWINSZ, b"1234"))
 signal.signal(signal.SIGWINCH, lambda *a: os.write(1, b"winch %s\\r\\n" % size().encode()))
-print("size", size(), "foreground", os.tcgetpgrp(0) == os.getpgrp() == os.getsid(0), flush=True)
+print("size", size(), "foreground", os.tcgetpgrp(0) == os.getpgrp() == os.getsid(0), "pid", os.getpid(), flush=True)
 print("got", sys.stdin.readline().strip(), flush=True)
 sys.exit(7)
 `;
     const r = run(spawn, ["python3", "-c", prog], 100, 30);
-    await waitFor("the start-up line", () => r.text().includes("size 30 100 foreground True"));
+    await waitFor("the start-up line", () => r.text().includes(`size 30 100 foreground True pid ${r.pty.pid}`));
     r.pty.resize(120, 40);
     await waitFor("the resize to reach the program", () => r.text().includes("winch 40 120"));
     r.pty.write("hello\r");

@@ -38,8 +38,9 @@ export function spawnNativePty(o: PtyOptions): Pty {
   const { master, slave } = openPtyPair(c, Math.max(1, o.cols), Math.max(1, o.rows));
   let proc: ReturnType<typeof Bun.spawn>;
   try {
-    // setsid does not fork (a child of ours leads no process group), so the pid is the program's.
-    proc = Bun.spawn([setsid()!, "--ctty", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
+    // setsid does not fork (a child of ours leads no process group), so the pid is the program's;
+    // --wait keeps the exit status right should it ever have to.
+    proc = Bun.spawn([setsid()!, "--ctty", "--wait", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
   } catch (e) {
     c.close(master);
     throw e;
