@@ -31,8 +31,9 @@ const result = await Bun.build({
   sourcemap: "linked",
   // ESM with code splitting and bytecode: a CLI call loads only the chunks of its path (the CLI's
   // table, parser and socket call; not the registry, the server or consola) and parses nothing.
-  // Measured with bench/cli-startup.ts: ~1.3x the reference client where CommonJS + bytecode
-  // (one bundle, lazily evaluated) was ~1.55x. consola reads import.meta.env: defined away.
+  // bench/cli-startup.ts, one run on a loaded machine: `ws workspace list` 1.44x the reference
+  // client where CommonJS + bytecode (one bundle, lazily evaluated) was 1.78x. consola reads
+  // import.meta.env: defined away.
   format: "esm",
   splitting: true,
   bytecode: true,
