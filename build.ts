@@ -23,7 +23,8 @@ const build = hash.digest("hex").slice(0, 12);
 mkdirSync("dist", { recursive: true });
 
 const result = await Bun.build({
-  entrypoints: ["src/main.ts"],
+  // The regex worker is a separate entrypoint: a Worker's file must be listed to be in the binary.
+  entrypoints: ["src/main.ts", "src/server/regex-worker.ts"],
   compile: { outfile: "dist/ws" },
   minify: true,
   sourcemap: "linked",

@@ -1,0 +1,182 @@
+// Runs clients' regular expressions (wait_for patterns) in worker threads, each check with a time
+// budget. A pattern that backtracks for ever ((a+)+$ on "aaaa…ab") then holds only a worker, never
+// the daemon: past the budget the worker is terminated, that check fails with regex_timeout, and a
+// fresh worker takes the next check. Literal patterns cannot backtrack; they run on the main
+// thread and skip the round trip.
+import { WsError } from "../protocol/errors";
+import { findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
+
+/** How long one check of a pattern against a pane's text may run. */
+export const CHECK_BUDGET_MS = 250;
+/** Workers taking checks at once. */
+const LIVE_WORKERS = 2;
+/** Terminated workers not yet gone: JavaScriptCore stops a running regex only within ~1 s, and
+ * until then it burns a core, so no new worker starts while this many are still dying. */
+const DYING_WORKERS = 2;
+/** Checks waiting for a worker. A wait has one check queued at most, so this is plenty. */
+const MAX_QUEUED = 1024;
+/** An idle worker exits after this long; the next check starts a new one (~10 ms). */
+const IDLE_EXIT_MS = 30_000;
+/** A terminated worker that never reports it has gone is given up on after this long. */
+const DYING_FOR_AT_MOST_MS = 10_000;
+
+export type WorkerRequest = { id: number; source: string; flags: string; text: string };
+export type WorkerReply = { ready: true } | { id: number; match: PatternMatch | null } | { id: number; error: string };
+
+interface Job {
+  pattern: UserPattern;
+  /** The text to match, read when a worker takes the check; undefined: never mind. */
+  text: () => string | undefined;
+  resolve: (m: PatternMatch | null) => void;
+  reject: (e: WsError) => void;
+}
+
+/** A worker thread and the check it is running. */
+interface Lane {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  jobId: number;
+  budget?: ReturnType<typeof setTimeout>;
+  idle?: ReturnType<typeof setTimeout>;
+}
+
+export class RegexPool {
+  private queue: Job[] = [];
+  private lanes = new Set<Lane>();
+  private dying = new Set<Worker>();
+  private nextId = 0;
+
+  constructor(private limits = { live: LIVE_WORKERS, dying: DYING_WORKERS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED }) {}
+
+  /** The first match of `pattern` in the text `text()` returns when the check runs, or null.
+   * Rejects with regex_timeout when the check overran its budget. */
+  match(pattern: UserPattern, text: () => string | undefined): Promise<PatternMatch | null> {
+    if (pattern.literal) {
+      const t = text();
+      return Promise.resolve(t === undefined ? null : findMatch(new RegExp(pattern.source, pattern.flags), t));
+    }
+    if (this.queue.length >= this.limits.queued) return Promise.reject(new WsError(`${this.queue.length} pattern checks are already queued; retry`, "busy"));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ pattern, text, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Hand queued checks to ready, idle workers; start workers while there is room. */
+  private pump(): void {
+    for (const lane of this.lanes) {
+      while (lane.ready && !lane.job && this.queue.length) this.run(lane, this.queue.shift()!);
+    }
+    const starting = [...this.lanes].filter((l) => !l.ready).length;
+    if (this.queue.length > starting && this.lanes.size < this.limits.live && this.dying.size < this.limits.dying) this.spawn();
+  }
+
+  private run(lane: Lane, job: Job): void {
+    let text: string | undefined;
+    try {
+      text = job.text();
+    } catch (e) {
+      return job.reject(new WsError(`could not read the text to match: ${(e as Error).message}`, "internal"));
+    }
+    if (text === undefined) return job.resolve(null);
+    clearTimeout(lane.idle);
+    lane.job = job;
+    lane.jobId = ++this.nextId;
+    lane.worker.postMessage({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest);
+    lane.budget = setTimeout(() => this.overrun(lane), this.limits.budgetMs);
+  }
+
+  private spawn(): void {
+    // A separate entrypoint of the build (build.ts); from sources, the file itself.
+    // Not ref'd: an idle worker must not keep the daemon alive.
+    const worker = new Worker(new URL("./regex-worker.ts", import.meta.url).href, { ref: false });
+    const lane: Lane = { worker, ready: false, jobId: 0 };
+    this.lanes.add(lane);
+    worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(lane, e.data);
+    worker.addEventListener("error", (e) => this.onError(lane, (e as ErrorEvent).message));
+    worker.addEventListener("close", () => this.onClose(lane));
+  }
+
+  private onReply(lane: Lane, r: WorkerReply): void {
+    if (!this.lanes.has(lane)) return;
+    if ("ready" in r) {
+      lane.ready = true;
+    } else {
+      if (!lane.job || r.id !== lane.jobId) return;
+      clearTimeout(lane.budget);
+      const job = lane.job;
+      lane.job = undefined;
+      if ("error" in r) job.reject(new WsError(`pattern failed: ${r.error}`, "invalid_params", { param: "pattern" }));
+      else job.resolve(r.match);
+    }
+    this.armIdle(lane);
+    this.pump();
+  }
+
+  private overrun(lane: Lane): void {
+    const job = lane.job!;
+    lane.job = undefined;
+    job.reject(
+      new WsError(
+        `pattern took over ${this.limits.budgetMs} ms to match the pane's text and was stopped; simplify it (nested quantifiers such as (a+)+ backtrack without end)`,
+        "regex_timeout",
+        { param: "pattern" },
+      ),
+    );
+    this.retire(lane);
+  }
+
+  /** Terminate a lane's worker; it counts as dying until its thread has gone. */
+  private retire(lane: Lane): void {
+    clearTimeout(lane.budget);
+    clearTimeout(lane.idle);
+    this.lanes.delete(lane);
+    const w = lane.worker;
+    this.dying.add(w);
+    const gone = () => {
+      clearTimeout(giveUp);
+      if (this.dying.delete(w)) this.pump();
+    };
+    const giveUp = setTimeout(() => {
+      console.error(`regex worker still running ${DYING_FOR_AT_MOST_MS} ms after it was terminated`);
+      gone();
+    }, DYING_FOR_AT_MOST_MS);
+    giveUp.unref();
+    w.addEventListener("close", gone);
+    w.terminate();
+    this.pump();
+  }
+
+  private armIdle(lane: Lane): void {
+    clearTimeout(lane.idle);
+    lane.idle = setTimeout(() => {
+      if (!lane.job) this.retire(lane);
+    }, IDLE_EXIT_MS);
+    lane.idle.unref();
+  }
+
+  private onError(lane: Lane, message: string): void {
+    if (!this.lanes.has(lane)) return;
+    console.error("regex worker failed:", message);
+    const err = new WsError(`the pattern matcher failed: ${message}`, "internal");
+    lane.job?.reject(err);
+    lane.job = undefined;
+    // A worker that fails before it is ready would fail for every check: don't spin on it.
+    if (!lane.ready) for (const job of this.queue.splice(0)) job.reject(err);
+    this.retire(lane);
+  }
+
+  /** The worker went by itself (it should not): fail its check, start another when needed. */
+  private onClose(lane: Lane): void {
+    if (!this.lanes.has(lane)) return;
+    this.lanes.delete(lane);
+    clearTimeout(lane.budget);
+    clearTimeout(lane.idle);
+    lane.job?.reject(new WsError("the pattern matcher exited", "internal"));
+    this.pump();
+  }
+}
+
+/** The daemon's pool; workers start on the first check that needs one. */
+export const regexPool = new RegexPool();
