@@ -172,6 +172,8 @@ export default defineMessage<Params>({
       let lastText: string | undefined;
       let checking = false;
       let recheck = false;
+      /** A check has finished in time: later ones go ahead of untried patterns. */
+      let proven = false;
       const checkOutput = async () => {
         if (checking) return void (recheck = true);
         checking = true;
@@ -180,8 +182,9 @@ export default defineMessage<Params>({
             recheck = false;
             const closed = lastText !== undefined;
             const t0 = performance.now();
-            const m = await regexPool.match(pattern!, () => (finished ? undefined : (lastText ?? paneText())));
+            const m = await regexPool.match(pattern!, () => (finished ? undefined : (lastText ?? paneText())), proven);
             checkCost = performance.now() - t0;
+            proven = true;
             if (m) return finish(done({ pane: p.pane, ...m }));
             if (closed) return finish(new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" }));
           } while (recheck && !finished);

@@ -8,11 +8,10 @@ import { findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
 
 /** How long one check of a pattern against a pane's text may run. */
 export const CHECK_BUDGET_MS = 250;
-/** Workers taking checks at once. */
-const LIVE_WORKERS = 2;
-/** Terminated workers not yet gone: JavaScriptCore stops a running regex only within ~1 s, and
- * until then it burns a core, so no new worker starts while this many are still dying. */
-const DYING_WORKERS = 2;
+/** Worker threads at most, terminated ones still running included: JavaScriptCore stops a
+ * runaway regex only ~1 s after it started, and until then it burns a core. Two leave the daemon's
+ * main thread its share of a two-core machine however many patterns run away. */
+const THREADS = 2;
 /** Checks waiting for a worker. A wait has one check queued at most, so this is plenty. */
 const MAX_QUEUED = 1024;
 /** An idle worker exits after this long; the next check starts a new one (~10 ms). */
@@ -25,6 +24,8 @@ export type WorkerReply = { ready: true } | { id: number; match: PatternMatch | 
 
 interface Job {
   pattern: UserPattern;
+  /** Its caller's earlier checks all finished in time: it goes ahead of untried ones. */
+  proven: boolean;
   /** The text to match, read when a worker takes the check; undefined: never mind. */
   text: () => string | undefined;
   resolve: (m: PatternMatch | null) => void;
@@ -42,34 +43,54 @@ interface Lane {
 }
 
 export class RegexPool {
-  private queue: Job[] = [];
+  /** Checks waiting for a worker: callers with a record of fast checks first, so a burst of new
+   * runaway patterns delays them by one check's time at most, not by the whole burst's. */
+  private queues = { proven: [] as Job[], untried: [] as Job[] };
   private lanes = new Set<Lane>();
   private dying = new Set<Worker>();
   private nextId = 0;
 
-  constructor(private limits = { live: LIVE_WORKERS, dying: DYING_WORKERS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED }) {}
+  private limits: { threads: number; budgetMs: number; queued: number };
+
+  constructor(limits: Partial<RegexPool["limits"]> = {}) {
+    this.limits = { threads: THREADS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED, ...limits };
+  }
+
+  /** Worker threads running, terminated ones not yet gone included. */
+  get threads(): number {
+    return this.lanes.size + this.dying.size;
+  }
 
   /** The first match of `pattern` in the text `text()` returns when the check runs, or null.
-   * Rejects with regex_timeout when the check overran its budget. */
-  match(pattern: UserPattern, text: () => string | undefined): Promise<PatternMatch | null> {
+   * Rejects with regex_timeout when the check overran its budget. `proven`: the caller's earlier
+   * checks of this pattern all finished in time. */
+  match(pattern: UserPattern, text: () => string | undefined, proven = false): Promise<PatternMatch | null> {
     if (pattern.literal) {
       const t = text();
       return Promise.resolve(t === undefined ? null : findMatch(new RegExp(pattern.source, pattern.flags), t));
     }
-    if (this.queue.length >= this.limits.queued) return Promise.reject(new WsError(`${this.queue.length} pattern checks are already queued; retry`, "busy"));
+    if (this.queued >= this.limits.queued) return Promise.reject(new WsError(`${this.queued} pattern checks are already queued; retry`, "busy"));
     return new Promise((resolve, reject) => {
-      this.queue.push({ pattern, text, resolve, reject });
+      this.queues[proven ? "proven" : "untried"].push({ pattern, proven, text, resolve, reject });
       this.pump();
     });
+  }
+
+  private get queued(): number {
+    return this.queues.proven.length + this.queues.untried.length;
+  }
+
+  private next(): Job | undefined {
+    return this.queues.proven.shift() ?? this.queues.untried.shift();
   }
 
   /** Hand queued checks to ready, idle workers; start workers while there is room. */
   private pump(): void {
     for (const lane of this.lanes) {
-      while (lane.ready && !lane.job && this.queue.length) this.run(lane, this.queue.shift()!);
+      while (lane.ready && !lane.job && this.queued) this.run(lane, this.next()!);
     }
     const starting = [...this.lanes].filter((l) => !l.ready).length;
-    if (this.queue.length > starting && this.lanes.size < this.limits.live && this.dying.size < this.limits.dying) this.spawn();
+    if (this.queued > starting && this.lanes.size + this.dying.size < this.limits.threads) this.spawn();
   }
 
   private run(lane: Lane, job: Job): void {
@@ -127,7 +148,7 @@ export class RegexPool {
     this.retire(lane);
   }
 
-  /** Terminate a lane's worker; it counts as dying until its thread has gone. */
+  /** Terminate a lane's worker; its thread counts against THREADS until it has gone. */
   private retire(lane: Lane): void {
     clearTimeout(lane.budget);
     clearTimeout(lane.idle);
@@ -163,7 +184,7 @@ export class RegexPool {
     lane.job?.reject(err);
     lane.job = undefined;
     // A worker that fails before it is ready would fail for every check: don't spin on it.
-    if (!lane.ready) for (const job of this.queue.splice(0)) job.reject(err);
+    if (!lane.ready) for (const job of [...this.queues.proven.splice(0), ...this.queues.untried.splice(0)]) job.reject(err);
     this.retire(lane);
   }
 
