@@ -3,21 +3,26 @@
 // the daemon: past the budget the worker is terminated, that check fails with regex_timeout, and a
 // fresh worker takes the next check. Literal patterns cannot backtrack; they run on the main
 // thread and skip the round trip.
+import { availableParallelism } from "node:os";
 import { WsError } from "../protocol/errors";
 import { findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
 
 /** How long one check of a pattern against a pane's text may run. */
 export const CHECK_BUDGET_MS = 250;
 /** Worker threads at most, terminated ones still running included: JavaScriptCore stops a
- * runaway regex only ~1 s after it started, and until then it burns a core. Two leave the daemon's
- * main thread its share of a two-core machine however many patterns run away. */
-const THREADS = 2;
+ * runaway regex only ~1 s after it started, and until then it burns a core. One core is left to
+ * the daemon's main thread however many patterns run away. */
+const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Checks waiting for a worker. A wait has one check queued at most, so this is plenty. */
 const MAX_QUEUED = 1024;
 /** An idle worker exits after this long; the next check starts a new one (~10 ms). */
 const IDLE_EXIT_MS = 30_000;
 /** A terminated worker that never reports it has gone is given up on after this long. */
 const DYING_FOR_AT_MOST_MS = 10_000;
+
+/** The worker's code: in the binary, the entrypoint build.ts embeds; from sources, the file. */
+declare const WS_REGEX_WORKER: string | undefined;
+const WORKER_FILE = typeof WS_REGEX_WORKER === "string" ? WS_REGEX_WORKER : new URL("./regex-worker.ts", import.meta.url).href;
 
 export type WorkerRequest = { id: number; source: string; flags: string; text: string };
 export type WorkerReply = { ready: true } | { id: number; match: PatternMatch | null } | { id: number; error: string };
@@ -109,9 +114,8 @@ export class RegexPool {
   }
 
   private spawn(): void {
-    // A separate entrypoint of the build (build.ts); from sources, the file itself.
     // Not ref'd: an idle worker must not keep the daemon alive.
-    const worker = new Worker(new URL("./regex-worker.ts", import.meta.url).href, { ref: false });
+    const worker = new Worker(WORKER_FILE, { ref: false });
     const lane: Lane = { worker, ready: false, jobId: 0 };
     this.lanes.add(lane);
     worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(lane, e.data);
