@@ -3,8 +3,8 @@
 import { WsError } from "../protocol/errors";
 import { controlOf } from "../server/control";
 import { SOURCES, sourceLines, type Source } from "../server/pane-text";
-import { regexPool } from "../server/regex-pool";
-import { userPattern, type UserPattern } from "../server/user-pattern";
+import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
+import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
 import type { ModelEvent } from "../server/events";
 import type { AgentService } from "../features/agents/service";
 import { defineMessage, type Reply } from "./types";
@@ -40,7 +40,10 @@ export default defineMessage<Params>({
     condition: { type: "string", required: true, accepted: CONDITIONS, description: "What to wait for" },
     pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status)" },
     workspace: { type: "string", description: "The workspace name (workspace_exists; exact, then ignoring case)" },
-    pattern: { type: "string", description: "output: a JavaScript regular expression, matched against the source's lines joined with \\n" },
+    pattern: {
+      type: "string",
+      description: `output: a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters), matched against the source's lines joined with \\n; a check that takes over ${CHECK_BUDGET_MS} ms ends the wait with regex_timeout`,
+    },
     ignore_case: { type: "boolean", default: false, description: "output: match ignoring case" },
     source: { type: "string", default: "recent", accepted: SOURCES, description: "output: what to match against (as pane_read); recent includes the scrollback, so output that scrolled away still matches" },
     idle_ms: { type: "integer", min: 1, max: 86_400_000, description: "idle: how long the pane must have been quiet" },
@@ -61,7 +64,7 @@ export default defineMessage<Params>({
     workspace: { type: "string", description: "workspace_exists: the workspace's name; pane_exists: the pane's workspace" },
     status: { type: "string", description: "agent_status: the status that matched" },
   },
-  errors: ["timeout", "regex_timeout", "pane_not_found", "pane_exited", "unsupported"],
+  errors: ["timeout", "regex_timeout", "busy", "pane_not_found", "pane_exited", "unsupported"],
   example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
   handle(p, { session, services, signal }) {
     const control = controlOf(services);

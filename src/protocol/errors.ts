@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   unsupported: "This build does not have the feature the message needs",
   session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
-  regex_timeout: "A wait_for pattern took over 250 ms to match the pane's text once; the wait ended. Simplify the pattern",
+  regex_timeout: "A wait_for pattern took longer than its time budget to match the pane's text, and the wait ended; simplify the pattern",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
   too_many_connections: "The server already serves its maximum of connections; this one is closed",
   internal: "The server failed; the message says how. Please report it",
