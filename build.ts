@@ -21,14 +21,9 @@ for (const f of [...files("src"), "package.json", "bun.lock"]) {
 }
 const build = hash.digest("hex").slice(0, 12);
 mkdirSync("dist", { recursive: true });
-/** The regex worker (src/server/regex-pool.ts), under src/. */
-const REGEX_WORKER = "server/regex-worker.ts";
 
 const result = await Bun.build({
-  // A Worker's file is in the binary only as an entrypoint of its own; the code names it by its
-  // path under `root` (WS_REGEX_WORKER below).
-  entrypoints: ["src/main.ts", `src/${REGEX_WORKER}`],
-  root: "src",
+  entrypoints: ["src/main.ts"],
   compile: { outfile: "dist/ws" },
   minify: true,
   sourcemap: "linked",
@@ -37,7 +32,7 @@ const result = await Bun.build({
   // every agent hook: ~13 ms instead of ~50-130 ms. consola reads import.meta.env, absent in CJS.
   format: "cjs",
   bytecode: true,
-  define: { WS_BUILD_ID: JSON.stringify(build), WS_REGEX_WORKER: JSON.stringify(`./${REGEX_WORKER}`), "import.meta.env": "process.env" },
+  define: { WS_BUILD_ID: JSON.stringify(build), "import.meta.env": "process.env" },
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

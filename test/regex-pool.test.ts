@@ -1,30 +1,32 @@
-// The regex pool on its own, with real worker threads: literal patterns never start one, a runaway
-// pattern costs its check the budget and then fails with regex_timeout, checks with a record of
-// finishing in time go ahead of untried ones, and threads and the queue stay within their bounds.
+// The regex pool on its own, with real helper processes: literal patterns never start one, a
+// runaway pattern costs its check the budget, fails with regex_timeout and its helper is gone at
+// once, checks with a record of finishing in time go ahead of untried ones, and helpers and the
+// queue stay within their bounds.
 import { expect, test } from "bun:test";
 import { RegexPool } from "../src/server/regex-pool";
 import { userPattern } from "../src/server/user-pattern";
 import { WsError } from "../src/protocol/errors";
+import { processAlive, waitFor } from "./harness";
 
 const EVIL = userPattern("(a+)+$", false);
 const EVIL_TEXT = "a".repeat(48) + "b";
 const pool = (limits: ConstructorParameters<typeof RegexPool>[0] = {}) => new RegexPool(limits);
 
-test("a literal pattern is matched on the calling thread: no worker starts", async () => {
+test("a literal pattern is matched on the calling thread: no helper starts", async () => {
   const p = pool();
   const pat = userPattern("BUILD OK", true);
   expect(pat.literal).toBe(true);
   expect(await p.match(pat, () => "compiling\nlinking\nbuild ok in 3s")).toEqual({ match: "build ok", groups: [], line: 3 });
   expect(await p.match(pat, () => "nothing")).toBeNull();
-  expect(p.threads).toBe(0);
+  expect(p.pids).toEqual([]);
 });
 
-test("a regex is matched in a worker, with its groups and line", async () => {
+test("a regex is matched in a helper, with its groups and line", async () => {
   const p = pool();
   const pat = userPattern("BUILD (OK|FAILED) in (\\d+)s", false);
   expect(pat.literal).toBe(false);
   expect(await p.match(pat, () => "a\nb\nBUILD FAILED in 12s\n")).toEqual({ match: "BUILD FAILED in 12s", groups: ["FAILED", "12"], line: 3 });
-  expect(p.threads).toBe(1);
+  expect(p.pids.length).toBe(1);
   // Nothing to match (the caller gave up): resolved without running.
   expect(await p.match(pat, () => undefined)).toBeNull();
 });
@@ -39,30 +41,40 @@ test("a runaway pattern fails with regex_timeout after its budget, and the pool 
   expect(err.message).toContain("200 ms");
   expect(took).toBeGreaterThanOrEqual(195);
   expect(took).toBeLessThan(2000);
-  // The next check gets a fresh worker.
+  // The next check gets a fresh helper.
   expect(await p.match(userPattern("a(b)$", false), () => EVIL_TEXT)).toEqual({ match: "ab", groups: ["b"], line: 1 });
 });
 
-test("proven checks go ahead of untried ones; threads, dying ones included, stay within the limit", async () => {
-  const p = pool({ threads: 1, budgetMs: 100 });
+test("a check the regex engine cannot be interrupted in (quadratic over 2 MB) is killed: its helper is gone at once", async () => {
+  const p = pool({ budgetMs: 200 });
+  const text = "x".repeat(2_000_000);
+  const check = p.match(userPattern("[\\s\\S]*END", false), () => text).catch((e) => e.code);
+  const pid = await waitFor("the helper to start", () => p.pids[0]);
+  expect(await check).toBe("regex_timeout");
+  await waitFor(`helper ${pid} to be gone`, () => !processAlive(pid), 1000, 5);
+  expect(p.pids).not.toContain(pid);
+});
+
+test("proven checks go ahead of untried ones; helpers, killed ones included, stay within the limit", async () => {
+  const p = pool({ helpers: 1, budgetMs: 100 });
   const order: string[] = [];
-  let maxThreads = 0;
+  let maxHelpers = 0;
   const note = (what: string) => {
     order.push(what);
-    maxThreads = Math.max(maxThreads, p.threads);
+    maxHelpers = Math.max(maxHelpers, p.pids.length);
   };
   const bad = [1, 2, 3].map((i) => p.match(EVIL, () => EVIL_TEXT).then(() => note(`bad ${i} matched`), (e) => note(`bad ${i} ${e.code}`)));
   const good = p.match(userPattern("(b)$", false), () => EVIL_TEXT, true).then((m) => note(`good ${m?.groups[0]}`));
   await Promise.all([...bad, good]);
-  // All four waited for the worker to start; the proven one was taken first, though it came last.
+  // All four waited for the helper to start; the proven one was taken first, though it came last.
   expect(order).toEqual(["good b", "bad 1 regex_timeout", "bad 2 regex_timeout", "bad 3 regex_timeout"]);
-  expect(maxThreads).toBe(1);
+  expect(maxHelpers).toBe(1);
 }, 20_000);
 
 test("the queue is bounded: past it a check fails with busy", async () => {
-  const p = pool({ threads: 1, budgetMs: 100, queued: 2 });
+  const p = pool({ helpers: 1, budgetMs: 100, queued: 2 });
   const checks = [1, 2, 3].map(() => p.match(EVIL, () => EVIL_TEXT).catch((e) => e.code));
-  // The first is taken by the worker once it is ready; until then all three wait in the queue.
+  // The first is taken by the helper once it is ready; until then all three wait in the queue.
   expect(await checks[2]).toBe("busy");
   expect(await Promise.all(checks.slice(0, 2))).toEqual(["regex_timeout", "regex_timeout"]);
 }, 20_000);

@@ -1,45 +1,46 @@
-// Runs clients' regular expressions (wait_for patterns) in worker threads, each check with a time
-// budget. A pattern that backtracks for ever ((a+)+$ on "aaaa…ab") then holds only a worker, never
-// the daemon: past the budget the worker is terminated, that check fails with regex_timeout, and a
-// fresh worker takes the next check. Literal patterns cannot backtrack; they run on the main
-// thread and skip the round trip.
+// Runs clients' regular expressions (wait_for patterns) in helper processes (`ws __regex-worker`),
+// each check with a time budget. A pattern that backtracks for ever ((a+)+$ on "aaaa…ab") then
+// holds only a helper, never the daemon: past the budget the helper is killed (SIGKILL, which
+// frees its core at once; JavaScriptCore's regex JIT ignores Worker.terminate()), that check fails
+// with regex_timeout, and a fresh helper takes the next. Literal patterns cannot backtrack; they
+// run on the daemon's thread and skip the round trip.
+import type { Subprocess } from "bun";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { BUILD } from "../build-info";
 import { WsError } from "../protocol/errors";
 import { findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
+import { REGEX_WORKER_ARG, type WorkerReply, type WorkerRequest } from "./regex-worker";
 
 /** How long one check of a pattern against a pane's text may run. */
 export const CHECK_BUDGET_MS = 250;
-/** Worker threads at most, terminated ones still running included: JavaScriptCore stops a
- * runaway regex only ~1 s after it started, and until then it burns a core. One core is left to
- * the daemon's main thread however many patterns run away. */
-const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
-/** Checks waiting for a worker. A wait has one check queued at most, so this is plenty. */
+/** Helpers at most: one per spare core (two at most), so a burst of runaway patterns leaves a
+ * core to the daemon. */
+const HELPERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** Checks waiting for a helper. A wait has one check queued at most, so this is plenty. */
 const MAX_QUEUED = 1024;
-/** An idle worker exits after this long; the next check starts a new one (~10 ms). */
+/** An idle helper exits after this long; the next check starts a new one. */
 const IDLE_EXIT_MS = 30_000;
-/** A terminated worker that never reports it has gone is given up on after this long. */
-const DYING_FOR_AT_MOST_MS = 10_000;
 
-/** The worker's code: in the binary, the entrypoint build.ts embeds; from sources, the file. */
-declare const WS_REGEX_WORKER: string | undefined;
-const WORKER_FILE = typeof WS_REGEX_WORKER === "string" ? WS_REGEX_WORKER : new URL("./regex-worker.ts", import.meta.url).href;
-
-export type WorkerRequest = { id: number; source: string; flags: string; text: string };
-export type WorkerReply = { ready: true } | { id: number; match: PatternMatch | null } | { id: number; error: string };
+/** How to start a helper: this binary, or bun with the source entry. */
+function helperArgv(): string[] {
+  if (BUILD !== "dev") return [process.execPath, REGEX_WORKER_ARG];
+  return [process.execPath, fileURLToPath(new URL("../main.ts", import.meta.url)), REGEX_WORKER_ARG];
+}
 
 interface Job {
   pattern: UserPattern;
   /** Its caller's earlier checks all finished in time: it goes ahead of untried ones. */
   proven: boolean;
-  /** The text to match, read when a worker takes the check; undefined: never mind. */
+  /** The text to match, read when a helper takes the check; undefined: never mind. */
   text: () => string | undefined;
   resolve: (m: PatternMatch | null) => void;
   reject: (e: WsError) => void;
 }
 
-/** A worker thread and the check it is running. */
+/** A helper process and the check it is running. */
 interface Lane {
-  worker: Worker;
+  proc: Subprocess<"pipe", "pipe", "inherit">;
   ready: boolean;
   job?: Job;
   jobId: number;
@@ -48,22 +49,22 @@ interface Lane {
 }
 
 export class RegexPool {
-  /** Checks waiting for a worker: callers with a record of fast checks first, so a burst of new
-   * runaway patterns delays them by one check's time at most, not by the whole burst's. */
+  /** Checks waiting for a helper: callers with a record of fast checks first, so a burst of new
+   * runaway patterns delays them by about one budget, not by the whole burst's. */
   private queues = { proven: [] as Job[], untried: [] as Job[] };
   private lanes = new Set<Lane>();
-  private dying = new Set<Worker>();
+  /** Killed helpers not yet reaped: they count against the limit until they have gone. */
+  private dying = new Set<Subprocess>();
   private nextId = 0;
-
-  private limits: { threads: number; budgetMs: number; queued: number };
+  private limits: { helpers: number; budgetMs: number; queued: number; argv: string[] };
 
   constructor(limits: Partial<RegexPool["limits"]> = {}) {
-    this.limits = { threads: THREADS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED, ...limits };
+    this.limits = { helpers: HELPERS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED, argv: helperArgv(), ...limits };
   }
 
-  /** Worker threads running, terminated ones not yet gone included. */
-  get threads(): number {
-    return this.lanes.size + this.dying.size;
+  /** Pids of the helpers, killed ones not yet gone included. */
+  get pids(): number[] {
+    return [...[...this.lanes].map((l) => l.proc.pid), ...[...this.dying].map((p) => p.pid)];
   }
 
   /** The first match of `pattern` in the text `text()` returns when the check runs, or null.
@@ -89,13 +90,13 @@ export class RegexPool {
     return this.queues.proven.shift() ?? this.queues.untried.shift();
   }
 
-  /** Hand queued checks to ready, idle workers; start workers while there is room. */
+  /** Hand queued checks to ready, idle helpers; start helpers while there is room. */
   private pump(): void {
     for (const lane of this.lanes) {
       while (lane.ready && !lane.job && this.queued) this.run(lane, this.next()!);
     }
     const starting = [...this.lanes].filter((l) => !l.ready).length;
-    if (this.queued > starting && this.lanes.size + this.dying.size < this.limits.threads) this.spawn();
+    if (this.queued > starting && this.lanes.size + this.dying.size < this.limits.helpers) this.spawn();
   }
 
   private run(lane: Lane, job: Job): void {
@@ -109,18 +110,37 @@ export class RegexPool {
     clearTimeout(lane.idle);
     lane.job = job;
     lane.jobId = ++this.nextId;
-    lane.worker.postMessage({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest);
+    lane.proc.stdin.write(JSON.stringify({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest) + "\n");
+    lane.proc.stdin.flush();
     lane.budget = setTimeout(() => this.overrun(lane), this.limits.budgetMs);
   }
 
   private spawn(): void {
-    // Not ref'd: an idle worker must not keep the daemon alive.
-    const worker = new Worker(WORKER_FILE, { ref: false });
-    const lane: Lane = { worker, ready: false, jobId: 0 };
+    const env = { ...process.env };
+    delete env.BUN_BE_BUN; // it would make the binary bun itself
+    const proc = Bun.spawn(this.limits.argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env });
+    const lane: Lane = { proc, ready: false, jobId: 0 };
     this.lanes.add(lane);
-    worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(lane, e.data);
-    worker.addEventListener("error", (e) => this.onError(lane, (e as ErrorEvent).message));
-    worker.addEventListener("close", () => this.onClose(lane));
+    void this.readReplies(lane);
+    void proc.exited.then(() => this.onExit(lane));
+  }
+
+  private async readReplies(lane: Lane): Promise<void> {
+    const decoder = new TextDecoder();
+    let buf = "";
+    try {
+      for await (const chunk of lane.proc.stdout) {
+        buf += decoder.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          this.onReply(lane, JSON.parse(line) as WorkerReply);
+        }
+      }
+    } catch (e) {
+      if (this.lanes.has(lane)) this.fail(lane, `unreadable answer: ${(e as Error).message}`);
+    }
   }
 
   private onReply(lane: Lane, r: WorkerReply): void {
@@ -152,25 +172,18 @@ export class RegexPool {
     this.retire(lane);
   }
 
-  /** Terminate a lane's worker; its thread counts against THREADS until it has gone. */
+  /** Kill a lane's helper; it counts against the limit until it has been reaped. */
   private retire(lane: Lane): void {
     clearTimeout(lane.budget);
     clearTimeout(lane.idle);
-    this.lanes.delete(lane);
-    const w = lane.worker;
-    this.dying.add(w);
-    const gone = () => {
-      clearTimeout(giveUp);
-      if (this.dying.delete(w)) this.pump();
-    };
-    const giveUp = setTimeout(() => {
-      console.error(`regex worker still running ${DYING_FOR_AT_MOST_MS} ms after it was terminated`);
-      gone();
-    }, DYING_FOR_AT_MOST_MS);
-    giveUp.unref();
-    w.addEventListener("close", gone);
-    w.terminate();
-    this.pump();
+    if (!this.lanes.delete(lane)) return;
+    const proc = lane.proc;
+    this.dying.add(proc);
+    void proc.exited.then(() => {
+      this.dying.delete(proc);
+      this.pump();
+    });
+    proc.kill("SIGKILL");
   }
 
   private armIdle(lane: Lane): void {
@@ -181,27 +194,22 @@ export class RegexPool {
     lane.idle.unref();
   }
 
-  private onError(lane: Lane, message: string): void {
-    if (!this.lanes.has(lane)) return;
-    console.error("regex worker failed:", message);
-    const err = new WsError(`the pattern matcher failed: ${message}`, "internal");
+  /** A helper that failed: its check fails; one that failed before it was ready would fail for
+   * every check, so the queue fails too rather than spawning helpers in a loop. */
+  private fail(lane: Lane, why: string): void {
+    console.error(`regex helper failed: ${why}`);
+    const err = new WsError(`the pattern matcher failed: ${why}`, "internal");
     lane.job?.reject(err);
     lane.job = undefined;
-    // A worker that fails before it is ready would fail for every check: don't spin on it.
     if (!lane.ready) for (const job of [...this.queues.proven.splice(0), ...this.queues.untried.splice(0)]) job.reject(err);
     this.retire(lane);
   }
 
-  /** The worker went by itself (it should not): fail its check, start another when needed. */
-  private onClose(lane: Lane): void {
-    if (!this.lanes.has(lane)) return;
-    this.lanes.delete(lane);
-    clearTimeout(lane.budget);
-    clearTimeout(lane.idle);
-    lane.job?.reject(new WsError("the pattern matcher exited", "internal"));
-    this.pump();
+  /** The helper exited by itself (it should not). */
+  private onExit(lane: Lane): void {
+    if (this.lanes.has(lane)) this.fail(lane, `exited (${lane.proc.signalCode ?? lane.proc.exitCode})`);
   }
 }
 
-/** The daemon's pool; workers start on the first check that needs one. */
+/** The daemon's pool; helpers start on the first check that needs one. */
 export const regexPool = new RegexPool();

@@ -1,24 +1,41 @@
-// The regex worker's body (see regex-pool.ts): matches a client's pattern against a pane's text off
-// the daemon's main thread, so a pattern that backtracks for ever costs only its own time budget.
-// Kept tiny: it is a separate entrypoint of the build and loads nothing but user-pattern.ts.
+// The regex helper process (see regex-pool.ts): `ws __regex-worker` reads match requests as JSON
+// lines on stdin and answers each on stdout. A pattern that backtracks for ever holds only this
+// process, which the daemon kills (SIGKILL) when the check overruns its budget. A process, not a
+// Worker thread: JavaScriptCore's regex JIT does not stop for Worker.terminate().
 import { findMatch } from "./user-pattern";
-import type { WorkerReply, WorkerRequest } from "./regex-pool";
 
-declare const self: Worker;
+/** The hidden subcommand that runs this (main.ts). */
+export const REGEX_WORKER_ARG = "__regex-worker";
 
-/** The last pattern compiled: a wait re-checks with the same one each time its pane prints. */
-let last: { source: string; flags: string; re: RegExp } | undefined;
+export type WorkerRequest = { id: number; source: string; flags: string; text: string };
+export type WorkerReply = { ready: true } | { id: number; match: ReturnType<typeof findMatch> } | { id: number; error: string };
 
-self.onmessage = (e: MessageEvent<WorkerRequest>) => {
-  const { id, source, flags, text } = e.data;
-  let reply: WorkerReply;
+function answer(line: string, last: { source?: string; flags?: string; re?: RegExp }): WorkerReply {
+  let id = 0;
   try {
-    if (last?.source !== source || last.flags !== flags) last = { source, flags, re: new RegExp(source, flags) };
-    reply = { id, match: findMatch(last.re, text) };
-  } catch (err) {
-    reply = { id, error: (err as Error).message };
+    const req = JSON.parse(line) as WorkerRequest;
+    id = req.id;
+    // A wait re-checks with the same pattern each time its pane prints: compile it once.
+    if (last.source !== req.source || last.flags !== req.flags) Object.assign(last, { source: req.source, flags: req.flags, re: new RegExp(req.source, req.flags) });
+    return { id, match: findMatch(last.re!, req.text) };
+  } catch (e) {
+    return { id, error: (e as Error).message };
   }
-  self.postMessage(reply);
-};
+}
 
-self.postMessage({ ready: true } satisfies WorkerReply);
+export async function main(): Promise<void> {
+  const last = {};
+  const write = (r: WorkerReply) => process.stdout.write(JSON.stringify(r) + "\n");
+  write({ ready: true });
+  const decoder = new TextDecoder();
+  let buf = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    buf += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line) write(answer(line, last));
+    }
+  }
+}
