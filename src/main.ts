@@ -12,7 +12,7 @@ const argv = process.argv.slice(2);
   }
   // The daemon's regex helper (REGEX_WORKER_ARG, src/server/regex-worker.ts): nothing of the CLI either.
   if (argv[0] === "__regex-worker") {
-    await (await import("./server/regex-worker")).main();
+    await (await import("./server/regex-worker")).main(argv.slice(1));
     process.exit(0);
   }
   const { runCli } = await import("./cli/index");

@@ -6,7 +6,8 @@ import { expect, test } from "bun:test";
 import { RegexPool } from "../src/server/regex-pool";
 import { userPattern } from "../src/server/user-pattern";
 import { WsError } from "../src/protocol/errors";
-import { processAlive, waitFor } from "./harness";
+import { processAlive, waitFor, wsArgv } from "./harness";
+import { readFileSync } from "node:fs";
 
 const EVIL = userPattern("(a+)+$", false);
 const EVIL_TEXT = "a".repeat(48) + "b";
@@ -51,8 +52,7 @@ test("a check the regex engine cannot be interrupted in (quadratic over 2 MB) is
   const check = p.match(userPattern("[\\s\\S]*END", false), () => text).catch((e) => e.code);
   const pid = await waitFor("the helper to start", () => p.pids[0]);
   expect(await check).toBe("regex_timeout");
-  await waitFor(`helper ${pid} to be gone`, () => !processAlive(pid), 1000, 5);
-  expect(p.pids).not.toContain(pid);
+  await waitFor(`helper ${pid} to be gone`, () => !processAlive(pid) && !p.pids.includes(pid), 1000, 5);
 });
 
 test("proven checks go ahead of untried ones; helpers, killed ones included, stay within the limit", async () => {
@@ -78,3 +78,22 @@ test("the queue is bounded: past it a check fails with busy", async () => {
   expect(await checks[2]).toBe("busy");
   expect(await Promise.all(checks.slice(0, 2))).toEqual(["regex_timeout", "regex_timeout"]);
 }, 20_000);
+
+test("a helper whose daemon died while it ran a runaway regex exits by itself", async () => {
+  // The helper's parent is a shell standing in for the daemon; SIGKILL it mid-check.
+  const helper = [...wsArgv(), "__regex-worker"].map((a) => `'${a}'`).join(" ");
+  const daemon = Bun.spawn(["sh", "-c", `${helper} $$; :`], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = daemon.stdout.getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"ready":true}\n');
+  const pid = Number(readFileSync(`/proc/${daemon.pid}/task/${daemon.pid}/children`, "utf8").trim());
+  expect(processAlive(pid)).toBe(true);
+  try {
+    daemon.stdin.write(JSON.stringify({ id: 1, source: "[\\s\\S]*END", flags: "", text: "x".repeat(2_000_000) }) + "\n");
+    // Flushed: the helper has read the request (2 MB, far over a pipe's buffer) and is matching.
+    await daemon.stdin.flush();
+    daemon.kill("SIGKILL");
+    await waitFor(`orphaned helper ${pid} to exit`, () => !processAlive(pid), 3000, 20);
+  } finally {
+    if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  }
+});

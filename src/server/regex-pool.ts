@@ -21,11 +21,13 @@ const HELPERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 const MAX_QUEUED = 1024;
 /** An idle helper exits after this long; the next check starts a new one. */
 const IDLE_EXIT_MS = 30_000;
+/** A helper not ready after this long is given up on. */
+const START_WITHIN_MS = 10_000;
 
 /** How to start a helper: this binary, or bun with the source entry. */
 function helperArgv(): string[] {
-  if (BUILD !== "dev") return [process.execPath, REGEX_WORKER_ARG];
-  return [process.execPath, fileURLToPath(new URL("../main.ts", import.meta.url)), REGEX_WORKER_ARG];
+  const self = BUILD !== "dev" ? [process.execPath] : [process.execPath, fileURLToPath(new URL("../main.ts", import.meta.url))];
+  return [...self, REGEX_WORKER_ARG, String(process.pid)];
 }
 
 interface Job {
@@ -60,6 +62,10 @@ export class RegexPool {
 
   constructor(limits: Partial<RegexPool["limits"]> = {}) {
     this.limits = { helpers: HELPERS, budgetMs: CHECK_BUDGET_MS, queued: MAX_QUEUED, argv: helperArgv(), ...limits };
+    // Helpers also watch for the daemon's death (regex-worker.ts); this covers an orderly exit.
+    process.once("exit", () => {
+      for (const lane of this.lanes) lane.proc.kill("SIGKILL");
+    });
   }
 
   /** Pids of the helpers, killed ones not yet gone included. */
@@ -119,8 +125,10 @@ export class RegexPool {
     const env = { ...process.env };
     delete env.BUN_BE_BUN; // it would make the binary bun itself
     const proc = Bun.spawn(this.limits.argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env });
+    proc.unref(); // the daemon's life is its own: a helper must not hold it up
     const lane: Lane = { proc, ready: false, jobId: 0 };
     this.lanes.add(lane);
+    lane.budget = setTimeout(() => this.fail(lane, `not ready within ${START_WITHIN_MS} ms`), START_WITHIN_MS);
     void this.readReplies(lane);
     void proc.exited.then(() => this.onExit(lane));
   }
@@ -146,6 +154,7 @@ export class RegexPool {
   private onReply(lane: Lane, r: WorkerReply): void {
     if (!this.lanes.has(lane)) return;
     if ("ready" in r) {
+      clearTimeout(lane.budget);
       lane.ready = true;
     } else {
       if (!lane.job || r.id !== lane.jobId) return;

@@ -23,7 +23,26 @@ function answer(line: string, last: { source?: string; flags?: string; re?: RegE
   }
 }
 
-export async function main(): Promise<void> {
+/** Die with the daemon even while a regex holds this thread: a watchdog thread checks the parent.
+ * Resolves once it watches (before that, a regex could hold the thread it needs to start). */
+function dieWithParent(parent: number): Promise<void> {
+  if (!(parent > 1)) return Promise.resolve();
+  const watchdog = `const check = () => { if (process.ppid !== ${parent}) process.kill(process.pid, "SIGKILL"); };
+check(); setInterval(check, 500); postMessage("watching");`;
+  // Ref'd (the default): it keeps this process up while main() awaits it; main.ts exits when done.
+  const w = new Worker(URL.createObjectURL(new Blob([watchdog], { type: "application/javascript" })));
+  return new Promise((resolve) => {
+    w.onmessage = () => resolve();
+    w.onerror = (e) => {
+      console.error(`regex helper: no watchdog: ${e.message}`);
+      resolve();
+    };
+  });
+}
+
+/** `ws __regex-worker DAEMON_PID` */
+export async function main(args: string[]): Promise<void> {
+  await dieWithParent(Number(args[0]));
   const last = {};
   const write = (r: WorkerReply) => process.stdout.write(JSON.stringify(r) + "\n");
   write({ ready: true });
