@@ -49,7 +49,7 @@ try {
   const pane = JSON.parse(await ctl.next()).pane as number;
 
   // ws: one wait_for per line, answered when the pane's output matches. A literal pattern is
-  // matched on the daemon's main thread; a regex in the regex worker (one round trip more).
+  // matched on the daemon's main thread; a regex in a regex helper process (one round trip more).
   const wsLatency = async (pattern: (i: number) => string): Promise<number[]> => {
     const lat: number[] = [];
     for (let i = 0; i < N; i++) {
@@ -86,7 +86,7 @@ try {
   }
   report("line printed -> wait answered, p50", "ms", median(wsLat), median(tmuxLat));
   report("line printed -> wait answered, p99", "ms", pct(wsLat, 99), pct(tmuxLat, 99));
-  report("same, a regex (worker) instead of a literal, p50", "ms", median(wsRegexLat), median(tmuxLat));
+  report("same, a regex (helper) instead of a literal, p50", "ms", median(wsRegexLat), median(tmuxLat));
   console.log(`  (tmux needed ${(captures / N).toFixed(1)} capture-pane processes per wait; ws one request)`);
 
   // Events per second one subscriber sustains: focus flips pipelined on another connection.

@@ -3,7 +3,8 @@
 // that client's requests answer at once, a sane wait still matches, and every bad wait ends with
 // regex_timeout. Then the pool is whole again: another bad wait fails the same way, a good one matches.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, waitFor } from "./harness";
+import { readdirSync, readFileSync } from "node:fs";
+import { processAlive, TestServer, waitFor } from "./harness";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -93,7 +94,7 @@ test("afterwards the pool works: a bad wait fails again, good ones match, the da
   const ok = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "a{48}(b)", timeout: 10_000 });
   expect(ok.type).toBe("wait_result");
   expect(ok.groups).toEqual(["b"]);
-  // The literal fast path (no worker) gives the same answer shape.
+  // The literal fast path (no helper) gives the same answer shape.
   const lit = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "ab", timeout: 10_000 });
   expect(lit).toMatchObject({ type: "wait_result", match: "ab", groups: [], line: 1 });
 });
@@ -105,4 +106,23 @@ test("a pattern over the length limit or with bad syntax is refused up front wit
   expect(long.message).toContain("at most 4096");
   const bad = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "(a+", timeout: 1000 });
   expect(bad).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "pattern" } });
+});
+
+test("the daemon's regex helpers end with it", async () => {
+  const own = await new TestServer().start();
+  try {
+    const pane = Number((await own.ok(["tab", "new", "--", "sh", "-c", "echo ready 7; exec cat"])).trim());
+    const r = await own.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "ready (\\d)", timeout: 10_000 });
+    expect(r.groups).toEqual(["7"]);
+    const daemon = own.daemonPid()!;
+    const helpers = readdirSync(`/proc/${daemon}/task`)
+      .flatMap((t) => readFileSync(`/proc/${daemon}/task/${t}/children`, "utf8").trim().split(/\s+/))
+      .filter((pid) => pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("__regex-worker"))
+      .map(Number);
+    expect(helpers.length).toBe(1);
+    await own.ok(["kill-server"]);
+    await waitFor(`regex helper ${helpers[0]} to end with the daemon`, () => !processAlive(helpers[0]!), 5000);
+  } finally {
+    await own.stop();
+  }
 });

@@ -24,7 +24,7 @@ test("p=$(ws tab new -- sh -c 'sleep 1; echo BUILD OK'); ws wait output $p 'BUIL
   for (const r of runs) expect(r).toEqual({ code: 0, stdout: "BUILD OK\n", stderr: "" });
 }, 60_000);
 
-test("the same with a pattern that is matched in the regex worker", async () => {
+test("the same with a pattern that is matched in a regex helper process", async () => {
   const ws = wsArgv().map((a) => `'${a}'`).join(" ");
   const script = `ws() { ${ws} "$@"; }\np=$(ws tab new -- sh -c 'sleep 1; echo BUILD OK'); ws wait output $p 'BUILD (OK|FAILED)'`;
   for (let i = 0; i < 3; i++) {

@@ -167,7 +167,7 @@ export default defineMessage<Params>({
         }
       };
 
-      // output: the regex pool matches the pane's text (in a worker unless the pattern is a
+      // output: the regex pool matches the pane's text (in a helper process unless the pattern is a
       // literal), so a check is asynchronous. One runs at a time; output meanwhile asks for one more.
       const pane = p.condition === "output" ? session.panes.get(p.pane!) : undefined;
       const paneText = () => sourceLines(pane!.term, p.source).join("\n");

@@ -1,5 +1,5 @@
 // A regular expression sent by a client (wait_for's `pattern`): checked up front, and matched the
-// same way on the main thread (literal patterns) and in the regex worker (everything else).
+// same way on the main thread (literal patterns) and in a regex helper process (everything else).
 import { WsError } from "../protocol/errors";
 
 /** Longest pattern accepted, in UTF-16 units: far above any real one, and keeps compiling cheap. */
@@ -28,7 +28,7 @@ export function userPattern(source: string, ignoreCase: boolean, param = "patter
     throw new WsError(`pattern is ${source.length} characters long; at most ${MAX_PATTERN_LENGTH} are accepted`, "invalid_params", { param });
   const flags = ignoreCase ? "i" : "";
   try {
-    // Only parses: the engine compiles on first use, which happens in the worker.
+    // Only parses: the engine compiles on first use, which happens in the helper.
     new RegExp(source, flags);
   } catch (e) {
     throw new WsError(`pattern is not a valid regular expression: ${(e as Error).message}`, "invalid_params", { param });
