@@ -97,3 +97,13 @@ test("a helper whose daemon died while it ran a runaway regex exits by itself", 
     if (processAlive(pid)) process.kill(pid, "SIGKILL");
   }
 });
+
+test("a helper that dies while the text is written to it fails that check, and nothing else", async () => {
+  // A stand-in helper: says it is ready, reads a little, exits. The write of 2 MB then breaks.
+  const p = pool({ argv: ["sh", "-c", `echo '{"ready":true}'; head -c 1000 >/dev/null`] });
+  const err = await p.match(EVIL, () => "x".repeat(2_000_000)).catch((e) => e);
+  expect(err).toBeInstanceOf(WsError);
+  expect(err.code).toBe("internal");
+  expect(err.message).toContain("pattern matcher failed");
+  await waitFor("the dead helper to be reaped", () => p.pids.length === 0);
+});

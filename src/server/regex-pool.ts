@@ -116,9 +116,20 @@ export class RegexPool {
     clearTimeout(lane.idle);
     lane.job = job;
     lane.jobId = ++this.nextId;
-    lane.proc.stdin.write(JSON.stringify({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest) + "\n");
-    lane.proc.stdin.flush();
     lane.budget = setTimeout(() => this.overrun(lane), this.limits.budgetMs);
+    this.send(lane, JSON.stringify({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest) + "\n");
+  }
+
+  private send(lane: Lane, line: string): void {
+    // A helper that dies mid-write rejects the write (EPIPE). Unhandled, that rejection would end
+    // the daemon; the helper's exit is handled by onExit.
+    const quiet = (r: unknown) => void (r instanceof Promise && r.catch(() => {}));
+    try {
+      quiet(lane.proc.stdin.write(line));
+      quiet(lane.proc.stdin.flush());
+    } catch (e) {
+      this.fail(lane, `unwritable: ${(e as Error).message}`);
+    }
   }
 
   private spawn(): void {
