@@ -107,3 +107,11 @@ test("a helper that dies while the text is written to it fails that check, and n
   expect(err.message).toContain("pattern matcher failed");
   await waitFor("the dead helper to be reaped", () => p.pids.length === 0);
 });
+
+test("a helper that cannot start fails the waiting checks with internal", async () => {
+  const p = pool({ argv: ["/nonexistent/ws-helper"] });
+  const err = await p.match(EVIL, () => "aaa").catch((e) => e);
+  expect(err).toBeInstanceOf(WsError);
+  expect(err.code).toBe("internal");
+  expect(p.pids).toEqual([]);
+});

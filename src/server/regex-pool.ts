@@ -135,7 +135,16 @@ export class RegexPool {
   private spawn(): void {
     const env = { ...process.env };
     delete env.BUN_BE_BUN; // it would make the binary bun itself
-    const proc = Bun.spawn(this.limits.argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env });
+    let proc: Lane["proc"];
+    try {
+      proc = Bun.spawn(this.limits.argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env });
+    } catch (e) {
+      // No helper (out of processes?): fail the waiting checks rather than keep them for ever.
+      console.error(`regex helper failed to start: ${(e as Error).message}`);
+      const err = new WsError(`the pattern matcher could not start: ${(e as Error).message}`, "internal");
+      for (const job of [...this.queues.proven.splice(0), ...this.queues.untried.splice(0)]) job.reject(err);
+      return;
+    }
     proc.unref(); // the daemon's life is its own: a helper must not hold it up
     const lane: Lane = { proc, ready: false, jobId: 0 };
     this.lanes.add(lane);
