@@ -17,6 +17,11 @@ function wantsHelp(args: string[]): boolean {
     await (await import("./features/agents/report")).main(argv.slice(1));
     process.exit(0);
   }
+  // The daemon's regex helper (REGEX_WORKER_ARG, src/server/regex-worker.ts): nothing of the CLI either.
+  if (argv[0] === "__regex-worker") {
+    await (await import("./server/regex-worker")).main(argv.slice(1));
+    process.exit(0);
+  }
   const { runCli } = await import("./cli/index");
   await runCli(argv);
 })();
