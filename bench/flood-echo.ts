@@ -10,6 +10,10 @@ import { readFileSync } from "node:fs";
 const KEYS = Number(process.env.BENCH_KEYS ?? 150);
 const FLOOD = ["python3", "-c", "import tty,os;tty.setraw(0);exec('while 1: os.write(1,b\"x\"*65536)')"];
 const CHARS = "abceghijkmnqrtuvwxyz";
+/** Keys between two ^U (clear the prompt line). Not a multiple of CHARS' length: the key after a
+ * ^U must differ from the first one it cleared, or a client that drew the ^U and that key in
+ * one frame gets only the cleared rest of the line, and the key looks lost. */
+const KILL_EVERY = 39;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 const jitter = () => Bun.sleep(10 + Math.random() * 20);
 
@@ -51,7 +55,7 @@ async function ws(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
     await until(() => text.includes(ch));
     lat.push(performance.now() - t0);
     peak = Math.max(peak, rssMB(pid));
-    if (i % 40 === 39) key("u", "CONTROL");
+    if (i % KILL_EVERY === KILL_EVERY - 1) key("u", "CONTROL");
     await jitter();
   }
   key("u", "CONTROL");
@@ -88,7 +92,7 @@ async function tmux(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
     await until(() => out.split("\n").some((l) => l.startsWith("%output %0 ") && l.includes(ch)));
     lat.push(performance.now() - t0);
     peak = Math.max(peak, rssMB(pid));
-    if (i % 40 === 39) send("send-keys -t %0 C-u");
+    if (i % KILL_EVERY === KILL_EVERY - 1) send("send-keys -t %0 C-u");
     await jitter();
   }
   send("kill-pane -t %1");
