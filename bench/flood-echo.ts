@@ -105,6 +105,7 @@ const env = new BenchEnv();
 await env.start();
 try {
   const w = await ws(env);
+  console.log(`ws: echo p50 ${median(w.lat).toFixed(1)} ms, p99 ${p99(w.lat).toFixed(1)} ms (tmux next)`);
   const m = await tmux(env);
   console.log(`echo while another pane floods in raw mode, ${KEYS} keys`);
   report("echo p50 while a pane floods", "ms", median(w.lat), median(m.lat));

@@ -3,7 +3,7 @@
 import { Terminal } from "@xterm/headless";
 import { spawnPty, type Pty } from "./pty";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
-import { wantParse, type Parser } from "./parse-slices";
+import { inputSent, wantParse, type Parser } from "./parse-slices";
 
 export interface PaneSpec {
   id: number;
@@ -27,8 +27,15 @@ const READ_RESUME_AT = 64 * 1024;
 /** What is parsed at once: the slices (parse-slices.ts) check the clock between pieces, and a
  * 2 KiB piece of even the slowest output (short lines, each a scroll) parses in ~0.1–3 ms. */
 const PIECE = 2048;
-/** Lines of history a pane keeps unless the session asks otherwise (docs/pane-pipeline.md). */
-export const DEFAULT_SCROLLBACK = 10000;
+/** Lines of history a pane keeps: WS_SCROLLBACK in the server's environment, else 10,000
+ * (docs/pane-pipeline.md has the cost of each). */
+export const SCROLLBACK_DEFAULT = 10_000;
+export const SCROLLBACK_MAX = 100_000;
+export function scrollbackSetting(value: string | undefined): number {
+  const n = value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  return n <= SCROLLBACK_MAX ? n : SCROLLBACK_DEFAULT;
+}
+const SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
 
 export class Pane implements Parser {
   readonly id: number;
@@ -70,7 +77,7 @@ export class Pane implements Parser {
     this.env = spec.env;
     this.cols = spec.cols;
     this.rows = spec.rows;
-    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true });
+    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
     this.term.onTitleChange((t) => (this.title = t));
     this.input = emulatorInput(this.term);
     // A restored pane's old scrollback goes through the same paced queue as output (and before
@@ -119,6 +126,7 @@ export class Pane implements Parser {
   }
 
   write(data: string | Uint8Array): void {
+    inputSent();
     this.pty.write(data);
   }
 

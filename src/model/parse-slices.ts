@@ -5,7 +5,7 @@
 
 /** The longest the loop parses before it takes keys, frames and sockets again (one piece can
  * overrun it: a 2 KiB piece of short lines takes up to ~3 ms). */
-export const SLICE_MS = 4;
+export const SLICE_MS = 2;
 
 export interface Parser {
   /** Parse one piece; false when this parser has nothing more it can parse now. */
@@ -14,8 +14,22 @@ export interface Parser {
   sliceDone(): void;
 }
 
+/** How long output waits for the loop after someone types or sends text into a pane: the echo
+ * then takes the few turns it needs (read the key, read and parse the echo, draw the frame)
+ * without a slice of flood before each. Typing costs a flood at most this per key. */
+export const INPUT_HOLD_MS = 12;
+
 const ready = new Set<Parser>();
 let scheduled = false;
+let heldUntil = 0;
+
+/** Input went to a pane: hold the slices for INPUT_HOLD_MS. (A quiet pane's echo is parsed as it
+ * is read, outside the slices: see Pane.receive.) Holds are at least INPUT_HOLD_MS apart, so input
+ * sent nonstop (a script, a stuck key) holds parsing half the time at most, never stops it. */
+export function inputSent(): void {
+  const now = performance.now();
+  if (now >= heldUntil + INPUT_HOLD_MS) heldUntil = now + INPUT_HOLD_MS;
+}
 
 /** `p` has output waiting: it is parsed in the coming slices until parsePiece says false. */
 export function wantParse(p: Parser): void {
@@ -26,8 +40,13 @@ export function wantParse(p: Parser): void {
 }
 
 function runSlice(): void {
+  const now = performance.now();
+  if (now < heldUntil) {
+    setTimeout(runSlice, heldUntil - now);
+    return;
+  }
   scheduled = false;
-  const end = performance.now() + SLICE_MS;
+  const end = now + SLICE_MS;
   const parsed = new Set<Parser>();
   while (ready.size && performance.now() < end) {
     for (const p of ready) {
@@ -36,9 +55,14 @@ function runSlice(): void {
       if (performance.now() >= end) break;
     }
   }
-  for (const p of parsed) p.sliceDone();
-  if (ready.size && !scheduled) {
-    scheduled = true;
-    setImmediate(runSlice);
+  try {
+    for (const p of parsed) p.sliceDone();
+  } finally {
+    // A listener that throws must not leave the other panes unparsed (a paused pane reads nothing
+    // more, so nothing else would ask for a slice).
+    if (ready.size && !scheduled) {
+      scheduled = true;
+      setImmediate(runSlice);
+    }
   }
 }
