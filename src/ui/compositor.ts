@@ -46,8 +46,15 @@ const BOX_SEL: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
 export interface ComposeReuse {
   /** A grid of the screen's size to draw into (cleared here). */
   into?: Grid;
-  /** The grid holding `pane`'s cells at `r` as they should be shown now, or undefined to draw it. */
-  unchanged?(pane: Pane, r: PaneRect): Grid | undefined;
+  /** Where `pane`'s cells at `r` can be copied from, and which of its rows to read again on top;
+   * undefined to draw the whole pane. */
+  unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
+}
+
+export interface PaneReuse {
+  from: Grid;
+  /** Rows of the pane (0 = its top) to read out of the emulator after the copy, inclusive. */
+  redraw?: [number, number];
 }
 
 export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
@@ -78,14 +85,18 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   return g;
 }
 
-function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, from?: Grid) {
+function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse) {
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
     g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
     const label = ` ${pane.id}: ${pane.label}${pane.exited ? " (exited)" : ""} `;
     g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
   }
-  if (from) return g.copyRect(from, r.x, r.y, r.cols, r.rows);
+  if (reuse) {
+    g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
+    if (reuse.redraw) renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), 0, reuse.redraw);
+    return;
+  }
   const cm = v.copy && v.copy.pane === pane.id ? v.copy : undefined;
   renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), cm?.offset ?? 0);
   // A pane whose emulator is smaller than its cell (mid-resize) leaves blanks, not borders.

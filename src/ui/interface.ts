@@ -20,6 +20,7 @@ import { AttachedClient, type ClientLog } from "./attached-client";
 import { quote } from "../protocol/quote";
 import { compose, type Overlay, type UiView } from "./compositor";
 import { Grid } from "./grid";
+import { DirtyRows } from "./dirty-rows";
 import type { PaneRect } from "../model/layout";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
@@ -104,8 +105,9 @@ export class Interface implements UiView {
   private drawn = new Map<number, DrawnPane>();
   /** Whether the last frame had something drawn over the panes (an overlay, a copy-mode pane). */
   private frontCovered = true;
-  /** Panes with output not yet drawn. */
+  /** Panes with output not yet drawn, and which of their rows changed. */
   private dirty = new Set<number>();
+  private dirtyRows = new Map<number, DirtyRows>();
   private unsubscribe: () => void;
   private readonly log: ClientLog;
 
@@ -123,6 +125,7 @@ export class Interface implements UiView {
         }
         case "pane_output":
           this.dirty.add(e.pane as number);
+          this.dirtyRows.get(e.pane as number)?.output();
           // Output from panes not on screen costs nothing now; it shows when they are.
           if (this.visible.has(e.pane as number))
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
@@ -130,6 +133,8 @@ export class Interface implements UiView {
         case "pane_closed":
           this.modes.delete(e.pane as number);
           this.dirty.delete(e.pane as number);
+          this.dirtyRows.get(e.pane as number)?.dispose();
+          this.dirtyRows.delete(e.pane as number);
           if (this.copy?.pane === e.pane) this.copy = undefined;
           break;
         case "server_quitting":
@@ -142,6 +147,7 @@ export class Interface implements UiView {
 
   private track(p: Pane) {
     if (!this.modes.has(p.id)) this.modes.set(p.id, trackModes(p.term));
+    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, new DirtyRows(p.term));
   }
 
   extraModes(pane: number): ExtraModes | undefined {
@@ -150,6 +156,8 @@ export class Interface implements UiView {
 
   dispose(): void {
     this.unsubscribe();
+    for (const d of this.dirtyRows.values()) d.dispose();
+    this.dirtyRows.clear();
   }
 
   // ---- clients -------------------------------------------------------------
@@ -242,7 +250,8 @@ export class Interface implements UiView {
    * that changed and are due; the result becomes the front grid. */
   private compose(): Grid {
     const now = this.lastFrame;
-    const front = this.front;
+    const { cols, rows } = this.session.size;
+    const front = this.front && this.front.cols === cols && this.front.rows === rows ? this.front : undefined;
     const drawn = new Map<number, DrawnPane>();
     const echoing = now - this.typed.at < ECHO_WINDOW_MS;
     let held = false;
@@ -257,14 +266,16 @@ export class Interface implements UiView {
         if (same && (!this.dirty.has(pane.id) || hold)) {
           if (this.dirty.has(pane.id)) held = true;
           drawn.set(pane.id, before!);
-          return front;
+          return { from: front };
         }
         this.dirty.delete(pane.id);
         drawn.set(pane.id, { where, readAt: now });
-        return undefined;
+        const changed = this.dirtyRows.get(pane.id);
+        const redraw = changed ? changed.take() : ([0, Infinity] as [number, number]);
+        return same ? { from: front, redraw } : undefined;
       },
     });
-    this.spare = front && front !== grid ? front : undefined;
+    this.spare = front !== grid ? front : undefined;
     this.front = grid;
     this.drawn = drawn;
     this.frontCovered = !!this.overlay || !!this.copy;
