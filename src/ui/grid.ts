@@ -128,8 +128,21 @@ export class Grid {
     }
   }
 
+  /** Fill a rectangle with one single-width character (a row at a time: this runs every frame). */
   fill(x: number, y: number, w: number, h: number, ch = " ", style: Style = {}): void {
-    for (let r = y; r < y + h; r++) for (let c = x; c < x + w; c++) this.set(c, r, ch, 1, style.fg, style.bg, style.attrs);
+    const x0 = Math.max(0, x), x1 = Math.min(this.cols, x + w);
+    if (x1 <= x0) return;
+    for (let r = Math.max(0, y); r < Math.min(this.rows, y + h); r++) {
+      // Wide chars cut by the edges lose their other half, as with set().
+      this.breakWide(x0, r);
+      this.breakWide(x1 - 1, r);
+      const a = r * this.cols + x0, b = r * this.cols + x1;
+      this.chars.fill(ch, a, b);
+      this.width.fill(1, a, b);
+      this.fg.fill(style.fg ?? 0, a, b);
+      this.bg.fill(style.bg ?? 0, a, b);
+      this.attrs.fill(style.attrs ?? 0, a, b);
+    }
   }
 
   /** Write text from (x, y), clipped to maxWidth columns; returns columns used. */
