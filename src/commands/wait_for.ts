@@ -206,7 +206,7 @@ export default defineMessage<Params>({
           case "pane_exists":
             return e.type === "pane_created" && e.pane === p.pane;
           case "agent_status":
-            return (e.type === "agent_status" || e.type === "agent_status_changed" || e.type === "pane_closed") && e.pane === p.pane;
+            return (e.type === "agent_status" || e.type === "pane_closed") && e.pane === p.pane;
         }
       };
       cleanups.push(
