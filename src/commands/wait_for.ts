@@ -153,7 +153,7 @@ export default defineMessage<Params>({
           }
           case "workspace_exists": {
             const name = p.workspace!;
-            const ws = session.workspaces.find((w) => w.name === name) ?? session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase());
+            const ws = session.findWorkspace(name);
             return ws ? done({ workspace: ws.name }) : undefined;
           }
           case "pane_exists": {

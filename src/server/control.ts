@@ -34,8 +34,7 @@ export class Control {
 
   private onBus(e: ModelEvent): void {
     if (e.type !== "pane_exited") return;
-    const pane = e.pane as number;
-    this.exits.set(pane, { pane, exit_code: (e.exit_code as number | null) ?? null, signal: (e.signal as string | null) ?? null, at: Date.now() });
+    this.exits.set(e.pane, { pane: e.pane, exit_code: e.exit_code, signal: e.signal, at: Date.now() });
     if (this.exits.size > EXITS_KEPT) this.exits.delete(this.exits.keys().next().value!);
   }
 

@@ -6,7 +6,6 @@
 import type { Connection } from "./connection";
 import type { EventBus, ModelEvent } from "./events";
 import type { Session } from "./session";
-import { contains } from "../model/layout";
 
 /** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
 export const EVENT_TYPES = [
@@ -107,9 +106,8 @@ export class EventLog {
   }
 
   private where(pane: number): { workspace?: string; tab?: number } {
-    for (const ws of this.session.workspaces)
-      for (const tab of ws.tabs) if (contains(tab.layout, pane)) return { workspace: ws.name, tab: tab.id };
-    return {};
+    const at = this.session.where(pane);
+    return at ? { workspace: at.ws.name, tab: at.tab.id } : {};
   }
 
   private onBus(e: ModelEvent): void {

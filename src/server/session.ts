@@ -5,11 +5,12 @@ import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { Pane } from "../model/pane";
 import { findByName, type Tab, type Workspace } from "../model/workspace";
-import { leaf, panesOf, paneRects, removePane, splitPane, type Layout, type PaneRect, type Rect } from "../model/layout";
+import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "../model/layout";
 import { WsError, have } from "../protocol/errors";
 import { nameProblem } from "../model/names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "../model/limits";
 import { EventBus } from "./events";
+import { treeToSpec, type TreeNode } from "../model/tree";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -84,8 +85,13 @@ export class Session {
     return ws.tabs[ws.active]!;
   }
 
+  /** A workspace by its name, exact then ignoring case. */
+  findWorkspace(name: string): Workspace | undefined {
+    return findByName(this.workspaces, name);
+  }
+
   workspace(name: string): Workspace {
-    const ws = findByName(this.workspaces, name);
+    const ws = this.findWorkspace(name);
     if (!ws) throw new WsError(`no workspace "${name}"${have(this.workspaces.map((w) => w.name))}`, "workspace_not_found", { param: "name", available: this.workspaces.map((w) => w.name) });
     return ws;
   }
@@ -96,10 +102,31 @@ export class Session {
     return p;
   }
 
-  /** Where a pane lives. */
+  /** Where a pane lives, if it is in a tab. */
+  where(id: number): { ws: Workspace; tab: Tab } | undefined {
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (contains(tab.layout, id)) return { ws, tab };
+    return undefined;
+  }
+
+  /** Where a pane lives; pane_not_found for one that isn't. */
   locate(id: number): { ws: Workspace; tab: Tab } {
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (panesOf(tab.layout).includes(id)) return { ws, tab };
-    throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
+    const found = this.where(id);
+    if (!found) throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
+    return found;
+  }
+
+  tabById(id: number): { ws: Workspace; tab: Tab } {
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (tab.id === id) return { ws, tab };
+    const ids = this.workspaces.flatMap((w) => w.tabs.map((t) => t.id));
+    throw new WsError(`no tab ${id}${have(ids)}`, "tab_not_found", { param: "tab", available: ids });
+  }
+
+  /** The tab a message means: `tab` by id, else the tab holding `pane`, else the one on screen. */
+  resolveTab(p: { tab?: number; pane?: number }): { ws: Workspace; tab: Tab } {
+    if (p.tab !== undefined) return this.tabById(p.tab);
+    if (p.pane !== undefined) return this.locate(p.pane);
+    const ws = this.currentWorkspace;
+    return { ws, tab: this.activeTab(ws) };
   }
 
   tabName(tab: Tab): string {
@@ -115,6 +142,11 @@ export class Session {
     throw new WsError(`no tab "${ref}" in workspace "${ws.name}"${have(names)}`, "tab_not_found", { param: "tab", available: names });
   }
 
+  /** Refuse a workspace that has closed (a caller that waited may still hold it). */
+  private checkLive(ws: Workspace): void {
+    if (!this.workspaces.includes(ws)) throw new WsError(`workspace "${ws.name}" has closed`, "workspace_not_found", { param: "workspace" });
+  }
+
   // ---- geometry ------------------------------------------------------------------------------
 
   /** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
@@ -122,11 +154,11 @@ export class Session {
     return { x: 0, y: 1, cols: Math.max(1, this.size.cols), rows: Math.max(1, this.size.rows - 2) };
   }
 
-  /** Where each pane of a tab sits on screen. A zoomed pane fills the tab. */
-  rects(tab: Tab): PaneRect[] {
+  /** Where each pane of a tab sits on screen (or would, with `layout`). A zoomed pane fills the tab. */
+  rects(tab: Tab, layout: Layout = tab.layout): PaneRect[] {
     const area = this.layoutArea();
     if (tab.zoomed !== undefined) return [{ pane: tab.zoomed, ...area }];
-    return paneRects(tab.layout, area, panesOf(tab.layout).length > 1);
+    return paneRects(layout, area, panesOf(layout).length > 1);
   }
 
   /** Size every pane of a tab to its cell. */
@@ -192,6 +224,7 @@ export class Session {
 
   private adopt(pane: Pane): void {
     pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
+    pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
     pane.onExit = () => this.paneExited(pane);
     this.panes.set(pane.id, pane);
   }
@@ -218,6 +251,7 @@ export class Session {
   }
 
   newTab(ws: Workspace, o: NewPaneOptions & { name?: string; project?: string; focus?: boolean } = {}): { tab: Tab; pane: Pane } {
+    this.checkLive(ws);
     if (o.name !== undefined) checkName("name", o.name);
     if (o.project !== undefined) checkName("project", o.project);
     this.checkRoom(1);
@@ -265,6 +299,21 @@ export class Session {
     return this.buildTab(ws, spec, false).tab;
   }
 
+  /**
+   * Build a fresh tab at the end of `ws` from a tree (layout_apply). Everything is checked before any
+   * program starts (the pane limits, then each leaf's cwd and program, named by its path in the
+   * tree), and the model changes only once every program has started.
+   */
+  applyTree(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }): Tab {
+    const { layout, panes, paths } = treeToSpec(root);
+    const leaves = new Map([...panes].map(([key, leaf]) => [key, { ...leaf, strictCwd: true }]));
+    this.checkRoom(leaves.size);
+    for (const [key, leaf] of leaves) this.checkLaunch(leaf, paths.get(key));
+    const tab = this.newTabFromSpec(ws, { name: o.name, layout, panes: leaves, focused: 1 });
+    if (o.focus) this.focusTab(ws, tab);
+    return tab;
+  }
+
   /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
    * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
   restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
@@ -275,6 +324,7 @@ export class Session {
    * that can't start gets the user's shell with a note; without it the first that can't start
    * stops the build, and the panes already started are stopped. */
   private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
+    this.checkLive(ws);
     // An empty name is no name (older saves may hold one).
     const name = spec.name || undefined;
     const project = spec.project || undefined;
@@ -476,7 +526,26 @@ export class Session {
     return Promise.all(waits);
   }
 
-  // ---- projects ------------------------------------------------------------------------------
+  // ---- names and projects --------------------------------------------------------------------
+
+  renameWorkspace(ws: Workspace, name: string): void {
+    this.checkLive(ws);
+    checkName("name", name);
+    const other = this.findWorkspace(name);
+    if (other && other !== ws) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param: "name" });
+    if (name === ws.name) return;
+    const from = ws.name;
+    ws.name = name;
+    this.bus.emit({ type: "workspace_renamed", workspace: name, from });
+  }
+
+  /** Link the tab holding `pane` to a project. */
+  linkProject(pane: number, slug: string): void {
+    checkName("slug", slug);
+    const { ws, tab } = this.locate(pane);
+    tab.project = slug;
+    this.bus.emit({ type: "tab_renamed", workspace: ws.name, tab: tab.id, project: slug });
+  }
 
   renameProject(from: string, to: string): void {
     checkName("to", to);
@@ -509,6 +578,31 @@ export class Session {
     tab.layout = layout;
     this.relayout(tab);
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+  }
+
+  /** Show a pane alone, filling its tab (`on`), put its tab's layout back (`off`), or whichever it is
+   * not (`toggle`). Zooming a pane focuses it. Returns whether the zoom changed. */
+  zoom(id: number, mode: "toggle" | "on" | "off"): boolean {
+    const { ws, tab } = this.locate(id);
+    const on = mode === "on" || (mode === "toggle" && tab.zoomed !== id);
+    const next = on ? id : undefined;
+    if (tab.zoomed === next) return false;
+    tab.zoomed = next;
+    if (on && tab.focused !== id) {
+      tab.focused = id;
+      this.bus.emit({ type: "pane_focused", workspace: ws.name, tab: tab.id, pane: id });
+    }
+    this.setLayout(ws, tab, tab.layout);
+    return true;
+  }
+
+  /** Swap two panes of one tab: the split shape stays, the panes change places. */
+  swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
+    const at = this.locate(a);
+    const other = this.locate(b);
+    if (at.tab !== other.tab) throw new WsError(`panes ${a} and ${b} are in different tabs`, "cross_tab", { param: "with" });
+    if (a !== b) this.setLayout(at.ws, at.tab, swapPanes(at.tab.layout, a, b));
+    return at;
   }
 }
 

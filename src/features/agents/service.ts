@@ -4,7 +4,8 @@
 import type { Session } from "../../server/session";
 import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
-import { alive, foregroundPid } from "./agent-process.ts";
+import { alive } from "./agent-process.ts";
+import { foregroundPid } from "../../model/process-info";
 import type { AgentStatus } from "./status-map.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
 
