@@ -1,9 +1,10 @@
 // The limits: 1024 connections, then too_many_connections; a large request that finds no memory
 // budget within 2 s is refused with busy having done nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer } from "./harness";
+import { TestServer, waitFor } from "./harness";
 import { Conn } from "./v6-client";
 import { parseReply } from "../src/protocol/envelope";
+import { RESERVED_SLOTS } from "../src/server/listener";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -11,26 +12,44 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-test("at most 1024 connections: the next is told too_many_connections and closed; others are unharmed", async () => {
+test("at most 1024 connections, the last 16 for short requests only: then too_many_connections; others are unharmed", async () => {
   const held: Conn[] = [];
+  const tricklers: ReturnType<typeof setInterval>[] = [];
   try {
     // Subscribers hold their connections open (an idle connection would be closed after 2 s).
     // Each waits for its acknowledgement, so the client never outruns the listen backlog.
-    for (let i = 0; i < 1024; i++) {
+    for (let i = 0; i < 1024 - RESERVED_SLOTS; i++) {
       const c = await Conn.open(s.sock);
       c.send({ v: 6, type: "subscribe", types: ["workspace_created"] });
       held.push(c);
       expect((await c.next()).type).toBe("subscribed");
     }
+    // The reserved slots refuse what would hold them, and answer short requests.
+    const stream = await Conn.open(s.sock);
+    held.push(stream);
+    stream.send({ v: 6, type: "wait_for", condition: "pane_exists", pane: 999, timeout: 20000 });
+    expect(await stream.next()).toMatchObject({ type: "error", code: "too_many_connections" });
+    expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+    // A reserved slot is closed after 1 s idle, by the server: then the reserve is free again.
+    await waitFor("the server to close the idle reserved connection", () => stream.closed);
+    // Fill the reserve too, with connections that keep sending part of a line.
+    for (let i = 0; i < RESERVED_SLOTS; i++) {
+      const c = await Conn.open(s.sock);
+      held.push(c);
+      c.write("{");
+      tricklers.push(setInterval(() => c.write(" "), 100));
+    }
     const over = await s.rawAll('{"v":6,"type":"hello"}\n');
     expect(over).toBe("error: too many connections (this ws serves at most 1024 at once)\n");
     expect(parseReply(over).code).toBe("too_many_connections");
-    held.pop()!.close();
+    for (const t of tricklers.splice(0)) clearInterval(t);
+    held.shift()!.close();
     // Once one has gone, a new connection is served; the held ones still get their events.
     let hello: any;
     for (let i = 0; i < 50 && hello?.type !== "hello"; i++) hello = await s.request({ v: 6, type: "hello" });
     expect(hello.type).toBe("hello");
   } finally {
+    for (const t of tricklers) clearInterval(t);
     for (const c of held) c.close();
   }
 }, 60_000);

@@ -1,7 +1,7 @@
 // Agent commands: ws agent send, ws hooks install|uninstall, ws dashboard, ws report (help only:
 // src/main.ts runs `ws report` on a fast path before this CLI loads).
 import { defineCommand } from "citty";
-import { CliError, paneArg, send, show } from "./common";
+import { CliError, paneArg, print, send, show } from "./common";
 
 const agentSend = defineCommand({
   meta: { name: "send", description: "Type text into the agent of a pane's tab, then Enter: ws agent send TEXT [--pane N]" },
@@ -28,7 +28,7 @@ async function hooks(action: "install" | "uninstall", args: { target?: string; "
     if (!(TARGETS as string[]).includes(t)) throw new CliError(`unknown agent "${t}" (have: ${TARGETS.join(", ")})`);
     if (args.file && targets.length > 1) throw new CliError("--file needs one agent");
     try {
-      console.log(runHooks({ action, target: t as "claude" | "codex", dryRun: !!args["dry-run"], file: args.file }));
+      print(runHooks({ action, target: t as "claude" | "codex", dryRun: !!args["dry-run"], file: args.file }));
     } catch (e) {
       if (e instanceof HooksError) throw new CliError(`${t}: ${e.message}`);
       throw e;

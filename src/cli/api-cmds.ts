@@ -5,7 +5,7 @@ import { request, NoServer, type ReplyObject } from "../client/request";
 import { streamLines } from "../client/stream";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, globals, paneArg, send, show, sock } from "./common";
+import { CliError, globals, paneArg, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 
 /** citty's runMain prints a thrown error with its stack and exits 1: report it ourselves instead. */
 function guard<A>(fn: (a: A) => Promise<void>): (a: A) => Promise<void> {
@@ -13,7 +13,7 @@ function guard<A>(fn: (a: A) => Promise<void>): (a: A) => Promise<void> {
     try {
       await fn(a);
     } catch (e) {
-      console.error(`ws: ${(e as Error).message}`);
+      printError(`ws: ${(e as Error).message}`);
       process.exit(e instanceof CliError ? e.exitCode : 1);
     }
   };
@@ -41,7 +41,7 @@ async function call6(type: string, fields: Record<string, unknown>, timeoutMs = 
     throw new CliError((e as Error).message);
   }
   if (reply.type === "error") {
-    if (globals.json) console.log(JSON.stringify(reply));
+    if (globals.json) printJson(reply);
     throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1);
   }
   return reply;
@@ -83,10 +83,10 @@ const apiDescribe = defineCommand({
       if (!messages.length) throw new CliError(`unknown type "${args.type}"`);
       cat = { ...local, type: "catalogue", messages };
     }
-    if (globals.json) return console.log(JSON.stringify(cat));
+    if (globals.json) return printJson(cat);
     const head = args.type ? [] : [`ws protocol ${cat.protocol.min_version}..=${cat.protocol.version}`, ""];
     const tail = args.type ? [] : ["", "error codes:", ...cat.errors.map((e) => `  ${e.code.padEnd(22)} ${e.description}`)];
-    console.log([...head, cat.messages.map(formatMessage).join("\n\n"), ...tail].join("\n"));
+    print([...head, cat.messages.map(formatMessage).join("\n\n"), ...tail].join("\n"));
   }),
 });
 
@@ -122,7 +122,7 @@ export const call = defineCommand({
         first = false;
         failed = l.startsWith("error") || /^\{[^]*"type":"error"/.test(l);
       }
-      console.log(l);
+      printJsonLine(l); // a JSON reply, or a plain `ok` / `error: …` line: escaped either way
       // One reply, unless the message turns the connection into a stream.
       if (!entry?.stream || failed) return false;
     }).catch((e) => {
@@ -226,14 +226,14 @@ export const events = defineCommand({
         first = false;
         if (o.type === "error") {
           failure = errorText(o as ReplyObject);
-          if (globals.json) console.log(l);
+          if (globals.json) printJsonLine(l);
           return false;
         }
       }
-      if (globals.json) return void console.log(l);
-      if (o.type === "subscribed") return void console.error(`# subscribed at seq ${o.seq}, boot ${o.boot_id}`);
+      if (globals.json) return void printJsonLine(l);
+      if (o.type === "subscribed") return void printError(`# subscribed at seq ${o.seq}, boot ${o.boot_id}`);
       const { v: _v, type: _t, event, seq, boot_id: _b, time: _time, ...rest } = o;
-      console.log(`${seq ?? "-"} ${event} ${Object.entries(rest).map(([k, val]) => `${k}=${typeof val === "string" ? val : JSON.stringify(val)}`).join(" ")}`);
+      print(`${seq ?? "-"} ${event} ${Object.entries(rest).map(([k, val]) => `${k}=${typeof val === "string" ? val : JSON.stringify(val)}`).join(" ")}`);
     }).catch((e) => {
       throw new CliError((e as Error).message);
     });

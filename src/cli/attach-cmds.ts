@@ -1,6 +1,6 @@
 // ws attach, bare ws, ws --local, ws keys --list.
 import { defineCommand } from "citty";
-import { CliError, globals, sock } from "./common";
+import { CliError, globals, print, printError, printJson, sock } from "./common";
 import { startDaemon } from "./server-cmds";
 
 async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
@@ -42,12 +42,12 @@ export const keys = defineCommand({
   async run() {
     const { loadKeymap, describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
     const { keymap, warnings } = loadKeymap();
-    for (const w of warnings) console.error(`ws: ${w}`);
+    for (const w of warnings) printError(`ws: ${w}`);
     if (globals.json) {
-      console.log(JSON.stringify({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) }));
+      printJson({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
       return;
     }
-    console.log(`prefix: ${keymap.prefix}`);
-    for (const l of describeKeymap(keymap)) console.log(l);
+    print(`prefix: ${keymap.prefix}`);
+    for (const l of describeKeymap(keymap)) print(l);
   },
 });

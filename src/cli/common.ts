@@ -3,6 +3,7 @@
 import { messageTable } from "./message-table" with { type: "macro" };
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
+import { safeJson, safeText } from "../safe-text";
 
 export interface Globals extends SocketChoice {
   json: boolean;
@@ -69,16 +70,39 @@ export async function send(type: string, fields: Record<string, unknown> = {}): 
     const message = String(reply.message ?? "error");
     if (reply.plain && /protocol version \d+ not supported|unknown (type|variant)/.test(message))
       throw new CliError(`${message}\n${OLD_SERVER_ADVICE}`);
-    if (globals.json) console.log(JSON.stringify(reply));
+    if (globals.json) printJson(reply);
     throw new CliError(message);
   }
   return reply;
 }
 
+// Everything the CLI prints goes through these four: names, titles and messages come from others
+// (a pane's program, another server), so people's text is made terminal-safe and JSON is escaped.
+
+/** A line (or lines) of text for people on stdout; `keepSgr` lets colours through (pane read --styled). */
+export function print(text: string, opts: { keepSgr?: boolean } = {}): void {
+  console.log(safeText(text, opts));
+}
+
+/** A message for people on stderr. */
+export function printError(text: string): void {
+  console.error(safeText(text));
+}
+
+/** A value as one line of JSON: exact when parsed, with no raw control or bidi characters. */
+export function printJson(value: unknown): void {
+  printJsonLine(JSON.stringify(value));
+}
+
+/** A line of JSON text someone else made (a server's reply), escaped the same way. */
+export function printJsonLine(line: string): void {
+  console.log(safeJson(line));
+}
+
 /** Print a reply: JSON for scripts, else the given human text (if any). */
-export function show(reply: ReplyObject, human?: string): void {
-  if (globals.json) console.log(JSON.stringify(reply));
-  else if (human !== undefined && human !== "") console.log(human);
+export function show(reply: ReplyObject, human?: string, opts: { keepSgr?: boolean } = {}): void {
+  if (globals.json) printJson(reply);
+  else if (human !== undefined && human !== "") print(human, opts);
 }
 
 /** The pane a command acts on: the argument, else the pane it runs in. */

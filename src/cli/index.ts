@@ -1,7 +1,7 @@
 // The scripting CLI: one citty command tree; subcommands live in small modules by area.
 import { defineCommand, runCommand, showUsage, type CommandDef } from "citty";
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, setGlobals, takeGlobals } from "./common";
+import { CliError, printError, setGlobals, takeGlobals } from "./common";
 
 type Lazy = () => Promise<CommandDef<any>>;
 /** A subcommand loaded only when it is the one being run: each CLI call pays for one area. */
@@ -49,7 +49,7 @@ export async function runCli(argv: string[]): Promise<void> {
     try {
       return await (await attachCmds()).defaultAttach();
     } catch (e) {
-      console.error(`ws: ${(e as Error).message}`);
+      printError(`ws: ${(e as Error).message}`);
       process.exit(e instanceof CliError ? e.exitCode : 1);
     }
   }
@@ -94,16 +94,16 @@ async function runWithoutStacks(main: CommandDef<any>, rawArgs: string[]): Promi
     await runCommand(main, { rawArgs });
   } catch (e) {
     if (e instanceof CliError) {
-      console.error(`ws: ${e.message}`);
+      printError(`ws: ${e.message}`);
       process.exit(e.exitCode);
     }
     // citty's own errors (unknown command, missing argument) come with the usage that explains them.
     if ((e as { code?: string }).code?.startsWith("E_")) {
       await showUsage(...(await resolveSub(main, words)));
-      console.error(`ws: ${(e as Error).message}`);
+      printError(`ws: ${(e as Error).message}`);
       process.exit(2);
     }
-    console.error(`ws: ${(e as Error)?.message ?? String(e)}`);
+    printError(`ws: ${(e as Error)?.message ?? String(e)}`);
     if (process.env.WS_DEBUG) console.error(e);
     process.exit(1);
   }

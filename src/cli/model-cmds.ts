@@ -180,7 +180,7 @@ const paneRead = defineCommand({
     for (const k of ["lines", "start", "end"] as const) if (args[k] !== undefined) fields[k] = numberArg(`--${k}`, args[k]);
     if (args.styled) fields.styled = true;
     const reply = await send("pane_read", fields);
-    show(reply, String(reply.text ?? ""));
+    show(reply, String(reply.text ?? ""), { keepSgr: !!args.styled });
   },
 });
 

@@ -1,11 +1,11 @@
 // Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
 import { defineCommand } from "citty";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
-import { probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
-import { CliError, globals, send, show, sock } from "./common";
+import { clientSocketProblem, probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
+import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
 import { savePath } from "../features/persistence/store";
 
 /** How to run this same ws again: the compiled binary, or bun with the source entry. */
@@ -67,7 +67,7 @@ function printStartWarnings(log: string, from: number): void {
   try {
     const text = readFileSync(log).subarray(from).toString("utf8");
     for (const line of text.split("\n"))
-      if (/\bwarn\b/i.test(line)) console.error(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
+      if (/\bwarn\b/i.test(line)) printError(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
   } catch {}
 }
 
@@ -75,7 +75,7 @@ export const start = defineCommand({
   meta: { name: "start", description: "Start the ws server in the background (returns once it answers)" },
   async run() {
     await startDaemon();
-    if (globals.json) console.log(JSON.stringify({ type: "ok", socket: sock() }));
+    if (globals.json) printJson({ type: "ok", socket: sock() });
   },
 });
 
@@ -115,18 +115,23 @@ export const doctor = defineCommand({
   async run({ args }) {
     const dir = socketDir();
     const findings: Finding[] = [];
-    const problem = socketDirProblem(dir);
+    // The same checks every client makes before it connects (paths.ts), so doctor and the CLI agree.
+    const problem = socketDirProblem(dir, { private: true });
     if (problem) findings.push({ level: "error", text: problem });
-    else if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
-    else {
-      const mode = statSync(dir).mode & 0o777;
-      findings.push(mode === 0o700 ? { level: "ok", text: `socket directory ${dir} (0700)` } : { level: "warn", text: `socket directory ${dir} has mode ${mode.toString(8)}, expected 700` });
+    if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
+    else if (!socketDirProblem(dir)) {
+      // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).
+      if (!problem) findings.push({ level: "ok", text: `socket directory ${dir} (0700)` });
       for (const f of readdirSync(dir).filter((n) => n.endsWith(".sock"))) {
         const path = join(dir, f);
-        const st = statSync(path);
-        const m = st.mode & 0o777;
+        const m = lstatSync(path).mode & 0o777;
         if (m !== 0o600) findings.push({ level: "warn", text: `${f}: mode ${m.toString(8)}, expected 600` });
-        const live = await probeSocket(path);
+        const unsafe = problem ? undefined : clientSocketProblem(path);
+        if (unsafe) {
+          findings.push({ level: "error", text: unsafe });
+          continue;
+        }
+        const live = problem ? "unchecked" : await probeSocket(path);
         if (live === "stale") {
           findings.push({ level: "warn", text: `${f}: stale (nothing listening; left by a crash)`, fix: () => removeIfPresent(path) });
           continue;
@@ -137,7 +142,7 @@ export const doctor = defineCommand({
         } catch {}
         if (info.build && info.build !== BUILD)
           findings.push({ level: "warn", text: `${f}: server build ${info.build} differs from this ws (${BUILD}); restart it: ws kill-server --keep, then ws` });
-        else findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
+        else if (live === "live") findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
       }
     }
     await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
@@ -146,11 +151,11 @@ export const doctor = defineCommand({
     for (const f of findings) {
       if (args.fix && f.fix) {
         f.fix();
-        console.log(`fixed: ${f.text}`);
+        print(`fixed: ${f.text}`);
         continue;
       }
       if (f.level !== "ok") bad++;
-      console.log(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
+      print(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
     }
     process.exitCode = bad ? 1 : 0;
   },

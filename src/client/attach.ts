@@ -7,6 +7,9 @@ import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { InputParser } from "./input-parser";
+import { connectChecked } from "../paths";
+import { connectFailure } from "./stream";
+import { safeText } from "../safe-text";
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
 export const ESC_TIMEOUT_MS = 25;
@@ -56,6 +59,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     let entered = false;
     let done = false;
     let refusal = "";
+    const refused = () => `ws: ${refusal.trim().replace(/^error: /, "")}`;
     const decoder = new FrameDecoder();
     const parser = new InputParser();
     let escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -86,7 +90,8 @@ export function runAttach(o: AttachOptions): Promise<number> {
         try {
           sock?.end();
         } catch {}
-        if (message) writeAll(code ? 2 : 1, message.endsWith("\n") ? message : message + "\n");
+        // The message may carry the server's words (a refusal, an EXIT notice): terminal-safe.
+        if (message) writeAll(code ? 2 : 1, safeText(message.endsWith("\n") ? message : message + "\n"));
       } catch {
         // Nothing here may keep the process from ending.
       } finally {
@@ -148,60 +153,57 @@ export function runAttach(o: AttachOptions): Promise<number> {
     for (const sig of SIGNALS) process.on(sig, onSignal);
     process.on("uncaughtException", onCrash);
 
-    Bun.connect({
-      unix: o.socketPath,
-      socket: {
-        open(s) {
-          sock = s as unknown as Socket<undefined>;
-          const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(o.open ? { open: o.open } : {}) });
-          send(Buffer.from(line + "\n"));
-        },
-        data(_s, bytes) {
-          if (done) return;
-          if (first) {
-            first = false;
-            // The spec: a refused attach answers a text line starting with "e".
-            if (bytes[0] === 0x65) {
-              refusal = new TextDecoder().decode(bytes);
-              return;
-            }
-            enter();
-          }
-          if (refusal) {
-            refusal += new TextDecoder().decode(bytes);
+    connectChecked(o.socketPath, {
+      open(s) {
+        sock = s as unknown as Socket<undefined>;
+        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(o.open ? { open: o.open } : {}) });
+        send(Buffer.from(line + "\n"));
+      },
+      data(_s, bytes) {
+        if (done) return;
+        if (first) {
+          first = false;
+          // The spec: a refused attach answers a text line starting with "e".
+          if (bytes[0] === 0x65) {
+            refusal = new TextDecoder().decode(bytes);
             return;
           }
-          onFrames(bytes);
-        },
-        drain(s) {
-          while (outQueue.length) {
-            const head = outQueue[0]!;
-            const n = s.write(head);
-            if (n < head.length) {
-              outQueue[0] = head.subarray(Math.max(0, n));
-              return;
-            }
-            outQueue.shift();
+          enter();
+        }
+        if (refusal) {
+          refusal += new TextDecoder().decode(bytes);
+          return;
+        }
+        onFrames(bytes);
+      },
+      drain(s) {
+        while (outQueue.length) {
+          const head = outQueue[0]!;
+          const n = s.write(head);
+          if (n < head.length) {
+            outQueue[0] = head.subarray(Math.max(0, n));
+            return;
           }
-        },
-        close() {
-          if (refusal) return finish(1, `ws: ${refusal.trim().replace(/^error: /, "")}`);
-          // No EXIT frame: the server went away, which counts as quit.
-          finish(0, first ? "ws: the server closed the connection" : "[server exited]");
-        },
-        connectError(_s, err) {
-          for (const sig of SIGNALS) process.off(sig, onSignal);
-          process.off("uncaughtException", onCrash);
-          reject(new AttachRefused(`no ws server on ${o.socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
-        },
-        error(_s, err) {
-          finish(1, `ws: connection error: ${err.message}`);
-        },
+          outQueue.shift();
+        }
+      },
+      close() {
+        if (refusal) return finish(1, refused());
+        // No EXIT frame: the server went away, which counts as quit.
+        finish(0, first ? "ws: the server closed the connection" : "[server exited]");
+      },
+      connectError(_s, err) {
+        for (const sig of SIGNALS) process.off(sig, onSignal);
+        process.off("uncaughtException", onCrash);
+        reject(new AttachRefused(connectFailure(o.socketPath, err).message));
+      },
+      error(_s, err) {
+        finish(1, refusal ? refused() : `ws: connection error: ${err.message}`);
       },
     }).catch((err) => {
       for (const sig of SIGNALS) process.off(sig, onSignal);
       process.off("uncaughtException", onCrash);
-      reject(new AttachRefused(`no ws server on ${o.socketPath} (${err?.code ?? err?.message})`));
+      reject(new AttachRefused(connectFailure(o.socketPath, err).message));
     });
   });
 }

@@ -21,7 +21,11 @@ export function requestLine(socketPath: string, text: string, timeoutMs = 15000)
       first ??= line;
       return false;
     })
-      .then(() => (first !== undefined ? resolve(first) : reject(new Error("the server closed the connection without answering"))), reject)
+      .then(
+        () => (first !== undefined ? resolve(first) : reject(new Error("the server closed the connection without answering"))),
+        // A reset after the answer (a server at its connection limit answers, then closes) still answered.
+        (e) => (first !== undefined ? resolve(first) : reject(e)),
+      )
       .finally(() => clearTimeout(timer));
   });
 }

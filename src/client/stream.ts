@@ -2,50 +2,62 @@
 // the connection closes or onLine returns false (subscribe streams; `ws call`; and, stopping
 // after the first line, every one-shot request).
 
+import { connectChecked, UnsafeSocket } from "../paths";
+
 /** Nothing listens on the socket: the CLI turns this into advice to start a server. */
 export class NoServer extends Error {}
+
+/**
+ * What a failed connect means for people. Only a missing socket or a refused connect is "no
+ * server"; an unsafe socket keeps its own message; anything else (a reset by a server at its
+ * connection limit, a full backlog) says the server is there but did not take us.
+ */
+export function connectFailure(socketPath: string, err: unknown): Error {
+  if (err instanceof UnsafeSocket) return err;
+  const e = err as NodeJS.ErrnoException | undefined;
+  const code = e?.code ?? e?.message ?? String(err);
+  if (code === "ENOENT" || code === "ECONNREFUSED") return new NoServer(`no ws server on ${socketPath} (${code})`);
+  return new Error(`the ws server on ${socketPath} did not take the connection (${code}); it may be busy or serving too many connections, retry`);
+}
 
 export function streamLines(socketPath: string, line: string, onLine: (line: string) => boolean | void): Promise<void> {
   return new Promise((resolve, reject) => {
     let buf = "";
     const dec = new TextDecoder();
-    Bun.connect({
-      unix: socketPath,
-      socket: {
-        open(s) {
-          const bytes = Buffer.from(line.endsWith("\n") ? line : line + "\n");
-          const n = s.write(bytes);
-          (s as unknown as { rest?: Buffer }).rest = n < bytes.length ? bytes.subarray(n) : undefined;
-        },
-        drain(s) {
-          const st = s as unknown as { rest?: Buffer };
-          if (!st.rest) return;
-          const n = s.write(st.rest);
-          st.rest = n < st.rest.length ? st.rest.subarray(n) : undefined;
-        },
-        data(s, bytes) {
-          buf += dec.decode(bytes, { stream: true });
-          let nl: number;
-          while ((nl = buf.indexOf("\n")) >= 0) {
-            const l = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (onLine(l) === false) {
-              s.end();
-              return;
-            }
-          }
-        },
-        close() {
-          if (buf) onLine(buf);
-          resolve();
-        },
-        connectError(_s, err) {
-          reject(new NoServer(`no ws server on ${socketPath} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
-        },
-        error(_s, err) {
-          reject(err);
-        },
+    connectChecked(socketPath, {
+      open(s) {
+        const bytes = Buffer.from(line.endsWith("\n") ? line : line + "\n");
+        const n = s.write(bytes);
+        (s as unknown as { rest?: Buffer }).rest = n < bytes.length ? bytes.subarray(n) : undefined;
       },
-    }).catch((err) => reject(new NoServer(`no ws server on ${socketPath} (${err.code ?? err.message})`)));
+      drain(s) {
+        const st = s as unknown as { rest?: Buffer };
+        if (!st.rest) return;
+        const n = s.write(st.rest);
+        st.rest = n < st.rest.length ? st.rest.subarray(n) : undefined;
+      },
+      data(s, bytes) {
+        buf += dec.decode(bytes, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const l = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (onLine(l) === false) {
+            s.end();
+            return;
+          }
+        }
+      },
+      close() {
+        if (buf) onLine(buf);
+        resolve();
+      },
+      connectError(_s, err) {
+        reject(connectFailure(socketPath, err));
+      },
+      error(_s, err) {
+        reject(err);
+      },
+    }).catch((err) => reject(connectFailure(socketPath, err)));
   });
 }

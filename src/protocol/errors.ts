@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",
   spawn_failed: "The system refused to start the program; the message says why. Nothing was changed",
   limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
-  too_many_connections: "The server already serves its maximum of connections; this one is closed",
+  too_many_connections: "The server already serves its maximum of connections (this one is closed), or this connection has one of the slots kept for short requests and asked for a stream, attach or wait",
   internal: "The server failed; the message says how. Please report it",
 } as const;
 

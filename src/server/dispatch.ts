@@ -29,8 +29,8 @@ export interface LineStyle {
 
 export interface DispatchOptions {
   style?: LineStyle;
-  /** Refuse the message with this error without running it (e.g. `busy`). */
-  refuse?: WsError;
+  /** Refuse the message with this error without running it (e.g. `busy`), or ask per message. */
+  refuse?: WsError | ((entry: MessageEntry) => WsError | undefined);
 }
 
 function asWsError(e: unknown): WsError {
@@ -108,7 +108,8 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
   const params = checked.params;
   const fail = (e: WsError): string =>
     structured ? structuredError(e.code, e.message, enrichHint(e, entry, params), id) : entry.request ? jsonReply({ type: "error", message: e.message }) : plainError(e.message);
-  if (o.refuse) return { reply: fail(o.refuse), entry, v };
+  const refusal = typeof o.refuse === "function" ? o.refuse(entry) : o.refuse;
+  if (refusal) return { reply: fail(refusal), entry, v };
 
   if (!entry.request) {
     return {

@@ -1,6 +1,7 @@
 // The socket listener: JSON lines, one at a time per connection, each answered before the next is
 // read; idle connections closed after 2 s; oversized lines refused without harm to anyone else.
-// Limits (docs/protocol-v6.md "Limits"): at most MAX_CONNECTIONS connections; a line over
+// Limits (docs/protocol-v6.md "Limits"): at most MAX_CONNECTIONS connections, the last
+// RESERVED_SLOTS of them kept for short requests (docs/security.md "Connection limit"); a line over
 // LARGE_LINE waits up to BUDGET_WAIT_MS for room in the shared request memory budget, else it is
 // refused with `busy` having done nothing; every per-connection queue is bounded.
 import type { Socket } from "bun";
@@ -16,6 +17,19 @@ export const IDLE_CLOSE_MS = 2000;
 const MAX_BUFFERED = 4 * MAX_LINE;
 /** Connections served at once; the next is told `too_many_connections` and closed. */
 export const MAX_CONNECTIONS = envInt("WS_MAX_CONNECTIONS", 1024);
+/**
+ * Slots at the top kept for short requests (CLI calls, agent hooks): a connection that lands there
+ * may not hold it (subscribe, attach, wait), and is closed after RESERVED_IDLE_MS without a line.
+ * So a program that leaks streams can't lock the user's own CLI out.
+ */
+export const RESERVED_SLOTS = Math.min(16, Math.floor(MAX_CONNECTIONS / 8));
+export const RESERVED_IDLE_MS = 1000;
+/** Messages that keep their connection for as long as the client likes. */
+const HOLDS_CONNECTION = new Set(["subscribe", "attach", "wait_for"]);
+/** How long a refused connection stays half-open so the client can read why (see `refuseConnection`). */
+const REFUSED_LINGER_MS = 1000;
+/** Refused connections kept half-open at once; beyond this they are closed at once. */
+const MAX_LINGERING = 64;
 /** Lines over this size need room in the request memory budget. */
 export const LARGE_LINE = 64 * 1024;
 /** Bytes of large requests held at once, across every connection. */
@@ -89,6 +103,8 @@ interface LineState {
   /** The client closed its write side: answer what is buffered, then close. */
   eof: boolean;
   style: LineStyle;
+  /** In a reserved slot: short requests only, shorter idle time. */
+  reserved: boolean;
 }
 
 export interface ListenerOptions {
@@ -102,6 +118,7 @@ export interface ListenerOptions {
 export function listen(o: ListenerOptions) {
   let nextId = 1;
   let open = 0;
+  let lingering = 0;
   const lines = new WeakMap<Connection, LineState>();
   const budget = new Budget(REQUEST_BUDGET);
   const tooLong = (conn: Connection, st: LineState | undefined) => {
@@ -112,8 +129,36 @@ export function listen(o: ListenerOptions) {
 
   const armIdle = (conn: Connection, st: LineState) => {
     clearTimeout(st.idle);
-    st.idle = setTimeout(() => conn.end(), IDLE_CLOSE_MS);
+    st.idle = setTimeout(() => conn.end(), st.reserved ? RESERVED_IDLE_MS : IDLE_CLOSE_MS);
   };
+
+  /**
+   * Refuse a connection with an error line. Closing at once would reset the connection under a
+   * client that is still writing its request, which then loses the line and reports "no server";
+   * so shut our side, discard what it sends and close when it does (or after a moment).
+   */
+  const refuseConnection = (conn: Connection, message: string) => {
+    conn.write(plainError(message));
+    if (lingering >= MAX_LINGERING) return conn.end();
+    lingering++;
+    try {
+      conn.socket.shutdown();
+    } catch {}
+    const timer = setTimeout(() => conn.close(), REFUSED_LINGER_MS);
+    conn.signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      lingering--;
+    });
+  };
+
+  /** A reserved slot answers short requests only. */
+  const reservedRefusal = (entry: { type: string }) =>
+    HOLDS_CONNECTION.has(entry.type)
+      ? new WsError(
+          `too many connections: the last ${RESERVED_SLOTS} of this ws's ${MAX_CONNECTIONS} are kept for short requests, so ${entry.type} can't have one now; something is holding many connections open (ws events, ws wait, ws attach, …)`,
+          "too_many_connections",
+        )
+      : undefined;
 
   /** Wait until the client has taken its replies (bounded queue); drop it if it stalls. */
   const backpressure = async (conn: Connection) => {
@@ -169,11 +214,12 @@ export function listen(o: ListenerOptions) {
           if (await budget.acquire(lineBytes.length, BUDGET_WAIT_MS)) held = lineBytes.length;
           else refuse = new WsError(`busy: no memory for a ${lineBytes.length}-byte request within ${BUDGET_WAIT_MS} ms; nothing was done, retry`, "busy");
         }
+        const refuseHere = refuse ?? (st.reserved ? reservedRefusal : undefined);
         const afterReply: (() => void)[] = [];
         const ctx: HandlerContext = { ...o.context(conn), signal: conn.signal, afterReply: (fn) => void afterReply.push(fn) };
         let d;
         try {
-          d = await dispatchLine(line, ctx, { style: st.style, refuse });
+          d = await dispatchLine(line, ctx, { style: st.style, refuse: refuseHere });
         } finally {
           if (held) budget.release(held);
         }
@@ -233,17 +279,12 @@ export function listen(o: ListenerOptions) {
         open++;
         if (open > MAX_CONNECTIONS) {
           // Told before anything else is read, in the one form every client of every version reads.
-          conn.write(plainError(`too many connections (this ws serves at most ${MAX_CONNECTIONS} at once)`));
-          conn.end();
-          return;
+          return refuseConnection(conn, `too many connections (this ws serves at most ${MAX_CONNECTIONS} at once)`);
         }
         const refusal = o.admit?.(conn);
-        if (refusal) {
-          conn.write(plainError(refusal));
-          conn.end();
-          return;
-        }
-        const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false } };
+        if (refusal) return refuseConnection(conn, refusal);
+        const reserved = open > MAX_CONNECTIONS - RESERVED_SLOTS;
+        const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved };
         lines.set(conn, st);
         armIdle(conn, st);
       },

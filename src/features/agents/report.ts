@@ -5,6 +5,8 @@
 // Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
+import { safeText } from "../../safe-text";
+
 const STDIN_WAIT_MS = 1000;
 const SOCKET_WAIT_MS = 1500;
 
@@ -55,7 +57,9 @@ async function readStdin(): Promise<string> {
 }
 
 /** Send one line and wait for the server's answer (so reports from one hook sequence stay in order). */
-export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS): Promise<string | undefined> {
+export async function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, debug = false): Promise<string | undefined> {
+  // The socket checks need node:fs (~6 ms to load): only reports that will connect pay for it.
+  const { connectChecked } = await import("../../paths");
   return new Promise((resolve) => {
     let reply = "";
     const done = (v: string | undefined) => {
@@ -63,29 +67,30 @@ export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS): P
       resolve(v);
     };
     const timer = setTimeout(() => done(undefined), waitMs);
-    Bun.connect({
-      unix: path,
-      socket: {
-        open(s) {
-          s.write(line);
-          s.flush();
-          s.shutdown(); // our side is finished; the server may close after replying
-        },
-        data(s, chunk) {
-          reply += new TextDecoder().decode(chunk);
-          if (reply.includes("\n")) {
-            s.end();
-            done(reply.slice(0, reply.indexOf("\n")));
-          }
-        },
-        close() {
-          done(reply || undefined);
-        },
-        error() {
-          done(undefined);
-        },
+    connectChecked(path, {
+      open(s) {
+        s.write(line);
+        s.flush();
+        s.shutdown(); // our side is finished; the server may close after replying
       },
-    }).catch(() => done(undefined));
+      data(s, chunk) {
+        reply += new TextDecoder().decode(chunk);
+        if (reply.includes("\n")) {
+          s.end();
+          done(reply.slice(0, reply.indexOf("\n")));
+        }
+      },
+      close() {
+        done(reply || undefined);
+      },
+      error() {
+        done(undefined);
+      },
+    }).catch((e) => {
+      // An unsafe socket (another user's, or in an open directory) gets nothing; say why when debugging.
+      if (debug) console.error(safeText(`ws report: ${(e as Error).message}`));
+      done(undefined);
+    });
   });
 }
 
@@ -110,7 +115,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const typed = payload && typeof payload === "object" ? (payload as { type?: unknown }).type : undefined;
   const event = args.event ?? (typeof typed === "string" ? typed : undefined);
   if (!event) return;
-  const reply = await sendLine(socket, reportLine(pane, args.agent, event, payload));
-  if (env.WS_DEBUG && reply !== "ok") console.error(`ws report: ${reply ?? "no answer from ws"}`);
+  const reply = await sendLine(socket, reportLine(pane, args.agent, event, payload), SOCKET_WAIT_MS, !!env.WS_DEBUG);
+  if (env.WS_DEBUG && reply !== "ok") console.error(safeText(`ws report: ${reply ?? "no answer from ws"}`));
 }
 

@@ -1,0 +1,46 @@
+// Text that others wrote (workspace and tab names, titles a pane's program set, commands, cwd,
+// agent messages, a server's error messages) printed by the CLI to a terminal. Raw, a control
+// character lets it run escape sequences (OSC 52 writes the clipboard, DCS queries answer into the
+// input, CSI moves the cursor over earlier output) and a bidi control reorders what is shown. The
+// attach screen drops such characters (it draws only printable cells); the CLI shows them
+// visibly, as `cat -v` does, so nothing is hidden either. docs/security.md "Terminal-safe output".
+
+/**
+ * The characters a terminal must not get raw: C0 controls other than tab and newline (ESC, BEL,
+ * CR, …), DEL, the C1 controls U+0080–U+009F (CSI, OSC, DCS, ST in 8-bit form), the bidi
+ * embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E, U+200F
+ * and U+061C, and the line and paragraph separators U+2028, U+2029.
+ */
+export const UNSAFE_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** A C0 control or DEL in caret notation (ESC → ^[, BEL → ^G, DEL → ^?); anything else as <U+XXXX>. */
+function visible(c: string): string {
+  const n = c.charCodeAt(0);
+  if (n < 0x20) return `^${String.fromCharCode(n + 0x40)}`;
+  if (n === 0x7f) return "^?";
+  return `<U+${n.toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+
+/** SGR (colour and attribute) sequences: the only escapes `ws pane read --styled` passes on. */
+const SGR = /\x1b\[[0-9;:]*m/g;
+
+/** `s` with every unsafe character shown visibly; with `keepSgr`, SGR sequences pass unchanged. */
+export function safeText(s: string, opts: { keepSgr?: boolean } = {}): string {
+  if (!opts.keepSgr) return s.replace(UNSAFE_CHARS, visible);
+  let out = "";
+  let from = 0;
+  for (const m of s.matchAll(SGR)) {
+    out += s.slice(from, m.index).replace(UNSAFE_CHARS, visible) + m[0];
+    from = m.index + m[0].length;
+  }
+  return out + s.slice(from).replace(UNSAFE_CHARS, visible);
+}
+
+/**
+ * JSON text made safe for a terminal without changing what it means: every unsafe character
+ * becomes a \uXXXX escape (JSON.stringify leaves DEL, C1 and bidi controls raw). Inside a JSON
+ * string that decodes to the exact original; `--json` output stays exact.
+ */
+export function safeJson(text: string): string {
+  return text.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
