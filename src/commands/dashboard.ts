@@ -1,5 +1,4 @@
 import { defineMessage } from "./types";
-import type { AgentService } from "../features/agents/service";
 
 export default defineMessage({
   type: "dashboard",
@@ -10,7 +9,7 @@ export default defineMessage({
   fields: {},
   example: { v: 5, type: "dashboard" },
   handle(_p, { services }) {
-    const agents = services.agents as AgentService | undefined;
+    const agents = services.get("agents");
     return { type: "dashboard", ...(agents?.dashboard() ?? { agents: [], workstreams: [], ports: [] }) };
   },
 });

@@ -1,4 +1,3 @@
-import { controlOf } from "../server/control";
 import { paneInfo } from "../server/v6-model";
 import { defineMessage } from "./types";
 
@@ -38,6 +37,6 @@ export default defineMessage<{ pane: number }>({
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_info", pane: 1 },
   handle({ pane }, { session, services }) {
-    return paneInfo(session, controlOf(services), pane);
+    return paneInfo(session, services.control, pane);
   },
 });

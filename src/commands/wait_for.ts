@@ -1,10 +1,8 @@
 // wait_for: block until a condition holds, woken only by the events that can change the answer
 // (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
 import { WsError } from "../protocol/errors";
-import { controlOf } from "../server/control";
 import { SOURCES, sourceLines, type Source } from "../server/pane-text";
 import type { ModelEvent } from "../server/events";
-import type { AgentService } from "../features/agents/service";
 import { defineMessage, type Reply } from "./types";
 
 export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status"] as const;
@@ -62,7 +60,7 @@ export default defineMessage<Params>({
   errors: ["timeout", "pane_not_found", "pane_exited", "unsupported"],
   example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
   handle(p, { session, services, signal }) {
-    const control = controlOf(services);
+    const control = services.control;
     const began = Date.now();
     let regex: RegExp | undefined;
     switch (p.condition) {
@@ -94,7 +92,7 @@ export default defineMessage<Params>({
       case "agent_status":
         need(p, "pane");
         need(p, "statuses");
-        if (!services.agents) throw new WsError("this server has no agent feature", "unsupported");
+        if (!services.get("agents")) throw new WsError("this server has no agent feature", "unsupported");
         session.pane(p.pane!);
         break;
     }
@@ -166,7 +164,7 @@ export default defineMessage<Params>({
             }
           }
           case "agent_status": {
-            const status = (services.agents as AgentService).status(p.pane!)?.status ?? "none";
+            const status = services.get("agents")?.status(p.pane!)?.status ?? "none";
             if (p.statuses!.includes(status)) return done({ pane: p.pane, status });
             if (!session.panes.has(p.pane!)) return new WsError(`pane ${p.pane} closed while waiting for its agent`, "pane_exited", { param: "pane" });
             return undefined;

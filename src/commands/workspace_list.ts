@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { workspaceInfos, type PortsOf } from "../server/info";
+import { workspaceInfos } from "../server/info";
 
 export default defineMessage({
   type: "workspace_list",
@@ -10,6 +10,6 @@ export default defineMessage({
   fields: {},
   example: { v: 2, type: "workspace_list" },
   handle(_p, { session, services }) {
-    return { type: "workspaces", workspaces: workspaceInfos(session, services.portsOf as PortsOf | undefined) };
+    return { type: "workspaces", workspaces: workspaceInfos(session, services.get("portsOf")) };
   },
 });

@@ -42,10 +42,3 @@ export class Control {
     return this.exits.get(pane);
   }
 }
-
-/** The control service, as handlers find it. */
-export function controlOf(services: Record<string, unknown>): Control {
-  const c = services.control as Control | undefined;
-  if (!c) throw new Error("the control service is not running");
-  return c;
-}

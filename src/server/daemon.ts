@@ -10,6 +10,7 @@ import { listen } from "./listener";
 import { Session, paneBaseEnv } from "./session";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
+import { Services } from "./services";
 import type { Connection } from "./connection";
 
 export interface DaemonOptions {
@@ -26,7 +27,7 @@ export function infoPath(socketPath: string): string {
 
 export class Daemon {
   readonly session: Session;
-  readonly services: Record<string, unknown> = {};
+  readonly services: Services;
   readonly bootId = crypto.randomUUID();
   readonly startedAt = Date.now();
   readonly connections = new Set<Connection>();
@@ -51,7 +52,7 @@ export class Daemon {
     this.done = new Promise((r) => (this.resolveDone = r));
     // Protocol v6's event log and exit records: made before the first workspace, so every change
     // of this daemon's life has a seq.
-    this.services.control = new Control(this.session, this.bootId, this.startedAt);
+    this.services = new Services(new Control(this.session, this.bootId, this.startedAt));
   }
 
   context(conn?: Connection): HandlerContext {
@@ -71,6 +72,7 @@ export class Daemon {
     let restored = false;
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
     if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd() });
+    for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.
     const oldMask = process.umask(0o177);
     try {

@@ -57,8 +57,8 @@ export default function agentsUiFeature(): Feature {
   return {
     name: "agents-ui",
     start(d) {
-      const ui = d.services.ui as Interface | undefined;
-      const agents = d.services.agents as AgentService | undefined;
+      const ui = d.services.get("ui");
+      const agents = d.services.get("agents");
       if (!ui || !agents) return;
       const kinds = notifyKinds();
       ui.tabBadge = (panes) => {
