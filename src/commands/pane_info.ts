@@ -37,6 +37,6 @@ export default defineMessage<{ pane: number }>({
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_info", pane: 1 },
   handle({ pane }, { session, services }) {
-    return paneInfo(session, services.control, pane);
+    return paneInfo(session, (id) => services.control.exitOf(id), pane);
   },
 });

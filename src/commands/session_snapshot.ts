@@ -19,6 +19,6 @@ export default defineMessage({
   example: { v: 6, id: 1, type: "session_snapshot" },
   handle(_p, { session, services }) {
     const agents = services.get("agents");
-    return snapshot(session, services.control, (pane) => agents?.status(pane)?.status);
+    return snapshot(session, { bootId: services.control.bootId, seq: services.control.events.seq }, (pane) => agents?.status(pane)?.status);
   },
 });

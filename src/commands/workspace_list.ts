@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { workspaceInfos } from "../server/info";
+import { workspaceInfos } from "../server/v6-model";
 
 export default defineMessage({
   type: "workspace_list",

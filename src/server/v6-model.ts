@@ -1,12 +1,11 @@
-// The model as protocol v6 shows it: tabs by id, portable layout trees (export and apply), pane
-// info and the whole-session snapshot. Only type imports of the session and panes, so command
-// modules (which the CLI loads) can use it.
+// The model as replies show it: workspace_list's WorkspaceInfo and TabInfo (spec: "WorkspaceInfo",
+// "TabInfo"), portable layout trees, pane info and the whole-session snapshot. Only type imports of
+// the session and panes, so command modules (which the CLI loads) can use it.
 import { foregroundProcess, processCwd } from "../model/process-info";
 import { panesOf, type Layout } from "../model/layout";
 import type { Tab, Workspace } from "../model/workspace";
 import type { Session } from "./session";
 import type { TreeNode } from "../model/tree";
-import type { Control } from "./control";
 
 export function exportTree(session: Session, l: Layout): TreeNode {
   if (l.kind === "pane") {
@@ -34,10 +33,22 @@ export function layoutReply(session: Session, ws: Workspace, tab: Tab, type = "l
   };
 }
 
-export async function paneInfo(session: Session, control: Control, id: number): Promise<{ type: string; [k: string]: unknown }> {
+/** How a pane that has gone ended, as the control service remembers it. */
+export interface PaneEnd {
+  exit_code: number | null;
+  signal: string | null;
+}
+
+/** The daemon's identity and the event log's position, for the snapshot. */
+export interface SnapshotStamp {
+  bootId: string;
+  seq: number;
+}
+
+export async function paneInfo(session: Session, exitOf: (pane: number) => PaneEnd | undefined, id: number): Promise<{ type: string; [k: string]: unknown }> {
   const p = session.panes.get(id);
   if (!p) {
-    const exit = control.exitOf(id);
+    const exit = exitOf(id);
     if (exit) return { type: "pane_info", pane: id, exited: true, exit_code: exit.exit_code, signal: exit.signal };
     session.pane(id); // throws pane_not_found
   }
@@ -71,11 +82,11 @@ export async function paneInfo(session: Session, control: Control, id: number): 
   };
 }
 
-export function snapshot(session: Session, control: Control, agentStatus?: (pane: number) => string | undefined) {
+export function snapshot(session: Session, stamp: SnapshotStamp, agentStatus?: (pane: number) => string | undefined) {
   return {
     type: "snapshot",
-    boot_id: control.bootId,
-    seq: control.events.seq,
+    boot_id: stamp.bootId,
+    seq: stamp.seq,
     current: session.currentWorkspace?.name ?? null,
     size: session.size,
     workspaces: session.workspaces.map((ws, wi) => ({
@@ -115,4 +126,36 @@ export function snapshot(session: Session, control: Control, agentStatus?: (pane
       };
     }),
   };
+}
+
+export interface TabInfo {
+  name: string;
+  project?: string;
+  panes: number[];
+  active: boolean;
+  ports?: number[];
+}
+
+export interface WorkspaceInfo {
+  name: string;
+  current: boolean;
+  tabs: TabInfo[];
+}
+
+/** A source of listening ports per pane (the port scanner registers one). */
+export type PortsOf = (pane: number) => number[];
+
+export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceInfo[] {
+  return session.workspaces.map((ws, wi) => ({
+    name: ws.name,
+    current: wi === session.current,
+    tabs: ws.tabs.map((tab, ti) => {
+      const panes = panesOf(tab.layout);
+      // Key order is the spec's: name, project (when linked), panes, active, ports (when any).
+      const info: TabInfo = { name: session.tabName(tab), ...(tab.project !== undefined ? { project: tab.project } : {}), panes, active: ti === ws.active };
+      const ports = portsOf ? [...new Set(panes.flatMap(portsOf))].sort((a, b) => a - b) : [];
+      if (ports.length) info.ports = ports;
+      return info;
+    }),
+  }));
 }
