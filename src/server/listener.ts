@@ -9,6 +9,7 @@ import type { HandlerContext } from "../commands/types";
 import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";
+import { envInt } from "../model/limits";
 import { Connection } from "./connection";
 import { dispatchLine, type LineStyle } from "./dispatch";
 
@@ -42,10 +43,6 @@ export const SLOW_CLIENT_MS = 5000;
 /** A connection's lines are answered for at most this long before others get a turn. */
 const FAIR_SLICE_MS = 4;
 
-function envInt(name: string, dflt: number): number {
-  const n = Number(process.env[name]);
-  return Number.isSafeInteger(n) && n > 0 ? n : dflt;
-}
 
 /** The shared memory budget for large requests: FIFO waiters, each with a deadline. */
 export class Budget {
