@@ -9,7 +9,7 @@ import { TestServer, waitFor } from "./harness";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
-import { Session, paneBaseEnv } from "../src/server/session";
+import { Session, paneBaseEnv } from "../src/model/session";
 import { NAME_MAX_LENGTH } from "../src/model/names";
 
 let s: TestServer;

@@ -9,7 +9,7 @@ import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, 
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/features/persistence/text";
 import { applySave, preface } from "../src/features/persistence/restore";
-import { Session, paneBaseEnv } from "../src/server/session";
+import { Session, paneBaseEnv } from "../src/model/session";
 import { panesOf } from "../src/model/layout";
 import { waitFor } from "./harness";
 

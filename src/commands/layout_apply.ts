@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { PANE_START_ERRORS, defineMessage } from "./types";

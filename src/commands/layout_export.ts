@@ -1,4 +1,4 @@
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 

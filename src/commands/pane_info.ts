@@ -1,4 +1,4 @@
-import { paneInfo } from "../server/v6-model";
+import { paneInfo } from "../model/views";
 import { defineMessage } from "./types";
 
 export default defineMessage<{ pane: number }>({

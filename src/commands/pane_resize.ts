@@ -1,5 +1,5 @@
 import { resizePane, panesOf } from "../model/layout";
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 

@@ -1,4 +1,4 @@
-import { snapshot } from "../server/v6-model";
+import { snapshot } from "../model/views";
 import { defineMessage } from "./types";
 
 export default defineMessage({

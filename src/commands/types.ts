@@ -2,7 +2,7 @@
 // dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
 // so the CLI can load the registry without loading the server.
 import type { Fields } from "../protocol/schema";
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Services } from "../server/services";
 
 export type Reply =

@@ -2,7 +2,7 @@
 // (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
 import { WsError } from "../protocol/errors";
 import { SOURCES, sourceLines, type Source } from "../server/pane-text";
-import type { ModelEvent } from "../server/events";
+import type { ModelEvent } from "../model/events";
 import { defineMessage, type Reply } from "./types";
 
 export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status"] as const;

@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { workspaceInfos } from "../server/v6-model";
+import { workspaceInfos } from "../model/views";
 
 export default defineMessage({
   type: "workspace_list",

@@ -1,8 +1,8 @@
 // What protocol v6's control messages share across connections: the event log, the exit status of
 // panes that have gone (a `wait_for` exit or `pane_info` may come after), and who this daemon is.
 // One instance per daemon, made before the first workspace so every change has a seq.
-import type { EventBus, ModelEvent } from "./events";
-import type { Session } from "./session";
+import type { EventBus, ModelEvent } from "../model/events";
+import type { Session } from "../model/session";
 import { EventLog } from "./event-log";
 
 export interface PaneExit {

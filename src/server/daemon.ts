@@ -7,7 +7,7 @@ import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../paths";
 import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
-import { Session, paneBaseEnv } from "./session";
+import { Session, paneBaseEnv } from "../model/session";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
 import { Services } from "./services";

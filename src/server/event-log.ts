@@ -4,8 +4,8 @@
 // subscriber never has more than SUB_MAX_QUEUED bytes queued; a reader that falls behind catches up
 // from the ring, and gets a `gap` only for events the ring no longer holds.
 import type { Connection } from "./connection";
-import type { EventBus, ModelEvent } from "./events";
-import type { Session } from "./session";
+import type { EventBus, ModelEvent } from "../model/events";
+import type { Session } from "../model/session";
 
 /** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
 export const EVENT_TYPES = [

@@ -2,7 +2,7 @@
 // provides its services before any feature starts (Feature.provide), so who uses whom does not
 // depend on the order of FEATURES. Only type imports: loading this loads no feature.
 import type { Control } from "./control";
-import type { PortsOf } from "./v6-model";
+import type { PortsOf } from "../model/views";
 import type { AttachService } from "../commands/attach";
 import type { AgentService } from "../features/agents/service";
 import type { PersistenceService } from "../features/persistence/service";

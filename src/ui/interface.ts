@@ -6,7 +6,7 @@
 // goes out at once (a key echo costs no tick), later changes within FRAME_MS
 // are coalesced into one frame. Nothing runs while nothing changes.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";

@@ -1,7 +1,7 @@
 // The daemon's agent feature: hook reports in, statuses kept per pane, the person's attention out
 // (bus events the UI draws and rings for), plus the dashboard's lists and agent_send's target.
 
-import type { Session } from "../../server/session";
+import type { Session } from "../../model/session";
 import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
 import { alive } from "./agent-process.ts";

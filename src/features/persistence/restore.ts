@@ -2,7 +2,7 @@
 // command restarted in its directory (a shell pane gets a fresh shell); old scrollback shown above
 // the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
 import { findByName } from "../../model/workspace";
-import type { NewPaneOptions, RestoreTabSpec, Session } from "../../server/session";
+import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 
 function when(iso: string | undefined): string {

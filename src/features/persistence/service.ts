@@ -2,8 +2,8 @@
 // model changes (debounced) so a crash loses at most a few seconds, saves on `shutdown_keep`, and
 // serves `session_save|restore|discard`. One save runs at a time; a request during a save queues
 // one more.
-import type { Session } from "../../server/session";
-import type { ModelEvent } from "../../server/events";
+import type { Session } from "../../model/session";
+import type { ModelEvent } from "../../model/events";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";

@@ -3,14 +3,14 @@
 // event bus.
 import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
-import { Pane } from "../model/pane";
-import { findByName, type Tab, type Workspace } from "../model/workspace";
-import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "../model/layout";
+import { Pane } from "./pane";
+import { findByName, type Tab, type Workspace } from "./workspace";
+import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
 import { WsError, have } from "../protocol/errors";
-import { nameProblem } from "../model/names";
-import { MAX_PANES, MAX_PANES_PER_REQUEST } from "../model/limits";
+import { nameProblem } from "./names";
+import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { EventBus } from "./events";
-import { treeToSpec, type TreeNode } from "../model/tree";
+import { treeToSpec, type TreeNode } from "./tree";
 
 export interface NewPaneOptions {
   argv?: string[];

@@ -1,11 +1,11 @@
 // The model as replies show it: workspace_list's WorkspaceInfo and TabInfo (spec: "WorkspaceInfo",
 // "TabInfo"), portable layout trees, pane info and the whole-session snapshot. Only type imports of
 // the session and panes, so command modules (which the CLI loads) can use it.
-import { foregroundProcess, processCwd } from "../model/process-info";
-import { panesOf, type Layout } from "../model/layout";
-import type { Tab, Workspace } from "../model/workspace";
+import { foregroundProcess, processCwd } from "./process-info";
+import { panesOf, type Layout } from "./layout";
+import type { Tab, Workspace } from "./workspace";
 import type { Session } from "./session";
-import type { TreeNode } from "../model/tree";
+import type { TreeNode } from "./tree";
 
 export function exportTree(session: Session, l: Layout): TreeNode {
   if (l.kind === "pane") {
