@@ -155,13 +155,8 @@ export default defineMessage<Params>({
             return ws ? done({ workspace: ws.name }) : undefined;
           }
           case "pane_exists": {
-            if (!session.panes.has(p.pane!)) return undefined;
-            try {
-              const { ws, tab } = session.locate(p.pane!);
-              return done({ pane: p.pane, workspace: ws.name, tab: tab.id });
-            } catch {
-              return undefined;
-            }
+            const at = session.panes.has(p.pane!) ? session.where(p.pane!) : undefined;
+            return at ? done({ pane: p.pane, workspace: at.ws.name, tab: at.tab.id }) : undefined;
           }
           case "agent_status": {
             const status = services.get("agents")?.status(p.pane!)?.status ?? "none";

@@ -46,11 +46,11 @@ export class AgentService {
     this.off.push(
       this.store.onChange((c) => this.publish(c)),
       session.bus.on((e) => {
-        if (e.type === "pane_closed") this.store.clear(e.pane as number);
+        if (e.type === "pane_closed") this.store.clear(e.pane);
         // Bringing a pane on screen is the person looking at it.
         if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
         // So is typing into it.
-        if (e.type === "pane_input") this.store.seen(e.pane as number);
+        if (e.type === "pane_input") this.store.seen(e.pane);
       }),
     );
   }
@@ -108,13 +108,7 @@ export class AgentService {
   }
 
   dashboard(now = Date.now()): Dashboard {
-    const where = (pane: number) => {
-      try {
-        return this.session.locate(pane);
-      } catch {
-        return undefined;
-      }
-    };
+    const where = (pane: number) => this.session.where(pane);
     const agents: DashboardAgent[] = [];
     for (const s of this.store.ranked()) {
       const w = where(s.pane);

@@ -156,8 +156,8 @@ export class PersistenceService {
 
   private onEvent(e: ModelEvent): void {
     if (this.closed) return;
-    if (e.type === "pane_output") this.snap.markDirty(e.pane as number);
-    else if (e.type === "pane_closed") this.snap.forget(e.pane as number);
+    if (e.type === "pane_output") this.snap.markDirty(e.pane);
+    else if (e.type === "pane_closed") this.snap.forget(e.pane);
     if (!NOT_MODEL.has(e.type)) this.changed();
   }
 
