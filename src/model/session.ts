@@ -62,9 +62,8 @@ export class Session {
   readonly bus = new EventBus();
   readonly workspaces: Workspace[] = [];
   readonly panes = new Map<number, Pane>();
-  /** The attached client's terminal size (or tmux's detached default). */
-  size = { cols: 80, rows: 24 };
-  current = 0;
+  private screen = { cols: 80, rows: 24 };
+  private currentIndex = 0;
   private nextPane = 1;
   private nextTab = 1;
   private nextWorkspace = 1;
@@ -77,8 +76,18 @@ export class Session {
 
   // ---- lookups -------------------------------------------------------------------------------
 
+  /** The attached client's terminal size (or tmux's detached default). */
+  get size(): { readonly cols: number; readonly rows: number } {
+    return this.screen;
+  }
+
+  /** The index of the workspace on screen. */
+  get current(): number {
+    return this.currentIndex;
+  }
+
   get currentWorkspace(): Workspace {
-    return this.workspaces[this.current]!;
+    return this.workspaces[this.currentIndex]!;
   }
 
   activeTab(ws: Workspace): Tab {
@@ -172,7 +181,7 @@ export class Session {
 
   resizeScreen(cols: number, rows: number): void {
     if (cols === this.size.cols && rows === this.size.rows) return;
-    this.size = { cols: Math.max(10, cols), rows: Math.max(4, rows) };
+    this.screen = { cols: Math.max(10, cols), rows: Math.max(4, rows) };
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }
@@ -405,8 +414,8 @@ export class Session {
 
   focusWorkspace(ws: Workspace): void {
     const i = this.workspaces.indexOf(ws);
-    if (i < 0 || i === this.current) return;
-    this.current = i;
+    if (i < 0 || i === this.currentIndex) return;
+    this.currentIndex = i;
     this.bus.emit({ type: "workspace_focused", workspace: ws.name });
   }
 
@@ -505,7 +514,7 @@ export class Session {
     const wi = this.workspaces.indexOf(ws);
     if (wi < 0) return;
     this.workspaces.splice(wi, 1);
-    if (this.current >= this.workspaces.length || this.current > wi) this.current = Math.max(0, this.current - 1);
+    if (this.currentIndex >= this.workspaces.length || this.currentIndex > wi) this.currentIndex = Math.max(0, this.currentIndex - 1);
     this.bus.emit({ type: "workspace_closed", workspace: ws.name });
   }
 

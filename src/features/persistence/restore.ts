@@ -42,7 +42,7 @@ export interface RestoreResult {
  */
 export function applySave(session: Session, body: SaveBody, header?: SaveHeader): RestoreResult {
   const fresh = session.workspaces.length === 0;
-  if (fresh) session.size = { cols: Math.max(10, body.size.cols), rows: Math.max(4, body.size.rows) };
+  if (fresh) session.resizeScreen(body.size.cols, body.size.rows);
   const ids = new Map<number, number>();
   let tabs = 0;
   let currentName: string | undefined;
@@ -74,10 +74,7 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
   }
   if (currentName !== undefined) {
     const ws = findByName(session.workspaces, currentName);
-    if (ws) {
-      if (fresh) session.current = session.workspaces.indexOf(ws);
-      else session.focusWorkspace(ws);
-    }
+    if (ws) session.focusWorkspace(ws);
   }
   return { workspaces: body.workspaces.length, tabs, panes: ids.size, ids };
 }
