@@ -6,7 +6,7 @@
 
 import {
   type KeyCode, type KeyKind, type MouseButton, type MouseKind, type TermEvent,
-  keyEvent, formatMods, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD, CAPS_LOCK, NUM_LOCK,
+  keyEvent, formatMods, MEDIA_KEYS, MODIFIER_KEYS, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD, CAPS_LOCK, NUM_LOCK,
 } from "../protocol/events";
 
 const ESC = 0x1b;
@@ -257,15 +257,7 @@ const KITTY: Record<number, KeyCode> = {
 const KITTY_KEYPAD_CHARS: Record<number, string> = {
   57409: ".", 57410: "/", 57411: "*", 57412: "-", 57413: "+", 57415: "=", 57416: ",",
 };
-const KITTY_MODIFIERS = [
-  "LeftShift", "LeftControl", "LeftAlt", "LeftSuper", "LeftHyper", "LeftMeta",
-  "RightShift", "RightControl", "RightAlt", "RightSuper", "RightHyper", "RightMeta",
-  "IsoLevel3Shift", "IsoLevel5Shift",
-];
-const KITTY_MEDIA = [
-  "Play", "Pause", "PlayPause", "Reverse", "Stop", "FastForward", "Rewind", "TrackNext",
-  "TrackPrevious", "Record", "LowerVolume", "RaiseVolume", "MuteVolume",
-];
+// Kitty numbers its media keys 57428… and modifier keys 57441… in the order crossterm lists them.
 
 function codepointKey(cp: number, mods: number, kind: KeyKind, state: number): TermEvent | null {
   if (KITTY[cp]) {
@@ -277,8 +269,8 @@ function codepointKey(cp: number, mods: number, kind: KeyKind, state: number): T
   if (KITTY_KEYPAD_CHARS[cp]) return keyEvent({ Char: KITTY_KEYPAD_CHARS[cp]! }, mods, kind, state | KEYPAD);
   if (cp === 57414) return keyEvent("Enter", mods, kind, state | KEYPAD);
   if (cp >= 57376 && cp <= 57398) return keyEvent({ F: cp - 57376 + 13 }, mods, kind, state);
-  if (cp >= 57428 && cp <= 57440) return keyEvent({ Media: KITTY_MEDIA[cp - 57428]! }, mods, kind, state);
-  if (cp >= 57441 && cp <= 57454) return keyEvent({ Modifier: KITTY_MODIFIERS[cp - 57441]! }, mods, kind, state);
+  if (cp >= 57428 && cp <= 57440) return keyEvent({ Media: MEDIA_KEYS[cp - 57428]! }, mods, kind, state);
+  if (cp >= 57441 && cp <= 57454) return keyEvent({ Modifier: MODIFIER_KEYS[cp - 57441]! }, mods, kind, state);
   if (cp < 0x20 || cp > 0x10ffff) return null;
   let ch = String.fromCodePoint(cp);
   if (mods & SHIFT && ch.length === 1 && ch >= "a" && ch <= "z") ch = ch.toUpperCase();

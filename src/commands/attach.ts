@@ -1,5 +1,6 @@
 import { WsError } from "../protocol/errors";
 import { defineMessage } from "./types";
+import { U16_MAX } from "../protocol/events";
 
 export interface AttachParams {
   cols: number;
@@ -17,8 +18,9 @@ export default defineMessage<AttachParams>({
   request: false,
   summary: "A terminal client attaching. After this line the connection carries the attach stream.",
   fields: {
-    cols: { type: "integer", required: true, description: "The client terminal's width" },
-    rows: { type: "integer", required: true, description: "The client terminal's height" },
+    // u16, as crossterm reports sizes; the server then clamps to its screen limits (docs/attach.md).
+    cols: { type: "integer", required: true, min: 0, max: U16_MAX, description: "The client terminal's width" },
+    rows: { type: "integer", required: true, min: 0, max: U16_MAX, description: "The client terminal's height" },
     build: { type: "string", description: "The client binary's build id" },
     open: {
       type: "object",
@@ -28,6 +30,8 @@ export default defineMessage<AttachParams>({
         if (typeof o.cwd !== "string") return "invalid type for `open.cwd`: expected a string";
         if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string")))
           return "invalid type for `open.command`: expected an array of strings";
+        for (const k of ["name", "project"] as const)
+          if (o[k] !== undefined && typeof o[k] !== "string") return `invalid type for \`open.${k}\`: expected a string`;
         return undefined;
       },
     },

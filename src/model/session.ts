@@ -11,6 +11,7 @@ import { nameProblem } from "./names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { EventBus } from "./events";
 import { treeToSpec, type TreeNode } from "./tree";
+import { clampScreenSize } from "./screen-size";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -180,8 +181,9 @@ export class Session {
   }
 
   resizeScreen(cols: number, rows: number): void {
-    if (cols === this.size.cols && rows === this.size.rows) return;
-    this.screen = { cols: Math.max(10, cols), rows: Math.max(4, rows) };
+    const size = clampScreenSize(cols, rows);
+    if (size.cols === this.size.cols && size.rows === this.size.rows) return;
+    this.screen = size;
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }

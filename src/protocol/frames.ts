@@ -19,6 +19,8 @@ export interface ExitNotice {
   message?: string;
 }
 
+/** Buffer space kept between frames; more is let go once it is empty. */
+const KEEP_BUFFER = 64 * 1024;
 const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -67,6 +69,8 @@ export class FrameDecoder {
       this.buf.copyWithin(0, off, this.len);
       this.len -= off;
     }
+    // A big frame (a paste) grew the buffer: don't hold that memory for the rest of the session.
+    if (this.len === 0 && this.buf.length > KEEP_BUFFER) this.buf = new Uint8Array(0);
     return frames;
   }
 

@@ -322,7 +322,9 @@ export function listen(o: ListenerOptions) {
         o.onClose?.(conn);
       },
       error(socket, err) {
+        // Bun reports a throw from any handler above here: that connection goes, nothing else.
         console.error("socket error:", err?.message ?? err);
+        socket.data?.conn.close();
       },
     },
   });

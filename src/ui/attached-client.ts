@@ -1,10 +1,24 @@
 // The one attached terminal client: frames in and out over its connection,
 // the screen it has (for diffing), and the 5-second slow-client rule.
+//
+// What the client sends is untrusted (docs/attach.md "Input checks"): a frame that breaks the
+// framing closes the connection; an EVENT that is not a valid crossterm event is dropped with a
+// warning (the framing is intact, so the next event is fine); any fault while handling the
+// client's bytes closes this connection with a logged error and touches nothing else.
 
 import type { Connection } from "../server/connection";
 import { FrameDecoder, FRAME_EVENT, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
-import { asTermEvent, type TermEvent } from "../protocol/events";
+import { checkTermEvent, type TermEvent } from "../protocol/events";
+import { quote } from "../protocol/quote";
 import { ScreenDiff } from "./diff";
+
+export interface ClientLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Dropped events logged one by one per connection; the rest are counted and logged at the end. */
+export const LOGGED_BAD_EVENTS = 3;
 
 export const SLOW_CLIENT_MS = 5000;
 
@@ -13,11 +27,14 @@ export class AttachedClient {
   private decoder = new FrameDecoder();
   private watchdog: ReturnType<typeof setTimeout> | undefined;
   closed = false;
+  /** EVENTs dropped as invalid on this connection. */
+  private badEvents = 0;
 
   constructor(
     readonly conn: Connection,
     private onEvent: (ev: TermEvent) => void,
     private onGone: (c: AttachedClient) => void,
+    private log: ClientLog = console,
   ) {
     conn.reader = {
       data: (bytes) => this.receive(bytes),
@@ -27,20 +44,52 @@ export class AttachedClient {
 
   private receive(bytes: Uint8Array) {
     if (this.closed) return;
-    let frames;
     try {
-      frames = this.decoder.push(bytes);
-    } catch {
-      return this.drop();
-    }
-    for (const f of frames) {
-      if (f.kind !== FRAME_EVENT) continue;
-      let ev: TermEvent | null = null;
+      let frames;
       try {
-        ev = asTermEvent(JSON.parse(frameText(f)));
-      } catch {}
-      if (ev) this.onEvent(ev);
+        frames = this.decoder.push(bytes);
+      } catch (e) {
+        this.log.warn(`attach client ${this.conn.id}: ${(e as Error).message}; connection closed`);
+        return this.drop();
+      }
+      // Resizes in a row collapse to the last: each one re-lays out every pane, which is costly
+      // for wide panes with long histories, and only the last one shows.
+      let resize: TermEvent | undefined;
+      for (const f of frames) {
+        if (this.closed) return;
+        if (f.kind !== FRAME_EVENT) continue;
+        const ev = this.parse(f.payload.length ? frameText(f) : "");
+        if (!ev) continue;
+        if (typeof ev === "object" && "Resize" in ev) {
+          resize = ev;
+          continue;
+        }
+        if (resize) this.onEvent(resize);
+        resize = undefined;
+        this.onEvent(ev);
+      }
+      if (resize && !this.closed) this.onEvent(resize);
+    } catch (e) {
+      this.log.error(`attach client ${this.conn.id}: handling its input failed, connection closed: ${(e as Error)?.stack ?? e}`);
+      this.drop();
     }
+  }
+
+  /** An EVENT payload → a checked event, or undefined (dropped with a warning). */
+  private parse(text: string): TermEvent | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return this.dropEvent(`not JSON: ${quote(text)}`);
+    }
+    const r = checkTermEvent(json);
+    return "event" in r ? r.event : this.dropEvent(r.problem);
+  }
+
+  private dropEvent(why: string): undefined {
+    if (++this.badEvents <= LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: event dropped: ${why}`);
+    return undefined;
   }
 
   /** True while earlier output is still queued: the next frame should wait. */
@@ -95,6 +144,7 @@ export class AttachedClient {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.watchdog);
+    if (this.badEvents > LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: ${this.badEvents - LOGGED_BAD_EVENTS} more invalid events were dropped`);
     this.onGone(this);
   }
 }

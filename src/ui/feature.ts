@@ -28,6 +28,7 @@ export default function uiFeature(): Feature {
         build: BUILD,
         shutdown: (keep) => void d.shutdown(keep),
         keepOnQuit: !isLocalSocket(d.opts.socketPath),
+        log: d.log,
       });
       d.services.provide("ui", ui); // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
@@ -41,11 +42,14 @@ export default function uiFeature(): Feature {
           return;
         }
         if (!restoreNoted) {
-          // A saved session that could not be loaded is news for the person, not just the log.
+          // A saved session that could not be loaded (or only in part) is news for the person, not
+          // just the log.
           // Read at the first attach, when every feature has provided its services.
           restoreNoted = true;
-          const problem = d.services.get("persistence")?.problem;
-          if (problem) warnings.push(`saved session not restored: ${problem.message} (ws doctor)`);
+          const persistence = d.services.get("persistence");
+          if (persistence?.problem) warnings.push(`saved session not restored: ${persistence.problem.message} (ws doctor)`);
+          const skipped = persistence?.skipped ?? [];
+          if (skipped.length) warnings.push(`saved session restored in part: ${skipped[0]}${skipped.length > 1 ? ` (and ${skipped.length - 1} more in the server log)` : ""}`);
         }
         if (p.open) {
           const ws = d.session.currentWorkspace;

@@ -11,7 +11,8 @@ import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
-import { AttachedClient } from "./attached-client";
+import { AttachedClient, type ClientLog } from "./attached-client";
+import { quote } from "../protocol/quote";
 import { compose, type Overlay, type UiView } from "./compositor";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
@@ -47,6 +48,8 @@ export interface InterfaceOptions {
   shutdown(keep: boolean): void;
   /** Whether the quit command saves the session first (not for a --local server). Default true. */
   keepOnQuit?: boolean;
+  /** Where faults and dropped input are reported (the daemon's log). */
+  log?: ClientLog;
 }
 
 export interface AttachRequest {
@@ -79,9 +82,11 @@ export class Interface implements UiView {
   private waitingDrain = false;
   private visible = new Set<number>();
   private unsubscribe: () => void;
+  private readonly log: ClientLog;
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
+    this.log = opts.log ?? console;
     this.keymap = opts.keymap;
     for (const p of this.session.panes.values()) this.track(p);
     this.unsubscribe = this.session.bus.on((e) => {
@@ -137,6 +142,7 @@ export class Interface implements UiView {
           this.prefixPending = false;
         }
       },
+      this.log,
     );
     this.client = c;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
@@ -191,9 +197,15 @@ export class Interface implements UiView {
       return;
     }
     this.lastFrame = performance.now();
-    const grid = compose(this.session, this);
-    this.visible = this.visiblePanes();
-    c.send(c.diff.render(grid));
+    try {
+      const grid = compose(this.session, this);
+      this.visible = this.visiblePanes();
+      c.send(c.diff.render(grid));
+    } catch (e) {
+      // Runs from a timer, where nothing above could catch it: this client goes, the server stays.
+      this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
+      c.drop();
+    }
   }
 
   private visiblePanes(): Set<number> {
@@ -220,6 +232,7 @@ export class Interface implements UiView {
     try {
       this.handle(ev);
     } catch (e) {
+      this.log.error(`attach client ${c.conn.id}: handling ${quote(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
       this.message = (e as Error).message;
       this.invalidate();
     }

@@ -1,8 +1,12 @@
 // The save file: a one-line JSON header (format, version, length and SHA-256 of the body), then the
-// body as JSON. Reading checks every part before anything is used, so a truncated, corrupt or
-// newer save is refused whole, never loaded half. docs/sessions.md describes the format and how a
-// new version upgrades old saves.
+// body as JSON. Reading checks every part before anything is used: a truncated, corrupt or newer
+// save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
+// docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
+import { plain, quote as quoteValue } from "../../protocol/quote";
+import { readBody } from "./validate";
+
+export { checkBody } from "./validate";
 
 export const FORMAT = "ws-session";
 /** The body version this build writes. Bump it with a migration in MIGRATIONS (docs/sessions.md). */
@@ -164,13 +168,19 @@ export function decodeHeader(bytes: Uint8Array): { header: SaveHeader; bodyStart
   try {
     header = JSON.parse(Buffer.from(bytes.subarray(0, nl)).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its header is not JSON (${(e as Error).message})`);
+    throw new SaveProblem("corrupt", `its header is not JSON (${plain((e as Error).message)})`);
   }
-  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${JSON.stringify((header as any)?.format)})`);
-  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${JSON.stringify(header.version)}`);
+  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as any)?.format)})`);
+  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${quoteValue(header.version)}`);
+  // Shown by `ws session info`, `ws doctor` and the log: never raw text from a file.
+  for (const k of ["ws", "server", "saved_at"] as const) {
+    const v: unknown = header[k];
+    header[k] = typeof v === "string" ? plain(v) : v === undefined ? "unknown" : quoteValue(v);
+  }
   if (header.version > FORMAT_VERSION)
-    throw new SaveProblem("newer", `it was written by a newer ws (${header.ws ?? "unknown"}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);
+    throw new SaveProblem("newer", `it was written by a newer ws (${header.ws}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);
   if (!Number.isSafeInteger(header.bytes) || header.bytes < 0 || typeof header.sha256 !== "string") throw new SaveProblem("corrupt", "its header has no body length or checksum");
+  if (![header.workspaces, header.tabs, header.panes].every((n) => Number.isSafeInteger(n) && n >= 0)) throw new SaveProblem("corrupt", "its header's counts are not numbers");
   return { header, bodyStart: nl + 1 };
 }
 
@@ -179,8 +189,11 @@ function looksLikeHeaderStart(bytes: Uint8Array): boolean {
   return `{"format":"${FORMAT}"`.startsWith(start) || start.startsWith(`{"format":"${FORMAT}"`);
 }
 
-/** Check and parse a whole file. Throws SaveProblem; returns a body in the current format. */
-export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody } {
+/**
+ * Check and parse a whole file. Throws SaveProblem when none of it can be used; else returns the
+ * usable body in the current format, and notes on the parts left out (validate.ts).
+ */
+export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody; skipped: string[] } {
   const { header, bodyStart } = decodeHeader(bytes);
   let end = bytes.length;
   if (end > bodyStart && bytes[end - 1] === 10) end--;
@@ -193,7 +206,7 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody 
   try {
     raw = JSON.parse(Buffer.from(bodyBytes).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its body is not JSON (${(e as Error).message})`);
+    throw new SaveProblem("corrupt", `its body is not JSON (${plain((e as Error).message)})`);
   }
   let body = raw;
   for (let v = header.version; v < FORMAT_VERSION; v++) {
@@ -201,9 +214,9 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody 
     if (!up) throw new SaveProblem("corrupt", `no upgrade from save format ${v}`);
     body = up(body);
   }
-  const problem = checkBody(body);
-  if (problem) throw new SaveProblem("corrupt", problem);
-  return { header, body: body as SaveBody };
+  const checked = readBody(body);
+  if ("fatal" in checked) throw new SaveProblem("corrupt", checked.fatal);
+  return { header, body: checked.body, skipped: checked.skipped };
 }
 
 /**
@@ -211,73 +224,3 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody 
  * order, so every old save reaches the current format. Never change a past entry; add the next.
  */
 export const MIGRATIONS: Record<number, (body: any) => any> = {};
-
-// ---- validation: everything restore relies on, checked before anything is built ----------------
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isStrArr = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
-const isInt = (v: unknown, min = 0): v is number => Number.isSafeInteger(v) && (v as number) >= min;
-
-function checkLayout(l: unknown, where: string, seen: number[]): string | undefined {
-  if (!isObj(l)) return `${where}: layout node is not an object`;
-  if (l.kind === "pane") {
-    if (!isInt(l.pane, 0)) return `${where}: layout leaf without a pane id`;
-    seen.push(l.pane);
-    return undefined;
-  }
-  if (l.kind !== "split") return `${where}: unknown layout node kind ${JSON.stringify(l.kind)}`;
-  if (l.dir !== "right" && l.dir !== "below") return `${where}: bad split direction ${JSON.stringify(l.dir)}`;
-  if (typeof l.ratio !== "number" || !(l.ratio > 0 && l.ratio < 1)) return `${where}: split ratio ${JSON.stringify(l.ratio)} is not between 0 and 1`;
-  return checkLayout(l.a, where, seen) ?? checkLayout(l.b, where, seen);
-}
-
-function checkPane(p: unknown, where: string): string | undefined {
-  if (!isObj(p)) return `${where}: not an object`;
-  if (!isInt(p.id, 0)) return `${where}: no id`;
-  if (!isStrArr(p.command)) return `${where}: command is not an array of strings`;
-  if (p.argv !== undefined && !isStrArr(p.argv)) return `${where}: argv is not an array of strings`;
-  if (typeof p.cwd !== "string") return `${where}: no cwd`;
-  if (p.name !== undefined && typeof p.name !== "string") return `${where}: name is not a string`;
-  if (p.workstream !== undefined && typeof p.workstream !== "string") return `${where}: workstream is not a string`;
-  if (p.project !== undefined && typeof p.project !== "string") return `${where}: project is not a string`;
-  if (!isObj(p.env) || !Object.values(p.env).every((v) => typeof v === "string")) return `${where}: env is not an object of strings`;
-  if (typeof p.scrollback !== "string") return `${where}: scrollback is not text`;
-  return undefined;
-}
-
-export function checkBody(b: unknown): string | undefined {
-  if (!isObj(b)) return "the body is not an object";
-  if (!isObj(b.size) || !isInt(b.size.cols, 1) || !isInt(b.size.rows, 1)) return "no screen size";
-  if (!Array.isArray(b.workspaces)) return "no workspaces";
-  if (b.workspaces.length && !(isInt(b.current) && b.current < b.workspaces.length)) return `current workspace ${JSON.stringify(b.current)} is out of range`;
-  const names = new Set<string>();
-  for (const [wi, w] of (b.workspaces as unknown[]).entries()) {
-    const ww = `workspace ${wi + 1}`;
-    if (!isObj(w) || typeof w.name !== "string" || !w.name) return `${ww}: no name`;
-    if (names.has(w.name.toLowerCase())) return `${ww}: the name "${w.name}" appears twice`;
-    names.add(w.name.toLowerCase());
-    if (!Array.isArray(w.tabs) || w.tabs.length === 0) return `${ww} ("${w.name}"): no tabs`;
-    if (!(isInt(w.active) && w.active < w.tabs.length)) return `${ww} ("${w.name}"): active tab out of range`;
-    for (const [ti, t] of (w.tabs as unknown[]).entries()) {
-      const tt = `workspace "${w.name}" tab ${ti + 1}`;
-      if (!isObj(t)) return `${tt}: not an object`;
-      if (t.name !== undefined && typeof t.name !== "string") return `${tt}: name is not a string`;
-      if (t.project !== undefined && typeof t.project !== "string") return `${tt}: project is not a string`;
-      if (!Array.isArray(t.panes) || !t.panes.length) return `${tt}: no panes`;
-      for (const [pi, p] of (t.panes as unknown[]).entries()) {
-        const bad = checkPane(p, `${tt} pane ${pi + 1}`);
-        if (bad) return bad;
-      }
-      const seen: number[] = [];
-      const bad = checkLayout(t.layout, tt, seen);
-      if (bad) return bad;
-      const ids = (t.panes as SavedPane[]).map((p) => p.id);
-      if (new Set(seen).size !== seen.length) return `${tt}: a pane appears twice in the layout`;
-      if (new Set(ids).size !== ids.length) return `${tt}: two panes share an id`;
-      if (seen.length !== ids.length || !seen.every((id) => ids.includes(id))) return `${tt}: the layout and the pane list disagree`;
-      if (!seen.includes(t.focused)) return `${tt}: the focused pane is not in the tab`;
-      if (t.zoomed !== undefined && !seen.includes(t.zoomed)) return `${tt}: the zoomed pane is not in the tab`;
-    }
-  }
-  return undefined;
-}

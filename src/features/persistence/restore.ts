@@ -36,9 +36,9 @@ export interface RestoreResult {
 }
 
 /**
- * Build `body` into the session. Into an empty session (server start) it takes the saved screen
- * size too. Into a live one (`ws session restore`), a saved workspace whose name exists gets the
- * saved tabs added after its own.
+ * Build `body` (as checked by decode) into the session. Into an empty session (server start) it
+ * takes the saved screen size too. Into a live one (`ws session restore`), a saved workspace whose
+ * name exists gets the saved tabs added after its own.
  */
 export function applySave(session: Session, body: SaveBody, header?: SaveHeader): RestoreResult {
   const fresh = session.workspaces.length === 0;

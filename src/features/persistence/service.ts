@@ -2,6 +2,7 @@
 // model changes (debounced) so a crash loses at most a few seconds, saves on `shutdown_keep`, and
 // serves `session_save|restore|discard`. One save runs at a time; a request during a save queues
 // one more.
+import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
 import type { ModelEvent } from "../../model/events";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
@@ -11,6 +12,9 @@ import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } f
 
 /** Events that don't change what a save holds (output is handled as scrollback freshness). */
 const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
+
+/** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
+export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
 
 /** A session that ends this soon after being restored keeps its save (see beforeShutdown). */
 const RESTORE_GRACE_MS = 10_000;
@@ -52,6 +56,8 @@ export class PersistenceService {
   lastSave: SaveSummary | undefined;
   /** A save found at start that could not be loaded (also noted beside the moved-aside file). */
   problem: LoadProblem | undefined;
+  /** What the last save read left out (bad panes, tabs or workspaces), as logged. */
+  skipped: string[] = [];
   private off: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstChange = 0;
@@ -81,11 +87,14 @@ export class PersistenceService {
 
   // ---- loading ---------------------------------------------------------------------------------
 
-  /** Read and check the save. Missing: undefined. Unreadable: moved aside, warned, undefined. */
+  /** Read and check the save. Missing: undefined. Unreadable: moved aside, warned, undefined.
+   * Parts left out (a bad pane, tab or workspace) are warned and kept in `skipped`. */
   async load(): Promise<{ header: SaveHeader; body: SaveBody } | undefined> {
     const path = this.opts.path;
     let bytes: Uint8Array | undefined;
     try {
+      const size = await stat(path).then((st) => st.size, () => 0);
+      if (size > MAX_SAVE_BYTES) return this.setAside(new SaveProblem("corrupt", `it is ${size} bytes, over the ${MAX_SAVE_BYTES} a save may be`));
       bytes = await readSaveBytes(path);
     } catch (e) {
       this.problem = { kind: "unreadable", message: `can't read ${path}: ${(e as Error).message}` };
@@ -94,21 +103,35 @@ export class PersistenceService {
     }
     if (!bytes) return undefined;
     try {
-      return decode(bytes);
+      return this.checked(decode(bytes));
     } catch (e) {
-      const kind = e instanceof SaveProblem ? e.kind : "corrupt";
-      const why = (e as Error).message;
-      let aside: string | undefined;
-      try {
-        aside = await moveAside(path, `${kind}: ${why}`);
-      } catch (err) {
-        this.opts.log.error(`could not move the unreadable save ${path} aside: ${(err as Error).message}`);
-      }
-      this.problem = { kind, message: why, aside };
-      const keep = kind === "newer" ? ` A newer ws can still restore it: move it back to ${path}.` : "";
-      this.opts.log.warn(`the saved session ${path} could not be loaded: ${why}. It was moved aside to ${aside ?? "(could not move it)"} and ws started clean.${keep}`);
-      return undefined;
+      return this.setAside(e);
     }
+  }
+
+  /** Note what a usable save left out (the log, and `skipped` for the person on attach). */
+  private checked<T extends { skipped: string[] }>(save: T): T {
+    this.skipped = save.skipped;
+    for (const m of save.skipped) this.opts.log.warn(`saved session ${this.opts.path}: ${m}`);
+    return save;
+  }
+
+  /** A save that can't be used goes aside (kept for a person or a newer ws) and ws starts clean. */
+  private async setAside(e: unknown): Promise<undefined> {
+    const path = this.opts.path;
+    const kind = e instanceof SaveProblem ? e.kind : "corrupt";
+    const why = (e as Error)?.message ?? String(e);
+    let aside: string | undefined;
+    try {
+      aside = await moveAside(path, `${kind}: ${why}`);
+    } catch (err) {
+      this.opts.log.error(`could not move the unreadable save ${path} aside: ${(err as Error).message}`);
+    }
+    this.problem = { kind, message: why, aside };
+    this.skipped = [];
+    const keep = kind === "newer" ? ` A newer ws can still restore it: move it back to ${path}.` : "";
+    this.opts.log.warn(`the saved session ${path} could not be loaded: ${why}. It was moved aside to ${aside ?? "(could not move it)"} and ws started clean.${keep}`);
+    return undefined;
   }
 
   /** At server start: rebuild the saved session. True when something was restored. */
@@ -116,14 +139,18 @@ export class PersistenceService {
     const save = await this.load();
     if (!save) return false;
     const t0 = performance.now();
-    let r: RestoreResult;
+    let r: RestoreResult | undefined;
     try {
       r = applySave(this.session, save.body, save.header);
     } catch (e) {
       this.opts.log.error(`restoring the saved session failed: ${(e as Error).message}`);
-      return this.session.workspaces.length > 0;
     }
-    if (!this.session.workspaces.length) return false;
+    // Nothing could be rebuilt: set the save aside, or the first save of the clean start overwrites it.
+    if (!this.session.workspaces.length) {
+      await this.setAside(new SaveProblem("corrupt", "none of its workspaces could be rebuilt"));
+      return false;
+    }
+    if (!r) return true;
     this.restoredAt = Date.now();
     this.opts.log.info(`restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
     return true;
@@ -133,7 +160,7 @@ export class PersistenceService {
   async restoreNow(): Promise<RestoreResult & { saved_at: string }> {
     const bytes = await readSaveBytes(this.opts.path);
     if (!bytes) throw new SaveProblem("corrupt", `no saved session at ${this.opts.path}`);
-    const save = decode(bytes); // a bad file is refused here, not moved: the person is looking at it
+    const save = this.checked(decode(bytes)); // a bad file is refused here, not moved: the person is looking at it
     const r = applySave(this.session, save.body, save.header);
     return { ...r, saved_at: save.header.saved_at };
   }
