@@ -9,7 +9,8 @@ import { TestServer, waitFor } from "./harness";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
-import { Session, paneBaseEnv } from "../src/model/session";
+import { Session } from "../src/model/session";
+import { paneBaseEnv } from "../src/model/launch";
 import { NAME_MAX_LENGTH } from "../src/model/names";
 
 let s: TestServer;

@@ -9,7 +9,8 @@ import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, 
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/features/persistence/text";
 import { applySave, preface } from "../src/features/persistence/restore";
-import { Session, paneBaseEnv } from "../src/model/session";
+import { Session } from "../src/model/session";
+import { paneBaseEnv } from "../src/model/launch";
 import { panesOf } from "../src/model/layout";
 import { waitFor } from "./harness";
 

@@ -2,7 +2,6 @@
 // the UI and persistence change the model only through here, and each change is published on the
 // event bus.
 import { homedir } from "node:os";
-import { existsSync, statSync } from "node:fs";
 import { Pane } from "./pane";
 import { findByName, type Tab, type Workspace } from "./workspace";
 import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
@@ -12,17 +11,9 @@ import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { EventBus } from "./events";
 import { treeToSpec, type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
+import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
 
-export interface NewPaneOptions {
-  argv?: string[];
-  cwd?: string;
-  /** Extra environment for this pane, e.g. WS_WORKSTREAM. */
-  env?: Record<string, string>;
-  preface?: string;
-  /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
-   * focused pane's directory may have gone; a saved one may be from another machine). */
-  strictCwd?: boolean;
-}
+export type { NewPaneOptions } from "./launch";
 
 /** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
  * `zoomed` are keys of `panes`, not live ids: every pane gets a new id. */
@@ -45,18 +36,6 @@ export interface SessionOptions {
   onEmpty: () => void;
   /** Panes at most at once (default MAX_PANES). */
   maxPanes?: number;
-}
-
-/** Environment variables that belong to the server process or a parent ws, never to a pane. */
-const NOT_INHERITED = ["BUN_BE_BUN", "WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "WS_WORKSTREAM", "TMUX", "TMUX_PANE"];
-
-export function paneBaseEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.includes(k)) out[k] = v;
-  out.TERM = "xterm-256color";
-  out.COLORTERM = "truecolor";
-  out.TERM_PROGRAM = "ws";
-  return out;
 }
 
 export class Session {
@@ -200,24 +179,10 @@ export class Session {
       throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${this.panes.size}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
   }
 
-  private argvOf(o: NewPaneOptions): string[] {
-    return o.argv && o.argv.length ? o.argv : [this.opts.baseEnv.SHELL || "/bin/sh"];
-  }
-
-  /** Refuse, before anything changes, a pane that could not start: a NUL where the system takes
-   * none, a `cwd` that is not a directory (with `strictCwd`), a program not on the pane's PATH.
-   * `at` prefixes the field names in errors (a layout tree's leaf). */
+  /** Refuse, before anything changes, a pane that could not start (launch.ts). `at` prefixes the
+   * field names in errors (a layout tree's leaf). */
   checkLaunch(o: NewPaneOptions, at?: string): void {
-    const field = (f: string) => (at ? `${at}.${f}` : f);
-    const argv = this.argvOf(o);
-    if (argv.some((a) => a.includes("\0"))) throw new WsError(`\`${field("command")}\` holds a NUL character`, "invalid_params", { param: field("command") });
-    if (o.cwd?.includes("\0")) throw new WsError(`\`${field("cwd")}\` holds a NUL character`, "invalid_params", { param: field("cwd") });
-    if (o.strictCwd && o.cwd !== undefined && !isDirectory(o.cwd))
-      throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });
-    const program = argv[0]!;
-    const PATH = o.env?.PATH ?? this.opts.baseEnv.PATH ?? process.env.PATH ?? "";
-    if (!Bun.which(program, { PATH, cwd: usableDir(o.cwd) }))
-      throw new WsError(`can't run ${JSON.stringify(program)}: ${program.includes("/") ? "no executable file there" : "not found on PATH"}`, "program_not_found", { param: field("command") });
+    checkLaunch(o, this.opts.baseEnv, at);
   }
 
   /** Start a pane's program. The pane is not in the model until adopted. */
@@ -225,7 +190,7 @@ export class Session {
     this.checkLaunch(o);
     const cwd = usableDir(o.cwd);
     const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
-    const argv = this.argvOf(o);
+    const argv = programOf(o, this.opts.baseEnv);
     try {
       return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface });
     } catch (e) {
@@ -624,26 +589,3 @@ function checkName(param: string, name: string): void {
   if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** A spawn that failed after the checks (a race, or a limit of the system), as the error to answer. */
-function startError(program: string, e: unknown): WsError {
-  if (e instanceof WsError) return e;
-  const err = e as NodeJS.ErrnoException | undefined;
-  const why = err?.message ?? String(e);
-  if (err?.code === "ERR_INVALID_ARG_VALUE") return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "invalid_params");
-  if (err?.code === "ENOENT" || err?.code === "EACCES" || err?.code === "ENOEXEC") return new WsError(`can't run ${JSON.stringify(program)}: ${why}`, "program_not_found", { param: "command" });
-  return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "spawn_failed", { param: "command" });
-}
-
-/** A cwd the program can start in: the one asked for when it is a directory, else $HOME. */
-function usableDir(dir: string | undefined): string {
-  if (dir && isDirectory(dir)) return dir;
-  return existsSync(homedir()) ? homedir() : "/";
-}
