@@ -4,14 +4,15 @@
 // one more.
 import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
-import type { ModelEvent } from "../../model/events";
+import type { ModelEvent, ModelEventType } from "../../model/events";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
 import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
 
-/** Events that don't change what a save holds (output is handled as scrollback freshness). */
-const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
+/** Events that don't call for a save (output is handled as scrollback freshness; a title, which
+ * programs may set at every prompt, is saved with the next change or the scrollback's). */
+const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_output", "pane_renamed", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
