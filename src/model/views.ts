@@ -106,10 +106,7 @@ export function snapshot(session: Session, stamp: SnapshotStamp, agentStatus?: (
       })),
     })),
     panes: [...session.panes.values()].map((p) => {
-      let where: { ws: Workspace; tab: Tab } | undefined;
-      try {
-        where = session.locate(p.id);
-      } catch {}
+      const where = session.where(p.id);
       const status = agentStatus?.(p.id);
       return {
         pane: p.id,
