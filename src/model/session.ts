@@ -40,8 +40,9 @@ export interface SessionOptions {
 
 export class Session {
   readonly bus = new EventBus();
-  readonly workspaces: Workspace[] = [];
-  readonly panes = new Map<number, Pane>();
+  /** Written here only: the rest of the daemon reads them. */
+  private readonly workspaceList: Workspace[] = [];
+  private readonly paneMap = new Map<number, Pane>();
   private screen = { cols: 80, rows: 24 };
   private currentIndex = 0;
   private nextPane = 1;
@@ -55,6 +56,14 @@ export class Session {
   }
 
   // ---- lookups -------------------------------------------------------------------------------
+
+  get workspaces(): readonly Workspace[] {
+    return this.workspaceList;
+  }
+
+  get panes(): ReadonlyMap<number, Pane> {
+    return this.paneMap;
+  }
 
   /** The attached client's terminal size (or tmux's detached default). */
   get size(): { readonly cols: number; readonly rows: number } {
@@ -202,7 +211,7 @@ export class Session {
     pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
     pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
     pane.onExit = () => this.paneExited(pane);
-    this.panes.set(pane.id, pane);
+    this.paneMap.set(pane.id, pane);
   }
 
   /** Stop a pane that was started for a request that then failed. */
@@ -220,7 +229,7 @@ export class Session {
     const first = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
     this.nextPane++;
     this.nextWorkspace++;
-    this.workspaces.push(ws);
+    this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     this.addTab(ws, first, {});
     return ws;
@@ -354,7 +363,7 @@ export class Session {
     checkName("name", name);
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
-    this.workspaces.push(ws);
+    this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     const ids = new Map<number, number>();
     let skipped = 0;
@@ -369,7 +378,7 @@ export class Session {
       }
     }
     if (!ws.tabs.length) {
-      this.workspaces.splice(this.workspaces.indexOf(ws), 1);
+      this.workspaceList.splice(this.workspaces.indexOf(ws), 1);
       this.bus.emit({ type: "workspace_closed", workspace: ws.name });
       throw failure;
     }
@@ -449,7 +458,7 @@ export class Session {
     try {
       where = this.locate(id);
     } catch {}
-    this.panes.delete(id);
+    this.paneMap.delete(id);
     if (kill) pane.kill("SIGHUP");
     // Dispose the emulator once the program is gone, so late output has somewhere to go.
     pane.pty.exited.finally(() => pane.dispose());
@@ -480,7 +489,7 @@ export class Session {
   private removeEmptyWorkspace(ws: Workspace): void {
     const wi = this.workspaces.indexOf(ws);
     if (wi < 0) return;
-    this.workspaces.splice(wi, 1);
+    this.workspaceList.splice(wi, 1);
     if (this.currentIndex >= this.workspaces.length || this.currentIndex > wi) this.currentIndex = Math.max(0, this.currentIndex - 1);
     this.bus.emit({ type: "workspace_closed", workspace: ws.name });
   }

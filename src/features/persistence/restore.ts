@@ -1,7 +1,6 @@
 // Rebuilding a save into the live model: the same workspaces, tabs, layouts and focus; each pane's
 // command restarted in its directory (a shell pane gets a fresh shell); old scrollback shown above
 // the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
-import { findByName } from "../../model/workspace";
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 
@@ -55,7 +54,7 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
       focused: t.focused,
       zoomed: t.zoomed,
     }));
-    const existing = fresh ? undefined : findByName(session.workspaces, w.name);
+    const existing = fresh ? undefined : session.findWorkspace(w.name);
     let name = w.name;
     if (existing) {
       for (const spec of specs) for (const [a, b] of session.restoreTab(existing, spec).ids) ids.set(a, b);
@@ -73,7 +72,7 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
     if (wi === body.current) currentName = name;
   }
   if (currentName !== undefined) {
-    const ws = findByName(session.workspaces, currentName);
+    const ws = session.findWorkspace(currentName);
     if (ws) session.focusWorkspace(ws);
   }
   return { workspaces: body.workspaces.length, tabs, panes: ids.size, ids };
