@@ -1,5 +1,5 @@
 // Output reaches the emulator in order and in full, and a flood cannot grow the daemon without
-// bound: the pane stops the program's output (XOFF) while the emulator catches up.
+// bound: the pane stops reading its PTY while the emulator catches up (raw mode: raw-flood.test.ts).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -20,11 +20,11 @@ export interface PaneSpec {
 /** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
  * our own queue and only hand it more as its write callbacks fire. */
 const EMULATOR_IN_FLIGHT = 16 * 1024;
-/** Unparsed output above which the program's output is stopped (XOFF) until we catch up, and
- * below which it is restarted (XON): a flood then runs at the emulator's pace, as under tmux,
- * instead of queueing without bound. */
-const FLOW_STOP_AT = 1024 * 1024;
-const FLOW_RESTART_AT = 128 * 1024;
+/** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
+ * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
+ * pane's backlog stays under this plus one read (docs/pane-pipeline.md). */
+const READ_PAUSE_AT = 256 * 1024;
+const READ_RESUME_AT = 64 * 1024;
 /** Largest piece handed to xterm at once (see receive). */
 const EMULATOR_CHUNK = 4096;
 
@@ -82,20 +82,25 @@ export class Pane {
       for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
       this.received += bytes.length;
     }
-    this.pty = spawnPty({
-      argv: this.argv,
-      cwd: spec.cwd,
-      env: spec.env,
-      cols: spec.cols,
-      rows: spec.rows,
-      onData: (bytes) => this.receive(bytes),
-      onExit: (code, signal) => {
-        this.exitCode = code;
-        this.exitSignal = signal;
-        this.ptyExited = true;
-        this.maybeFinish();
-      },
-    });
+    try {
+      this.pty = spawnPty({
+        argv: this.argv,
+        cwd: spec.cwd,
+        env: spec.env,
+        cols: spec.cols,
+        rows: spec.rows,
+        onData: (bytes) => this.receive(bytes),
+        onExit: (code, signal) => {
+          this.exitCode = code;
+          this.exitSignal = signal;
+          this.ptyExited = true;
+          this.maybeFinish();
+        },
+      });
+    } catch (e) {
+      this.term.dispose(); // the program could not start: no pane, nothing left behind
+      throw e;
+    }
     this.pump();
   }
 
@@ -163,14 +168,17 @@ export class Pane {
 
   /** Bytes received from the PTY and not yet handed to the emulator. */
   private queued = 0;
-  /** Whether we stopped the program's output (only ever undone by us). */
-  private flowStopped = false;
+  /** Whether we stopped reading the PTY. */
+  private readPaused = false;
 
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
     this.queued += bytes.length;
     this.received += bytes.length;
-    if (!this.flowStopped && this.queued > FLOW_STOP_AT) this.flowStopped = this.pty.setFlow(true);
+    if (!this.readPaused && this.queued > READ_PAUSE_AT) {
+      this.readPaused = true;
+      this.pty.pause();
+    }
     // xterm checks its time budget only between chunks; a 64 KB chunk of `yes` takes ~50 ms to
     // parse and would hold the loop (keys, frames, other panes) that long. Small chunks let it yield.
     for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
@@ -182,9 +190,9 @@ export class Pane {
       const chunk = this.queue.shift()!;
       this.queued -= chunk.length;
       this.inFlight += chunk.length;
-      if (this.flowStopped && this.queued < FLOW_RESTART_AT) {
-        this.pty.setFlow(false);
-        this.flowStopped = false;
+      if (this.readPaused && this.queued < READ_RESUME_AT) {
+        this.readPaused = false;
+        this.pty.resume();
       }
       this.term.write(chunk, () => {
         this.inFlight -= chunk.length;
@@ -221,6 +229,19 @@ export class Pane {
     if (!this.ptyExited || this.exited || this.queue.length || this.inFlight) return;
     this.exited = true;
     this.onExit(this);
+  }
+
+  /**
+   * The pane is closed: its program is hung up on and whatever output it has not parsed yet is
+   * dropped at once (a flood's backlog costs nothing after close). The emulator goes once the
+   * program is gone.
+   */
+  close(): void {
+    this.queue = [];
+    this.queued = 0;
+    this.pty.close();
+    for (const w of this.flushWaiters.splice(0)) w.resolve();
+    this.pty.exited.finally(() => this.dispose());
   }
 
   dispose(): void {

@@ -460,8 +460,7 @@ export class Session {
     } catch {}
     this.paneMap.delete(id);
     if (kill) pane.kill("SIGHUP");
-    // Dispose the emulator once the program is gone, so late output has somewhere to go.
-    pane.pty.exited.finally(() => pane.dispose());
+    pane.close(); // its unparsed output is dropped now; the emulator goes with the program
     this.bus.emit({ type: "pane_closed", pane: id, workspace: where?.ws.name, tab: where?.tab.id });
     if (where) {
       const { ws, tab } = where;

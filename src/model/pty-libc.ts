@@ -1,0 +1,112 @@
+// The few libc calls that let ws own a PTY master itself (Linux): open a pair, set its size and
+// terminal modes, write to it without blocking. Loaded lazily; `libc()` is undefined where they
+// are not available, and the caller then falls back to Bun's own PTY.
+import { dlopen, FFIType, read } from "bun:ffi";
+
+const { i32, i64, u64, ptr } = FFIType;
+const SYMBOLS = {
+  posix_openpt: { args: [i32], returns: i32 },
+  grantpt: { args: [i32], returns: i32 },
+  unlockpt: { args: [i32], returns: i32 },
+  ptsname_r: { args: [i32, ptr, u64], returns: i32 },
+  open: { args: [ptr, i32], returns: i32 },
+  close: { args: [i32], returns: i32 },
+  write: { args: [i32, ptr, u64], returns: i64 },
+  ioctl: { args: [i32, u64, ptr], returns: i32 },
+  fcntl: { args: [i32, i32, i32], returns: i32 },
+  tcgetattr: { args: [i32, ptr], returns: i32 },
+  tcsetattr: { args: [i32, i32, ptr], returns: i32 },
+  __errno_location: { args: [], returns: ptr },
+} as const;
+
+type Libc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
+let loaded: Libc | null | undefined;
+
+/** glibc on Linux only: the constants below are Linux's. */
+export function libc(): Libc | undefined {
+  if (loaded === undefined) {
+    loaded = null;
+    if (process.platform === "linux") {
+      try {
+        loaded = dlopen("libc.so.6", SYMBOLS).symbols;
+      } catch {}
+    }
+  }
+  return loaded ?? undefined;
+}
+
+// Linux values (asm-generic, x86_64 and aarch64 alike).
+const O_RDWR = 0o2;
+const O_NOCTTY = 0o400;
+const O_NONBLOCK = 0o4000;
+const O_CLOEXEC = 0o2000000;
+const F_GETFL = 3;
+const F_SETFL = 4;
+const TIOCSWINSZ = 0x5414;
+const TCSANOW = 0;
+const EAGAIN = 11;
+const EINTR = 4;
+// termios flags Bun's own PTY sets beyond the kernel's defaults; ws's panes get the same terminal.
+const BRKINT = 0o2;
+const IXANY = 0o4000;
+const IMAXBEL = 0o20000;
+const IUTF8 = 0o40000;
+const HUPCL = 0o2000;
+/** struct termios is 60 bytes on Linux glibc: c_iflag at 0, c_cflag at 8. */
+const TERMIOS_SIZE = 64;
+
+export interface PtyPair {
+  /** Non-blocking, close-on-exec: ours alone. */
+  master: number;
+  /** Close-on-exec: the child gets it as its stdio (dup2 clears the flag), we close ours after. */
+  slave: number;
+}
+
+/** Open a PTY pair sized cols x rows. Throws when the system has none to give. */
+export function openPtyPair(c: Libc, cols: number, rows: number): PtyPair {
+  const master = c.posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0) throw new Error(`can't open a pseudo-terminal (errno ${errno(c)})`);
+  try {
+    const name = new Uint8Array(128);
+    if (c.grantpt(master) !== 0 || c.unlockpt(master) !== 0 || c.ptsname_r(master, name, name.length) !== 0) throw new Error(`can't set up a pseudo-terminal (errno ${errno(c)})`);
+    const path = name.subarray(0, name.indexOf(0) + 1); // NUL-terminated
+    const slave = c.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (slave < 0) throw new Error(`can't open ${new TextDecoder().decode(path.subarray(0, -1))} (errno ${errno(c)})`);
+    c.fcntl(master, F_SETFL, c.fcntl(master, F_GETFL, 0) | O_NONBLOCK);
+    setTerminalModes(c, slave);
+    setWindowSize(c, master, cols, rows);
+    return { master, slave };
+  } catch (e) {
+    c.close(master);
+    throw e;
+  }
+}
+
+function setTerminalModes(c: Libc, fd: number): void {
+  const t = new Uint8Array(TERMIOS_SIZE);
+  if (c.tcgetattr(fd, t) !== 0) return;
+  const v = new DataView(t.buffer);
+  v.setUint32(0, v.getUint32(0, true) | BRKINT | IXANY | IMAXBEL | IUTF8, true);
+  v.setUint32(8, v.getUint32(8, true) | HUPCL, true);
+  c.tcsetattr(fd, TCSANOW, t);
+}
+
+/** The kernel sends the foreground process group SIGWINCH when the size changes. */
+export function setWindowSize(c: Libc, master: number, cols: number, rows: number): void {
+  c.ioctl(master, TIOCSWINSZ, new Uint16Array([rows, cols, 0, 0]));
+}
+
+/** Write what the PTY takes now: the number of bytes written, 0 when it is full, -1 on a hard error. */
+export function writeSome(c: Libc, fd: number, bytes: Uint8Array): number {
+  for (;;) {
+    const n = Number(c.write(fd, bytes, bytes.length));
+    if (n >= 0) return n;
+    const e = errno(c);
+    if (e === EINTR) continue;
+    return e === EAGAIN ? 0 : -1;
+  }
+}
+
+function errno(c: Libc): number {
+  return read.i32(c.__errno_location()!, 0);
+}

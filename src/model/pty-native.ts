@@ -1,0 +1,201 @@
+// A PTY whose master ws owns (Linux): the only way to stop reading a program's output, which is
+// the backpressure every program obeys, raw mode included (docs/pane-pipeline.md).
+//  - libc (bun:ffi) opens the pair, sets its size and modes, and writes our input to the master.
+//  - The program starts through util-linux `setsid --ctty` with the slave as its stdio: a new
+//    session whose controlling terminal is the slave, as a terminal emulator gives its shell.
+//  - Bun reads the non-blocking master as a stream on its own event loop (no thread, nothing
+//    polled while idle), and only when we pull: not pulling is pausing.
+import { statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { libc, openPtyPair, setWindowSize, writeSome } from "./pty-libc";
+import type { Pty, PtyOptions } from "./pty";
+
+/** How long a program's exit waits for more output while the PTY stays open (a background child
+ * may hold it open for ever); the wait restarts with every read and stands still while paused. */
+const EOF_GRACE_MS = 250;
+/** ...but no longer than this in all: a background child writing for ever must not keep the pane. */
+const EXIT_DRAIN_MAX_MS = 5000;
+/** Input the program has not read yet, kept for it; past this, further input is dropped. */
+const INPUT_LIMIT = 4 * 1024 * 1024;
+/** How often input the PTY could not take yet is offered again. */
+const INPUT_RETRY_MS = 4;
+
+let setsidPath: string | null | undefined;
+function setsid(): string | null {
+  if (setsidPath === undefined) setsidPath = libc() ? Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` }) : null;
+  return setsidPath;
+}
+
+/** Whether this system can run the native path: glibc through bun:ffi and util-linux setsid. */
+export function nativePtyAvailable(): boolean {
+  return setsid() !== null;
+}
+
+export function spawnNativePty(o: PtyOptions): Pty {
+  const c = libc();
+  if (!c || !setsid()) throw new Error("ws's own PTY needs Linux with glibc and setsid");
+  checkProgram(o.argv[0] ?? "", o.cwd, o.env.PATH ?? process.env.PATH ?? "");
+  const { master, slave } = openPtyPair(c, Math.max(1, o.cols), Math.max(1, o.rows));
+  let proc: ReturnType<typeof Bun.spawn>;
+  try {
+    // setsid does not fork (a child of ours leads no process group), so the pid is the program's;
+    // --wait keeps the exit status right should it ever have to.
+    proc = Bun.spawn([setsid()!, "--ctty", "--wait", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
+  } catch (e) {
+    c.close(master);
+    throw e;
+  } finally {
+    c.close(slave);
+  }
+
+  let paused = false;
+  let reading = false;
+  let eof = false;
+  /** We let go of the master: nothing more is read, written or delivered. */
+  let released = false;
+  let status: { code: number | null; signal: string | null } | undefined;
+  let finished = false;
+  let graceTimer: Timer | undefined;
+  let drainTimer: Timer | undefined;
+  let reportExit!: (code: number | null) => void;
+  const exited = new Promise<number | null>((r) => (reportExit = r));
+  const reader = Bun.file(master).stream().getReader();
+
+  // Input the PTY cannot take yet (the program is not reading) waits here, bounded.
+  const input: Uint8Array[] = [];
+  let inputBytes = 0;
+  let inputTimer: Timer | undefined;
+  const flushInput = () => {
+    inputTimer = undefined;
+    while (input.length && !released) {
+      const head = input[0]!;
+      const n = writeSome(c, master, head);
+      if (n < 0) {
+        input.length = 0; // the slave side is gone
+        inputBytes = 0;
+        return;
+      }
+      inputBytes -= n;
+      if (n < head.length) {
+        input[0] = head.subarray(n);
+        inputTimer = setTimeout(flushInput, INPUT_RETRY_MS);
+        return;
+      }
+      input.shift();
+    }
+  };
+
+  const release = () => {
+    if (released) return;
+    released = true;
+    clearTimeout(inputTimer);
+    input.length = 0;
+    // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close.
+    reader.cancel().catch(() => {}).finally(() => c.close(master));
+  };
+
+  // The exit is reported once the program has exited and its output has been read: at EOF, or
+  // when the PTY stays open but quiet (and we are not the ones holding it back).
+  const settle = () => {
+    if (!status || finished) return;
+    clearTimeout(graceTimer);
+    if (eof || released) return finish();
+    if (!paused) graceTimer = setTimeout(finish, EOF_GRACE_MS);
+  };
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(graceTimer);
+    clearTimeout(drainTimer);
+    release();
+    o.onExit(status!.code, status!.signal);
+    reportExit(status!.code);
+  };
+
+  const pull = async () => {
+    if (reading) return;
+    reading = true;
+    while (!paused && !released && !eof) {
+      // EIO (every slave fd closed) is the PTY's EOF.
+      const chunk = await reader.read().then((r) => r.value, () => undefined);
+      if (released) break; // closed meanwhile: the backlog is dropped
+      if (chunk) o.onData(chunk);
+      else eof = true;
+      settle();
+    }
+    reading = false;
+  };
+
+  const exitedWith = (code: number | null, signal: string | null) => {
+    status = { code, signal };
+    drainTimer = setTimeout(finish, EXIT_DRAIN_MAX_MS);
+    settle();
+  };
+  proc.exited.then(
+    (code) => {
+      const signal = proc.signalCode === null ? null : String(proc.signalCode);
+      exitedWith(signal ? null : code, signal);
+    },
+    () => exitedWith(null, null),
+  );
+
+  void pull();
+  return {
+    pid: proc.pid,
+    write(data) {
+      if (released) return;
+      let bytes = typeof data === "string" ? Buffer.from(data) : data;
+      if (!input.length) {
+        const n = writeSome(c, master, bytes);
+        if (n < 0 || n === bytes.length) return;
+        bytes = bytes.subarray(n);
+      }
+      if (inputBytes + bytes.length > INPUT_LIMIT) return;
+      input.push(new Uint8Array(bytes)); // a copy: the caller may reuse its buffer
+      inputBytes += bytes.length;
+      inputTimer ??= setTimeout(flushInput, INPUT_RETRY_MS);
+    },
+    resize(cols, rows) {
+      if (!released) setWindowSize(c, master, Math.max(1, cols), Math.max(1, rows));
+    },
+    pause() {
+      paused = true;
+      settle();
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      void pull();
+      settle();
+    },
+    kill(signal = "SIGHUP") {
+      if (finished) return;
+      try {
+        process.kill(-proc.pid, signal);
+      } catch {
+        try {
+          proc.kill(signal);
+        } catch {}
+      }
+    },
+    close() {
+      release();
+      settle();
+    },
+    exited,
+  };
+}
+
+/** Refuse a program that cannot be started, as Bun.spawn would, before anything is opened. */
+function checkProgram(program: string, cwd: string, PATH: string): void {
+  if (Bun.which(program, { PATH, cwd })) return;
+  const path = isAbsolute(program) ? program : resolve(cwd, program);
+  let exists = false;
+  try {
+    exists = program.includes("/") && !!statSync(path);
+  } catch {}
+  const e = exists
+    ? Object.assign(new Error(`EACCES: permission denied, posix_spawn '${program}'`), { code: "EACCES", errno: -13, path: program, syscall: "posix_spawn" })
+    : Object.assign(new Error(`Executable not found in $PATH: "${program}"`), { code: "ENOENT", errno: -2, path: program });
+  throw e;
+}
