@@ -235,11 +235,12 @@ test("a program that passes the checks but can't start (missing interpreter, bad
   writeFileSync(interp, "#!/nonexistent/interpreter\n");
   const elf = join(dir, "bad-binary");
   writeFileSync(elf, "\x7fELF not really");
-  chmodSync(interp, 0o755);
-  chmodSync(elf, 0o755);
+  const envScript = join(dir, "env-missing");
+  writeFileSync(envScript, "#!/usr/bin/env ws-no-such-interpreter\n");
+  for (const f of [interp, elf, envScript]) chmodSync(f, 0o755);
   const before = await model();
   const kids = children();
-  for (const program of [interp, elf]) {
+  for (const program of [interp, elf, envScript]) {
     const r = await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: [program] });
     expect(r).toMatchObject({ type: "error", code: "program_not_found", hint: { param: "command" } });
     expect(r.message).toStartWith(`can't run ${JSON.stringify(program)}: `);
@@ -256,10 +257,12 @@ test("ws workspace new whose shell has gone is refused with program_not_found an
   const dir = join(s.root, "shell-dir");
   const shell = join(dir, "myshell");
   require("node:fs").mkdirSync(dir);
-  writeFileSync(shell, "#!/bin/sh\nexec cat\n");
+  writeFileSync(shell, "#!/bin/sh\necho shell-ready\nexec cat\n");
   chmodSync(shell, 0o755);
   const t = await new TestServer({ name: "goneshell", env: { SHELL: shell } }).start();
   try {
+    // The first pane's shell has read its script (else removing it would end that pane, and the server).
+    await t.waitScreen(1, "shell-ready");
     rmSync(shell);
     const before = await model(t);
     const r = await t.run(["workspace", "new", "Ghost"]);

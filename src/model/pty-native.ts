@@ -9,6 +9,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { libc, openPtyPair, setWindowSize, writeSome } from "./pty-libc";
 import type { Pty, PtyOptions } from "./pty";
+import { execProblem } from "./exec-check";
 
 /** How long a program's exit waits for more output while the PTY stays open (a background child
  * may hold it open for ever); the wait restarts with every read and stands still while paused. */
@@ -188,7 +189,12 @@ export function spawnNativePty(o: PtyOptions): Pty {
 
 /** Refuse a program that cannot be started, as Bun.spawn would, before anything is opened. */
 function checkProgram(program: string, cwd: string, PATH: string): void {
-  if (Bun.which(program, { PATH, cwd })) return;
+  const found = Bun.which(program, { PATH, cwd });
+  if (found) {
+    const problem = execProblem(found, PATH);
+    if (problem) throw Object.assign(new Error(problem.why), { code: problem.code, path: program });
+    return;
+  }
   const path = isAbsolute(program) ? program : resolve(cwd, program);
   let exists = false;
   try {
