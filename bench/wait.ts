@@ -48,19 +48,26 @@ try {
   await ctl.send({ v: 6, type: "tab_new", cwd: "/tmp", command: ["cat"] });
   const pane = JSON.parse(await ctl.next()).pane as number;
 
-  // ws: one wait_for per line, answered when the pane's output matches.
-  const wsLat: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const w = conn(env.wsSock);
-    await w.send({ v: 6, type: "wait_for", condition: "output", pane, pattern: `mark-${i}-end`, timeout: 10000 });
-    const t0 = performance.now();
-    await ctl.send({ v: 6, type: "pane_send", pane, text: `mark-${i}-end`, enter: true });
-    const reply = JSON.parse(await w.next());
-    if (reply.type !== "wait_result") throw new Error(JSON.stringify(reply));
-    wsLat.push(performance.now() - t0);
-    await ctl.next();
-    await w.close();
-  }
+  // ws: one wait_for per line, answered when the pane's output matches. A literal pattern is
+  // matched on the daemon's main thread; a regex in a regex helper process (one round trip more).
+  const wsLatency = async (pattern: (i: number) => string): Promise<number[]> => {
+    const lat: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const w = conn(env.wsSock);
+      await w.send({ v: 6, type: "wait_for", condition: "output", pane, pattern: pattern(i), timeout: 10000 });
+      const t0 = performance.now();
+      await ctl.send({ v: 6, type: "pane_send", pane, text: `mark-${i}-end`, enter: true });
+      const reply = JSON.parse(await w.next());
+      if (reply.type !== "wait_result") throw new Error(JSON.stringify(reply));
+      lat.push(performance.now() - t0);
+      await ctl.next();
+      await w.close();
+    }
+    return lat;
+  };
+  const wsLat = await wsLatency((i) => `mark-${i}-end`);
+  // Anchored at the end: the literal run's lines above don't match.
+  const wsRegexLat = await wsLatency((i) => `mark-${i}-(e)nd$`);
 
   // tmux: send-keys, then capture-pane in a loop (no sleep: the best case for polling).
   await env.run(["tmux", "-S", env.tmuxSock, "send-keys", "exec cat", "Enter"]);
@@ -79,6 +86,7 @@ try {
   }
   report("line printed -> wait answered, p50", "ms", median(wsLat), median(tmuxLat));
   report("line printed -> wait answered, p99", "ms", pct(wsLat, 99), pct(tmuxLat, 99));
+  report("same, a regex (helper) instead of a literal, p50", "ms", median(wsRegexLat), median(tmuxLat));
   console.log(`  (tmux needed ${(captures / N).toFixed(1)} capture-pane processes per wait; ws one request)`);
 
   // Events per second one subscriber sustains: focus flips pipelined on another connection.

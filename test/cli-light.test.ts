@@ -1,25 +1,29 @@
-// The registry (which every CLI command loads) must not pull in the emulator or the server model:
-// the v6 message modules use type-only imports of them.
+// A CLI call loads argument parsing, the socket call and printing: not the registry (its table is
+// baked in at build time), not the server, not consola. And the registry itself (which `ws call`,
+// `ws api describe` and the server load) pulls in no emulator or server model.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 
-test("loading the registry loads no xterm, session or pane module", async () => {
-  const code = `await import(${JSON.stringify(join(import.meta.dir, "../src/commands/index.ts"))}); await import(${JSON.stringify(join(import.meta.dir, "../src/cli/api-cmds.ts"))});
-console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /xterm|server\\/session|model\\/pane|server\\/daemon/.test(k))));`;
+async function evalModules(code: string): Promise<any> {
   const p = Bun.spawn([process.execPath, "-e", code], { stdout: "pipe", stderr: "pipe" });
   const [out, err] = [await new Response(p.stdout).text(), await new Response(p.stderr).text()];
   expect(err).toBe("");
-  expect(JSON.parse(out)).toEqual([]);
+  return JSON.parse(out);
+}
+const src = (path: string) => JSON.stringify(join(import.meta.dir, "../src", path));
+
+test("loading the registry loads no xterm, session or pane module", async () => {
+  const loaded = await evalModules(`await import(${src("commands/index.ts")});
+console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /xterm|server\\/session|model\\/pane|server\\/daemon/.test(k))));`);
+  expect(loaded).toEqual([]);
 });
 
-test("sending a message from the CLI loads no registry: its versions are baked in at build time", async () => {
-  const code = `const c = await import(${JSON.stringify(join(import.meta.dir, "../src/cli/common.ts"))});
-console.log(JSON.stringify({ split: c.MESSAGE_TABLE.split, tab_new: c.MESSAGE_TABLE.tab_new, loaded: Object.keys(require.cache).filter((k) => /src\\/commands\\//.test(k)) }));`;
-  const p = Bun.spawn([process.execPath, "-e", code], { stdout: "pipe", stderr: "pipe" });
-  const [out, err] = [await new Response(p.stdout).text(), await new Response(p.stderr).text()];
-  expect(err).toBe("");
-  const got = JSON.parse(out);
-  expect(got.split).toEqual({ since: 1, longRunning: false });
+test("the CLI loads no registry, server or consola: its command and message tables are baked in", async () => {
+  const got = await evalModules(`const cli = await import(${src("cli/index.ts")}); const c = await import(${src("cli/common.ts")});
+console.log(JSON.stringify({ split: c.MESSAGE_TABLE.split, tab_new: c.MESSAGE_TABLE.tab_new, paths: cli.COMMANDS.map((x) => x.path),
+  loaded: Object.keys(require.cache).filter((k) => /src\\/commands\\/|src\\/server\\/|src\\/model\\/|consola|citty|xterm/.test(k)) }));`);
+  expect(got.split).toEqual({ since: 1, longRunning: false, stream: false });
   expect(got.tab_new.since).toBe(2);
+  expect(got.paths).toContain("pane send");
   expect(got.loaded).toEqual([]);
 });

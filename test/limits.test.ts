@@ -57,7 +57,8 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
 test("a request over 64 KiB with no budget waits up to 2 s, then is refused with busy, having done nothing", async () => {
   // Hold most of the (100 KiB) budget with a large wait that will not end by itself.
   const holder = await Conn.open(s.sock);
-  holder.send({ v: 6, id: "hold", type: "wait_for", condition: "output", pane: 1, pattern: "q".repeat(70 * 1024), timeout: 20000 });
+  // (Not an output wait: a pattern is refused at once past 4096 characters.)
+  holder.send({ v: 6, id: "hold", type: "wait_for", condition: "workspace_exists", workspace: "q".repeat(70 * 1024), timeout: 20000 });
   const marker = "m".repeat(70 * 1024);
   let r: any;
   const t0 = Date.now();
@@ -78,7 +79,7 @@ test("a request over 64 KiB with no budget waits up to 2 s, then is refused with
   expect(ok.type).toBe("ok");
   // Legacy lines get busy in their own style.
   const h2 = await Conn.open(s.sock);
-  h2.send({ v: 6, type: "wait_for", condition: "output", pane: 1, pattern: "z".repeat(70 * 1024), timeout: 20000 });
+  h2.send({ v: 6, type: "wait_for", condition: "workspace_exists", workspace: "z".repeat(70 * 1024), timeout: 20000 });
   let legacy: any;
   for (let i = 0; i < 20; i++) {
     legacy = await s.request({ v: 2, type: "pane_send", pane: 1, text: marker });

@@ -1,5 +1,4 @@
-// ws attach, bare ws, ws --local, ws keys --list.
-import { defineCommand } from "citty";
+// ws attach, bare ws, ws --local, ws keys.
 import { CliError, globals, print, printError, printJson, sock } from "./common";
 import { startDaemon } from "./server-cmds";
 
@@ -24,30 +23,23 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   process.exit(code);
 }
 
-export const attach = defineCommand({
-  meta: { name: "attach", description: "Attach this terminal to the ws server (-L NAME for a named one)" },
-  async run() {
-    await attachTo(sock(), false);
-  },
-});
+export async function attach(): Promise<void> {
+  await attachTo(sock(), false);
+}
 
 /** Bare `ws`: attach, starting a server first when none runs; `ws --local`: a private one. */
 export async function defaultAttach(): Promise<void> {
   await attachTo(sock(), true, globals.local === true);
 }
 
-export const keys = defineCommand({
-  meta: { name: "keys", description: "Key bindings: --list prints every command with its keys" },
-  args: { list: { type: "boolean", description: "List command names, their keys and what they do" } },
-  async run() {
-    const { loadKeymap, describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
-    const { keymap, warnings } = loadKeymap();
-    for (const w of warnings) printError(`ws: ${w}`);
-    if (globals.json) {
-      printJson({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
-      return;
-    }
-    print(`prefix: ${keymap.prefix}`);
-    for (const l of describeKeymap(keymap)) print(l);
-  },
-});
+export async function keys(): Promise<void> {
+  const { loadKeymap, describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
+  const { keymap, warnings } = loadKeymap();
+  for (const w of warnings) printError(`ws: ${w}`);
+  if (globals.json) {
+    printJson({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
+    return;
+  }
+  print(`prefix: ${keymap.prefix}`);
+  for (const l of describeKeymap(keymap)) print(l);
+}

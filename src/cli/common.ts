@@ -1,6 +1,7 @@
 // What every CLI command shares: which socket, sending a message at the version that introduced
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
-import { messageTable } from "./message-table" with { type: "macro" };
+import { messageTableJson } from "./message-table" with { type: "macro" };
+import type { MessageInfo } from "./spec";
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
@@ -51,19 +52,39 @@ const OLD_SERVER_ADVICE =
   "the running ws server is older than this ws and doesn't know this command.\n" +
   "Install the new build, then restart the server: `ws kill-server` (or `ws kill-server --keep` to keep your layout), then `ws`.";
 
-/** Each message's `since` and `longRunning`, from the registry at build time (a macro). */
-export const MESSAGE_TABLE: Record<string, { since: number; longRunning: boolean }> = messageTable();
+/** Exit status when a wait timed out (as timeout(1) does). */
+export const WAIT_TIMEOUT_EXIT = 124;
+
+/** Each message's `since`, `longRunning` and `stream`, from the registry at build time (a macro). */
+export const MESSAGE_TABLE: Record<string, MessageInfo> = JSON.parse(messageTableJson());
+
+/** What to run when no server answers, for the server this call chose. */
+export function noServerError(e: NoServer): CliError {
+  const flag = globals.name ? ` -L ${globals.name}` : "";
+  return new CliError(`${e.message}. Start one with \`ws start${flag}\` (or just \`ws${flag}\`).`);
+}
+
+/** An error reply as one line for people, with the server's hint (did you mean, accepted, see). */
+export function errorText(reply: ReplyObject): string {
+  const hint = reply.hint as { did_you_mean?: unknown; accepted?: unknown[]; command?: string } | undefined;
+  let text = String(reply.message ?? "error");
+  if (hint?.did_you_mean !== undefined) text += ` (did you mean ${JSON.stringify(hint.did_you_mean)}?)`;
+  else if (hint?.accepted?.length && hint.accepted.length <= 12) text += ` (accepted: ${hint.accepted.join(", ")})`;
+  if (hint?.command) text += `\n  see: ${hint.command}`;
+  return text;
+}
 
 /** Send a registered message at the version that introduced it; throw CliError on an error reply. */
 export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
   const entry = MESSAGE_TABLE[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
+  // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
+  const deadline = entry.longRunning ? (typeof fields.timeout === "number" ? fields.timeout + 10_000 : 10 * 60_000) : undefined;
   let reply: ReplyObject;
   try {
-    // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
-    reply = await request(sock(), { v: entry.since, type, ...fields }, entry.longRunning ? 10 * 60_000 : undefined);
+    reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
   } catch (e) {
-    if (e instanceof NoServer) throw new CliError(`${e.message}. Start one with \`ws start\` (or just \`ws\`).`);
+    if (e instanceof NoServer) throw noServerError(e);
     throw new CliError((e as Error).message);
   }
   if (reply.type === "error") {
@@ -71,7 +92,7 @@ export async function send(type: string, fields: Record<string, unknown> = {}): 
     if (reply.plain && /protocol version \d+ not supported|unknown (type|variant)/.test(message))
       throw new CliError(`${message}\n${OLD_SERVER_ADVICE}`);
     if (globals.json) printJson(reply);
-    throw new CliError(message);
+    throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1);
   }
   return reply;
 }
@@ -103,24 +124,4 @@ export function printJsonLine(line: string): void {
 export function show(reply: ReplyObject, human?: string, opts: { keepSgr?: boolean } = {}): void {
   if (globals.json) printJson(reply);
   else if (human !== undefined && human !== "") print(human, opts);
-}
-
-/** The pane a command acts on: the argument, else the pane it runs in. */
-export function paneArg(v: unknown): number {
-  const s = v === undefined || v === "" ? process.env.WS_PANE_ID : String(v);
-  if (s === undefined) throw new CliError("which pane? give a pane id (or run this inside a ws pane)");
-  if (!/^\d+$/.test(s)) throw new CliError(`a pane id is a number, got "${s}"`);
-  return Number(s);
-}
-
-/** A non-negative whole number given on the command line, e.g. `--lines 5`. */
-export function numberArg(flag: string, v: unknown, unit = "number"): number {
-  if (!/^\d+$/.test(String(v))) throw new CliError(`${flag} is a ${unit}, got "${v}"`);
-  return Number(v);
-}
-
-/** The command after `--` (or the positional rest). */
-export function commandAfterDashes(raw: string[]): string[] {
-  const i = raw.indexOf("--");
-  return i >= 0 ? raw.slice(i + 1) : [];
 }

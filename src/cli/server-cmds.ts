@@ -1,11 +1,11 @@
 // Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
-import { defineCommand } from "citty";
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
 import { clientSocketProblem, probeSocket, removeIfPresent, socketDir, socketDirProblem } from "../paths";
 import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
+import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
 
 /** How to run this same ws again: the compiled binary, or bun with the source entry. */
@@ -21,9 +21,12 @@ export function stateDir(): string {
 }
 
 /** Start a daemon in the background on the chosen socket and wait until it answers. */
-export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<void> {
+export async function startDaemon(path = sock(), timeoutMs = 10000, command: string[] = []): Promise<void> {
   const state = await probeSocket(path);
-  if (state === "live") return;
+  if (state === "live") {
+    if (command.length) throw new CliError(`a ws server already runs on ${path}; ${command[0]} was not started (use ws tab new -- …)`);
+    return;
+  }
   mkdirSync(stateDir(), { recursive: true, mode: 0o700 });
   const log = join(stateDir(), basename(path).replace(/\.sock$/, "") + ".log");
   let logStart = 0;
@@ -33,7 +36,7 @@ export async function startDaemon(path = sock(), timeoutMs = 10000): Promise<voi
   const fd = openSync(log, "a", 0o600);
   const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
   delete env.BUN_BE_BUN;
-  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path], {
+  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(command.length ? ["--", ...command] : [])], {
     cwd: process.cwd(),
     env,
     stdin: "ignore",
@@ -71,37 +74,28 @@ function printStartWarnings(log: string, from: number): void {
   } catch {}
 }
 
-export const start = defineCommand({
-  meta: { name: "start", description: "Start the ws server in the background (returns once it answers)" },
-  async run() {
-    await startDaemon();
-    if (globals.json) printJson({ type: "ok", socket: sock() });
-  },
-});
+/** ws start [-- CMD…]: the command runs in the first pane. */
+export async function start({ fields }: HandlerInput): Promise<void> {
+  await startDaemon(sock(), undefined, fields.command as string[]);
+  if (globals.json) printJson({ type: "ok", socket: sock() });
+}
 
-export const server = defineCommand({
-  meta: { name: "server", description: "Run the ws server in the foreground, logging to stderr" },
-  args: { "socket-path": { type: "string", description: "Socket path (normally derived from -L / --local)" } },
-  async run({ args }) {
-    const { runServer } = await import("../server/daemon");
-    const path = (args["socket-path"] as string | undefined) || sock();
-    process.exitCode = await runServer({ socketPath: path, cwd: process.cwd() });
-    process.exit(process.exitCode);
-  },
-});
+export async function server({ fields }: HandlerInput): Promise<void> {
+  const { runServer } = await import("../server/daemon");
+  const path = (fields.socket_path as string | undefined) || sock();
+  const command = fields.command as string[];
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), ...(command.length ? { command } : {}) });
+  process.exit(process.exitCode);
+}
 
-export const killServer = defineCommand({
-  meta: { name: "kill-server", description: "Quit the server and close every pane (--keep saves the session first)" },
-  args: { keep: { type: "boolean", description: "Save the session so the next server restores it" } },
-  async run({ args }) {
-    const path = sock();
-    const reply = await send(args.keep ? "shutdown_keep" : "shutdown");
-    // Return once the server has gone, so `ws kill-server && ws start` is safe.
-    const deadline = Date.now() + 8000;
-    while (Date.now() < deadline && (await probeSocket(path, 200)) === "live") await Bun.sleep(20);
-    show(reply);
-  },
-});
+export async function killServer({ fields }: HandlerInput): Promise<void> {
+  const path = sock();
+  const reply = await send(fields.keep ? "shutdown_keep" : "shutdown");
+  // Return once the server has gone, so `ws kill-server && ws start` is safe.
+  const deadline = Date.now() + 8000;
+  while (Date.now() < deadline && (await probeSocket(path, 200)) === "live") await Bun.sleep(20);
+  show(reply);
+}
 
 interface Finding {
   level: "ok" | "warn" | "error";
@@ -109,57 +103,56 @@ interface Finding {
   fix?: () => void;
 }
 
-export const doctor = defineCommand({
-  meta: { name: "doctor", description: "Check sockets, their modes and the server's build; --fix removes stale sockets" },
-  args: { fix: { type: "boolean", description: "Remove stale sockets" } },
-  async run({ args }) {
-    const dir = socketDir();
-    const findings: Finding[] = [];
-    // The same checks every client makes before it connects (paths.ts), so doctor and the CLI agree.
-    const problem = socketDirProblem(dir, { private: true });
-    if (problem) findings.push({ level: "error", text: problem });
-    if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
-    else if (!socketDirProblem(dir)) {
-      // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).
-      if (!problem) findings.push({ level: "ok", text: `socket directory ${dir} (0700)` });
-      for (const f of readdirSync(dir).filter((n) => n.endsWith(".sock"))) {
-        const path = join(dir, f);
-        const m = lstatSync(path).mode & 0o777;
-        if (m !== 0o600) findings.push({ level: "warn", text: `${f}: mode ${m.toString(8)}, expected 600` });
-        const unsafe = problem ? undefined : clientSocketProblem(path);
-        if (unsafe) {
-          findings.push({ level: "error", text: unsafe });
-          continue;
-        }
-        const live = problem ? "unchecked" : await probeSocket(path);
-        if (live === "stale") {
-          findings.push({ level: "warn", text: `${f}: stale (nothing listening; left by a crash)`, fix: () => removeIfPresent(path) });
-          continue;
-        }
-        let info: { pid?: number; build?: string } = {};
-        try {
-          info = JSON.parse(readFileSync(path.replace(/\.sock$/, "") + ".info.json", "utf8"));
-        } catch {}
-        if (info.build && info.build !== BUILD)
-          findings.push({ level: "warn", text: `${f}: server build ${info.build} differs from this ws (${BUILD}); restart it: ws kill-server --keep, then ws` });
-        else if (live === "live") findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
-      }
-    }
-    await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
-    for (const check of doctorChecks) findings.push(...(await check()));
-    let bad = 0;
-    for (const f of findings) {
-      if (args.fix && f.fix) {
-        f.fix();
-        print(`fixed: ${f.text}`);
+export async function doctor({ fields: args }: HandlerInput): Promise<void> {
+  const dir = socketDir();
+  const findings: Finding[] = [];
+  // The same checks every client makes before it connects (paths.ts), so doctor and the CLI agree.
+  const problem = socketDirProblem(dir, { private: true });
+  if (problem) findings.push({ level: "error", text: problem });
+  if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
+  else if (!socketDirProblem(dir)) {
+    // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).
+    if (!problem) findings.push({ level: "ok", text: `socket directory ${dir} (0700)` });
+    for (const f of readdirSync(dir).filter((n) => n.endsWith(".sock"))) {
+      const path = join(dir, f);
+      const m = lstatSync(path).mode & 0o777;
+      if (m !== 0o600) findings.push({ level: "warn", text: `${f}: mode ${m.toString(8)}, expected 600` });
+      const unsafe = problem ? undefined : clientSocketProblem(path);
+      if (unsafe) {
+        findings.push({ level: "error", text: unsafe });
         continue;
       }
-      if (f.level !== "ok") bad++;
-      print(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
+      const live = problem ? "unchecked" : await probeSocket(path);
+      if (live === "stale") {
+        findings.push({ level: "warn", text: `${f}: stale (nothing listening; left by a crash)`, fix: () => removeIfPresent(path) });
+        continue;
+      }
+      let info: { pid?: number; build?: string } = {};
+      try {
+        info = JSON.parse(readFileSync(path.replace(/\.sock$/, "") + ".info.json", "utf8"));
+      } catch {}
+      if (info.build && info.build !== BUILD)
+        findings.push({ level: "warn", text: `${f}: server build ${info.build} differs from this ws (${BUILD}); restart it: ws kill-server --keep, then ws` });
+      else if (live === "live") findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
     }
-    process.exitCode = bad ? 1 : 0;
-  },
-});
+  }
+  await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
+  for (const check of doctorChecks) findings.push(...(await check()));
+  let bad = 0;
+  const fixed: string[] = [];
+  for (const f of findings) {
+    if (args.fix && f.fix) {
+      f.fix();
+      fixed.push(f.text);
+      if (!globals.json) print(`fixed: ${f.text}`);
+      continue;
+    }
+    if (f.level !== "ok") bad++;
+    if (!globals.json) print(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
+  }
+  if (globals.json) printJson({ type: "doctor", findings: findings.filter((f) => !fixed.includes(f.text)).map(({ level, text, fix }) => ({ level, text, fixable: !!fix })), fixed });
+  process.exitCode = bad ? 1 : 0;
+}
 
 /** Further checks features add (e.g. a saved session that could not be loaded). */
 export const doctorChecks: (() => Promise<Finding[]> | Finding[])[] = [];

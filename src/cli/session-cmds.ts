@@ -1,6 +1,5 @@
-// Saved sessions from the command line: ws session save|restore|discard|info, ws restart, and the
-// `ws doctor` check for saves that could not be loaded.
-import { defineCommand } from "citty";
+// Saved sessions from the command line: ws session restore|discard|info, ws restart, and the
+// `ws doctor` check for saves that could not be loaded. (ws session save is the plain message.)
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { probeSocket } from "../paths";
@@ -8,10 +7,8 @@ import { decode, decodeHeader, SaveProblem } from "../features/persistence/forma
 import { listAside, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
 import { CliError, send, show, sock } from "./common";
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
-
-function kb(n: number): string {
-  return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+import type { HandlerInput } from "./handlers";
+import { kb } from "./views";
 
 function ago(iso: string): string {
   const s = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
@@ -33,109 +30,82 @@ async function waitGone(path: string, timeoutMs = 15000): Promise<void> {
   throw new CliError(`the ws server on ${path} did not quit within ${timeoutMs / 1000} s`);
 }
 
-const save = defineCommand({
-  meta: { name: "save", description: "Save the session now (the server also saves in the background)" },
-  args: { full: { type: "boolean", description: "Take every pane's text again, not only that of panes with new output" } },
-  async run({ args }) {
-    const r = await send("session_save", args.full ? { full: true } : {});
-    show(r, `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`);
-  },
-});
-
-const restore = defineCommand({
-  meta: { name: "restore", description: "Rebuild the saved session: starts a server from it, or adds it to the running one" },
-  async run() {
-    const path = savePath(sock());
-    if (!(await live())) {
-      await startDaemon();
-      const r = await send("workspace_list");
-      show({ type: "ok", socket: sock(), workspaces: r.workspaces }, `started ws from ${path}: ${(r.workspaces as unknown[]).length} workspaces`);
-      return;
-    }
-    const r = await send("session_restore");
-    show(r, `restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${Object.keys(r.panes as object).length} panes from ${path} (saved ${ago(r.saved_at as string)})`);
-  },
-});
-
-const discard = defineCommand({
-  meta: { name: "discard", description: "Delete the saved session so the next server starts clean (--unreadable: the saves moved aside instead)" },
-  args: { unreadable: { type: "boolean", description: "Delete the saves of this server that could not be loaded and were moved aside" } },
-  async run({ args }) {
-    const path = savePath(sock());
-    if (args.unreadable) {
-      const name = serverName(sock());
-      const files = (await listAside()).filter((f) => f.server === name);
-      for (const f of files) await removeAside(f);
-      show({ type: "ok", removed: files.map((f) => f.path) }, files.length ? files.map((f) => `removed ${f.path}`).join("\n") : "no unreadable saves");
-      return;
-    }
-    if (await live()) {
-      const r = await send("session_discard");
-      show(r, r.removed ? `removed ${path} (the server saves again after the next change; ws kill-server ends it for good)` : `no saved session at ${path}`);
-      return;
-    }
-    const removed = await removeSave(path);
-    show({ type: "ok", path, removed }, removed ? `removed ${path}` : `no saved session at ${path}`);
-  },
-});
-
-const info = defineCommand({
-  meta: { name: "info", description: "Where the save is, when it was made and what it holds" },
-  async run() {
-    const path = savePath(sock());
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch {
-      show({ type: "session_info", path, exists: false }, `no saved session at ${path}`);
-      return;
-    }
-    try {
-      const { header } = decode(bytes);
-      show(
-        { type: "session_info", path, exists: true, ...header },
-        `${path}\n  saved ${header.saved_at} (${ago(header.saved_at)}) by ws ${header.ws}\n  ${header.workspaces} workspaces, ${header.tabs} tabs, ${header.panes} panes, ${kb(bytes.length)}, format ${header.version}`,
-      );
-    } catch (e) {
-      throw new CliError(`${path} can't be restored: ${(e as Error).message}`);
-    }
-  },
-});
-
-export const session = defineCommand({
-  meta: { name: "session", description: "The saved session: save, restore, discard, info" },
-  subCommands: { save, restore, discard, info },
-});
-
-export const restart = defineCommand({
-  meta: { name: "restart", description: "Save the session, quit the server and start it again (new build, same layout)" },
-  async run() {
-    const path = sock();
-    if (process.env.WS_SOCKET === path && !process.env.WS_RESTART_DETACHED && (await live())) {
-      // Run inside one of the server's own panes, this process ends with its pane: hand the
-      // restart to a helper in its own session, which outlives every pane.
-      const helper = Bun.spawn([...selfArgv(), "restart"], {
-        env: { ...process.env, WS_RESTART_DETACHED: "1" },
-        stdin: "ignore",
-        stdout: "ignore",
-        stderr: "ignore",
-        detached: true,
-      });
-      helper.unref();
-      show({ type: "ok", socket: path, detached: true }, "ws is restarting: the panes come back in a moment; re-attach with `ws`");
-      return;
-    }
-    if (await live()) {
-      await send("shutdown_keep");
-      await waitGone(path);
-    }
-    await startDaemon(path);
+export async function sessionRestore(): Promise<void> {
+  const path = savePath(sock());
+  if (!(await live())) {
+    await startDaemon();
     const r = await send("workspace_list");
-    const wss = r.workspaces as { tabs: { panes: number[] }[] }[];
-    const panes = wss.reduce((n, w) => n + w.tabs.reduce((m, t) => m + t.panes.length, 0), 0);
-    show({ type: "ok", socket: path, workspaces: r.workspaces }, `ws restarted on ${path}: ${wss.length} workspaces, ${panes} panes`);
-  },
-});
+    show({ type: "ok", socket: sock(), workspaces: r.workspaces }, `started ws from ${path}: ${(r.workspaces as unknown[]).length} workspaces`);
+    return;
+  }
+  const r = await send("session_restore");
+  show(r, `restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${Object.keys(r.panes as object).length} panes from ${path} (saved ${ago(r.saved_at as string)})`);
+}
+
+export async function sessionDiscard({ fields: args }: HandlerInput): Promise<void> {
+  const path = savePath(sock());
+  if (args.unreadable) {
+    const name = serverName(sock());
+    const files = (await listAside()).filter((f) => f.server === name);
+    for (const f of files) await removeAside(f);
+    show({ type: "ok", removed: files.map((f) => f.path) }, files.length ? files.map((f) => `removed ${f.path}`).join("\n") : "no unreadable saves");
+    return;
+  }
+  if (await live()) {
+    const r = await send("session_discard");
+    show(r, r.removed ? `removed ${path} (the server saves again after the next change; ws kill-server ends it for good)` : `no saved session at ${path}`);
+    return;
+  }
+  const removed = await removeSave(path);
+  show({ type: "ok", path, removed }, removed ? `removed ${path}` : `no saved session at ${path}`);
+}
+
+export async function sessionInfo(): Promise<void> {
+  const path = savePath(sock());
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    show({ type: "session_info", path, exists: false }, `no saved session at ${path}`);
+    return;
+  }
+  try {
+    const { header } = decode(bytes);
+    show(
+      { type: "session_info", path, exists: true, ...header },
+      `${path}\n  saved ${header.saved_at} (${ago(header.saved_at)}) by ws ${header.ws}\n  ${header.workspaces} workspaces, ${header.tabs} tabs, ${header.panes} panes, ${kb(bytes.length)}, format ${header.version}`,
+    );
+  } catch (e) {
+    throw new CliError(`${path} can't be restored: ${(e as Error).message}`);
+  }
+}
+
+export async function restart(): Promise<void> {
+  const path = sock();
+  if (process.env.WS_SOCKET === path && !process.env.WS_RESTART_DETACHED && (await live())) {
+    // Run inside one of the server's own panes, this process ends with its pane: hand the
+    // restart to a helper in its own session, which outlives every pane.
+    const helper = Bun.spawn([...selfArgv(), "restart"], {
+      env: { ...process.env, WS_RESTART_DETACHED: "1" },
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+      detached: true,
+    });
+    helper.unref();
+    show({ type: "ok", socket: path, detached: true }, "ws is restarting: the panes come back in a moment; re-attach with `ws`");
+    return;
+  }
+  if (await live()) {
+    await send("shutdown_keep");
+    await waitGone(path);
+  }
+  await startDaemon(path);
+  const r = await send("workspace_list");
+  const wss = r.workspaces as { tabs: { panes: number[] }[] }[];
+  const panes = wss.reduce((n, w) => n + w.tabs.reduce((m, t) => m + t.panes.length, 0), 0);
+  show({ type: "ok", socket: path, workspaces: r.workspaces }, `ws restarted on ${path}: ${wss.length} workspaces, ${panes} panes`);
+}
 
 // ---- ws doctor ---------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ export default defineMessage<{ pane: number; text: string }>({
     text: { type: "string", required: true, description: "What to type" },
   },
   example: { v: 4, type: "agent_send", pane: 7, text: "Address these unresolved review comments. …" },
+  cli: { path: "agent send", args: ["text"], defaults: { pane: "$WS_PANE_ID" }, view: "agentSent" },
   handle({ pane, text }, { session, services }) {
     session.pane(pane); // no such pane: the usual pane_not_found error
     const target = services.get("agents")?.agentPaneFor(pane);

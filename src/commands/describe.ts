@@ -19,6 +19,7 @@ export default defineMessage<{ message?: string }>({
   },
   errors: ["unknown_type"],
   example: { v: 6, id: 1, type: "describe", message: "pane_read" },
+  cli: { path: "api describe", summary: "Describe every message, or one (without a server: this build's catalogue)", args: ["message?"], run: "describe" },
   async handle({ message }) {
     const { catalogue } = await import("./catalogue");
     const cat = catalogue();

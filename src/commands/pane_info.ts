@@ -36,6 +36,7 @@ export default defineMessage<{ pane: number }>({
   },
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_info", pane: 1 },
+  cli: { path: "pane info", args: ["pane"], defaults: { pane: "$WS_PANE_ID" }, view: "paneInfo" },
   handle({ pane }, { session, services }) {
     return paneInfo(session, (id) => services.control.exitOf(id), pane);
   },

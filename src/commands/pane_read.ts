@@ -31,6 +31,13 @@ export default defineMessage<{ pane: number; source: Source; lines?: number; sta
   },
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_read", pane: 1, source: "recent", lines: 50 },
+  cli: {
+    path: "pane read",
+    args: ["pane"],
+    defaults: { pane: "$WS_PANE_ID" },
+    switches: { scrollback: { field: "source", value: "recent", description: "Same as --source recent" } },
+    view: "text",
+  },
   async handle(p, { session }) {
     if (p.start !== undefined && p.end !== undefined && p.end < p.start)
       throw new WsError(`end (${p.end}) is before start (${p.start})`, "invalid_params", { param: "end" });

@@ -12,6 +12,7 @@ export default defineMessage<{ pane: number; text: string; enter: boolean }>({
     enter: { type: "boolean", default: false, description: "Press Enter after the text" },
   },
   example: { v: 2, type: "pane_send", pane: 4, text: "cargo test", enter: true },
+  cli: { path: "pane send", args: ["pane", "text"], defaults: { pane: "$WS_PANE_ID", text: "" } },
   handle({ pane, text, enter }, { session }) {
     const p = session.pane(pane);
     if (text) p.paste(text);

@@ -25,6 +25,7 @@ export default defineMessage({
   // loaded machine.
   longRunning: true,
   example: { v: 6, type: "session_save" },
+  cli: { path: "session save", view: "saved" },
   async handle(p: { full: boolean }, { services }) {
     const svc = services.get("persistence");
     if (!svc) throw new WsError("this server does not save sessions", "unsupported");

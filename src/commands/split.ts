@@ -17,6 +17,15 @@ export default defineMessage<{ pane: number; right: boolean; cwd: string; comman
   },
   errors: ["pane_not_found", ...PANE_START_ERRORS],
   example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
+  cli: {
+    path: "split",
+    args: ["pane"],
+    rest: "command",
+    flags: ["cwd", "size", "focus"],
+    switches: { below: { field: "right", value: false, description: "Put the new pane below (default: to the right)" } },
+    defaults: { pane: "$WS_PANE_ID", cwd: "$PWD", focus: false },
+    view: "pane",
+  },
   handle(p, { session }) {
     if (p.size !== undefined && p.size < 1) throw new WsError(`size must be at least 1, got ${p.size}`, "invalid_params", { param: "size" });
     const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size: p.size });

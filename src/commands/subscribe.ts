@@ -28,6 +28,7 @@ export default defineMessage<{ types?: string[]; workspace?: string; pane?: numb
   },
   errors: ["invalid_params"],
   example: { v: 6, id: 1, type: "subscribe", types: ["pane_created", "pane_closed", "pane_exited"], after_seq: 41, boot_id: "…" },
+  cli: { path: "events", summary: "Print the event stream, resumable with --after-seq and --boot-id", run: "events" },
   handle(p, { services, connection, afterReply }) {
     const control = services.control;
     const log = control.events;

@@ -11,6 +11,7 @@ export default defineMessage<{ workspace?: string; tab: string }>({
     tab: { type: "string", name: true, required: true, description: "The tab's name, or its number counting from 1" },
   },
   example: { v: 2, type: "tab_close", workspace: "Games", tab: "Tetris" },
+  cli: { path: "tab close", args: ["tab"] },
   handle(p, { session }) {
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
     session.closeTab(ws, session.findTab(ws, p.tab));

@@ -16,6 +16,7 @@ export default defineMessage<{ workspace?: string; name?: string; cwd?: string; 
   },
   errors: ["workspace_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
+  cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
   handle(p, { session }) {
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
     const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus });

@@ -54,8 +54,38 @@ export interface MessageEntry<P = any> {
   longRunning?: boolean;
   /** After its reply the connection carries a stream of lines, not more replies. */
   stream?: boolean;
+  /** How the CLI offers it (a message without one is reached only by `ws call`). */
+  cli?: MessageCli | MessageCli[];
   /** Requests return their reply; messages return nothing. Throw WsError to refuse. */
   handle(params: P, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
+}
+
+/**
+ * A message as a CLI command, as a tmux cmd_entry carries its getopt template. src/cli/table.ts
+ * turns it, with the fields' types and descriptions, into the command table baked into the CLI at
+ * build time. Fields not positional, rest or fixed are flags `--field-name`.
+ */
+export interface MessageCli {
+  /** The command words, e.g. "pane send". */
+  path: string;
+  /** One line for help (default: the summary's first sentence). */
+  summary?: string;
+  /** Fields given as positional arguments, in order; "name?" may be left out. */
+  args?: string[];
+  /** The string[] field that takes the words after `--`. */
+  rest?: string;
+  /** The CLI's own defaults: "$WS_PANE_ID" (the pane it runs in), "$PWD" (the caller's directory) or a value. */
+  defaults?: Record<string, unknown>;
+  /** Fields the command sets itself (e.g. wait's condition); not offered. */
+  fixed?: Record<string, unknown>;
+  /** The fields offered as flags (default: every field not positional, rest or fixed). */
+  flags?: string[];
+  /** Flags that set a field to a constant, e.g. `below: { field: "right", value: false }`. */
+  switches?: Record<string, { field: string; value: unknown; description: string }>;
+  /** How to print the reply for people (a name in src/cli/views.ts); default: nothing. */
+  view?: string;
+  /** A handler in src/cli/handlers.ts for a command that does more than send and print. */
+  run?: string;
 }
 
 export function defineMessage<P = any>(e: MessageEntry<P>): MessageEntry<P> {

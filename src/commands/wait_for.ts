@@ -2,6 +2,8 @@
 // (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
 import { WsError } from "../protocol/errors";
 import { SOURCES, sourceLines, type Source } from "../server/pane-text";
+import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
+import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
 import type { ModelEvent } from "../model/events";
 import { defineMessage, type Reply } from "./types";
 
@@ -36,7 +38,10 @@ export default defineMessage<Params>({
     condition: { type: "string", required: true, accepted: CONDITIONS, description: "What to wait for" },
     pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status)" },
     workspace: { type: "string", description: "The workspace name (workspace_exists; exact, then ignoring case)" },
-    pattern: { type: "string", description: "output: a JavaScript regular expression, matched against the source's lines joined with \\n" },
+    pattern: {
+      type: "string",
+      description: `output: a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters), matched against the source's lines joined with \\n; a check that takes over ${CHECK_BUDGET_MS} ms ends the wait with regex_timeout`,
+    },
     ignore_case: { type: "boolean", default: false, description: "output: match ignoring case" },
     source: { type: "string", default: "recent", accepted: SOURCES, description: "output: what to match against (as pane_read); recent includes the scrollback, so output that scrolled away still matches" },
     idle_ms: { type: "integer", min: 1, max: 86_400_000, description: "idle: how long the pane must have been quiet" },
@@ -57,21 +62,25 @@ export default defineMessage<Params>({
     workspace: { type: "string", description: "workspace_exists: the workspace's name; pane_exists: the pane's workspace" },
     status: { type: "string", description: "agent_status: the status that matched" },
   },
-  errors: ["timeout", "pane_not_found", "pane_exited", "unsupported"],
+  errors: ["timeout", "regex_timeout", "busy", "pane_not_found", "pane_exited", "unsupported"],
   example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
+  cli: [
+    { path: "wait output", summary: "Until a pane's text (scrollback included) matches a regex", args: ["pane", "pattern"], flags: ["ignore_case", "source", "timeout"], fixed: { condition: "output" }, view: "wait" },
+    { path: "wait exit", summary: "Until a pane's program exits; prints its exit code", args: ["pane"], flags: ["timeout"], fixed: { condition: "exit" }, view: "wait" },
+    { path: "wait idle", summary: "Until a pane has printed nothing for IDLE_MS milliseconds", args: ["pane", "idle_ms"], flags: ["timeout"], fixed: { condition: "idle" }, view: "wait" },
+    { path: "wait workspace", summary: "Until a workspace exists", args: ["workspace"], flags: ["timeout"], fixed: { condition: "workspace_exists" }, view: "wait" },
+    { path: "wait pane", summary: "Until a pane exists", args: ["pane"], flags: ["timeout"], fixed: { condition: "pane_exists" }, view: "wait" },
+    { path: "wait agent", summary: "Until a pane's agent status is one of some (comma-separated)", args: ["pane", "statuses"], flags: ["timeout"], fixed: { condition: "agent_status" }, view: "wait" },
+  ],
   handle(p, { session, services, signal }) {
     const control = services.control;
     const began = Date.now();
-    let regex: RegExp | undefined;
+    let pattern: UserPattern | undefined;
     switch (p.condition) {
       case "output":
         need(p, "pane");
         need(p, "pattern");
-        try {
-          regex = new RegExp(p.pattern!, p.ignore_case ? "i" : "");
-        } catch (e) {
-          throw new WsError(`pattern is not a valid regular expression: ${(e as Error).message}`, "invalid_params", { param: "pattern" });
-        }
+        pattern = userPattern(p.pattern!, p.ignore_case);
         session.pane(p.pane!);
         break;
       case "exit":
@@ -123,16 +132,8 @@ export default defineMessage<Params>({
       /** The current answer, or undefined to keep waiting. */
       const check = (): Reply | WsError | undefined => {
         switch (p.condition) {
-          case "output": {
-            const pane = session.panes.get(p.pane!);
-            if (!pane) return new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" });
-            const lines = sourceLines(pane.term, p.source);
-            const text = lines.join("\n");
-            const m = regex!.exec(text);
-            if (!m) return undefined;
-            const line = text.slice(0, m.index).split("\n").length;
-            return done({ pane: p.pane, match: m[0], groups: m.slice(1).map((g) => g ?? null), line });
-          }
+          case "output":
+            return undefined; // checkOutput
           case "exit": {
             const exit = control.exitOf(p.pane!);
             if (exit) return done({ pane: p.pane, exit_code: exit.exit_code, signal: exit.signal, closed: false });
@@ -166,8 +167,50 @@ export default defineMessage<Params>({
           }
         }
       };
+
+      // output: the regex pool matches the pane's text (in a helper process unless the pattern is a
+      // literal), so a check is asynchronous. One runs at a time; output meanwhile asks for one more.
+      const pane = p.condition === "output" ? session.panes.get(p.pane!) : undefined;
+      const paneText = () => sourceLines(pane!.term, p.source).join("\n");
+      /** The pane's text as it closed: what it printed last still counts. */
+      let lastText: string | undefined;
+      let checking = false;
+      let recheck = false;
+      /** A check has finished in time: later ones go ahead of untried patterns. */
+      let proven = false;
+      const checkOutput = async () => {
+        if (checking) return void (recheck = true);
+        checking = true;
+        try {
+          do {
+            recheck = false;
+            const closed = lastText !== undefined;
+            const t0 = performance.now();
+            const m = await regexPool.match(pattern!, () => (finished ? undefined : (lastText ?? paneText())), proven);
+            checkCost = performance.now() - t0;
+            proven = true;
+            if (m) return finish(done({ pane: p.pane, ...m }));
+            if (closed) return finish(new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" }));
+          } while (recheck && !finished);
+        } catch (e) {
+          finish(e instanceof WsError ? e : new WsError(`wait_for failed: ${(e as Error).message}`, "internal"));
+        } finally {
+          checking = false;
+        }
+      };
+      const onPaneClosed = () => {
+        // The emulator is disposed after this event: read it now.
+        try {
+          lastText = paneText();
+        } catch {
+          lastText = "";
+        }
+        void checkOutput();
+      };
+
       const settle = () => {
         if (finished) return;
+        if (p.condition === "output") return void checkOutput();
         const t0 = performance.now();
         let r: Reply | WsError | undefined;
         try {
@@ -205,14 +248,13 @@ export default defineMessage<Params>({
       cleanups.push(
         session.bus.on((e) => {
           if (!wakes(e)) return;
-          if (p.condition === "output" && e.type === "pane_output") settleSoon();
+          if (p.condition === "output") e.type === "pane_output" ? settleSoon() : onPaneClosed();
           else settle();
         }),
       );
       if (p.condition === "output") {
         // Output parsed but not yet announced still counts: check once the emulator has caught up.
-        const pane = session.panes.get(p.pane!)!;
-        void pane.flushed().then(settle);
+        void pane!.flushed().then(settle);
       } else settle();
     });
   },

@@ -9,6 +9,7 @@ export default defineMessage({
   summary: "List workspaces and their tabs.",
   fields: {},
   example: { v: 2, type: "workspace_list" },
+  cli: { path: "workspace list", view: "workspaces" },
   handle(_p, { session, services }) {
     return { type: "workspaces", workspaces: workspaceInfos(session, services.get("portsOf")) };
   },

@@ -13,6 +13,7 @@ export default defineMessage<{ name: string; exists_ok: boolean }>({
   },
   errors: ["workspace_exists", ...PANE_START_ERRORS],
   example: { v: 2, type: "workspace_new", name: "Games", exists_ok: true },
+  cli: { path: "workspace new", args: ["name"] },
   handle({ name, exists_ok }, { session }) {
     const found = session.findWorkspace(name);
     if (found) {

@@ -18,6 +18,8 @@ export interface DaemonOptions {
   socketPath: string;
   /** Where the first pane starts. */
   cwd?: string;
+  /** What the first pane runs (`ws start -- CMD`; default: the user's shell). */
+  command?: string[];
 }
 
 export class ServerStartError extends Error {}
@@ -72,7 +74,8 @@ export class Daemon {
     this.features = await Promise.all(FEATURES.map((load) => load()));
     let restored = false;
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
-    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd() });
+    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command });
+    else if (this.opts.command?.length) this.log.warn(`the saved session was restored; ${this.opts.command[0]} was not started (ws tab new -- … runs it)`);
     for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.
     const oldMask = process.umask(0o177);

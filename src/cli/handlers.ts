@@ -1,0 +1,42 @@
+// The commands that do more than send one message and print the reply, by the name the command
+// table gives them. Each module loads only when its command runs.
+import type { Command } from "./spec";
+
+export interface HandlerInput {
+  command: Command;
+  /** The parsed fields, with the CLI's defaults applied. */
+  fields: Record<string, unknown>;
+  /** The words after the command's path, as given (ws report parses its own). */
+  words: string[];
+}
+
+type Handler = (input: HandlerInput) => Promise<void>;
+const from =
+  <M>(load: () => Promise<M>, name: keyof M) =>
+  async (): Promise<Handler> =>
+    (await load())[name] as Handler;
+
+const server = () => import("./server-cmds");
+const session = () => import("./session-cmds");
+const api = () => import("./api-cmds");
+const attach = () => import("./attach-cmds");
+const agents = () => import("./agent-cmds");
+
+export const HANDLERS: Record<string, () => Promise<Handler>> = {
+  start: from(server, "start"),
+  server: from(server, "server"),
+  killServer: from(server, "killServer"),
+  doctor: from(server, "doctor"),
+  restart: from(session, "restart"),
+  sessionRestore: from(session, "sessionRestore"),
+  sessionDiscard: from(session, "sessionDiscard"),
+  sessionInfo: from(session, "sessionInfo"),
+  describe: from(api, "describe"),
+  call: from(api, "call"),
+  events: from(api, "events"),
+  tabList: from(api, "tabList"),
+  attach: from(attach, "attach"),
+  keys: from(attach, "keys"),
+  hooks: from(agents, "hooks"),
+  report: from(agents, "report"),
+};

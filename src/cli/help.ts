@@ -1,0 +1,63 @@
+// Help, from the command table: the command list, a group's commands, one command's usage with
+// its arguments and flags described by the registry's field descriptions. Plain text, no colour.
+import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
+
+const GLOBALS = [
+  ["-L NAME", "Use the server named NAME (its own socket)"],
+  ["--local", "A private server that lives as long as this client (bare ws only)"],
+  ["--json", "Print replies as JSON lines"],
+  ["--help", "Show help for any command"],
+];
+
+const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.field.toUpperCase());
+
+function usageLine(c: Command): string {
+  const bits = [`ws ${c.path}`];
+  for (const p of c.params.filter((p) => !p.flag)) bits.push(p.required ? p.field.toUpperCase() : `[${p.field.toUpperCase()}]`);
+  for (const p of c.params.filter((p) => p.flag)) bits.push(p.type === "boolean" ? `[--${p.flag}]` : p.required ? `--${p.flag} ${metavar(p)}` : `[--${p.flag} ${metavar(p)}]`);
+  if (c.rest) bits.push(`[-- ${c.rest.field.toUpperCase()}…]`);
+  return bits.join(" ");
+}
+
+function defaultText(p: Param): string {
+  if (p.default === PANE_DEFAULT) return " (default: the pane this runs in, $WS_PANE_ID)";
+  if (p.default === CWD_DEFAULT) return " (default: the current directory)";
+  if (p.default !== undefined && p.default !== "" && p.default !== false) return ` (default: ${JSON.stringify(p.default)})`;
+  return "";
+}
+
+function rows(items: [string, string][]): string[] {
+  const w = Math.min(24, Math.max(...items.map(([a]) => a.length)));
+  return items.map(([a, b]) => `  ${a.padEnd(w)}  ${b}`);
+}
+
+export function commandHelp(c: Command): string {
+  const items: [string, string][] = c.params.map((p) => [
+    p.flag ? (p.type === "boolean" ? `--${p.flag}` : `--${p.flag} ${metavar(p)}`) : p.field.toUpperCase(),
+    `${p.description}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
+  ]);
+  if (c.rest) items.push([`-- ${c.rest.field.toUpperCase()}…`, c.rest.description]);
+  const out = [`usage: ${usageLine(c)}`, "", c.summary + (c.message ? ` (sends ${c.message})` : "")];
+  if (items.length) out.push("", ...rows(items));
+  out.push("", "global flags:", ...rows(GLOBALS as [string, string][]));
+  return out.join("\n");
+}
+
+export function groupHelp(name: string, commands: readonly Command[]): string {
+  return [`usage: ws ${name} <command> [args] [--help]`, "", "commands:", ...rows(commands.map((c) => [c.path.slice(name.length + 1), c.summary]))].join("\n");
+}
+
+export function mainHelp(table: readonly Command[], version: string): string {
+  return [
+    `ws ${version}: a terminal multiplexer for running many coding agents side by side`,
+    "",
+    "usage: ws [-L NAME] [--local]              attach (starting a server when none runs)",
+    "       ws [-L NAME] [--json] <command> …   one request; ws <command> --help for its flags",
+    "",
+    "commands:",
+    ...rows(table.map((c) => [c.path, c.summary])),
+    "",
+    "global flags:",
+    ...rows(GLOBALS as [string, string][]),
+  ].join("\n");
+}

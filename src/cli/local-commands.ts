@@ -1,0 +1,59 @@
+// The CLI's commands that are not one message each (start, doctor, hooks, …), declared in the same
+// shape as the registry's (spec.ts); their handlers (handlers.ts) load only when they run.
+import type { Command, Param } from "./spec";
+
+const flag = (name: string, type: Param["type"], description: string, field = name.replace(/-/g, "_")): Param => ({ field, flag: name, type, description });
+const arg = (field: string, description: string, required = false): Param => ({ field, type: "string", description, ...(required ? { required } : {}) });
+const COMMAND_REST = { field: "command", description: "The program and its arguments for the first pane (default: your shell)" };
+
+export const LOCAL_COMMANDS: Command[] = [
+  { path: "start", summary: "Start the ws server in the background (returns once it answers)", params: [], rest: COMMAND_REST, run: "start" },
+  {
+    path: "server",
+    summary: "Run the ws server in the foreground, logging to stderr",
+    params: [flag("socket-path", "string", "Socket path (normally derived from -L / --local)")],
+    rest: COMMAND_REST,
+    run: "server",
+  },
+  { path: "kill-server", summary: "Quit the server and close every pane (--keep saves the session first)", params: [flag("keep", "boolean", "Save the session so the next server restores it")], run: "killServer" },
+  { path: "doctor", summary: "Check sockets, their modes, the server's build and saved sessions", params: [flag("fix", "boolean", "Remove stale sockets")], run: "doctor" },
+  { path: "restart", summary: "Save the session, quit the server and start it again (new build, same layout)", params: [], run: "restart" },
+  { path: "session restore", summary: "Rebuild the saved session: starts a server from it, or adds it to the running one", params: [], run: "sessionRestore" },
+  {
+    path: "session discard",
+    summary: "Delete the saved session so the next server starts clean",
+    params: [flag("unreadable", "boolean", "Delete instead this server's saves that could not be loaded and were moved aside")],
+    run: "sessionDiscard",
+  },
+  { path: "session info", summary: "Where the save is, when it was made and what it holds", params: [], run: "sessionInfo" },
+  { path: "tab list", summary: "List the tabs of a workspace", params: [flag("workspace", "string", "The workspace (default: the one on screen)")], run: "tabList" },
+  { path: "attach", summary: "Attach this terminal to the ws server (-L NAME for a named one)", params: [], run: "attach" },
+  { path: "keys", summary: "Key bindings: every command with its keys", params: [flag("list", "boolean", "List command names, their keys and what they do (the default)")], run: "keys" },
+  ...(["install", "uninstall"] as const).map(
+    (action): Command => ({
+      path: `hooks ${action}`,
+      summary: action === "install" ? "Add ws's hooks to an agent's settings so it reports its status" : "Remove exactly what install added",
+      params: [
+        { ...arg("target", "claude or codex"), accepted: ["claude", "codex"] },
+        flag("dry-run", "boolean", "Print the change, write nothing"),
+        flag("file", "string", "The settings file (default: ~/.claude/settings.json or ~/.codex/config.toml)"),
+      ],
+      fixed: { action },
+      run: "hooks",
+    }),
+  ),
+  {
+    path: "report",
+    summary: "Forward an agent hook event (JSON on stdin) to this pane's ws; what agent hooks run",
+    params: [arg("event", "The hook's event name"), flag("agent", "string", "claude, codex, …")],
+    rest: { field: "chain", description: "A notify command ws stands in front of, run with the same payload" },
+    run: "report",
+    ownArgs: true,
+  },
+  {
+    path: "call",
+    summary: "Send any message at the version that introduced it and print the reply",
+    params: [arg("type", "The message type", true), arg("fields", "Its fields, as a JSON object")],
+    run: "call",
+  },
+];

@@ -1,0 +1,117 @@
+// Parse a command line against the command table: find the command, then its positional
+// arguments and flags, converted to the fields' types with the CLI's defaults applied. Mistakes
+// are refused (UsageError, exit 2) with the nearest valid name.
+import { closest } from "../protocol/errors";
+import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
+
+export class UsageError extends Error {}
+
+/** `ws`'s own flags, valid anywhere before `--`. */
+export const GLOBAL_FLAGS = ["-L", "--socket-name", "--local", "--json", "--help", "-h"];
+
+/** " (did you mean X?)" naming the nearest valid name, else where the valid names are listed. */
+const didYouMean = (word: string, names: readonly string[], show = (s: string) => s, listedBy = "ws --help") => {
+  const near = closest(word, names);
+  return near === undefined ? ` (${listedBy} lists them)` : ` (did you mean ${show(String(near))}?)`;
+};
+
+export type Found = { command: Command; rest: string[] } | { group: string; commands: Command[]; rest: string[] };
+
+/** The command the leading words name (or the group they start, e.g. `ws workspace`). */
+export function findCommand(table: readonly Command[], words: string[]): Found {
+  const first = words[0]!;
+  const one = table.find((c) => c.path === first);
+  if (one) return { command: one, rest: words.slice(1) };
+  const group = table.filter((c) => c.path.startsWith(first + " "));
+  if (!group.length) {
+    if (first.startsWith("-")) throw new UsageError(`unknown flag ${first}${didYouMean(first, GLOBAL_FLAGS)}`);
+    const tops = [...new Set(table.map((c) => c.path.split(" ")[0]!))];
+    throw new UsageError(`unknown command ${first}${didYouMean(first, tops)}`);
+  }
+  const second = words[1];
+  if (second === undefined || second.startsWith("-")) return { group: first, commands: group, rest: words.slice(1) };
+  const sub = group.find((c) => c.path === `${first} ${second}`);
+  if (sub) return { command: sub, rest: words.slice(2) };
+  const subs = group.map((c) => c.path.slice(first.length + 1));
+  throw new UsageError(`unknown command ${first} ${second}${didYouMean(second, subs, (s) => `${first} ${s}`, `ws ${first} --help`)}`);
+}
+
+function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
+  switch (p.type) {
+    case "integer":
+      if (!/^-?\d+$/.test(raw)) throw new UsageError(`${name} for ${cmd.path} is a whole number, got "${raw}"`);
+      return Number(raw);
+    case "string[]":
+      return raw.split(",").filter(Boolean);
+    case "boolean":
+      if (raw !== "true" && raw !== "false") throw new UsageError(`${name} for ${cmd.path} is true or false, got "${raw}"`);
+      return raw === "true";
+    default:
+      return raw;
+  }
+}
+
+const paramName = (p: Param) => (p.flag ? `--${p.flag}` : p.field.toUpperCase());
+
+/** The fields a command's words give, with the CLI's defaults; `env` supplies $WS_PANE_ID. */
+export function parseArgs(cmd: Command, words: string[], env: Record<string, string | undefined> = process.env, cwd = () => process.cwd()): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...cmd.fixed };
+  const positionals = cmd.params.filter((p) => !p.flag);
+  const flags = cmd.params.filter((p) => p.flag);
+  let next = 0;
+  let flagsEnded = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === "--" && !flagsEnded) {
+      // The command to run, or (for a command that runs none) arguments that start with "-".
+      if (!cmd.rest) {
+        flagsEnded = true;
+        continue;
+      }
+      fields[cmd.rest.field] = words.slice(i + 1);
+      break;
+    }
+    if (!flagsEnded && w.startsWith("-") && w !== "-" && !/^-\d/.test(w)) {
+      const eq = w.indexOf("=");
+      const name = (eq > 0 ? w.slice(0, eq) : w).replace(/^--?/, "");
+      const p = flags.find((f) => f.flag === name);
+      if (!p) throw new UsageError(`unknown flag ${eq > 0 ? w.slice(0, eq) : w} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
+      let value: unknown;
+      if (p.type === "boolean") value = eq > 0 ? convert(cmd, p, w.slice(eq + 1), `--${name}`) : true;
+      else {
+        const raw = eq > 0 ? w.slice(eq + 1) : words[++i];
+        if (raw === undefined) throw new UsageError(`--${name} for ${cmd.path} needs a value`);
+        value = convert(cmd, p, raw, `--${name}`);
+      }
+      // A switch sets its constant (--below: right=false); given false, it leaves the default.
+      if (p.value !== undefined) {
+        if (value === true) fields[p.field] = p.value;
+      } else fields[p.field] = value;
+      continue;
+    }
+    const p = positionals[next++];
+    if (!p) throw new UsageError(`too many arguments for ${cmd.path}: "${w}"`);
+    // An empty argument stands for "the default" (`ws pane send "" --enter` in a pane).
+    if (w === "" && p.default !== undefined) continue;
+    fields[p.field] = convert(cmd, p, w, p.field.toUpperCase());
+  }
+  for (const p of cmd.params) {
+    if (fields[p.field] !== undefined || p.value !== undefined) continue;
+    if (p.default === PANE_DEFAULT) {
+      const id = env.WS_PANE_ID;
+      if (id === undefined || id === "") throw new MissingPane();
+      fields[p.field] = convert(cmd, p, id, "$WS_PANE_ID");
+    } else if (p.default === CWD_DEFAULT) fields[p.field] = cwd();
+    else if (p.default !== undefined) fields[p.field] = p.default;
+    else if (p.required) throw new UsageError(`${cmd.path} needs ${paramName(p)} (${p.description})`);
+  }
+  if (cmd.rest && fields[cmd.rest.field] === undefined) fields[cmd.rest.field] = [];
+  return fields;
+}
+
+/** A pane-taking command outside a pane with no pane given (exit 1, as a server error would). */
+export class MissingPane extends Error {
+  constructor() {
+    super("which pane? give a pane id (or run this inside a ws pane)");
+  }
+}

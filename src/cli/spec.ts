@@ -1,0 +1,52 @@
+// The shape of the CLI's command table: every command, from a registry message or the CLI's own,
+// with its arguments and flags. Built at build time (table.ts through the message-table macro), so
+// a CLI call parses, helps and refuses without loading the registry or any command's code.
+
+export type ParamType = "string" | "integer" | "boolean" | "string[]";
+
+/** One positional argument or flag, and the field (or handler option) it sets. */
+export interface Param {
+  field: string;
+  /** The flag's name without dashes ("below"); absent for a positional argument. */
+  flag?: string;
+  type: ParamType;
+  description: string;
+  /** Must be given (no CLI default stands in for it). */
+  required?: boolean;
+  /** The CLI's default: "$WS_PANE_ID", "$PWD" or a value. */
+  default?: unknown;
+  /** A switch: the flag sets `field` to this constant. */
+  value?: unknown;
+  /** The values it accepts, for help (the server checks them). */
+  accepted?: readonly string[];
+}
+
+export interface Command {
+  /** The command words, e.g. "pane send". */
+  path: string;
+  summary: string;
+  /** The message it sends, when it is one. */
+  message?: string;
+  params: Param[];
+  /** The field that takes the words after `--`. */
+  rest?: { field: string; description: string };
+  /** Fields the command sets itself. */
+  fixed?: Record<string, unknown>;
+  /** How to print the reply for people (views.ts). */
+  view?: string;
+  /** The handler that runs it (handlers.ts), when it does more than send and print. */
+  run?: string;
+  /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
+  ownArgs?: boolean;
+}
+
+/** What the message table holds of each message, for `send` and `ws call`. */
+export interface MessageInfo {
+  since: number;
+  longRunning: boolean;
+  stream: boolean;
+}
+
+/** The default standing for "the pane this runs in" and for "the caller's directory". */
+export const PANE_DEFAULT = "$WS_PANE_ID";
+export const CWD_DEFAULT = "$PWD";

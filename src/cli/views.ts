@@ -1,0 +1,79 @@
+// How a message's reply reads for people, by the view name its `cli` section gives. (--json
+// prints the reply itself.)
+import type { ReplyObject } from "../client/request";
+
+interface TabOut {
+  name: string;
+  project?: string;
+  panes: number[];
+  active: boolean;
+  ports?: number[];
+}
+export interface WorkspaceOut {
+  name: string;
+  current: boolean;
+  tabs: TabOut[];
+}
+interface DashboardOut {
+  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number }[];
+  ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
+}
+
+const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
+
+export function kb(n: number): string {
+  return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function tabLines(tabs: TabOut[], indent = ""): string[] {
+  return tabs.map((t, i) => `${indent}${t.active ? "*" : " "}${i + 1}: ${t.name}${t.project ? ` [${t.project}]` : ""}  panes ${t.panes.join(",")}${t.ports ? `  ports ${t.ports.join(",")}` : ""}`);
+}
+
+/** Each view: the text for a reply (and the fields sent, e.g. pane read --styled). */
+export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unknown>) => string> = {
+  pane: (r) => (r.pane !== undefined ? String(r.pane) : ""),
+  text: (r) => String(r.text ?? ""),
+  workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
+  agentSent: (r) => `sent to pane ${r.pane}`,
+  saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
+  wait: (r) => {
+    switch (r.condition) {
+      case "output":
+        return String(r.match);
+      case "exit":
+        return r.closed ? "closed" : String(r.exit_code ?? r.signal);
+      case "idle":
+        return `idle ${r.idle_ms} ms`;
+      case "workspace_exists":
+        return String(r.workspace);
+      case "pane_exists":
+        return `${r.workspace} tab ${r.tab}`;
+      default:
+        return String(r.status);
+    }
+  },
+  paneInfo: (r) => {
+    if (r.exited && r.cols === undefined) return `pane ${r.pane}: exited (${r.exit_code ?? r.signal})`;
+    const fg = r.foreground as { pid: number; argv: string[] } | null;
+    const cursor = r.cursor as { x: number; y: number };
+    return [
+      `pane ${r.pane}  ${r.workspace} / tab ${r.tab}${r.focused ? "  focused" : ""}${r.zoomed ? "  zoomed" : ""}`,
+      `size     ${r.cols}x${r.rows}  cursor ${cursor.x},${cursor.y}`,
+      `title    ${r.title || "-"}  (shown as ${r.label})`,
+      `cwd      ${r.cwd}`,
+      `pid      ${r.pid}  running ${(r.argv as string[]).join(" ")}`,
+      `fg       ${fg ? `${fg.pid} ${fg.argv.join(" ")}` : "-"}`,
+    ].join("\n");
+  },
+  dashboard: (r) => {
+    const d = r as unknown as DashboardOut;
+    return [
+      "Agents",
+      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}`),
+      ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
+      "Ports",
+      ...d.ports.map((p) => `  ${String(p.port).padStart(5)}  pane ${p.pane}  ${p.workspace} / ${p.tab}  ${p.command}`),
+      ...(d.ports.length ? [] : ["  none"]),
+    ].join("\n");
+  },
+};
