@@ -11,7 +11,7 @@
 // frame for the echo redraws the typed pane and leaves a flooding neighbour as it was last
 // drawn, until that one's OUTPUT_FRAME_MS are up: the echo never waits behind a flood's redraw.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
@@ -119,22 +119,22 @@ export class Interface implements UiView {
     this.unsubscribe = this.session.bus.on((e) => {
       switch (e.type) {
         case "pane_created": {
-          const p = this.session.panes.get(e.pane as number);
+          const p = this.session.panes.get(e.pane);
           if (p) this.track(p);
           break;
         }
         case "pane_output":
-          this.dirty.add(e.pane as number);
-          this.dirtyRows.get(e.pane as number)?.output();
+          this.dirty.add(e.pane);
+          this.dirtyRows.get(e.pane)?.output();
           // Output from panes not on screen costs nothing now; it shows when they are.
-          if (this.visible.has(e.pane as number))
+          if (this.visible.has(e.pane))
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
-          this.modes.delete(e.pane as number);
-          this.dirty.delete(e.pane as number);
-          this.dirtyRows.get(e.pane as number)?.dispose();
-          this.dirtyRows.delete(e.pane as number);
+          this.modes.delete(e.pane);
+          this.dirty.delete(e.pane);
+          this.dirtyRows.get(e.pane)?.dispose();
+          this.dirtyRows.delete(e.pane);
           if (this.copy?.pane === e.pane) this.copy = undefined;
           break;
         case "server_quitting":
