@@ -175,7 +175,7 @@ export class Session {
       throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });
     const program = argv[0]!;
     const PATH = o.env?.PATH ?? this.opts.baseEnv.PATH ?? process.env.PATH ?? "";
-    if (!Bun.which(program, { PATH, cwd: usableDir(o.cwd) }))
+    if (!which(program, PATH, usableDir(o.cwd)))
       throw new WsError(`can't run ${JSON.stringify(program)}: ${program.includes("/") ? "no executable file there" : "not found on PATH"}`, "program_not_found", { param: field("command") });
   }
 
@@ -536,6 +536,15 @@ function startError(program: string, e: unknown): WsError {
   if (err?.code === "ERR_INVALID_ARG_VALUE") return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "invalid_params");
   if (err?.code === "ENOENT" || err?.code === "EACCES" || err?.code === "ENOEXEC") return new WsError(`can't run ${JSON.stringify(program)}: ${why}`, "program_not_found", { param: "command" });
   return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "spawn_failed", { param: "command" });
+}
+
+/** Bun.which, except that a name it can't look up (it throws for one over PATH_MAX) is not found. */
+function which(program: string, PATH: string, cwd: string): string | null {
+  try {
+    return Bun.which(program, { PATH, cwd });
+  } catch {
+    return null;
+  }
 }
 
 /** A cwd the program can start in: the one asked for when it is a directory, else $HOME. */
