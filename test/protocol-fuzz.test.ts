@@ -153,25 +153,31 @@ function extremeValue(spec: FieldSpec): string {
   return pick(EXTREMES);
 }
 
+/** obj[key] = value, also for `__proto__` (an assignment would set the prototype instead). */
+function setOwn(obj: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** One line for `m` at version `v` with the fields in `wrong` set to the given raw values. */
 function lineFor(m: MessageEntry, v: number, id: number, wrong: Record<string, string>): string {
   const parts: string[] = [`"v":${v}`];
   if (v >= 6) parts.push(`"id":${id}`);
   parts.push(`"type":${j(m.type)}`);
-  const fields: Record<string, string> = {};
+  // A Map, so that a field named `__proto__` is a field like any other.
+  const fields = new Map<string, string>();
   for (const [name, spec] of Object.entries(m.fields)) {
     // Optional fields are often left out, as clients do.
-    if (!spec.required && !(name in wrong) && rand() < 0.4) continue;
+    if (!spec.required && !Object.hasOwn(wrong, name) && rand() < 0.4) continue;
     const value = validValue(m, name, spec);
-    if (value !== undefined) fields[name] = value;
+    if (value !== undefined) fields.set(name, value);
   }
-  Object.assign(fields, wrong);
+  for (const [k, raw] of Object.entries(wrong)) fields.set(k, raw);
   // A wait never blocks the fuzz: a valid timeout is kept tiny.
   if (m.type === "wait_for") {
-    const t = Number(fields.timeout);
-    if (!("timeout" in fields) || (Number.isSafeInteger(t) && t > 50)) fields.timeout = "20";
+    const t = Number(fields.get("timeout"));
+    if (!fields.has("timeout") || (Number.isSafeInteger(t) && t > 50)) fields.set("timeout", "20");
   }
-  for (const [k, raw] of Object.entries(fields)) parts.push(`${j(k)}:${raw}`);
+  for (const [k, raw] of fields) parts.push(`${j(k)}:${raw}`);
   return `{${parts.join(",")}}`;
 }
 
@@ -427,10 +433,16 @@ async function exchange(m: MessageEntry, v: number | undefined, line: string): P
     stats.errors++;
     stats.noTraceChecks++;
     const before = current;
+    // A failure found here must not make every later line fail too: start afresh after it.
+    if (afterModel !== before.model) current = undefined;
     if (afterModel !== before.model) throw new Error(`a failed request changed the model — seed ${SEED}, line: ${show(line)}\nreply: ${show(reply)}\nbefore: ${before.model}\nafter:  ${afterModel}`);
-    await childrenMatch(before.model, `after a failed request, seed ${SEED}, line: ${show(line)}`);
+    await childrenMatch(before.model, `after a failed request, seed ${SEED}, line: ${show(line)}`).catch((e) => {
+      current = undefined;
+      throw e;
+    });
     return;
   }
+  if (process.env.FUZZ_SHOW_OK) console.log(`ok: ${show(line).slice(0, 300)} -> ${show(reply).slice(0, 120)}`);
   await backToBaseline();
   current = undefined;
 }
@@ -483,9 +495,9 @@ test(`random lines (seed ${SEED}): several fields wrong at once, older versions,
     const k = rand() < 0.7 ? 1 : 2 + rnd(2);
     for (let n = 0; n < k && names.length; n++) {
       const name = pick(names);
-      wrong[name] = extremeValue(m.fields[name]!);
+      setOwn(wrong, name, extremeValue(m.fields[name]!));
     }
-    if (rand() < 0.1 || !names.length) wrong[pick(["extra", "", "\u0000", "id2", "__proto__", "constructor"])] = pick(EXTREMES);
+    if (rand() < 0.1 || !names.length) setOwn(wrong, pick(["extra", "", "\u0000", "id2", "__proto__", "constructor"]), pick(EXTREMES));
     let line = lineFor(m, v, i, wrong);
     // Odd envelopes: an `id` of every kind, a second `v` (JSON's last one wins; a bad one gets the
     // plain error every version understands).
@@ -537,6 +549,7 @@ test("another client is answered quickly throughout a burst, and the daemon's me
   await waitFor(`daemon RSS near its baseline ${baseline} kB (now ${now} kB)`, () => (now = rssKb(pid)) < baseline + 32 * 1024, 30000, 250);
   console.log(`workspace_list from another client: ${latencies.length} answers, p50 ${p50.toFixed(1)} ms, max ${max.toFixed(1)} ms; RSS ${baseline} kB → peak ${peak} kB → ${now} kB`);
   expect(latencies.length).toBeGreaterThan(10);
-  expect(max).toBeLessThan(2000);
+  expect(p50).toBeLessThan(250);
+  expect(max).toBeLessThan(3000);
   expect(processAlive(pid)).toBe(true);
 }, 120_000);
