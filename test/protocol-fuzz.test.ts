@@ -174,8 +174,10 @@ function lineFor(m: MessageEntry, v: number, id: number, wrong: Record<string, s
   for (const [k, raw] of Object.entries(wrong)) fields.set(k, raw);
   // A wait never blocks the fuzz: a valid timeout is kept tiny.
   if (m.type === "wait_for") {
-    const t = Number(fields.get("timeout"));
-    if (!fields.has("timeout") || (Number.isSafeInteger(t) && t > 50)) fields.set("timeout", "20");
+    // (Left out or null, it is the default: long.)
+    const raw = fields.get("timeout");
+    const t = Number(raw);
+    if (raw === undefined || raw === "null" || (Number.isSafeInteger(t) && t > 50)) fields.set("timeout", "20");
   }
   for (const [k, raw] of fields) parts.push(`${j(k)}:${raw}`);
   return `{${parts.join(",")}}`;
@@ -238,7 +240,11 @@ class LineClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const reply = new Promise<string>((resolve, reject) => {
       this.waiting = { resolve, reject };
-      timer = setTimeout(() => reject(new Error(`no reply within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => {
+        this.waiting = undefined;
+        this.close(); // its late reply must not be taken for the next line's
+        reject(new Error(`no reply within ${timeoutMs} ms`));
+      }, timeoutMs);
     });
     const bytes = Buffer.from(line + "\n");
     const n = this.sock.write(bytes);
@@ -349,8 +355,14 @@ interface Stats {
   errors: number;
   noTraceChecks: number;
   codes: Record<string, number>;
+  /** Non-requests answered `ok` whose action then failed (seen in the daemon's log). */
+  actionsFailed: number;
+  /** The line answered slowest: the server does nothing else meanwhile. */
+  slowest: { ms: number; line: string };
 }
-const stats: Stats = { lines: 0, errors: 0, noTraceChecks: 0, codes: {} };
+const stats: Stats = { lines: 0, errors: 0, noTraceChecks: 0, codes: {}, actionsFailed: 0, slowest: { ms: 0, line: "" } };
+/** No line may hold the server this long (a 100 KB name once cost 10+ s of edit distances). */
+const SLOWEST_MS = 5000;
 
 function show(line: string): string {
   return line.length > 400 ? `${line.slice(0, 400)}… (${line.length} chars)` : line;
@@ -392,6 +404,8 @@ function judgeReply(m: MessageEntry, v: number | undefined, line: string, reply:
 }
 
 let current: { model: string } | undefined;
+/** The fuzz line being answered, for reports of a slow answer to another client. */
+let inFlight = "";
 
 /** The pids of the model's panes: the daemon's children must be exactly these. */
 function panePids(modelJson: string): string {
@@ -417,18 +431,25 @@ async function exchange(m: MessageEntry, v: number | undefined, line: string): P
   }
   const logFrom = statSync(log).size;
   let reply: string;
+  inFlight = line;
+  const sentAt = performance.now();
   try {
     reply = await client.send(line);
   } catch (e) {
     throw new Error(`${(e as Error).message} — seed ${SEED}, line: ${show(line)}`);
   }
   stats.lines++;
+  const took = performance.now() - sentAt;
+  if (took > stats.slowest.ms) stats.slowest = { ms: took, line: show(line).slice(0, 200) };
   let failed = judgeReply(m, v, line, reply);
   const afterModel = await model(); // also a barrier: a non-request's action has run by now
   const logged = logSince(logFrom);
   if (/handler failed|internal error|connection failed/i.test(logged)) throw new Error(`the daemon logged a failure — seed ${SEED}, line: ${show(line)}\nlog: ${show(logged)}`);
   // A non-request is answered `ok` before it acts; its failure shows only in the log.
-  if (!m.request && !failed && logged.includes(`${m.type} failed:`)) failed = true;
+  if (!m.request && !failed && logged.includes(`${m.type} failed:`)) {
+    failed = true;
+    stats.actionsFailed++;
+  }
   if (failed) {
     stats.errors++;
     stats.noTraceChecks++;
@@ -476,13 +497,41 @@ test("every field of every request message, each given every extreme value, at v
     const slots = names.length ? names : ["unknown_field", "__proto__"];
     for (const name of slots) {
       const spec = m.fields[name];
-      const values = spec?.type === "object" ? [...treeExtremes(), ...EXTREMES.filter((_, i) => i % 4 === 0)] : EXTREMES.filter((_, i) => i % 3 === id % 3);
+      // A third of the values per field (all of them over the fields), the big ones always.
+      const values = spec?.type === "object" ? [...treeExtremes(), ...EXTREMES.filter((_, i) => i % 4 === 0)] : EXTREMES.filter((x, i) => i % 3 === id % 3 || x.length > 10_000);
       for (const value of values) await exchange(m, 6, lineFor(m, 6, ++id, { [name]: value }));
     }
     expect(processAlive(pid)).toBe(true);
   }
-  console.log(`systematic: ${stats.lines} lines, ${stats.errors} errors checked for no trace, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`systematic: ${stats.lines} lines, ${stats.errors} errors checked for no trace (${stats.actionsFailed} of them non-requests whose action failed after their ok), ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`slowest answer: ${stats.slowest.ms.toFixed(0)} ms, to ${stats.slowest.line}`);
+  expect(stats.slowest.ms).toBeLessThan(SLOWEST_MS);
+  // The missing-program and bad-cwd cases of open_tab reach its action and fail there.
+  expect(stats.actionsFailed).toBeGreaterThan(0);
 }, 120_000);
+
+test("the envelope's own fields: every extreme value for `type`, `id` and `v`", async () => {
+  const list = FUZZED.find((m) => m.type === "workspace_list")!;
+  const parsed = (raw: string): unknown => {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return undefined; // nested deeper than this parser goes
+    }
+  };
+  let n = 0;
+  for (const value of EXTREMES) {
+    const p = parsed(value);
+    // An unknown `type` is answered with the closest known one: that search must stay cheap.
+    await exchange(list, undefined, `{"v":6,"id":${++n},"type":${value}}`);
+    // A string or number `id` is echoed; anything else is refused (`undefined`: must be an error).
+    await exchange(list, typeof p === "string" || typeof p === "number" ? 6 : undefined, `{"v":6,"id":${value},"type":"workspace_list"}`);
+    const v = typeof p === "number" && Number.isInteger(p) && p >= 1 && p <= 6 ? p : undefined;
+    await exchange(list, v, `{"v":${value},"id":${++n},"type":"workspace_list"}`);
+  }
+  console.log(`slowest answer: ${stats.slowest.ms.toFixed(0)} ms, to ${stats.slowest.line}`);
+  expect(stats.slowest.ms).toBeLessThan(SLOWEST_MS);
+});
 
 test(`random lines (seed ${SEED}): several fields wrong at once, older versions, odd envelopes`, async () => {
   const started = Date.now();
@@ -513,18 +562,24 @@ test(`random lines (seed ${SEED}): several fields wrong at once, older versions,
   }
   console.log(`random: ${stats.lines - before} lines in ${((Date.now() - started) / 1000).toFixed(1)} s; errors by code: ${j(stats.codes)}`);
   expect(stats.noTraceChecks).toBeGreaterThan(1000);
+  console.log(`slowest answer: ${stats.slowest.ms.toFixed(0)} ms, to ${stats.slowest.line}`);
+  expect(stats.slowest.ms).toBeLessThan(SLOWEST_MS);
 }, 120_000);
 
 test("another client is answered quickly throughout a burst, and the daemon's memory comes back", async () => {
   const baseline = rssKb(pid);
   let stop = false;
   const latencies: number[] = [];
+  const slow: string[] = [];
   const prober = (async () => {
     while (!stop) {
       const t = performance.now();
-      const r = await s.request({ v: 6, type: "workspace_list" });
+      const during = inFlight;
+      const r = await s.request({ v: 6, type: "workspace_list" }).catch((e) => ({ type: `no answer (${(e as Error).message}) while the fuzz sent ${show(during)}` }));
       expect(r.type).toBe("workspaces");
-      latencies.push(performance.now() - t);
+      const took = performance.now() - t;
+      latencies.push(took);
+      if (took > 1000) slow.push(`${took.toFixed(0)} ms while the fuzz sent ${show(during).slice(0, 200)}`);
       await Bun.sleep(10); // pacing, not synchronisation
     }
   })();
@@ -548,6 +603,7 @@ test("another client is answered quickly throughout a burst, and the daemon's me
   let now = rssKb(pid);
   await waitFor(`daemon RSS near its baseline ${baseline} kB (now ${now} kB)`, () => (now = rssKb(pid)) < baseline + 32 * 1024, 30000, 250);
   console.log(`workspace_list from another client: ${latencies.length} answers, p50 ${p50.toFixed(1)} ms, max ${max.toFixed(1)} ms; RSS ${baseline} kB → peak ${peak} kB → ${now} kB`);
+  if (slow.length) console.log(`slow answers:\n${slow.join("\n")}`);
   expect(latencies.length).toBeGreaterThan(10);
   expect(p50).toBeLessThan(250);
   expect(max).toBeLessThan(3000);
