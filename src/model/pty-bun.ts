@@ -3,6 +3,7 @@
 // terminal's own flow control: XOFF makes the program's writes block, XON restarts them. That
 // only works while the program leaves IXON on; raw-mode programs turn it off and are not held back.
 import type { Pty, PtyOptions } from "./pty";
+import { signalGroup } from "./signal-group";
 
 /** termios c_iflag IXON: 0o2000 on Linux, 0x200 on macOS. */
 const IXON = process.platform === "darwin" ? 0x200 : 0o2000;
@@ -66,14 +67,7 @@ export function spawnBunPty(o: PtyOptions): Pty {
     pause: () => flow(true),
     resume: () => flow(false),
     kill(signal = "SIGHUP") {
-      if (closed) return;
-      try {
-        process.kill(-proc.pid, signal);
-      } catch {
-        try {
-          proc.kill(signal);
-        } catch {}
-      }
+      if (!closed) signalGroup(proc, signal);
     },
     close() {
       dropped = true;

@@ -9,6 +9,7 @@ import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { libc, openPtyPair, setWindowSize, writeSome } from "./pty-libc";
 import type { Pty, PtyOptions } from "./pty";
+import { signalGroup } from "./signal-group";
 import { execProblem } from "./exec-check";
 
 /** How long a program's exit waits for more output while the PTY stays open (a background child
@@ -170,14 +171,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
       settle();
     },
     kill(signal = "SIGHUP") {
-      if (finished) return;
-      try {
-        process.kill(-proc.pid, signal);
-      } catch {
-        try {
-          proc.kill(signal);
-        } catch {}
-      }
+      if (!finished) signalGroup(proc, signal);
     },
     close() {
       release();

@@ -2,7 +2,7 @@
 // borders and labels, the status line, and any overlay (prompt, help, picker,
 // copy mode). Pure with respect to the session: reads, never changes it.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";

@@ -6,7 +6,7 @@
 // goes out at once (a key echo costs no tick), later changes within FRAME_MS
 // are coalesced into one frame. Nothing runs while nothing changes.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
@@ -92,17 +92,17 @@ export class Interface implements UiView {
     this.unsubscribe = this.session.bus.on((e) => {
       switch (e.type) {
         case "pane_created": {
-          const p = this.session.panes.get(e.pane as number);
+          const p = this.session.panes.get(e.pane);
           if (p) this.track(p);
           break;
         }
         case "pane_output":
           // Output from panes not on screen costs nothing now; it shows when they are.
-          if (this.visible.has(e.pane as number))
+          if (this.visible.has(e.pane))
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? FRAME_MS : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
-          this.modes.delete(e.pane as number);
+          this.modes.delete(e.pane);
           if (this.copy?.pane === e.pane) this.copy = undefined;
           break;
         case "server_quitting":
