@@ -4,8 +4,9 @@
 // versions a message exists in. Against the real daemon: it stays up, every reply is one line of
 // JSON (or the legacy plain `ok` / `error: …`) whose error code is a known one and never
 // `internal`, and a request answered with an error leaves no trace — the whole model (with its
-// event seq) and the daemon's child processes are as they were. FUZZ_SEED=n replays a run;
-// FUZZ_LINES=n sets the random part's size.
+// event seq) and the daemon's child processes are as they were. No line holds the server for
+// seconds, another client is answered throughout, and memory comes back. FUZZ_SEED=n replays a
+// run; FUZZ_LINES=n sets the random part's size.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ import { MAX_LAYOUT_DEPTH, MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { REGEX_WORKER_ARG } from "../src/server/regex-worker";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
-const RANDOM_LINES = Number(process.env.FUZZ_LINES ?? 1500);
+const RANDOM_LINES = Number(process.env.FUZZ_LINES ?? 2000);
 
 /** Messages that end or take over the connection or the server; they have their own tests. */
 const EXCLUDED = new Set(["shutdown", "shutdown_keep", "attach", "subscribe"]);
@@ -510,15 +511,33 @@ test("every field of every request message, each given every extreme value, at v
   expect(stats.actionsFailed).toBeGreaterThan(0);
 }, 120_000);
 
+/** A raw value as JSON reads it (undefined: nested deeper than this parser goes). */
+function parsed(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+test("attach with a size no terminal has is refused before it takes the connection, and leaves no trace", async () => {
+  // attach has its own fuzz (attach-fuzz.test.ts); here only the sizes its request line carries.
+  const attach = MESSAGES.find((m) => m.type === "attach")!;
+  let n = 0;
+  for (const field of ["cols", "rows"])
+    for (const value of EXTREMES) {
+      const p = parsed(value);
+      if (Number.isSafeInteger(p) && (p as number) >= 0 && (p as number) <= 65535) continue; // a real size attaches
+      for (const v of [1, 6]) {
+        const line = lineFor(attach, v, ++n, { [field]: value });
+        await exchange(attach, v, line);
+        expect(current).toBeDefined(); // answered with an error, so checked for no trace
+      }
+    }
+});
+
 test("the envelope's own fields: every extreme value for `type`, `id` and `v`", async () => {
   const list = FUZZED.find((m) => m.type === "workspace_list")!;
-  const parsed = (raw: string): unknown => {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return undefined; // nested deeper than this parser goes
-    }
-  };
   let n = 0;
   for (const value of EXTREMES) {
     const p = parsed(value);
