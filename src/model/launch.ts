@@ -44,8 +44,17 @@ export function checkLaunch(o: NewPaneOptions, baseEnv: Record<string, string>, 
     throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });
   const program = argv[0]!;
   const PATH = o.env?.PATH ?? baseEnv.PATH ?? process.env.PATH ?? "";
-  if (!Bun.which(program, { PATH, cwd: usableDir(o.cwd) }))
+  if (!which(program, PATH, usableDir(o.cwd)))
     throw new WsError(`can't run ${JSON.stringify(program)}: ${program.includes("/") ? "no executable file there" : "not found on PATH"}`, "program_not_found", { param: field("command") });
+}
+
+/** Bun.which, except that a name it can't look up (it throws for one over PATH_MAX) is not found. */
+function which(program: string, PATH: string, cwd: string): string | null {
+  try {
+    return Bun.which(program, { PATH, cwd });
+  } catch {
+    return null;
+  }
 }
 
 function isDirectory(dir: string): boolean {
