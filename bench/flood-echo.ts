@@ -1,21 +1,33 @@
-// Keystroke echo in one pane while another pane floods in raw mode (the program turned IXON off,
-// as full-screen programs and agents do): ws beside tmux, same run. ws: EVENT frame → OUTPUT
-// frame on an attached client; tmux: control-mode send-keys → %output, with the flooding pane's
-// own %output switched off (refresh-client -A) so the client measures keys, not the flood.
+// Keystroke echo through an attached client: ws beside tmux, same run. The typed pane runs
+// `stty raw -echo; exec cat`; beside it, nothing (quiet), a cooked `yes`, or a raw-mode writer (the
+// program turned IXON off, as full-screen programs and agents do). ws: EVENT frame → OUTPUT frame
+// on an attached client; tmux: control-mode send-keys → %output, with the flooding pane's own
+// %output switched off (refresh-client -A) so the client measures keys, not the flood.
 // Also the daemon's peak RSS while it floods. docs/pane-pipeline.md has the why.
-import { BenchEnv, median, report } from "./lib";
+//
+// BENCH_FLOOD=quiet,yes,raw picks the cases; BENCH_WS_BINS=a:path,b:path compares ws builds (each
+// beside the same tmux run); BENCH_KEYS keys per case.
+import { BenchEnv, WS, median, report } from "./lib";
 import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 import { readFileSync } from "node:fs";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 150);
-const FLOOD = ["python3", "-c", "import tty,os;tty.setraw(0);exec('while 1: os.write(1,b\"x\"*65536)')"];
-const CHARS = "abceghijkmnqrtuvwxyz";
-/** Keys between two ^U (clear the prompt line). Not a multiple of CHARS' length: the key after a
- * ^U must differ from the first one it cleared, or a client that drew the ^U and that key in
- * one frame gets only the cleared rest of the line, and the key looks lost. */
-const KILL_EVERY = 39;
+const FLOODS: Record<string, string[] | undefined> = {
+  quiet: undefined,
+  yes: ["yes"],
+  raw: ["python3", "-c", "import tty,os;tty.setraw(0);exec('while 1: os.write(1,b\"x\"*65536)')"],
+};
+const CASES = (process.env.BENCH_FLOOD ?? "quiet,yes,raw").split(",").filter((c) => c in FLOODS);
+const BINS = (process.env.BENCH_WS_BINS ?? `ws:${WS}`).split(",").map((b) => {
+  const i = b.indexOf(":");
+  return { name: b.slice(0, i), bin: b.slice(i + 1) };
+});
+const TYPED = ["sh", "-c", "stty raw -echo; exec cat"];
+// Not the floods' own letters; escape sequences are stripped before looking.
+const CHARS = "abcdefghijkmnopqrstuvw";
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 const jitter = () => Bun.sleep(10 + Math.random() * 20);
+const stripEscapes = (s: string) => s.replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]/g, "");
 
 async function until(cond: () => boolean, ms = 10000) {
   const end = performance.now() + ms;
@@ -27,7 +39,12 @@ async function until(cond: () => boolean, ms = 10000) {
 
 const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 
-async function ws(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
+interface Result {
+  lat: number[];
+  peak: number;
+}
+
+async function ws(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
   const { request } = await import("../src/client/request");
   const d = new FrameDecoder();
   let text = "";
@@ -42,33 +59,35 @@ async function ws(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
   });
   await until(() => text.includes("main"));
   const pid = JSON.parse(readFileSync(env.wsSock.replace(/\.sock$/, ".info.json"), "utf8")).pid;
-  const flood = (await request(env.wsSock, { v: 2, type: "split", pane: 1, right: false, focus: false, cwd: "/tmp", command: FLOOD })) as Record<string, unknown>;
+  const split = async (command: string[], focus: boolean, pane: number) =>
+    ((await request(env.wsSock, { v: 2, type: "split", pane, right: false, focus, cwd: "/tmp", command })) as Record<string, number>).pane!;
+  const typed = await split(TYPED, true, 1);
+  const flooding = flood && (await split(flood, false, typed));
   await Bun.sleep(1000);
   const lat: number[] = [];
   let peak = 0;
-  const key = (ch: string, modifiers = "") => sock.write(encodeEvent({ Key: { code: { Char: ch }, modifiers, kind: "Press", state: "" } }));
   for (let i = 0; i < KEYS; i++) {
     const ch = CHARS[i % CHARS.length]!;
     text = "";
     const t0 = performance.now();
-    key(ch);
-    await until(() => text.includes(ch));
+    sock.write(encodeEvent({ Key: { code: { Char: ch }, modifiers: "", kind: "Press", state: "" } }));
+    await until(() => stripEscapes(text).includes(ch));
     lat.push(performance.now() - t0);
     peak = Math.max(peak, rssMB(pid));
-    if (i % KILL_EVERY === KILL_EVERY - 1) key("u", "CONTROL");
     await jitter();
   }
-  key("u", "CONTROL");
-  await request(env.wsSock, { v: 2, type: "pane_close", pane: flood.pane as number });
+  for (const p of [flooding, typed]) if (p) await request(env.wsSock, { v: 2, type: "pane_close", pane: p });
   sock.end();
   return { lat, peak };
 }
 
-async function tmux(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
+async function tmux(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
   const t = (args: string[]) => env.run(["tmux", "-S", env.tmuxSock, ...args]);
   await t(["resize-window", "-x", "120", "-y", "40"]);
-  await t(["split-window", "-v", "-d", "-t", "%0", ...FLOOD]);
-  const pid = Number((await Bun.$`tmux -S ${env.tmuxSock} display -p '#{pid}'`.text()).trim());
+  await t(["respawn-pane", "-k", "-t", "%0", ...TYPED]);
+  // The flood starts once its %output is off: a backlog of it would sit before the keys' echo.
+  if (flood) await t(["split-window", "-v", "-d", "-t", "%0", "sh", "-c", 'sleep 1; exec "$@"', "sh", ...flood]);
+  const pid = Number((await Bun.$`tmux -S ${env.tmuxSock} display -p '#{pid}'`.env(env.env).text()).trim());
   const p = Bun.spawn(["tmux", "-S", env.tmuxSock, "-C", "attach"], { env: env.env, stdin: "pipe", stdout: "pipe" });
   let out = "";
   (async () => {
@@ -80,8 +99,8 @@ async function tmux(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
     p.stdin.flush();
   };
   await until(() => out.length > 0);
-  send("refresh-client -A '%1:off'");
-  await Bun.sleep(1000);
+  if (flood) send("refresh-client -A '%1:off'");
+  await Bun.sleep(2000);
   const lat: number[] = [];
   let peak = 0;
   for (let i = 0; i < KEYS; i++) {
@@ -92,25 +111,40 @@ async function tmux(env: BenchEnv): Promise<{ lat: number[]; peak: number }> {
     await until(() => out.split("\n").some((l) => l.startsWith("%output %0 ") && l.includes(ch)));
     lat.push(performance.now() - t0);
     peak = Math.max(peak, rssMB(pid));
-    if (i % KILL_EVERY === KILL_EVERY - 1) send("send-keys -t %0 C-u");
     await jitter();
   }
-  send("kill-pane -t %1");
+  if (flood) send("kill-pane -t %1");
   send("detach");
   p.kill();
   return { lat, peak };
 }
 
-const env = new BenchEnv();
-await env.start();
-try {
-  const w = await ws(env);
-  console.log(`ws: echo p50 ${median(w.lat).toFixed(1)} ms, p99 ${p99(w.lat).toFixed(1)} ms (tmux next)`);
-  const m = await tmux(env);
-  console.log(`echo while another pane floods in raw mode, ${KEYS} keys`);
-  report("echo p50 while a pane floods", "ms", median(w.lat), median(m.lat));
-  report("echo p99 while a pane floods", "ms", p99(w.lat), p99(m.lat));
-  report("server RSS peak while a pane floods", "MB", w.peak, m.peak);
-} finally {
-  await env.stop();
+console.log(`key echo, ${KEYS} keys per case; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+for (const c of CASES) {
+  const flood = FLOODS[c];
+  const rows: { name: string; r: Result }[] = [];
+  for (const b of BINS) {
+    const env = new BenchEnv(b.bin);
+    await env.start();
+    try {
+      rows.push({ name: b.name, r: await ws(env, flood) });
+    } finally {
+      await env.stop();
+    }
+  }
+  const env = new BenchEnv();
+  await env.start();
+  let m: Result;
+  try {
+    m = await tmux(env, flood);
+  } finally {
+    await env.stop();
+  }
+  const what = c === "quiet" ? "echo" : `echo beside ${c === "yes" ? "a cooked yes" : "a raw-mode writer"}`;
+  for (const { name, r } of rows) {
+    const tag = BINS.length > 1 ? ` [${name}]` : "";
+    report(`${what} p50${tag}`, "ms", median(r.lat), median(m.lat));
+    report(`${what} p99${tag}`, "ms", p99(r.lat), p99(m.lat));
+    if (flood) report(`server RSS peak, ${c} flood${tag}`, "MB", r.peak, m.peak);
+  }
 }

@@ -29,7 +29,8 @@ export class BenchEnv {
   readonly root = realpathSync(mkdtempSync(join(tmpdir(), "ws-bench-")));
   readonly env: Record<string, string>;
   readonly tmuxSock: string;
-  constructor() {
+  /** `bin`: the ws binary to run (a before/after comparison starts one env per build). */
+  constructor(readonly bin = WS) {
     chmodSync(this.root, 0o700);
     this.tmuxSock = join(this.root, "tmux.sock");
     const env: Record<string, string> = {};
@@ -44,11 +45,11 @@ export class BenchEnv {
     return p.exited;
   }
   async start(): Promise<void> {
-    if ((await this.run([WS, "start"])) !== 0) throw new Error(`${WS} start failed (build it with bun run build)`);
+    if ((await this.run([this.bin, "start"])) !== 0) throw new Error(`${this.bin} start failed (build it with bun run build)`);
     if ((await this.run(["tmux", "-S", this.tmuxSock, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh"])) !== 0) throw new Error("tmux new-session failed");
   }
   async stop(): Promise<void> {
-    await this.run([WS, "kill-server"]);
+    await this.run([this.bin, "kill-server"]);
     await this.run(["tmux", "-S", this.tmuxSock, "kill-server"]);
     rmSync(this.root, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
+import { Conn } from "./v6-client";
 
 const WS = wsArgv().join(" ");
 let server: TestServer;
@@ -59,6 +60,32 @@ describe("run_command", () => {
     await tmux.keys("ws", "Enter");
     await tmux.waitFor("ws", " 1:Builds ");
     expect((await server.list())[0].tabs[0].name).toBe("Builds");
+  });
+});
+
+describe("rename-workspace", () => {
+  test("renames the workspace on screen, publishes workspace_renamed and wakes a wait for the new name", async () => {
+    const sub = await Conn.open(server.sock);
+    sub.send({ v: 6, id: "sub", type: "subscribe", types: ["workspace_renamed"] });
+    expect((await sub.next()).type).toBe("subscribed");
+    const wait = server.request({ v: 6, type: "wait_for", condition: "workspace_exists", workspace: "Renamed", timeout: 20000 });
+    await server.request({ v: 5, type: "run_command", name: "rename-workspace" });
+    await tmux.waitFor("ws", "rename workspace:");
+    await tmux.keys("ws", "C-u");
+    await tmux.text("ws", "Renamed");
+    await tmux.keys("ws", "Enter");
+    await tmux.waitFor("ws", "[Renamed] tab 1/1");
+    expect(await sub.next()).toMatchObject({ type: "event", event: "workspace_renamed", workspace: "Renamed", from: "main" });
+    expect(await wait).toMatchObject({ type: "wait_result", workspace: "Renamed" });
+    expect((await server.list()).map((w: any) => w.name)).toEqual(["Renamed"]);
+    sub.close();
+    // Back, for the tests that follow.
+    await server.request({ v: 5, type: "run_command", name: "rename-workspace" });
+    await tmux.waitFor("ws", "rename workspace:");
+    await tmux.keys("ws", "C-u");
+    await tmux.text("ws", "main");
+    await tmux.keys("ws", "Enter");
+    await tmux.waitFor("ws", "[main] tab 1/1");
   });
 });
 

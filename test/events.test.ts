@@ -82,6 +82,25 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
   r.close();
 });
 
+test("a program setting its title publishes pane_renamed once per change, with where the pane is", async () => {
+  const c = await subscribe({ types: ["pane_renamed"] });
+  expect((await c.next()).type).toBe("subscribed");
+  // The same title twice is one change; the shell reading `go` lets the titles come after the subscription.
+  const script = "read go; printf '\\033]0;first\\007'; printf '\\033]0;first\\007'; printf '\\033]0;second\\007'; exec cat";
+  const pane = (await q({ type: "tab_new", name: "titles", cwd: "/tmp", command: ["sh", "-c", script] })).pane;
+  const tab = (await q({ type: "pane_info", pane })).tab;
+  await q({ type: "pane_send", pane, text: "go", enter: true });
+  const seen = await readUntil(c, (e) => e.title === "second");
+  expect(seen.map((e) => [e.event, e.pane, e.title, e.label])).toEqual([
+    ["pane_renamed", pane, "first", "first"],
+    ["pane_renamed", pane, "second", "second"],
+  ]);
+  expect(seen[0]).toMatchObject({ workspace: "main", tab });
+  expect((await q({ type: "pane_info", pane })).title).toBe("second");
+  c.close();
+  await q({ type: "tab_close", tab: "titles" });
+});
+
 test("filters: types, workspace, pane; gap always comes", async () => {
   const c = await subscribe({ types: ["pane_created", "pane_exited"], workspace: "Live" });
   await c.next();

@@ -9,7 +9,8 @@ import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, 
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/features/persistence/text";
 import { applySave, preface } from "../src/features/persistence/restore";
-import { Session, paneBaseEnv } from "../src/server/session";
+import { Session } from "../src/model/session";
+import { paneBaseEnv } from "../src/model/launch";
 import { panesOf } from "../src/model/layout";
 import { waitFor } from "./harness";
 
@@ -165,15 +166,14 @@ describe("save → restore on a live session", () => {
 
   test("layout, sizes, zoom, focus and names come back; ids are new and mapped", async () => {
     const a = make();
-    a.size = { cols: 132, rows: 43 };
+    a.resizeScreen(132, 43);
     const ws = a.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
     const p2 = a.split(1, { right: true, focus: false, size: 40, argv: ["cat"], cwd: "/" });
     const p3 = a.split(p2.id, { right: false, focus: true, size: 9, argv: [], cwd: "/tmp", env: { WS_WORKSTREAM: "pr-7" } });
     const { tab: t2 } = a.newTab(ws, { name: "Logs", project: "app", argv: ["cat"], cwd: "/tmp" });
     const other = a.newWorkspace("other", { cwd: "/", argv: ["cat"] });
     const tab = a.activeTab(ws);
-    tab.zoomed = p3.id;
-    a.relayout(tab);
+    a.zoom(p3.id, "on");
     a.focusTab(ws, t2);
     a.focusWorkspace(other);
     a.pane(1).write("typed into cat\n");

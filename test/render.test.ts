@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import { Grid, BOLD, ITALIC, UNDERLINE, INVERSE, STRIKE, DIM, pal, rgb, textWidth } from "../src/ui/grid";
 import { renderPane } from "../src/ui/render-pane";
+import { DirtyRows } from "../src/ui/dirty-rows";
 import { ScreenDiff, sgr } from "../src/ui/diff";
 
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
@@ -119,5 +120,52 @@ describe("ScreenDiff", () => {
   test("256 and 16 colour forms", () => {
     expect(sgr(pal(3), pal(12), 0)).toBe("\x1b[0;33;104m");
     expect(sgr(pal(100), rgb(0xff0000), BOLD)).toBe("\x1b[0;1;38;5;100;48;2;255;0;0m");
+  });
+});
+
+describe("drawing only what changed", () => {
+  // Random output of every kind that moves cells (text, wraps, scrolls, scroll regions, inserts,
+  // deletes, erases, the alternate screen, resets): a screen kept up to date by copying the last
+  // one and reading only the rows xterm reports as changed equals one read out in full.
+  test("the rows xterm reports changed cover every change", async () => {
+    const t = term(12, 6);
+    const rows = new DirtyRows(t);
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const pieces = [
+      () => "abcdefghij".slice(0, 1 + rnd(10)),
+      () => "\r\n",
+      () => "中",
+      () => `\x1b[${1 + rnd(6)};${1 + rnd(12)}H`,
+      () => `\x1b[${rnd(3)}K`,
+      () => `\x1b[${rnd(3)}J`,
+      () => `\x1b[${1 + rnd(2)}L`,
+      () => `\x1b[${1 + rnd(2)}M`,
+      () => `\x1b[${1 + rnd(2)}S`,
+      () => `\x1b[${1 + rnd(2)}T`,
+      () => `\x1b[${1 + rnd(3)};${4 + rnd(3)}r`,
+      () => "\x1b[r",
+      () => "\x1bM",
+      () => `\x1b[3${rnd(8)}m`,
+      () => "\x1b[0m",
+      () => "\x1b[?1049h",
+      () => "\x1b[?1049l",
+      () => `\x1b[${1 + rnd(3)}P`,
+      () => `\x1b[${1 + rnd(3)}@`,
+      () => "\x1bc",
+    ];
+    let kept = gridOf(t);
+    rows.take();
+    for (let i = 0; i < 400; i++) {
+      let chunk = "";
+      for (let k = 1 + rnd(4); k > 0; k--) chunk += pieces[rnd(pieces.length)]!();
+      await write(t, chunk);
+      const next = new Grid(t.cols, t.rows);
+      next.copyRect(kept, 0, 0, t.cols, t.rows);
+      const changed = rows.take();
+      if (changed) renderPane(t, next, 0, 0, t.cols, t.rows, 0, changed);
+      sameCells(next, gridOf(t));
+      kept = next;
+    }
   });
 });

@@ -1,6 +1,5 @@
 import { defineMessage } from "./types";
 import { WsError } from "../protocol/errors";
-import type { AgentService } from "../features/agents/service";
 
 export default defineMessage<{ pane: number; text: string }>({
   type: "agent_send",
@@ -16,7 +15,7 @@ export default defineMessage<{ pane: number; text: string }>({
   cli: { path: "agent send", args: ["text"], defaults: { pane: "$WS_PANE_ID" }, view: "agentSent" },
   handle({ pane, text }, { session, services }) {
     session.pane(pane); // no such pane: the usual pane_not_found error
-    const target = (services.agents as AgentService | undefined)?.agentPaneFor(pane);
+    const target = services.get("agents")?.agentPaneFor(pane);
     if (target === undefined) {
       throw new WsError(`no agent in the tab of pane ${pane} (an agent is a pane whose hooks report to ws; see ws hooks install)`, "no_agent", {
         param: "pane",

@@ -38,7 +38,7 @@ export default defineMessage<AttachParams>({
   },
   example: { v: 1, type: "attach", cols: 120, rows: 40 },
   handle(p, ctx) {
-    const attach = ctx.services.attach as AttachService | undefined;
+    const attach = ctx.services.get("attach");
     if (!attach) throw new WsError("this server has no attach support", "unsupported");
     attach(p, ctx.connection);
   },

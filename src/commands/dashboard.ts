@@ -1,5 +1,4 @@
 import { defineMessage } from "./types";
-import type { AgentService } from "../features/agents/service";
 
 export default defineMessage({
   type: "dashboard",
@@ -11,7 +10,7 @@ export default defineMessage({
   example: { v: 5, type: "dashboard" },
   cli: { path: "dashboard", view: "dashboard" },
   handle(_p, { services }) {
-    const agents = services.agents as AgentService | undefined;
+    const agents = services.get("agents");
     return { type: "dashboard", ...(agents?.dashboard() ?? { agents: [], workstreams: [], ports: [] }) };
   },
 });

@@ -1,5 +1,4 @@
 import { BUILD, WS_VERSION } from "../build-info";
-import { controlOf } from "../server/control";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
 import { defineMessage } from "./types";
 
@@ -25,7 +24,7 @@ export default defineMessage<{ client?: string }>({
   },
   example: { v: 6, id: 1, type: "hello", client: "my-script 1.0" },
   handle(_p, { services }) {
-    const c = controlOf(services);
+    const c = services.control;
     return {
       type: "hello",
       protocol: VERSION,

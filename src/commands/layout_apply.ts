@@ -1,5 +1,6 @@
 import { WsError } from "../protocol/errors";
-import { TREE_SHAPE, applyTree, checkTree, layoutReply, tabById, type TreeNode } from "../server/v6-model";
+import { layoutReply } from "../model/views";
+import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 
@@ -26,10 +27,10 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
     root: { type: "split", direction: "right", ratio: 0.65, first: { type: "pane", label: "editor", cwd: "/repo" }, second: { type: "pane", label: "tests", cwd: "/repo", command: ["sh", "-c", "just test"] } },
   },
   handle(p, { session }) {
-    const old = p.tab !== undefined ? tabById(session, p.tab) : undefined;
+    const old = p.tab !== undefined ? session.tabById(p.tab) : undefined;
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
-    const tab = applyTree(session, ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) });
+    const tab = session.applyTree(ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) });
     if (old) {
       const at = old.ws.tabs.indexOf(old.tab);
       session.closeTab(old.ws, old.tab);

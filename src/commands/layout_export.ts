@@ -1,4 +1,4 @@
-import { layoutReply, resolveTab } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
@@ -16,7 +16,7 @@ export default defineMessage<{ tab?: number; pane?: number }>({
   errors: ["tab_not_found", "pane_not_found"],
   example: { v: 6, id: 1, type: "layout_export", pane: 1 },
   handle(p, { session }) {
-    const { ws, tab } = resolveTab(session, p);
+    const { ws, tab } = session.resolveTab(p);
     return layoutReply(session, ws, tab);
   },
 });

@@ -1,5 +1,4 @@
-import { controlOf } from "../server/control";
-import { paneInfo } from "../server/v6-model";
+import { paneInfo } from "../model/views";
 import { defineMessage } from "./types";
 
 export default defineMessage<{ pane: number }>({
@@ -39,6 +38,6 @@ export default defineMessage<{ pane: number }>({
   example: { v: 6, id: 1, type: "pane_info", pane: 1 },
   cli: { path: "pane info", args: ["pane"], defaults: { pane: "$WS_PANE_ID" }, view: "paneInfo" },
   handle({ pane }, { session, services }) {
-    return paneInfo(session, controlOf(services), pane);
+    return paneInfo(session, (id) => services.control.exitOf(id), pane);
   },
 });

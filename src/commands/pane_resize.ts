@@ -1,5 +1,5 @@
 import { resizePane, panesOf } from "../model/layout";
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
@@ -18,7 +18,6 @@ export default defineMessage<{ pane: number; direction: "left" | "right" | "up" 
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_resize", pane: 2, direction: "right", cells: 5 },
   handle(p, { session }) {
-    session.pane(p.pane);
     const { ws, tab } = session.locate(p.pane);
     const axis = p.direction === "left" || p.direction === "right" ? "right" : "below";
     const next = resizePane(tab.layout, p.pane, axis, p.cells, session.layoutArea(), panesOf(tab.layout).length > 1);

@@ -1,6 +1,4 @@
-import { swapPanes } from "../model/layout";
-import { WsError } from "../protocol/errors";
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
@@ -18,12 +16,7 @@ export default defineMessage<{ pane: number; with: number }>({
   errors: ["pane_not_found", "cross_tab"],
   example: { v: 6, id: 1, type: "pane_swap", pane: 2, with: 3 },
   handle(p, { session }) {
-    session.pane(p.pane);
-    session.pane(p.with);
-    const a = session.locate(p.pane);
-    const b = session.locate(p.with);
-    if (a.tab !== b.tab) throw new WsError(`panes ${p.pane} and ${p.with} are in different tabs`, "cross_tab", { param: "with" });
-    if (p.pane !== p.with) session.setLayout(a.ws, a.tab, swapPanes(a.tab.layout, p.pane, p.with));
-    return layoutReply(session, a.ws, a.tab);
+    const { ws, tab } = session.swapPanes(p.pane, p.with);
+    return layoutReply(session, ws, tab);
   },
 });

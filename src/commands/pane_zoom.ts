@@ -1,4 +1,4 @@
-import { layoutReply } from "../server/v6-model";
+import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
@@ -16,19 +16,8 @@ export default defineMessage<{ pane: number; mode: "toggle" | "on" | "off" }>({
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_zoom", pane: 2, mode: "on" },
   handle(p, { session }) {
-    session.pane(p.pane);
+    const changed = session.zoom(p.pane, p.mode);
     const { ws, tab } = session.locate(p.pane);
-    const on = p.mode === "on" || (p.mode === "toggle" && tab.zoomed !== p.pane);
-    const next = on ? p.pane : undefined;
-    const changed = tab.zoomed !== next;
-    if (changed) {
-      tab.zoomed = next;
-      if (on && tab.focused !== p.pane) {
-        tab.focused = p.pane;
-        session.bus.emit({ type: "pane_focused", workspace: ws.name, tab: tab.id, pane: p.pane });
-      }
-      session.setLayout(ws, tab, tab.layout); // relayout and publish layout_changed
-    }
     return { ...layoutReply(session, ws, tab), changed };
   },
 });

@@ -11,8 +11,6 @@ export default defineMessage<{ pane: number; slug: string }>({
   },
   example: { v: 1, type: "project_attach", pane: 3, slug: "button-a11y" },
   handle({ pane, slug }, { session }) {
-    const { ws, tab } = session.locate(pane);
-    tab.project = slug;
-    session.bus.emit({ type: "tab_renamed", workspace: ws.name, tab: tab.id, project: slug });
+    session.linkProject(pane, slug);
   },
 });

@@ -1,5 +1,4 @@
 import { defineMessage } from "./types";
-import type { AgentService } from "../features/agents/service";
 
 export default defineMessage<{ pane: number; agent?: string; event: string; payload: unknown }>({
   type: "report",
@@ -14,6 +13,6 @@ export default defineMessage<{ pane: number; agent?: string; event: string; payl
   },
   example: { v: 1, type: "report", pane: 3, agent: "claude", event: "Stop", payload: { session_id: "abc" } },
   handle({ pane, agent, event, payload }, { services }) {
-    (services.agents as AgentService | undefined)?.report(pane, agent, event, payload);
+    services.get("agents")?.report(pane, agent, event, payload);
   },
 });

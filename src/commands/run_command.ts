@@ -2,8 +2,6 @@ import { WsError } from "../protocol/errors";
 import { COMMANDS, isCommand } from "../ui/commands-table";
 import { defineMessage, ok } from "./types";
 
-type RunCommand = (name: string) => void;
-
 export default defineMessage<{ name: string }>({
   type: "run_command",
   since: 5,
@@ -15,7 +13,7 @@ export default defineMessage<{ name: string }>({
   handle({ name }, { services }) {
     if (!isCommand(name))
       throw new WsError(`no command "${name}" (have: ${COMMANDS.map((c) => c.name).join(", ")}); ws keys --list lists them`, "unknown_command", { param: "name" });
-    const run = services.runCommand as RunCommand | undefined;
+    const run = services.get("runCommand");
     if (!run) throw new WsError("this server has no interface to run commands in", "unsupported");
     run(name);
     return ok();

@@ -1,5 +1,4 @@
 import { WsError } from "../protocol/errors";
-import type { PersistenceService } from "../features/persistence/service";
 import { defineMessage } from "./types";
 
 export default defineMessage({
@@ -16,7 +15,7 @@ export default defineMessage({
   errors: ["unsupported"],
   example: { v: 6, type: "session_discard" },
   async handle(_p, { services }) {
-    const svc = services.persistence as PersistenceService | undefined;
+    const svc = services.get("persistence");
     if (!svc) throw new WsError("this server does not save sessions", "unsupported");
     return { type: "session_discarded", path: svc.opts.path, removed: await svc.discard() };
   },

@@ -1,5 +1,4 @@
 import { WsError } from "../protocol/errors";
-import type { PersistenceService } from "../features/persistence/service";
 import { defineMessage } from "./types";
 
 export default defineMessage({
@@ -20,7 +19,7 @@ export default defineMessage({
   longRunning: true,
   example: { v: 6, type: "session_restore" },
   async handle(_p, { services }) {
-    const svc = services.persistence as PersistenceService | undefined;
+    const svc = services.get("persistence");
     if (!svc) throw new WsError("this server does not save sessions", "unsupported");
     let r;
     try {

@@ -1,5 +1,4 @@
 import { WsError } from "../protocol/errors";
-import type { PersistenceService } from "../features/persistence/service";
 import { defineMessage } from "./types";
 
 export default defineMessage({
@@ -28,7 +27,7 @@ export default defineMessage({
   example: { v: 6, type: "session_save" },
   cli: { path: "session save", view: "saved" },
   async handle(p: { full: boolean }, { services }) {
-    const svc = services.persistence as PersistenceService | undefined;
+    const svc = services.get("persistence");
     if (!svc) throw new WsError("this server does not save sessions", "unsupported");
     const s = await svc.save({ fresh: true, full: p.full });
     if (!s) throw new WsError("nothing to save", "invalid_request");

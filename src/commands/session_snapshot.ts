@@ -1,6 +1,4 @@
-import { controlOf } from "../server/control";
-import { snapshot } from "../server/v6-model";
-import type { AgentService } from "../features/agents/service";
+import { snapshot } from "../model/views";
 import { defineMessage } from "./types";
 
 export default defineMessage({
@@ -20,7 +18,7 @@ export default defineMessage({
   },
   example: { v: 6, id: 1, type: "session_snapshot" },
   handle(_p, { session, services }) {
-    const agents = services.agents as AgentService | undefined;
-    return snapshot(session, controlOf(services), (pane) => agents?.status(pane)?.status);
+    const agents = services.get("agents");
+    return snapshot(session, { bootId: services.control.bootId, seq: services.control.events.seq }, (pane) => agents?.status(pane)?.status);
   },
 });

@@ -1,5 +1,4 @@
 import { WsError } from "../protocol/errors";
-import { controlOf } from "../server/control";
 import type { Connection } from "../server/connection";
 import { EVENT_TYPES } from "../server/event-log";
 import { defineMessage } from "./types";
@@ -31,7 +30,7 @@ export default defineMessage<{ types?: string[]; workspace?: string; pane?: numb
   example: { v: 6, id: 1, type: "subscribe", types: ["pane_created", "pane_closed", "pane_exited"], after_seq: 41, boot_id: "…" },
   cli: { path: "events", summary: "Print the event stream, resumable with --after-seq and --boot-id", run: "events" },
   handle(p, { services, connection, afterReply }) {
-    const control = controlOf(services);
+    const control = services.control;
     const log = control.events;
     const conn = connection as Connection | undefined;
     if (!conn || !afterReply) throw new WsError("subscribe needs a socket connection", "unsupported");

@@ -2,7 +2,8 @@
 // dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
 // so the CLI can load the registry without loading the server.
 import type { Fields } from "../protocol/schema";
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
+import type { Services } from "../server/services";
 
 export type Reply =
   | { type: "ok" }
@@ -15,8 +16,8 @@ export interface HandlerContext {
   session: Session;
   /** Quit the server (after the reply is written). `keep` saves the session first. */
   shutdown(keep: boolean): void;
-  /** Per-feature services registered at start-up (agents, persistence, …), by name. */
-  services: Record<string, unknown>;
+  /** The control service, and what features provide (agents, persistence, …), typed by name. */
+  services: Services;
   /** The connection the message came on, for messages that take it over (attach, subscribe). */
   connection?: unknown;
   /** The protocol version the line was sent at. */

@@ -1,12 +1,10 @@
 // wait_for: block until a condition holds, woken only by the events that can change the answer
 // (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
 import { WsError } from "../protocol/errors";
-import { controlOf } from "../server/control";
 import { SOURCES, sourceLines, type Source } from "../server/pane-text";
 import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
-import type { ModelEvent } from "../server/events";
-import type { AgentService } from "../features/agents/service";
+import type { ModelEvent } from "../model/events";
 import { defineMessage, type Reply } from "./types";
 
 export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status"] as const;
@@ -75,7 +73,7 @@ export default defineMessage<Params>({
     { path: "wait agent", summary: "Until a pane's agent status is one of some (comma-separated)", args: ["pane", "statuses"], flags: ["timeout"], fixed: { condition: "agent_status" }, view: "wait" },
   ],
   handle(p, { session, services, signal }) {
-    const control = controlOf(services);
+    const control = services.control;
     const began = Date.now();
     let pattern: UserPattern | undefined;
     switch (p.condition) {
@@ -103,7 +101,7 @@ export default defineMessage<Params>({
       case "agent_status":
         need(p, "pane");
         need(p, "statuses");
-        if (!services.agents) throw new WsError("this server has no agent feature", "unsupported");
+        if (!services.get("agents")) throw new WsError("this server has no agent feature", "unsupported");
         session.pane(p.pane!);
         break;
     }
@@ -154,20 +152,15 @@ export default defineMessage<Params>({
           }
           case "workspace_exists": {
             const name = p.workspace!;
-            const ws = session.workspaces.find((w) => w.name === name) ?? session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase());
+            const ws = session.findWorkspace(name);
             return ws ? done({ workspace: ws.name }) : undefined;
           }
           case "pane_exists": {
-            if (!session.panes.has(p.pane!)) return undefined;
-            try {
-              const { ws, tab } = session.locate(p.pane!);
-              return done({ pane: p.pane, workspace: ws.name, tab: tab.id });
-            } catch {
-              return undefined;
-            }
+            const at = session.panes.has(p.pane!) ? session.where(p.pane!) : undefined;
+            return at ? done({ pane: p.pane, workspace: at.ws.name, tab: at.tab.id }) : undefined;
           }
           case "agent_status": {
-            const status = (services.agents as AgentService).status(p.pane!)?.status ?? "none";
+            const status = services.get("agents")?.status(p.pane!)?.status ?? "none";
             if (p.statuses!.includes(status)) return done({ pane: p.pane, status });
             if (!session.panes.has(p.pane!)) return new WsError(`pane ${p.pane} closed while waiting for its agent`, "pane_exited", { param: "pane" });
             return undefined;
@@ -249,7 +242,7 @@ export default defineMessage<Params>({
           case "pane_exists":
             return e.type === "pane_created" && e.pane === p.pane;
           case "agent_status":
-            return (e.type === "agent_status" || e.type === "agent_status_changed" || e.type === "pane_closed") && e.pane === p.pane;
+            return (e.type === "agent_status" || e.type === "pane_closed") && e.pane === p.pane;
         }
       };
       cleanups.push(

@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { workspaceInfos, type PortsOf } from "../server/info";
+import { workspaceInfos } from "../model/views";
 
 export default defineMessage({
   type: "workspace_list",
@@ -11,6 +11,6 @@ export default defineMessage({
   example: { v: 2, type: "workspace_list" },
   cli: { path: "workspace list", view: "workspaces" },
   handle(_p, { session, services }) {
-    return { type: "workspaces", workspaces: workspaceInfos(session, services.portsOf as PortsOf | undefined) };
+    return { type: "workspaces", workspaces: workspaceInfos(session, services.get("portsOf")) };
   },
 });

@@ -1,5 +1,4 @@
 import { WsError } from "../protocol/errors";
-import { findByName } from "../model/workspace";
 import { PANE_START_ERRORS, defineMessage, ok } from "./types";
 
 export default defineMessage<{ name: string; exists_ok: boolean }>({
@@ -16,7 +15,7 @@ export default defineMessage<{ name: string; exists_ok: boolean }>({
   example: { v: 2, type: "workspace_new", name: "Games", exists_ok: true },
   cli: { path: "workspace new", args: ["name"] },
   handle({ name, exists_ok }, { session }) {
-    const found = session.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase()) ?? findByName(session.workspaces, name);
+    const found = session.findWorkspace(name);
     if (found) {
       if (exists_ok) return ok();
       throw new WsError(`workspace "${found.name}" exists`, "workspace_exists", { param: "exists_ok" });

@@ -55,6 +55,8 @@ export class Pane implements Parser {
   lastOutputAt = Date.now();
   /** Called after the emulator has parsed new output. */
   onOutput: (pane: Pane) => void = () => {};
+  /** Called when the program sets a new title. */
+  onTitle: (pane: Pane) => void = () => {};
   /** Called once the program has exited and every byte it wrote has been parsed. */
   onExit: (pane: Pane) => void = () => {};
 
@@ -78,7 +80,11 @@ export class Pane implements Parser {
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
-    this.term.onTitleChange((t) => (this.title = t));
+    this.term.onTitleChange((t) => {
+      if (t === this.title) return;
+      this.title = t;
+      this.onTitle(this);
+    });
     this.input = emulatorInput(this.term);
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the

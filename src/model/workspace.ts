@@ -21,6 +21,6 @@ export interface Workspace {
 }
 
 /** Find by exact name, else ignoring case (spec: "Workspace name, exact then ignoring case"). */
-export function findByName<T extends { name: string }>(items: T[], name: string): T | undefined {
+export function findByName<T extends { name: string }>(items: readonly T[], name: string): T | undefined {
   return items.find((w) => w.name === name) ?? items.find((w) => w.name.toLowerCase() === name.toLowerCase());
 }

@@ -81,9 +81,19 @@ export function distance(a: string, b: string): number {
 /** The candidate closest to `word`, if it is close enough to be a likely typo. */
 export function closest(word: string, candidates: readonly (string | number)[]): string | number | undefined {
   let best: { c: string | number; d: number } | undefined;
+  const w = word.toLowerCase();
   for (const c of candidates) {
     const s = String(c);
-    const d = s.toLowerCase().startsWith(word.toLowerCase()) || word.toLowerCase().startsWith(s.toLowerCase()) ? Math.min(1, distance(word, s)) : distance(word, s);
+    const l = s.toLowerCase();
+    let d: number;
+    if (l.startsWith(w) || w.startsWith(l)) d = l === w ? 0 : 1;
+    else {
+      // The distance is at least the difference in length: past the limit it can't be a typo,
+      // and computing it for a 100 KB word would stall the server for seconds.
+      const limit = Math.max(1, Math.floor(Math.max(word.length, s.length) / 3));
+      if (Math.abs(word.length - s.length) > limit) continue;
+      d = distance(word, s);
+    }
     if (!best || d < best.d) best = { c, d };
   }
   if (!best) return undefined;

@@ -1,8 +1,8 @@
 // What protocol v6's control messages share across connections: the event log, the exit status of
 // panes that have gone (a `wait_for` exit or `pane_info` may come after), and who this daemon is.
 // One instance per daemon, made before the first workspace so every change has a seq.
-import type { EventBus, ModelEvent } from "./events";
-import type { Session } from "./session";
+import type { EventBus, ModelEvent } from "../model/events";
+import type { Session } from "../model/session";
 import { EventLog } from "./event-log";
 
 export interface PaneExit {
@@ -34,19 +34,11 @@ export class Control {
 
   private onBus(e: ModelEvent): void {
     if (e.type !== "pane_exited") return;
-    const pane = e.pane as number;
-    this.exits.set(pane, { pane, exit_code: (e.exit_code as number | null) ?? null, signal: (e.signal as string | null) ?? null, at: Date.now() });
+    this.exits.set(e.pane, { pane: e.pane, exit_code: e.exit_code, signal: e.signal, at: Date.now() });
     if (this.exits.size > EXITS_KEPT) this.exits.delete(this.exits.keys().next().value!);
   }
 
   exitOf(pane: number): PaneExit | undefined {
     return this.exits.get(pane);
   }
-}
-
-/** The control service, as handlers find it. */
-export function controlOf(services: Record<string, unknown>): Control {
-  const c = services.control as Control | undefined;
-  if (!c) throw new Error("the control service is not running");
-  return c;
 }

@@ -7,9 +7,11 @@ import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../paths";
 import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
-import { Session, paneBaseEnv } from "./session";
+import { Session } from "../model/session";
+import { paneBaseEnv } from "../model/launch";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
+import { Services } from "./services";
 import type { Connection } from "./connection";
 
 export interface DaemonOptions {
@@ -28,7 +30,7 @@ export function infoPath(socketPath: string): string {
 
 export class Daemon {
   readonly session: Session;
-  readonly services: Record<string, unknown> = {};
+  readonly services: Services;
   readonly bootId = crypto.randomUUID();
   readonly startedAt = Date.now();
   readonly connections = new Set<Connection>();
@@ -53,7 +55,7 @@ export class Daemon {
     this.done = new Promise((r) => (this.resolveDone = r));
     // Protocol v6's event log and exit records: made before the first workspace, so every change
     // of this daemon's life has a seq.
-    this.services.control = new Control(this.session, this.bootId, this.startedAt);
+    this.services = new Services(new Control(this.session, this.bootId, this.startedAt));
   }
 
   context(conn?: Connection): HandlerContext {
@@ -74,6 +76,7 @@ export class Daemon {
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
     if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command });
     else if (this.opts.command?.length) this.log.warn(`the saved session was restored; ${this.opts.command[0]} was not started (ws tab new -- … runs it)`);
+    for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.
     const oldMask = process.umask(0o177);
     try {

@@ -4,9 +4,8 @@
 // subscriber never has more than SUB_MAX_QUEUED bytes queued; a reader that falls behind catches up
 // from the ring, and gets a `gap` only for events the ring no longer holds.
 import type { Connection } from "./connection";
-import type { EventBus, ModelEvent } from "./events";
-import type { Session } from "./session";
-import { contains } from "../model/layout";
+import type { EventBus, ModelEvent } from "../model/events";
+import type { Session } from "../model/session";
 
 /** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
 export const EVENT_TYPES = [
@@ -39,11 +38,14 @@ export const SUB_MAX_QUEUED = 128 * 1024;
 export const OUTPUT_INTERVAL_MS = 100;
 
 /** Bus event types passed through under the same name. */
-const SAME: ReadonlySet<string> = new Set([
+const SAME_TYPES = [
   "workspace_created", "workspace_closed", "workspace_focused", "workspace_renamed",
   "tab_created", "tab_closed", "tab_focused", "tab_renamed",
-  "pane_created", "pane_closed", "pane_focused", "pane_renamed", "pane_exited", "layout_changed",
-]);
+  "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
+] as const satisfies readonly EventType[];
+const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
+type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;
+const passesThrough = (e: ModelEvent): e is PassedThrough => SAME.has(e.type);
 
 interface Stored {
   seq: number;
@@ -73,8 +75,6 @@ export class EventLog {
   private head = 0; // index of the oldest retained event in `ring`
   private bytes = 0;
   readonly subs = new Set<Subscription>();
-  /** Titles last seen per pane, to publish pane_renamed when a program sets its title. */
-  private titles = new Map<number, string>();
 
   constructor(
     private session: Session,
@@ -106,35 +106,27 @@ export class EventLog {
   }
 
   private where(pane: number): { workspace?: string; tab?: number } {
-    for (const ws of this.session.workspaces)
-      for (const tab of ws.tabs) if (contains(tab.layout, pane)) return { workspace: ws.name, tab: tab.id };
-    return {};
+    const at = this.session.where(pane);
+    return at ? { workspace: at.ws.name, tab: at.tab.id } : {};
   }
 
   private onBus(e: ModelEvent): void {
-    if (e.type === "pane_output") {
-      const pane = e.pane as number;
-      const p = this.session.panes.get(pane);
-      if (p) {
-        const before = this.titles.get(pane) ?? "";
-        if (p.title !== before) {
-          this.titles.set(pane, p.title);
-          this.publish({ event: "pane_renamed", ...this.where(pane), pane, title: p.title, label: p.label });
-        }
+    switch (e.type) {
+      case "pane_output": {
+        const workspace = this.where(e.pane).workspace;
+        for (const s of this.subs) s.output(e.pane, workspace);
+        return;
       }
-      for (const s of this.subs) s.output(pane, this.where(pane).workspace);
-      return;
+      case "pane_renamed":
+        return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label });
+      case "agent_status":
+        return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
     }
-    if (e.type === "pane_closed") this.titles.delete(e.pane as number);
-    if (e.type === "agent_status" || e.type === "agent_status_changed") {
-      const pane = e.pane as number;
-      this.publish({ event: "agent_status_changed", ...this.where(pane), pane, status: e.status ?? null, before: e.before ?? null, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
-      return;
-    }
-    if (!SAME.has(e.type)) return;
+    if (!passesThrough(e)) return;
     const { type, ...fields } = e;
-    if (fields.pane !== undefined && fields.workspace === undefined) Object.assign(fields, this.where(fields.pane as number));
-    this.publish({ event: type, ...fields });
+    // pane_exited and a pane_closed outside any tab don't say where the pane was.
+    const unplaced = "pane" in fields && (!("workspace" in fields) || fields.workspace === undefined);
+    this.publish({ event: type, ...fields, ...(unplaced ? this.where(fields.pane) : {}) });
   }
 
   private publish(fields: { event: string; [k: string]: unknown }): void {

@@ -6,6 +6,9 @@ export interface Feature {
   name: string;
   /** Before the first workspace is made: return true if it rebuilt the session itself (restore). */
   restore?(d: Daemon): Promise<boolean> | boolean;
+  /** Offer this feature's services (d.services.provide). Every feature provides before any starts,
+   * so one may use another's in `start` whatever their order in FEATURES. */
+  provide?(d: Daemon): void;
   /** After the listener is up and the session exists. */
   start?(d: Daemon): void | Promise<void>;
   /** Before any pane is stopped at shutdown; `keep` asks to save the session. */

@@ -33,6 +33,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "next-workspace", description: "Go to the next workspace" },
   { name: "prev-workspace", description: "Go to the previous workspace" },
   { name: "rename-tab", description: "Rename the current tab" },
+  { name: "rename-workspace", description: "Rename the current workspace" },
   { name: "copy-mode", description: "Scroll back, search and copy (OSC 52)" },
   { name: "help", description: "Show every key binding" },
   { name: "dashboard", description: "Agents (most urgent first) and ports; Enter goes to one" },

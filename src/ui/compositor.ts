@@ -2,7 +2,7 @@
 // borders and labels, the status line, and any overlay (prompt, help, picker,
 // copy mode). Pure with respect to the session: reads, never changes it.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
@@ -41,9 +41,27 @@ const HEADER_FOCUS: Style = { fg: pal(78), attrs: BOLD };
 const BOX: Style = { fg: pal(252), bg: pal(235) };
 const BOX_SEL: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
 
-export function compose(s: Session, v: UiView): Grid {
+/** How a frame may save work: draw into a grid it already has, and take unchanged panes' cells
+ * from the previous frame instead of reading them out of their emulators again. */
+export interface ComposeReuse {
+  /** A grid of the screen's size to draw into (cleared here). */
+  into?: Grid;
+  /** Where `pane`'s cells at `r` can be copied from, and which of its rows to read again on top;
+   * undefined to draw the whole pane. */
+  unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
+}
+
+export interface PaneReuse {
+  from: Grid;
+  /** Rows of the pane (0 = its top) to read out of the emulator after the copy, inclusive. */
+  redraw?: [number, number];
+}
+
+export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   const { cols, rows } = s.size;
-  const g = new Grid(cols, rows);
+  let g = reuse.into;
+  if (g && g.cols === cols && g.rows === rows) g.clear();
+  else g = new Grid(cols, rows);
   const ws = s.workspaces[s.current];
   if (!ws) return g;
   const tab = ws.tabs[ws.active];
@@ -56,7 +74,7 @@ export function compose(s: Session, v: UiView): Grid {
     for (const r of rects) {
       const pane = s.panes.get(r.pane);
       if (!pane) continue;
-      drawPane(g, s, v, pane, r, r.pane === tab.focused);
+      drawPane(g, s, v, pane, r, r.pane === tab.focused, reuse.unchanged?.(pane, r));
     }
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
@@ -67,12 +85,17 @@ export function compose(s: Session, v: UiView): Grid {
   return g;
 }
 
-function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean) {
+function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse) {
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
     g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
     const label = ` ${pane.id}: ${pane.label}${pane.exited ? " (exited)" : ""} `;
     g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
+  }
+  if (reuse) {
+    g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
+    if (reuse.redraw) renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), 0, reuse.redraw);
+    return;
   }
   const cm = v.copy && v.copy.pane === pane.id ? v.copy : undefined;
   renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), cm?.offset ?? 0);

@@ -61,17 +61,19 @@ export class ScreenDiff {
     // Every frame ends with the pen reset, so each starts from the default.
     let penFg = 0, penBg = 0, penAttrs = 0;
     const cols = next.cols;
+    // Locals: this loop visits every cell of every frame.
+    const nc = next.chars, nw = next.width, nf = next.fg, nb = next.bg, na = next.attrs;
+    const pc = prev.chars, pw = prev.width, pf = prev.fg, pb = prev.bg, pa = prev.attrs;
     let body = "";
     for (let y = 0; y < next.rows; y++) {
       const row = y * cols;
       for (let x = 0; x < cols; x++) {
         const i = row + x;
-        const w = next.width[i]!;
+        const w = nw[i]!;
         if (w === 0) continue;
         const same =
-          next.chars[i] === prev.chars[i] && w === prev.width[i] && next.fg[i] === prev.fg[i] &&
-          next.bg[i] === prev.bg[i] && next.attrs[i] === prev.attrs[i] &&
-          (w !== 2 || prev.width[i + 1] === 0);
+          nc[i] === pc[i] && w === pw[i] && nf[i] === pf[i] && nb[i] === pb[i] && na[i] === pa[i] &&
+          (w !== 2 || pw[i + 1] === 0);
         if (same) continue;
         if (cx !== x || cy !== y) {
           body += `${ESC}[${y + 1};${x + 1}H`;

@@ -1,5 +1,6 @@
 // A screen of cells: what the compositor draws into and the diff compares.
-// Flat typed arrays so a full-screen grid is cheap to build every frame.
+// Flat typed arrays; the interface keeps two and reuses them (clear, copyRect) instead of
+// allocating a screen per frame.
 
 export const BOLD = 1, DIM = 2, ITALIC = 4, UNDERLINE = 8, BLINK = 16, INVERSE = 32, INVISIBLE = 64, STRIKE = 128, OVERLINE = 256;
 
@@ -61,6 +62,32 @@ export class Grid {
     this.attrs = new Uint16Array(n);
   }
 
+  /** Back to blank cells and a hidden cursor, as a new grid. */
+  clear(): void {
+    this.chars.fill(" ");
+    this.width.fill(1);
+    this.fg.fill(0);
+    this.bg.fill(0);
+    this.attrs.fill(0);
+    this.cursor = { x: 0, y: 0, visible: false, shape: 0 };
+  }
+
+  /** Copy a rectangle of cells from a grid of the same size (a pane unchanged since `from` was
+   * drawn). Pane rectangles never cut a wide character (renderPane blanks one at the edge). */
+  copyRect(from: Grid, x: number, y: number, w: number, h: number): void {
+    if (from.cols !== this.cols || from.rows !== this.rows) throw new Error("copyRect: grids differ in size");
+    const x0 = Math.max(0, x), x1 = Math.min(this.cols, x + w);
+    if (x1 <= x0) return;
+    for (let r = Math.max(0, y); r < Math.min(this.rows, y + h); r++) {
+      const a = r * this.cols + x0, b = r * this.cols + x1;
+      for (let i = a; i < b; i++) this.chars[i] = from.chars[i]!;
+      this.width.set(from.width.subarray(a, b), a);
+      this.fg.set(from.fg.subarray(a, b), a);
+      this.bg.set(from.bg.subarray(a, b), a);
+      this.attrs.set(from.attrs.subarray(a, b), a);
+    }
+  }
+
   inside(x: number, y: number): boolean {
     return x >= 0 && y >= 0 && x < this.cols && y < this.rows;
   }
@@ -101,8 +128,21 @@ export class Grid {
     }
   }
 
+  /** Fill a rectangle with one single-width character (a row at a time: this runs every frame). */
   fill(x: number, y: number, w: number, h: number, ch = " ", style: Style = {}): void {
-    for (let r = y; r < y + h; r++) for (let c = x; c < x + w; c++) this.set(c, r, ch, 1, style.fg, style.bg, style.attrs);
+    const x0 = Math.max(0, x), x1 = Math.min(this.cols, x + w);
+    if (x1 <= x0) return;
+    for (let r = Math.max(0, y); r < Math.min(this.rows, y + h); r++) {
+      // Wide chars cut by the edges lose their other half, as with set().
+      this.breakWide(x0, r);
+      this.breakWide(x1 - 1, r);
+      const a = r * this.cols + x0, b = r * this.cols + x1;
+      this.chars.fill(ch, a, b);
+      this.width.fill(1, a, b);
+      this.fg.fill(style.fg ?? 0, a, b);
+      this.bg.fill(style.bg ?? 0, a, b);
+      this.attrs.fill(style.attrs ?? 0, a, b);
+    }
   }
 
   /** Write text from (x, y), clipped to maxWidth columns; returns columns used. */

@@ -5,8 +5,13 @@
 // Frames are drawn on the leading edge: the first change after a quiet spell
 // goes out at once (a key echo costs no tick), later changes within FRAME_MS
 // are coalesced into one frame. Nothing runs while nothing changes.
+//
+// A frame draws into one of two grids it keeps and reads out of its emulator only a pane that
+// changed; an unchanged pane's cells come from the previous frame. While someone types, a
+// frame for the echo redraws the typed pane and leaves a flooding neighbour as it was last
+// drawn, until that one's OUTPUT_FRAME_MS are up: the echo never waits behind a flood's redraw.
 
-import type { Session } from "../server/session";
+import type { Session } from "../model/session";
 import type { Connection } from "../server/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
@@ -14,6 +19,9 @@ import type { ExitNotice } from "../protocol/frames";
 import { AttachedClient, type ClientLog } from "./attached-client";
 import { quote } from "../protocol/quote";
 import { compose, type Overlay, type UiView } from "./compositor";
+import { Grid } from "./grid";
+import { DirtyRows } from "./dirty-rows";
+import type { PaneRect } from "../model/layout";
 import { trackModes, type ExtraModes } from "./pane-modes";
 import { encodeEvent, modesOf } from "./key-encoder";
 import { keyName, type Keymap, describeKeymap } from "./keymap";
@@ -26,8 +34,17 @@ export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
  * its terminal then spend their time on what the person does, not on redrawing a flood. */
 export const OUTPUT_FRAME_MS = 33;
-/** How long after a key a pane's output counts as its echo, drawn at FRAME_MS. */
+/** How long after a key a pane's output counts as its echo, drawn at once: such a frame is cheap
+ * (only the typed pane is read out of its emulator) and output frames coalesce per parse slice. */
 const ECHO_WINDOW_MS = 250;
+
+/** A pane as the last frame drew it: where, at which emulator size, and when it was last read
+ * out of its emulator (as opposed to copied from the frame before). */
+interface DrawnPane {
+  where: string;
+  readAt: number;
+}
+const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.term.cols},${p.term.rows}`;
 
 /**
  * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
@@ -81,6 +98,16 @@ export class Interface implements UiView {
   private typed = { pane: -1, at: -Infinity };
   private waitingDrain = false;
   private visible = new Set<number>();
+  /** The last frame's grid, the other one (reused for the next frame), and what the last frame
+   * holds of each pane. */
+  private front: Grid | undefined;
+  private spare: Grid | undefined;
+  private drawn = new Map<number, DrawnPane>();
+  /** Whether the last frame had something drawn over the panes (an overlay, a copy-mode pane). */
+  private frontCovered = true;
+  /** Panes with output not yet drawn, and which of their rows changed. */
+  private dirty = new Set<number>();
+  private dirtyRows = new Map<number, DirtyRows>();
   private unsubscribe: () => void;
   private readonly log: ClientLog;
 
@@ -92,17 +119,22 @@ export class Interface implements UiView {
     this.unsubscribe = this.session.bus.on((e) => {
       switch (e.type) {
         case "pane_created": {
-          const p = this.session.panes.get(e.pane as number);
+          const p = this.session.panes.get(e.pane);
           if (p) this.track(p);
           break;
         }
         case "pane_output":
+          this.dirty.add(e.pane);
+          this.dirtyRows.get(e.pane)?.output();
           // Output from panes not on screen costs nothing now; it shows when they are.
-          if (this.visible.has(e.pane as number))
-            this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? FRAME_MS : OUTPUT_FRAME_MS);
+          if (this.visible.has(e.pane))
+            this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
-          this.modes.delete(e.pane as number);
+          this.modes.delete(e.pane);
+          this.dirty.delete(e.pane);
+          this.dirtyRows.get(e.pane)?.dispose();
+          this.dirtyRows.delete(e.pane);
           if (this.copy?.pane === e.pane) this.copy = undefined;
           break;
         case "server_quitting":
@@ -115,6 +147,7 @@ export class Interface implements UiView {
 
   private track(p: Pane) {
     if (!this.modes.has(p.id)) this.modes.set(p.id, trackModes(p.term));
+    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, new DirtyRows(p.term));
   }
 
   extraModes(pane: number): ExtraModes | undefined {
@@ -123,6 +156,8 @@ export class Interface implements UiView {
 
   dispose(): void {
     this.unsubscribe();
+    for (const d of this.dirtyRows.values()) d.dispose();
+    this.dirtyRows.clear();
   }
 
   // ---- clients -------------------------------------------------------------
@@ -176,8 +211,9 @@ export class Interface implements UiView {
     this.scheduled = true;
     this.dueAt = due;
     if (due <= now) {
+      // Right after what asked for it (a key, an echo parsed), not a loop turn later.
       this.timer = undefined;
-      setImmediate(() => this.frame());
+      queueMicrotask(() => this.frame());
     } else this.timer = setTimeout(() => this.frame(), due - now);
   }
 
@@ -198,14 +234,53 @@ export class Interface implements UiView {
     }
     this.lastFrame = performance.now();
     try {
-      const grid = compose(this.session, this);
+      const grid = this.compose();
       this.visible = this.visiblePanes();
       c.send(c.diff.render(grid));
     } catch (e) {
+      this.front = this.spare = undefined; // half-drawn: start over from the emulators
+      this.drawn.clear();
       // Runs from a timer, where nothing above could catch it: this client goes, the server stays.
       this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
       c.drop();
     }
+  }
+
+  /** Compose the next frame into the spare grid, reading out of their emulators only the panes
+   * that changed and are due; the result becomes the front grid. */
+  private compose(): Grid {
+    const now = this.lastFrame;
+    const { cols, rows } = this.session.size;
+    const front = this.front && this.front.cols === cols && this.front.rows === rows ? this.front : undefined;
+    const drawn = new Map<number, DrawnPane>();
+    const echoing = now - this.typed.at < ECHO_WINDOW_MS;
+    let held = false;
+    const grid = compose(this.session, this, {
+      into: this.spare,
+      unchanged: (pane, r) => {
+        const where = placeKey(pane, r);
+        const before = this.drawn.get(pane.id);
+        const same = front && !this.frontCovered && this.copy?.pane !== pane.id && before?.where === where;
+        // A neighbour's output, while the person types elsewhere, waits for its own frame rate.
+        const hold = same && echoing && pane.id !== this.typed.pane && now - before!.readAt < OUTPUT_FRAME_MS;
+        if (same && (!this.dirty.has(pane.id) || hold)) {
+          if (this.dirty.has(pane.id)) held = true;
+          drawn.set(pane.id, before!);
+          return { from: front };
+        }
+        this.dirty.delete(pane.id);
+        drawn.set(pane.id, { where, readAt: now });
+        const changed = this.dirtyRows.get(pane.id);
+        const redraw = changed ? changed.take() : ([0, Infinity] as [number, number]);
+        return same ? { from: front, redraw } : undefined;
+      },
+    });
+    this.spare = front !== grid ? front : undefined;
+    this.front = grid;
+    this.drawn = drawn;
+    this.frontCovered = !!this.overlay || !!this.copy;
+    if (held) this.invalidate(OUTPUT_FRAME_MS);
+    return grid;
   }
 
   private visiblePanes(): Set<number> {

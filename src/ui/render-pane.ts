@@ -6,14 +6,16 @@ import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, 
 let scratch: IBufferCell | undefined;
 
 /**
- * Draw `term`'s active buffer at (x0, y0) in `grid`, w × h cells.
- * `scrollBack` > 0 shows that many lines above the live screen (copy mode).
+ * Draw `term`'s active buffer at (x0, y0) in `grid`, w × h cells; with `rows` [first, last], only
+ * those rows (the rest of the grid is left as it is). `scrollBack` > 0 shows that many lines above
+ * the live screen (copy mode).
  */
-export function renderPane(term: Terminal, grid: Grid, x0: number, y0: number, w: number, h: number, scrollBack = 0): void {
+export function renderPane(term: Terminal, grid: Grid, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
   const buf = term.buffer.active;
   const top = Math.max(0, buf.baseY - scrollBack);
   const cell = (scratch ??= buf.getNullCell());
-  for (let r = 0; r < h; r++) {
+  const last = Math.min(h - 1, rows ? rows[1] : Infinity);
+  for (let r = Math.max(0, rows ? rows[0] : 0); r <= last; r++) {
     const line = buf.getLine(top + r);
     const y = y0 + r;
     if (!line) {

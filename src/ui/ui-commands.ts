@@ -1,19 +1,20 @@
 // What each keymap command does. Names and descriptions live in keymap.ts's
 // COMMANDS table; this is only the behaviour.
 
-import { readlinkSync } from "node:fs";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
+import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
 
-/** The focused program's current directory, so a split opens where you are. */
-function cwdOf(p: Pane | undefined): string | undefined {
-  if (!p) return undefined;
-  try {
-    return readlinkSync(`/proc/${p.pid}/cwd`);
-  } catch {
-    return p.cwd;
-  }
+/** Run `act` in the focused program's current directory (so a split opens where you are), once it
+ * has been read. What goes wrong then shows on the status line, as a key's failure does. */
+function inCwdOf(ui: Interface, p: Pane | undefined, act: (cwd: string | undefined) => void): void {
+  void (p ? processCwd(p.pid) : Promise.resolve(undefined))
+    .then((cwd) => act(cwd ?? p?.cwd))
+    .catch((e) => {
+      ui.message = (e as Error).message;
+      ui.invalidate();
+    });
 }
 
 type Towards = "left" | "right" | "up" | "down";
@@ -37,10 +38,7 @@ export function moveBorder(ui: Interface, d: Towards, n: number, pane?: number, 
   // border back. Try both and keep the one that moved a border towards d.
   for (const delta of [n, -n]) {
     const next = resizePane(tab.layout, id, dir, delta, area, headers);
-    const saved = tab.layout;
-    tab.layout = next;
-    const after = s.rects(tab).find((r) => r.pane === id);
-    tab.layout = saved;
+    const after = s.rects(tab, next).find((r) => r.pane === id);
     if (!after) continue;
     const movedLo = towardsLow ? lo(after) < lo(before) : lo(after) > lo(before);
     const movedHi = towardsLow ? hi(after) < hi(before) : hi(after) > hi(before);
@@ -54,12 +52,9 @@ export function moveBorder(ui: Interface, d: Towards, n: number, pane?: number, 
 
 export function toggleZoom(ui: Interface): void {
   const s = ui.session;
-  const ws = s.currentWorkspace;
-  const tab = s.activeTab(ws);
-  if (tab.zoomed === undefined && panesOf(tab.layout).length < 2) return;
-  tab.zoomed = tab.zoomed === undefined ? tab.focused : undefined;
-  s.relayout(tab);
-  s.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+  const tab = s.activeTab(s.currentWorkspace);
+  if (tab.zoomed !== undefined) s.zoom(tab.zoomed, "off");
+  else if (panesOf(tab.layout).length > 1) s.zoom(tab.focused, "on");
 }
 
 function focusDir(ui: Interface, d: Towards): void {
@@ -145,12 +140,13 @@ export function runUiCommand(ui: Interface, name: string): void {
     case "quit":
       return quit(ui);
     case "split-right":
-    case "split-below":
-      s.split(tab.focused, { right: name === "split-right", focus: true, cwd: cwdOf(focused) });
-      return;
+    case "split-below": {
+      const target = tab.focused; // the pane asked about, whatever has focus once the cwd is read
+      return inCwdOf(ui, focused, (cwd) => s.split(target, { right: name === "split-right", focus: true, cwd }));
+    }
     case "new-tab":
       return ui.ask("new tab name (Enter for none)", "", (n) => {
-        s.newTab(ws, { name: n.trim() || undefined, cwd: cwdOf(focused), focus: true });
+        inCwdOf(ui, focused, (cwd) => s.newTab(ws, { name: n.trim() || undefined, cwd, focus: true }));
       });
     case "next-tab":
       return gotoTab(ui, ws.active + 1);
@@ -184,8 +180,9 @@ export function runUiCommand(ui: Interface, name: string): void {
       return ui.ask("new workspace name", "", (n) => {
         const name = n.trim();
         if (!name) return;
-        const existing = s.workspaces.find((w) => w.name.toLowerCase() === name.toLowerCase());
-        s.focusWorkspace(existing ?? s.newWorkspace(name, { cwd: cwdOf(focused) }));
+        const existing = s.findWorkspace(name);
+        if (existing) return s.focusWorkspace(existing);
+        inCwdOf(ui, focused, (cwd) => s.focusWorkspace(s.findWorkspace(name) ?? s.newWorkspace(name, { cwd })));
       });
     case "switch-workspace":
       return ui.pick(
@@ -203,6 +200,10 @@ export function runUiCommand(ui: Interface, name: string): void {
       return gotoWorkspace(ui, s.current - 1);
     case "rename-tab":
       return ui.ask("rename tab", tab.name ?? s.tabName(tab), (n) => s.renameTab(ws, tab, n.trim() || undefined));
+    case "rename-workspace":
+      return ui.ask("rename workspace", ws.name, (n) => {
+        if (n.trim()) s.renameWorkspace(ws, n.trim());
+      });
     case "copy-mode":
       return ui.enterCopy();
     case "help":

@@ -1,10 +1,11 @@
 // The daemon's agent feature: hook reports in, statuses kept per pane, the person's attention out
 // (bus events the UI draws and rings for), plus the dashboard's lists and agent_send's target.
 
-import type { Session } from "../../server/session";
+import type { Session } from "../../model/session";
 import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
-import { alive, foregroundPid } from "./agent-process.ts";
+import { alive } from "./agent-process.ts";
+import { foregroundPid } from "../../model/process-info";
 import type { AgentStatus } from "./status-map.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
 
@@ -45,11 +46,11 @@ export class AgentService {
     this.off.push(
       this.store.onChange((c) => this.publish(c)),
       session.bus.on((e) => {
-        if (e.type === "pane_closed") this.store.clear(e.pane as number);
+        if (e.type === "pane_closed") this.store.clear(e.pane);
         // Bringing a pane on screen is the person looking at it.
         if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
         // So is typing into it.
-        if (e.type === "pane_input") this.store.seen(e.pane as number);
+        if (e.type === "pane_input") this.store.seen(e.pane);
       }),
     );
   }
@@ -107,13 +108,7 @@ export class AgentService {
   }
 
   dashboard(now = Date.now()): Dashboard {
-    const where = (pane: number) => {
-      try {
-        return this.session.locate(pane);
-      } catch {
-        return undefined;
-      }
-    };
+    const where = (pane: number) => this.session.where(pane);
     const agents: DashboardAgent[] = [];
     for (const s of this.store.ranked()) {
       const w = where(s.pane);

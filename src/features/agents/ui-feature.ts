@@ -57,8 +57,8 @@ export default function agentsUiFeature(): Feature {
   return {
     name: "agents-ui",
     start(d) {
-      const ui = d.services.ui as Interface | undefined;
-      const agents = d.services.agents as AgentService | undefined;
+      const ui = d.services.get("ui");
+      const agents = d.services.get("agents");
       if (!ui || !agents) return;
       const kinds = notifyKinds();
       ui.tabBadge = (panes) => {
@@ -78,18 +78,15 @@ export default function agentsUiFeature(): Feature {
       ui.dashboard = () => showDashboard(ui, agents);
       // Name the agent as the tab bar does: the tab's name says more than the program's.
       const where = (pane: number) => {
-        try {
-          return d.session.tabName(d.session.locate(pane).tab);
-        } catch {
-          return "agent";
-        }
+        const at = d.session.where(pane);
+        return at ? d.session.tabName(at.tab) : "agent";
       };
       off.push(
         d.session.bus.on((e) => {
           if (e.type === "agent_status") ui.invalidate();
           if (e.type === "agent_attention" && ui.client && kinds.size) {
             const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
-            ui.sendRaw(notificationBytes(kinds, "ws", `${where(e.pane as number)} (pane ${e.pane}) ${what}`));
+            ui.sendRaw(notificationBytes(kinds, "ws", `${where(e.pane)} (pane ${e.pane}) ${what}`));
           }
         }),
       );

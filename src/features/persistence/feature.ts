@@ -15,13 +15,15 @@ export default function persistenceFeature(): Feature {
       ws: `${WS_VERSION} (${BUILD})`,
       log: d.log,
     });
-    d.services.persistence = svc;
     return svc;
   };
   return {
     name: "persistence",
     async restore(d) {
       return make(d).restoreAtStart();
+    },
+    provide(d) {
+      d.services.provide("persistence", make(d));
     },
     start(d) {
       make(d).start();

@@ -1,9 +1,7 @@
 // Rebuilding a save into the live model: the same workspaces, tabs, layouts and focus; each pane's
 // command restarted in its directory (a shell pane gets a fresh shell); old scrollback shown above
 // the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
-import { findByName } from "../../model/workspace";
-import { clampScreenSize } from "../../model/screen-size";
-import type { NewPaneOptions, RestoreTabSpec, Session } from "../../server/session";
+import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 
 function when(iso: string | undefined): string {
@@ -43,7 +41,7 @@ export interface RestoreResult {
  */
 export function applySave(session: Session, body: SaveBody, header?: SaveHeader): RestoreResult {
   const fresh = session.workspaces.length === 0;
-  if (fresh) session.size = clampScreenSize(body.size.cols, body.size.rows);
+  if (fresh) session.resizeScreen(body.size.cols, body.size.rows);
   const ids = new Map<number, number>();
   let tabs = 0;
   let currentName: string | undefined;
@@ -56,7 +54,7 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
       focused: t.focused,
       zoomed: t.zoomed,
     }));
-    const existing = fresh ? undefined : findByName(session.workspaces, w.name);
+    const existing = fresh ? undefined : session.findWorkspace(w.name);
     let name = w.name;
     if (existing) {
       for (const spec of specs) for (const [a, b] of session.restoreTab(existing, spec).ids) ids.set(a, b);
@@ -74,11 +72,8 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
     if (wi === body.current) currentName = name;
   }
   if (currentName !== undefined) {
-    const ws = findByName(session.workspaces, currentName);
-    if (ws) {
-      if (fresh) session.current = session.workspaces.indexOf(ws);
-      else session.focusWorkspace(ws);
-    }
+    const ws = session.findWorkspace(currentName);
+    if (ws) session.focusWorkspace(ws);
   }
   return { workspaces: body.workspaces.length, tabs, panes: ids.size, ids };
 }

@@ -3,15 +3,16 @@
 // serves `session_save|restore|discard`. One save runs at a time; a request during a save queues
 // one more.
 import { stat } from "node:fs/promises";
-import type { Session } from "../../server/session";
-import type { ModelEvent } from "../../server/events";
+import type { Session } from "../../model/session";
+import type { ModelEvent, ModelEventType } from "../../model/events";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
 import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
 
-/** Events that don't change what a save holds (output is handled as scrollback freshness). */
-const NOT_MODEL = new Set(["pane_output", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
+/** Events that don't call for a save (output is handled as scrollback freshness; a title, which
+ * programs may set at every prompt, is saved with the next change or the scrollback's). */
+const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_output", "pane_renamed", "agent_status", "agent_attention", "ports_changed", "server_quitting"]);
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
@@ -183,8 +184,8 @@ export class PersistenceService {
 
   private onEvent(e: ModelEvent): void {
     if (this.closed) return;
-    if (e.type === "pane_output") this.snap.markDirty(e.pane as number);
-    else if (e.type === "pane_closed") this.snap.forget(e.pane as number);
+    if (e.type === "pane_output") this.snap.markDirty(e.pane);
+    else if (e.type === "pane_closed") this.snap.forget(e.pane);
     if (!NOT_MODEL.has(e.type)) this.changed();
   }
 

@@ -6,7 +6,7 @@ import { readlink } from "node:fs/promises";
 import { captureText, disposeText, type TextState } from "./text";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
-import type { Session } from "../../server/session";
+import type { Session } from "../../model/session";
 import { quoteText, type SaveBody, type SavedPane, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */

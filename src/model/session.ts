@@ -2,26 +2,18 @@
 // the UI and persistence change the model only through here, and each change is published on the
 // event bus.
 import { homedir } from "node:os";
-import { existsSync, statSync } from "node:fs";
-import { Pane } from "../model/pane";
-import { findByName, type Tab, type Workspace } from "../model/workspace";
-import { leaf, panesOf, paneRects, removePane, splitPane, type Layout, type PaneRect, type Rect } from "../model/layout";
+import { Pane } from "./pane";
+import { findByName, type Tab, type Workspace } from "./workspace";
+import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
 import { WsError, have } from "../protocol/errors";
-import { nameProblem } from "../model/names";
-import { MAX_PANES, MAX_PANES_PER_REQUEST } from "../model/limits";
+import { nameProblem } from "./names";
+import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { EventBus } from "./events";
-import { clampScreenSize } from "../model/screen-size";
+import { treeToSpec, type TreeNode } from "./tree";
+import { clampScreenSize } from "./screen-size";
+import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
 
-export interface NewPaneOptions {
-  argv?: string[];
-  cwd?: string;
-  /** Extra environment for this pane, e.g. WS_WORKSTREAM. */
-  env?: Record<string, string>;
-  preface?: string;
-  /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
-   * focused pane's directory may have gone; a saved one may be from another machine). */
-  strictCwd?: boolean;
-}
+export type { NewPaneOptions } from "./launch";
 
 /** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
  * `zoomed` are keys of `panes`, not live ids: every pane gets a new id. */
@@ -46,25 +38,13 @@ export interface SessionOptions {
   maxPanes?: number;
 }
 
-/** Environment variables that belong to the server process or a parent ws, never to a pane. */
-const NOT_INHERITED = ["BUN_BE_BUN", "WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "WS_WORKSTREAM", "TMUX", "TMUX_PANE"];
-
-export function paneBaseEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.includes(k)) out[k] = v;
-  out.TERM = "xterm-256color";
-  out.COLORTERM = "truecolor";
-  out.TERM_PROGRAM = "ws";
-  return out;
-}
-
 export class Session {
   readonly bus = new EventBus();
-  readonly workspaces: Workspace[] = [];
-  readonly panes = new Map<number, Pane>();
-  /** The attached client's terminal size (or tmux's detached default). */
-  size = { cols: 80, rows: 24 };
-  current = 0;
+  /** Written here only: the rest of the daemon reads them. */
+  private readonly workspaceList: Workspace[] = [];
+  private readonly paneMap = new Map<number, Pane>();
+  private screen = { cols: 80, rows: 24 };
+  private currentIndex = 0;
   private nextPane = 1;
   private nextTab = 1;
   private nextWorkspace = 1;
@@ -77,16 +57,39 @@ export class Session {
 
   // ---- lookups -------------------------------------------------------------------------------
 
+  get workspaces(): readonly Workspace[] {
+    return this.workspaceList;
+  }
+
+  get panes(): ReadonlyMap<number, Pane> {
+    return this.paneMap;
+  }
+
+  /** The attached client's terminal size (or tmux's detached default). */
+  get size(): { readonly cols: number; readonly rows: number } {
+    return this.screen;
+  }
+
+  /** The index of the workspace on screen. */
+  get current(): number {
+    return this.currentIndex;
+  }
+
   get currentWorkspace(): Workspace {
-    return this.workspaces[this.current]!;
+    return this.workspaces[this.currentIndex]!;
   }
 
   activeTab(ws: Workspace): Tab {
     return ws.tabs[ws.active]!;
   }
 
+  /** A workspace by its name, exact then ignoring case. */
+  findWorkspace(name: string): Workspace | undefined {
+    return findByName(this.workspaces, name);
+  }
+
   workspace(name: string): Workspace {
-    const ws = findByName(this.workspaces, name);
+    const ws = this.findWorkspace(name);
     if (!ws) throw new WsError(`no workspace "${name}"${have(this.workspaces.map((w) => w.name))}`, "workspace_not_found", { param: "name", available: this.workspaces.map((w) => w.name) });
     return ws;
   }
@@ -97,10 +100,31 @@ export class Session {
     return p;
   }
 
-  /** Where a pane lives. */
+  /** Where a pane lives, if it is in a tab. */
+  where(id: number): { ws: Workspace; tab: Tab } | undefined {
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (contains(tab.layout, id)) return { ws, tab };
+    return undefined;
+  }
+
+  /** Where a pane lives; pane_not_found for one that isn't. */
   locate(id: number): { ws: Workspace; tab: Tab } {
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (panesOf(tab.layout).includes(id)) return { ws, tab };
-    throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
+    const found = this.where(id);
+    if (!found) throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
+    return found;
+  }
+
+  tabById(id: number): { ws: Workspace; tab: Tab } {
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (tab.id === id) return { ws, tab };
+    const ids = this.workspaces.flatMap((w) => w.tabs.map((t) => t.id));
+    throw new WsError(`no tab ${id}${have(ids)}`, "tab_not_found", { param: "tab", available: ids });
+  }
+
+  /** The tab a message means: `tab` by id, else the tab holding `pane`, else the one on screen. */
+  resolveTab(p: { tab?: number; pane?: number }): { ws: Workspace; tab: Tab } {
+    if (p.tab !== undefined) return this.tabById(p.tab);
+    if (p.pane !== undefined) return this.locate(p.pane);
+    const ws = this.currentWorkspace;
+    return { ws, tab: this.activeTab(ws) };
   }
 
   tabName(tab: Tab): string {
@@ -116,6 +140,11 @@ export class Session {
     throw new WsError(`no tab "${ref}" in workspace "${ws.name}"${have(names)}`, "tab_not_found", { param: "tab", available: names });
   }
 
+  /** Refuse a workspace that has closed (a caller that waited may still hold it). */
+  private checkLive(ws: Workspace): void {
+    if (!this.workspaces.includes(ws)) throw new WsError(`workspace "${ws.name}" has closed`, "workspace_not_found", { param: "workspace" });
+  }
+
   // ---- geometry ------------------------------------------------------------------------------
 
   /** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
@@ -123,11 +152,11 @@ export class Session {
     return { x: 0, y: 1, cols: Math.max(1, this.size.cols), rows: Math.max(1, this.size.rows - 2) };
   }
 
-  /** Where each pane of a tab sits on screen. A zoomed pane fills the tab. */
-  rects(tab: Tab): PaneRect[] {
+  /** Where each pane of a tab sits on screen (or would, with `layout`). A zoomed pane fills the tab. */
+  rects(tab: Tab, layout: Layout = tab.layout): PaneRect[] {
     const area = this.layoutArea();
     if (tab.zoomed !== undefined) return [{ pane: tab.zoomed, ...area }];
-    return paneRects(tab.layout, area, panesOf(tab.layout).length > 1);
+    return paneRects(layout, area, panesOf(layout).length > 1);
   }
 
   /** Size every pane of a tab to its cell. */
@@ -142,7 +171,7 @@ export class Session {
   resizeScreen(cols: number, rows: number): void {
     const size = clampScreenSize(cols, rows);
     if (size.cols === this.size.cols && size.rows === this.size.rows) return;
-    this.size = size;
+    this.screen = size;
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }
@@ -159,24 +188,10 @@ export class Session {
       throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${this.panes.size}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
   }
 
-  private argvOf(o: NewPaneOptions): string[] {
-    return o.argv && o.argv.length ? o.argv : [this.opts.baseEnv.SHELL || "/bin/sh"];
-  }
-
-  /** Refuse, before anything changes, a pane that could not start: a NUL where the system takes
-   * none, a `cwd` that is not a directory (with `strictCwd`), a program not on the pane's PATH.
-   * `at` prefixes the field names in errors (a layout tree's leaf). */
+  /** Refuse, before anything changes, a pane that could not start (launch.ts). `at` prefixes the
+   * field names in errors (a layout tree's leaf). */
   checkLaunch(o: NewPaneOptions, at?: string): void {
-    const field = (f: string) => (at ? `${at}.${f}` : f);
-    const argv = this.argvOf(o);
-    if (argv.some((a) => a.includes("\0"))) throw new WsError(`\`${field("command")}\` holds a NUL character`, "invalid_params", { param: field("command") });
-    if (o.cwd?.includes("\0")) throw new WsError(`\`${field("cwd")}\` holds a NUL character`, "invalid_params", { param: field("cwd") });
-    if (o.strictCwd && o.cwd !== undefined && !isDirectory(o.cwd))
-      throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });
-    const program = argv[0]!;
-    const PATH = o.env?.PATH ?? this.opts.baseEnv.PATH ?? process.env.PATH ?? "";
-    if (!Bun.which(program, { PATH, cwd: usableDir(o.cwd) }))
-      throw new WsError(`can't run ${JSON.stringify(program)}: ${program.includes("/") ? "no executable file there" : "not found on PATH"}`, "program_not_found", { param: field("command") });
+    checkLaunch(o, this.opts.baseEnv, at);
   }
 
   /** Start a pane's program. The pane is not in the model until adopted. */
@@ -184,7 +199,7 @@ export class Session {
     this.checkLaunch(o);
     const cwd = usableDir(o.cwd);
     const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
-    const argv = this.argvOf(o);
+    const argv = programOf(o, this.opts.baseEnv);
     try {
       return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface });
     } catch (e) {
@@ -194,8 +209,9 @@ export class Session {
 
   private adopt(pane: Pane): void {
     pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
+    pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
     pane.onExit = () => this.paneExited(pane);
-    this.panes.set(pane.id, pane);
+    this.paneMap.set(pane.id, pane);
   }
 
   /** Stop a pane that was started for a request that then failed. */
@@ -213,13 +229,14 @@ export class Session {
     const first = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
     this.nextPane++;
     this.nextWorkspace++;
-    this.workspaces.push(ws);
+    this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     this.addTab(ws, first, {});
     return ws;
   }
 
   newTab(ws: Workspace, o: NewPaneOptions & { name?: string; project?: string; focus?: boolean } = {}): { tab: Tab; pane: Pane } {
+    this.checkLive(ws);
     if (o.name !== undefined) checkName("name", o.name);
     if (o.project !== undefined) checkName("project", o.project);
     this.checkRoom(1);
@@ -267,6 +284,21 @@ export class Session {
     return this.buildTab(ws, spec, false).tab;
   }
 
+  /**
+   * Build a fresh tab at the end of `ws` from a tree (layout_apply). Everything is checked before any
+   * program starts (the pane limits, then each leaf's cwd and program, named by its path in the
+   * tree), and the model changes only once every program has started.
+   */
+  applyTree(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }): Tab {
+    const { layout, panes, paths } = treeToSpec(root);
+    const leaves = new Map([...panes].map(([key, leaf]) => [key, { ...leaf, strictCwd: true }]));
+    this.checkRoom(leaves.size);
+    for (const [key, leaf] of leaves) this.checkLaunch(leaf, paths.get(key));
+    const tab = this.newTabFromSpec(ws, { name: o.name, layout, panes: leaves, focused: 1 });
+    if (o.focus) this.focusTab(ws, tab);
+    return tab;
+  }
+
   /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
    * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
   restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
@@ -277,6 +309,7 @@ export class Session {
    * that can't start gets the user's shell with a note; without it the first that can't start
    * stops the build, and the panes already started are stopped. */
   private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
+    this.checkLive(ws);
     // An empty name is no name (older saves may hold one).
     const name = spec.name || undefined;
     const project = spec.project || undefined;
@@ -330,7 +363,7 @@ export class Session {
     checkName("name", name);
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
-    this.workspaces.push(ws);
+    this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     const ids = new Map<number, number>();
     let skipped = 0;
@@ -345,7 +378,7 @@ export class Session {
       }
     }
     if (!ws.tabs.length) {
-      this.workspaces.splice(this.workspaces.indexOf(ws), 1);
+      this.workspaceList.splice(this.workspaces.indexOf(ws), 1);
       this.bus.emit({ type: "workspace_closed", workspace: ws.name });
       throw failure;
     }
@@ -357,8 +390,8 @@ export class Session {
 
   focusWorkspace(ws: Workspace): void {
     const i = this.workspaces.indexOf(ws);
-    if (i < 0 || i === this.current) return;
-    this.current = i;
+    if (i < 0 || i === this.currentIndex) return;
+    this.currentIndex = i;
     this.bus.emit({ type: "workspace_focused", workspace: ws.name });
   }
 
@@ -425,7 +458,7 @@ export class Session {
     try {
       where = this.locate(id);
     } catch {}
-    this.panes.delete(id);
+    this.paneMap.delete(id);
     if (kill) pane.kill("SIGHUP");
     pane.close(); // its unparsed output is dropped now; the emulator goes with the program
     this.bus.emit({ type: "pane_closed", pane: id, workspace: where?.ws.name, tab: where?.tab.id });
@@ -455,8 +488,8 @@ export class Session {
   private removeEmptyWorkspace(ws: Workspace): void {
     const wi = this.workspaces.indexOf(ws);
     if (wi < 0) return;
-    this.workspaces.splice(wi, 1);
-    if (this.current >= this.workspaces.length || this.current > wi) this.current = Math.max(0, this.current - 1);
+    this.workspaceList.splice(wi, 1);
+    if (this.currentIndex >= this.workspaces.length || this.currentIndex > wi) this.currentIndex = Math.max(0, this.currentIndex - 1);
     this.bus.emit({ type: "workspace_closed", workspace: ws.name });
   }
 
@@ -477,7 +510,26 @@ export class Session {
     return Promise.all(waits);
   }
 
-  // ---- projects ------------------------------------------------------------------------------
+  // ---- names and projects --------------------------------------------------------------------
+
+  renameWorkspace(ws: Workspace, name: string): void {
+    this.checkLive(ws);
+    checkName("name", name);
+    const other = this.findWorkspace(name);
+    if (other && other !== ws) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param: "name" });
+    if (name === ws.name) return;
+    const from = ws.name;
+    ws.name = name;
+    this.bus.emit({ type: "workspace_renamed", workspace: name, from });
+  }
+
+  /** Link the tab holding `pane` to a project. */
+  linkProject(pane: number, slug: string): void {
+    checkName("slug", slug);
+    const { ws, tab } = this.locate(pane);
+    tab.project = slug;
+    this.bus.emit({ type: "tab_renamed", workspace: ws.name, tab: tab.id, project: slug });
+  }
 
   renameProject(from: string, to: string): void {
     checkName("to", to);
@@ -511,6 +563,31 @@ export class Session {
     this.relayout(tab);
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
   }
+
+  /** Show a pane alone, filling its tab (`on`), put its tab's layout back (`off`), or whichever it is
+   * not (`toggle`). Zooming a pane focuses it. Returns whether the zoom changed. */
+  zoom(id: number, mode: "toggle" | "on" | "off"): boolean {
+    const { ws, tab } = this.locate(id);
+    const on = mode === "on" || (mode === "toggle" && tab.zoomed !== id);
+    const next = on ? id : undefined;
+    if (tab.zoomed === next) return false;
+    tab.zoomed = next;
+    if (on && tab.focused !== id) {
+      tab.focused = id;
+      this.bus.emit({ type: "pane_focused", workspace: ws.name, tab: tab.id, pane: id });
+    }
+    this.setLayout(ws, tab, tab.layout);
+    return true;
+  }
+
+  /** Swap two panes of one tab: the split shape stays, the panes change places. */
+  swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
+    const at = this.locate(a);
+    const other = this.locate(b);
+    if (at.tab !== other.tab) throw new WsError(`panes ${a} and ${b} are in different tabs`, "cross_tab", { param: "with" });
+    if (a !== b) this.setLayout(at.ws, at.tab, swapPanes(at.tab.layout, a, b));
+    return at;
+  }
 }
 
 /** Refuse a name that breaks the rule of src/model/names.ts (the protocol's schema checks it too;
@@ -520,26 +597,3 @@ function checkName(param: string, name: string): void {
   if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** A spawn that failed after the checks (a race, or a limit of the system), as the error to answer. */
-function startError(program: string, e: unknown): WsError {
-  if (e instanceof WsError) return e;
-  const err = e as NodeJS.ErrnoException | undefined;
-  const why = err?.message ?? String(e);
-  if (err?.code === "ERR_INVALID_ARG_VALUE") return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "invalid_params");
-  if (err?.code === "ENOENT" || err?.code === "EACCES" || err?.code === "ENOEXEC") return new WsError(`can't run ${JSON.stringify(program)}: ${why}`, "program_not_found", { param: "command" });
-  return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "spawn_failed", { param: "command" });
-}
-
-/** A cwd the program can start in: the one asked for when it is a directory, else $HOME. */
-function usableDir(dir: string | undefined): string {
-  if (dir && isDirectory(dir)) return dir;
-  return existsSync(homedir()) ? homedir() : "/";
-}

@@ -1,0 +1,61 @@
+// One bus for every change to the model. The UI, persistence, waits and event subscribers all read
+// it, so nothing has to know who else is listening. Events are a discriminated union on `type`: a
+// listener that switches on it gets each event's fields typed.
+
+/** A change to the model; only the Session publishes these. */
+export type ModelChange =
+  | { type: "workspace_created"; workspace: string }
+  | { type: "workspace_closed"; workspace: string }
+  | { type: "workspace_focused"; workspace: string }
+  /** `workspace` is the new name, `from` the old one. */
+  | { type: "workspace_renamed"; workspace: string; from: string }
+  | { type: "tab_created"; workspace: string; tab: number; name: string }
+  | { type: "tab_closed"; workspace: string; tab: number }
+  | { type: "tab_focused"; workspace: string; tab: number }
+  /** A tab's name or its project changed: the field that changed is set. */
+  | { type: "tab_renamed"; workspace: string; tab: number; name?: string; project?: string }
+  | { type: "pane_created"; workspace: string; tab: number; pane: number }
+  /** `workspace` and `tab` are missing for a pane that was in no tab. */
+  | { type: "pane_closed"; pane: number; workspace?: string; tab?: number }
+  | { type: "pane_focused"; workspace: string; tab: number; pane: number }
+  /** A program set its pane's title. */
+  | { type: "pane_renamed"; pane: number; title: string; label: string }
+  | { type: "pane_exited"; pane: number; exit_code: number | null; signal: string | null }
+  | { type: "layout_changed"; workspace: string; tab: number }
+  | { type: "screen_resized"; cols: number; rows: number }
+  /** A pane's emulator parsed new output. */
+  | { type: "pane_output"; pane: number };
+
+/** What the rest of the daemon publishes beside the model's changes. */
+export type DaemonEvent =
+  | { type: "server_quitting" }
+  /** The attached client typed into a pane. */
+  | { type: "pane_input"; pane: number }
+  | { type: "ports_changed"; panes: number[] }
+  | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
+  | { type: "agent_attention"; pane: number; status: string; detail?: string };
+
+export type ModelEvent = ModelChange | DaemonEvent;
+export type ModelEventType = ModelEvent["type"];
+
+export type Listener = (e: ModelEvent) => void;
+
+export class EventBus {
+  private listeners = new Set<Listener>();
+
+  on(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  emit(e: ModelEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        // One broken listener must not stop the others, nor the change that raised the event.
+        console.error(`event listener failed on ${e.type}:`, err);
+      }
+    }
+  }
+}

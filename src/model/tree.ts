@@ -1,0 +1,58 @@
+// The portable form of a tab's layout (layout_export gives it, layout_apply takes it): a split tree
+// whose leaves say what to run where. Checked here before anything starts.
+import type { Layout } from "./layout";
+import { MAX_LAYOUT_DEPTH } from "./limits";
+import { nameProblem } from "./names";
+
+export type TreeNode =
+  | { type: "pane"; pane?: number; label?: string; cwd?: string; command?: string[] }
+  | { type: "split"; direction: "right" | "down"; ratio: number; first: TreeNode; second: TreeNode };
+
+/** The tree grammar, as the catalogue and docs give it. */
+export const TREE_SHAPE =
+  'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string]} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
+
+export function checkTree(v: unknown, path = "root", depth = 0): string | undefined {
+  if (depth > MAX_LAYOUT_DEPTH) return `\`${path}\` is nested too deep (at most ${MAX_LAYOUT_DEPTH} levels)`;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return `\`${path}\` must be an object`;
+  const o = v as Record<string, unknown>;
+  const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command"] : ["type", "direction", "ratio", "first", "second"];
+  if (o.type !== "pane" && o.type !== "split") return `\`${path}.type\` must be "pane" or "split"`;
+  const extra = Object.keys(o).find((k) => !allowed.includes(k));
+  if (extra) return `unknown field \`${path}.${extra}\` (accepted: ${allowed.join(", ")})`;
+  if (o.type === "pane") {
+    if (o.label !== undefined && typeof o.label !== "string") return `\`${path}.label\` must be a string`;
+    const bad = typeof o.label === "string" && o.label !== "" ? nameProblem(o.label) : undefined;
+    if (bad) return `invalid name in \`${path}.label\`: it ${bad}`;
+    if (o.cwd !== undefined && typeof o.cwd !== "string") return `\`${path}.cwd\` must be a string`;
+    if (o.pane !== undefined && !Number.isSafeInteger(o.pane)) return `\`${path}.pane\` must be an integer`;
+    if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string"))) return `\`${path}.command\` must be an array of strings`;
+    return undefined;
+  }
+  if (o.direction !== "right" && o.direction !== "down") return `\`${path}.direction\` must be "right" or "down"`;
+  if (typeof o.ratio !== "number" || !(o.ratio > 0 && o.ratio < 1)) return `\`${path}.ratio\` must be a number between 0 and 1`;
+  return checkTree(o.first, `${path}.first`, depth + 1) ?? checkTree(o.second, `${path}.second`, depth + 1);
+}
+
+/** A tree as a tab to build: its layout over leaf numbers 1, 2, … and what each leaf runs. `paths`
+ * names each leaf by where it is in the tree (root.first.second), for errors. */
+export function treeToSpec(root: TreeNode): { layout: Layout; panes: Map<number, TreeLeaf>; paths: Map<number, string> } {
+  const panes = new Map<number, TreeLeaf>();
+  const paths = new Map<number, string>();
+  const toLayout = (n: TreeNode, path: string): Layout => {
+    if (n.type === "pane") {
+      const key = panes.size + 1;
+      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], title: n.label });
+      paths.set(key, path);
+      return { kind: "pane", pane: key };
+    }
+    return { kind: "split", dir: n.direction === "right" ? "right" : "below", ratio: n.ratio, a: toLayout(n.first, `${path}.first`), b: toLayout(n.second, `${path}.second`) };
+  };
+  return { layout: toLayout(root, "root"), panes, paths };
+}
+
+export interface TreeLeaf {
+  cwd?: string;
+  argv: string[];
+  title?: string;
+}

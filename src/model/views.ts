@@ -1,0 +1,158 @@
+// The model as replies show it: workspace_list's WorkspaceInfo and TabInfo (spec: "WorkspaceInfo",
+// "TabInfo"), portable layout trees, pane info and the whole-session snapshot. Only type imports of
+// the session and panes, so command modules (which the CLI loads) can use it.
+import { foregroundProcess, processCwd } from "./process-info";
+import { panesOf, type Layout } from "./layout";
+import type { Tab, Workspace } from "./workspace";
+import type { Session } from "./session";
+import type { TreeNode } from "./tree";
+
+export function exportTree(session: Session, l: Layout): TreeNode {
+  if (l.kind === "pane") {
+    const p = session.panes.get(l.pane);
+    const node: TreeNode = { type: "pane", pane: l.pane };
+    if (p) {
+      node.label = p.label;
+      node.cwd = p.cwd;
+      node.command = p.command;
+    }
+    return node;
+  }
+  return { type: "split", direction: l.dir === "right" ? "right" : "down", ratio: l.ratio, first: exportTree(session, l.a), second: exportTree(session, l.b) };
+}
+
+export function layoutReply(session: Session, ws: Workspace, tab: Tab, type = "layout") {
+  return {
+    type,
+    workspace: ws.name,
+    tab: tab.id,
+    zoomed: tab.zoomed ?? null,
+    focused: tab.focused,
+    panes: panesOf(tab.layout),
+    root: exportTree(session, tab.layout),
+  };
+}
+
+/** How a pane that has gone ended, as the control service remembers it. */
+export interface PaneEnd {
+  exit_code: number | null;
+  signal: string | null;
+}
+
+/** The daemon's identity and the event log's position, for the snapshot. */
+export interface SnapshotStamp {
+  bootId: string;
+  seq: number;
+}
+
+export async function paneInfo(session: Session, exitOf: (pane: number) => PaneEnd | undefined, id: number): Promise<{ type: string; [k: string]: unknown }> {
+  const p = session.panes.get(id);
+  if (!p) {
+    const exit = exitOf(id);
+    if (exit) return { type: "pane_info", pane: id, exited: true, exit_code: exit.exit_code, signal: exit.signal };
+    session.pane(id); // throws pane_not_found
+  }
+  const pane = p!;
+  const where = session.locate(id);
+  const fg = await foregroundProcess(pane.pid);
+  const buf = pane.term.buffer.active;
+  return {
+    type: "pane_info",
+    pane: id,
+    workspace: where.ws.name,
+    tab: where.tab.id,
+    focused: where.tab.focused === id,
+    zoomed: where.tab.zoomed === id,
+    cols: pane.cols,
+    rows: pane.rows,
+    cursor: { x: buf.cursorX, y: buf.cursorY },
+    title: pane.title,
+    label: pane.label,
+    command: pane.command,
+    argv: pane.argv,
+    cwd: (await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
+    start_cwd: pane.cwd,
+    pid: pane.pid,
+    foreground: fg,
+    scrollback: buf.baseY,
+    started_at: pane.startedAt,
+    last_output_at: pane.lastOutputAt,
+    exited: pane.exited,
+    exit_code: pane.exitCode,
+  };
+}
+
+export function snapshot(session: Session, stamp: SnapshotStamp, agentStatus?: (pane: number) => string | undefined) {
+  return {
+    type: "snapshot",
+    boot_id: stamp.bootId,
+    seq: stamp.seq,
+    current: session.currentWorkspace?.name ?? null,
+    size: session.size,
+    workspaces: session.workspaces.map((ws, wi) => ({
+      id: ws.id,
+      name: ws.name,
+      current: wi === session.current,
+      active_tab: ws.tabs[ws.active]?.id ?? null,
+      tabs: ws.tabs.map((tab, ti) => ({
+        id: tab.id,
+        name: session.tabName(tab),
+        ...(tab.project !== undefined ? { project: tab.project } : {}),
+        active: ti === ws.active,
+        focused: tab.focused,
+        zoomed: tab.zoomed ?? null,
+        panes: panesOf(tab.layout),
+        root: exportTree(session, tab.layout),
+      })),
+    })),
+    panes: [...session.panes.values()].map((p) => {
+      const where = session.where(p.id);
+      const status = agentStatus?.(p.id);
+      return {
+        pane: p.id,
+        workspace: where?.ws.name ?? null,
+        tab: where?.tab.id ?? null,
+        label: p.label,
+        title: p.title,
+        command: p.command,
+        cwd: p.cwd,
+        pid: p.pid,
+        cols: p.cols,
+        rows: p.rows,
+        ...(status ? { agent_status: status } : {}),
+      };
+    }),
+  };
+}
+
+export interface TabInfo {
+  name: string;
+  project?: string;
+  panes: number[];
+  active: boolean;
+  ports?: number[];
+}
+
+export interface WorkspaceInfo {
+  name: string;
+  current: boolean;
+  tabs: TabInfo[];
+}
+
+/** A source of listening ports per pane (the port scanner registers one). */
+export type PortsOf = (pane: number) => number[];
+
+export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceInfo[] {
+  return session.workspaces.map((ws, wi) => ({
+    name: ws.name,
+    current: wi === session.current,
+    tabs: ws.tabs.map((tab, ti) => {
+      const panes = panesOf(tab.layout);
+      // Key order is the spec's: name, project (when linked), panes, active, ports (when any).
+      const info: TabInfo = { name: session.tabName(tab), ...(tab.project !== undefined ? { project: tab.project } : {}), panes, active: ti === ws.active };
+      const ports = portsOf ? [...new Set(panes.flatMap(portsOf))].sort((a, b) => a - b) : [];
+      if (ports.length) info.ports = ports;
+      return info;
+    }),
+  }));
+}

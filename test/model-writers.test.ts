@@ -1,0 +1,90 @@
+// The Session is the model's only writer (docs/architecture.md "The model"): outside src/model/ no
+// code publishes a model change on the bus, and none assigns to a field of a workspace or a tab
+// (found by type, with the TypeScript compiler, so a saved tab's record is not mistaken for one).
+import { test, expect } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { ROOT } from "./harness";
+
+const SRC = join(ROOT, "src");
+const MODEL = join(SRC, "model");
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+/** The event types the rest of the daemon may publish: the DaemonEvent union in src/model/events.ts. */
+function daemonEventTypes(): Set<string> {
+  const text = readFileSync(join(MODEL, "events.ts"), "utf8");
+  const block = text.slice(text.indexOf("export type DaemonEvent"), text.indexOf("export type ModelEvent"));
+  return new Set([...block.matchAll(/type: "(\w+)"/g)].map((m) => m[1]!));
+}
+
+/** `bus.emit({ type: "x"` calls: the types published. */
+function emits(text: string): string[] {
+  return [...text.matchAll(/bus\.emit\(\s*\{\s*type:\s*"(\w+)"/g)].map((m) => m[1]!);
+}
+
+const MODEL_TYPES = new Set(["Tab", "Workspace"]);
+const WORKSPACE_TS = join(MODEL, "workspace.ts");
+
+const OUTSIDE = sources(SRC).filter((f) => !f.startsWith(MODEL + "/"));
+const PROBE = join(ROOT, "test", "fixtures", "model-writer-probe.ts");
+
+/** Assignments (`=`, `+=`, `++`, …) to a field of a model Tab or Workspace, by file. One program
+ * (the slow part) serves both tests. */
+let writesByFile: Map<string, string[]> | undefined;
+function modelFieldWrites(file: string): string[] {
+  writesByFile ??= findWrites([...OUTSIDE, PROBE]);
+  return writesByFile.get(file) ?? [];
+}
+
+function findWrites(files: string[]): Map<string, string[]> {
+  const program = ts.createProgram(files, { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: [] });
+  const checker = program.getTypeChecker();
+  const isModel = (node: ts.Expression): boolean => {
+    const symbol = checker.getTypeAtLocation(node).getSymbol() ?? checker.getTypeAtLocation(node).aliasSymbol;
+    return !!symbol && MODEL_TYPES.has(symbol.getName()) && (symbol.declarations ?? []).some((d) => d.getSourceFile().fileName === WORKSPACE_TS);
+  };
+  const byFile = new Map<string, string[]>();
+  for (const file of files) {
+    const sf = program.getSourceFile(file);
+    if (!sf) continue;
+    const found: string[] = [];
+    byFile.set(file, found);
+    const target = (e: ts.Expression) => {
+      if ((ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) && isModel(e.expression)) {
+        const { line } = sf.getLineAndCharacterOfPosition(e.getStart());
+        found.push(`${relative(ROOT, file)}:${line + 1} writes ${e.getText()}`);
+      }
+    };
+    const visit = (n: ts.Node): void => {
+      if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) target(n.left);
+      if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) target(n.operand);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return byFile;
+}
+
+test("outside src/model/, nothing publishes a model change or writes a field of a workspace or tab", () => {
+  const allowed = daemonEventTypes();
+  expect(allowed.size).toBeGreaterThan(0);
+  const found: string[] = [];
+  for (const file of OUTSIDE) {
+    for (const t of emits(readFileSync(file, "utf8"))) if (!allowed.has(t)) found.push(`${relative(ROOT, file)} emits ${t}`);
+    found.push(...modelFieldWrites(file));
+  }
+  expect(found).toEqual([]);
+}, 60_000);
+
+test("the checks see a writer when there is one", () => {
+  expect(emits(`session.bus.emit({ type: "layout_changed", workspace: ws.name });`).filter((t) => !daemonEventTypes().has(t))).toEqual(["layout_changed"]);
+  // A module that writes a model tab's zoom and a workspace's active tab, beside a look-alike record.
+  expect(modelFieldWrites(PROBE).map((w) => w.replace(/^.*:(\d+) /, "$1 "))).toEqual(["7 writes tab.zoomed", "8 writes ws.active"]);
+}, 60_000);

@@ -1,0 +1,50 @@
+// What a pane's program is doing now (src/model/process-info.ts): a process's cwd and the
+// foreground process, read from /proc without blocking; and the UI's split opening in the focused
+// program's current directory through it.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { foregroundProcess, parseTpgid, processCwd } from "../src/model/process-info";
+import { TestServer, waitFor } from "./harness";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await new TestServer().start();
+});
+afterAll(() => s.stop());
+
+test("a process's cwd and argv; a process that has gone has none", async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ws-pi-")));
+  const child = Bun.spawn(["sleep", "30"], { cwd: dir, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  try {
+    expect(await processCwd(child.pid)).toBe(dir);
+    // No controlling terminal: the process itself is what runs.
+    expect(await foregroundProcess(child.pid)).toEqual({ pid: child.pid, argv: ["sleep", "30"] });
+  } finally {
+    child.kill();
+    await child.exited;
+  }
+  expect(await processCwd(child.pid)).toBeUndefined();
+  expect(await foregroundProcess(child.pid)).toBeNull();
+});
+
+test("tpgid is read past a command name holding spaces and parentheses", () => {
+  const stat = "4242 (a (b) c) S 1 4242 4242 34816 4300 4194304 0 0";
+  expect(parseTpgid(stat)).toBe(4300);
+  expect(parseTpgid("4242 (sh) S 1 4242 4242 0 -1 4194304")).toBeUndefined();
+});
+
+test("pane_info names the foreground program and its cwd; a split from the keys opens where the focused program is", async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ws-split-cwd-")));
+  await s.request({ v: 6, type: "pane_send", pane: 1, text: `cd ${dir} && exec sleep 60`, enter: true });
+  const info = await waitFor("sleep in the foreground, in the new directory", async () => {
+    const i = await s.request({ v: 6, type: "pane_info", pane: 1 });
+    return i.foreground?.argv?.[0] === "sleep" && i.cwd === dir ? i : undefined;
+  });
+  expect(info.foreground).toEqual({ pid: info.pid, argv: ["sleep", "60"] }); // exec: the shell became sleep
+  expect(info.start_cwd).not.toBe(dir);
+  expect(await s.request({ v: 5, type: "run_command", name: "split-right" })).toMatchObject({ type: "ok" });
+  const second = await waitFor("the split's pane", async () => (await s.list())[0].tabs[0].panes.find((p: number) => p !== 1));
+  expect((await s.request({ v: 6, type: "pane_info", pane: second })).start_cwd).toBe(dir);
+});
