@@ -11,6 +11,10 @@ const KEYS = Number(process.env.BENCH_KEYS ?? 300);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const jitter = () => Bun.sleep(10 + Math.random() * 20); // typing-like gaps
 const CHARS = "abceghijkmnqrtuvwxyz";
+/** Keys between two ^U (clear the prompt line). Not a multiple of CHARS' length: the key after a
+ * ^U must differ from the first one it cleared, or a client that drew the ^U and that key in
+ * one frame gets only the cleared rest of the line, and the key looks lost. */
+const KILL_EVERY = 39;
 
 async function wsClient(sock: string) {
   const d = new FrameDecoder();
@@ -53,7 +57,7 @@ async function wsEcho(env: BenchEnv): Promise<number[]> {
       throw new Error(`ws echo of key ${i} (${ch}) never came back; got ${JSON.stringify(c.text.slice(-200))}`);
     });
     lat.push(performance.now() - t0);
-    if (i % 40 === 39) c.sock.write(encodeEvent({ Key: { code: { Char: "u" }, modifiers: "CONTROL", kind: "Press", state: "" } }));
+    if (i % KILL_EVERY === KILL_EVERY - 1) c.sock.write(encodeEvent({ Key: { code: { Char: "u" }, modifiers: "CONTROL", kind: "Press", state: "" } }));
     await jitter();
   }
   // Leave the prompt empty for the next bench.
@@ -81,7 +85,7 @@ async function tmuxEcho(env: BenchEnv): Promise<number[]> {
     p.stdin.flush();
     await until(() => /%output %\d+ .*/.test(out) && out.split("\n").some((l) => l.startsWith("%output") && l.includes(ch)));
     lat.push(performance.now() - t0);
-    if (i % 40 === 39) {
+    if (i % KILL_EVERY === KILL_EVERY - 1) {
       p.stdin.write("send-keys C-u\n");
       p.stdin.flush();
     }

@@ -2,6 +2,8 @@
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it.
 import { Terminal } from "@xterm/headless";
 import { spawnPty, type Pty } from "./pty";
+import { emulatorInput, type EmulatorInput } from "./emulator-input";
+import { inputSent, wantParse, type Parser } from "./parse-slices";
 
 export interface PaneSpec {
   id: number;
@@ -17,18 +19,25 @@ export interface PaneSpec {
   preface?: string;
 }
 
-/** Bytes handed to xterm but not yet parsed. xterm drops data once ~50 MB is queued, so we keep
- * our own queue and only hand it more as its write callbacks fire. */
-const EMULATOR_IN_FLIGHT = 16 * 1024;
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
  * pane's backlog stays under this plus one read (docs/pane-pipeline.md). */
 const READ_PAUSE_AT = 256 * 1024;
 const READ_RESUME_AT = 64 * 1024;
-/** Largest piece handed to xterm at once (see receive). */
-const EMULATOR_CHUNK = 4096;
+/** What is parsed at once: the slices (parse-slices.ts) check the clock between pieces, and a
+ * 2 KiB piece of even the slowest output (short lines, each a scroll) parses in ~0.1–3 ms. */
+const PIECE = 2048;
+/** Lines of history a pane keeps: WS_SCROLLBACK in the server's environment, else 10,000
+ * (docs/pane-pipeline.md has the cost of each). */
+export const SCROLLBACK_DEFAULT = 10_000;
+export const SCROLLBACK_MAX = 100_000;
+export function scrollbackSetting(value: string | undefined): number {
+  const n = value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  return n <= SCROLLBACK_MAX ? n : SCROLLBACK_DEFAULT;
+}
+const SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
 
-export class Pane {
+export class Pane implements Parser {
   readonly id: number;
   readonly argv: string[];
   readonly command: string[];
@@ -56,8 +65,11 @@ export class Pane {
   private received = 0;
   private parsed = 0;
   private flushWaiters: { upTo: number; resolve: () => void }[] = [];
-  private inFlight = 0;
   private ptyExited = false;
+  private readonly input: EmulatorInput;
+  /** A parse that went async (see emulator-input.ts): nothing more is parsed until it settles. */
+  private parsing: Promise<void> | null = null;
+  private disposed = false;
 
   constructor(spec: PaneSpec) {
     this.id = spec.id;
@@ -67,19 +79,20 @@ export class Pane {
     this.env = spec.env;
     this.cols = spec.cols;
     this.rows = spec.rows;
-    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? 10000, allowProposedApi: true });
+    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
     this.term.onTitleChange((t) => {
       if (t === this.title) return;
       this.title = t;
       this.onTitle(this);
     });
+    this.input = emulatorInput(this.term);
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
     if (spec.preface) {
       const bytes = Buffer.from(spec.preface);
       this.queued += bytes.length;
-      for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
+      this.enqueue(bytes);
       this.received += bytes.length;
     }
     try {
@@ -101,7 +114,7 @@ export class Pane {
       this.term.dispose(); // the program could not start: no pane, nothing left behind
       throw e;
     }
-    this.pump();
+    if (this.queue.length) wantParse(this);
   }
 
   get pid(): number {
@@ -119,6 +132,7 @@ export class Pane {
   }
 
   write(data: string | Uint8Array): void {
+    inputSent();
     this.pty.write(data);
   }
 
@@ -173,49 +187,61 @@ export class Pane {
 
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
+    const idle = !this.queue.length && !this.parsing;
     this.queued += bytes.length;
     this.received += bytes.length;
     if (!this.readPaused && this.queued > READ_PAUSE_AT) {
       this.readPaused = true;
       this.pty.pause();
     }
-    // xterm checks its time budget only between chunks; a 64 KB chunk of `yes` takes ~50 ms to
-    // parse and would hold the loop (keys, frames, other panes) that long. Small chunks let it yield.
-    for (let i = 0; i < bytes.length; i += EMULATOR_CHUNK) this.queue.push(bytes.subarray(i, i + EMULATOR_CHUNK));
-    this.pump();
+    this.enqueue(bytes);
+    // A little output into an idle pane (an echo, a prompt) is parsed at once: it costs less than
+    // the turn it would wait for. Anything more waits for the slices.
+    if (idle && bytes.length <= PIECE) {
+      this.parsePiece();
+      this.sliceDone();
+    } else wantParse(this);
   }
 
-  private pump(): void {
-    while (this.inFlight < EMULATOR_IN_FLIGHT && this.queue.length) {
-      const chunk = this.queue.shift()!;
-      this.queued -= chunk.length;
-      this.inFlight += chunk.length;
-      if (this.readPaused && this.queued < READ_RESUME_AT) {
-        this.readPaused = false;
-        this.pty.resume();
-      }
-      this.term.write(chunk, () => {
-        this.inFlight -= chunk.length;
-        this.parsed += chunk.length;
-        if (this.flushWaiters.length) this.wakeFlushWaiters();
-        this.onOutput(this);
-        this.schedulePump();
-        this.maybeFinish();
-      });
+  private enqueue(bytes: Uint8Array): void {
+    for (let i = 0; i < bytes.length; i += PIECE) this.queue.push(bytes.subarray(i, i + PIECE));
+  }
+
+  /** Parser: one queued piece into the emulator (called by parse-slices.ts). */
+  parsePiece(): boolean {
+    if (this.parsing || this.disposed) return false;
+    const piece = this.queue.shift();
+    if (!piece) return false;
+    this.queued -= piece.length;
+    if (this.readPaused && this.queued < READ_RESUME_AT) {
+      this.readPaused = false;
+      this.pty.resume();
     }
+    let pending: void | Promise<void> = undefined;
+    try {
+      pending = this.input(piece);
+    } catch {
+      // xterm threw on these bytes: they are lost to the screen, but the pane goes on parsing.
+    }
+    if (pending) {
+      this.parsing = pending.catch(() => {}).then(() => {
+        this.parsing = null;
+        this.parsed += piece.length;
+        this.sliceDone();
+        if (this.queue.length) wantParse(this);
+      });
+      return false;
+    }
+    this.parsed += piece.length;
+    return this.queue.length > 0;
   }
 
-  // Refill on the next turn, not inside xterm's parse loop (which keeps going for 12 ms while
-  // there is data): a flood then parses in short slices, and keys, frames and other panes get
-  // the loop in between.
-  private pumpScheduled = false;
-  private schedulePump(): void {
-    if (this.pumpScheduled || !this.queue.length) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
+  /** Parser: after a slice in which this pane parsed: tell the listeners once. */
+  sliceDone(): void {
+    if (this.disposed) return;
+    if (this.flushWaiters.length) this.wakeFlushWaiters();
+    this.onOutput(this);
+    this.maybeFinish();
   }
 
   private wakeFlushWaiters(): void {
@@ -226,7 +252,7 @@ export class Pane {
   }
 
   private maybeFinish(): void {
-    if (!this.ptyExited || this.exited || this.queue.length || this.inFlight) return;
+    if (!this.ptyExited || this.exited || this.queue.length || this.parsing) return;
     this.exited = true;
     this.onExit(this);
   }
@@ -245,6 +271,7 @@ export class Pane {
   }
 
   dispose(): void {
+    this.disposed = true;
     // Nothing more will be parsed: don't leave anyone waiting for it.
     for (const w of this.flushWaiters.splice(0)) w.resolve();
     this.term.dispose();
