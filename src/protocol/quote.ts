@@ -2,17 +2,18 @@
 // (DEL and C1 too, which JSON leaves as they are) written as \u escapes, so what is shown can never
 // carry a terminal escape sequence.
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/** C0 controls, DEL and the C1 controls: what must never reach a terminal from others' text. */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** Whether `s` has a control character. */
 export function hasControl(s: string): boolean {
-  CONTROL.lastIndex = 0;
-  return CONTROL.test(s);
+  CONTROL_CHARS.lastIndex = 0;
+  return CONTROL_CHARS.test(s);
 }
 
 /** `s` with every control character escaped. */
 export function plain(s: string): string {
-  return s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return s.replace(CONTROL_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A value in JSON form, cut to a short length, control characters escaped. */

@@ -1,6 +1,7 @@
 // What each keymap command does. Names and descriptions live in keymap.ts's
 // COMMANDS table; this is only the behaviour.
 
+import { CONTROL_CHARS } from "../protocol/quote";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
@@ -96,7 +97,7 @@ function closePane(ui: Interface, id: number): void {
 }
 
 /** A pane as the question names it: its label (title or program), without control characters. */
-const paneLabel = (p: Pane) => [...p.label.replace(/[\x00-\x1f\x7f-\x9f]/g, "")].slice(0, 40).join("");
+const paneLabel = (p: Pane) => [...p.label.replace(CONTROL_CHARS, "")].slice(0, 40).join("");
 
 /** The y/n question a key asks before a command that can't be undone, and what `y` then does. The
  * answer acts on what was asked about (this pane), whatever has focus by then. */

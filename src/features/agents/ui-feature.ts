@@ -3,6 +3,7 @@
 // the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
 
 import type { Feature } from "../../server/features";
+import { CONTROL_CHARS } from "../../protocol/quote";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
@@ -16,7 +17,7 @@ export function notifyKinds(env = process.env): Set<string> {
 }
 
 // Terminal control characters in a detail would end the OSC early or inject sequences.
-const clean = (s: string) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
+const clean = (s: string) => s.replace(CONTROL_CHARS, " ");
 
 export function notificationBytes(kinds: Set<string>, title: string, body: string): string {
   const [t, b] = [clean(title), clean(body)];
