@@ -23,6 +23,8 @@ export const INPUT_HOLD_MS = 25;
 const ready = new Set<Parser>();
 let scheduled = false;
 let heldUntil = 0;
+/** The parsers that had a piece in this slice (reused: a flood runs a slice every turn). */
+const parsed = new Set<Parser>();
 
 /** Parsing between two holds at least: input sent nonstop (a script, a stuck key) then holds
  * parsing three quarters of the time at most, never stops it. */
@@ -51,7 +53,7 @@ function runSlice(): void {
   }
   scheduled = false;
   const end = now + SLICE_MS;
-  const parsed = new Set<Parser>();
+  parsed.clear();
   while (ready.size && performance.now() < end) {
     for (const p of ready) {
       parsed.add(p);
@@ -62,6 +64,7 @@ function runSlice(): void {
   try {
     for (const p of parsed) p.sliceDone();
   } finally {
+    parsed.clear();
     // A listener that throws must not leave the other panes unparsed (a paused pane reads nothing
     // more, so nothing else would ask for a slice).
     if (ready.size && !scheduled) {
