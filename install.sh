@@ -51,6 +51,8 @@ if ! bun="$(find_bun)"; then
   bun="$(find_bun)" || { say "could not install Bun"; exit 1; }
 fi
 say "using $("$bun" --version 2>/dev/null | head -1) at $bun"
+# package.json scripts call `bun` by name: put the one found first on the PATH.
+export PATH="$(dirname "$bun"):$PATH"
 "$bun" install --frozen-lockfile
 "$bun" run build
 install_binary dist/ws
