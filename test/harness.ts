@@ -53,6 +53,9 @@ export class TestServer {
       XDG_CONFIG_HOME: join(this.root, "config"),
       SHELL: "/bin/bash",
       PS1: "$ ",
+      // Programs compared on screen (less, vim) behave alike only in a UTF-8 locale; a bare CI
+      // environment may have none set.
+      ...(/utf-?8/i.test(env.LC_ALL || env.LC_CTYPE || env.LANG || "") ? {} : { LC_ALL: "C.UTF-8" }),
       ...opts.env,
     };
     if (process.env.WS_BIN) this.env.WS_BIN = process.env.WS_BIN;
