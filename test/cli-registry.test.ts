@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { MESSAGES, REGISTRY } from "../src/commands";
-import { COMMANDS } from "../src/cli/index";
+import { commandTable } from "../src/cli/index";
 import { HANDLERS } from "../src/cli/handlers";
 import { VIEWS } from "../src/cli/views";
 import { buildCommandTable } from "../src/cli/table";
@@ -15,11 +15,11 @@ const ESC = "\x1b";
 
 describe("the command table", () => {
   test("the table baked into the CLI is the one the registry makes now", () => {
-    expect(COMMANDS).toEqual(buildCommandTable());
+    expect(commandTable()).toEqual(buildCommandTable());
   });
 
   test("every CLI flag and argument of a message command maps to one of its fields, of the same type", () => {
-    for (const c of COMMANDS.filter((c) => c.message)) {
+    for (const c of commandTable().filter((c) => c.message)) {
       const entry = REGISTRY.get(c.message!)!;
       expect(entry).toBeDefined();
       for (const p of c.params) {
@@ -32,7 +32,7 @@ describe("the command table", () => {
   });
 
   test("every required field of a message on the CLI can be given: positional, flag, rest, fixed or a CLI default", () => {
-    for (const c of COMMANDS.filter((c) => c.message)) {
+    for (const c of commandTable().filter((c) => c.message)) {
       const entry = REGISTRY.get(c.message!)!;
       const reachable = new Set([...c.params.map((p) => p.field), ...Object.keys(c.fixed ?? {}), ...(c.rest ? [c.rest.field] : [])]);
       for (const [name, f] of Object.entries(entry.fields)) if (f.required) expect(reachable.has(name), `ws ${c.path} can't give ${c.message}.${name}`).toBe(true);
@@ -40,8 +40,8 @@ describe("the command table", () => {
   });
 
   test("every message with a cli section is a command; every handler and view named exists", () => {
-    for (const m of MESSAGES) for (const cli of [m.cli ?? []].flat()) expect(COMMANDS.some((c) => c.path === cli.path && c.message === m.type)).toBe(true);
-    for (const c of COMMANDS) {
+    for (const m of MESSAGES) for (const cli of [m.cli ?? []].flat()) expect(commandTable().some((c) => c.path === cli.path && c.message === m.type)).toBe(true);
+    for (const c of commandTable()) {
       if (c.run) expect(HANDLERS[c.run], `handler ${c.run}`).toBeDefined();
       else expect(c.message, `ws ${c.path} neither sends nor runs`).toBeDefined();
       if (c.view) expect(VIEWS[c.view], `view ${c.view}`).toBeDefined();
@@ -49,7 +49,7 @@ describe("the command table", () => {
   });
 
   test("a mistyped flag of any command is refused, naming a flag that command has", () => {
-    for (const c of COMMANDS.filter((c) => !c.ownArgs))
+    for (const c of commandTable().filter((c) => !c.ownArgs))
       for (const p of c.params.filter((p) => p.flag)) {
         const typo = `--${p.flag}${p.flag!.at(-1)}`;
         let err: unknown;
@@ -66,23 +66,23 @@ describe("the command table", () => {
   });
 
   test("a mistyped command names the nearest one", () => {
-    for (const c of COMMANDS) {
+    for (const c of commandTable()) {
       const words = c.path.split(" ");
       const typo = [...words.slice(0, -1), words.at(-1)!.slice(0, -1)];
-      expect(() => findCommand(COMMANDS, typo)).toThrow(`(did you mean ${c.path}?)`);
+      expect(() => findCommand(commandTable(), typo)).toThrow(`(did you mean ${c.path}?)`);
     }
   });
 
   test("arguments are typed: a pane id must be a number, extra words are refused", () => {
-    const read = COMMANDS.find((c) => c.path === "pane read")!;
+    const read = commandTable().find((c) => c.path === "pane read")!;
     expect(parseArgs(read, ["3", "--lines=5", "--styled"], {})).toMatchObject({ pane: 3, lines: 5, styled: true });
     expect(parseArgs(read, ["--scrollback"], { WS_PANE_ID: "7" })).toMatchObject({ pane: 7, source: "recent" });
     expect(() => parseArgs(read, ["x"], {})).toThrow("PANE for pane read is a whole number");
     expect(() => parseArgs(read, ["1", "2"], {})).toThrow('too many arguments for pane read: "2"');
     expect(() => parseArgs(read, ["1", "--lines"], {})).toThrow("--lines for pane read needs a value");
-    const send = COMMANDS.find((c) => c.path === "pane send")!;
+    const send = commandTable().find((c) => c.path === "pane send")!;
     expect(parseArgs(send, ["2", "--", "--not-a-flag"], {})).toEqual({ pane: 2, text: "--not-a-flag" });
-    const split = COMMANDS.find((c) => c.path === "split")!;
+    const split = commandTable().find((c) => c.path === "split")!;
     expect(parseArgs(split, ["--", "htop", "-d", "5"], { WS_PANE_ID: "4" }, () => "/here")).toEqual({ pane: 4, cwd: "/here", command: ["htop", "-d", "5"], focus: false });
     expect(parseArgs(split, ["2", "--below", "--size", "5"], {}, () => "/here")).toMatchObject({ pane: 2, right: false, size: 5 });
   });
@@ -92,12 +92,12 @@ describe("the command table", () => {
     const section = readme.slice(readme.indexOf("## CLI"), readme.indexOf("\n## ", readme.indexOf("## CLI") + 1));
     // The first cell of each row (`\|` inside a cell is a literal bar).
     const rows = section.split("\n").filter((l) => l.startsWith("| `ws")).map((l) => l.split(/(?<!\\)\|/)[1]!);
-    for (const c of COMMANDS) {
+    for (const c of commandTable()) {
       const [first, second] = c.path.split(" ");
       const row = rows.find((r) => r.includes(`ws ${first}`) && (second === undefined || new RegExp(`\\b${second}\\b`).test(r)));
       expect(row, `README's CLI table lacks ws ${c.path}`).toBeDefined();
     }
-    const flags = new Set([...COMMANDS.flatMap((c) => c.params.map((p) => p.flag)), "json", "local", "help"]);
+    const flags = new Set([...commandTable().flatMap((c) => c.params.map((p) => p.flag)), "json", "local", "help"]);
     for (const r of rows) for (const [, f] of r.matchAll(/--([a-z][a-z-]*)/g)) expect(flags.has(f!), `README names --${f}`).toBe(true);
   });
 });

@@ -38,10 +38,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function report(args: string[], env: Record<string, string | undefined>, stdin = "") {
+async function report(args: string[], env: Record<string, string | undefined>, stdin: string | "never-ends" = "") {
   const p = Bun.spawn(["bun", script, "report", ...args], {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-    stdin: new TextEncoder().encode(stdin),
+    // "never-ends": a pipe nobody writes to or closes, as a person's terminal would be.
+    stdin: stdin === "never-ends" ? "pipe" : new TextEncoder().encode(stdin),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -102,5 +103,46 @@ describe("ws report", () => {
     await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "1" }, "plain text");
     await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "1" }, "");
     expect(lines.map((l) => JSON.parse(l).payload)).toEqual(["plain text", null]);
+  });
+
+  test("a payload of megabytes on stdin arrives whole", async () => {
+    // Read in many chunks (client/libc.ts readToEnd): a stand-in that collects the whole line.
+    const got: string[] = [];
+    const bigSock = join(dir, "big.sock");
+    let buf = "";
+    const big = Bun.listen({
+      unix: bigSock,
+      socket: {
+        data(s, chunk) {
+          buf += new TextDecoder().decode(chunk);
+          if (!buf.endsWith("\n")) return;
+          got.push(buf);
+          s.write("ok\n");
+          s.end();
+        },
+      },
+    });
+    try {
+      const payload = { tool_response: "y".repeat(3 * 1024 * 1024) + "end" };
+      const r = await report(["PostToolUse"], { WS_SOCKET: bigSock, WS_PANE_ID: "2", WS_DEBUG: "1" }, JSON.stringify(payload));
+      expect(r).toEqual({ out: "", err: "", code: 0 });
+      expect(JSON.parse(got[0]!).payload).toEqual(payload);
+    } finally {
+      big.stop(true);
+    }
+  });
+
+  test("stdin that never ends: gives up after its deadline and reports without a payload", async () => {
+    lines.length = 0;
+    const r = await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "4" }, "never-ends");
+    expect(r).toEqual({ out: "", err: "", code: 0 });
+    expect(lines.map((l) => JSON.parse(l))).toEqual([{ v: 1, type: "report", pane: 4, event: "Stop", payload: null }]);
+  });
+
+  test("WS_DEBUG: an answered report says nothing; a silent ws is named", async () => {
+    expect(await report(["Stop"], { WS_SOCKET: sock, WS_PANE_ID: "1", WS_DEBUG: "1" }, "{}")).toEqual({ out: "", err: "", code: 0 });
+    const silent = await report(["Stop"], { WS_SOCKET: silentSock, WS_PANE_ID: "1", WS_DEBUG: "1" }, "{}");
+    expect(silent.err).toContain("no answer from ws");
+    expect(silent.code).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import type { ReplyObject } from "../client/request";
 import { NoServer, streamLines } from "../client/stream";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, MESSAGE_TABLE, errorText, noServerError, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
+import { CliError, messageTable, errorText, noServerError, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { tabLines, type WorkspaceOut } from "./views";
 
@@ -66,7 +66,7 @@ export async function call({ fields: args }: HandlerInput): Promise<void> {
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw new CliError("the fields must be a JSON object");
   }
   const type = String(args.type);
-  const entry = MESSAGE_TABLE[type];
+  const entry = messageTable()[type];
   const v = (fields.v as number | undefined) ?? entry?.since ?? VERSION;
   const line = JSON.stringify({ ...fields, v, type });
   let failed = false;

@@ -55,8 +55,12 @@ const OLD_SERVER_ADVICE =
 /** Exit status when a wait timed out (as timeout(1) does). */
 export const WAIT_TIMEOUT_EXIT = 124;
 
-/** Each message's `since`, `longRunning` and `stream`, from the registry at build time (a macro). */
-export const MESSAGE_TABLE: Record<string, MessageInfo> = JSON.parse(messageTableJson());
+let messages: Record<string, MessageInfo> | undefined;
+/** Each message's `since`, `longRunning` and `stream`, from the registry at build time (a macro);
+ * parsed on first use. */
+export function messageTable(): Record<string, MessageInfo> {
+  return (messages ??= JSON.parse(messageTableJson()));
+}
 
 /** What to run when no server answers, for the server this call chose. */
 export function noServerError(e: NoServer): CliError {
@@ -76,7 +80,7 @@ export function errorText(reply: ReplyObject): string {
 
 /** Send a registered message at the version that introduced it; throw CliError on an error reply. */
 export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
-  const entry = MESSAGE_TABLE[type];
+  const entry = messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
   // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
   const deadline = entry.longRunning ? (typeof fields.timeout === "number" ? fields.timeout + 10_000 : 10 * 60_000) : undefined;

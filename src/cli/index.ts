@@ -9,8 +9,12 @@ import { MissingPane, UsageError, findCommand, parseArgs } from "./parse";
 import type { Command } from "./spec";
 import { VIEWS } from "./views";
 
-/** Every command: the registry's messages and the CLI's own, from the registry at build time. */
-export const COMMANDS: Command[] = JSON.parse(commandTableJson());
+let commands: Command[] | undefined;
+/** Every command: the registry's messages and the CLI's own, from the registry at build time. Parsed
+ * on first use: main.ts loads this module on every path, and `ws report` never needs the table. */
+export function commandTable(): Command[] {
+  return (commands ??= JSON.parse(commandTableJson()));
+}
 
 /** Exit status for a mistake in the command line (as getopt-style tools do). */
 const USAGE_EXIT = 2;
@@ -24,12 +28,12 @@ export async function runCli(argv: string[]): Promise<void> {
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
   try {
     if (words.length === 0) {
-      if (help) return print(mainHelp(COMMANDS, `${WS_VERSION} (${BUILD})`));
+      if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));
       // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
       return await (await import("./attach-cmds")).defaultAttach();
     }
     if (words.length === 1 && (words[0] === "--version" || words[0] === "-v")) return print(`${WS_VERSION} (${BUILD})`);
-    const found = findCommand(COMMANDS, words);
+    const found = findCommand(commandTable(), words);
     if (!("command" in found)) {
       if (help) return print(groupHelp(found.group, found.commands));
       throw new UsageError(`${found.group} needs a command: ${found.commands.map((c) => c.path.slice(found.group.length + 1)).join(", ")}`);

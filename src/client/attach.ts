@@ -7,7 +7,7 @@ import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { InputParser } from "./input-parser";
-import { connectChecked } from "../paths";
+import { connectChecked } from "./socket-check";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
 

@@ -14,18 +14,23 @@ export async function request(socketPath: string, msg: Record<string, unknown>, 
 
 /** Send raw text and resolve with the first line of the answer (without its newline). */
 export function requestLine(socketPath: string, text: string, timeoutMs = 15000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let first: string | undefined;
-    const timer = setTimeout(() => reject(new Error(`no answer from ${socketPath} within ${timeoutMs} ms`)), timeoutMs);
-    streamLines(socketPath, text, (line) => {
+  const { promise, resolve, reject } = Promise.withResolvers<string>(); // see streamLines
+  let first: string | undefined;
+  streamLines(
+    socketPath,
+    text,
+    (line) => {
+      // Settled at the answer, not when the connection has closed after it: a CLI call prints
+      // and exits that much sooner.
       first ??= line;
+      resolve(first);
       return false;
-    })
-      .then(
-        () => (first !== undefined ? resolve(first) : reject(new Error("the server closed the connection without answering"))),
-        // A reset after the answer (a server at its connection limit answers, then closes) still answered.
-        (e) => (first !== undefined ? resolve(first) : reject(e)),
-      )
-      .finally(() => clearTimeout(timer));
-  });
+    },
+    timeoutMs,
+  ).then(
+    () => (first !== undefined ? resolve(first) : reject(new Error("the server closed the connection without answering"))),
+    // A reset after the answer (a server at its connection limit answers, then closes) still answered.
+    (e) => (first !== undefined ? resolve(first) : reject(e)),
+  );
+  return promise;
 }

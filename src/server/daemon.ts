@@ -4,7 +4,7 @@ import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { consola, createConsola } from "consola";
 import type { HandlerContext } from "../commands/types";
-import { ensureSocketDir, probeSocket, removeIfPresent } from "../paths";
+import { ensureSocketDir, probeSocket, removeIfPresent } from "../socket-files";
 import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session } from "../model/session";
@@ -64,7 +64,7 @@ export class Daemon {
 
   async start(): Promise<void> {
     const path = this.opts.socketPath;
-    ensureSocketDir(dirname(path));
+    await ensureSocketDir(dirname(path));
     const state = await probeSocket(path);
     if (state === "live") throw new ServerStartError(`a ws server is already running on ${path}`);
     if (state === "stale") {

@@ -5,6 +5,8 @@
 // Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
+import { clientLibc } from "../../client/libc";
+import { requestLine } from "../../client/request";
 import { safeText } from "../../safe-text";
 
 const STDIN_WAIT_MS = 1000;
@@ -50,48 +52,33 @@ function parseJson(text: string): unknown {
 }
 
 // No isatty check: node:tty alone costs ~20 ms to load. Hooks always pipe stdin; a person typing
-// `ws report Stop` at a terminal just waits out the deadline (or presses ^D).
+// `ws report Stop` at a terminal just waits out the deadline (or presses ^D). glibc's poll and read
+// where they are at hand (client/libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
+// call ~3.5 ms.
 async function readStdin(): Promise<string> {
+  const libc = await clientLibc();
+  if (libc) {
+    const bytes = libc.readToEnd(0, STDIN_WAIT_MS);
+    return bytes ? new TextDecoder().decode(bytes) : "";
+  }
   const timeout = new Promise<string>((r) => setTimeout(() => r(""), STDIN_WAIT_MS).unref());
   return Promise.race([Bun.stdin.text().catch(() => ""), timeout]);
 }
 
 /** Send one line and wait for the server's answer (so reports from one hook sequence stay in order). */
-export async function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, debug = false): Promise<string | undefined> {
-  // The socket checks need node:fs (~6 ms to load): only reports that will connect pay for it.
-  const { connectChecked } = await import("../../paths");
-  return new Promise((resolve) => {
-    let reply = "";
-    const done = (v: string | undefined) => {
-      clearTimeout(timer);
-      resolve(v);
-    };
-    const timer = setTimeout(() => done(undefined), waitMs);
-    connectChecked(path, {
-      open(s) {
-        s.write(line);
-        s.flush();
-        s.shutdown(); // our side is finished; the server may close after replying
-      },
-      data(s, chunk) {
-        reply += new TextDecoder().decode(chunk);
-        if (reply.includes("\n")) {
-          s.end();
-          done(reply.slice(0, reply.indexOf("\n")));
-        }
-      },
-      close() {
-        done(reply || undefined);
-      },
-      error() {
-        done(undefined);
-      },
-    }).catch((e) => {
+export function sendLine(path: string, line: string, waitMs = SOCKET_WAIT_MS, debug = false): Promise<string | undefined> {
+  // Promise.withResolvers, not `new Promise`: the constructor costs a call ~0.4 ms on first use.
+  const { promise, resolve } = Promise.withResolvers<string | undefined>();
+  const timer = setTimeout(() => resolve(undefined), waitMs);
+  // requestLine writes all of a long line (a hook's payload can be megabytes) before it reads.
+  requestLine(path, line, waitMs)
+    .then(resolve, (e) => {
       // An unsafe socket (another user's, or in an open directory) gets nothing; say why when debugging.
       if (debug) console.error(safeText(`ws report: ${(e as Error).message}`));
-      done(undefined);
-    });
-  });
+      resolve(undefined);
+    })
+    .finally(() => clearTimeout(timer));
+  return promise;
 }
 
 export function reportLine(pane: number, agent: string | undefined, event: string, payload: unknown): string {

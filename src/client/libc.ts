@@ -1,0 +1,102 @@
+// The few libc calls a CLI call makes itself, on Linux with glibc: lstat for the socket checks
+// (client/lstat.ts), poll and read for a hook's stdin (ws report). They are on the path of every
+// call, and the alternatives cost more than the call's own work: loading node:fs ~4 ms (Bun
+// compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. bun:ffi with these
+// three symbols costs ~1.5 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,
+// other architectures), and callers then use node:fs or Bun.stdin.
+
+/** Where glibc's struct stat keeps st_mode and st_uid (both u32), and its size, by architecture. */
+const STAT_LAYOUT: Record<string, { size: number; mode: number; uid: number }> = {
+  x64: { size: 144, mode: 24, uid: 28 },
+  arm64: { size: 128, mode: 16, uid: 24 }, // asm-generic
+};
+
+// Linux values, the same on x86_64 and aarch64.
+const POLLIN = 0x1;
+const EINTR = 4;
+const EAGAIN = 11;
+
+type Fn = (...args: unknown[]) => number | bigint;
+interface Symbols {
+  lstat: Fn;
+  poll: Fn;
+  read: Fn;
+  __errno_location: Fn;
+}
+
+export interface ClientLibc {
+  /** st_mode and st_uid of `path` itself (not followed), or undefined when it can't be read. */
+  lstat(path: string): { mode: number; uid: number } | undefined;
+  /** Everything on `fd` up to end of file; undefined when that did not come within `timeoutMs`. */
+  readToEnd(fd: number, timeoutMs: number): Uint8Array | undefined;
+}
+
+let loaded: Promise<ClientLibc | null> | undefined;
+
+export function clientLibc(): Promise<ClientLibc | null> {
+  return (loaded ??= load());
+}
+
+async function load(): Promise<ClientLibc | null> {
+  const layout = STAT_LAYOUT[process.arch];
+  if (process.platform !== "linux" || !layout) return null;
+  let sym: Symbols;
+  let read: typeof import("bun:ffi").read;
+  try {
+    // Imported here, so a platform without it never pays for bun:ffi.
+    const ffi = await import("bun:ffi");
+    const { i32, i64, u64, ptr } = ffi.FFIType;
+    sym = ffi.dlopen("libc.so.6", {
+      lstat: { args: [ptr, ptr], returns: i32 },
+      poll: { args: [ptr, u64, i32], returns: i32 },
+      read: { args: [i32, ptr, u64], returns: i64 },
+      __errno_location: { args: [], returns: ptr },
+    }).symbols as unknown as Symbols;
+    read = ffi.read;
+  } catch {
+    return null; // not glibc, or a glibc without an exported lstat
+  }
+  const errno = () => read.i32(sym.__errno_location() as never, 0);
+  return {
+    lstat(path) {
+      const out = new Uint32Array(layout.size / 4);
+      if (sym.lstat(new TextEncoder().encode(path + "\0"), out) !== 0) return undefined;
+      return { mode: out[layout.mode / 4]!, uid: out[layout.uid / 4]! };
+    },
+    readToEnd(fd, timeoutMs) {
+      const deadline = performance.now() + timeoutMs;
+      const pollfd = new Int32Array(2); // struct pollfd: int fd; short events; short revents
+      const chunk = new Uint8Array(65536);
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for (;;) {
+        const left = Math.ceil(deadline - performance.now());
+        if (left <= 0) return undefined;
+        pollfd[0] = fd;
+        pollfd[1] = POLLIN; // events (low half), revents cleared
+        const ready = sym.poll(pollfd, 1, left) as number;
+        if (ready === 0) return undefined;
+        if (ready < 0) {
+          if (errno() === EINTR) continue;
+          return undefined;
+        }
+        const n = Number(sym.read(fd, chunk, chunk.length));
+        if (n === 0) break; // end of file
+        if (n < 0) {
+          const e = errno();
+          if (e === EINTR || e === EAGAIN) continue;
+          return undefined;
+        }
+        parts.push(chunk.slice(0, n));
+        size += n;
+      }
+      const all = new Uint8Array(size);
+      let at = 0;
+      for (const p of parts) {
+        all.set(p, at);
+        at += p.length;
+      }
+      return all;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The rules every client applies before it connects (spec: "Finding the socket"): the socket
+// directory is a real directory, ours, mode 0700; the socket is a socket, ours. Otherwise another
+// user could pose as the server and read what we send. lstat only (client/lstat.ts): a check
+// costs microseconds once glibc is at hand, and loads no node module.
+import type { Socket, SocketHandler } from "bun";
+import { lstatEntry } from "./lstat";
+import { parentDir } from "../paths";
+
+/** A socket or socket directory that must not be used: someone else could see or spoof it. */
+export class UnsafeSocket extends Error {}
+
+/**
+ * Why a socket directory must not be used, or undefined when it is fine (or absent). The server
+ * repairs a mode of its own directory; a client (`private`) wants it to be 0700 already.
+ */
+export async function socketDirProblem(dir: string, opts: { private?: boolean } = {}): Promise<string | undefined> {
+  const st = await lstatEntry(dir);
+  if (!st) return undefined;
+  if (st.kind === "symlink") return `socket directory ${dir} is a symlink; refusing to use it (remove it and retry)`;
+  if (st.kind !== "directory") return `socket directory ${dir} is not a directory; refusing to use it`;
+  const uid = process.getuid!();
+  if (st.uid !== uid) return `socket directory ${dir} is owned by uid ${st.uid}, not you (uid ${uid}); refusing to use it`;
+  const mode = st.mode & 0o777;
+  if (opts.private && mode !== 0o700)
+    return `socket directory ${dir} has mode ${mode.toString(8)}, expected 700; refusing to use it (chmod 700 ${dir})`;
+  return undefined;
+}
+
+/**
+ * Why a client must not connect to `path`, or undefined. Every client checks, before it connects,
+ * what the server checks before it listens (the directory is ours, 0700, not a symlink) and that
+ * the socket itself is ours. A missing socket is no problem: connect says so.
+ */
+export async function clientSocketProblem(path: string): Promise<string | undefined> {
+  const problem = await socketDirProblem(parentDir(path), { private: true });
+  if (problem) return problem;
+  const st = await lstatEntry(path);
+  if (!st) return undefined;
+  if (st.kind === "symlink") return `socket ${path} is a symlink; refusing to use it`;
+  if (st.kind !== "socket") return `${path} is not a socket; refusing to use it`;
+  const uid = process.getuid!();
+  if (st.uid !== uid) return `socket ${path} is owned by uid ${st.uid}, not you (uid ${uid}); refusing to use it`;
+  return undefined;
+}
+
+/** Throw UnsafeSocket when a client must not connect to `path` (clientSocketProblem). */
+export async function checkClientSocket(path: string): Promise<void> {
+  const problem = await clientSocketProblem(path);
+  if (problem) throw new UnsafeSocket(`${problem}. Another user may be posing as the ws server; nothing was sent`);
+}
+
+/** Every client connection: check `path` first; an unsafe socket rejects with UnsafeSocket, unconnected. */
+export async function connectChecked<T = undefined>(path: string, socket: SocketHandler<T>): Promise<Socket<T>> {
+  await checkClientSocket(path);
+  return Bun.connect<T>({ unix: path, socket });
+}
