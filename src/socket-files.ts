@@ -8,19 +8,19 @@ import { lstatEntry } from "./client/lstat";
  * Make the socket directory (0700) or check an existing one: it must be a real directory owned by
  * us. A symlink or someone else's directory could let another user see or spoof the socket.
  */
-export async function ensureSocketDir(dir: string): Promise<void> {
+export function ensureSocketDir(dir: string): void {
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
   }
-  const problem = await socketDirProblem(dir);
+  const problem = socketDirProblem(dir);
   if (problem) throw new UnsafeSocket(problem);
-  if (((await lstatEntry(dir))!.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  if ((lstatEntry(dir)!.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
 }
 
 /** Whether something answers on a socket path: "live", "stale" (file, nobody listening) or "missing". Rejects with UnsafeSocket (unconnected) when the socket must not be used. */
 export async function probeSocket(path: string, timeoutMs = 1000): Promise<"live" | "stale" | "missing"> {
-  await checkClientSocket(path);
+  checkClientSocket(path);
   if (!existsSync(path)) return "missing";
   return new Promise((resolve) => {
     let done = false;

@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clientLibc } from "../src/client/libc";
+import { FFI_TYPE, clientLibc } from "../src/client/libc";
 import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/client/lstat";
 
 const dir = mkdtempSync(join(tmpdir(), "ws-lstat-"));
@@ -16,7 +16,7 @@ afterAll(() => {
 
 test("glibc's lstat is used here (Linux with glibc on x64 or arm64)", async () => {
   if (process.platform !== "linux") return;
-  expect(await clientLibc()).not.toBeNull();
+  expect(clientLibc()).not.toBeNull();
 });
 
 test("libc and node:fs agree on directories, files, symlinks, sockets and missing paths", async () => {
@@ -28,10 +28,10 @@ test("libc and node:fs agree on directories, files, symlinks, sockets and missin
   chmodSync(join(dir, "file"), 0o640);
   symlinkSync(join(dir, "private"), join(dir, "link"));
   const cases = ["private", "open", "file", "link", "s.sock", "missing", "file/below"].map((n) => join(dir, n));
-  const viaLibc = await Promise.all(cases.map(lstatViaLibc));
-  const viaNode = await Promise.all(cases.map(lstatViaNode));
+  const viaLibc = cases.map(lstatViaLibc);
+  const viaNode = cases.map(lstatViaNode);
   if (process.platform === "linux") expect(viaLibc).toEqual(viaNode);
-  expect(await Promise.all(cases.map(lstatEntry))).toEqual(viaNode);
+  expect(cases.map(lstatEntry)).toEqual(viaNode);
   const uid = process.getuid!();
   expect(viaNode).toEqual([
     { kind: "directory", mode: 0o700, uid },
@@ -44,6 +44,11 @@ test("libc and node:fs agree on directories, files, symlinks, sockets and missin
   ]);
 });
 
+test("the type codes given to Bun.FFI are bun:ffi's", async () => {
+  const { FFIType } = await import("bun:ffi");
+  expect(FFI_TYPE).toEqual({ i32: FFIType.i32, i64: FFIType.i64, u64: FFIType.u64, ptr: FFIType.ptr });
+});
+
 test("a path with a NUL byte reads as absent, not as the path before it", async () => {
-  expect(await lstatEntry(join(dir, "file") + "\0x")).toBeUndefined();
+  expect(lstatEntry(join(dir, "file") + "\0x")).toBeUndefined();
 });

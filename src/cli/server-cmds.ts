@@ -109,17 +109,17 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   const dir = socketDir();
   const findings: Finding[] = [];
   // The same checks every client makes before it connects (client/socket-check.ts), so doctor and the CLI agree.
-  const problem = await socketDirProblem(dir, { private: true });
+  const problem = socketDirProblem(dir, { private: true });
   if (problem) findings.push({ level: "error", text: problem });
   if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
-  else if (!(await socketDirProblem(dir))) {
+  else if (!socketDirProblem(dir)) {
     // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).
     if (!problem) findings.push({ level: "ok", text: `socket directory ${dir} (0700)` });
     for (const f of readdirSync(dir).filter((n) => n.endsWith(".sock"))) {
       const path = join(dir, f);
       const m = lstatSync(path).mode & 0o777;
       if (m !== 0o600) findings.push({ level: "warn", text: `${f}: mode ${m.toString(8)}, expected 600` });
-      const unsafe = problem ? undefined : await clientSocketProblem(path);
+      const unsafe = problem ? undefined : clientSocketProblem(path);
       if (unsafe) {
         findings.push({ level: "error", text: unsafe });
         continue;

@@ -1,8 +1,8 @@
 // The few libc calls a CLI call makes itself, on Linux with glibc: lstat for the socket checks
 // (client/lstat.ts), poll and read for a hook's stdin (ws report). They are on the path of every
 // call, and the alternatives cost more than the call's own work: loading node:fs ~4 ms (Bun
-// compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. bun:ffi with these
-// three symbols costs ~1.5 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,
+// compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. Through Bun.FFI these
+// symbols cost ~1 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,
 // other architectures), and callers then use node:fs or Bun.stdin.
 
 /** Where glibc's struct stat keeps st_mode and st_uid (both u32), and its size, by architecture. */
@@ -24,6 +24,20 @@ interface Symbols {
   __errno_location: Fn;
 }
 
+/**
+ * The FFIType codes of the types used here (bun:ffi's FFIType.i32, .i64, .u64, .ptr; the test
+ * holds them to those). Bun.FFI, the native object bun:ffi wraps, takes codes, and pointers as
+ * numbers. It is used directly because bun:ffi's wrappers cost a call ~0.8 ms more: the module
+ * itself, and a generated JavaScript function compiled per symbol.
+ */
+export const FFI_TYPE = { i32: 5, i64: 7, u64: 8, ptr: 12 } as const;
+
+interface NativeFfi {
+  dlopen(path: string, symbols: Record<string, { args: number[]; returns: number }>): { symbols: Symbols };
+  ptr(view: ArrayBufferView): number;
+  read: { i32(ptr: number, offset: number): number };
+}
+
 export interface ClientLibc {
   /** st_mode and st_uid of `path` itself (not followed), or undefined when it can't be read. */
   lstat(path: string): { mode: number; uid: number } | undefined;
@@ -31,36 +45,36 @@ export interface ClientLibc {
   readToEnd(fd: number, timeoutMs: number): Uint8Array | undefined;
 }
 
-let loaded: Promise<ClientLibc | null> | undefined;
+let loaded: ClientLibc | null | undefined;
 
-export function clientLibc(): Promise<ClientLibc | null> {
-  return (loaded ??= load());
+export function clientLibc(): ClientLibc | null {
+  if (loaded === undefined) loaded = load();
+  return loaded;
 }
 
-async function load(): Promise<ClientLibc | null> {
+function load(): ClientLibc | null {
   const layout = STAT_LAYOUT[process.arch];
   if (process.platform !== "linux" || !layout) return null;
+  const ffi = (Bun as unknown as { FFI?: NativeFfi }).FFI;
+  if (typeof ffi?.dlopen !== "function" || typeof ffi.ptr !== "function") return null;
   let sym: Symbols;
-  let read: typeof import("bun:ffi").read;
   try {
-    // Imported here, so a platform without it never pays for bun:ffi.
-    const ffi = await import("bun:ffi");
-    const { i32, i64, u64, ptr } = ffi.FFIType;
+    const { i32, i64, u64, ptr } = FFI_TYPE;
     sym = ffi.dlopen("libc.so.6", {
       lstat: { args: [ptr, ptr], returns: i32 },
       poll: { args: [ptr, u64, i32], returns: i32 },
       read: { args: [i32, ptr, u64], returns: i64 },
       __errno_location: { args: [], returns: ptr },
-    }).symbols as unknown as Symbols;
-    read = ffi.read;
+    }).symbols;
   } catch {
     return null; // not glibc, or a glibc without an exported lstat
   }
-  const errno = () => read.i32(sym.__errno_location() as never, 0);
+  const p = ffi.ptr;
+  const errno = () => ffi.read.i32(sym.__errno_location() as number, 0);
   return {
     lstat(path) {
       const out = new Uint32Array(layout.size / 4);
-      if (sym.lstat(new TextEncoder().encode(path + "\0"), out) !== 0) return undefined;
+      if (sym.lstat(p(new TextEncoder().encode(path + "\0")), p(out)) !== 0) return undefined;
       return { mode: out[layout.mode / 4]!, uid: out[layout.uid / 4]! };
     },
     readToEnd(fd, timeoutMs) {
@@ -74,13 +88,13 @@ async function load(): Promise<ClientLibc | null> {
         if (left <= 0) return undefined;
         pollfd[0] = fd;
         pollfd[1] = POLLIN; // events (low half), revents cleared
-        const ready = sym.poll(pollfd, 1, left) as number;
+        const ready = sym.poll(p(pollfd), 1, left) as number;
         if (ready === 0) return undefined;
         if (ready < 0) {
           if (errno() === EINTR) continue;
           return undefined;
         }
-        const n = Number(sym.read(fd, chunk, chunk.length));
+        const n = Number(sym.read(fd, p(chunk), chunk.length));
         if (n === 0) break; // end of file
         if (n < 0) {
           const e = errno();

@@ -1,4 +1,4 @@
-// lstat for the client's socket checks: glibc's own through bun:ffi (client/libc.ts) where it can,
+// lstat for the client's socket checks: glibc's own through Bun.FFI (client/libc.ts) where it can,
 // since node:fs costs every CLI call ~4 ms to load; node:fs elsewhere.
 import { clientLibc } from "./libc";
 
@@ -16,8 +16,8 @@ const KINDS: Record<number, EntryKind> = { 0o040000: "directory", 0o140000: "soc
 const entry = (mode: number, uid: number): Entry => ({ kind: KINDS[mode & S_IFMT] ?? "other", mode: mode & 0o7777, uid });
 
 /** Through glibc's lstat; null when that is not available here. Undefined when the path can't be read. */
-export async function lstatViaLibc(path: string): Promise<Entry | undefined | null> {
-  const libc = await clientLibc();
+export function lstatViaLibc(path: string): Entry | undefined | null {
+  const libc = clientLibc();
   if (!libc) return null;
   if (path.includes("\0")) return undefined;
   const st = libc.lstat(path);
@@ -25,8 +25,9 @@ export async function lstatViaLibc(path: string): Promise<Entry | undefined | nu
 }
 
 /** Through node:fs. Undefined when the path can't be read. */
-export async function lstatViaNode(path: string): Promise<Entry | undefined> {
-  const { lstatSync } = await import("node:fs");
+export function lstatViaNode(path: string): Entry | undefined {
+  // Loaded here, so a call that has glibc never pays for node:fs.
+  const { lstatSync } = process.getBuiltinModule("node:fs") as typeof import("node:fs");
   try {
     const st = lstatSync(path);
     return entry(st.mode, st.uid);
@@ -36,7 +37,7 @@ export async function lstatViaNode(path: string): Promise<Entry | undefined> {
 }
 
 /** What is at `path` itself (a symlink is reported, not followed); undefined when it can't be read. */
-export async function lstatEntry(path: string): Promise<Entry | undefined> {
-  const viaLibc = await lstatViaLibc(path);
+export function lstatEntry(path: string): Entry | undefined {
+  const viaLibc = lstatViaLibc(path);
   return viaLibc === null ? lstatViaNode(path) : viaLibc;
 }

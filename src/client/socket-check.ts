@@ -13,8 +13,8 @@ export class UnsafeSocket extends Error {}
  * Why a socket directory must not be used, or undefined when it is fine (or absent). The server
  * repairs a mode of its own directory; a client (`private`) wants it to be 0700 already.
  */
-export async function socketDirProblem(dir: string, opts: { private?: boolean } = {}): Promise<string | undefined> {
-  const st = await lstatEntry(dir);
+export function socketDirProblem(dir: string, opts: { private?: boolean } = {}): string | undefined {
+  const st = lstatEntry(dir);
   if (!st) return undefined;
   if (st.kind === "symlink") return `socket directory ${dir} is a symlink; refusing to use it (remove it and retry)`;
   if (st.kind !== "directory") return `socket directory ${dir} is not a directory; refusing to use it`;
@@ -31,10 +31,10 @@ export async function socketDirProblem(dir: string, opts: { private?: boolean } 
  * what the server checks before it listens (the directory is ours, 0700, not a symlink) and that
  * the socket itself is ours. A missing socket is no problem: connect says so.
  */
-export async function clientSocketProblem(path: string): Promise<string | undefined> {
-  const problem = await socketDirProblem(parentDir(path), { private: true });
+export function clientSocketProblem(path: string): string | undefined {
+  const problem = socketDirProblem(parentDir(path), { private: true });
   if (problem) return problem;
-  const st = await lstatEntry(path);
+  const st = lstatEntry(path);
   if (!st) return undefined;
   if (st.kind === "symlink") return `socket ${path} is a symlink; refusing to use it`;
   if (st.kind !== "socket") return `${path} is not a socket; refusing to use it`;
@@ -44,13 +44,17 @@ export async function clientSocketProblem(path: string): Promise<string | undefi
 }
 
 /** Throw UnsafeSocket when a client must not connect to `path` (clientSocketProblem). */
-export async function checkClientSocket(path: string): Promise<void> {
-  const problem = await clientSocketProblem(path);
+export function checkClientSocket(path: string): void {
+  const problem = clientSocketProblem(path);
   if (problem) throw new UnsafeSocket(`${problem}. Another user may be posing as the ws server; nothing was sent`);
 }
 
 /** Every client connection: check `path` first; an unsafe socket rejects with UnsafeSocket, unconnected. */
-export async function connectChecked<T = undefined>(path: string, socket: SocketHandler<T>): Promise<Socket<T>> {
-  await checkClientSocket(path);
+export function connectChecked<T = undefined>(path: string, socket: SocketHandler<T>): Promise<Socket<T>> {
+  try {
+    checkClientSocket(path);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   return Bun.connect<T>({ unix: path, socket });
 }

@@ -64,7 +64,7 @@ export class Daemon {
 
   async start(): Promise<void> {
     const path = this.opts.socketPath;
-    await ensureSocketDir(dirname(path));
+    ensureSocketDir(dirname(path));
     const state = await probeSocket(path);
     if (state === "live") throw new ServerStartError(`a ws server is already running on ${path}`);
     if (state === "stale") {

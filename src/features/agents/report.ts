@@ -56,7 +56,7 @@ function parseJson(text: string): unknown {
 // where they are at hand (client/libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
 // call ~3.5 ms.
 async function readStdin(): Promise<string> {
-  const libc = await clientLibc();
+  const libc = clientLibc();
   if (libc) {
     const bytes = libc.readToEnd(0, STDIN_WAIT_MS);
     return bytes ? new TextDecoder().decode(bytes) : "";
