@@ -27,3 +27,39 @@ console.log(JSON.stringify({ split: c.messageTable().split, tab_new: c.messageTa
   expect(got.paths).toContain("pane send");
   expect(got.loaded).toEqual([]);
 });
+
+/** Every module main.ts loads before it runs (static imports, followed through src/), and what they import from outside. */
+function staticGraph(entry: string): { files: string[]; external: string[] } {
+  const { existsSync, readFileSync } = require("node:fs") as typeof import("node:fs");
+  const { dirname, resolve } = require("node:path") as typeof import("node:path");
+  const transpiler = new Bun.Transpiler({ loader: "ts" });
+  const files = new Set<string>();
+  const external = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, "utf8").replace(/^#!.*/, "");
+    // Macros (`with { type: "macro" }`) run when the build bundles; the binary never loads them.
+    const macros = new Set([...text.matchAll(/from\s+"([^"]+)"\s+with\s*\{\s*type:\s*"macro"\s*\}/g)].map((m) => m[1]));
+    for (const imp of transpiler.scanImports(text)) {
+      if (imp.kind !== "import-statement" || macros.has(imp.path)) continue; // dynamic imports load only when their path runs
+      if (!imp.path.startsWith(".")) {
+        external.add(imp.path);
+        continue;
+      }
+      const base = resolve(dirname(file), imp.path);
+      const target = [base, `${base}.ts`, `${base}/index.ts`].find((p) => existsSync(p) && p.endsWith(".ts"));
+      if (target) visit(target);
+    }
+  };
+  visit(entry);
+  return { files: [...files], external: [...external] };
+}
+
+test("a CLI call loads no node module, no bun:ffi wrapper and no consola: each costs a call milliseconds to load", () => {
+  const { files, external } = staticGraph(join(import.meta.dir, "../src/main.ts"));
+  expect(files.length).toBeGreaterThan(5); // the walk really follows imports
+  expect(files.some((f) => f.endsWith("client/socket-check.ts"))).toBe(true);
+  // Type-only imports (bun, bun:ffi types) are erased by the transpiler, so anything here is loaded.
+  expect(external).toEqual([]);
+});
