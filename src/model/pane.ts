@@ -17,7 +17,12 @@ export interface PaneSpec {
   scrollback?: number;
   /** Text shown above the program's first output, e.g. a restored session's old scrollback. */
   preface?: string;
+  /** The pane stays, readable, after its program exits (tmux remain-on-exit). */
+  keep?: boolean;
 }
+
+/** What a pane runs: given to respawn(). */
+export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env">;
 
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
@@ -39,16 +44,27 @@ const SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
 
 export class Pane implements Parser {
   readonly id: number;
-  readonly argv: string[];
-  readonly command: string[];
-  readonly cwd: string;
-  readonly env: Record<string, string>;
+  // What runs; respawn() changes them (the Session's respawnPane is its only caller).
+  argv: string[];
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
   readonly term: Terminal;
-  readonly pty: Pty;
-  readonly startedAt = Date.now();
+  pty: Pty;
+  startedAt = Date.now();
+  readonly keep: boolean;
   cols: number;
   rows: number;
   title = "";
+  /** The name pane_rename gave it; it wins over the title and the program's name. */
+  name: string | undefined;
+  /** The program in its terminal's foreground, once looked at (the Session sets them): its name and pid. */
+  program = "";
+  foregroundPid = 0;
+  /** The foreground pid when the title was last set (undefined until looked at): a title is the
+   * label only while the program that set it is in the foreground, so `top` run from a shell that
+   * titles its prompt is labelled `top`. */
+  titleOwner: number | undefined;
   exitCode: number | null = null;
   exitSignal: string | null = null;
   exited = false;
@@ -70,6 +86,8 @@ export class Pane implements Parser {
   /** A parse that went async (see emulator-input.ts): nothing more is parsed until it settles. */
   private parsing: Promise<void> | null = null;
   private disposed = false;
+  /** Counts programs run in this pane: a replaced program's late output and exit are ignored. */
+  private generation = 0;
 
   constructor(spec: PaneSpec) {
     this.id = spec.id;
@@ -77,10 +95,12 @@ export class Pane implements Parser {
     this.command = spec.command ?? spec.argv;
     this.cwd = spec.cwd;
     this.env = spec.env;
+    this.keep = spec.keep === true;
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
     this.term.onTitleChange((t) => {
+      this.titleOwner = undefined; // set again, maybe by another program: looked at next time
       if (t === this.title) return;
       this.title = t;
       this.onTitle(this);
@@ -89,32 +109,87 @@ export class Pane implements Parser {
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
-    if (spec.preface) {
-      const bytes = Buffer.from(spec.preface);
-      this.queued += bytes.length;
-      this.enqueue(bytes);
-      this.received += bytes.length;
-    }
+    if (spec.preface) this.inject(spec.preface, false);
     try {
-      this.pty = spawnPty({
-        argv: this.argv,
-        cwd: spec.cwd,
-        env: spec.env,
-        cols: spec.cols,
-        rows: spec.rows,
-        onData: (bytes) => this.receive(bytes),
-        onExit: (code, signal) => {
-          this.exitCode = code;
-          this.exitSignal = signal;
-          this.ptyExited = true;
-          this.maybeFinish();
-        },
-      });
+      this.pty = this.spawn();
     } catch (e) {
       this.term.dispose(); // the program could not start: no pane, nothing left behind
       throw e;
     }
     if (this.queue.length) wantParse(this);
+  }
+
+  /** Start `argv` on a new PTY at the pane's size; its output and exit count while it is current. */
+  private spawn(): Pty {
+    const gen = ++this.generation;
+    return spawnPty({
+      argv: this.argv,
+      cwd: this.cwd,
+      env: this.env,
+      cols: this.cols,
+      rows: this.rows,
+      onData: (bytes) => {
+        if (gen === this.generation) this.receive(bytes);
+      },
+      onExit: (code, signal) => {
+        if (gen !== this.generation) return;
+        this.exitCode = code;
+        this.exitSignal = signal;
+        this.ptyExited = true;
+        this.maybeFinish();
+      },
+    });
+  }
+
+  /** Text for the emulator that no program wrote (a preface, the exit line), in order with output. */
+  private inject(text: string, parse = true): void {
+    const bytes = Buffer.from(text);
+    this.queued += bytes.length;
+    this.enqueue(bytes);
+    this.received += bytes.length;
+    if (parse) wantParse(this);
+  }
+
+  /** How its program ended: "status 3" or "signal SIGTERM" (empty while it runs). */
+  get exitText(): string {
+    if (!this.exited) return "";
+    return this.exitSignal ? `signal ${this.exitSignal}` : `status ${this.exitCode ?? 0}`;
+  }
+
+  /**
+   * A kept pane whose program exited: let go of its terminal and say how it ended on its last
+   * line, as tmux's remain-on-exit does. The screen and history stay readable.
+   */
+  showExit(): void {
+    this.pty.close();
+    const x = this.term.buffer.active.cursorX;
+    this.inject(`\x1b[0m${x > 0 ? "\r\n" : ""}[exited: ${this.exitText}]`);
+  }
+
+  /**
+   * Run a program in this pane again, same id, same screen and history (tmux respawn-pane -k): a
+   * running program is hung up on first. Throws, changing nothing, if the new one can't start.
+   */
+  respawn(next: PaneProgram): void {
+    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, pty: this.pty, gen: this.generation };
+    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env });
+    try {
+      this.pty = this.spawn();
+    } catch (e) {
+      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, generation: old.gen });
+      throw e;
+    }
+    old.pty.kill("SIGHUP");
+    old.pty.close();
+    this.exited = false;
+    this.ptyExited = false;
+    this.exitCode = null;
+    this.exitSignal = null;
+    this.program = "";
+    this.foregroundPid = 0;
+    this.startedAt = Date.now();
+    // Out of a full-screen program's alternate screen and modes, onto a fresh line.
+    this.inject(`\x1b[?1049l\x1b[!p\x1b[0m${this.term.buffer.active.cursorX > 0 ? "\r\n" : ""}`);
   }
 
   get pid(): number {
@@ -127,11 +202,14 @@ export class Pane implements Parser {
     return prog.split("/").pop() || prog;
   }
 
+  /** The name ws shows: the name it was given, else its title, else its foreground program's name. */
   get label(): string {
-    return this.title || this.commandName;
+    const titled = this.title && (this.titleOwner === undefined || this.titleOwner === this.foregroundPid);
+    return this.name || (titled ? this.title : "") || this.program || this.commandName;
   }
 
   write(data: string | Uint8Array): void {
+    if (this.exited) return; // a kept pane's program is gone: nothing reads its input
     inputSent();
     this.pty.write(data);
   }
@@ -149,7 +227,7 @@ export class Pane implements Parser {
     this.cols = cols;
     this.rows = rows;
     this.term.resize(cols, rows);
-    this.pty.resize(cols, rows);
+    if (!this.ptyExited) this.pty.resize(cols, rows);
   }
 
   kill(signal: NodeJS.Signals = "SIGHUP"): void {
