@@ -9,7 +9,7 @@ const GLOBALS = [
   ["--help", "Show help for any command"],
 ];
 
-const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.field.toUpperCase());
+const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "map" ? "NAME=VALUE" : p.field.toUpperCase());
 
 function usageLine(c: Command): string {
   const bits = [`ws ${c.path}`];

@@ -87,6 +87,16 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
         }
       if (!p) throw new UsageError(`unknown flag ${spelled} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
       let value: unknown;
+      if (p.type === "map") {
+        // Repeatable: each NAME=VALUE adds to the object.
+        const raw = eq > 0 ? w.slice(eq + 1) : words[++i];
+        if (raw === undefined) throw new UsageError(`--${name} for ${cmd.path} needs a NAME=VALUE`);
+        const at = raw.indexOf("=");
+        if (at < 1) throw new UsageError(`--${name} for ${cmd.path} is NAME=VALUE, got "${raw}"`);
+        const map = (fields[p.field] ??= {}) as Record<string, string>;
+        map[raw.slice(0, at)] = raw.slice(at + 1);
+        continue;
+      }
       if (p.type === "boolean") value = eq > 0 ? convert(cmd, p, w.slice(eq + 1), `--${name}`) : true;
       else {
         const raw = eq > 0 ? w.slice(eq + 1) : words[++i];

@@ -21,7 +21,7 @@ export interface TabSpec {
   name?: string;
   project?: string;
   layout: Layout;
-  panes: Map<number, NewPaneOptions & { title?: string }>;
+  panes: Map<number, NewPaneOptions & { title?: string; name?: string }>;
   focused: number;
   zoomed?: number;
 }
@@ -335,6 +335,7 @@ export class Session {
         try {
           pane = this.startPane(ws, o, r.cols, r.rows, id);
           if (o.title) pane.title = o.title;
+          if (o.name) pane.name = o.name;
         } catch (e) {
           if (!fallback) throw e;
           const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;

@@ -15,6 +15,7 @@ export function exportTree(session: Session, l: Layout): TreeNode {
       node.label = p.label;
       node.cwd = p.cwd;
       node.command = p.command;
+      if (p.keep) node.keep = true;
     }
     return node;
   }
