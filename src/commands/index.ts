@@ -37,6 +37,12 @@ import layout_apply from "./layout_apply";
 import pane_resize from "./pane_resize";
 import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
+import pane_respawn from "./pane_respawn";
+import pane_rename from "./pane_rename";
+import tab_rename from "./tab_rename";
+import workspace_rename from "./workspace_rename";
+import pane_move from "./pane_move";
+import pane_list from "./pane_list";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -80,6 +86,13 @@ export const MESSAGES: MessageEntry[] = [
   pane_resize,
   pane_swap,
   pane_zoom,
+  // issue 12: panes
+  pane_respawn,
+  pane_rename,
+  tab_rename,
+  workspace_rename,
+  pane_move,
+  pane_list,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

@@ -157,3 +157,70 @@ export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceIn
     }),
   }));
 }
+
+/** One row of pane_list: where a pane is, what it is called and what runs in it now. */
+export interface PaneListing {
+  pane: number;
+  workspace: string;
+  workspace_number: number;
+  tab: number;
+  tab_name: string;
+  tab_number: number;
+  label: string;
+  title: string;
+  name: string | null;
+  command: string[];
+  start_command: string[];
+  cwd: string;
+  pid: number;
+  cols: number;
+  rows: number;
+  focused: boolean;
+  exited: boolean;
+  exit_code: number | null;
+  signal: string | null;
+  agent_status: string | null;
+}
+
+/** Every pane in workspace, tab and layout order (pane_list). The foreground and cwd of all panes
+ * are read at once, asynchronously. */
+export async function paneListing(session: Session, agentStatus?: (pane: number) => string | undefined, workspace?: Workspace): Promise<PaneListing[]> {
+  const rows: Promise<PaneListing>[] = [];
+  session.workspaces.forEach((ws, wi) => {
+    if (workspace && ws !== workspace) return;
+    ws.tabs.forEach((tab, ti) => {
+      for (const id of panesOf(tab.layout)) {
+        const p = session.panes.get(id);
+        if (!p) continue;
+        const base = {
+          pane: id,
+          workspace: ws.name,
+          workspace_number: wi + 1,
+          tab: tab.id,
+          tab_name: session.tabName(tab),
+          tab_number: ti + 1,
+          label: p.label,
+          title: p.title,
+          name: p.name ?? null,
+          start_command: p.command,
+          pid: p.pid,
+          cols: p.cols,
+          rows: p.rows,
+          focused: tab.focused === id,
+          exited: p.exited,
+          exit_code: p.exitCode,
+          signal: p.exitSignal,
+          agent_status: agentStatus?.(id) ?? null,
+        };
+        rows.push(
+          (async () => {
+            const fg = p.exited ? null : await foregroundProcess(p.pid);
+            const cwd = p.exited ? undefined : await processCwd(fg?.pid ?? p.pid);
+            return { ...base, command: fg?.argv ?? [], cwd: cwd ?? p.cwd };
+          })(),
+        );
+      }
+    });
+  });
+  return Promise.all(rows);
+}

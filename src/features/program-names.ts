@@ -1,0 +1,82 @@
+// Labels follow the program (tmux automatic-rename): which program is in each pane's terminal
+// foreground, so a pane running `top` is labelled `top`, not `bash`. A program starting or ending
+// in a pane prints or is typed at, so only panes that printed or got input are looked at, a moment
+// later, all in one shared timer; while every pane is quiet nothing runs.
+import type { Feature } from "../server/features";
+import type { Session } from "../model/session";
+import { foregroundProcess } from "../model/process-info";
+
+/** How long after a pane's output or input its foreground is looked at (a command typed with
+ * Enter has started by then), and so at most how often a busy pane is. */
+export const LOOK_AFTER_MS = 300;
+
+/** A program's name from its argv[0]: the file name, without a login shell's leading dash. */
+export function programName(argv0: string): string {
+  return (argv0.split("/").pop() ?? argv0).replace(/^-/, "");
+}
+
+export class ProgramNames {
+  private due = new Set<number>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private looking = false;
+  private stopped = false;
+  private readonly off: () => void;
+
+  constructor(private session: Session) {
+    this.off = session.bus.on((e) => {
+      switch (e.type) {
+        case "pane_output":
+        case "pane_input":
+        case "pane_created":
+        case "pane_respawned":
+          this.mark(e.pane);
+      }
+    });
+  }
+
+  private mark(pane: number): void {
+    this.due.add(pane);
+    if (!this.timer && !this.looking && !this.stopped) this.timer = setTimeout(() => void this.look(), LOOK_AFTER_MS);
+  }
+
+  private async look(): Promise<void> {
+    this.timer = undefined;
+    this.looking = true;
+    const ids = [...this.due];
+    this.due.clear();
+    try {
+      await Promise.all(
+        ids.map(async (id) => {
+          const pane = this.session.panes.get(id);
+          if (!pane || pane.exited) return;
+          const fg = await foregroundProcess(pane.pid);
+          const argv0 = fg?.argv[0];
+          if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
+        }),
+      );
+    } finally {
+      this.looking = false;
+      // Panes that printed meanwhile are looked at after the same pause.
+      if (this.due.size && !this.stopped) this.timer = setTimeout(() => void this.look(), LOOK_AFTER_MS);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.off();
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+export default function programNamesFeature(): Feature {
+  let names: ProgramNames | undefined;
+  return {
+    name: "program-names",
+    start(d) {
+      names = new ProgramNames(d.session);
+    },
+    stop() {
+      names?.stop();
+    },
+  };
+}
