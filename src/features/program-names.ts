@@ -9,6 +9,9 @@ import { foregroundProcess } from "../model/process-info";
 /** How long after a pane's output or input its foreground is looked at (a command typed with
  * Enter has started by then), and so at most how often a busy pane is. */
 export const LOOK_AFTER_MS = 300;
+/** A title that was just set belongs to whichever program is in the foreground when it is first
+ * looked at: that look comes sooner, before a command typed next can take the foreground. */
+export const TITLE_LOOK_MS = 30;
 
 /** A program's name from its argv[0]: the file name, without a login shell's leading dash. */
 export function programName(argv0: string): string {
@@ -18,6 +21,8 @@ export function programName(argv0: string): string {
 export class ProgramNames {
   private due = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires (performance.now()). */
+  private timerAt = 0;
   private looking = false;
   private stopped = false;
   private readonly off: () => void;
@@ -36,7 +41,20 @@ export class ProgramNames {
 
   private mark(pane: number): void {
     this.due.add(pane);
-    if (!this.timer && !this.looking && !this.stopped) this.timer = setTimeout(() => void this.look(), LOOK_AFTER_MS);
+    const p = this.session.panes.get(pane);
+    this.arm(p?.title && p.titleOwner === undefined ? TITLE_LOOK_MS : LOOK_AFTER_MS);
+  }
+
+  /** Look in `ms` at the latest (one timer for every pane; none while a look runs). */
+  private arm(ms: number): void {
+    if (this.looking || this.stopped) return;
+    const at = performance.now() + ms;
+    if (this.timer) {
+      if (this.timerAt <= at) return;
+      clearTimeout(this.timer);
+    }
+    this.timerAt = at;
+    this.timer = setTimeout(() => void this.look(), ms);
   }
 
   private async look(): Promise<void> {
@@ -57,7 +75,7 @@ export class ProgramNames {
     } finally {
       this.looking = false;
       // Panes that printed meanwhile are looked at after the same pause.
-      if (this.due.size && !this.stopped) this.timer = setTimeout(() => void this.look(), LOOK_AFTER_MS);
+      if (this.due.size) this.arm(LOOK_AFTER_MS);
     }
   }
 
