@@ -12,6 +12,9 @@ export const LOOK_AFTER_MS = 300;
 /** A title that was just set belongs to whichever program is in the foreground when it is first
  * looked at: that look comes sooner, before a command typed next can take the foreground. */
 export const TITLE_LOOK_MS = 30;
+/** A program just started may exec another without printing (a wrapper script): a new or
+ * respawned pane is looked at once more after this. */
+export const SETTLE_LOOK_MS = 1500;
 
 /** A program's name from its argv[0]: the file name, without a login shell's leading dash. */
 export function programName(argv0: string): string {
@@ -26,17 +29,39 @@ export class ProgramNames {
   private looking = false;
   private stopped = false;
   private readonly off: () => void;
+  /** Second looks at new panes, by pane (one each at most). */
+  private settling = new Map<number, ReturnType<typeof setTimeout>>();
 
   constructor(private session: Session) {
     this.off = session.bus.on((e) => {
       switch (e.type) {
-        case "pane_output":
-        case "pane_input":
         case "pane_created":
         case "pane_respawned":
+          this.started(e.pane);
+          return;
+        case "pane_output":
+        case "pane_input":
           this.mark(e.pane);
+          return;
+        case "pane_closed":
+          clearTimeout(this.settling.get(e.pane));
+          this.settling.delete(e.pane);
       }
     });
+    // Panes made before the feature started (the first one, a restored session).
+    for (const id of session.panes.keys()) this.started(id);
+  }
+
+  private started(pane: number): void {
+    this.mark(pane);
+    clearTimeout(this.settling.get(pane));
+    this.settling.set(
+      pane,
+      setTimeout(() => {
+        this.settling.delete(pane);
+        this.mark(pane);
+      }, SETTLE_LOOK_MS),
+    );
   }
 
   private mark(pane: number): void {
@@ -83,6 +108,8 @@ export class ProgramNames {
     this.stopped = true;
     this.off();
     if (this.timer) clearTimeout(this.timer);
+    for (const t of this.settling.values()) clearTimeout(t);
+    this.settling.clear();
   }
 }
 
