@@ -80,6 +80,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     last_output_at: pane.lastOutputAt,
     exited: pane.exited,
     exit_code: pane.exitCode,
+    ...(pane.exited ? { signal: pane.exitSignal } : {}),
   };
 }
 
