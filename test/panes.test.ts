@@ -52,6 +52,10 @@ describe("keep and respawn", () => {
     expect(await s.ok(["pane", "read", String(pane)])).toContain("hi");
     const r = await row(pane);
     expect(r).toMatchObject({ exited: true, exit_code: 3, command: [] });
+    // Waits answer as for any exited pane; text sent to it goes nowhere.
+    expect(await q({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
+    expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
+    expect(await s.screen(pane)).toBe("hi\n[exited: status 3]");
   });
 
   test("a kept pane killed by a signal says which", async () => {
@@ -74,6 +78,9 @@ describe("keep and respawn", () => {
     expect((await readUntil(events, (e) => e.event === "pane_respawned"))[0]).toMatchObject({ event: "pane_respawned", pane, workspace: "main" });
     const text = await s.waitScreen(pane, "second");
     expect(text).toContain("first"); // the old output stays above
+    // A wait for its exit now waits for the new program, not the last one's exit.
+    const wait = await q({ type: "wait_for", condition: "exit", pane, timeout: 300 });
+    expect(wait).toMatchObject({ type: "error", code: "timeout" });
     const running = await info(pane);
     expect(running).toMatchObject({ exited: false, exit_code: null, command: ["sh", "-c", "echo second; exec sleep 1000"] });
     // Respawning a running pane (its own command again, by default) hangs the old program up.
