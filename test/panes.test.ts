@@ -307,3 +307,25 @@ describe("attached UI", () => {
     }
   });
 });
+
+describe("saved sessions", () => {
+  test("keep, a pane's name and its env come back after kill-server --keep", async () => {
+    const srv = await new TestServer().start();
+    try {
+      const kept = Number((await srv.ok(["tab", "new", "--keep", "--env", "SAVED=yes", "--", "sh", "-c", 'echo "saved=$SAVED"; exit 2'])).trim());
+      await srv.waitScreen(kept, "[exited: status 2]");
+      await srv.ok(["pane", "rename", String(kept), "result"]);
+      expect((await srv.run(["kill-server", "--keep"])).code).toBe(0);
+      await waitFor("the server to be gone", async () => (await srv.run(["pane", "list"])).code !== 0, 20_000);
+      await srv.ok(["start"]);
+      const panes = (await srv.request({ v: 6, type: "pane_list" })).panes as any[];
+      const back = panes.find((p) => p.name === "result");
+      expect(back).toMatchObject({ label: "result", start_command: ["sh", "-c", 'echo "saved=$SAVED"; exit 2'] });
+      // Its program ran again with its env, and it is kept again when it exits.
+      await srv.waitScreen(back.pane, /saved=yes[^]*\[exited: status 2\][^]*saved=yes[^]*\[exited: status 2\]/);
+      expect((await srv.request({ v: 6, type: "layout_export", pane: back.pane })).root).toMatchObject({ keep: true });
+    } finally {
+      await srv.stop();
+    }
+  });
+});

@@ -55,7 +55,8 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   }
   const pane = p!;
   const where = session.locate(id);
-  const fg = await foregroundProcess(pane.pid);
+  // A kept pane's program is gone: nothing to ask the system about.
+  const fg = pane.exited ? null : await foregroundProcess(pane.pid);
   const buf = pane.term.buffer.active;
   return {
     type: "pane_info",
@@ -71,7 +72,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     label: pane.label,
     command: pane.command,
     argv: pane.argv,
-    cwd: (await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
+    cwd: (pane.exited ? undefined : await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
     start_cwd: pane.cwd,
     pid: pane.pid,
     foreground: fg,
