@@ -34,7 +34,7 @@ function rows(items: [string, string][]): string[] {
 export function commandHelp(c: Command): string {
   const items: [string, string][] = c.params.map((p) => [
     p.flag ? (p.type === "boolean" ? `--${p.flag}` : `--${p.flag} ${metavar(p)}`) : p.field.toUpperCase(),
-    `${p.description}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
+    `${p.description}${p.type === "map" ? " (repeat the flag for more)" : ""}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
   ]);
   if (c.rest) items.push([`-- ${c.rest.field.toUpperCase()}…`, c.rest.description]);
   const out = [`usage: ${usageLine(c)}`, "", c.summary + (c.message ? ` (sends ${c.message})` : "")];

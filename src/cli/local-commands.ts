@@ -28,7 +28,7 @@ export const LOCAL_COMMANDS: Command[] = [
   { path: "session info", summary: "Where the save is, when it was made and what it holds", params: [], run: "sessionInfo" },
   {
     path: "pane list",
-    summary: "List every pane: where it is, its label, what runs in it, its cwd and size (sends pane_list)",
+    summary: "List every pane: where it is, its label, what runs in it, its cwd and size",
     params: [
       flag("workspace", "string", "Only this workspace's panes"),
       flag("format", "string", "One line per pane with each {key} filled in, e.g. '{pane} {command}' (keys: the fields of pane_list's rows)"),

@@ -37,7 +37,12 @@ export default defineMessage<Params>({
   },
   errors: ["pane_not_found", "workspace_not_found", "workspace_exists", "invalid_move"],
   example: { v: 6, id: 1, type: "pane_move", pane: 7, beside: 2, right: false, size: 10 },
-  cli: { path: "pane move", args: ["pane"], defaults: { pane: "$WS_PANE_ID" }, switches: { below: { field: "right", value: false, description: "With --beside: put it below (default: to the right)" } } },
+  cli: {
+    path: "pane move",
+    summary: "Move a running pane, same id: beside a pane, to a new tab, or to a new workspace",
+    args: ["pane"],
+    flags: ["beside", "size", "workspace", "new_workspace", "name", "focus"], defaults: { pane: "$WS_PANE_ID" },     switches: { below: { field: "right", value: false, description: "With --beside: put it below (default: to the right)" } },
+  },
   handle(p, { session }) {
     const given = (["beside", "workspace", "new_workspace"] as const).filter((k) => p[k] !== undefined);
     if (given.length > 1) throw new WsError(`give one of beside, workspace and new_workspace, not ${given.join(" and ")}`, "invalid_params", { param: given[1] });

@@ -13,7 +13,7 @@ export default defineMessage<{ pane: number; command?: string[]; cwd?: string }>
   },
   errors: ["pane_not_found", ...PANE_START_ERRORS],
   example: { v: 6, id: 1, type: "pane_respawn", pane: 5, command: ["make", "test"] },
-  cli: { path: "pane respawn", args: ["pane"], rest: "command", defaults: { pane: "$WS_PANE_ID" }, view: "pane" },
+  cli: { path: "pane respawn", summary: "Run a program in a pane again, same id (a running one is hung up on first)", args: ["pane"], rest: "command", defaults: { pane: "$WS_PANE_ID" }, view: "pane" },
   handle(p, { session }) {
     const pane = session.respawnPane(p.pane, { argv: p.command?.length ? p.command : undefined, cwd: p.cwd });
     return { type: "pane", pane: pane.id };
