@@ -49,7 +49,8 @@ const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${
 /**
  * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
  * once instead of on a timer, the way xterm.js itself does for keys typed into its own input.
- * Internal field; without it we only lose that shortcut.
+ * Internal field; without it we only lose that shortcut. It matters only where a pane feeds xterm
+ * through its public write (src/model/emulator-input.ts, when xterm's parse step isn't there).
  */
 function markUserInput(pane: Pane): void {
   const wb = (pane.term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
