@@ -79,8 +79,8 @@ export function errorText(reply: ReplyObject): string {
 }
 
 /** Send a registered message at the version that introduced it; throw CliError on an error reply. */
-export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
-  const entry = messageTable()[type];
+export async function send(type: string, fields: Record<string, unknown> = {}, info?: MessageInfo): Promise<ReplyObject> {
+  const entry = info ?? messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
   // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
   const deadline = entry.longRunning ? (typeof fields.timeout === "number" ? fields.timeout + 10_000 : 10 * 60_000) : undefined;

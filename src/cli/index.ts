@@ -65,7 +65,7 @@ async function run(command: Command, words: string[]): Promise<void> {
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);
     return (await load())({ command, fields, words });
   }
-  const reply = await send(command.message!, fields);
+  const reply = await send(command.message!, fields, command.send);
   const view = command.view ? VIEWS[command.view] : undefined;
   show(reply, view?.(reply, fields), { keepSgr: fields.styled === true });
 }

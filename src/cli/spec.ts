@@ -27,6 +27,8 @@ export interface Command {
   summary: string;
   /** The message it sends, when it is one. */
   message?: string;
+  /** That message's version and kind, so a call needs no message table. */
+  send?: MessageInfo;
   params: Param[];
   /** The field that takes the words after `--`. */
   rest?: { field: string; description: string };

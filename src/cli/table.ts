@@ -49,7 +49,7 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     spec(sw.field);
     params.push({ field: sw.field, flag, type: "boolean", description: sw.description, value: sw.value });
   }
-  const cmd: Command = { path: cli.path, summary: cli.summary ?? firstSentence(entry.summary), message: entry.type, params };
+  const cmd: Command = { path: cli.path, summary: cli.summary ?? firstSentence(entry.summary), message: entry.type, send: messageInfo(entry), params };
   if (cli.rest) cmd.rest = { field: cli.rest, description: spec(cli.rest).description };
   if (cli.fixed) cmd.fixed = cli.fixed;
   if (cli.view) cmd.view = cli.view;
@@ -70,6 +70,8 @@ export function buildCommandTable(messages: readonly MessageEntry[] = MESSAGES):
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+const messageInfo = (m: MessageEntry): MessageInfo => ({ since: m.since, longRunning: !!m.longRunning, stream: !!m.stream });
+
 export function buildMessageTable(messages: readonly MessageEntry[] = MESSAGES): Record<string, MessageInfo> {
-  return Object.fromEntries(messages.map((m) => [m.type, { since: m.since, longRunning: !!m.longRunning, stream: !!m.stream }]));
+  return Object.fromEntries(messages.map((m) => [m.type, messageInfo(m)]));
 }
