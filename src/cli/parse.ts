@@ -101,6 +101,12 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
     }
     const p = positionals[next++];
     if (!p) throw new UsageError(`too many arguments for ${cmd.path}: "${w}"`);
+    if (p.many) {
+      // Every remaining word, as it is (no comma splitting): `ws pane keys 3 Escape : w q Enter`.
+      next--;
+      ((fields[p.field] ??= []) as string[]).push(w);
+      continue;
+    }
     // An empty argument stands for "the default" (`ws pane send "" --enter` in a pane).
     if (w === "" && p.default !== undefined) continue;
     fields[p.field] = convert(cmd, p, w, p.field.toUpperCase());
