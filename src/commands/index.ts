@@ -38,6 +38,7 @@ import pane_resize from "./pane_resize";
 import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
 import pane_send_keys from "./pane_send_keys";
+import notify from "./notify";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -82,6 +83,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_swap,
   pane_zoom,
   pane_send_keys,
+  notify,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));
