@@ -12,7 +12,7 @@ const GLOBALS = [
 /** A flag as typed: one letter takes one dash (-l), a word two (--below). */
 const dashed = (flag: string) => (flag.length === 1 ? `-${flag}` : `--${flag}`);
 
-const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "object" ? "FILE" : p.field.toUpperCase());
+const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "integer[]" ? "N,M" : p.type === "object" ? "FILE" : p.field.toUpperCase());
 
 function usageLine(c: Command): string {
   const bits = [`ws ${c.path}`];

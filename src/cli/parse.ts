@@ -46,6 +46,11 @@ function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
       return Number(raw);
     case "string[]":
       return raw.split(",").filter(Boolean);
+    case "integer[]": {
+      const items = raw.split(",").filter(Boolean);
+      for (const n of items) if (!/^-?\d+$/.test(n)) throw new UsageError(`${name} for ${cmd.path} is whole numbers separated by commas, got "${raw}"`);
+      return items.map(Number);
+    }
     case "boolean":
       if (raw !== "true" && raw !== "false") throw new UsageError(`${name} for ${cmd.path} is true or false, got "${raw}"`);
       return raw === "true";

@@ -3,7 +3,7 @@
 // a CLI call parses, helps and refuses without loading the registry or any command's code.
 
 /** "object": JSON read from the file the argument names (`-`: stdin). */
-export type ParamType = "string" | "integer" | "boolean" | "string[]" | "object";
+export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "object";
 
 /** One positional argument or flag, and the field (or handler option) it sets. */
 export interface Param {

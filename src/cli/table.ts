@@ -6,7 +6,7 @@ import type { FieldSpec } from "../protocol/schema";
 import { LOCAL_COMMANDS } from "./local-commands";
 import type { Command, MessageInfo, Param, ParamType } from "./spec";
 
-const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]", "object"];
+const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]", "integer[]", "object"];
 
 export const flagName = (field: string) => field.replace(/_/g, "-");
 

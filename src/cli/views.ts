@@ -38,6 +38,7 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
   tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
   workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
   agentSent: (r) => `sent to pane ${r.pane}`,
+  search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {

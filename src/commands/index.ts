@@ -39,6 +39,7 @@ import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
 import pane_send_keys from "./pane_send_keys";
 import notify from "./notify";
+import search from "./search";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -84,6 +85,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_zoom,
   pane_send_keys,
   notify,
+  search,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));
