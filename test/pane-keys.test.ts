@@ -93,3 +93,9 @@ test("describe lists the key names; bad requests are refused and leave the pane 
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("needs KEYS");
 });
+
+test("a program that pushed kitty keyboard flags gets kitty's encoding; after popping, xterm's", async () => {
+  // Escape, C-c, a: CSI 27 u, CSI 99;5 u, a.
+  expect(await received(["Escape", "C-c", "a"], 13, "printf '\\033[>1u'; ")).toBe("1b 5b 32 37 75 1b 5b 39 39 3b 35 75 61");
+  expect(await received(["Escape", "C-c", "a"], 3, "printf '\\033[>1u\\033[<u'; ")).toBe("1b 03 61");
+});

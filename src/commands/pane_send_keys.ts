@@ -1,5 +1,6 @@
 // pane_send_keys: keys by tmux's names, encoded for the program's current modes (application
-// cursor keys, keypad) by the attach UI's own encoder, and written as keys, never as a paste.
+// cursor keys, keypad, kitty keyboard flags) by the attach UI's own encoder, and written as keys,
+// never as a paste.
 import { WsError } from "../protocol/errors";
 import { modesOf } from "../ui/key-encoder";
 import { KEY_MODIFIERS, KEY_NAMES, keysToBytes } from "../ui/key-names";
@@ -14,7 +15,7 @@ export default defineMessage<{ pane: number; keys: string[]; literal: boolean }>
   request: true,
   reply: "ok",
   summary:
-    "Press keys in a pane by tmux's key names (Escape, C-c, Up, …), encoded as the pane's program expects them in its current modes (application cursor keys, keypad), as tmux send-keys does. A string that is not a key name is typed as text. Nothing is sent as a paste.",
+    "Press keys in a pane by tmux's key names (Escape, C-c, Up, …), encoded as the pane's program expects them in its current modes (application cursor keys, keypad, the kitty keyboard protocol's flags 1 and 8 when it pushed them), as tmux send-keys does. A string that is not a key name is typed as text. Nothing is sent as a paste.",
   fields: {
     pane: { type: "integer", required: true, description: "The pane id" },
     keys: {
@@ -33,11 +34,13 @@ export default defineMessage<{ pane: number; keys: string[]; literal: boolean }>
     switches: { l: { field: "literal", value: true, description: "Type every word as text, names included" } },
     defaults: { pane: "$WS_PANE_ID" },
   },
-  handle({ pane, keys, literal }, { session }) {
+  handle({ pane, keys, literal }, { session, services }) {
     if (keys.length > MAX_KEYS) throw new WsError(`${keys.length} keys in one request; at most ${MAX_KEYS}`, "invalid_params", { param: "keys" });
     const p = session.pane(pane);
     if (p.exited) throw new WsError(`pane ${pane}'s program has exited`, "pane_exited", { param: "pane" });
-    const bytes = keysToBytes(keys, modesOf(p.term, { mouseEncoding: "default" }), literal);
+    // The modes xterm does not track (kitty's flags) are the attach UI's, kept for every pane.
+    const extra = services.get("ui")?.extraModes(pane) ?? { mouseEncoding: "default" as const };
+    const bytes = keysToBytes(keys, modesOf(p.term, extra), literal);
     if (bytes) p.write(bytes);
     return ok();
   },
