@@ -1,7 +1,9 @@
 // search: every pane's history and screen, line by line (wrapped rows joined), for a string or a
 // regex. A regex runs in the regex helpers with their time budget (regex-pool.ts), one pane per
 // check, so a pattern that backtracks for ever costs one budget and ends the search with
-// regex_timeout; a plain string is found with indexOf on the daemon's thread.
+// regex_timeout; a plain string is found with indexOf on the daemon's thread. Reading a pane's
+// 10,000 lines of history out of its emulator takes ~10–100 ms, so the search lets the daemon's
+// loop turn between panes: other clients are answered meanwhile, not after every pane.
 import { WsError } from "../protocol/errors";
 import { sourceRows } from "../server/pane-text";
 import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
@@ -69,7 +71,10 @@ export default defineMessage<Params>({
     const matches: Match[] = [];
     let size = 0;
     let truncated = false;
+    let first = true;
     for (const id of [...new Set(ids)]) {
+      if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+      first = false;
       // Past max, panes are still searched for one more match: truncated then says there are more.
       if (truncated || signal?.aborted) break;
       let lines: { text: string; row: number }[] = [];
