@@ -101,6 +101,21 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
   return reply;
 }
 
+/** An object-typed argument: the JSON in the file it names, or on stdin for `-`. */
+export async function readJsonArg(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = path === "-" ? await Bun.stdin.text() : await Bun.file(path).text();
+  } catch (e) {
+    throw new CliError(`can't read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path === "-" ? "stdin" : path} is not JSON: ${(e as Error).message}`);
+  }
+}
+
 // Everything the CLI prints goes through these four: names, titles and messages come from others
 // (a pane's program, another server), so people's text is made terminal-safe and JSON is escaped.
 

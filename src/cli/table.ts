@@ -6,7 +6,7 @@ import type { FieldSpec } from "../protocol/schema";
 import { LOCAL_COMMANDS } from "./local-commands";
 import type { Command, MessageInfo, Param, ParamType } from "./spec";
 
-const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]"];
+const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]", "integer[]", "object"];
 
 export const flagName = (field: string) => field.replace(/_/g, "-");
 
@@ -30,8 +30,11 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     return s;
   };
   const defaults = cli.defaults ?? {};
-  // `args: ["message?"]`: a positional argument that may be left out.
-  const args = (cli.args ?? []).map((a) => ({ field: a.replace(/\?$/, ""), optional: a.endsWith("?") }));
+  // `args: ["message?"]`: a positional argument that may be left out; `"keys..."`: the rest of the words.
+  const args = (cli.args ?? []).map((a) => ({ field: a.replace(/(\?|\.\.\.)$/, ""), optional: a.endsWith("?"), many: a.endsWith("...") }));
+  args.forEach((a, i) => {
+    if (a.many && (i !== args.length - 1 || spec(a.field).type !== "string[]")) throw new Error(`${entry.type}: only the last positional argument, a string[], takes the rest of the words`);
+  });
   const taken = new Set([...args.map((a) => a.field), ...(cli.rest ? [cli.rest] : []), ...Object.keys(cli.fixed ?? {})]);
   const param = (field: string, flag?: string, optional = false): Param => {
     const s = spec(field);
@@ -43,7 +46,7 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     if (s.accepted) p.accepted = s.accepted;
     return p;
   };
-  const params: Param[] = args.map((a) => param(a.field, undefined, a.optional));
+  const params: Param[] = args.map((a) => ({ ...param(a.field, undefined, a.optional), ...(a.many ? { many: true } : {}) }));
   for (const field of cli.flags ?? Object.keys(fields)) if (!taken.has(field)) params.push(param(field, flagName(field)));
   for (const [flag, sw] of Object.entries(cli.switches ?? {})) {
     spec(sw.field);

@@ -26,6 +26,7 @@ export const EVENT_TYPES = [
   "agent_status_changed",
   "output",
   "gap",
+  "notification",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -121,6 +122,10 @@ export class EventLog {
         return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label });
       case "agent_status":
         return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+      case "notification": {
+        const { type: _, ...fields } = e;
+        return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
+      }
     }
     if (!passesThrough(e)) return;
     const { type, ...fields } = e;
