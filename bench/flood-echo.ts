@@ -1,11 +1,15 @@
 // Keystroke echo through an attached client: ws beside tmux, same run. The typed pane runs
-// `stty raw -echo; exec cat`; beside it, nothing (quiet), a cooked `yes`, or a raw-mode writer (the
-// program turned IXON off, as full-screen programs and agents do). ws: EVENT frame → OUTPUT frame
+// `stty raw -echo; exec cat`; beside it, nothing (quiet), a cooked `yes`, a cooked `seq` (lines
+// that differ, as a build log's do), or a raw-mode writer (the program turned IXON off, as
+// full-screen programs and agents do; it prints a count, so its screen changes too). ws: EVENT frame → OUTPUT frame
 // on an attached client; tmux: control-mode send-keys → %output, with the flooding pane's own
 // %output switched off (refresh-client -A) so the client measures keys, not the flood.
-// Also the daemon's peak RSS while it floods. docs/pane-pipeline.md has the why.
+// Also the daemon's peak RSS while it floods, and how often the flooding pane's cells on the
+// client's screen change while keys are typed beside it (a virtual terminal replays ws's frames;
+// issue target: at least 10 times a second; `yes` is left out, its screen of y's never changes).
+// docs/pane-pipeline.md has the why.
 //
-// BENCH_FLOOD=quiet,yes,raw picks the cases; BENCH_WS_BINS=a:path,b:path compares ws builds (each
+// BENCH_FLOOD=quiet,yes,seq,raw picks the cases; BENCH_WS_BINS=a:path,b:path compares ws builds (each
 // beside the same tmux run); BENCH_KEYS keys per case.
 import { BenchEnv, WS, median, report } from "./lib";
 import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
@@ -15,13 +19,16 @@ const KEYS = Number(process.env.BENCH_KEYS ?? 150);
 const FLOODS: Record<string, string[] | undefined> = {
   quiet: undefined,
   yes: ["yes"],
-  raw: ["python3", "-c", "import tty,os;tty.setraw(0);exec('while 1: os.write(1,b\"x\"*65536)')"],
+  seq: ["seq", "1", "999999999999"],
+  raw: ["python3", "-c", "import tty,os;tty.setraw(0);exec('i=0\\nwhile 1: os.write(1,b\"\".join(b\"x%d \" % j for j in range(i,i+8000)));i+=8000')"],
 };
-const CASES = (process.env.BENCH_FLOOD ?? "quiet,yes,raw").split(",").filter((c) => c in FLOODS);
+const CASES = (process.env.BENCH_FLOOD ?? "quiet,yes,seq,raw").split(",").filter((c) => c in FLOODS);
 const BINS = (process.env.BENCH_WS_BINS ?? `ws:${WS}`).split(",").map((b) => {
   const i = b.indexOf(":");
   return { name: b.slice(0, i), bin: b.slice(i + 1) };
 });
+/** The floods whose screen keeps changing: their redraw rate is measured. */
+const CHANGING = new Set(["seq", "raw"]);
 const TYPED = ["sh", "-c", "stty raw -echo; exec cat"];
 // Not the floods' own letters; escape sequences are stripped before looking.
 const CHARS = "abcdefghijkmnopqrstuvw";
@@ -42,18 +49,44 @@ const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8"
 interface Result {
   lat: number[];
   peak: number;
+  /** ws: frames per second that redrew the flooding pane while keys were typed beside it. */
+  floodFps?: number;
 }
 
-async function ws(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
+async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean): Promise<Result> {
   const { request } = await import("../src/client/request");
+  const { Terminal } = await import("@xterm/headless");
   const d = new FrameDecoder();
   let text = "";
+  // What the client's terminal shows, from ws's frames: the flooding pane's rows are compared
+  // after each frame that arrives while keys are typed.
+  const screen = new Terminal({ cols: 120, rows: 40, allowProposedApi: true, scrollback: 0 });
+  let region: { top: number; rows: number } | undefined;
+  let shown = "";
+  let counting = false;
+  let floodFrames = 0;
+  const regionText = () => {
+    const b = screen.buffer.active;
+    let s = "";
+    for (let y = region!.top; y < region!.top + region!.rows; y++) s += (b.getLine(b.viewportY + y)?.translateToString(true) ?? "") + "\n";
+    return s;
+  };
   const sock = await Bun.connect({
     unix: env.wsSock,
     socket: {
       open: (s) => void s.write('{"v":1,"type":"attach","cols":120,"rows":40}\n'),
       data: (_s, b) => {
-        for (const f of d.push(b)) if (f.kind === FRAME_OUTPUT) text += frameText(f);
+        for (const f of d.push(b)) {
+          if (f.kind !== FRAME_OUTPUT) continue;
+          const t = frameText(f);
+          text += t;
+          screen.write(t, () => {
+            if (!counting || !region) return;
+            const now = regionText();
+            if (now !== shown) floodFrames++;
+            shown = now;
+          });
+        }
       },
     },
   });
@@ -63,9 +96,16 @@ async function ws(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
     ((await request(env.wsSock, { v: 2, type: "split", pane, right: false, focus, cwd: "/tmp", command })) as Record<string, number>).pane!;
   const typed = await split(TYPED, true, 1);
   const flooding = flood && (await split(flood, false, typed));
+  if (flooding && changing) {
+    // The flooding pane is the bottom one: its rows end above the status line.
+    const info = (await request(env.wsSock, { v: 6, type: "pane_info", pane: flooding })) as Record<string, number>;
+    region = { top: 40 - 1 - info.rows!, rows: info.rows! };
+  }
   await Bun.sleep(1000);
   const lat: number[] = [];
   let peak = 0;
+  counting = true;
+  const start = performance.now();
   for (let i = 0; i < KEYS; i++) {
     const ch = CHARS[i % CHARS.length]!;
     text = "";
@@ -76,9 +116,11 @@ async function ws(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
     peak = Math.max(peak, rssMB(pid));
     await jitter();
   }
+  counting = false;
+  const floodFps = (floodFrames * 1000) / (performance.now() - start);
   for (const p of [flooding, typed]) if (p) await request(env.wsSock, { v: 2, type: "pane_close", pane: p });
   sock.end();
-  return { lat, peak };
+  return { lat, peak, ...(region ? { floodFps } : {}) };
 }
 
 async function tmux(env: BenchEnv, flood: string[] | undefined): Promise<Result> {
@@ -127,7 +169,7 @@ for (const c of CASES) {
     const env = new BenchEnv(b.bin);
     await env.start();
     try {
-      rows.push({ name: b.name, r: await ws(env, flood) });
+      rows.push({ name: b.name, r: await ws(env, flood, CHANGING.has(c)) });
     } finally {
       await env.stop();
     }
@@ -140,11 +182,12 @@ for (const c of CASES) {
   } finally {
     await env.stop();
   }
-  const what = c === "quiet" ? "echo" : `echo beside ${c === "yes" ? "a cooked yes" : "a raw-mode writer"}`;
+  const what = c === "quiet" ? "echo" : `echo beside ${c === "raw" ? "a raw-mode writer" : `a cooked ${c}`}`;
   for (const { name, r } of rows) {
     const tag = BINS.length > 1 ? ` [${name}]` : "";
     report(`${what} p50${tag}`, "ms", median(r.lat), median(m.lat));
     report(`${what} p99${tag}`, "ms", p99(r.lat), p99(m.lat));
     if (flood) report(`server RSS peak, ${c} flood${tag}`, "MB", r.peak, m.peak);
+    if (r.floodFps !== undefined) console.log(`${`flooding pane redraws while typing beside it${tag}`.padEnd(48)} ws ${r.floodFps.toFixed(1).padStart(10)} /s   (target at least 10/s; tmux's is not measured: its control client gets no redraws)`);
   }
 }

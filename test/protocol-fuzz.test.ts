@@ -139,6 +139,8 @@ function validValue(m: MessageEntry, name: string, spec: FieldSpec): string | un
       return j("x");
     case "string[]":
       return j([quiet]);
+    case "integer[]":
+      return j([pick(base.targets)]);
     case "pairs":
       return j([["a", "b"]]);
     case "object":

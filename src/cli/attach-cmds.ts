@@ -6,7 +6,7 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   const { runAttach, AttachRefused } = await import("../client/attach");
   if (process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
     throw new CliError("this pane already runs inside that ws server; attaching would show ws inside itself");
-  if (startIfMissing) await startDaemon(path);
+  if (startIfMissing) await startDaemon(path, undefined, [], local);
   let code: number;
   try {
     code = await runAttach({ socketPath: path, local });

@@ -37,6 +37,9 @@ import layout_apply from "./layout_apply";
 import pane_resize from "./pane_resize";
 import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
+import pane_send_keys from "./pane_send_keys";
+import notify from "./notify";
+import search from "./search";
 import pane_respawn from "./pane_respawn";
 import pane_rename from "./pane_rename";
 import tab_rename from "./tab_rename";
@@ -86,6 +89,9 @@ export const MESSAGES: MessageEntry[] = [
   pane_resize,
   pane_swap,
   pane_zoom,
+  pane_send_keys,
+  notify,
+  search,
   // issue 12: panes
   pane_respawn,
   pane_rename,

@@ -99,11 +99,29 @@ async function socketInodes(pid: number): Promise<string[]> {
 
 const cmdline = async (pid: number) => (await readText(`/proc/${pid}/cmdline`)).split("\0").filter(Boolean).join(" ");
 
+/** How long a scan may answer from the last one while nothing started or stopped listening. */
+const FULL_WALK_MS = 30_000;
+let lastWalk: { key: string; at: number; result: Map<number, ListeningPort[]> } | undefined;
+
 async function scanProc(roots: ReadonlyMap<number, number>): Promise<Map<number, ListeningPort[]>> {
   const result = new Map<number, ListeningPort[]>();
   const [tcp4, tcp6] = await Promise.all([readText("/proc/net/tcp"), readText("/proc/net/tcp6")]);
   const listening = parseProcNetTcp(tcp6, parseProcNetTcp(tcp4));
   if (listening.size === 0 || roots.size === 0) return result;
+  // No socket started or stopped listening and the panes' processes are the ones walked last time:
+  // the answer is the last one. Walking 100 idle panes' process trees every 2 s was most of the
+  // daemon's idle CPU. (A listener that changes process tree without a new socket, which is rare,
+  // shows at the next full walk.)
+  const quickKey = `${[...listening.keys()].sort().join(",")}|${[...roots].map(([p, r]) => `${p}:${r}`).join(";")}`;
+  if (lastWalk?.key === quickKey && Date.now() - lastWalk.at < FULL_WALK_MS) return new Map(lastWalk.result);
+  const walked = await walkTrees(roots, listening);
+  lastWalk = { key: quickKey, at: Date.now(), result: new Map(walked) };
+  return walked;
+}
+
+/** Which of the `listening` sockets (inode → port) each pane's process tree holds. */
+async function walkTrees(roots: ReadonlyMap<number, number>, listening: Map<string, number>): Promise<Map<number, ListeningPort[]>> {
+  const result = new Map<number, ListeningPort[]>();
 
   if (childrenFiles === undefined) {
     const probe = await childrenOf(process.pid);

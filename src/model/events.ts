@@ -38,7 +38,9 @@ export type DaemonEvent =
   | { type: "pane_input"; pane: number }
   | { type: "ports_changed"; panes: number[] }
   | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
-  | { type: "agent_attention"; pane: number; status: string; detail?: string };
+  | { type: "agent_attention"; pane: number; status: string; detail?: string }
+  /** A script's notify: for the status line, the outer terminal and subscribers. */
+  | { type: "notification"; title: string; body?: string; pane?: number };
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

@@ -2,6 +2,7 @@
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it.
 import { Terminal } from "@xterm/headless";
 import { spawnPty, type Pty } from "./pty";
+import { installXtermSpeedups } from "./xterm-speedups";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { inputSent, wantParse, type Parser } from "./parse-slices";
 
@@ -99,6 +100,7 @@ export class Pane implements Parser {
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
+    installXtermSpeedups(this.term);
     this.term.onTitleChange((t) => {
       this.titleOwner = undefined; // set again, maybe by another program: looked at next time
       if (t === this.title) return;

@@ -37,7 +37,7 @@ export const ERROR_CODES = {
   unsupported: "This build does not have the feature the message needs",
   session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
-  regex_timeout: "A wait_for pattern took longer than its time budget to match the pane's text, and the wait ended; simplify the pattern",
+  regex_timeout: "A pattern (wait_for, search) took longer than its time budget to match a pane's text, and the request ended; simplify the pattern",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
   program_not_found: "The program to start is not on the pane's PATH or not an executable file; the message names it. Nothing was changed",
   cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",

@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   "pane_moved",
   "output",
   "gap",
+  "notification",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -124,6 +125,10 @@ export class EventLog {
         return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label, ...(e.name !== undefined ? { name: e.name } : {}) });
       case "agent_status":
         return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+      case "notification": {
+        const { type: _, ...fields } = e;
+        return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
+      }
     }
     if (!passesThrough(e)) return;
     const { type, ...fields } = e;

@@ -36,6 +36,14 @@ export function userPattern(source: string, ignoreCase: boolean, param = "patter
   return { source, flags, literal: !SYNTAX.test(source) };
 }
 
+/** The indices of the first `max` lines of `text` (split at \n) that `re` matches (search). */
+export function findLines(re: RegExp, text: string, max: number): number[] {
+  const out: number[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length && out.length < max; i++) if (re.test(lines[i]!)) out.push(i);
+  return out;
+}
+
 /** The first match of `re` in `text`, or null. */
 export function findMatch(re: RegExp, text: string): PatternMatch | null {
   const m = re.exec(text);

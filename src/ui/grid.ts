@@ -33,8 +33,19 @@ export function graphemeWidth(g: string): number {
   return w > 2 ? 2 : w;
 }
 
+/** Printable ASCII only: one cell per character, nothing to segment. Nearly every label, name and
+ * status is, and segmenting costs a frame ~0.2 ms for the tab bar alone (measured per key echo). */
+function isPrintableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
 /** Display width of a string. */
 export function textWidth(s: string): number {
+  if (isPrintableAscii(s)) return s.length;
   let w = 0;
   for (const { segment } of segmenter.segment(s)) w += graphemeWidth(segment);
   return w;
@@ -147,6 +158,11 @@ export class Grid {
 
   /** Write text from (x, y), clipped to maxWidth columns; returns columns used. */
   text(x: number, y: number, s: string, style: Style = {}, maxWidth = this.cols - x): number {
+    if (isPrintableAscii(s)) {
+      const n = Math.max(0, Math.min(s.length, maxWidth));
+      for (let i = 0; i < n; i++) this.set(x + i, y, s[i]!, 1, style.fg, style.bg, style.attrs);
+      return n;
+    }
     let used = 0;
     for (const { segment } of segmenter.segment(s)) {
       let w = graphemeWidth(segment);
