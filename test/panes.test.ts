@@ -52,6 +52,10 @@ describe("keep and respawn", () => {
     expect(await s.ok(["pane", "read", String(pane)])).toContain("hi");
     const r = await row(pane);
     expect(r).toMatchObject({ exited: true, exit_code: 3, command: [] });
+    // search finds its text.
+    const found = await q({ type: "search", pattern: "[exited: status 3]", panes: [pane] });
+    expect(found.matches.map((m: any) => m.text)).toEqual(["[exited: status 3]"]);
+    expect((await q({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m: any) => m.text)).toEqual(["hi"]);
     // Waits answer as for any exited pane; text sent to it goes nowhere.
     expect(await q({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
     expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
