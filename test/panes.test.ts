@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
 import { Conn } from "./v6-client";
 import { Tmux } from "./tmux-driver";
+import { parseArgs } from "../src/cli/parse";
+import { buildCommandTable } from "../src/cli/table";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -119,6 +121,15 @@ describe("env", () => {
   test("env reaches the program; WS_PANE_ID can't be overridden", async () => {
     const pane = await tab(["sh", "-c", 'echo "[$GREETING] [$WS_PANE_ID] [$TWO]"; exec sleep 1000'], ["--env", "GREETING=hello world", "--env=WS_PANE_ID=999", "--env", "TWO=a=b"]);
     await s.waitScreen(pane, `[hello world] [${pane}] [a=b]`);
+  });
+
+  test("--env repeats, a value may hold =, and any name is a key (no prototype games)", () => {
+    const cmd = buildCommandTable().find((c) => c.path === "split")!;
+    const fields = parseArgs(cmd, ["1", "--env", "A=1", "--env=B=x=y", "--env", "__proto__=z", "--", "sh"], {}, () => "/");
+    expect(fields.env).toEqual(JSON.parse('{"A":"1","B":"x=y","__proto__":"z"}'));
+    expect(Object.keys(fields.env as object)).toEqual(["A", "B", "__proto__"]);
+    expect(() => parseArgs(cmd, ["1", "--env", "=x"], {}, () => "/")).toThrow("NAME=VALUE");
+    expect(() => parseArgs(cmd, ["1", "--env"], {}, () => "/")).toThrow("needs a NAME=VALUE");
   });
 
   test("split and layout leaves take env", async () => {

@@ -99,7 +99,8 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
         const at = raw.indexOf("=");
         if (at < 1) throw new UsageError(`--${name} for ${cmd.path} is NAME=VALUE, got "${raw}"`);
         const map = (fields[p.field] ??= {}) as Record<string, string>;
-        map[raw.slice(0, at)] = raw.slice(at + 1);
+        // Defined, not assigned: a name such as __proto__ is a key like any other.
+        Object.defineProperty(map, raw.slice(0, at), { value: raw.slice(at + 1), enumerable: true, writable: true, configurable: true });
         continue;
       }
       if (p.type === "boolean") value = eq > 0 ? convert(cmd, p, w.slice(eq + 1), `--${name}`) : true;
