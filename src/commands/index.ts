@@ -37,6 +37,7 @@ import layout_apply from "./layout_apply";
 import pane_resize from "./pane_resize";
 import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
+import run from "./run";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -80,6 +81,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_resize,
   pane_swap,
   pane_zoom,
+  run,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));
