@@ -34,7 +34,7 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
   pane: (r) => (r.pane !== undefined ? String(r.pane) : ""),
   text: (r) => String(r.text ?? ""),
   workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
-  agentSent: (r) => `sent to pane ${r.pane}`,
+  agentSent: (r) => (r.status !== undefined ? String(r.status) : `sent to pane ${r.pane}`),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {
     switch (r.condition) {
@@ -48,6 +48,8 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
         return String(r.workspace);
       case "pane_exists":
         return `${r.workspace} tab ${r.tab}`;
+      case "command_finished":
+        return String(r.exit_code);
       default:
         return String(r.status);
     }

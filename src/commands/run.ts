@@ -99,9 +99,10 @@ export default defineMessage<Params>({
           if (!pane.shellIntegration) return finish(noMarks());
           return; // its first prompt is still to come
         }
-        if (marks.state === "done") return; // its next prompt is on its way
-        if (marks.state === "running") return finish(new WsError(`pane ${pane.id} is running a command${marks.command ? ` (${marks.command})` : ""}; run types only at the shell's prompt`, "not_at_prompt", { param: "pane" }));
-        if (!marks.atEmptyPrompt) return finish(new WsError(`pane ${pane.id} has text typed at its prompt; run would add to it`, "not_at_prompt", { param: "pane" }));
+        const readiness = marks.promptReadiness(pane.shellIntegration);
+        if (readiness === "wait") return; // its prompt is on its way
+        if (readiness === "busy") return finish(new WsError(`pane ${pane.id} is running a command${marks.command ? ` (${marks.command})` : ""}; run types only at the shell's prompt`, "not_at_prompt", { param: "pane" }));
+        if (readiness === "typed") return finish(new WsError(`pane ${pane.id} has text typed at its prompt; run would add to it`, "not_at_prompt", { param: "pane" }));
         typed = true;
         promptsBefore = marks.prompts;
         pane.paste(line);

@@ -51,13 +51,23 @@ export class ShellMarks {
     });
   }
 
-  /** Whether a command could be typed now: at the prompt, with nothing typed after it. */
-  get atEmptyPrompt(): boolean {
-    if (this.state !== "prompt") return false;
+  /** The shell has sent a B mark: it marks where its command line starts. */
+  sendsInputStart = false;
+
+  /**
+   * Whether a command could be typed now: `ready` at an empty prompt; `typed` when text is
+   * typed after it; `wait` while its prompt is still being drawn (after A, before the B that a
+   * shell sending B marks, or `expectB`, will send: typed before the prompt, the text would
+   * land ahead of it); `busy` while a command runs.
+   */
+  promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
+    if (this.state === "running") return "busy";
+    if (this.state !== "prompt") return "wait";
     const at = this.inputStart;
-    if (!at || at.marker.isDisposed) return true;
+    if (!at) return expectB || this.sendsInputStart ? "wait" : "ready";
+    if (at.marker.isDisposed) return "ready";
     const buf = this.term.buffer.active;
-    return buf.baseY + buf.cursorY === at.marker.line && buf.cursorX === at.col;
+    return buf.baseY + buf.cursorY === at.marker.line && buf.cursorX === at.col ? "ready" : "typed";
   }
 
   private cursorLine(): number {
@@ -87,6 +97,7 @@ export class ShellMarks {
         return;
       case "B": {
         this.seen = true;
+        this.sendsInputStart = true;
         this.state = "prompt";
         const before = this.inputStart && !this.inputStart.marker.isDisposed ? this.inputStart.marker.line : this.promptLine;
         this.drop(this.inputStart);

@@ -26,7 +26,7 @@ export const MAX_CONNECTIONS = envInt("WS_MAX_CONNECTIONS", 1024);
 export const RESERVED_SLOTS = Math.min(16, Math.floor(MAX_CONNECTIONS / 8));
 export const RESERVED_IDLE_MS = 1000;
 /** Messages that keep their connection for as long as the client likes. */
-const HOLDS_CONNECTION = new Set(["subscribe", "attach", "wait_for"]);
+const HOLDS_CONNECTION = new Set(["subscribe", "attach", "wait_for", "run"]);
 /** How long a refused connection stays half-open so the client can read why (see `refuseConnection`). */
 const REFUSED_LINGER_MS = 1000;
 /** Refused connections kept half-open at once; beyond this they are closed at once. */
