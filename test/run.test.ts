@@ -92,6 +92,17 @@ describe("run refuses", () => {
     expect(await s.screen(pane)).not.toContain("echo hi");
   }, 30000);
 
+  test("not_at_prompt when text is typed at the prompt; nothing is added to it", async () => {
+    const pane = await tabNew(["bash"]);
+    await q({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
+    await q({ type: "pane_send", pane, text: "half-typed" });
+    await s.waitScreen(pane, /half-typed$/m);
+    const r = await q({ type: "run", pane, command: "echo hi", timeout: 5000 });
+    expect(r.code).toBe("not_at_prompt");
+    expect(r.message).toContain("typed");
+    expect((await s.screen(pane)).split("\n").at(-1)).toMatch(/half-typed$/);
+  }, 30000);
+
   test("no_shell_integration for a pane running sh or cat, at once", async () => {
     for (const command of [["sh"], ["cat"]]) {
       const pane = await tabNew(command);
@@ -183,4 +194,21 @@ describe("shell integration files", () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const f of ["bash.rc", ".zshenv", "ws.zsh", "ws.fish"]) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
   });
+});
+
+describe("turned off", () => {
+  test("WS_SHELL_INTEGRATION=0 in the server's environment: bash gets no hooks, run says so", async () => {
+    const off = new TestServer({ env: { WS_SHELL_INTEGRATION: "0" } });
+    try {
+      await off.start();
+      const pane = (await off.request({ v: 6, type: "tab_new", command: ["bash"] })).pane;
+      await off.request({ v: 6, type: "pane_send", pane, text: "echo started-$((6*7))", enter: true });
+      await off.waitScreen(pane, "started-42");
+      const r = await off.request({ v: 6, type: "run", pane, command: "true", timeout: 5000 });
+      expect(r.code).toBe("no_shell_integration");
+      expect([...new Bun.Glob("shell-*").scanSync({ cwd: off.socketDir, onlyFiles: false })]).toEqual([]);
+    } finally {
+      await off.stop();
+    }
+  }, 30000);
 });
