@@ -28,7 +28,7 @@ if [ -z "${"$"}{__ws_hooked-}" ]; then
     PROMPT_COMMAND=$'__ws_precmd\n'"${"$"}{PROMPT_COMMAND-}"$'\n__ws_ps1'
   fi
   # PS0 is printed once a command line is read, before it runs; the subscript sets __ws_ran.
-  PS0="${"$"}{PS0-}"'${"$"}{__ws_noop[__ws_ran=1]}\033]133;C\007'
+  PS0="${"$"}{PS0-}"'${"$"}{__ws_noop[__ws_ran=1]-}\033]133;C\007'
 fi
 `;
 
