@@ -3,7 +3,7 @@
 import { WsError } from "../protocol/errors";
 import type { Pane } from "../model/pane";
 import type { Session } from "../model/session";
-import type { FinishedCommand } from "../model/shell-marks";
+import { B_GRACE_MS, type FinishedCommand } from "../model/shell-marks";
 import { defineMessage, type Reply } from "./types";
 
 /** How long a shell ws started with integration may take to show its first prompt (a slow rc)
@@ -66,6 +66,7 @@ export default defineMessage<Params>({
       let typed = false;
       let started = false;
       let promptsBefore = 0;
+      let graceTimer = false;
       const cleanups: (() => void)[] = [];
       const finish = (r: Reply | WsError) => {
         if (finished) return;
@@ -73,9 +74,10 @@ export default defineMessage<Params>({
         for (const c of cleanups) c();
         r instanceof WsError ? reject(r) : resolve(r);
       };
-      const later = (ms: number, fn: () => void) => {
+      const later = (ms: number, fn: () => void): true => {
         const t = setTimeout(fn, ms);
         cleanups.push(() => clearTimeout(t));
+        return true;
       };
       if (p.timeout > 0)
         later(p.timeout, () =>
@@ -100,7 +102,15 @@ export default defineMessage<Params>({
           return; // its first prompt is still to come
         }
         const readiness = marks.promptReadiness(pane.shellIntegration);
-        if (readiness === "wait") return; // its prompt is on its way
+        if (readiness === "wait") {
+          // Its prompt is on its way; look again when its B is overdue, in case it never comes.
+          if (!graceTimer)
+            graceTimer = later(B_GRACE_MS, () => {
+              graceTimer = false;
+              tryType();
+            });
+          return;
+        }
         if (readiness === "busy") return finish(new WsError(`pane ${pane.id} is running a command${marks.command ? ` (${marks.command})` : ""}; run types only at the shell's prompt`, "not_at_prompt", { param: "pane" }));
         if (readiness === "typed") return finish(new WsError(`pane ${pane.id} has text typed at its prompt; run would add to it`, "not_at_prompt", { param: "pane" }));
         typed = true;

@@ -17,6 +17,10 @@ export const MAX_COMMAND_TEXT = 4096;
 /** Most characters of output a `run` reply carries: its last ones (docs/limits.md). */
 export const MAX_RUN_OUTPUT = 1024 * 1024;
 
+/** How long after a prompt's A mark its B is waited for: a prompt that lost its B (a theme that
+ * rewrites the prompt late) is taken as ready after this. */
+export const B_GRACE_MS = 1000;
+
 export interface FinishedCommand {
   command: string | undefined;
   exitCode: number | null;
@@ -34,6 +38,7 @@ export class ShellMarks {
    * started means the shell ran nothing. */
   prompts = 0;
   private promptLine = -1;
+  private promptShownAt = 0;
   /** Where the command line starts (B), while at the prompt. */
   private inputStart: Position | undefined;
   /** Where the running (or last) command's output starts (C), and where it ended (D). */
@@ -57,14 +62,14 @@ export class ShellMarks {
   /**
    * Whether a command could be typed now: `ready` at an empty prompt; `typed` when text is
    * typed after it; `wait` while its prompt is still being drawn (after A, before the B that a
-   * shell sending B marks, or `expectB`, will send: typed before the prompt, the text would
-   * land ahead of it); `busy` while a command runs.
+   * shell sending B marks, or `expectB`, will send, for up to B_GRACE_MS: typed before the
+   * prompt, the text would land ahead of it); `busy` while a command runs.
    */
   promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
     if (this.state === "running") return "busy";
     if (this.state !== "prompt") return "wait";
     const at = this.inputStart;
-    if (!at) return expectB || this.sendsInputStart ? "wait" : "ready";
+    if (!at) return (expectB || this.sendsInputStart) && Date.now() - this.promptShownAt < B_GRACE_MS ? "wait" : "ready";
     if (at.marker.isDisposed) return "ready";
     const buf = this.term.buffer.active;
     return buf.baseY + buf.cursorY === at.marker.line && buf.cursorX === at.col ? "ready" : "typed";
@@ -92,6 +97,7 @@ export class ShellMarks {
         this.seen = true;
         this.prompts++;
         this.state = "prompt";
+        this.promptShownAt = Date.now();
         this.inputStart = this.drop(this.inputStart);
         this.promptLine = this.cursorLine();
         return;
