@@ -1,4 +1,5 @@
-import { defineMessage, type Reply } from "./types";
+import { defineMessage } from "./types";
+import { waiting } from "./waiting";
 import { WsError } from "../protocol/errors";
 import { AGENT_STATUSES } from "./wait_for";
 
@@ -79,32 +80,16 @@ export default defineMessage<{ pane: number; text: string; wait?: Partial<Wait> 
     const until = wait.until ?? UNTIL_DEFAULT;
     const timeout = wait.timeout ?? 0;
     const began = Date.now();
-    return new Promise<Reply>((resolve, reject) => {
-      const cleanups: (() => void)[] = [];
-      let finished = false;
-      const finish = (r: Reply | WsError) => {
-        if (finished) return;
-        finished = true;
-        for (const c of cleanups) c();
-        r instanceof WsError ? reject(r) : resolve(r);
-      };
+    const timedOut = () => new WsError(`the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`, "timeout");
+    return waiting({ signal, timeoutMs: timeout, timedOut }, ({ finish, onFinish }) => {
       // Listening before typing: a report that follows at once is not missed.
-      cleanups.push(
+      onFinish(
         session.bus.on((e) => {
           if (!("pane" in e) || e.pane !== target) return;
           if (e.type === "pane_closed") finish(new WsError(`pane ${target} closed while waiting for its agent`, "pane_exited", { param: "pane" }));
           else if (e.type === "agent_status" && e.status !== null && until.includes(e.status)) finish({ type: "pane", pane: target, status: e.status, elapsed_ms: Date.now() - began });
         }),
       );
-      if (timeout > 0) {
-        const t = setTimeout(() => finish(new WsError(`the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`, "timeout")), timeout);
-        cleanups.push(() => clearTimeout(t));
-      }
-      if (signal) {
-        const onAbort = () => finish(new WsError("the client went away", "internal"));
-        signal.addEventListener("abort", onAbort);
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
-      }
       p.paste(text);
       p.write("\r");
     });

@@ -4,7 +4,8 @@ import { WsError } from "../protocol/errors";
 import type { Pane } from "../model/pane";
 import type { Session } from "../model/session";
 import { B_GRACE_MS, type FinishedCommand } from "../model/shell-marks";
-import { defineMessage, type Reply } from "./types";
+import { defineMessage } from "./types";
+import { waiting } from "./waiting";
 
 /** How long a shell ws started with integration may take to show its first prompt (a slow rc)
  * before its pane counts as one without integration. */
@@ -61,33 +62,13 @@ export default defineMessage<Params>({
     const pane = targetPane(session, p.pane);
     const began = Date.now();
 
-    return new Promise<Reply>((resolve, reject) => {
-      let finished = false;
-      let typed = false;
-      let started = false;
-      let promptsBefore = 0;
-      let graceTimer = false;
-      const cleanups: (() => void)[] = [];
-      const finish = (r: Reply | WsError) => {
-        if (finished) return;
-        finished = true;
-        for (const c of cleanups) c();
-        r instanceof WsError ? reject(r) : resolve(r);
-      };
-      const later = (ms: number, fn: () => void): true => {
-        const t = setTimeout(fn, ms);
-        cleanups.push(() => clearTimeout(t));
-        return true;
-      };
-      if (p.timeout > 0)
-        later(p.timeout, () =>
-          finish(new WsError(`timed out after ${p.timeout} ms ${started ? `waiting for \`${line}\` to finish in pane ${pane.id}; it is still running` : `waiting for pane ${pane.id}'s shell`}`, "timeout")),
-        );
-      if (signal) {
-        const onAbort = () => finish(new WsError("the client went away", "internal"));
-        signal.addEventListener("abort", onAbort);
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
-      }
+    let typed = false;
+    let started = false;
+    let promptsBefore = 0;
+    let graceTimer = false;
+    const timedOut = () =>
+      new WsError(`timed out after ${p.timeout} ms ${started ? `waiting for \`${line}\` to finish in pane ${pane.id}; it is still running` : `waiting for pane ${pane.id}'s shell`}`, "timeout");
+    return waiting({ signal, timeoutMs: p.timeout, timedOut }, ({ finish, later, onFinish, finished }) => {
       const noMarks = () =>
         new WsError(`pane ${pane.id}'s program sends no shell-integration marks (OSC 133): run works in the bash, zsh and fish that ws starts`, "no_shell_integration", {
           param: "pane",
@@ -95,7 +76,7 @@ export default defineMessage<Params>({
 
       /** Type the command once the shell is at an empty prompt; refuse what can't become one. */
       const tryType = () => {
-        if (typed || finished) return;
+        if (typed || finished()) return;
         const marks = pane.shell;
         if (!marks.seen) {
           if (!pane.shellIntegration) return finish(noMarks());
@@ -104,11 +85,13 @@ export default defineMessage<Params>({
         const readiness = marks.promptReadiness(pane.shellIntegration);
         if (readiness === "wait") {
           // Its prompt is on its way; look again when its B is overdue, in case it never comes.
-          if (!graceTimer)
-            graceTimer = later(B_GRACE_MS, () => {
+          if (!graceTimer) {
+            graceTimer = true;
+            later(B_GRACE_MS, () => {
               graceTimer = false;
               tryType();
             });
+          }
           return;
         }
         if (readiness === "busy") return finish(new WsError(`pane ${pane.id} is running a command${marks.command ? ` (${marks.command})` : ""}; run types only at the shell's prompt`, "not_at_prompt", { param: "pane" }));
@@ -123,7 +106,7 @@ export default defineMessage<Params>({
         finish({ type: "run_result", pane: pane.id, command: line, exit_code: done.exitCode, output: out.text, truncated: out.truncated, elapsed_ms: Date.now() - began });
       };
 
-      cleanups.push(
+      onFinish(
         session.bus.on((e) => {
           if (!("pane" in e) || e.pane !== pane.id) return;
           if (e.type === "pane_closed" || e.type === "pane_exited") return finish(new WsError(`pane ${pane.id} exited ${typed ? `before \`${line}\` finished` : "before its shell was ready"}`, "pane_exited", { param: "pane" }));
