@@ -76,6 +76,15 @@ for (const sh of SHELLS) {
   });
 }
 
+describe("the user's shell", () => {
+  test("a pane started without a command ($SHELL) has integration; ws run without PANE uses the focused pane", async () => {
+    const focused = await q({ type: "tab_new", cwd: s.root, focus: true });
+    expect(focused.type).toBe("pane");
+    const cli = await s.run(["run", "--", 'echo "in $WS_PANE_ID"']);
+    expect(cli).toMatchObject({ code: 0, stdout: `in ${focused.pane}\n` });
+  }, 30000);
+});
+
 describe("run refuses", () => {
   test("not_at_prompt while a command runs; the command is untouched", async () => {
     const pane = await tabNew(["bash"]);
