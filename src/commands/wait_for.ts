@@ -6,6 +6,7 @@ import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
 import type { ModelEvent } from "../model/events";
 import { defineMessage, type Reply } from "./types";
+import { waiting } from "./waiting";
 
 export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status", "command_finished"] as const;
 export const AGENT_STATUSES = ["blocked", "working", "done", "idle", "none"] as const;
@@ -113,29 +114,17 @@ export default defineMessage<Params>({
     }
     const done = (fields: Record<string, unknown>): Reply => ({ type: "wait_result", condition: p.condition, elapsed_ms: Date.now() - began, ...fields });
 
-    return new Promise<Reply>((resolve, reject) => {
-      let finished = false;
+    const timedOut = () => new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout");
+    return waiting({ signal, timeoutMs: p.timeout, timedOut }, (w) => {
+      const finished = w.finished;
       let idleTimer: ReturnType<typeof setTimeout> | undefined;
       let checkTimer: ReturnType<typeof setTimeout> | undefined;
       let checkCost = 0;
-      const cleanups: (() => void)[] = [];
-      const finish = (r: Reply | WsError) => {
-        if (finished) return;
-        finished = true;
+      w.onFinish(() => {
         clearTimeout(idleTimer);
         clearTimeout(checkTimer);
-        for (const c of cleanups) c();
-        r instanceof WsError ? reject(r) : resolve(r);
-      };
-      if (p.timeout > 0) {
-        const deadline = setTimeout(() => finish(new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout")), p.timeout);
-        cleanups.push(() => clearTimeout(deadline));
-      }
-      if (signal) {
-        const onAbort = () => finish(new WsError("the client went away", "internal"));
-        signal.addEventListener("abort", onAbort);
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
-      }
+      });
+      const finish = w.finish;
 
       /** The current answer, or undefined to keep waiting. */
       const check = (): Reply | WsError | undefined => {
@@ -197,12 +186,12 @@ export default defineMessage<Params>({
             recheck = false;
             const closed = lastText !== undefined;
             const t0 = performance.now();
-            const m = await regexPool.match(pattern!, () => (finished ? undefined : (lastText ?? paneText())), proven);
+            const m = await regexPool.match(pattern!, () => (finished() ? undefined : (lastText ?? paneText())), proven);
             checkCost = performance.now() - t0;
             proven = true;
             if (m) return finish(done({ pane: p.pane, ...m }));
             if (closed) return finish(new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" }));
-          } while (recheck && !finished);
+          } while (recheck && !finished());
         } catch (e) {
           finish(e instanceof WsError ? e : new WsError(`wait_for failed: ${(e as Error).message}`, "internal"));
         } finally {
@@ -220,7 +209,7 @@ export default defineMessage<Params>({
       };
 
       const settle = () => {
-        if (finished) return;
+        if (finished()) return;
         if (p.condition === "output") return void checkOutput();
         const t0 = performance.now();
         let r: Reply | WsError | undefined;
@@ -235,7 +224,7 @@ export default defineMessage<Params>({
       };
       /** Output checks re-read the pane: coalesce bursts, and spend at most ~20% of the time on them. */
       const settleSoon = () => {
-        if (finished || checkTimer) return;
+        if (finished() || checkTimer) return;
         checkTimer = setTimeout(() => {
           checkTimer = undefined;
           settle();
@@ -258,7 +247,7 @@ export default defineMessage<Params>({
             return (e.type === "command_finished" || e.type === "pane_closed") && e.pane === p.pane;
         }
       };
-      cleanups.push(
+      w.onFinish(
         session.bus.on((e) => {
           if (!wakes(e)) return;
           if (e.type === "command_finished") return finish(done({ pane: p.pane, exit_code: e.exit_code, ...(e.command !== undefined ? { command: e.command } : {}) }));
