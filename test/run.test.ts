@@ -69,6 +69,10 @@ for (const sh of SHELLS) {
       expect(cli.code).toBe(7);
 
       if (sh === "zsh") {
+        // zsh's partial-line mark, which ws prints itself after D: no stray mark or blank line.
+        const lines = (await s.screen(pane)).split("\n");
+        expect(lines.filter((l) => /^[#%]?\s*$/.test(l))).toEqual([]);
+        expect(lines.some((l) => /^no newline[#%]/.test(l))).toBe(true);
         const z = await q({ type: "run", pane, command: 'echo "$FROM_ZSHENV $ZDOTDIR"', timeout: 15000 });
         expect(z.output).toBe(`zshenv ${join(s.root, "zdot")}\n`);
       }

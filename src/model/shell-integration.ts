@@ -37,7 +37,7 @@ autoload -Uz add-zsh-hook
 typeset -g __ws_ran= __ws_sp=
 __ws_precmd() {
   local s=$?
-  if [[ -n $__ws_ran ]]; then printf '\e]133;D;%s' $s; __ws_ran=; fi
+  if [[ -n $__ws_ran ]]; then printf '\e]133;D;%s\a' $s; __ws_ran=; fi
   # zsh marks a partial last line (PROMPT_SP) before precmd runs, inside the command's output as
   # the marks see it: ws does that itself, after D.
   if [[ -o prompt_sp && -o prompt_cr ]]; then __ws_sp=1; setopt no_prompt_sp; fi
@@ -45,20 +45,18 @@ __ws_precmd() {
     local m=${"$"}{(%)PROMPT_EOL_MARK-%B%S%#%s%b}
     print -rn -- "$m"
     m=${"$"}{(S)m//$'\e'\[*m}
-    printf '%*s
- 
-' $(( COLUMNS - 1 - ${"$"}{#m} )) ''
+    printf '%*s\r \r' $(( COLUMNS - 1 - ${"$"}{#m} )) ''
   fi
-  printf '\e]133;A'
+  printf '\e]133;A\a'
   # B goes last, after any hook of the user's that sets PS1 (and now, for this prompt).
   precmd_functions=(${"$"}{precmd_functions:#__ws_ps1} __ws_ps1)
   __ws_ps1
   return $s
 }
 __ws_ps1() {
-  [[ $PS1 == *'133;B'* ]] || PS1=$PS1$'%{\e]133;B%}'
+  [[ $PS1 == *'133;B'* ]] || PS1=$PS1$'%{\e]133;B\a%}'
 }
-__ws_preexec() { __ws_ran=1; printf '\e]133;C'; }
+__ws_preexec() { __ws_ran=1; printf '\e]133;C\a'; }
 add-zsh-hook precmd __ws_precmd
 add-zsh-hook preexec __ws_preexec
 `;
