@@ -39,4 +39,5 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
+  run: from(() => import("./run-cmds"), "run"),
 };

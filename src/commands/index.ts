@@ -40,6 +40,7 @@ import pane_zoom from "./pane_zoom";
 import pane_send_keys from "./pane_send_keys";
 import notify from "./notify";
 import search from "./search";
+import run from "./run";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -86,6 +87,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_send_keys,
   notify,
   search,
+  run,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));
