@@ -62,6 +62,8 @@ describe("keep and respawn", () => {
     expect(await q({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
     expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
     expect(await s.screen(pane)).toBe("hi\n[exited: status 3]");
+    expect(await q({ type: "run", pane, command: "true" })).toMatchObject({ type: "error", code: "pane_exited" });
+    expect(await q({ type: "pane_send_keys", pane, keys: ["Enter"] })).toMatchObject({ type: "error", code: "pane_exited" });
   });
 
   test("a kept pane killed by a signal says which", async () => {
@@ -97,6 +99,27 @@ describe("keep and respawn", () => {
     expect(again.pid).not.toBe(oldPid);
     expect(again.exited).toBe(false);
     events.close();
+  });
+
+  test("a respawned shell gets shell integration again: run works in it", async () => {
+    const pane = await tab([], ["--keep"]);
+    expect(await q({ type: "run", pane, command: "echo one", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 0, output: "one\n" });
+    await s.ok(["pane", "send", String(pane), "exit 6", "--enter"]);
+    await s.waitScreen(pane, "[exited: status 6]");
+    await s.ok(["pane", "respawn", String(pane)]);
+    expect(await q({ type: "run", pane, command: "echo two; false", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 1, output: "two\n" });
+    // The old lines stay as they were, above the new shell's.
+    const lines = (await s.screen(pane)).split("\n");
+    expect(lines.indexOf("[exited: status 6]")).toBeGreaterThan(lines.findIndex((l) => l.endsWith("exit 6")));
+    expect(lines.indexOf("two")).toBeGreaterThan(lines.indexOf("[exited: status 6]"));
+  });
+
+  test("a program that exited on the alternate screen: respawn comes back to the main screen", async () => {
+    const pane = await tab(["sh", "-c", "echo before; printf '\\033[?1049h\\033[?1h'; echo inalt; exit 2"], ["--keep"]);
+    await s.waitScreen(pane, "[exited: status 2]");
+    await s.ok(["pane", "respawn", String(pane), "--", "sh", "-c", "echo after; exec sleep 1000"]);
+    const text = await s.waitScreen(pane, "after");
+    expect(text.split("\n")).toEqual(["before", "after"]);
   });
 
   test("respawn refuses a program that can't start and changes nothing", async () => {

@@ -83,7 +83,11 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
   const entry = info ?? messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
   // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
-  const deadline = entry.longRunning ? (typeof fields.timeout === "number" ? fields.timeout + 10_000 : 10 * 60_000) : undefined;
+  // A timeout of 0 asks the server for no limit (ws wait, ws run, agent send --wait): then the
+  // CLI has none either.
+  const wait = fields.wait as { timeout?: unknown } | undefined;
+  const timeout = typeof fields.timeout === "number" ? fields.timeout : wait && typeof wait === "object" ? (wait.timeout ?? 0) : undefined;
+  const deadline = entry.longRunning ? (typeof timeout === "number" ? (timeout === 0 ? 0 : timeout + 10_000) : 10 * 60_000) : undefined;
   let reply: ReplyObject;
   try {
     reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);

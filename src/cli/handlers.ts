@@ -40,5 +40,6 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
+  run: from(() => import("./run-cmds"), "run"),
   paneList: from(panes, "paneList"),
 };

@@ -40,6 +40,7 @@ import pane_zoom from "./pane_zoom";
 import pane_send_keys from "./pane_send_keys";
 import notify from "./notify";
 import search from "./search";
+import run from "./run";
 import pane_respawn from "./pane_respawn";
 import pane_rename from "./pane_rename";
 import tab_rename from "./tab_rename";
@@ -92,6 +93,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_send_keys,
   notify,
   search,
+  run,
   // issue 12: panes
   pane_respawn,
   pane_rename,

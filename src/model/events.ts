@@ -1,6 +1,7 @@
 // One bus for every change to the model. The UI, persistence, waits and event subscribers all read
 // it, so nothing has to know who else is listening. Events are a discriminated union on `type`: a
 // listener that switches on it gets each event's fields typed.
+import type { FinishedCommand } from "./shell-marks";
 
 /** A change to the model; only the Session publishes these. */
 export type ModelChange =
@@ -29,7 +30,11 @@ export type ModelChange =
   | { type: "pane_moved"; workspace: string; tab: number; pane: number; from_workspace: string; from_tab: number }
   | { type: "screen_resized"; cols: number; rows: number }
   /** A pane's emulator parsed new output. */
-  | { type: "pane_output"; pane: number };
+  | { type: "pane_output"; pane: number }
+  /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
+  | { type: "command_started"; pane: number; command?: string }
+  /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
+  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand };
 
 /** What the rest of the daemon publishes beside the model's changes. */
 export type DaemonEvent =

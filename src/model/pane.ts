@@ -5,6 +5,8 @@ import { spawnPty, type Pty } from "./pty";
 import { installXtermSpeedups } from "./xterm-speedups";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { inputSent, wantParse, type Parser } from "./parse-slices";
+import { ShellMarks } from "./shell-marks";
+import type { ShellLaunch } from "./shell-integration";
 
 export interface PaneSpec {
   id: number;
@@ -20,10 +22,18 @@ export interface PaneSpec {
   preface?: string;
   /** The pane stays, readable, after its program exits (tmux remain-on-exit). */
   keep?: boolean;
+  /** How to start the program with shell integration (shell-integration.ts): the argv and the
+   * environment it gains, kept out of `argv` and `env` (what the pane runs, and what is saved). */
+  launch?: ShellLaunch;
 }
 
+/** Modes a program may leave set, back to a fresh terminal's: attributes, cursor keys and keypad,
+ * a visible cursor, wrapping, no insert mode, bracketed paste and mouse reports off, the kitty
+ * keyboard stack popped. */
+const RESET_MODES = "\x1b[0m\x1b[?1l\x1b>\x1b[?25h\x1b[?7h\x1b[4l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[<16u";
+
 /** What a pane runs: given to respawn(). */
-export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env">;
+export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "launch">;
 
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
@@ -54,6 +64,12 @@ export class Pane implements Parser {
   pty: Pty;
   startedAt = Date.now();
   readonly keep: boolean;
+  /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
+  readonly shell: ShellMarks;
+  /** ws started this pane's shell with its integration: marks are coming. */
+  shellIntegration: boolean;
+  /** How the current program was started with shell integration, if it was. */
+  private launch: ShellLaunch | undefined;
   cols: number;
   rows: number;
   title = "";
@@ -108,6 +124,9 @@ export class Pane implements Parser {
       this.onTitle(this);
     });
     this.input = emulatorInput(this.term);
+    this.shell = new ShellMarks(this.term);
+    this.launch = spec.launch;
+    this.shellIntegration = spec.launch !== undefined;
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
@@ -125,9 +144,9 @@ export class Pane implements Parser {
   private spawn(): Pty {
     const gen = ++this.generation;
     return spawnPty({
-      argv: this.argv,
+      argv: this.launch?.argv ?? this.argv,
       cwd: this.cwd,
-      env: this.env,
+      env: this.launch ? { ...this.env, ...this.launch.env } : this.env,
       cols: this.cols,
       rows: this.rows,
       onData: (bytes) => {
@@ -173,14 +192,17 @@ export class Pane implements Parser {
    * running program is hung up on first. Throws, changing nothing, if the new one can't start.
    */
   respawn(next: PaneProgram): void {
-    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, pty: this.pty, gen: this.generation };
-    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env });
+    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, launch: this.launch, pty: this.pty, gen: this.generation };
+    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env, launch: next.launch });
     try {
       this.pty = this.spawn();
     } catch (e) {
-      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, generation: old.gen });
+      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, launch: old.launch, generation: old.gen });
       throw e;
     }
+    // The marks of the program before say nothing about this one.
+    this.shell.reset();
+    this.shellIntegration = next.launch !== undefined;
     old.pty.kill("SIGHUP");
     old.pty.close();
     this.exited = false;
@@ -190,8 +212,10 @@ export class Pane implements Parser {
     this.program = "";
     this.foregroundPid = 0;
     this.startedAt = Date.now();
-    // Out of a full-screen program's alternate screen and modes, onto a fresh line.
-    this.inject(`\x1b[?1049l\x1b[!p\x1b[0m${this.term.buffer.active.cursorX > 0 ? "\r\n" : ""}`);
+    // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
+    // a fresh line of the main screen.
+    const alt = this.term.buffer.active.type === "alternate";
+    this.inject(`${alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.term.buffer.normal.cursorX > 0 ? "\r\n" : ""}`);
   }
 
   get pid(): number {
@@ -354,6 +378,7 @@ export class Pane implements Parser {
     this.disposed = true;
     // Nothing more will be parsed: don't leave anyone waiting for it.
     for (const w of this.flushWaiters.splice(0)) w.resolve();
+    this.shell.dispose();
     this.term.dispose();
   }
 }

@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
   too_many_connections: "The server already serves its maximum of connections (this one is closed), or this connection has one of the slots kept for short requests and asked for a stream, attach or wait",
   internal: "The server failed; the message says how. Please report it",
+  no_shell_integration: "The pane's program sends no shell-integration marks (OSC 133), so ws can't tell where a command starts and ends; the bash, zsh and fish that ws starts send them (docs/shell-integration.md)",
+  not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
+  command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
+  agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   "pane_exited",
   "layout_changed",
   "agent_status_changed",
+  "command_started",
+  "command_finished",
   "pane_respawned",
   "pane_moved",
   "output",
@@ -129,6 +131,10 @@ export class EventLog {
         const { type: _, ...fields } = e;
         return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
       }
+      case "command_started":
+        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}) });
+      case "command_finished":
+        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}), exit_code: e.exit_code });
     }
     if (!passesThrough(e)) return;
     const { type, ...fields } = e;

@@ -26,7 +26,8 @@ const SYNTAX = /[\\^$.*+?()[\]{}|]/;
 export function userPattern(source: string, ignoreCase: boolean, param = "pattern"): UserPattern {
   if (source.length > MAX_PATTERN_LENGTH)
     throw new WsError(`pattern is ${source.length} characters long; at most ${MAX_PATTERN_LENGTH} are accepted`, "invalid_params", { param });
-  const flags = ignoreCase ? "i" : "";
+  // Multiline: the text is the pane's lines joined with \n, and ^ and $ mean a line's start and end.
+  const flags = ignoreCase ? "im" : "m";
   try {
     // Only parses: the engine compiles on first use, which happens in the helper.
     new RegExp(source, flags);

@@ -266,6 +266,7 @@ export class Interface implements UiView {
     let held = false;
     const grid = compose(this.session, this, {
       into: this.spare,
+      base: front && this.samePlaces() ? front : undefined,
       unchanged: (pane, r) => {
         const where = placeKey(pane, r);
         const before = this.drawn.get(pane.id);
@@ -290,6 +291,22 @@ export class Interface implements UiView {
     this.frontCovered = !!this.overlay || !!this.copy;
     if (held) this.invalidate(OUTPUT_FRAME_MS);
     return grid;
+  }
+
+  /** Whether the last frame shows the same panes in the same places, with nothing over them: then
+   * the next frame starts as a copy of it (compose's `base`). */
+  private samePlaces(): boolean {
+    if (this.frontCovered || this.overlay || this.copy) return false;
+    const ws = this.session.workspaces[this.session.current];
+    const tab = ws?.tabs[ws.active];
+    if (!tab) return false;
+    const rects = this.session.rects(tab);
+    if (rects.length !== this.drawn.size) return false;
+    for (const r of rects) {
+      const pane = this.session.panes.get(r.pane);
+      if (!pane || this.drawn.get(r.pane)?.where !== placeKey(pane, r)) return false;
+    }
+    return true;
   }
 
   private visiblePanes(): Set<number> {
