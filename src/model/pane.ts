@@ -234,6 +234,13 @@ export class Pane implements Parser {
     return this.name || (titled ? this.title : "") || this.program || this.commandName;
   }
 
+  /** A process's argv as people know it: the shell ws started with its integration (`bash
+   * --rcfile <ws's file>`) is the command the pane was asked to run. */
+  shownArgv(argv: string[]): string[] {
+    const l = this.launch?.argv;
+    return l && l.length === argv.length && l.every((a, i) => a === argv[i]) ? this.argv : argv;
+  }
+
   write(data: string | Uint8Array): void {
     if (this.exited) return; // a kept pane's program is gone: nothing reads its input
     inputSent();

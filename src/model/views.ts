@@ -5,6 +5,7 @@ import { foregroundProcess, processCwd } from "./process-info";
 import { panesOf, type Layout } from "./layout";
 import type { Tab, Workspace } from "./workspace";
 import type { Session } from "./session";
+import type { Pane } from "./pane";
 import type { TreeNode } from "./tree";
 
 export function exportTree(session: Session, l: Layout): TreeNode {
@@ -56,7 +57,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   const pane = p!;
   const where = session.locate(id);
   // A kept pane's program is gone: nothing to ask the system about.
-  const fg = pane.exited ? null : await foregroundProcess(pane.pid);
+  const fg = pane.exited ? null : shownForeground(pane, await foregroundProcess(pane.pid));
   const buf = pane.term.buffer.active;
   return {
     type: "pane_info",
@@ -184,6 +185,11 @@ export interface PaneListing {
   agent_status: string | null;
 }
 
+/** The foreground process as people know it (Pane.shownArgv). */
+function shownForeground<F extends { argv: string[] }>(pane: Pane, fg: F | null): F | null {
+  return fg && { ...fg, argv: pane.shownArgv(fg.argv) };
+}
+
 /** Every pane in workspace, tab and layout order (pane_list). The foreground and cwd of all panes
  * are read at once, asynchronously. */
 export async function paneListing(session: Session, agentStatus?: (pane: number) => string | undefined, workspace?: Workspace): Promise<PaneListing[]> {
@@ -216,7 +222,7 @@ export async function paneListing(session: Session, agentStatus?: (pane: number)
         };
         rows.push(
           (async () => {
-            const fg = p.exited ? null : await foregroundProcess(p.pid);
+            const fg = p.exited ? null : shownForeground(p, await foregroundProcess(p.pid));
             const cwd = p.exited ? undefined : await processCwd(fg?.pid ?? p.pid);
             return { ...base, command: fg?.argv ?? [], cwd: cwd ?? p.cwd };
           })(),
