@@ -21,6 +21,7 @@ const session = () => import("./session-cmds");
 const api = () => import("./api-cmds");
 const attach = () => import("./attach-cmds");
 const agents = () => import("./agent-cmds");
+const remote = () => import("./remote-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
   start: from(server, "start"),
@@ -39,4 +40,6 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
+  proxy: from(remote, "proxy"),
+  remoteInstall: from(remote, "remoteInstall"),
 };

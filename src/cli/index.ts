@@ -21,12 +21,18 @@ const USAGE_EXIT = 2;
 
 export async function runCli(argv: string[]): Promise<void> {
   const { globals: g, rest } = takeGlobals(argv);
+  if (!g.hosts && process.env.WS_HOST) g.hosts = [process.env.WS_HOST];
   setGlobals(g);
   const dashes = rest.indexOf("--");
   const before = dashes >= 0 ? rest.slice(0, dashes) : rest;
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
   try {
+    // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
+    if ((g.hosts || g.allHosts) && !help) {
+      const found = words.length ? findCommand(commandTable(), words) : undefined;
+      if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv)) return;
+    }
     if (words.length === 0) {
       if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));
       // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
