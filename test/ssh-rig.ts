@@ -3,7 +3,7 @@
 // with -F (through WS_SSH_COMMAND, as a user would). The "remote machine" is this one seen through
 // sshd with another HOME and XDG_RUNTIME_DIR (sshd's SetEnv), so its ws daemon, sockets and
 // ~/.local/bin/ws are separate from the local side's.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor, wsArgv } from "./harness";
@@ -21,7 +21,7 @@ async function run(argv: string[]): Promise<string> {
 }
 
 /** A port nothing listens on right now (the kernel's pick). */
-function freePort(): number {
+export function freePort(): number {
   const l = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = l.port;
   l.stop(true);
@@ -29,7 +29,7 @@ function freePort(): number {
 }
 
 /** Every process below `pid` (from /proc), deepest last. */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   const parent = new Map<number, number>();
   for (const d of require("node:fs").readdirSync("/proc") as string[]) {
     if (!/^\d+$/.test(d)) continue;
@@ -126,6 +126,7 @@ export class SshRig {
     writeFileSync(
       this.sshConfig,
       [
+        // wsrig-* are more names for the same machine (the dashboard merges several names).
         `Host ${this.host} ${this.host}-*`,
         "  HostName 127.0.0.1",
         `  Port ${this.port}`,
@@ -136,15 +137,15 @@ export class SshRig {
         "  GlobalKnownHostsFile /dev/null",
         "  StrictHostKeyChecking yes",
         "  LogLevel ERROR",
-        // An alias for a second "host": the same sshd, so the dashboard can merge two names.
-        "Host deadhost",
-        "  HostName 127.0.0.1",
-        `  Port ${freePort()}`,
-        "  ConnectTimeout 3",
       ].join("\n") + "\n",
       { mode: 0o600 },
     );
     return this;
+  }
+
+  /** Another host name for the config, at 127.0.0.1:`port` (a closed port, a silent listener). */
+  addHost(name: string, port: number): void {
+    appendFileSync(this.sshConfig, [`Host ${name}`, "  HostName 127.0.0.1", `  Port ${port}`, `  UserKnownHostsFile ${join(this.root, "known_hosts")}`].join("\n") + "\n");
   }
 
   /** Put a ws at the remote ~/.local/bin/ws that runs this test's ws (the compiled binary or the sources). */

@@ -4,6 +4,7 @@ import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
 
 const GLOBALS = [
   ["-L NAME", "Use the server named NAME (its own socket)"],
+  ["-H HOST", "Run against the ws server on HOST, through ssh (also WS_HOST; see docs/remote.md)"],
   ["--local", "A private server that lives as long as this client (bare ws only)"],
   ["--json", "Print replies as JSON lines"],
   ["--help", "Show help for any command"],

@@ -2,7 +2,7 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandTableJson } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, print, printError, send, setGlobals, show, takeGlobals } from "./common";
+import { CliError, globals, print, printError, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { MissingPane, UsageError, findCommand, parseArgs } from "./parse";
@@ -61,7 +61,8 @@ export async function runCli(argv: string[]): Promise<void> {
 async function run(command: Command, words: string[]): Promise<void> {
   let fields: Record<string, unknown> = {};
   try {
-    if (!command.ownArgs) fields = parseArgs(command, words);
+    // With -H, this pane and this directory are not the remote server's: no defaults from them.
+    if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words);
   } catch (e) {
     if (e instanceof MissingPane) throw new CliError(e.message);
     throw e;

@@ -1,0 +1,226 @@
+// ws on another machine through OpenSSH (docs/remote.md), over a real sshd on 127.0.0.1
+// (test/ssh-rig.ts): the local ws reaches the "remote" one with -H, through `ssh … ws proxy`.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { descendants, freePort, haveSshd, SshRig } from "./ssh-rig";
+import { Tmux } from "./tmux-driver";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The compiled binary, rebuilt when any source is newer (ws remote install copies the binary itself). */
+async function compiledWs(): Promise<string> {
+  const dist = join(ROOT, "dist/ws");
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  if (!existsSync(dist) || statSync(dist).mtimeMs < newest(join(ROOT, "src"))) {
+    const b = Bun.spawn([process.execPath, "run", "build"], { cwd: ROOT, stdout: "ignore", stderr: "pipe" });
+    if ((await b.exited) !== 0) throw new Error(`build failed: ${await new Response(b.stderr).text()}`);
+  }
+  return dist;
+}
+
+describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
+  let rig: SshRig;
+  let local: TestServer;
+  let H: string[];
+
+  beforeAll(async () => {
+    rig = await new SshRig().start();
+    local = new TestServer({ env: rig.env });
+    H = ["-H", rig.host];
+  });
+  afterAll(async () => {
+    await local.stop();
+    await rig.stop();
+  });
+
+  test("ws missing on the host: a clear error naming the host and where ws was looked for", async () => {
+    const r = await local.run([...H, "workspace", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`ws is not installed on ${rig.host}`);
+    expect(r.stderr).toContain("~/.local/bin/ws");
+    expect(r.stderr).toContain(`ws remote install ${rig.host}`);
+  });
+
+  test("ssh failing: the host named, with ssh's own message", async () => {
+    const port = freePort(); // nothing listens there
+    rig.addHost("closedhost", port);
+    const r = await local.run(["-H", "closedhost", "workspace", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("ssh to closedhost failed");
+    expect(r.stderr).toMatch(/Connection refused/);
+    // A host that ssh would read as an option is refused before ssh runs.
+    const bad = await local.run(["-H", "-oProxyCommand=touch /tmp/x", "workspace", "list"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("not a host name");
+  });
+
+  test("ws remote install copies this binary to the host's ~/.local/bin/ws, atomically and executable", async () => {
+    const bin = await compiledWs();
+    const p = Bun.spawn([bin, "remote", "install", rig.host], { env: local.env, cwd: local.root, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toContain(`on ${rig.host} at ~/.local/bin/ws`);
+    const installed = join(rig.home, ".local/bin/ws");
+    expect(statSync(installed).size).toBe(statSync(bin).size);
+    expect(statSync(installed).mode & 0o777).toBe(0o755);
+    // No temp file left beside it.
+    expect(readdirSync(join(rig.home, ".local/bin"))).toEqual(["ws"]);
+    const version = await rig.ssh("$HOME/.local/bin/ws --version");
+    const localVersion = Bun.spawnSync([bin, "--version"]).stdout.toString();
+    expect(version.stdout).toBe(localVersion);
+    // From sources (not one file) there is nothing to copy: a clear refusal.
+    if (wsArgv().length > 1) {
+      const r = await local.run(["remote", "install", rig.host]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("copies the compiled ws binary");
+    }
+  }, 120_000);
+
+  test("start, tab new, pane send and pane read run against the host's server", async () => {
+    // The remote ws is this test's ws (sources or WS_BIN), so both ends are the same build.
+    rig.installWsShim();
+    const none = await local.run([...H, "workspace", "list"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`no ws server on ${rig.host}`);
+    expect(none.stderr).toContain(`ws start -H ${rig.host}`);
+
+    await local.ok([...H, "start"]);
+    // The server runs on the far side (its socket in the remote XDG_RUNTIME_DIR), none here.
+    expect(rig.remoteDaemonPid()).toBeGreaterThan(0);
+    expect(existsSync(local.sock)).toBe(false);
+
+    const pane = Number((await local.ok([...H, "tab", "new"])).trim());
+    expect(pane).toBeGreaterThan(1);
+    await local.ok([...H, "pane", "send", String(pane), "echo over-ssh-$((6*7))", "--enter"]);
+    await waitFor("the remote pane to show the output", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("over-ssh-42"), 15000);
+    const tabs = JSON.parse(await local.ok([...H, "--json", "tab", "list"]));
+    expect(tabs.tabs.map((t: { panes: number[] }) => t.panes).flat()).toContain(pane);
+    // WS_HOST does what -H does.
+    const viaEnv = await local.ok(["--json", "tab", "list"], { env: { WS_HOST: rig.host } });
+    expect(JSON.parse(viaEnv).tabs.length).toBe(tabs.tabs.length);
+    // Panes there get the remote server's WS_SOCKET, and ws inside them talks to it.
+    await local.ok([...H, "pane", "send", String(pane), 'echo "sock=$WS_SOCKET"', "--enter"]);
+    const shown = await waitFor("WS_SOCKET in the remote pane", async () => {
+      const t = await local.ok([...H, "pane", "read", String(pane)]);
+      return t.includes("sock=/") ? t : undefined;
+    }, 15000);
+    expect(shown).toContain(`sock=${join(rig.runtime, "ws", "default.sock")}`);
+  }, 60_000);
+
+  test("a stream (ws events) and ws call work through the bridge", async () => {
+    const reply = JSON.parse(await local.ok([...H, "call", "workspace_list"]));
+    expect(reply.type).toBe("workspaces");
+  });
+
+  describe("attach through the bridge, in a real terminal", () => {
+    let tmux: Tmux;
+    const PREFIX = "C-Space";
+    beforeAll(() => {
+      tmux = new Tmux(local.env);
+    });
+    afterAll(async () => {
+      await tmux.kill();
+    });
+
+    async function attached(name: string) {
+      await tmux.open(name, `sh -c '${wsArgv().join(" ")} -H ${rig.host} attach; echo "[ws exited $?]"; sleep 3600'`);
+      return tmux.waitFor(name, /\[main\] tab \d+\/\d+/, 20000);
+    }
+
+    test("typing reaches the remote pane; detach; reattach finds it as it was", async () => {
+      await attached("a");
+      await tmux.text("a", "echo typed-$((20+3))");
+      await tmux.keys("a", "Enter");
+      await tmux.waitFor("a", "typed-23", 15000);
+      await tmux.keys("a", PREFIX, "d");
+      await tmux.waitFor("a", (s) => s.includes("detached") && s.includes("[ws exited 0]"), 15000);
+      await attached("b");
+      await tmux.waitFor("b", "typed-23", 15000);
+    }, 90_000);
+
+    test("a dropped connection: the terminal comes back, the client says so and exits non-zero; the remote server lives on", async () => {
+      await tmux.waitFor("b", "[main]");
+      const daemon = rig.remoteDaemonPid()!;
+      // The ssh under this attach client (ssh runs as the client's child), killed as a network drop would.
+      const shell = await tmux.panePid("b");
+      const ssh = await waitFor("the attach client's ssh", () => descendants(shell).find((pid) => {
+        try {
+          return require("node:fs").readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "ssh";
+        } catch {
+          return false;
+        }
+      }));
+      process.kill(ssh, "SIGKILL");
+      const s = await tmux.waitFor("b", "[ws exited", 15000);
+      expect(s).toContain(`connection to ${rig.host} was lost`);
+      expect(s).toMatch(/\[ws exited [1-9]\d*\]/);
+      // The terminal is back: no status line of ws's, the shell prints plainly.
+      expect(s).not.toContain("[main] tab");
+      expect(alive(daemon)).toBe(true);
+      // Everything is as it was.
+      await attached("c");
+      await tmux.waitFor("c", "typed-23", 15000);
+      await tmux.keys("c", PREFIX, "d");
+      await tmux.waitFor("c", "[ws exited 0]", 15000);
+    }, 90_000);
+  });
+
+  test("the merged dashboard: every host's agents, each naming its host; a dead or silent host gets a row and blocks nobody", async () => {
+    // An agent on the host reports through its own ws (as agent hooks do), to the remote server.
+    const pane = 1;
+    // (A stand-in agent that stays in the foreground: a status goes when its agent exits.)
+    await local.ok([...H, "pane", "send", String(pane), `sh -c "echo '{}' | ~/.local/bin/ws report UserPromptSubmit --agent claude; echo reported-ok; exec sleep 600"`, "--enter"]);
+    await waitFor("the report to land", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("reported-ok"), 15000);
+
+    rig.addHost("deadhost", freePort());
+    // A host that accepts the TCP connection and then says nothing: only the per-host timeout ends it.
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    rig.addHost("silenthost", silent.port);
+    try {
+      const started = Date.now();
+      const r = await local.run(["--json", "-H", rig.host, "-H", "deadhost", "-H", "silenthost", "dashboard"], { env: { WS_HOST_TIMEOUT_MS: "2500" } });
+      const took = Date.now() - started;
+      expect(r.code).toBe(0);
+      const d = JSON.parse(r.stdout);
+      expect(d.hosts.find((h: { host: string }) => h.host === rig.host).ok).toBe(true);
+      expect(d.hosts.find((h: { host: string }) => h.host === "deadhost")).toMatchObject({ ok: false });
+      expect(d.hosts.find((h: { host: string }) => h.host === "silenthost").error).toContain("no answer");
+      expect(d.agents).toContainEqual(expect.objectContaining({ host: rig.host, pane, status: "working" }));
+      // The silent host cost its timeout, not more (and the others did not wait for it in turn).
+      expect(took).toBeLessThan(2500 + 6000);
+
+      const text = await local.run(["-H", rig.host, "-H", "deadhost", "dashboard"]);
+      expect(text.stdout).toMatch(new RegExp(`${rig.host}\\s+working .* pane ${pane}`));
+      expect(text.stdout).toMatch(/deadhost\s+unreachable: ssh to deadhost failed/);
+
+      // --all-hosts: the hosts file lists them.
+      const missing = await local.run(["--all-hosts", "dashboard"]);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(join(local.root, "config", "ws", "hosts"));
+      mkdirSync(join(local.root, "config", "ws"), { recursive: true });
+      writeFileSync(join(local.root, "config", "ws", "hosts"), `# build boxes\n${rig.host}\ndeadhost  # gone\n`);
+      const all = JSON.parse(await local.ok(["--json", "--all-hosts", "dashboard"]));
+      expect(all.hosts.map((h: { host: string }) => h.host)).toEqual([rig.host, "deadhost"]);
+      expect(all.agents[0]).toMatchObject({ host: rig.host, pane });
+    } finally {
+      silent.stop(true);
+    }
+  }, 60_000);
+
+  test("ws kill-server -H stops the host's server", async () => {
+    const pid = rig.remoteDaemonPid()!;
+    await local.ok([...H, "kill-server"]);
+    await waitFor("the remote server to exit", () => !alive(pid), 10000);
+  });
+});
