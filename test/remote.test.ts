@@ -1,7 +1,7 @@
 // ws on another machine through OpenSSH (docs/remote.md), over a real sshd on 127.0.0.1
 // (test/ssh-rig.ts): the local ws reaches the "remote" one with -H, through `ssh … ws proxy`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { descendants, freePort, haveSshd, SshRig } from "./ssh-rig";
@@ -64,6 +64,22 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     expect(bad.stderr).toContain("not a host name");
   });
 
+  test("a remote ws that speaks other protocol versions, or is too old for ws proxy: clear errors", async () => {
+    const bin = join(rig.home, ".local/bin");
+    mkdirSync(bin, { recursive: true });
+    const fake = (script: string) => writeFileSync(join(bin, "ws"), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    fake(`echo '{"ws_proxy":1,"min":7,"max":9,"build":"future"}'; cat >/dev/null`);
+    const future = await local.run([...H, "workspace", "list"]);
+    expect(future.code).toBe(1);
+    expect(future.stderr).toContain(`${rig.host}'s ws speaks protocol 7..9 (build future); this ws speaks 1..6`);
+    expect(future.stderr).toContain(`ws remote install ${rig.host}`);
+    fake(`echo "ws: unknown command proxy" >&2; exit 2`);
+    const old = await local.run([...H, "workspace", "list"]);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toContain(`ws proxy on ${rig.host} exited 2: ws: unknown command proxy`);
+    rmSync(join(bin, "ws"));
+  });
+
   test("ws remote install copies this binary to the host's ~/.local/bin/ws, atomically and executable", async () => {
     const bin = await compiledWs();
     const p = Bun.spawn([bin, "remote", "install", rig.host], { env: local.env, cwd: local.root, stdout: "pipe", stderr: "pipe" });
@@ -116,6 +132,17 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
       return t.includes("sock=/") ? t : undefined;
     }, 15000);
     expect(shown).toContain(`sock=${join(rig.runtime, "ws", "default.sock")}`);
+  }, 60_000);
+
+  test("a big reply comes through the bridge byte for byte", async () => {
+    const pane = Number((await local.ok([...H, "tab", "new", "--", "sh", "-c", "seq 1 40000; echo seq-done; exec sleep 600"])).trim());
+    await waitFor("seq to finish", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("seq-done"), 20000);
+    const read = ["--json", "pane", "read", String(pane), "--source", "recent"];
+    const through = await local.ok([...H, ...read]);
+    // The same request straight to the host's socket (it is this machine, after all).
+    const direct = await local.ok(read, { env: { XDG_RUNTIME_DIR: rig.runtime } });
+    expect(through.length).toBeGreaterThan(50_000);
+    expect(through).toBe(direct);
   }, 60_000);
 
   test("a stream (ws events) and ws call work through the bridge", async () => {
@@ -218,9 +245,21 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     }
   }, 60_000);
 
-  test("ws kill-server -H stops the host's server", async () => {
+  test("ws kill-server -H stops the host's server; bare ws -H starts it again and attaches", async () => {
     const pid = rig.remoteDaemonPid()!;
     await local.ok([...H, "kill-server"]);
     await waitFor("the remote server to exit", () => !alive(pid), 10000);
-  });
+    const tmux = new Tmux(local.env);
+    try {
+      await tmux.open("bare", `sh -c '${wsArgv().join(" ")} -H ${rig.host}; echo "[ws exited $?]"; sleep 3600'`);
+      await tmux.waitFor("bare", /\[main\] tab \d+\/\d+/, 20000);
+      const again = rig.remoteDaemonPid()!;
+      expect(again).not.toBe(pid);
+      expect(alive(again)).toBe(true);
+      await tmux.keys("bare", "C-Space", "d");
+      await tmux.waitFor("bare", "[ws exited 0]", 15000);
+    } finally {
+      await tmux.kill();
+    }
+  }, 60_000);
 });

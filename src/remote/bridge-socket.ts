@@ -3,7 +3,7 @@
 // preamble are the remote server's, unchanged.
 import type { Socket, SocketHandler } from "bun";
 import { ConnectionFailure, type Connect } from "../client/connect";
-import { lastLines, openBridge } from "./ssh";
+import { lastLines, openBridge, quietly } from "./ssh";
 
 export interface BridgeOptions {
   name?: string;
@@ -41,15 +41,19 @@ async function connectBridge<T>(host: string, opts: BridgeOptions, handler: Sock
       const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
       // ssh's stdin pipe takes it all (the sink buffers what the pipe can't yet), so nothing is
       // ever partly written here; flush so it leaves now, not at the next write.
-      proc.stdin.write(data);
-      proc.stdin.flush();
+      try {
+        quietly(proc.stdin.write(data));
+        quietly(proc.stdin.flush());
+      } catch {
+        return 0; // ssh has gone: its exit ends the stream (below)
+      }
       return data.length;
     },
     end() {
       if (ended) return;
       ended = true;
       try {
-        proc.stdin.end();
+        quietly(proc.stdin.end());
       } catch {}
     },
     timeout(seconds) {

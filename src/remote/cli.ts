@@ -6,7 +6,7 @@ import { useConnector } from "../client/connect";
 import { CliError, globals } from "../cli/common";
 import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
-import { checkHost, openBridge } from "./ssh";
+import { checkHost, openBridge, quietly } from "./ssh";
 
 /** Handlers that speak the protocol themselves (through connectClient), so they work over the bridge. */
 const BRIDGED = new Set(["attach", "describe", "call", "events", "tabList"]);
@@ -58,8 +58,8 @@ async function execRemote(host: string, argv: string[]): Promise<number> {
   const bridge = await openBridge(host, { name: globals.name, exec: true });
   const { proc, reader } = bridge;
   bridge.forwardStderr((chunk) => process.stderr.write(chunk));
-  proc.stdin.write(JSON.stringify(argv) + "\n");
-  proc.stdin.end();
+  quietly(proc.stdin.write(JSON.stringify(argv) + "\n"));
+  quietly(proc.stdin.end());
   if (bridge.rest.length) process.stdout.write(bridge.rest);
   for (;;) {
     const r = await reader.read();

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CliError, globals, print, printJson } from "../cli/common";
 import { URGENCY } from "../features/agents/status-map";
 import { parseReply } from "../protocol/envelope";
-import { openBridge } from "./ssh";
+import { openBridge, quietly } from "./ssh";
 
 /** How long one host may take to answer (ssh, the remote ws and its reply), in ms. */
 export const HOST_TIMEOUT_MS = Number(process.env.WS_HOST_TIMEOUT_MS) || 8000;
@@ -55,8 +55,8 @@ async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: nu
   const bridge = await openBridge(host, { name: globals.name, timeoutMs });
   const { proc, reader } = bridge;
   try {
-    proc.stdin.write(JSON.stringify(msg) + "\n");
-    proc.stdin.flush();
+    quietly(proc.stdin.write(JSON.stringify(msg) + "\n"));
+    quietly(proc.stdin.flush());
     let buf = new TextDecoder().decode(bridge.rest);
     const dec = new TextDecoder();
     while (!buf.includes("\n")) {

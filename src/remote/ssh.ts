@@ -53,6 +53,11 @@ export function controlDir(): string {
   return dir;
 }
 
+/** A pipe write's failure (ssh gone) may arrive later, in a promise: the stream's end reports it instead. */
+export function quietly(result: unknown): void {
+  if (result instanceof Promise) result.catch(() => {});
+}
+
 /** Refuse a host that ssh would read as an option. */
 export function checkHost(host: string): void {
   if (!host || host.startsWith("-") || /[\s\x00-\x1f]/.test(host)) throw new ConnectionFailure(`not a host name: ${JSON.stringify(host)}`);
