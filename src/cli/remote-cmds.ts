@@ -5,7 +5,6 @@ import { clientSocketProblem } from "../client/socket-check";
 import { MIN_VERSION, VERSION } from "../protocol/version";
 import { CliError, globals, print, printJson, sock } from "./common";
 import type { HandlerInput } from "./handlers";
-import { selfArgv, startDaemon } from "./server-cmds";
 
 function preambleLine(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ ws_proxy: 1, min: MIN_VERSION, max: VERSION, build: BUILD, ...extra }) + "\n";
@@ -49,7 +48,7 @@ export async function proxy({ fields }: HandlerInput): Promise<void> {
   }
   if (fields.start) {
     try {
-      await startDaemon(path);
+      await (await import("./server-cmds")).startDaemon(path);
     } catch (e) {
       return writeOut(preambleLine({ error: (e as Error).message, code: "start_failed" }));
     }
@@ -98,7 +97,7 @@ export async function remoteInstall({ fields }: HandlerInput): Promise<void> {
   const host = String(fields.host);
   const { sshArgv, sshFailure, checkHost } = await import("../remote/ssh");
   checkHost(host);
-  const self = selfArgv();
+  const self = (await import("./server-cmds")).selfArgv();
   if (self.length !== 1) throw new CliError("ws remote install copies the compiled ws binary; this ws runs from its sources (build it: bun run build)");
   const here = await output(["uname", "-sm"]);
   const there = await output(sshArgv(host, UNAME));
