@@ -1,7 +1,7 @@
 // ws on another machine through OpenSSH (docs/remote.md), over a real sshd on 127.0.0.1
 // (test/ssh-rig.ts): the local ws reaches the "remote" one with -H, through `ssh … ws proxy`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { descendants, freePort, haveSshd, SshRig } from "./ssh-rig";
@@ -68,8 +68,10 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     const bin = join(rig.home, ".local/bin");
     mkdirSync(bin, { recursive: true });
     const fake = (script: string) => writeFileSync(join(bin, "ws"), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-    fake(`echo '{"ws_proxy":1,"min":7,"max":9,"build":"future"}'; cat >/dev/null`);
+    // On PATH first (a system-wide install), then ~/.local/bin.
+    writeFileSync(join(rig.binDir, "ws"), `#!/bin/sh\necho '{"ws_proxy":1,"min":7,"max":9,"build":"future"}'; cat >/dev/null\n`, { mode: 0o755 });
     const future = await local.run([...H, "workspace", "list"]);
+    rmSync(join(rig.binDir, "ws"));
     expect(future.code).toBe(1);
     expect(future.stderr).toContain(`${rig.host}'s ws speaks protocol 7..9 (build future); this ws speaks 1..6`);
     expect(future.stderr).toContain(`ws remote install ${rig.host}`);
@@ -95,6 +97,18 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     const version = await rig.ssh("$HOME/.local/bin/ws --version");
     const localVersion = Bun.spawnSync([bin, "--version"]).stdout.toString();
     expect(version.stdout).toBe(localVersion);
+    // Another OS or CPU there: refused, nothing copied.
+    const before = statSync(installed).mtimeMs;
+    writeFileSync(join(rig.binDir, "uname"), "#!/bin/sh\necho Linux riscv64\n", { mode: 0o755 });
+    try {
+      const p2 = Bun.spawn([bin, "remote", "install", rig.host], { env: local.env, cwd: local.root, stdout: "pipe", stderr: "pipe" });
+      const [err2, code2] = await Promise.all([new Response(p2.stderr).text(), p2.exited]);
+      expect(code2).toBe(1);
+      expect(err2).toContain(`${rig.host} is Linux riscv64, this ws is built for ${Bun.spawnSync(["uname", "-sm"]).stdout.toString().trim()}; nothing was copied`);
+      expect(statSync(installed).mtimeMs).toBe(before);
+    } finally {
+      rmSync(join(rig.binDir, "uname"));
+    }
     // From sources (not one file) there is nothing to copy: a clear refusal.
     if (wsArgv().length > 1) {
       const r = await local.run(["remote", "install", rig.host]);
@@ -148,7 +162,25 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
   test("a stream (ws events) and ws call work through the bridge", async () => {
     const reply = JSON.parse(await local.ok([...H, "call", "workspace_list"]));
     expect(reply.type).toBe("workspaces");
-  });
+    const events = Bun.spawn([...wsArgv(), ...H, "events", "--types", "tab_created"], { env: local.env, cwd: local.root, stdout: "pipe", stderr: "pipe" });
+    try {
+      let out = "";
+      let err = "";
+      const dec = new TextDecoder();
+      (async () => {
+        for await (const c of events.stderr) err += dec.decode(c);
+      })();
+      (async () => {
+        for await (const c of events.stdout) out += dec.decode(c);
+      })();
+      await waitFor("the subscription", () => err.includes("# subscribed"), 15000);
+      const pane = (await local.ok([...H, "tab", "new", "--name", "streamed"])).trim();
+      await waitFor("the tab_created event", () => out.includes("tab_created") && out.includes("name=streamed"), 15000);
+      expect(pane).toMatch(/^\d+$/);
+    } finally {
+      events.kill();
+    }
+  }, 40_000);
 
   describe("attach through the bridge, in a real terminal", () => {
     let tmux: Tmux;
@@ -262,4 +294,53 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
       await tmux.kill();
     }
   }, 60_000);
+});
+
+describe("ws proxy on its own (what ssh runs on the host)", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await new TestServer().start();
+  });
+  afterAll(() => s.stop());
+
+  async function proxy(input: string, args: string[] = [], env: Record<string, string> = {}): Promise<string[]> {
+    const p = Bun.spawn([...wsArgv(), "proxy", ...args], { env: { ...s.env, ...env }, cwd: s.root, stdin: new Blob([input]), stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+    expect(code).toBe(0);
+    return out.split("\n").filter(Boolean);
+  }
+
+  test("a preamble with the protocol range and build, then the server's bytes both ways; a big line gets through whole", async () => {
+    const big = JSON.stringify({ v: 6, type: "workspace_list", id: 1, pad: "x".repeat(900_000) });
+    const lines = await proxy(`${big}\n${JSON.stringify({ v: 6, type: "workspace_list", id: 2 })}\n`);
+    const pre = JSON.parse(lines[0]!);
+    expect(pre).toMatchObject({ ws_proxy: 1, min: 1, max: 6 });
+    expect(pre.build).toBe(Bun.spawnSync([...wsArgv(), "--version"], { env: s.env }).stdout.toString().match(/\((\w+)\)/)![1]);
+    // The big line reached the server whole (it answers only at a newline): refused for its
+    // unknown field, and the next request on the same connection answered after it.
+    expect(JSON.parse(lines[1]!)).toMatchObject({ type: "error", id: 1 });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ type: "workspaces", id: 2 });
+  });
+
+  test("no server, or an unsafe socket directory: the preamble says so and nothing is sent", async () => {
+    const [none] = await proxy("", ["-L", "nobody-here"]);
+    expect(JSON.parse(none!)).toMatchObject({ ws_proxy: 1, code: "no_server" });
+    chmodSync(s.socketDir, 0o755);
+    try {
+      const [unsafe] = await proxy(JSON.stringify({ v: 1, type: "workspace_list" }) + "\n");
+      expect(JSON.parse(unsafe!)).toMatchObject({ code: "unsafe_socket" });
+      expect(JSON.parse(unsafe!).error).toContain("expected 700");
+    } finally {
+      chmodSync(s.socketDir, 0o700);
+    }
+  });
+
+  test("--exec runs one command line here; it won't run a proxy", async () => {
+    const lines = await proxy(JSON.stringify(["--json", "workspace", "list"]) + "\n", ["--exec"]);
+    expect(JSON.parse(lines[1]!).type).toBe("workspaces");
+    const p = Bun.spawn([...wsArgv(), "proxy", "--exec"], { env: s.env, cwd: s.root, stdin: new Blob([JSON.stringify(["proxy"]) + "\n"]), stdout: "pipe", stderr: "pipe" });
+    const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+    expect(code).toBe(1);
+    expect(err).toContain("does not run through a proxy");
+  });
 });

@@ -53,6 +53,8 @@ export class SshRig {
   /** The remote side's HOME, XDG_RUNTIME_DIR (its sockets live in ws/ under it) and state. */
   readonly home: string;
   readonly runtime: string;
+  /** First on the remote PATH (empty unless a test puts something there). */
+  readonly binDir: string;
   readonly sshConfig: string;
   private proc?: ReturnType<typeof Bun.spawn>;
   port = 0;
@@ -63,7 +65,8 @@ export class SshRig {
     this.home = join(this.root, "home");
     this.runtime = join(this.root, "run");
     this.sshConfig = join(this.root, "ssh_config");
-    for (const d of [this.home, this.runtime]) mkdirSync(d, { mode: 0o700 });
+    this.binDir = join(this.root, "bin");
+    for (const d of [this.home, this.runtime, this.binDir]) mkdirSync(d, { mode: 0o700 });
   }
 
   /** `ssh -F CONFIG`: what WS_SSH_COMMAND is set to, and how the tests run ssh themselves. */
@@ -102,7 +105,7 @@ export class SshRig {
           "StrictModes no",
           "PrintMotd no",
           `AllowUsers ${user}`,
-          `SetEnv HOME=${this.home} XDG_RUNTIME_DIR=${this.runtime} XDG_STATE_HOME=${join(this.home, "state")} XDG_CONFIG_HOME=${join(this.home, "config")} SHELL=/bin/bash LC_ALL=C.UTF-8`,
+          `SetEnv HOME=${this.home} XDG_RUNTIME_DIR=${this.runtime} XDG_STATE_HOME=${join(this.home, "state")} XDG_CONFIG_HOME=${join(this.home, "config")} SHELL=/bin/bash LC_ALL=C.UTF-8 PATH=${this.binDir}:/usr/local/bin:/usr/bin:/bin`,
           "LogLevel ERROR",
         ].join("\n") + "\n",
       );

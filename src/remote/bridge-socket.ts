@@ -3,7 +3,7 @@
 // preamble are the remote server's, unchanged.
 import type { Socket, SocketHandler } from "bun";
 import { ConnectionFailure, type Connect } from "../client/connect";
-import { lastLines, openBridge, quietly } from "./ssh";
+import { lastLines, openBridge, quietly, settledStderr } from "./ssh";
 
 export interface BridgeOptions {
   name?: string;
@@ -77,8 +77,7 @@ async function connectBridge<T>(host: string, opts: BridgeOptions, handler: Sock
     // ssh ending by a signal or with its own failure (255) while we still wanted the stream: the
     // connection was lost, not closed by the server.
     if (!ended && (code === 255 || proc.signalCode)) {
-      await Bun.sleep(20); // ssh's last words on stderr
-      const said = lastLines(bridge.stderr());
+      const said = lastLines(await settledStderr(bridge));
       handler.error?.(s, new ConnectionFailure(`the connection to ${host} was lost${said ? ` (${said})` : proc.signalCode ? ` (ssh ended by ${proc.signalCode})` : ""}; the ws server there keeps running`));
     }
     handler.close?.(s, undefined);

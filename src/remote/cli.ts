@@ -6,7 +6,7 @@ import { useConnector } from "../client/connect";
 import { CliError, globals } from "../cli/common";
 import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
-import { checkHost, openBridge, quietly } from "./ssh";
+import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
 
 /** Handlers that speak the protocol themselves (through connectClient), so they work over the bridge. */
 const BRIDGED = new Set(["attach", "describe", "call", "events", "tabList"]);
@@ -60,13 +60,16 @@ async function execRemote(host: string, argv: string[]): Promise<number> {
   bridge.forwardStderr((chunk) => process.stderr.write(chunk));
   quietly(proc.stdin.write(JSON.stringify(argv) + "\n"));
   quietly(proc.stdin.end());
-  if (bridge.rest.length) process.stdout.write(bridge.rest);
+  // Awaited writes: all of it reaches our stdout before main.ts exits, and a slow reader slows ssh.
+  if (bridge.rest.length) await Bun.write(Bun.stdout, bridge.rest);
   for (;;) {
     const r = await reader.read();
     if (r.done) break;
-    process.stdout.write(r.value);
+    await Bun.write(Bun.stdout, r.value);
   }
   const code = await proc.exited;
+  await settledStderr(bridge);
+  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
   if (code === 255 || proc.signalCode) throw new CliError(`the connection to ${host} was lost (ssh ${proc.signalCode ?? `exited ${code}`})`);
   return code;
 }

@@ -115,20 +115,28 @@ export interface Bridge {
   stderr: () => string;
   /** From now on, also hand each piece of stderr to `fn` (ws proxy --exec: the remote command's messages). */
   forwardStderr: (fn: (chunk: Uint8Array) => void) => void;
+  /** Settles when ssh's stderr has ended: all its last words are in. */
+  stderrDone: Promise<void>;
 }
 
 /** Keep the last `max` characters of a stream (ssh's stderr) without ever holding more. */
-function tailOf(stream: ReadableStream<Uint8Array>, max = 8192): Pick<Bridge, "stderr" | "forwardStderr"> {
+function tailOf(stream: ReadableStream<Uint8Array>, max = 8192): Pick<Bridge, "stderr" | "forwardStderr" | "stderrDone"> {
   let text = "";
   let forward: ((chunk: Uint8Array) => void) | undefined;
   const dec = new TextDecoder();
-  (async () => {
+  const stderrDone = (async () => {
     for await (const chunk of stream) {
       text = (text + dec.decode(chunk, { stream: true })).slice(-max);
       forward?.(chunk);
     }
   })().catch(() => {});
-  return { stderr: () => text, forwardStderr: (fn) => (forward = fn) };
+  return { stderr: () => text, forwardStderr: (fn) => (forward = fn), stderrDone };
+}
+
+/** ssh's stderr once it has ended, or after `ms` at most (a child may hold it open). */
+export async function settledStderr(b: Pick<Bridge, "stderr" | "stderrDone">, ms = 1000): Promise<string> {
+  await Promise.race([b.stderrDone, Bun.sleep(ms)]);
+  return b.stderr();
 }
 
 /**
@@ -137,7 +145,7 @@ function tailOf(stream: ReadableStream<Uint8Array>, max = 8192): Pick<Bridge, "s
  */
 export async function openBridge(host: string, opts: { name?: string; start?: boolean; exec?: boolean; timeoutMs?: number } = {}): Promise<Bridge> {
   const proc = Bun.spawn(sshArgv(host, remoteCommand(proxyArgs(opts))), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const { stderr, forwardStderr } = tailOf(proc.stderr);
+  const tail = tailOf(proc.stderr);
   const reader = proc.stdout.getReader();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -149,16 +157,14 @@ export async function openBridge(host: string, opts: { name?: string; start?: bo
       if (nl >= 0) {
         const line = new TextDecoder().decode(buf.subarray(0, nl));
         const preamble = checkPreamble(host, line);
-        return { proc, preamble, rest: buf.subarray(nl + 1), reader, stderr, forwardStderr };
+        return { proc, preamble, rest: buf.subarray(nl + 1), reader, ...tail };
       }
       if (buf.length > 64 * 1024) throw new ConnectionFailure(`${host}'s ws did not answer as a ws proxy (no preamble line)`);
       const r = await Promise.race([reader.read(), timedOut]);
       if (r === "timeout") throw new ConnectionFailure(`no answer from ${host} within ${Math.round(timeoutMs / 1000)} s (ssh ${host} ws proxy)`);
       if (r.done) {
         const code = await Promise.race([proc.exited, Bun.sleep(2000).then(() => null)]);
-        // Let the stderr reader catch up with ssh's last words.
-        await Bun.sleep(20);
-        throw sshFailure(host, code ?? null, stderr());
+        throw sshFailure(host, code ?? null, await settledStderr(tail));
       }
       const joined = new Uint8Array(buf.length + r.value.length);
       joined.set(buf);
