@@ -31,7 +31,7 @@ export async function runCli(argv: string[]): Promise<void> {
     // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
     if ((g.hosts || g.allHosts) && !help) {
       const found = words.length ? findCommand(commandTable(), words) : undefined;
-      if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv)) return;
+      if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
     }
     if (words.length === 0) {
       if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));

@@ -29,10 +29,10 @@ export function withoutHostFlags(argv: string[]): string[] {
 }
 
 /**
- * Run `command` (undefined: bare `ws`, attach) against the remote host(s). Returns true when it
+ * Run `command` (`bare`: no command, i.e. attach) against the remote host(s). Returns true when it
  * has run; false when the normal CLI path should go on, its connections now through the bridge.
  */
-export async function runRemote(command: Command | undefined, argv: string[]): Promise<boolean> {
+export async function runRemote(command: Command | undefined, argv: string[], bare: boolean): Promise<boolean> {
   if (command && LOCAL_ONLY.has(command.path)) return false;
   if (globals.local) throw new CliError("--local starts a server private to this terminal; it can't be combined with -H");
   if (command?.path === "dashboard" && (globals.allHosts || (globals.hosts?.length ?? 0) > 1)) {
@@ -49,7 +49,7 @@ export async function runRemote(command: Command | undefined, argv: string[]): P
     return true;
   }
   // Bare `ws` starts a server when none runs, as it does locally.
-  useConnector(bridgeConnector(host, { name: globals.name, start: command === undefined }));
+  useConnector(bridgeConnector(host, { name: globals.name, start: bare }));
   return false;
 }
 
