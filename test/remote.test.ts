@@ -281,6 +281,10 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     const pid = rig.remoteDaemonPid()!;
     await local.ok([...H, "kill-server"]);
     await waitFor("the remote server to exit", () => !alive(pid), 10000);
+    // A command run there whole fails as it would there: its message and exit status come back.
+    const again = await local.run([...H, "kill-server"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`no ws server on ${join(rig.runtime, "ws", "default.sock")}`);
     const tmux = new Tmux(local.env);
     try {
       await tmux.open("bare", `sh -c '${wsArgv().join(" ")} -H ${rig.host}; echo "[ws exited $?]"; sleep 3600'`);

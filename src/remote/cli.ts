@@ -3,7 +3,7 @@
 // the commands that work on the server machine's files (start, kill-server, doctor, session …) run
 // there whole (`ws proxy --exec`); ws dashboard merges several hosts.
 import { useConnector } from "../client/connect";
-import { CliError, globals } from "../cli/common";
+import { CliError, globals, printError } from "../cli/common";
 import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
 import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
@@ -57,7 +57,16 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
 async function execRemote(host: string, argv: string[]): Promise<number> {
   const bridge = await openBridge(host, { name: globals.name, exec: true });
   const { proc, reader } = bridge;
-  bridge.forwardStderr((chunk) => process.stderr.write(chunk));
+  // stderr mixes the remote ws's messages with ssh's own (and a server's banner): line by line,
+  // terminal-safe, like everything the CLI prints.
+  let errText = "";
+  const dec = new TextDecoder();
+  bridge.forwardStderr((chunk) => {
+    errText += dec.decode(chunk, { stream: true });
+    const lines = errText.split("\n");
+    errText = lines.pop()!;
+    for (const l of lines) printError(l);
+  });
   quietly(proc.stdin.write(JSON.stringify(argv) + "\n"));
   quietly(proc.stdin.end());
   // Awaited writes: all of it reaches our stdout before main.ts exits, and a slow reader slows ssh.
@@ -69,7 +78,7 @@ async function execRemote(host: string, argv: string[]): Promise<number> {
   }
   const code = await proc.exited;
   await settledStderr(bridge);
-  await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+  if (errText) printError(errText);
   if (code === 255 || proc.signalCode) throw new CliError(`the connection to ${host} was lost (ssh ${proc.signalCode ?? `exited ${code}`})`);
   return code;
 }
