@@ -15,9 +15,6 @@ export function parentDir(path: string): string {
   return slash < 0 ? "." : slash === 0 ? "/" : trimmed.slice(0, slash);
 }
 
-/** The last part of a path. */
-export const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
-
 /** The per-user socket directory: $XDG_RUNTIME_DIR/ws, else $TMPDIR/ws-<uid>, else /tmp/ws-<uid>. */
 export function socketDir(env: Env = process.env): string {
   if (env.XDG_RUNTIME_DIR) return joinPath(env.XDG_RUNTIME_DIR, "ws");
@@ -35,9 +32,6 @@ export interface SocketChoice {
   name?: string; // -L NAME
   local?: boolean; // --local: ws-<pid>.sock
 }
-
-/** A --local server's socket (ws-<pid>.sock): private to one client, never restored by name. */
-export const isLocalSocket = (path: string) => /^ws-\d+\.sock$/.test(baseName(path));
 
 /** The socket a command should use. Inside a pane WS_SOCKET wins unless -L or --local says otherwise. */
 export function socketPath(choice: SocketChoice = {}, env: Env = process.env): string {

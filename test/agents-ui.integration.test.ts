@@ -5,7 +5,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
-import { notificationBytes, notifyKinds } from "../src/features/agents/ui-feature";
+import { notifyKinds } from "../src/features/agents/ui-feature";
+import { notificationBytes } from "../src/ui/notification";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const WRONG: Record<string, unknown> = { integer: "1", number: "1.5", boolean: "yes", string: 5, "string[]": "a", pairs: "x", object: 5 };
+const WRONG: Record<string, unknown> = { integer: "1", number: "1.5", boolean: "yes", string: 5, "string[]": "a", "integer[]": ["a"], pairs: "x", object: 5 };
 
 function placeholder(f: any): unknown {
   switch (f.type) {
@@ -29,6 +29,8 @@ function placeholder(f: any): unknown {
       return f.accepted?.[0] ?? "x";
     case "string[]":
       return f.accepted ? [f.accepted[0]] : ["x"];
+    case "integer[]":
+      return [f.min ?? 1];
     case "pairs":
       return [];
     case "object":

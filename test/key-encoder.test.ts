@@ -72,11 +72,74 @@ describe("key encoder", () => {
     const extra = trackModes(t);
     await write(t, "\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?1004h\x1b[5 q\x1b[?25l");
     const m = modesOf(t, extra);
-    expect(m).toEqual({ applicationCursorKeys: true, applicationKeypad: false, bracketedPaste: true, mouseTracking: "drag", mouseEncoding: "sgr", sendFocus: true });
+    expect(m).toEqual({ applicationCursorKeys: true, applicationKeypad: false, bracketedPaste: true, mouseTracking: "drag", mouseEncoding: "sgr", sendFocus: true, kittyFlags: 0 });
     expect(extra.cursorShape).toBe(5);
     expect(extra.cursorHidden).toBe(true);
     await write(t, "\x1b[?1006l\x1b[?25h");
     expect(extra.mouseEncoding).toBe("default");
     expect(extra.cursorHidden).toBe(false);
+  });
+
+  test("kitty keyboard flags: push, pop and set per screen; RIS clears them", async () => {
+    const t = new Terminal({ cols: 20, rows: 5, allowProposedApi: true });
+    const extra = trackModes(t);
+    const flags = () => modesOf(t, extra).kittyFlags;
+    expect(flags()).toBe(0);
+    await write(t, "\x1b[>1u");
+    expect(flags()).toBe(1);
+    await write(t, "\x1b[>9u\x1b[=2;3u");
+    expect(flags()).toBe(9 & ~2);
+    await write(t, "\x1b[=4;2u");
+    expect(flags()).toBe(13);
+    await write(t, "\x1b[<u");
+    expect(flags()).toBe(1);
+    // The alternate screen has its own stack: a program that leaves it unpopped leaves the main one as it was.
+    await write(t, "\x1b[?1049h\x1b[>8u");
+    expect(flags()).toBe(8);
+    await write(t, "\x1b[?1049l");
+    expect(flags()).toBe(1);
+    await write(t, "\x1b[<5u");
+    expect(flags()).toBe(0);
+    await write(t, "\x1b[>1u\x1bc");
+    expect(flags()).toBe(0);
+    // CSI u with no prefix is still xterm's restore-cursor, not ours.
+    await write(t, "\x1b[>1u\x1b[u");
+    expect(flags()).toBe(1);
+  });
+
+  test("kitty flag 1 (disambiguate): Esc and modified keys as CSI u, text and plain Enter/Tab/Backspace as before", () => {
+    const k = { kittyFlags: 1 };
+    expect(enc(key("Esc"), k)).toBe("\x1b[27u");
+    expect(enc(key({ Char: "c" }, "CONTROL"), k)).toBe("\x1b[99;5u");
+    expect(enc(key({ Char: "x" }, "ALT"), k)).toBe("\x1b[120;3u");
+    expect(enc(key({ Char: "A" }, "ALT"), k)).toBe("\x1b[97;4u");
+    expect(enc(key({ Char: " " }, "CONTROL"), k)).toBe("\x1b[32;5u");
+    expect(enc(key({ Char: "a" }), k)).toBe("a");
+    expect(enc(key({ Char: "A" }, "SHIFT"), k)).toBe("A");
+    expect(enc(key("Enter"), k)).toBe("\r");
+    expect(enc(key("Tab"), k)).toBe("\t");
+    expect(enc(key("Backspace"), k)).toBe("\x7f");
+    expect(enc(key("Enter", "SHIFT"), k)).toBe("\x1b[13;2u");
+    expect(enc(key("Tab", "SHIFT"), k)).toBe("\x1b[9;2u");
+    expect(enc(key("BackTab"), k)).toBe("\x1b[9;2u");
+    expect(enc(key("Up"), { ...k, applicationCursorKeys: true })).toBe("\x1b[A");
+    expect(enc(key("Left", "CONTROL"), k)).toBe("\x1b[1;5D");
+    expect(enc(key({ F: 1 }), k)).toBe("\x1b[P");
+    expect(enc(key({ F: 3 }), k)).toBe("\x1b[13~");
+    expect(enc(key({ F: 2 }, "SHIFT"), k)).toBe("\x1b[1;2Q");
+    expect(enc(key({ F: 5 }), k)).toBe("\x1b[15~");
+    expect(enc(key("PageUp"), k)).toBe("\x1b[5~");
+    expect(enc(key("Enter", "", "Press", "KEYPAD"), k)).toBe("\x1b[57414u");
+  });
+
+  test("kitty flag 8 (all keys as escape codes): text and Enter too", () => {
+    const k = { kittyFlags: 8 };
+    expect(enc(key({ Char: "a" }), k)).toBe("\x1b[97u");
+    expect(enc(key({ Char: "A" }, "SHIFT"), k)).toBe("\x1b[97;2u");
+    expect(enc(key("Enter"), k)).toBe("\x1b[13u");
+    expect(enc(key("Backspace"), k)).toBe("\x1b[127u");
+    expect(enc(key({ Char: "5" }, "", "Press", "KEYPAD"), k)).toBe("\x1b[57404u");
+    // Flags ws does not encode (2, 4, 16) alone change nothing.
+    expect(enc(key("Esc"), { kittyFlags: 2 | 4 | 16 })).toBe("\x1b");
   });
 });

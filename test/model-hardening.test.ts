@@ -93,7 +93,7 @@ const BAD_NAMES: [string, string][] = [
   ["too long", "n".repeat(NAME_MAX_LENGTH + 1)],
 ];
 
-const PLACEHOLDER: Record<string, unknown> = { string: "x", integer: 1, number: 1, boolean: false, "string[]": [], pairs: [], object: {}, any: null };
+const PLACEHOLDER: Record<string, unknown> = { string: "x", integer: 1, number: 1, boolean: false, "string[]": [], "integer[]": [], pairs: [], object: {}, any: null };
 const SHOWN_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800]/;
 
 test("every name field of every message refuses each kind of bad name with invalid_params naming the field", async () => {

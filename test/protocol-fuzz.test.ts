@@ -139,6 +139,8 @@ function validValue(m: MessageEntry, name: string, spec: FieldSpec): string | un
       return j("x");
     case "string[]":
       return j([quiet]);
+    case "integer[]":
+      return j([pick(base.targets)]);
     case "pairs":
       return j([["a", "b"]]);
     case "object":
@@ -174,11 +176,11 @@ function lineFor(m: MessageEntry, v: number, id: number, wrong: Record<string, s
   }
   for (const [k, raw] of Object.entries(wrong)) fields.set(k, raw);
   // A wait never blocks the fuzz: a valid timeout is kept tiny.
-  if (m.type === "wait_for") {
-    // (Left out or null, it is the default: long.)
+  if (m.type === "wait_for" || m.type === "run") {
+    // (Left out or null, it is the default: long; 0 is no limit.)
     const raw = fields.get("timeout");
     const t = Number(raw);
-    if (raw === undefined || raw === "null" || (Number.isSafeInteger(t) && t > 50)) fields.set("timeout", "20");
+    if (raw === undefined || raw === "null" || (Number.isSafeInteger(t) && (t > 50 || t === 0))) fields.set("timeout", "20");
   }
   for (const [k, raw] of fields) parts.push(`${j(k)}:${raw}`);
   return `{${parts.join(",")}}`;

@@ -168,4 +168,39 @@ describe("drawing only what changed", () => {
       kept = next;
     }
   });
+  // The attach UI's usual frame: a copy of the last one (Grid.copyAll) with only the changed rows
+  // read again and marked; the diff then looks at the marked rows alone.
+  test("a frame drawn on a copy of the last one: the client, sent only marked rows, stays right", async () => {
+    const t = term(12, 6), client = term(12, 6);
+    const rows = new DirtyRows(t);
+    const d = new ScreenDiff();
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const pieces = [() => "abcdefghij".slice(0, 1 + rnd(10)), () => "\r\n", () => "中", () => `\x1b[${1 + rnd(6)};${1 + rnd(12)}H`, () => `\x1b[${rnd(3)}K`, () => `\x1b[${1 + rnd(2)}L`, () => `\x1b[${1 + rnd(2)}M`, () => `\x1b[3${rnd(8)}m`, () => "\x1b[?1049h", () => "\x1b[?1049l", () => "\x1bc"];
+    let front = gridOf(t);
+    await write(client, d.render(front));
+    rows.take();
+    let spare = new Grid(t.cols, t.rows);
+    for (let i = 0; i < 300; i++) {
+      let chunk = "";
+      for (let k = 1 + rnd(4); k > 0; k--) chunk += pieces[rnd(pieces.length)]!();
+      await write(t, chunk);
+      const next = spare;
+      next.copyAll(front);
+      const changed = rows.take();
+      if (changed) {
+        next.markRows(changed[0], Math.min(t.rows - 1, changed[1]));
+        renderPane(t, next, 0, 0, t.cols, t.rows, 0, changed);
+      }
+      await write(client, d.render(next));
+      sameCells(gridOf(client), gridOf(t));
+      spare = front;
+      front = next;
+    }
+    // And it really looks at the marked rows alone: a change in an unmarked row is not sent.
+    const next = spare;
+    next.copyAll(front);
+    next.text(0, 0, "zz");
+    expect(d.render(next)).toBe("");
+  });
 });

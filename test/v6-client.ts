@@ -85,6 +85,11 @@ export class Conn {
     });
   }
 
+  /** Stop reading: what the server sends waits in the kernel, as with a reader that is stuck. */
+  pause(): void {
+    this.sock.pause?.();
+  }
+
   resume(): void {
     this.sock.resume?.();
   }

@@ -8,7 +8,7 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   const remote = globals.hosts !== undefined;
   if (!remote && process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
     throw new CliError("this pane already runs inside that ws server; attaching would show ws inside itself");
-  if (startIfMissing && !remote) await startDaemon(path);
+  if (startIfMissing && !remote) await startDaemon(path, undefined, [], local);
   let code: number;
   try {
     code = await runAttach({ socketPath: path, local });

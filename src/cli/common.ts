@@ -86,11 +86,15 @@ export function errorText(reply: ReplyObject): string {
 }
 
 /** Send a registered message at the version that introduced it; throw CliError on an error reply. */
-export async function send(type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
-  const entry = messageTable()[type];
+export async function send(type: string, fields: Record<string, unknown> = {}, info?: MessageInfo): Promise<ReplyObject> {
+  const entry = info ?? messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
   // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
-  const deadline = entry.longRunning ? (typeof fields.timeout === "number" ? fields.timeout + 10_000 : 10 * 60_000) : undefined;
+  // A timeout of 0 asks the server for no limit (ws wait, ws run, agent send --wait): then the
+  // CLI has none either.
+  const wait = fields.wait as { timeout?: unknown } | undefined;
+  const timeout = typeof fields.timeout === "number" ? fields.timeout : wait && typeof wait === "object" ? (wait.timeout ?? 0) : undefined;
+  const deadline = entry.longRunning ? (typeof timeout === "number" ? (timeout === 0 ? 0 : timeout + 10_000) : 10 * 60_000) : undefined;
   let reply: ReplyObject;
   try {
     reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
@@ -106,6 +110,21 @@ export async function send(type: string, fields: Record<string, unknown> = {}): 
     throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1);
   }
   return reply;
+}
+
+/** An object-typed argument: the JSON in the file it names, or on stdin for `-`. */
+export async function readJsonArg(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = path === "-" ? await Bun.stdin.text() : await Bun.file(path).text();
+  } catch (e) {
+    throw new CliError(`can't read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path === "-" ? "stdin" : path} is not JSON: ${(e as Error).message}`);
+  }
 }
 
 // Everything the CLI prints goes through these four: names, titles and messages come from others

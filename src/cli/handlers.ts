@@ -40,6 +40,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
+  run: from(() => import("./run-cmds"), "run"),
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
 };

@@ -10,12 +10,18 @@ const GLOBALS = [
   ["--help", "Show help for any command"],
 ];
 
-const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.field.toUpperCase());
+/** A flag as typed: one letter takes one dash (-l), a word two (--below). */
+const dashed = (flag: string) => (flag.length === 1 ? `-${flag}` : `--${flag}`);
+
+const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "integer[]" ? "N,M" : p.type === "object" ? "FILE" : p.field.toUpperCase());
 
 function usageLine(c: Command): string {
   const bits = [`ws ${c.path}`];
-  for (const p of c.params.filter((p) => !p.flag)) bits.push(p.required ? p.field.toUpperCase() : `[${p.field.toUpperCase()}]`);
-  for (const p of c.params.filter((p) => p.flag)) bits.push(p.type === "boolean" ? `[--${p.flag}]` : p.required ? `--${p.flag} ${metavar(p)}` : `[--${p.flag} ${metavar(p)}]`);
+  for (const p of c.params.filter((p) => !p.flag)) {
+    const name = p.field.toUpperCase() + (p.many ? "…" : "");
+    bits.push(p.required ? name : `[${name}]`);
+  }
+  for (const p of c.params.filter((p) => p.flag)) bits.push(p.type === "boolean" ? `[${dashed(p.flag!)}]` : p.required ? `${dashed(p.flag!)} ${metavar(p)}` : `[${dashed(p.flag!)} ${metavar(p)}]`);
   if (c.rest) bits.push(`[-- ${c.rest.field.toUpperCase()}…]`);
   return bits.join(" ");
 }
@@ -34,8 +40,8 @@ function rows(items: [string, string][]): string[] {
 
 export function commandHelp(c: Command): string {
   const items: [string, string][] = c.params.map((p) => [
-    p.flag ? (p.type === "boolean" ? `--${p.flag}` : `--${p.flag} ${metavar(p)}`) : p.field.toUpperCase(),
-    `${p.description}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
+    p.flag ? (p.type === "boolean" ? dashed(p.flag) : `${dashed(p.flag)} ${metavar(p)}`) : p.field.toUpperCase() + (p.many ? "…" : ""),
+    `${p.type === "object" ? "A JSON file (- reads stdin): " : ""}${p.description}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
   ]);
   if (c.rest) items.push([`-- ${c.rest.field.toUpperCase()}…`, c.rest.description]);
   const out = [`usage: ${usageLine(c)}`, "", c.summary + (c.message ? ` (sends ${c.message})` : "")];

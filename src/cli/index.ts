@@ -2,7 +2,7 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandTableJson } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, globals, print, printError, send, setGlobals, show, takeGlobals } from "./common";
+import { CliError, globals, print, printError, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { MissingPane, UsageError, findCommand, parseArgs } from "./parse";
@@ -72,7 +72,8 @@ async function run(command: Command, words: string[]): Promise<void> {
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);
     return (await load())({ command, fields, words });
   }
-  const reply = await send(command.message!, fields);
+  for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
+  const reply = await send(command.message!, fields, command.send);
   const view = command.view ? VIEWS[command.view] : undefined;
   show(reply, view?.(reply, fields), { keepSgr: fields.styled === true });
 }

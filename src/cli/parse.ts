@@ -46,6 +46,11 @@ function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
       return Number(raw);
     case "string[]":
       return raw.split(",").filter(Boolean);
+    case "integer[]": {
+      const items = raw.split(",").filter(Boolean);
+      for (const n of items) if (!/^-?\d+$/.test(n)) throw new UsageError(`${name} for ${cmd.path} is whole numbers separated by commas, got "${raw}"`);
+      return items.map(Number);
+    }
     case "boolean":
       if (raw !== "true" && raw !== "false") throw new UsageError(`${name} for ${cmd.path} is true or false, got "${raw}"`);
       return raw === "true";
@@ -101,6 +106,12 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
     }
     const p = positionals[next++];
     if (!p) throw new UsageError(`too many arguments for ${cmd.path}: "${w}"`);
+    if (p.many) {
+      // Every remaining word, as it is (no comma splitting): `ws pane keys 3 Escape : w q Enter`.
+      next--;
+      ((fields[p.field] ??= []) as string[]).push(w);
+      continue;
+    }
     // An empty argument stands for "the default" (`ws pane send "" --enter` in a pane).
     if (w === "" && p.default !== undefined) continue;
     fields[p.field] = convert(cmd, p, w, p.field.toUpperCase());

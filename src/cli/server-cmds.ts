@@ -23,7 +23,7 @@ export function stateDir(): string {
 }
 
 /** Start a daemon in the background on the chosen socket and wait until it answers. */
-export async function startDaemon(path = sock(), timeoutMs = 10000, command: string[] = []): Promise<void> {
+export async function startDaemon(path = sock(), timeoutMs = 10000, command: string[] = [], local = false): Promise<void> {
   const state = await probeSocket(path);
   if (state === "live") {
     if (command.length) throw new CliError(`a ws server already runs on ${path}; ${command[0]} was not started (use ws tab new -- …)`);
@@ -38,7 +38,7 @@ export async function startDaemon(path = sock(), timeoutMs = 10000, command: str
   const fd = openSync(log, "a", 0o600);
   const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
   delete env.BUN_BE_BUN;
-  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(command.length ? ["--", ...command] : [])], {
+  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(local ? ["--local"] : []), ...(command.length ? ["--", ...command] : [])], {
     cwd: process.cwd(),
     env,
     stdin: "ignore",
@@ -86,7 +86,8 @@ export async function server({ fields }: HandlerInput): Promise<void> {
   const { runServer } = await import("../server/daemon");
   const path = (fields.socket_path as string | undefined) || sock();
   const command = fields.command as string[];
-  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), ...(command.length ? { command } : {}) });
+  // --local (a global flag) marks the private server bare `ws --local` starts.
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, ...(command.length ? { command } : {}) });
   process.exit(process.exitCode);
 }
 

@@ -2,7 +2,8 @@
 // with its arguments and flags. Built at build time (table.ts through the message-table macro), so
 // a CLI call parses, helps and refuses without loading the registry or any command's code.
 
-export type ParamType = "string" | "integer" | "boolean" | "string[]";
+/** "object": JSON read from the file the argument names (`-`: stdin). */
+export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "object";
 
 /** One positional argument or flag, and the field (or handler option) it sets. */
 export interface Param {
@@ -19,6 +20,8 @@ export interface Param {
   value?: unknown;
   /** The values it accepts, for help (the server checks them). */
   accepted?: readonly string[];
+  /** A last positional string[] that takes every remaining word, one element each (`KEYS...`). */
+  many?: boolean;
 }
 
 export interface Command {
@@ -27,6 +30,8 @@ export interface Command {
   summary: string;
   /** The message it sends, when it is one. */
   message?: string;
+  /** That message's version and kind, so a call needs no message table. */
+  send?: MessageInfo;
   params: Param[];
   /** The field that takes the words after `--`. */
   rest?: { field: string; description: string };

@@ -6,7 +6,7 @@ import type { FieldSpec } from "../protocol/schema";
 import { LOCAL_COMMANDS } from "./local-commands";
 import type { Command, MessageInfo, Param, ParamType } from "./spec";
 
-const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]"];
+const CLI_TYPES: readonly string[] = ["string", "integer", "boolean", "string[]", "integer[]", "object"];
 
 export const flagName = (field: string) => field.replace(/_/g, "-");
 
@@ -30,8 +30,11 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     return s;
   };
   const defaults = cli.defaults ?? {};
-  // `args: ["message?"]`: a positional argument that may be left out.
-  const args = (cli.args ?? []).map((a) => ({ field: a.replace(/\?$/, ""), optional: a.endsWith("?") }));
+  // `args: ["message?"]`: a positional argument that may be left out; `"keys..."`: the rest of the words.
+  const args = (cli.args ?? []).map((a) => ({ field: a.replace(/(\?|\.\.\.)$/, ""), optional: a.endsWith("?"), many: a.endsWith("...") }));
+  args.forEach((a, i) => {
+    if (a.many && (i !== args.length - 1 || spec(a.field).type !== "string[]")) throw new Error(`${entry.type}: only the last positional argument, a string[], takes the rest of the words`);
+  });
   const taken = new Set([...args.map((a) => a.field), ...(cli.rest ? [cli.rest] : []), ...Object.keys(cli.fixed ?? {})]);
   const param = (field: string, flag?: string, optional = false): Param => {
     const s = spec(field);
@@ -43,13 +46,13 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     if (s.accepted) p.accepted = s.accepted;
     return p;
   };
-  const params: Param[] = args.map((a) => param(a.field, undefined, a.optional));
+  const params: Param[] = args.map((a) => ({ ...param(a.field, undefined, a.optional), ...(a.many ? { many: true } : {}) }));
   for (const field of cli.flags ?? Object.keys(fields)) if (!taken.has(field)) params.push(param(field, flagName(field)));
   for (const [flag, sw] of Object.entries(cli.switches ?? {})) {
     spec(sw.field);
     params.push({ field: sw.field, flag, type: "boolean", description: sw.description, value: sw.value });
   }
-  const cmd: Command = { path: cli.path, summary: cli.summary ?? firstSentence(entry.summary), message: entry.type, params };
+  const cmd: Command = { path: cli.path, summary: cli.summary ?? firstSentence(entry.summary), message: entry.type, send: messageInfo(entry), params };
   if (cli.rest) cmd.rest = { field: cli.rest, description: spec(cli.rest).description };
   if (cli.fixed) cmd.fixed = cli.fixed;
   if (cli.view) cmd.view = cli.view;
@@ -70,6 +73,8 @@ export function buildCommandTable(messages: readonly MessageEntry[] = MESSAGES):
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+const messageInfo = (m: MessageEntry): MessageInfo => ({ since: m.since, longRunning: !!m.longRunning, stream: !!m.stream });
+
 export function buildMessageTable(messages: readonly MessageEntry[] = MESSAGES): Record<string, MessageInfo> {
-  return Object.fromEntries(messages.map((m) => [m.type, { since: m.since, longRunning: !!m.longRunning, stream: !!m.stream }]));
+  return Object.fromEntries(messages.map((m) => [m.type, messageInfo(m)]));
 }

@@ -1,6 +1,7 @@
 // How a message's reply reads for people, by the view name its `cli` section gives. (--json
 // prints the reply itself.)
 import type { ReplyObject } from "../client/request";
+import { safeJson } from "../safe-text";
 
 interface TabOut {
   name: string;
@@ -33,8 +34,12 @@ export function tabLines(tabs: TabOut[], indent = ""): string[] {
 export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unknown>) => string> = {
   pane: (r) => (r.pane !== undefined ? String(r.pane) : ""),
   text: (r) => String(r.text ?? ""),
+  /** A layout's tree as JSON that layout apply reads back (escaped, so it prints as it parses). */
+  tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
   workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
-  agentSent: (r) => `sent to pane ${r.pane}`,
+  agentSent: (r) => (r.status !== undefined ? String(r.status) : `sent to pane ${r.pane}`),
+  search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
+  notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {
     switch (r.condition) {
@@ -48,6 +53,8 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
         return String(r.workspace);
       case "pane_exists":
         return `${r.workspace} tab ${r.tab}`;
+      case "command_finished":
+        return String(r.exit_code);
       default:
         return String(r.status);
     }

@@ -37,6 +37,10 @@ import layout_apply from "./layout_apply";
 import pane_resize from "./pane_resize";
 import pane_swap from "./pane_swap";
 import pane_zoom from "./pane_zoom";
+import pane_send_keys from "./pane_send_keys";
+import notify from "./notify";
+import search from "./search";
+import run from "./run";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -80,6 +84,10 @@ export const MESSAGES: MessageEntry[] = [
   pane_resize,
   pane_swap,
   pane_zoom,
+  pane_send_keys,
+  notify,
+  search,
+  run,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

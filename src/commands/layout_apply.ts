@@ -26,6 +26,7 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
     name: "dev",
     root: { type: "split", direction: "right", ratio: 0.65, first: { type: "pane", label: "editor", cwd: "/repo" }, second: { type: "pane", label: "tests", cwd: "/repo", command: ["sh", "-c", "just test"] } },
   },
+  cli: { path: "layout apply", summary: "Build a new tab from a split tree in a JSON file (- reads stdin), as ws layout export prints it", args: ["root"] },
   handle(p, { session }) {
     const old = p.tab !== undefined ? session.tabById(p.tab) : undefined;
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);

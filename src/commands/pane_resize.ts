@@ -17,6 +17,7 @@ export default defineMessage<{ pane: number; direction: "left" | "right" | "up" 
   replyFields: { ...LAYOUT_REPLY, changed: { type: "boolean", description: "Whether the layout moved" } },
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_resize", pane: 2, direction: "right", cells: 5 },
+  cli: { path: "pane resize", args: ["pane", "direction", "cells?"], defaults: { pane: "$WS_PANE_ID" } },
   handle(p, { session }) {
     const { ws, tab } = session.locate(p.pane);
     const axis = p.direction === "left" || p.direction === "right" ? "right" : "below";

@@ -15,6 +15,7 @@ export default defineMessage<{ pane: number; with: number }>({
   replyFields: LAYOUT_REPLY,
   errors: ["pane_not_found", "cross_tab"],
   example: { v: 6, id: 1, type: "pane_swap", pane: 2, with: 3 },
+  cli: { path: "pane swap", args: ["pane", "with"], defaults: { pane: "$WS_PANE_ID" } },
   handle(p, { session }) {
     const { ws, tab } = session.swapPanes(p.pane, p.with);
     return layoutReply(session, ws, tab);

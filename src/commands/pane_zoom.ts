@@ -15,6 +15,7 @@ export default defineMessage<{ pane: number; mode: "toggle" | "on" | "off" }>({
   replyFields: { ...LAYOUT_REPLY, changed: { type: "boolean", description: "Whether the zoom changed" } },
   errors: ["pane_not_found"],
   example: { v: 6, id: 1, type: "pane_zoom", pane: 2, mode: "on" },
+  cli: { path: "pane zoom", args: ["pane", "mode?"], defaults: { pane: "$WS_PANE_ID" } },
   handle(p, { session }) {
     const changed = session.zoom(p.pane, p.mode);
     const { ws, tab } = session.locate(p.pane);

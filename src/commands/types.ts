@@ -70,7 +70,8 @@ export interface MessageCli {
   path: string;
   /** One line for help (default: the summary's first sentence). */
   summary?: string;
-  /** Fields given as positional arguments, in order; "name?" may be left out. */
+  /** Fields given as positional arguments, in order; "name?" may be left out; a last string[]
+   * "name..." takes every remaining word, one element each. */
   args?: string[];
   /** The string[] field that takes the words after `--`. */
   rest?: string;

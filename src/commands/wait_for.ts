@@ -6,8 +6,9 @@ import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
 import type { ModelEvent } from "../model/events";
 import { defineMessage, type Reply } from "./types";
+import { waiting } from "./waiting";
 
-export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status"] as const;
+export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status", "command_finished"] as const;
 export const AGENT_STATUSES = ["blocked", "working", "done", "idle", "none"] as const;
 
 interface Params {
@@ -33,20 +34,20 @@ export default defineMessage<Params>({
   longRunning: true,
   reply: "wait_result",
   summary:
-    "Block until a condition holds, then reply; `timeout` ends it with code timeout. It is woken by the events that can change its answer, never by polling. output: the pane's text (scrollback included) matches a regex, checked at once and then on new output; exit: the pane's program exits; idle: the pane has printed nothing for idle_ms; workspace_exists / pane_exists; agent_status: the pane's agent status is one of statuses.",
+    "Block until a condition holds, then reply; `timeout` ends it with code timeout. It is woken by the events that can change its answer, never by polling. output: the pane's text (scrollback included) matches a regex, checked at once and then on new output; exit: the pane's program exits; idle: the pane has printed nothing for idle_ms; workspace_exists / pane_exists; agent_status: the pane's agent status is one of statuses; command_finished: the pane's shell finishes its next command (shell integration, docs/shell-integration.md).",
   fields: {
     condition: { type: "string", required: true, accepted: CONDITIONS, description: "What to wait for" },
-    pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status)" },
+    pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status, command_finished)" },
     workspace: { type: "string", description: "The workspace name (workspace_exists; exact, then ignoring case)" },
     pattern: {
       type: "string",
-      description: `output: a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters), matched against the source's lines joined with \\n; a check that takes over ${CHECK_BUDGET_MS} ms ends the wait with regex_timeout`,
+      description: `output: a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters), matched against the source's lines joined with \\n, multiline (^ and $ match at each line's start and end); a check that takes over ${CHECK_BUDGET_MS} ms ends the wait with regex_timeout`,
     },
     ignore_case: { type: "boolean", default: false, description: "output: match ignoring case" },
     source: { type: "string", default: "recent", accepted: SOURCES, description: "output: what to match against (as pane_read); recent includes the scrollback, so output that scrolled away still matches" },
     idle_ms: { type: "integer", min: 1, max: 86_400_000, description: "idle: how long the pane must have been quiet" },
     statuses: { type: "string[]", accepted: AGENT_STATUSES, description: "agent_status: the statuses that end the wait; none means no agent reports" },
-    timeout: { type: "integer", default: 30000, min: 0, max: 86_400_000, description: "Give up after this many ms, with code timeout" },
+    timeout: { type: "integer", default: 30000, min: 0, max: 86_400_000, description: "Give up after this many ms, with code timeout; 0: no limit" },
   },
   replyFields: {
     condition: { type: "string", description: "The condition that held" },
@@ -55,7 +56,8 @@ export default defineMessage<Params>({
     match: { type: "string", description: "output: the text that matched" },
     groups: { type: "array", description: "output: the regex's capture groups" },
     line: { type: "integer", description: "output: the 1-based source line where the match starts" },
-    exit_code: { type: "integer|null", description: "exit: the exit code (null when a signal ended it or the pane was closed)" },
+    exit_code: { type: "integer|null", description: "exit: the exit code (null when a signal ended it or the pane was closed); command_finished: the command's exit status" },
+    command: { type: "string", description: "command_finished: the command line, when the shell's marks show it" },
     signal: { type: "string|null", description: "exit: the signal that ended it" },
     closed: { type: "boolean", description: "exit: true when the pane was closed rather than its program exiting" },
     idle_ms: { type: "integer", description: "idle: how long it has been quiet" },
@@ -71,7 +73,8 @@ export default defineMessage<Params>({
     { path: "wait workspace", summary: "Until a workspace exists", args: ["workspace"], flags: ["timeout"], fixed: { condition: "workspace_exists" }, view: "wait" },
     { path: "wait pane", summary: "Until a pane exists", args: ["pane"], flags: ["timeout"], fixed: { condition: "pane_exists" }, view: "wait" },
     { path: "wait agent", summary: "Until a pane's agent status is one of some (comma-separated)", args: ["pane", "statuses"], flags: ["timeout"], fixed: { condition: "agent_status" }, view: "wait" },
-  ],
+    { path: "wait command", summary: "Until a pane's shell finishes its next command; prints its exit status", args: ["pane"], flags: ["timeout"], fixed: { condition: "command_finished" }, view: "wait" },
+  ].map((c) => ({ ...c, defaults: { timeout: 0 } })),
   handle(p, { session, services, signal }) {
     const control = services.control;
     const began = Date.now();
@@ -98,6 +101,10 @@ export default defineMessage<Params>({
       case "pane_exists":
         need(p, "pane");
         break;
+      case "command_finished":
+        need(p, "pane");
+        session.pane(p.pane!);
+        break;
       case "agent_status":
         need(p, "pane");
         need(p, "statuses");
@@ -107,33 +114,26 @@ export default defineMessage<Params>({
     }
     const done = (fields: Record<string, unknown>): Reply => ({ type: "wait_result", condition: p.condition, elapsed_ms: Date.now() - began, ...fields });
 
-    return new Promise<Reply>((resolve, reject) => {
-      let finished = false;
+    const timedOut = () => new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout");
+    return waiting({ signal, timeoutMs: p.timeout, timedOut }, (w) => {
+      const finished = w.finished;
       let idleTimer: ReturnType<typeof setTimeout> | undefined;
       let checkTimer: ReturnType<typeof setTimeout> | undefined;
       let checkCost = 0;
-      const cleanups: (() => void)[] = [];
-      const finish = (r: Reply | WsError) => {
-        if (finished) return;
-        finished = true;
+      w.onFinish(() => {
         clearTimeout(idleTimer);
         clearTimeout(checkTimer);
-        for (const c of cleanups) c();
-        r instanceof WsError ? reject(r) : resolve(r);
-      };
-      const deadline = setTimeout(() => finish(new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout")), p.timeout);
-      cleanups.push(() => clearTimeout(deadline));
-      if (signal) {
-        const onAbort = () => finish(new WsError("the client went away", "internal"));
-        signal.addEventListener("abort", onAbort);
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
-      }
+      });
+      const finish = w.finish;
 
       /** The current answer, or undefined to keep waiting. */
       const check = (): Reply | WsError | undefined => {
         switch (p.condition) {
           case "output":
             return undefined; // checkOutput
+          case "command_finished":
+            // Only the next command counts: the bus listener answers with it.
+            return session.panes.has(p.pane!) ? undefined : new WsError(`pane ${p.pane} closed before its shell finished a command`, "pane_exited", { param: "pane" });
           case "exit": {
             const exit = control.exitOf(p.pane!);
             if (exit) return done({ pane: p.pane, exit_code: exit.exit_code, signal: exit.signal, closed: false });
@@ -186,12 +186,12 @@ export default defineMessage<Params>({
             recheck = false;
             const closed = lastText !== undefined;
             const t0 = performance.now();
-            const m = await regexPool.match(pattern!, () => (finished ? undefined : (lastText ?? paneText())), proven);
+            const m = await regexPool.match(pattern!, () => (finished() ? undefined : (lastText ?? paneText())), proven);
             checkCost = performance.now() - t0;
             proven = true;
             if (m) return finish(done({ pane: p.pane, ...m }));
             if (closed) return finish(new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" }));
-          } while (recheck && !finished);
+          } while (recheck && !finished());
         } catch (e) {
           finish(e instanceof WsError ? e : new WsError(`wait_for failed: ${(e as Error).message}`, "internal"));
         } finally {
@@ -209,7 +209,7 @@ export default defineMessage<Params>({
       };
 
       const settle = () => {
-        if (finished) return;
+        if (finished()) return;
         if (p.condition === "output") return void checkOutput();
         const t0 = performance.now();
         let r: Reply | WsError | undefined;
@@ -224,7 +224,7 @@ export default defineMessage<Params>({
       };
       /** Output checks re-read the pane: coalesce bursts, and spend at most ~20% of the time on them. */
       const settleSoon = () => {
-        if (finished || checkTimer) return;
+        if (finished() || checkTimer) return;
         checkTimer = setTimeout(() => {
           checkTimer = undefined;
           settle();
@@ -243,11 +243,14 @@ export default defineMessage<Params>({
             return e.type === "pane_created" && e.pane === p.pane;
           case "agent_status":
             return (e.type === "agent_status" || e.type === "pane_closed") && e.pane === p.pane;
+          case "command_finished":
+            return (e.type === "command_finished" || e.type === "pane_closed") && e.pane === p.pane;
         }
       };
-      cleanups.push(
+      w.onFinish(
         session.bus.on((e) => {
           if (!wakes(e)) return;
+          if (e.type === "command_finished") return finish(done({ pane: p.pane, exit_code: e.exit_code, ...(e.command !== undefined ? { command: e.command } : {}) }));
           if (p.condition === "output") e.type === "pane_output" ? settleSoon() : onPaneClosed();
           else settle();
         }),

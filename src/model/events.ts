@@ -1,6 +1,7 @@
 // One bus for every change to the model. The UI, persistence, waits and event subscribers all read
 // it, so nothing has to know who else is listening. Events are a discriminated union on `type`: a
 // listener that switches on it gets each event's fields typed.
+import type { FinishedCommand } from "./shell-marks";
 
 /** A change to the model; only the Session publishes these. */
 export type ModelChange =
@@ -24,7 +25,11 @@ export type ModelChange =
   | { type: "layout_changed"; workspace: string; tab: number }
   | { type: "screen_resized"; cols: number; rows: number }
   /** A pane's emulator parsed new output. */
-  | { type: "pane_output"; pane: number };
+  | { type: "pane_output"; pane: number }
+  /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
+  | { type: "command_started"; pane: number; command?: string }
+  /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
+  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand };
 
 /** What the rest of the daemon publishes beside the model's changes. */
 export type DaemonEvent =
@@ -33,7 +38,9 @@ export type DaemonEvent =
   | { type: "pane_input"; pane: number }
   | { type: "ports_changed"; panes: number[] }
   | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
-  | { type: "agent_attention"; pane: number; status: string; detail?: string };
+  | { type: "agent_attention"; pane: number; status: string; detail?: string }
+  /** A script's notify: for the status line, the outer terminal and subscribers. */
+  | { type: "notification"; title: string; body?: string; pane?: number };
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

@@ -2,8 +2,11 @@
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it.
 import { Terminal } from "@xterm/headless";
 import { spawnPty, type Pty } from "./pty";
+import { installXtermSpeedups } from "./xterm-speedups";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { inputSent, wantParse, type Parser } from "./parse-slices";
+import { ShellMarks } from "./shell-marks";
+import type { ShellLaunch } from "./shell-integration";
 
 export interface PaneSpec {
   id: number;
@@ -17,6 +20,9 @@ export interface PaneSpec {
   scrollback?: number;
   /** Text shown above the program's first output, e.g. a restored session's old scrollback. */
   preface?: string;
+  /** How to start the program with shell integration (shell-integration.ts): the argv and the
+   * environment it gains, kept out of `argv` and `env` (what the pane runs, and what is saved). */
+  launch?: ShellLaunch;
 }
 
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
@@ -46,6 +52,10 @@ export class Pane implements Parser {
   readonly term: Terminal;
   readonly pty: Pty;
   readonly startedAt = Date.now();
+  /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
+  readonly shell: ShellMarks;
+  /** ws started this pane's shell with its integration: marks are coming. */
+  readonly shellIntegration: boolean;
   cols: number;
   rows: number;
   title = "";
@@ -80,12 +90,15 @@ export class Pane implements Parser {
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
+    installXtermSpeedups(this.term);
     this.term.onTitleChange((t) => {
       if (t === this.title) return;
       this.title = t;
       this.onTitle(this);
     });
     this.input = emulatorInput(this.term);
+    this.shell = new ShellMarks(this.term);
+    this.shellIntegration = spec.launch !== undefined;
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
@@ -97,9 +110,9 @@ export class Pane implements Parser {
     }
     try {
       this.pty = spawnPty({
-        argv: this.argv,
+        argv: spec.launch?.argv ?? this.argv,
         cwd: spec.cwd,
-        env: spec.env,
+        env: spec.launch ? { ...spec.env, ...spec.launch.env } : spec.env,
         cols: spec.cols,
         rows: spec.rows,
         onData: (bytes) => this.receive(bytes),
@@ -274,6 +287,7 @@ export class Pane implements Parser {
     this.disposed = true;
     // Nothing more will be parsed: don't leave anyone waiting for it.
     for (const w of this.flushWaiters.splice(0)) w.resolve();
+    this.shell.dispose();
     this.term.dispose();
   }
 }

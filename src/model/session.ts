@@ -12,6 +12,8 @@ import { EventBus } from "./events";
 import { treeToSpec, type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
 import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
+import { shellLaunch } from "./shell-integration";
+import { parentDir } from "../paths";
 
 export type { NewPaneOptions } from "./launch";
 
@@ -201,7 +203,8 @@ export class Session {
     const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
     const argv = programOf(o, this.opts.baseEnv);
     try {
-      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface });
+      const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
+      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch });
     } catch (e) {
       throw startError(argv[0]!, e);
     }
@@ -211,6 +214,9 @@ export class Session {
     pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
     pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
     pane.onExit = () => this.paneExited(pane);
+    pane.shell.onStarted = (command) => this.bus.emit({ type: "command_started", pane: pane.id, ...(command !== undefined ? { command } : {}) });
+    pane.shell.onFinished = (done) =>
+      this.bus.emit({ type: "command_finished", pane: pane.id, ...(done.command !== undefined ? { command: done.command } : {}), exit_code: done.exitCode, result: done });
     this.paneMap.set(pane.id, pane);
   }
 

@@ -36,7 +36,7 @@ export const ERROR_CODES = {
   unsupported: "This build does not have the feature the message needs",
   session_unreadable: "The saved session could not be read (truncated, corrupt or from a newer ws); it was left aside",
   timeout: "A wait ran out of time, or the server did not answer a request in time",
-  regex_timeout: "A wait_for pattern took longer than its time budget to match the pane's text, and the wait ended; simplify the pattern",
+  regex_timeout: "A pattern (wait_for, search) took longer than its time budget to match a pane's text, and the request ended; simplify the pattern",
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
   program_not_found: "The program to start is not on the pane's PATH or not an executable file; the message names it. Nothing was changed",
   cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",
@@ -44,6 +44,10 @@ export const ERROR_CODES = {
   limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
   too_many_connections: "The server already serves its maximum of connections (this one is closed), or this connection has one of the slots kept for short requests and asked for a stream, attach or wait",
   internal: "The server failed; the message says how. Please report it",
+  no_shell_integration: "The pane's program sends no shell-integration marks (OSC 133), so ws can't tell where a command starts and ends; the bash, zsh and fish that ws starts send them (docs/shell-integration.md)",
+  not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
+  command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
+  agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

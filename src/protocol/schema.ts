@@ -8,6 +8,7 @@ export type FieldType =
   | "boolean"
   | "string"
   | "string[]"
+  | "integer[]"
   | "pairs" // array of [name, value] string pairs
   | "object"
   | "any";
@@ -21,7 +22,7 @@ export interface FieldSpec {
   accepted?: readonly string[];
   /** For strings: the value is a name, held to the one rule of src/model/names.ts. */
   name?: boolean;
-  /** For integers and numbers: the smallest and largest accepted value. */
+  /** For integers and numbers (and each of an integer[]'s): the smallest and largest accepted value. */
   min?: number;
   max?: number;
   description: string;
@@ -76,6 +77,14 @@ function checkType(name: string, spec: FieldSpec, v: unknown): FieldProblem | un
       const off = spec.accepted ? (v as string[]).find((x) => !spec.accepted!.includes(x)) : undefined;
       if (off !== undefined)
         return { message: `invalid value in \`${name}\`: "${off}", expected any of ${spec.accepted!.join(", ")}`, param: name, accepted: spec.accepted, sent: off };
+      return undefined;
+    }
+    case "integer[]": {
+      if (!(Array.isArray(v) && v.every((x) => Number.isSafeInteger(x)))) return bad("an array of integers");
+      for (const n of v as number[]) {
+        const off = range(n);
+        if (off) return off;
+      }
       return undefined;
     }
     case "pairs":

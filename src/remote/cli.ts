@@ -9,7 +9,7 @@ import { bridgeConnector } from "./bridge-socket";
 import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
 
 /** Handlers that speak the protocol themselves (through connectClient), so they work over the bridge. */
-const BRIDGED = new Set(["attach", "describe", "call", "events", "tabList"]);
+const BRIDGED = new Set(["attach", "describe", "call", "events", "tabList", "run"]);
 /** Commands that act on this machine whatever -H says. */
 const LOCAL_ONLY = new Set(["proxy", "remote install"]);
 

@@ -20,6 +20,8 @@ export interface DaemonOptions {
   cwd?: string;
   /** What the first pane runs (`ws start -- CMD`; default: the user's shell). */
   command?: string[];
+  /** A `ws --local` server: private to the client that started it, ends with it, never saved for later. */
+  local?: boolean;
 }
 
 export class ServerStartError extends Error {}

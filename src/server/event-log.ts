@@ -24,8 +24,11 @@ export const EVENT_TYPES = [
   "pane_exited",
   "layout_changed",
   "agent_status_changed",
+  "command_started",
+  "command_finished",
   "output",
   "gap",
+  "notification",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -121,6 +124,14 @@ export class EventLog {
         return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label });
       case "agent_status":
         return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+      case "notification": {
+        const { type: _, ...fields } = e;
+        return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
+      }
+      case "command_started":
+        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}) });
+      case "command_finished":
+        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}), exit_code: e.exit_code });
     }
     if (!passesThrough(e)) return;
     const { type, ...fields } = e;

@@ -20,13 +20,13 @@ const MAX_BUFFERED = 4 * MAX_LINE;
 export const MAX_CONNECTIONS = envInt("WS_MAX_CONNECTIONS", 1024);
 /**
  * Slots at the top kept for short requests (CLI calls, agent hooks): a connection that lands there
- * may not hold it (subscribe, attach, wait), and is closed after RESERVED_IDLE_MS without a line.
+ * may not hold it (subscribe, attach, wait, run), and is closed after RESERVED_IDLE_MS without a line.
  * So a program that leaks streams can't lock the user's own CLI out.
  */
 export const RESERVED_SLOTS = Math.min(16, Math.floor(MAX_CONNECTIONS / 8));
 export const RESERVED_IDLE_MS = 1000;
 /** Messages that keep their connection for as long as the client likes. */
-const HOLDS_CONNECTION = new Set(["subscribe", "attach", "wait_for"]);
+const HOLDS_CONNECTION = new Set(["subscribe", "attach", "wait_for", "run"]);
 /** How long a refused connection stays half-open so the client can read why (see `refuseConnection`). */
 const REFUSED_LINGER_MS = 1000;
 /** Refused connections kept half-open at once; beyond this they are closed at once. */

@@ -73,22 +73,27 @@ function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: 
   return cur !== "\x1b[0m" ? out + "\x1b[0m" : out;
 }
 
-/** The source's lines, trailing blank lines dropped. */
-export function sourceLines(term: Terminal, source: Source, styled = false): string[] {
+/** The source's lines, trailing blank lines dropped, each with the buffer row it starts on. */
+export function sourceRows(term: Terminal, source: Source, styled = false): { text: string; row: number }[] {
   const buf = term.buffer.active;
   const from = source === "visible" ? buf.baseY : 0;
   const to = buf.baseY + term.rows;
   // Logical lines as the rows they span: a row marked isWrapped continues the one above.
-  const groups: (IBufferLine | undefined)[][] = [];
+  const groups: { row: number; rows: (IBufferLine | undefined)[] }[] = [];
   for (let y = from; y < to; y++) {
     const line = buf.getLine(y);
-    if (source === "recent-unwrapped" && line?.isWrapped && groups.length) groups[groups.length - 1]!.push(line);
-    else groups.push([line]);
+    if (source === "recent-unwrapped" && line?.isWrapped && groups.length) groups[groups.length - 1]!.rows.push(line);
+    else groups.push({ row: y, rows: [line] });
   }
   // Rows a line wrapped out of were full, so only a line's last row is trimmed.
-  const out = groups.map((rows) => rows.map((r, i) => (r ? rowText(term, r, styled, i === rows.length - 1) : "")).join(""));
-  while (out.length && (out[out.length - 1] === "" || out[out.length - 1] === "\x1b[0m")) out.pop();
+  const out = groups.map((g) => ({ row: g.row, text: g.rows.map((r, i) => (r ? rowText(term, r, styled, i === g.rows.length - 1) : "")).join("") }));
+  while (out.length && (out[out.length - 1]!.text === "" || out[out.length - 1]!.text === "\x1b[0m")) out.pop();
   return out;
+}
+
+/** The source's lines, trailing blank lines dropped. */
+export function sourceLines(term: Terminal, source: Source, styled = false): string[] {
+  return sourceRows(term, source, styled).map((l) => l.text);
 }
 
 export function readPane(term: Terminal, o: ReadOptions): ReadResult {

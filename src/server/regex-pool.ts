@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { BUILD } from "../build-info";
 import { WsError } from "../protocol/errors";
-import { findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
+import { findLines, findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
 import { REGEX_WORKER_ARG, type WorkerReply, type WorkerRequest } from "./regex-worker";
 
 /** How long one check of a pattern against a pane's text may run. */
@@ -36,7 +36,9 @@ interface Job {
   proven: boolean;
   /** The text to match, read when a helper takes the check; undefined: never mind. */
   text: () => string | undefined;
-  resolve: (m: PatternMatch | null) => void;
+  /** Ask for the indices of up to this many matching lines instead of the first match (search). */
+  lines?: number;
+  resolve: (m: PatternMatch | null | number[]) => void;
   reject: (e: WsError) => void;
 }
 
@@ -81,9 +83,23 @@ export class RegexPool {
       const t = text();
       return Promise.resolve(t === undefined ? null : findMatch(new RegExp(pattern.source, pattern.flags), t));
     }
+    return this.enqueue({ pattern, proven, text }) as Promise<PatternMatch | null>;
+  }
+
+  /** The indices of the first `max` lines of the text that `pattern` matches, with the same budget
+   * and regex_timeout as match. */
+  matchingLines(pattern: UserPattern, text: () => string | undefined, max: number): Promise<number[]> {
+    if (pattern.literal) {
+      const t = text();
+      return Promise.resolve(t === undefined ? [] : findLines(new RegExp(pattern.source, pattern.flags), t, max));
+    }
+    return this.enqueue({ pattern, proven: false, text, lines: max }).then((r) => (Array.isArray(r) ? r : []));
+  }
+
+  private enqueue(job: Omit<Job, "resolve" | "reject">): Promise<PatternMatch | null | number[]> {
     if (this.queued >= this.limits.queued) return Promise.reject(new WsError(`${this.queued} pattern checks are already queued; retry`, "busy"));
     return new Promise((resolve, reject) => {
-      this.queues[proven ? "proven" : "untried"].push({ pattern, proven, text, resolve, reject });
+      this.queues[job.proven ? "proven" : "untried"].push({ ...job, resolve, reject });
       this.pump();
     });
   }
@@ -117,7 +133,8 @@ export class RegexPool {
     lane.job = job;
     lane.jobId = ++this.nextId;
     lane.budget = setTimeout(() => this.overrun(lane), this.limits.budgetMs);
-    this.send(lane, JSON.stringify({ id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text } satisfies WorkerRequest) + "\n");
+    const req: WorkerRequest = { id: lane.jobId, source: job.pattern.source, flags: job.pattern.flags, text, ...(job.lines !== undefined ? { lines: job.lines } : {}) };
+    this.send(lane, JSON.stringify(req) + "\n");
   }
 
   private send(lane: Lane, line: string): void {
@@ -182,7 +199,7 @@ export class RegexPool {
       const job = lane.job;
       lane.job = undefined;
       if ("error" in r) job.reject(new WsError(`pattern failed: ${r.error}`, "invalid_params", { param: "pattern" }));
-      else job.resolve(r.match);
+      else job.resolve("lines" in r ? r.lines : r.match);
     }
     this.armIdle(lane);
     this.pump();

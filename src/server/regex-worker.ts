@@ -2,13 +2,14 @@
 // lines on stdin and answers each on stdout. A pattern that backtracks for ever holds only this
 // process, which the daemon kills (SIGKILL) when the check overruns its budget. A process, not a
 // Worker thread: JavaScriptCore's regex JIT does not stop for Worker.terminate().
-import { findMatch } from "./user-pattern";
+import { findLines, findMatch } from "./user-pattern";
 
 /** The hidden subcommand that runs this (main.ts). */
 export const REGEX_WORKER_ARG = "__regex-worker";
 
-export type WorkerRequest = { id: number; source: string; flags: string; text: string };
-export type WorkerReply = { ready: true } | { id: number; match: ReturnType<typeof findMatch> } | { id: number; error: string };
+/** `lines`: answer with the indices of up to that many matching lines (search), not the first match. */
+export type WorkerRequest = { id: number; source: string; flags: string; text: string; lines?: number };
+export type WorkerReply = { ready: true } | { id: number; match: ReturnType<typeof findMatch> } | { id: number; lines: number[] } | { id: number; error: string };
 
 function answer(line: string, last: { source?: string; flags?: string; re?: RegExp }): WorkerReply {
   let id = 0;
@@ -17,7 +18,7 @@ function answer(line: string, last: { source?: string; flags?: string; re?: RegE
     id = req.id;
     // A wait re-checks with the same pattern each time its pane prints: compile it once.
     if (last.source !== req.source || last.flags !== req.flags) Object.assign(last, { source: req.source, flags: req.flags, re: new RegExp(req.source, req.flags) });
-    return { id, match: findMatch(last.re!, req.text) };
+    return req.lines !== undefined ? { id, lines: findLines(last.re!, req.text, req.lines) } : { id, match: findMatch(last.re!, req.text) };
   } catch (e) {
     return { id, error: (e as Error).message };
   }

@@ -26,7 +26,8 @@ const SYNTAX = /[\\^$.*+?()[\]{}|]/;
 export function userPattern(source: string, ignoreCase: boolean, param = "pattern"): UserPattern {
   if (source.length > MAX_PATTERN_LENGTH)
     throw new WsError(`pattern is ${source.length} characters long; at most ${MAX_PATTERN_LENGTH} are accepted`, "invalid_params", { param });
-  const flags = ignoreCase ? "i" : "";
+  // Multiline: the text is the pane's lines joined with \n, and ^ and $ mean a line's start and end.
+  const flags = ignoreCase ? "im" : "m";
   try {
     // Only parses: the engine compiles on first use, which happens in the helper.
     new RegExp(source, flags);
@@ -34,6 +35,14 @@ export function userPattern(source: string, ignoreCase: boolean, param = "patter
     throw new WsError(`pattern is not a valid regular expression: ${(e as Error).message}`, "invalid_params", { param });
   }
   return { source, flags, literal: !SYNTAX.test(source) };
+}
+
+/** The indices of the first `max` lines of `text` (split at \n) that `re` matches (search). */
+export function findLines(re: RegExp, text: string, max: number): number[] {
+  const out: number[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length && out.length < max; i++) if (re.test(lines[i]!)) out.push(i);
+  return out;
 }
 
 /** The first match of `re` in `text`, or null. */

@@ -46,13 +46,18 @@ const BOX_SEL: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
 export interface ComposeReuse {
   /** A grid of the screen's size to draw into (cleared here). */
   into?: Grid;
+  /** The last frame, when this one has the same tab, the same pane places, and nothing drawn over
+   * the panes: taken whole (borders and all), then only what may have changed is drawn on top and
+   * marked for the diff. Every pane must then be reusable from it (`unchanged` says so). */
+  base?: Grid;
   /** Where `pane`'s cells at `r` can be copied from, and which of its rows to read again on top;
    * undefined to draw the whole pane. */
   unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
 }
 
 export interface PaneReuse {
-  from: Grid;
+  /** Undefined when the cells are already in the grid (copied whole from the base). */
+  from?: Grid;
   /** Rows of the pane (0 = its top) to read out of the emulator after the copy, inclusive. */
   redraw?: [number, number];
 }
@@ -60,27 +65,42 @@ export interface PaneReuse {
 export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   const { cols, rows } = s.size;
   let g = reuse.into;
-  if (g && g.cols === cols && g.rows === rows) g.clear();
-  else g = new Grid(cols, rows);
+  const base = reuse.base && reuse.base.cols === cols && reuse.base.rows === rows && !v.overlay ? reuse.base : undefined;
+  if (!g || g.cols !== cols || g.rows !== rows) g = new Grid(cols, rows);
+  if (base) g.copyAll(base);
+  else g.clear();
   const ws = s.workspaces[s.current];
   if (!ws) return g;
   const tab = ws.tabs[ws.active];
   drawTabBar(g, s, v);
+  if (base) g.markRows(0, 0);
   if (tab) {
     const area = s.layoutArea();
     const rects = s.rects(tab);
-    // Everything in the area not covered by a pane or its label row is border.
-    g.fill(area.x, area.y, area.cols, area.rows, "│", BORDER);
+    // Everything in the area not covered by a pane or its label row is border (the base has them).
+    if (!base) g.fill(area.x, area.y, area.cols, area.rows, "│", BORDER);
     for (const r of rects) {
       const pane = s.panes.get(r.pane);
       if (!pane) continue;
-      drawPane(g, s, v, pane, r, r.pane === tab.focused, reuse.unchanged?.(pane, r));
+      const from = reuse.unchanged?.(pane, r);
+      if (base) {
+        // Its label may have changed; its cells are the base's but for the rows read again.
+        if (r.header) g.markRows(r.header.y, r.header.y);
+        if (from?.from === base) {
+          if (from.redraw) g.markRows(r.y + from.redraw[0], r.y + Math.min(r.rows - 1, from.redraw[1]));
+          drawPane(g, s, v, pane, r, r.pane === tab.focused, { ...from, from: undefined });
+          continue;
+        }
+        g.markRows(r.y, r.y + r.rows - 1);
+      }
+      drawPane(g, s, v, pane, r, r.pane === tab.focused, from);
     }
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
     if (focus && pane) placeCursor(g, v, pane, focus);
   }
   drawStatus(g, s, v);
+  if (base) g.markRows(rows - 1, rows - 1);
   if (v.overlay) drawOverlay(g, v.overlay);
   return g;
 }
@@ -93,7 +113,7 @@ function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focus
     g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
   }
   if (reuse) {
-    g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
+    if (reuse.from) g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
     if (reuse.redraw) renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), 0, reuse.redraw);
     return;
   }

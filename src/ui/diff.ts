@@ -65,7 +65,11 @@ export class ScreenDiff {
     const nc = next.chars, nw = next.width, nf = next.fg, nb = next.bg, na = next.attrs;
     const pc = prev.chars, pw = prev.width, pf = prev.fg, pb = prev.bg, pa = prev.attrs;
     let body = "";
+    // A frame drawn on top of a copy of the last one differs from it only in its marked rows.
+    const onlyMarked = next.basedOn !== null && next.basedOn === prev;
+    const marked = next.changedRows;
     for (let y = 0; y < next.rows; y++) {
+      if (onlyMarked && marked[y] === 0) continue;
       const row = y * cols;
       for (let x = 0; x < cols; x++) {
         const i = row + x;

@@ -8,7 +8,6 @@ import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
 import { loadKeymap, isCommand } from "./keymap";
-import { isLocalSocket } from "../paths";
 
 export default function uiFeature(): Feature {
   let ui: Interface | undefined;
@@ -27,7 +26,7 @@ export default function uiFeature(): Feature {
         warnings,
         build: BUILD,
         shutdown: (keep) => void d.shutdown(keep),
-        keepOnQuit: !isLocalSocket(d.opts.socketPath),
+        keepOnQuit: !d.opts.local,
         log: d.log,
       });
       d.services.provide("ui", ui); // features that draw on it (agent marks, the dashboard)

@@ -61,6 +61,10 @@ export class Grid {
   readonly bg: Int32Array;
   readonly attrs: Uint16Array;
   cursor: Cursor = { x: 0, y: 0, visible: false, shape: 0 };
+  /** Set when this grid began as a copy of `basedOn` (copyAll): then only the rows marked in
+   * `changedRows` can differ from it, and the diff against it looks at those alone. */
+  basedOn: Grid | null = null;
+  readonly changedRows: Uint8Array;
 
   constructor(cols: number, rows: number) {
     this.cols = Math.max(0, cols);
@@ -71,10 +75,30 @@ export class Grid {
     this.fg = new Int32Array(n);
     this.bg = new Int32Array(n);
     this.attrs = new Uint16Array(n);
+    this.changedRows = new Uint8Array(this.rows);
+  }
+
+  /** Become a copy of `from` (same size), cells and cursor, remembering it as the base. */
+  copyAll(from: Grid): void {
+    if (from.cols !== this.cols || from.rows !== this.rows) throw new Error("copyAll: grids differ in size");
+    for (let i = 0; i < from.chars.length; i++) this.chars[i] = from.chars[i]!;
+    this.width.set(from.width);
+    this.fg.set(from.fg);
+    this.bg.set(from.bg);
+    this.attrs.set(from.attrs);
+    this.cursor = { ...from.cursor };
+    this.changedRows.fill(0);
+    this.basedOn = from;
+  }
+
+  /** Rows y0..y1 (inclusive, clipped) may now differ from the base. */
+  markRows(y0: number, y1: number): void {
+    for (let y = Math.max(0, y0); y <= Math.min(this.rows - 1, y1); y++) this.changedRows[y] = 1;
   }
 
   /** Back to blank cells and a hidden cursor, as a new grid. */
   clear(): void {
+    this.basedOn = null;
     this.chars.fill(" ");
     this.width.fill(1);
     this.fg.fill(0);

@@ -29,6 +29,7 @@ import { type Prompt, promptKey, insertText, newConfirm } from "./prompt";
 import { type CopyMode, copyKey, osc52, scrollCopy, searchCopy, enterCopyMode } from "./copy-mode";
 import { runKeyCommand, runUiCommand } from "./ui-commands";
 import { handleMouse, type DragState } from "./mouse";
+import { notificationBytes } from "./notification";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -37,6 +38,9 @@ export const OUTPUT_FRAME_MS = 33;
 /** How long after a key a pane's output counts as its echo, drawn at once: such a frame is cheap
  * (only the typed pane is read out of its emulator) and output frames coalesce per parse slice. */
 const ECHO_WINDOW_MS = 250;
+/** How long a notification stays on the status line. */
+export const NOTICE_MS = 5000;
+const OSC_NOTIFICATIONS: ReadonlySet<string> = new Set(["osc9", "osc777"]);
 
 /** A pane as the last frame drew it: where, at which emulator size, and when it was last read
  * out of its emulator (as opposed to copied from the frame before). */
@@ -49,7 +53,8 @@ const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${
 /**
  * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
  * once instead of on a timer, the way xterm.js itself does for keys typed into its own input.
- * Internal field; without it we only lose that shortcut.
+ * Internal field; without it we only lose that shortcut. It matters only where a pane feeds xterm
+ * through its public write (src/model/emulator-input.ts, when xterm's parse step isn't there).
  */
 function markUserInput(pane: Pane): void {
   const wb = (pane.term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
@@ -110,6 +115,7 @@ export class Interface implements UiView {
   private dirtyRows = new Map<number, DirtyRows>();
   private unsubscribe: () => void;
   private readonly log: ClientLog;
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
@@ -140,6 +146,8 @@ export class Interface implements UiView {
         case "server_quitting":
           this.detachClient({ reason: "quit", message: "the ws server quit" });
           return;
+        case "notification":
+          return this.notify(e.title, e.body, e.pane);
       }
       this.invalidate();
     });
@@ -156,6 +164,7 @@ export class Interface implements UiView {
 
   dispose(): void {
     this.unsubscribe();
+    clearTimeout(this.noticeTimer);
     for (const d of this.dirtyRows.values()) d.dispose();
     this.dirtyRows.clear();
   }
@@ -257,6 +266,7 @@ export class Interface implements UiView {
     let held = false;
     const grid = compose(this.session, this, {
       into: this.spare,
+      base: front && this.samePlaces() ? front : undefined,
       unchanged: (pane, r) => {
         const where = placeKey(pane, r);
         const before = this.drawn.get(pane.id);
@@ -283,10 +293,42 @@ export class Interface implements UiView {
     return grid;
   }
 
+  /** Whether the last frame shows the same panes in the same places, with nothing over them: then
+   * the next frame starts as a copy of it (compose's `base`). */
+  private samePlaces(): boolean {
+    if (this.frontCovered || this.overlay || this.copy) return false;
+    const ws = this.session.workspaces[this.session.current];
+    const tab = ws?.tabs[ws.active];
+    if (!tab) return false;
+    const rects = this.session.rects(tab);
+    if (rects.length !== this.drawn.size) return false;
+    for (const r of rects) {
+      const pane = this.session.panes.get(r.pane);
+      if (!pane || this.drawn.get(r.pane)?.where !== placeKey(pane, r)) return false;
+    }
+    return true;
+  }
+
   private visiblePanes(): Set<number> {
     const ws = this.session.workspaces[this.session.current];
     const tab = ws?.tabs[ws.active];
     return new Set(tab ? this.session.rects(tab).map((r) => r.pane) : []);
+  }
+
+  /** A notification: on the status line for NOTICE_MS (a key clears it sooner), and to the outer
+   * terminal as OSC 9 and OSC 777. The text is already free of control characters (notify). */
+  private notify(title: string, body = "", pane?: number): void {
+    if (!this.client) return;
+    const text = `${pane !== undefined ? `pane ${pane}: ` : ""}${title}${body ? `: ${body}` : ""}`;
+    this.message = text;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      if (this.message !== text) return;
+      this.message = undefined;
+      this.invalidate();
+    }, NOTICE_MS);
+    this.sendRaw(notificationBytes(OSC_NOTIFICATIONS, title, body));
+    this.invalidate();
   }
 
   /** Raw bytes for the client's terminal outside the grid (OSC 52). */

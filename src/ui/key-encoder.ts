@@ -1,8 +1,9 @@
 // crossterm Event → the bytes the focused pane's program expects, given the
-// modes it has set (what xterm would send for the same key).
+// modes it has set (what xterm would send for the same key, or kitty when the
+// program pushed kitty keyboard flags).
 
-import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, META, KEYPAD } from "../protocol/events";
-import type { MouseEncoding } from "./pane-modes";
+import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
+import { kittyFlags, type ExtraModes, type MouseEncoding } from "./pane-modes";
 
 export interface PaneInputModes {
   applicationCursorKeys: boolean;
@@ -11,11 +12,13 @@ export interface PaneInputModes {
   mouseTracking: "none" | "x10" | "vt200" | "drag" | "any";
   mouseEncoding: MouseEncoding;
   sendFocus: boolean;
+  /** The kitty keyboard protocol's flags the program set; ws encodes 1 (disambiguate) and 8 (all keys as escape codes). */
+  kittyFlags: number;
 }
 
 export const DEFAULT_MODES: PaneInputModes = {
   applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false,
-  mouseTracking: "none", mouseEncoding: "default", sendFocus: false,
+  mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0,
 };
 
 const ESC = "\x1b";
@@ -50,7 +53,66 @@ function ctrlChar(ch: string): string | null {
   return null;
 }
 
+const KITTY_DISAMBIGUATE = 1;
+const KITTY_ALL_KEYS = 8;
+/** kitty's key numbers for keys that are not characters (the rest: the key's code point). */
+const KITTY_CODES: Partial<Record<string, number>> = { Esc: 27, Enter: 13, Tab: 9, BackTab: 9, Backspace: 127 };
+/** The keypad's keys: kitty numbers them 57399 (KP_0)… */
+const KITTY_KEYPAD: Record<string, number> = {
+  "0": 57399, "1": 57400, "2": 57401, "3": 57402, "4": 57403, "5": 57404, "6": 57405, "7": 57406, "8": 57407, "9": 57408,
+  ".": 57409, "/": 57410, "*": 57411, "-": 57412, "+": 57413, "=": 57415,
+};
+const KITTY_KP_ENTER = 57414;
+
+/** The kitty modifier parameter: 1 + shift|alt<<1|ctrl<<2|super<<3|hyper<<4|meta<<5. */
+function kittyMods(m: number): number {
+  return 1 + (m & SHIFT ? 1 : 0) + (m & ALT ? 2 : 0) + (m & CONTROL ? 4 : 0) + (m & SUPER ? 8 : 0) + (m & HYPER ? 16 : 0) + (m & META ? 32 : 0);
+}
+
+/** A key in the kitty keyboard protocol (flags 1 and 8), or undefined where it is sent as xterm would. */
+function encodeKitty(code: KeyCode, mods: number, state: number, flags: number): string | undefined {
+  const all = (flags & KITTY_ALL_KEYS) !== 0;
+  const csiU = (n: number, m: number) => `${ESC}[${n}${kittyMods(m) > 1 ? `;${kittyMods(m)}` : ""}u`;
+  const notText = CONTROL | ALT | SUPER | HYPER | META;
+  if (typeof code === "object") {
+    if ("Char" in code) {
+      let ch = code.Char;
+      let m = mods;
+      // A letter typed with shift is reported as its key (lower case) with shift.
+      if (ch.length === 1 && ch >= "A" && ch <= "Z") {
+        ch = ch.toLowerCase();
+        m |= SHIFT;
+      }
+      const n = state & KEYPAD && KITTY_KEYPAD[ch] ? KITTY_KEYPAD[ch]! : ch.codePointAt(0)!;
+      // Text stays text unless every key is to be an escape code or a modifier makes it a key.
+      return all || m & notText ? csiU(n, m) : undefined;
+    }
+    if ("F" in code) {
+      const n = code.F;
+      if (n >= 1 && n <= 4) {
+        if (n === 3) return `${ESC}[13${kittyMods(mods) > 1 ? `;${kittyMods(mods)}` : ""}~`; // CSI R is a cursor report
+        return `${ESC}[${kittyMods(mods) > 1 ? `1;${kittyMods(mods)}` : ""}${"PQRS"[n - 1]}`;
+      }
+      return undefined; // F5…: the same CSI n ~ as xterm's
+    }
+    return undefined;
+  }
+  const cur = CURSOR[code];
+  if (cur) return `${ESC}[${kittyMods(mods) > 1 ? `1;${kittyMods(mods)}` : ""}${cur}`; // CSI form whatever DECCKM says
+  if (code === "Enter" && state & KEYPAD) return csiU(KITTY_KP_ENTER, mods);
+  const n = KITTY_CODES[code];
+  if (n === undefined) return undefined;
+  const m = code === "BackTab" ? mods | SHIFT : mods;
+  // Enter, Tab and Backspace stay as they were unless modified (a shell after a crash still works).
+  if (code === "Esc" || all || m & (notText | SHIFT)) return csiU(n, m);
+  return undefined;
+}
+
 export function encodeKey(code: KeyCode, mods: number, state: number, modes: PaneInputModes): string | null {
+  if (modes.kittyFlags & (KITTY_DISAMBIGUATE | KITTY_ALL_KEYS)) {
+    const k = encodeKitty(code, mods, state, modes.kittyFlags);
+    if (k !== undefined) return k;
+  }
   const alt = mods & ALT ? ESC : "";
   const m = mods & (SHIFT | ALT | CONTROL | SUPER | META);
   if (typeof code === "object") {
@@ -162,7 +224,7 @@ export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null
 }
 
 /** Current input modes of an xterm Terminal plus our tracked extras. */
-export function modesOf(term: { modes: any }, extra: { mouseEncoding: MouseEncoding }): PaneInputModes {
+export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty">): PaneInputModes {
   const t = term.modes;
   return {
     applicationCursorKeys: t.applicationCursorKeysMode,
@@ -171,5 +233,6 @@ export function modesOf(term: { modes: any }, extra: { mouseEncoding: MouseEncod
     mouseTracking: t.mouseTrackingMode,
     mouseEncoding: extra.mouseEncoding,
     sendFocus: t.sendFocusMode,
+    kittyFlags: kittyFlags(term as Parameters<typeof kittyFlags>[0], extra),
   };
 }

@@ -1,7 +1,7 @@
 // Terminal modes xterm's public `term.modes` does not expose but the server
 // needs: mouse encoding (DECSET 1005/1006/1015), cursor visibility (DECTCEM)
-// and shape (DECSCUSR). Handlers observe and return false so xterm's own
-// handling still runs.
+// and shape (DECSCUSR), and the kitty keyboard protocol's flags. Handlers
+// observe and return false so xterm's own handling still runs.
 
 import type { Terminal } from "@xterm/headless";
 
@@ -12,6 +12,53 @@ export interface ExtraModes {
   cursorHidden: boolean;
   /** DECSCUSR parameter: 0/1 blinking block, 2 block, 3/4 underline, 5/6 bar. */
   cursorShape: number;
+  /** The kitty keyboard protocol's flag stacks, one per screen (kittyFlags reads the top). */
+  kitty?: { main: number[]; alt: number[] };
+}
+
+/** Entries a kitty flag stack keeps; a push past it drops the oldest (as the protocol says). */
+const KITTY_STACK_MAX = 16;
+
+/** The kitty keyboard flags a pane's program has set on the screen it shows (0: legacy keys). */
+export function kittyFlags(term: Terminal, m: Pick<ExtraModes, "kitty"> | undefined): number {
+  const stack = m?.kitty?.[term.buffer.active.type === "alternate" ? "alt" : "main"];
+  return stack?.[stack.length - 1] ?? 0;
+}
+
+/**
+ * The kitty keyboard protocol's requests (CSI > f u push, CSI < n u pop, CSI = f ; mode u set),
+ * kept per screen as kitty does, so a full-screen program that exits without popping leaves the
+ * shell's keys as they were. ws answers no terminal queries, CSI ? u included.
+ */
+function trackKitty(term: Terminal, m: ExtraModes): void {
+  const k = (m.kitty = { main: [0], alt: [0] });
+  const stack = () => k[term.buffer.active.type === "alternate" ? "alt" : "main"];
+  const num = (p: (number | number[])[], i: number, dflt: number) => {
+    const v = p[i];
+    const n = typeof v === "number" ? v : v?.[0];
+    return n === undefined || n < 0 ? dflt : n;
+  };
+  term.parser.registerCsiHandler({ prefix: ">", final: "u" }, (p) => {
+    const s = stack();
+    s.push(num(p, 0, 0) & 31);
+    if (s.length > KITTY_STACK_MAX) s.shift();
+    return true;
+  });
+  term.parser.registerCsiHandler({ prefix: "<", final: "u" }, (p) => {
+    const s = stack();
+    s.splice(Math.max(0, s.length - Math.max(1, num(p, 0, 1))));
+    if (!s.length) s.push(0);
+    return true;
+  });
+  term.parser.registerCsiHandler({ prefix: "=", final: "u" }, (p) => {
+    const s = stack();
+    const f = num(p, 0, 0) & 31;
+    const mode = num(p, 1, 1);
+    const top = s[s.length - 1]!;
+    s[s.length - 1] = mode === 2 ? top | f : mode === 3 ? top & ~f : f;
+    return true;
+  });
+  term.parser.registerCsiHandler({ prefix: "?", final: "u" }, () => true); // the query: no answer
 }
 
 export function trackModes(term: Terminal): ExtraModes {
@@ -33,10 +80,13 @@ export function trackModes(term: Terminal): ExtraModes {
     m.cursorShape = n ?? 0;
     return false;
   });
+  trackKitty(term, m);
   const reset = () => {
     m.mouseEncoding = "default";
     m.cursorHidden = false;
     m.cursorShape = 0;
+    m.kitty!.main = [0];
+    m.kitty!.alt = [0];
     return false;
   };
   term.parser.registerEscHandler({ final: "c" }, reset); // RIS

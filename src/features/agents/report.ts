@@ -58,7 +58,12 @@ function parseJson(text: string): unknown {
 async function readStdin(): Promise<string> {
   const libc = clientLibc();
   if (libc) {
-    const bytes = libc.readToEnd(0, STDIN_WAIT_MS);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = libc.readToEnd(0, STDIN_WAIT_MS);
+    } catch {
+      return ""; // a hook must never fail: no payload rather than an error
+    }
     return bytes ? new TextDecoder().decode(bytes) : "";
   }
   const timeout = new Promise<string>((r) => setTimeout(() => r(""), STDIN_WAIT_MS).unref());

@@ -3,7 +3,7 @@
 // the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
 
 import type { Feature } from "../../server/features";
-import { CONTROL_CHARS } from "../../protocol/quote";
+import { notificationBytes } from "../../ui/notification";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
@@ -14,18 +14,6 @@ const MARK: Partial<Record<AgentStatus, string>> = { blocked: "!", done: "✓" }
 export function notifyKinds(env = process.env): Set<string> {
   const v = (env.WS_AGENT_NOTIFY ?? "bell,osc9,osc777").toLowerCase();
   return new Set(v === "off" || v === "none" ? [] : v.split(/[\s,]+/).filter(Boolean));
-}
-
-// Terminal control characters in a detail would end the OSC early or inject sequences.
-const clean = (s: string) => s.replace(CONTROL_CHARS, " ");
-
-export function notificationBytes(kinds: Set<string>, title: string, body: string): string {
-  const [t, b] = [clean(title), clean(body)];
-  return (
-    (kinds.has("bell") ? "\x07" : "") +
-    (kinds.has("osc9") ? `\x1b]9;${t}: ${b}\x07` : "") +
-    (kinds.has("osc777") ? `\x1b]777;notify;${t.replaceAll(";", ",")};${b}\x07` : "")
-  );
 }
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);

@@ -1,0 +1,13 @@
+// ws run: the command's output on stdout and its exit status as ws's own, as if it ran here.
+import { printError, send, show } from "./common";
+import type { HandlerInput } from "./handlers";
+
+export async function run({ fields }: HandlerInput): Promise<void> {
+  const reply = await send("run", fields);
+  const output = String(reply.output ?? "");
+  // print adds the newline the output's last line already has.
+  show(reply, output.endsWith("\n") ? output.slice(0, -1) : output);
+  if (reply.truncated) printError("ws: the output's start is missing (it scrolled out of the pane's history)");
+  const code = reply.exit_code;
+  process.exitCode = typeof code === "number" ? code : 1;
+}
