@@ -146,6 +146,10 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
       return t.includes("sock=/") ? t : undefined;
     }, 15000);
     expect(shown).toContain(`sock=${join(rig.runtime, "ws", "default.sock")}`);
+    // ws run: the command's output and exit status, from the remote pane's shell.
+    const ran = await local.run([...H, "run", String(pane), "--", "echo ran-$((40+2)); (exit 3)"]);
+    expect(ran.stdout).toContain("ran-42");
+    expect(ran.code).toBe(3);
   }, 60_000);
 
   test("a big reply comes through the bridge byte for byte", async () => {
