@@ -344,7 +344,8 @@ describe("ws proxy on its own (what ssh runs on the host)", () => {
   });
 
   test("--exec runs one command line here; it won't run a proxy", async () => {
-    const lines = await proxy(JSON.stringify(["--json", "workspace", "list"]) + "\n", ["--exec"]);
+    // (A WS_HOST here does not send it on to another machine.)
+    const lines = await proxy(JSON.stringify(["--json", "workspace", "list"]) + "\n", ["--exec"], { WS_HOST: "elsewhere.invalid" });
     expect(JSON.parse(lines[1]!).type).toBe("workspaces");
     const p = Bun.spawn([...wsArgv(), "proxy", "--exec"], { env: s.env, cwd: s.root, stdin: new Blob([JSON.stringify(["proxy"]) + "\n"]), stdout: "pipe", stderr: "pipe" });
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);

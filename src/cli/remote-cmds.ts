@@ -44,6 +44,8 @@ export async function proxy({ fields }: HandlerInput): Promise<void> {
     } catch {}
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) throw new CliError("ws proxy --exec: expected a JSON array of words on stdin");
     if (argv.some((a) => a === "proxy" || a === "-H" || a === "--host")) throw new CliError("ws proxy --exec: that command does not run through a proxy");
+    // The command runs here: a WS_HOST in this machine's environment must not send it on again.
+    delete process.env.WS_HOST;
     return (await import("./index")).runCli(argv);
   }
   if (fields.start) {
