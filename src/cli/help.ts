@@ -60,6 +60,7 @@ export function mainHelp(table: readonly Command[], version: string): string {
     "",
     "usage: ws [-L NAME] [--local]              attach (starting a server when none runs)",
     "       ws [-L NAME] [--json] <command> …   one request; ws <command> --help for its flags",
+    "       ws -H HOST …                        the same against the ws on HOST, through ssh",
     "",
     "commands:",
     ...rows(table.map((c) => [c.path, c.summary])),
