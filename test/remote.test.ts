@@ -330,6 +330,33 @@ describe("ws proxy on its own (what ssh runs on the host)", () => {
     expect(JSON.parse(lines[2]!)).toMatchObject({ type: "workspaces", id: 2 });
   });
 
+  test("backpressure: while nobody reads the proxy's stdout it stops reading the server, holding nothing", async () => {
+    await s.request({ v: 2, type: "pane_send", pane: 1, text: "seq 1 60000; echo seq-done", enter: true });
+    await waitFor("seq to finish", async () => (await s.screen(1)).includes("seq-done"), 20000);
+    const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+    const p = Bun.spawn([...wsArgv(), "proxy"], { env: s.env, cwd: s.root, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const N = 200; // each answer is the whole history, ~70 KB: ~14 MB asked for
+    for (let i = 0; i < N; i++) p.stdin.write(JSON.stringify({ v: 6, type: "pane_read", pane: 1, source: "recent", id: i }) + "\n");
+    p.stdin.flush();
+    const reader = p.stdout.getReader();
+    let text = new TextDecoder().decode((await reader.read()).value!);
+    const before = rss(p.pid);
+    // The server is answering; the proxy must not be taking it all in. (A check that something
+    // does not happen needs a window: 1.5 s is ~10x what the proxy takes to relay 14 MB when read.)
+    await Bun.sleep(1500);
+    expect(rss(p.pid) - before).toBeLessThan(6 * 1024);
+    p.stdin.end();
+    const dec = new TextDecoder();
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      text += dec.decode(r.value, { stream: true });
+    }
+    const lines = text.split("\n").filter(Boolean);
+    expect(lines.length).toBe(N + 1);
+    expect(JSON.parse(lines[N]!)).toMatchObject({ type: "pane_text", id: N - 1 });
+  }, 60_000);
+
   test("no server, or an unsafe socket directory: the preamble says so and nothing is sent", async () => {
     const [none] = await proxy("", ["-L", "nobody-here"]);
     expect(JSON.parse(none!)).toMatchObject({ ws_proxy: 1, code: "no_server" });

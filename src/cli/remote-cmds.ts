@@ -1,7 +1,8 @@
 // ws proxy (the remote end of ws -H: a stdio bridge to this machine's server) and
 // ws remote install HOST (copy this binary to HOST's ~/.local/bin/ws).
 import { BUILD, WS_VERSION } from "../build-info";
-import { clientSocketProblem } from "../client/socket-check";
+import type { Socket } from "bun";
+import { clientSocketProblem, connectChecked } from "../client/socket-check";
 import { MIN_VERSION, VERSION } from "../protocol/version";
 import { CliError, globals, print, printJson, sock } from "./common";
 import type { HandlerInput } from "./handlers";
@@ -10,7 +11,7 @@ function preambleLine(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ ws_proxy: 1, min: MIN_VERSION, max: VERSION, build: BUILD, ...extra }) + "\n";
 }
 
-const writeOut = (text: string) => new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
+const writeOut = async (text: string): Promise<void> => void (await Bun.write(Bun.stdout, text));
 
 /** One line from stdin (the argv an --exec proxy runs), at most 1 MiB. */
 async function readLine(): Promise<string> {
@@ -57,28 +58,72 @@ export async function proxy({ fields }: HandlerInput): Promise<void> {
   }
   const problem = clientSocketProblem(path);
   if (problem) return writeOut(preambleLine({ error: `${problem}; nothing was sent`, code: "unsafe_socket" }));
-  const net = await import("node:net");
-  const { promise, resolve } = Promise.withResolvers<void>();
-  let connected = false;
-  const s = net.createConnection({ path });
-  s.on("connect", () => {
-    connected = true;
-    process.stdout.write(preambleLine());
-    // pipe() pauses the reading side while the writing side is full: backpressure both ways.
-    s.pipe(process.stdout, { end: false });
-    process.stdin.pipe(s);
-  });
-  process.stdin.on("end", () => s.end());
-  s.on("error", async (e: NodeJS.ErrnoException) => {
-    if (connected) return; // "close" follows
-    const code = e.code === "ENOENT" || e.code === "ECONNREFUSED" ? "no_server" : "connect_failed";
-    await writeOut(preambleLine({ error: `${path}: ${e.code ?? e.message}`, code }));
-    resolve();
-  });
-  s.on("close", () => {
-    if (connected) process.stdout.write("", () => resolve());
-  });
-  await promise;
+  await bridgeStdio(path);
+}
+
+/**
+ * Copy bytes between stdio and the server's socket until either side closes. Backpressure both
+ * ways: the socket stops being read while stdout has not taken the last chunk, and stdin stops
+ * being read while the socket has not taken the last one. (Bun's own sockets and pipes: node:net
+ * and process.stdin cost the call ~25 ms to load.)
+ */
+async function bridgeStdio(path: string): Promise<void> {
+  const out = Bun.stdout.writer();
+  const { promise: closed, resolve: onClose } = Promise.withResolvers<void>();
+  let isClosed = false;
+  let drained: (() => void) | undefined;
+  const wake = () => {
+    const d = drained;
+    drained = undefined;
+    d?.();
+  };
+  let sock: Socket<undefined>;
+  try {
+    sock = await connectChecked(path, {
+      open() {
+        out.write(preambleLine()); // before any byte of the server's
+      },
+      data(s, bytes) {
+        out.write(bytes);
+        const flushed = out.flush();
+        if (flushed instanceof Promise) {
+          s.pause();
+          flushed.then(
+            () => s.resume(),
+            () => s.end(), // stdout is gone (ssh closed): so is the point of reading
+          );
+        }
+      },
+      drain: wake,
+      close() {
+        isClosed = true;
+        wake();
+        onClose();
+      },
+      error() {},
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    const noServer = code === "ENOENT" || code === "ECONNREFUSED";
+    return writeOut(preambleLine({ error: `${path}: ${code ?? (e as Error).message}`, code: noServer ? "no_server" : "connect_failed" }));
+  }
+  (async () => {
+    const reader = Bun.stdin.stream().getReader();
+    while (!isClosed) {
+      const r = await reader.read();
+      if (r.done) break;
+      let chunk = r.value;
+      while (chunk.length && !isClosed) {
+        const n = sock.write(chunk);
+        chunk = chunk.subarray(Math.max(0, n));
+        if (chunk.length) await new Promise<void>((resolve) => (drained = resolve));
+      }
+    }
+    // stdin's end is a half-close: the server's answers to what was sent still come back.
+    if (!isClosed) sock.shutdown();
+  })().catch(() => sock.end());
+  await closed;
+  await out.end();
 }
 
 async function output(argv: string[], opts: { stdin?: Blob } = {}): Promise<{ code: number; out: string; err: string }> {
