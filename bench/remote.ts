@@ -35,9 +35,10 @@ try {
   time(sshTmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh"));
   const cases: [string, () => number][] = [
     ["ws workspace list (local)", () => time([WS, "workspace", "list"])],
-    ["ws -H HOST workspace list (ssh master up)", () => time([WS, ...H, "workspace", "list"])],
+    ["ws -H HOST workspace list (master up)", () => time([WS, ...H, "workspace", "list"])],
     ["ws -H HOST pane send 1 x", () => time([WS, ...H, "pane", "send", "1", "x"])],
     ["ssh HOST tmux list-windows (master up)", () => time(sshTmux("list-windows"))],
+    ["ssh HOST ws workspace list (ws run there)", () => time(["ssh", "-F", rig.sshConfig, ...tmuxMaster, "-T", rig.host, "$HOME/.local/bin/ws workspace list"])],
     ["ssh HOST true (master up: ssh's own floor)", () => time(["ssh", "-F", rig.sshConfig, ...tmuxMaster, "-T", rig.host, "true"])],
   ];
   for (const [, run] of cases) run(); // warm: masters up, files cached
