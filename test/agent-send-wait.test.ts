@@ -2,9 +2,9 @@
 // agent blocked on its own prompt is refused before anything is typed. A stand-in agent in a real
 // pane reports its statuses through the real `ws report`, as Claude Code's hooks do.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -12,12 +12,7 @@ let log: string;
 const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 beforeAll(async () => {
-  s = new TestServer();
-  const wrapper = join(s.root, "ws-wrapper");
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
-  log = join(s.root, "prompts");
-  Object.assign(s.env, { STANDIN_WS: wrapper, STANDIN_LOG: log });
-  await s.start();
+  ({ s, log } = await standInAgentServer());
 });
 afterAll(() => s.stop());
 

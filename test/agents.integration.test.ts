@@ -3,20 +3,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
 let log: string;
 
 beforeAll(async () => {
-  s = new TestServer();
-  // Hooks find ws through one executable path, as an installed hook does.
-  const wrapper = join(s.root, "ws-wrapper");
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
-  log = join(s.root, "prompts");
-  Object.assign(s.env, { STANDIN_WS: wrapper, STANDIN_LOG: log });
-  await s.start();
+  ({ s, log } = await standInAgentServer());
 });
 afterAll(() => s.stop());
 

@@ -1,6 +1,6 @@
 // Test harness: a real ws daemon on a private socket directory, real shells in real PTYs, and
 // the real socket. Everything waits on conditions with deadlines, never on fixed sleeps.
-import { mkdtempSync, chmodSync, rmSync, realpathSync } from "node:fs";
+import { mkdtempSync, chmodSync, rmSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -217,4 +217,18 @@ export function processAlive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * A started server for the stand-in agent (test/fixtures/stand-in-agent.sh): it finds ws through
+ * one executable path, as an installed hook does, and logs the prompts it is sent to `log`.
+ */
+export async function standInAgentServer(): Promise<{ s: TestServer; log: string }> {
+  const s = new TestServer();
+  const wrapper = join(s.root, "ws-wrapper");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
+  const log = join(s.root, "prompts");
+  Object.assign(s.env, { STANDIN_WS: wrapper, STANDIN_LOG: log });
+  await s.start();
+  return { s, log };
 }

@@ -269,6 +269,8 @@ test("ws workspace new whose shell has gone is refused with program_not_found an
   try {
     // The first pane's shell has read its script (else removing it would end that pane, and the server).
     await t.waitScreen(1, "shell-ready");
+    // Its label has followed it to `cat` (labels follow the foreground program a moment later).
+    await waitFor("the label to follow the program", async () => (await t.request({ v: 6, type: "pane_list" })).panes[0].label === "cat");
     rmSync(shell);
     const before = await model(t);
     const r = await t.run(["workspace", "new", "Ghost"]);

@@ -323,6 +323,7 @@ async function backToBaseline(): Promise<void> {
   base.targets = base.targets.filter((p) => alive.has(p));
   const keep = snap.workspaces.find((w: any) => w.name === "Keep");
   if (!keep || base.targets.length < 2) await makeTargets();
+  else await labelsSettled(); // a respawned pane's label follows its new program a moment later
 }
 
 /** A "Keep" workspace with three quiet panes in one tab. */
@@ -344,11 +345,21 @@ async function makeTargets(): Promise<void> {
   await waitQuiet();
 }
 
-/** Every pane's program has reached its quiet state (echo off, reading into /dev/null). */
+/** Every pane's program has reached its quiet state (echo off, reading into /dev/null), and its
+ * label has followed it (labels follow the foreground program a moment later). */
 async function waitQuiet(): Promise<void> {
   await waitFor("every pane to run its quiet cat", () => {
     const kids = children().split(" ").filter(Boolean);
     return kids.length > 0 && kids.every((p) => readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("cat\0"));
+  });
+  await labelsSettled();
+}
+
+/** Each pane's label is what its foreground program makes it (unless a fuzzed pane_rename named it). */
+async function labelsSettled(): Promise<void> {
+  await waitFor("every pane's label to follow its program", async () => {
+    const r = await client.json({ v: 6, type: "pane_list" });
+    return (r.panes as any[]).every((p) => p.name !== null || p.exited || p.label === String(p.command[0] ?? "").split("/").pop());
   });
 }
 

@@ -21,6 +21,7 @@ const session = () => import("./session-cmds");
 const api = () => import("./api-cmds");
 const attach = () => import("./attach-cmds");
 const agents = () => import("./agent-cmds");
+const panes = () => import("./pane-cmds");
 const remote = () => import("./remote-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
@@ -41,6 +42,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
   run: from(() => import("./run-cmds"), "run"),
+  paneList: from(panes, "paneList"),
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
 };

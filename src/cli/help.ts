@@ -13,7 +13,7 @@ const GLOBALS = [
 /** A flag as typed: one letter takes one dash (-l), a word two (--below). */
 const dashed = (flag: string) => (flag.length === 1 ? `-${flag}` : `--${flag}`);
 
-const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "integer[]" ? "N,M" : p.type === "object" ? "FILE" : p.field.toUpperCase());
+const metavar = (p: Param) => (p.type === "integer" ? "N" : p.type === "string[]" ? "A,B" : p.type === "integer[]" ? "N,M" : p.type === "object" ? "FILE" : p.type === "map" ? "NAME=VALUE" : p.field.toUpperCase());
 
 function usageLine(c: Command): string {
   const bits = [`ws ${c.path}`];
@@ -41,7 +41,7 @@ function rows(items: [string, string][]): string[] {
 export function commandHelp(c: Command): string {
   const items: [string, string][] = c.params.map((p) => [
     p.flag ? (p.type === "boolean" ? dashed(p.flag) : `${dashed(p.flag)} ${metavar(p)}`) : p.field.toUpperCase() + (p.many ? "…" : ""),
-    `${p.type === "object" ? "A JSON file (- reads stdin): " : ""}${p.description}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
+    `${p.type === "object" ? "A JSON file (- reads stdin): " : ""}${p.description}${p.type === "map" ? " (repeat the flag for more)" : ""}${p.accepted ? ` (one of ${p.accepted.join(", ")})` : ""}${defaultText(p)}`,
   ]);
   if (c.rest) items.push([`-- ${c.rest.field.toUpperCase()}…`, c.rest.description]);
   const out = [`usage: ${usageLine(c)}`, "", c.summary + (c.message ? ` (sends ${c.message})` : "")];

@@ -26,6 +26,15 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "sessionDiscard",
   },
   { path: "session info", summary: "Where the save is, when it was made and what it holds", params: [], run: "sessionInfo" },
+  {
+    path: "pane list",
+    summary: "List every pane: where it is, its label, what runs in it, its cwd and size",
+    params: [
+      flag("workspace", "string", "Only this workspace's panes"),
+      flag("format", "string", "One line per pane with each {key} filled in, e.g. '{pane} {command}' (keys: the fields of pane_list's rows)"),
+    ],
+    run: "paneList",
+  },
   { path: "tab list", summary: "List the tabs of a workspace", params: [flag("workspace", "string", "The workspace (default: the one on screen)")], run: "tabList" },
   { path: "attach", summary: "Attach this terminal to the ws server (-L NAME for a named one)", params: [], run: "attach" },
   { path: "keys", summary: "Key bindings: every command with its keys", params: [flag("list", "boolean", "List command names, their keys and what they do (the default)")], run: "keys" },

@@ -92,6 +92,17 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
         }
       if (!p) throw new UsageError(`unknown flag ${spelled} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
       let value: unknown;
+      if (p.type === "map") {
+        // Repeatable: each NAME=VALUE adds to the object.
+        const raw = eq > 0 ? w.slice(eq + 1) : words[++i];
+        if (raw === undefined) throw new UsageError(`--${name} for ${cmd.path} needs a NAME=VALUE`);
+        const at = raw.indexOf("=");
+        if (at < 1) throw new UsageError(`--${name} for ${cmd.path} is NAME=VALUE, got "${raw}"`);
+        const map = (fields[p.field] ??= {}) as Record<string, string>;
+        // Defined, not assigned: a name such as __proto__ is a key like any other.
+        Object.defineProperty(map, raw.slice(0, at), { value: raw.slice(at + 1), enumerable: true, writable: true, configurable: true });
+        continue;
+      }
       if (p.type === "boolean") value = eq > 0 ? convert(cmd, p, w.slice(eq + 1), `--${name}`) : true;
       else {
         const raw = eq > 0 ? w.slice(eq + 1) : words[++i];

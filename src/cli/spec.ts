@@ -2,8 +2,9 @@
 // with its arguments and flags. Built at build time (table.ts through the message-table macro), so
 // a CLI call parses, helps and refuses without loading the registry or any command's code.
 
-/** "object": JSON read from the file the argument names (`-`: stdin). */
-export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "object";
+/** "object": JSON read from the file the argument names (`-`: stdin). "map": an object of strings,
+ * given as a repeatable `--flag NAME=VALUE`. */
+export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "object" | "map";
 
 /** One positional argument or flag, and the field (or handler option) it sets. */
 export interface Param {

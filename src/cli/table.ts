@@ -17,6 +17,7 @@ function firstSentence(text: string): string {
 }
 
 function paramType(entry: MessageEntry, field: string, spec: FieldSpec): ParamType {
+  if (spec.type === "object" && spec.keyValue) return "map";
   if (!CLI_TYPES.includes(spec.type)) throw new Error(`${entry.type}.${field}: a ${spec.type} field can't be a CLI argument`);
   return spec.type as ParamType;
 }

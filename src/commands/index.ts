@@ -41,6 +41,12 @@ import pane_send_keys from "./pane_send_keys";
 import notify from "./notify";
 import search from "./search";
 import run from "./run";
+import pane_respawn from "./pane_respawn";
+import pane_rename from "./pane_rename";
+import tab_rename from "./tab_rename";
+import workspace_rename from "./workspace_rename";
+import pane_move from "./pane_move";
+import pane_list from "./pane_list";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -88,6 +94,13 @@ export const MESSAGES: MessageEntry[] = [
   notify,
   search,
   run,
+  // issue 12: panes
+  pane_respawn,
+  pane_rename,
+  tab_rename,
+  workspace_rename,
+  pane_move,
+  pane_list,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

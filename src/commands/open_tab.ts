@@ -1,6 +1,7 @@
 import { defineMessage } from "./types";
+import { KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ cwd: string; command: string[]; name?: string; project?: string }>({
+export default defineMessage<{ cwd: string; command: string[]; name?: string; project?: string; keep: boolean }>({
   type: "open_tab",
   since: 1,
   request: false,
@@ -10,9 +11,10 @@ export default defineMessage<{ cwd: string; command: string[]; name?: string; pr
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
     name: { type: "string", name: true, description: "The tab's name" },
     project: { type: "string", name: true, description: "The project slug the tab works on" },
+    keep: KEEP_FIELD,
   },
   example: { v: 1, type: "open_tab", cwd: "/code/app", command: ["claude"], name: "Review" },
   handle(p, { session }) {
-    session.newTab(session.currentWorkspace, { cwd: p.cwd, strictCwd: true, argv: p.command, name: p.name, project: p.project, focus: true });
+    session.newTab(session.currentWorkspace, { cwd: p.cwd, strictCwd: true, argv: p.command, name: p.name, project: p.project, focus: true, keep: p.keep });
   },
 });

@@ -60,6 +60,8 @@ export default defineMessage<Params>({
   handle(p, { session, signal }) {
     const line = commandLine(p.command);
     const pane = targetPane(session, p.pane);
+    // A kept pane (`keep`) whose program has exited reads nothing typed.
+    if (pane.exited) throw new WsError(`pane ${pane.id}'s program has exited`, "pane_exited", { param: "pane" });
     const began = Date.now();
 
     let typed = false;

@@ -1,6 +1,7 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
+import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ workspace?: string; name?: string; cwd?: string; project?: string; command: string[]; focus: boolean }>({
+export default defineMessage<{ workspace?: string; name?: string; cwd?: string; project?: string; command: string[]; focus: boolean; keep: boolean; env?: Record<string, string> }>({
   type: "tab_new",
   since: 2,
   request: true,
@@ -13,13 +14,15 @@ export default defineMessage<{ workspace?: string; name?: string; cwd?: string; 
     project: { type: "string", name: true, description: "Project slug to link the tab to" },
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
+    keep: KEEP_FIELD,
+    env: ENV_FIELD,
   },
   errors: ["workspace_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
   handle(p, { session }) {
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
-    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus });
+    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env });
     return { type: "pane", pane: pane.id };
   },
 });

@@ -19,10 +19,15 @@ export type ModelChange =
   /** `workspace` and `tab` are missing for a pane that was in no tab. */
   | { type: "pane_closed"; pane: number; workspace?: string; tab?: number }
   | { type: "pane_focused"; workspace: string; tab: number; pane: number }
-  /** A program set its pane's title. */
-  | { type: "pane_renamed"; pane: number; title: string; label: string }
+  /** A pane's label changed: its program set a title, another program came to its foreground, or
+   * pane_rename named it (then `name` is set: the name, or null when cleared). */
+  | { type: "pane_renamed"; pane: number; title: string; label: string; name?: string | null }
   | { type: "pane_exited"; pane: number; exit_code: number | null; signal: string | null }
   | { type: "layout_changed"; workspace: string; tab: number }
+  /** pane_respawn started a program in the pane again. */
+  | { type: "pane_respawned"; workspace: string; tab: number; pane: number }
+  /** pane_move put a pane (same id, same program) in another tab: `from_*` say where it was. */
+  | { type: "pane_moved"; workspace: string; tab: number; pane: number; from_workspace: string; from_tab: number }
   | { type: "screen_resized"; cols: number; rows: number }
   /** A pane's emulator parsed new output. */
   | { type: "pane_output"; pane: number }

@@ -3,12 +3,15 @@
 import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { WsError } from "../protocol/errors";
+import { envProblem } from "./env-vars";
 
 export interface NewPaneOptions {
   argv?: string[];
   cwd?: string;
-  /** Extra environment for this pane, e.g. WS_WORKSTREAM. */
+  /** Extra environment for this pane (a request's `env`, WS_WORKSTREAM); ws's own variables win. */
   env?: Record<string, string>;
+  /** The pane stays after its program exits. */
+  keep?: boolean;
   preface?: string;
   /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
    * focused pane's directory may have gone; a saved one may be from another machine). */
@@ -39,6 +42,8 @@ export function checkLaunch(o: NewPaneOptions, baseEnv: Record<string, string>, 
   const field = (f: string) => (at ? `${at}.${f}` : f);
   const argv = programOf(o, baseEnv);
   if (argv.some((a) => a.includes("\0"))) throw new WsError(`\`${field("command")}\` holds a NUL character`, "invalid_params", { param: field("command") });
+  const badEnv = o.env !== undefined ? envProblem(o.env, field("env")) : undefined;
+  if (badEnv) throw new WsError(badEnv, "invalid_params", { param: field("env") });
   if (o.cwd?.includes("\0")) throw new WsError(`\`${field("cwd")}\` holds a NUL character`, "invalid_params", { param: field("cwd") });
   if (o.strictCwd && o.cwd !== undefined && !isDirectory(o.cwd))
     throw new WsError(`can't start in ${JSON.stringify(o.cwd)}: ${existsSync(o.cwd) ? "not a directory" : "no such directory"}`, "cwd_not_found", { param: field("cwd") });

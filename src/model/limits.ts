@@ -16,3 +16,7 @@ export const MAX_PANES = envInt("WS_MAX_PANES", 512);
 
 /** Levels of nesting in a layout tree (layout_apply). */
 export const MAX_LAYOUT_DEPTH = 32;
+
+/** Variables one pane's `env` may set, and their names and values together in bytes (UTF-8). */
+export const MAX_ENV_VARS = 256;
+export const MAX_ENV_BYTES = 64 * 1024;

@@ -20,10 +20,20 @@ export interface PaneSpec {
   scrollback?: number;
   /** Text shown above the program's first output, e.g. a restored session's old scrollback. */
   preface?: string;
+  /** The pane stays, readable, after its program exits (tmux remain-on-exit). */
+  keep?: boolean;
   /** How to start the program with shell integration (shell-integration.ts): the argv and the
    * environment it gains, kept out of `argv` and `env` (what the pane runs, and what is saved). */
   launch?: ShellLaunch;
 }
+
+/** Modes a program may leave set, back to a fresh terminal's: attributes, cursor keys and keypad,
+ * a visible cursor, wrapping, no insert mode, bracketed paste and mouse reports off, the kitty
+ * keyboard stack popped. */
+const RESET_MODES = "\x1b[0m\x1b[?1l\x1b>\x1b[?25h\x1b[?7h\x1b[4l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[<16u";
+
+/** What a pane runs: given to respawn(). */
+export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "launch">;
 
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
@@ -45,20 +55,33 @@ const SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
 
 export class Pane implements Parser {
   readonly id: number;
-  readonly argv: string[];
-  readonly command: string[];
-  readonly cwd: string;
-  readonly env: Record<string, string>;
+  // What runs; respawn() changes them (the Session's respawnPane is its only caller).
+  argv: string[];
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
   readonly term: Terminal;
-  readonly pty: Pty;
-  readonly startedAt = Date.now();
+  pty: Pty;
+  startedAt = Date.now();
+  readonly keep: boolean;
   /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
   readonly shell: ShellMarks;
   /** ws started this pane's shell with its integration: marks are coming. */
-  readonly shellIntegration: boolean;
+  shellIntegration: boolean;
+  /** How the current program was started with shell integration, if it was. */
+  private launch: ShellLaunch | undefined;
   cols: number;
   rows: number;
   title = "";
+  /** The name pane_rename gave it; it wins over the title and the program's name. */
+  name: string | undefined;
+  /** The program in its terminal's foreground, once looked at (the Session sets them): its name and pid. */
+  program = "";
+  foregroundPid = 0;
+  /** The foreground pid when the title was last set (undefined until looked at): a title is the
+   * label only while the program that set it is in the foreground, so `top` run from a shell that
+   * titles its prompt is labelled `top`. */
+  titleOwner: number | undefined;
   exitCode: number | null = null;
   exitSignal: string | null = null;
   exited = false;
@@ -80,6 +103,8 @@ export class Pane implements Parser {
   /** A parse that went async (see emulator-input.ts): nothing more is parsed until it settles. */
   private parsing: Promise<void> | null = null;
   private disposed = false;
+  /** Counts programs run in this pane: a replaced program's late output and exit are ignored. */
+  private generation = 0;
 
   constructor(spec: PaneSpec) {
     this.id = spec.id;
@@ -87,47 +112,110 @@ export class Pane implements Parser {
     this.command = spec.command ?? spec.argv;
     this.cwd = spec.cwd;
     this.env = spec.env;
+    this.keep = spec.keep === true;
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
     installXtermSpeedups(this.term);
     this.term.onTitleChange((t) => {
+      this.titleOwner = undefined; // set again, maybe by another program: looked at next time
       if (t === this.title) return;
       this.title = t;
       this.onTitle(this);
     });
     this.input = emulatorInput(this.term);
     this.shell = new ShellMarks(this.term);
+    this.launch = spec.launch;
     this.shellIntegration = spec.launch !== undefined;
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
-    if (spec.preface) {
-      const bytes = Buffer.from(spec.preface);
-      this.queued += bytes.length;
-      this.enqueue(bytes);
-      this.received += bytes.length;
-    }
+    if (spec.preface) this.inject(spec.preface, false);
     try {
-      this.pty = spawnPty({
-        argv: spec.launch?.argv ?? this.argv,
-        cwd: spec.cwd,
-        env: spec.launch ? { ...spec.env, ...spec.launch.env } : spec.env,
-        cols: spec.cols,
-        rows: spec.rows,
-        onData: (bytes) => this.receive(bytes),
-        onExit: (code, signal) => {
-          this.exitCode = code;
-          this.exitSignal = signal;
-          this.ptyExited = true;
-          this.maybeFinish();
-        },
-      });
+      this.pty = this.spawn();
     } catch (e) {
       this.term.dispose(); // the program could not start: no pane, nothing left behind
       throw e;
     }
     if (this.queue.length) wantParse(this);
+  }
+
+  /** Start `argv` on a new PTY at the pane's size; its output and exit count while it is current. */
+  private spawn(): Pty {
+    const gen = ++this.generation;
+    return spawnPty({
+      argv: this.launch?.argv ?? this.argv,
+      cwd: this.cwd,
+      env: this.launch ? { ...this.env, ...this.launch.env } : this.env,
+      cols: this.cols,
+      rows: this.rows,
+      onData: (bytes) => {
+        if (gen === this.generation) this.receive(bytes);
+      },
+      onExit: (code, signal) => {
+        if (gen !== this.generation) return;
+        this.exitCode = code;
+        this.exitSignal = signal;
+        this.ptyExited = true;
+        this.maybeFinish();
+      },
+    });
+  }
+
+  /** Text for the emulator that no program wrote (a preface, the exit line), in order with output. */
+  private inject(text: string, parse = true): void {
+    const bytes = Buffer.from(text);
+    this.queued += bytes.length;
+    this.enqueue(bytes);
+    this.received += bytes.length;
+    if (parse) wantParse(this);
+  }
+
+  /** How its program ended: "status 3" or "signal SIGTERM" (empty while it runs). */
+  get exitText(): string {
+    if (!this.exited) return "";
+    return this.exitSignal ? `signal ${this.exitSignal}` : `status ${this.exitCode ?? 0}`;
+  }
+
+  /**
+   * A kept pane whose program exited: let go of its terminal and say how it ended on its last
+   * line, as tmux's remain-on-exit does. The screen and history stay readable.
+   */
+  showExit(): void {
+    this.pty.close();
+    const x = this.term.buffer.active.cursorX;
+    this.inject(`\x1b[0m${x > 0 ? "\r\n" : ""}[exited: ${this.exitText}]`);
+  }
+
+  /**
+   * Run a program in this pane again, same id, same screen and history (tmux respawn-pane -k): a
+   * running program is hung up on first. Throws, changing nothing, if the new one can't start.
+   */
+  respawn(next: PaneProgram): void {
+    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, launch: this.launch, pty: this.pty, gen: this.generation };
+    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env, launch: next.launch });
+    try {
+      this.pty = this.spawn();
+    } catch (e) {
+      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, launch: old.launch, generation: old.gen });
+      throw e;
+    }
+    // The marks of the program before say nothing about this one.
+    this.shell.reset();
+    this.shellIntegration = next.launch !== undefined;
+    old.pty.kill("SIGHUP");
+    old.pty.close();
+    this.exited = false;
+    this.ptyExited = false;
+    this.exitCode = null;
+    this.exitSignal = null;
+    this.program = "";
+    this.foregroundPid = 0;
+    this.startedAt = Date.now();
+    // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
+    // a fresh line of the main screen.
+    const alt = this.term.buffer.active.type === "alternate";
+    this.inject(`${alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.term.buffer.normal.cursorX > 0 ? "\r\n" : ""}`);
   }
 
   get pid(): number {
@@ -140,11 +228,14 @@ export class Pane implements Parser {
     return prog.split("/").pop() || prog;
   }
 
+  /** The name ws shows: the name it was given, else its title, else its foreground program's name. */
   get label(): string {
-    return this.title || this.commandName;
+    const titled = this.title && (this.titleOwner === undefined || this.titleOwner === this.foregroundPid);
+    return this.name || (titled ? this.title : "") || this.program || this.commandName;
   }
 
   write(data: string | Uint8Array): void {
+    if (this.exited) return; // a kept pane's program is gone: nothing reads its input
     inputSent();
     this.pty.write(data);
   }
@@ -162,7 +253,7 @@ export class Pane implements Parser {
     this.cols = cols;
     this.rows = rows;
     this.term.resize(cols, rows);
-    this.pty.resize(cols, rows);
+    if (!this.ptyExited) this.pty.resize(cols, rows);
   }
 
   kill(signal: NodeJS.Signals = "SIGHUP"): void {

@@ -23,7 +23,7 @@ export interface TabSpec {
   name?: string;
   project?: string;
   layout: Layout;
-  panes: Map<number, NewPaneOptions & { title?: string }>;
+  panes: Map<number, NewPaneOptions & { title?: string; name?: string }>;
   focused: number;
   zoomed?: number;
 }
@@ -204,7 +204,7 @@ export class Session {
     const argv = programOf(o, this.opts.baseEnv);
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
-      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch });
+      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep });
     } catch (e) {
       throw startError(argv[0]!, e);
     }
@@ -341,6 +341,7 @@ export class Session {
         try {
           pane = this.startPane(ws, o, r.cols, r.rows, id);
           if (o.title) pane.title = o.title;
+          if (o.name) pane.name = o.name;
         } catch (e) {
           if (!fallback) throw e;
           const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
@@ -452,8 +453,10 @@ export class Session {
 
   private paneExited(pane: Pane): void {
     if (!this.panes.has(pane.id)) return;
+    // A kept pane stays, readable, saying how its program ended, until it is closed or respawned.
+    if (pane.keep) pane.showExit();
     this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
-    this.removePane(pane.id, false);
+    if (!pane.keep) this.removePane(pane.id, false);
   }
 
   /** Take a pane out of its tab; an emptied tab or workspace closes; no panes left: quit. */
@@ -586,6 +589,132 @@ export class Session {
     return true;
   }
 
+  // ---- programs and labels ----------------------------------------------------------------
+
+  /**
+   * Start a program in a pane again, same id, same screen (pane_respawn; tmux respawn-pane -k): a
+   * running one is hung up on first. `argv` defaults to the pane's command, `cwd` to where it
+   * started. Checked before anything changes.
+   */
+  respawnPane(id: number, o: { argv?: string[]; cwd?: string } = {}): Pane {
+    const pane = this.pane(id);
+    const { ws, tab } = this.locate(id);
+    const PATH = pane.env.PATH;
+    const launch: NewPaneOptions = { argv: o.argv ?? pane.command, cwd: o.cwd ?? pane.cwd, strictCwd: o.cwd !== undefined, env: PATH !== undefined ? { PATH } : undefined };
+    this.checkLaunch(launch);
+    const cwd = usableDir(launch.cwd);
+    const argv = programOf(launch, this.opts.baseEnv);
+    const label = pane.label;
+    try {
+      const env = { ...pane.env, WS_WORKSPACE: ws.name, PWD: cwd };
+      pane.respawn({ argv, command: launch.argv, cwd, env, launch: shellLaunch(argv, env, parentDir(this.opts.socketPath)) });
+    } catch (e) {
+      throw startError(argv[0]!, e);
+    }
+    this.bus.emit({ type: "pane_respawned", workspace: ws.name, tab: tab.id, pane: id });
+    if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+    return pane;
+  }
+
+  /** Name a pane (pane_rename): the name is its label whatever its program does; "" clears it. */
+  renamePane(id: number, name: string): void {
+    const pane = this.pane(id);
+    if (name) checkName("name", name);
+    pane.name = name || undefined;
+    this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label, name: pane.name ?? null });
+  }
+
+  /** What is in a pane's foreground now (the program-names feature looks): its label may follow. */
+  setForeground(id: number, fg: { pid: number; name: string }): void {
+    const pane = this.panes.get(id);
+    if (!pane || pane.exited) return;
+    const label = pane.label;
+    pane.foregroundPid = fg.pid;
+    pane.program = fg.name;
+    if (pane.titleOwner === undefined && pane.title) pane.titleOwner = fg.pid;
+    if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+  }
+
+  // ---- moving panes ------------------------------------------------------------------------
+
+  /**
+   * Move a running pane (same id, same program) beside another pane (`beside`, to its right or
+   * below, with a `size`), into a new tab of a workspace (`workspace`), or into a new workspace
+   * (`newWorkspace`). The tab it leaves closes if it was its last pane, and its workspace with its
+   * last tab. Everything is checked before anything changes.
+   */
+  movePane(id: number, to: MoveTarget): { ws: Workspace; tab: Tab } {
+    this.pane(id);
+    const from = this.locate(id);
+    const alone = panesOf(from.tab.layout).length === 1;
+    const refuse = (why: string, param?: string): never => {
+      throw new WsError(`can't move pane ${id}: ${why}`, "invalid_move", param ? { param } : undefined);
+    };
+    let dest: { ws: Workspace; tab: Tab; layout: Layout } | { ws: Workspace; newTab: true } | { newWorkspace: string };
+    if ("beside" in to) {
+      if (to.beside === id) refuse("a pane can't go beside itself", "beside");
+      this.pane(to.beside);
+      const at = this.locate(to.beside);
+      if (to.size !== undefined && to.size < 1) throw new WsError(`size must be at least 1, got ${to.size}`, "invalid_params", { param: "size" });
+      // Beside a pane of its own tab: take it out first, then split beside the other.
+      const base = at.tab === from.tab ? removePane(from.tab.layout, id)! : at.tab.layout;
+      dest = { ws: at.ws, tab: at.tab, layout: splitPane(base, to.beside, id, to.right ? "right" : "below", this.layoutArea(), to.size) };
+    } else if ("workspace" in to) {
+      const ws = this.workspace(to.workspace);
+      if (alone && ws === from.ws) refuse(`it is the only pane of its tab already`, "workspace");
+      if (to.name !== undefined) checkName("name", to.name);
+      dest = { ws, newTab: true };
+    } else {
+      checkName("new_workspace", to.newWorkspace);
+      const other = this.findWorkspace(to.newWorkspace);
+      if (other) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param: "new_workspace" });
+      if (to.name !== undefined) checkName("name", to.name);
+      dest = { newWorkspace: to.newWorkspace };
+    }
+    // Out of its tab (unless it is rearranged within it).
+    const inPlace = "layout" in dest && dest.tab === from.tab;
+    let emptied = false;
+    if (!inPlace) {
+      const rest = removePane(from.tab.layout, id);
+      emptied = !rest;
+      if (rest) {
+        from.tab.layout = rest;
+        if (from.tab.zoomed === id) from.tab.zoomed = undefined;
+        if (from.tab.focused === id) from.tab.focused = panesOf(rest)[0]!;
+        this.relayout(from.tab);
+        this.bus.emit({ type: "layout_changed", workspace: from.ws.name, tab: from.tab.id });
+      }
+    }
+    const fromWs = from.ws.name;
+    const fromTab = from.tab.id;
+    // Into its new place.
+    let placed: { ws: Workspace; tab: Tab };
+    if ("layout" in dest) {
+      dest.tab.layout = dest.layout;
+      dest.tab.zoomed = undefined;
+      this.relayout(dest.tab);
+      this.bus.emit({ type: "layout_changed", workspace: dest.ws.name, tab: dest.tab.id });
+      placed = dest;
+    } else {
+      let ws: Workspace;
+      if ("newWorkspace" in dest) {
+        ws = { id: this.nextWorkspace++, name: dest.newWorkspace, tabs: [], active: 0 };
+        this.workspaceList.push(ws);
+        this.bus.emit({ type: "workspace_created", workspace: ws.name });
+      } else ws = dest.ws;
+      const tab: Tab = { id: this.nextTab++, name: to.name, layout: leaf(id), focused: id };
+      ws.tabs.push(tab);
+      this.relayout(tab);
+      this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
+      placed = { ws, tab };
+    }
+    // The tab it left, emptied, closes now (after the new workspace exists, so ws is never empty).
+    if (emptied) this.removeTab(from.ws, from.tab);
+    this.bus.emit({ type: "pane_moved", workspace: placed.ws.name, tab: placed.tab.id, pane: id, from_workspace: fromWs, from_tab: fromTab });
+    if (to.focus) this.focusPane(id);
+    return placed;
+  }
+
   /** Swap two panes of one tab: the split shape stays, the panes change places. */
   swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
     const at = this.locate(a);
@@ -595,6 +724,13 @@ export class Session {
     return at;
   }
 }
+
+/** Where pane_move puts a pane. */
+export type MoveTarget = { focus?: boolean; name?: string } & (
+  | { beside: number; right: boolean; size?: number }
+  | { workspace: string }
+  | { newWorkspace: string }
+);
 
 /** Refuse a name that breaks the rule of src/model/names.ts (the protocol's schema checks it too;
  * this holds for the UI's prompts and every other caller). */

@@ -141,6 +141,19 @@ export class ShellMarks {
   dispose(): void {
     for (const p of [this.inputStart, this.outputStart, this.outputEnd]) p?.marker.dispose();
   }
+
+  /** Forget what the last program said (pane_respawn starts another in the pane). */
+  reset(): void {
+    this.dispose();
+    this.inputStart = this.outputStart = this.outputEnd = undefined;
+    this.seen = false;
+    this.state = "unknown";
+    this.prompts = 0;
+    this.promptLine = -1;
+    this.promptShownAt = 0;
+    this.command = undefined;
+    this.sendsInputStart = false;
+  }
 }
 
 /** The command line: from where it started (B) to the end of the line before the output (C),

@@ -3,20 +3,21 @@
 import type { Layout } from "./layout";
 import { MAX_LAYOUT_DEPTH } from "./limits";
 import { nameProblem } from "./names";
+import { envProblem } from "./env-vars";
 
 export type TreeNode =
-  | { type: "pane"; pane?: number; label?: string; cwd?: string; command?: string[] }
+  | { type: "pane"; pane?: number; label?: string; cwd?: string; command?: string[]; keep?: boolean; env?: Record<string, string> }
   | { type: "split"; direction: "right" | "down"; ratio: number; first: TreeNode; second: TreeNode };
 
 /** The tree grammar, as the catalogue and docs give it. */
 export const TREE_SHAPE =
-  'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string]} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
+  'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string], "keep"?: boolean, "env"?: {"NAME": "value"}} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
 
 export function checkTree(v: unknown, path = "root", depth = 0): string | undefined {
   if (depth > MAX_LAYOUT_DEPTH) return `\`${path}\` is nested too deep (at most ${MAX_LAYOUT_DEPTH} levels)`;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return `\`${path}\` must be an object`;
   const o = v as Record<string, unknown>;
-  const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command"] : ["type", "direction", "ratio", "first", "second"];
+  const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command", "keep", "env"] : ["type", "direction", "ratio", "first", "second"];
   if (o.type !== "pane" && o.type !== "split") return `\`${path}.type\` must be "pane" or "split"`;
   const extra = Object.keys(o).find((k) => !allowed.includes(k));
   if (extra) return `unknown field \`${path}.${extra}\` (accepted: ${allowed.join(", ")})`;
@@ -27,6 +28,8 @@ export function checkTree(v: unknown, path = "root", depth = 0): string | undefi
     if (o.cwd !== undefined && typeof o.cwd !== "string") return `\`${path}.cwd\` must be a string`;
     if (o.pane !== undefined && !Number.isSafeInteger(o.pane)) return `\`${path}.pane\` must be an integer`;
     if (o.command !== undefined && !(Array.isArray(o.command) && o.command.every((x) => typeof x === "string"))) return `\`${path}.command\` must be an array of strings`;
+    if (o.keep !== undefined && typeof o.keep !== "boolean") return `\`${path}.keep\` must be a boolean`;
+    if (o.env !== undefined) return envProblem(o.env, `${path}.env`);
     return undefined;
   }
   if (o.direction !== "right" && o.direction !== "down") return `\`${path}.direction\` must be "right" or "down"`;
@@ -42,7 +45,7 @@ export function treeToSpec(root: TreeNode): { layout: Layout; panes: Map<number,
   const toLayout = (n: TreeNode, path: string): Layout => {
     if (n.type === "pane") {
       const key = panes.size + 1;
-      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], title: n.label });
+      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], title: n.label, keep: n.keep, env: n.env });
       paths.set(key, path);
       return { kind: "pane", pane: key };
     }
@@ -55,4 +58,6 @@ export interface TreeLeaf {
   cwd?: string;
   argv: string[];
   title?: string;
+  keep?: boolean;
+  env?: Record<string, string>;
 }

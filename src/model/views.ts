@@ -15,6 +15,7 @@ export function exportTree(session: Session, l: Layout): TreeNode {
       node.label = p.label;
       node.cwd = p.cwd;
       node.command = p.command;
+      if (p.keep) node.keep = true;
     }
     return node;
   }
@@ -54,7 +55,8 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   }
   const pane = p!;
   const where = session.locate(id);
-  const fg = await foregroundProcess(pane.pid);
+  // A kept pane's program is gone: nothing to ask the system about.
+  const fg = pane.exited ? null : await foregroundProcess(pane.pid);
   const buf = pane.term.buffer.active;
   return {
     type: "pane_info",
@@ -70,7 +72,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     label: pane.label,
     command: pane.command,
     argv: pane.argv,
-    cwd: (await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
+    cwd: (pane.exited ? undefined : await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
     start_cwd: pane.cwd,
     pid: pane.pid,
     foreground: fg,
@@ -79,6 +81,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     last_output_at: pane.lastOutputAt,
     exited: pane.exited,
     exit_code: pane.exitCode,
+    ...(pane.exited ? { signal: pane.exitSignal } : {}),
   };
 }
 
@@ -155,4 +158,71 @@ export function workspaceInfos(session: Session, portsOf?: PortsOf): WorkspaceIn
       return info;
     }),
   }));
+}
+
+/** One row of pane_list: where a pane is, what it is called and what runs in it now. */
+export interface PaneListing {
+  pane: number;
+  workspace: string;
+  workspace_number: number;
+  tab: number;
+  tab_name: string;
+  tab_number: number;
+  label: string;
+  title: string;
+  name: string | null;
+  command: string[];
+  start_command: string[];
+  cwd: string;
+  pid: number;
+  cols: number;
+  rows: number;
+  focused: boolean;
+  exited: boolean;
+  exit_code: number | null;
+  signal: string | null;
+  agent_status: string | null;
+}
+
+/** Every pane in workspace, tab and layout order (pane_list). The foreground and cwd of all panes
+ * are read at once, asynchronously. */
+export async function paneListing(session: Session, agentStatus?: (pane: number) => string | undefined, workspace?: Workspace): Promise<PaneListing[]> {
+  const rows: Promise<PaneListing>[] = [];
+  session.workspaces.forEach((ws, wi) => {
+    if (workspace && ws !== workspace) return;
+    ws.tabs.forEach((tab, ti) => {
+      for (const id of panesOf(tab.layout)) {
+        const p = session.panes.get(id);
+        if (!p) continue;
+        const base = {
+          pane: id,
+          workspace: ws.name,
+          workspace_number: wi + 1,
+          tab: tab.id,
+          tab_name: session.tabName(tab),
+          tab_number: ti + 1,
+          label: p.label,
+          title: p.title,
+          name: p.name ?? null,
+          start_command: p.command,
+          pid: p.pid,
+          cols: p.cols,
+          rows: p.rows,
+          focused: tab.focused === id,
+          exited: p.exited,
+          exit_code: p.exitCode,
+          signal: p.exitSignal,
+          agent_status: agentStatus?.(id) ?? null,
+        };
+        rows.push(
+          (async () => {
+            const fg = p.exited ? null : await foregroundProcess(p.pid);
+            const cwd = p.exited ? undefined : await processCwd(fg?.pid ?? p.pid);
+            return { ...base, command: fg?.argv ?? [], cwd: cwd ?? p.cwd };
+          })(),
+        );
+      }
+    });
+  });
+  return Promise.all(rows);
 }

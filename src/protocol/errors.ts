@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   pane_not_found: "No such pane; `hint.available` lists the pane ids",
   pane_exited: "The pane exited while the request waited on it",
   cross_tab: "The panes are in different tabs; layouts change within one tab",
+  invalid_move: "pane_move refused a move that makes no sense: beside itself, or a pane alone in its tab into a new tab of the same workspace; the message says which",
   last_pane: "Refused: it would close the last pane, tab or workspace in ws",
   no_agent: "No agent reports from that tab",
   not_a_workstream: "That is not a workstream",

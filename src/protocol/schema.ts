@@ -30,6 +30,8 @@ export interface FieldSpec {
   check?: (value: unknown) => string | undefined;
   /** For object fields: the shape, for the catalogue (e.g. the layout tree grammar). */
   shape?: string;
+  /** For object fields of strings: the CLI takes it as a repeatable `--flag NAME=VALUE`. */
+  keyValue?: boolean;
 }
 
 export type Fields = Record<string, FieldSpec>;

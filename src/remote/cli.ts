@@ -8,8 +8,10 @@ import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
 import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
 
-/** Handlers that speak the protocol themselves (through connectClient), so they work over the bridge. */
-const BRIDGED = new Set(["attach", "describe", "call", "events", "tabList", "run"]);
+/** Handlers that work on the server machine's files or settings (sockets, saves, hooks, keymap): they
+ * run there whole. Every other command speaks the protocol (through connectClient), so it works
+ * over the bridge. */
+const RUN_THERE = new Set(["start", "killServer", "doctor", "restart", "sessionRestore", "sessionDiscard", "sessionInfo", "keys", "hooks", "report"]);
 /** Commands that act on this machine whatever -H says. */
 const LOCAL_ONLY = new Set(["proxy", "remote install"]);
 
@@ -44,7 +46,7 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
   const host = hosts[0]!;
   checkHost(host);
   if (command?.path === "server") throw new CliError(`ws server runs a server in the foreground here; to start one on ${host}: ws -H ${host} start`);
-  if (command?.run && !BRIDGED.has(command.run)) {
+  if (command?.run && RUN_THERE.has(command.run)) {
     process.exitCode = await execRemote(host, withoutHostFlags(argv));
     return true;
   }

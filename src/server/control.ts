@@ -33,6 +33,8 @@ export class Control {
   }
 
   private onBus(e: ModelEvent): void {
+    // A respawned pane runs again: its last exit no longer answers `wait_for` exit.
+    if (e.type === "pane_respawned") this.exits.delete(e.pane);
     if (e.type !== "pane_exited") return;
     this.exits.set(e.pane, { pane: e.pane, exit_code: e.exit_code, signal: e.signal, at: Date.now() });
     if (this.exits.size > EXITS_KEPT) this.exits.delete(this.exits.keys().next().value!);

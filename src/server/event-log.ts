@@ -26,6 +26,8 @@ export const EVENT_TYPES = [
   "agent_status_changed",
   "command_started",
   "command_finished",
+  "pane_respawned",
+  "pane_moved",
   "output",
   "gap",
   "notification",
@@ -45,6 +47,7 @@ const SAME_TYPES = [
   "workspace_created", "workspace_closed", "workspace_focused", "workspace_renamed",
   "tab_created", "tab_closed", "tab_focused", "tab_renamed",
   "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
+  "pane_respawned", "pane_moved",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;
@@ -121,7 +124,7 @@ export class EventLog {
         return;
       }
       case "pane_renamed":
-        return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label });
+        return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label, ...(e.name !== undefined ? { name: e.name } : {}) });
       case "agent_status":
         return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
       case "notification": {

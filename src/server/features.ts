@@ -23,4 +23,5 @@ export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../ui/feature")).default(),
   async () => (await import("../features/agents/ui-feature")).default(),
   async () => (await import("../features/persistence/feature")).default(),
+  async () => (await import("../features/program-names")).default(),
 ];

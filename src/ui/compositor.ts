@@ -109,7 +109,7 @@ function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focus
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
     g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
-    const label = ` ${pane.id}: ${pane.label}${pane.exited ? " (exited)" : ""} `;
+    const label = ` ${pane.id}: ${pane.label}${pane.exited ? ` [exited: ${pane.exitText}]` : ""} `;
     g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
   }
   if (reuse) {

@@ -46,7 +46,8 @@ export class AgentService {
     this.off.push(
       this.store.onChange((c) => this.publish(c)),
       session.bus.on((e) => {
-        if (e.type === "pane_closed") this.store.clear(e.pane);
+        // A kept pane outlives its program (`keep`): its agent ended with it.
+        if (e.type === "pane_closed" || e.type === "pane_exited") this.store.clear(e.pane);
         // Bringing a pane on screen is the person looking at it.
         if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
         // So is typing into it.

@@ -31,6 +31,10 @@ export interface SavedPane {
   /** The pane's title (what its program named it), shown until the restarted program sets one. */
   name?: string;
   workstream?: string;
+  /** The name pane_rename gave it (its label whatever runs). */
+  label?: string;
+  /** The pane stays after its program exits (`keep`). */
+  keep?: boolean;
   /** The project of the pane's tab (the tab's `project` is what a restore uses). */
   project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */

@@ -18,9 +18,11 @@ export function preface(p: SavedPane, savedAt?: string): string {
   return (p.scrollback ? p.scrollback.replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
 }
 
-function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?: string } {
-  const o: NewPaneOptions & { title?: string } = { argv: [...p.command], cwd: p.cwd, env: { ...p.env }, preface: preface(p, savedAt) };
+function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?: string; name?: string } {
+  const o: NewPaneOptions & { title?: string; name?: string } = { argv: [...p.command], cwd: p.cwd, env: { ...p.env }, preface: preface(p, savedAt) };
   if (p.workstream) o.env!.WS_WORKSTREAM = p.workstream;
+  if (p.keep) o.keep = true;
+  if (p.label) o.name = p.label;
   // A restarted program keeps its title until it sets one; a fresh shell is not what ran before.
   if (p.command.length && p.name) o.title = p.name;
   return o;

@@ -186,7 +186,8 @@ export class PersistenceService {
     if (this.closed) return;
     if (e.type === "pane_output") this.snap.markDirty(e.pane);
     else if (e.type === "pane_closed") this.snap.forget(e.pane);
-    if (!NOT_MODEL.has(e.type)) this.changed();
+    // A name pane_rename gave (`name` set) is the user's: saved like a tab's name.
+    if (!NOT_MODEL.has(e.type) || (e.type === "pane_renamed" && e.name !== undefined)) this.changed();
   }
 
   /** The model changed: save after a quiet spell, and never later than maxDelayMs from now. */

@@ -96,6 +96,8 @@ export class Snapshotter {
               scrollback: "",
             };
             if (p?.title) rec.name = p.title;
+            if (p?.name) rec.label = p.name;
+            if (p?.keep) rec.keep = true;
             if (p?.env.WS_WORKSTREAM) rec.workstream = p.env.WS_WORKSTREAM;
             if (tab.project !== undefined) rec.project = tab.project;
             panes.push(rec);

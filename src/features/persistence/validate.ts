@@ -66,6 +66,7 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   const pane: SavedPane = { id: p.id, command: [...p.command], argv: p.argv ? [...p.argv] : [], cwd: p.cwd, env: { ...p.env }, scrollback: p.scrollback };
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
+  if (p.keep === true) pane.keep = true;
   // Where the pane was is only information (a restore lays out afresh): kept when well-formed.
   const r = p.rect;
   if (isObj(r) && isInt(r.x) && isInt(r.y) && isInt(r.cols) && isInt(r.rows)) pane.rect = { x: r.x, y: r.y, cols: r.cols, rows: r.rows };
@@ -78,6 +79,11 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.name !== undefined) {
     if (typeof p.name === "string" && p.name.length <= MAX_TITLE && !hasControl(p.name)) pane.name = p.name;
     else notes.push("its title is not plain text; dropped");
+  }
+  // A pane's name is a name like a tab's: a bad one is dropped, the pane kept.
+  if (p.label !== undefined) {
+    if (savedNameProblem(p.label, "label")) notes.push("its name is not a valid name; dropped");
+    else pane.label = p.label as string;
   }
   return { pane, note: notes.length ? notes.join("; ") : undefined };
 }
