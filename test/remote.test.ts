@@ -136,6 +136,9 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     await waitFor("the remote pane to show the output", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("over-ssh-42"), 15000);
     const tabs = JSON.parse(await local.ok([...H, "--json", "tab", "list"]));
     expect(tabs.tabs.map((t: { panes: number[] }) => t.panes).flat()).toContain(pane);
+    // A handler that speaks the protocol itself (pane list) goes through the bridge too.
+    const panes = JSON.parse(await local.ok([...H, "--json", "pane", "list"]));
+    expect(JSON.stringify(panes)).toContain(`"pane":${pane}`);
     // WS_HOST does what -H does.
     const viaEnv = await local.ok(["--json", "tab", "list"], { env: { WS_HOST: rig.host } });
     expect(JSON.parse(viaEnv).tabs.length).toBe(tabs.tabs.length);
