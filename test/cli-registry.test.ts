@@ -98,7 +98,7 @@ describe("the command table", () => {
       const row = rows.find((r) => r.includes(`ws ${first}`) && (second === undefined || new RegExp(`\\b${second}\\b`).test(r)));
       expect(row, `README's CLI table lacks ws ${c.path}`).toBeDefined();
     }
-    const flags = new Set([...commandTable().flatMap((c) => c.params.map((p) => p.flag)), "json", "local", "help"]);
+    const flags = new Set([...commandTable().flatMap((c) => c.params.map((p) => p.flag)), "json", "local", "help", "all-hosts"]);
     for (const r of rows) for (const [, f] of r.matchAll(/--([a-z][a-z-]*)/g)) expect(flags.has(f!), `README names --${f}`).toBe(true);
   });
 });

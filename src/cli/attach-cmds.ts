@@ -4,9 +4,11 @@ import { startDaemon } from "./server-cmds";
 
 async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
   const { runAttach, AttachRefused } = await import("../client/attach");
-  if (process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
+  // With -H the server is on another machine (the bridge starts it there when asked).
+  const remote = globals.hosts !== undefined;
+  if (!remote && process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
     throw new CliError("this pane already runs inside that ws server; attaching would show ws inside itself");
-  if (startIfMissing) await startDaemon(path, undefined, [], local);
+  if (startIfMissing && !remote) await startDaemon(path, undefined, [], local);
   let code: number;
   try {
     code = await runAttach({ socketPath: path, local });

@@ -8,9 +8,13 @@ import { safeJson, safeText } from "../safe-text";
 
 export interface Globals extends SocketChoice {
   json: boolean;
+  /** -H HOST (repeatable; WS_HOST when none): run against the ws on those machines (src/remote/). */
+  hosts?: string[];
+  /** --all-hosts: every host in the hosts file (ws dashboard). */
+  allHosts?: boolean;
 }
 
-/** Global flags may come anywhere before `--`: -L NAME, --local, --json. */
+/** Global flags may come anywhere before `--`: -L NAME, -H HOST, --local, --json. */
 export function takeGlobals(argv: string[]): { globals: Globals; rest: string[] } {
   const globals: Globals = { json: false };
   const rest: string[] = [];
@@ -23,6 +27,9 @@ export function takeGlobals(argv: string[]): { globals: Globals; rest: string[] 
     if (a === "-L" || a === "--socket-name") globals.name = argv[++i];
     else if (a.startsWith("-L") && a.length > 2) globals.name = a.slice(2);
     else if (a.startsWith("--socket-name=")) globals.name = a.slice(14);
+    else if (a === "-H" || a === "--host") (globals.hosts ??= []).push(argv[++i] ?? "");
+    else if (a.startsWith("--host=")) (globals.hosts ??= []).push(a.slice(7));
+    else if (a === "--all-hosts") globals.allHosts = true;
     else if (a === "--local") globals.local = true;
     else if (a === "--json") globals.json = true;
     else rest.push(a);
@@ -64,7 +71,7 @@ export function messageTable(): Record<string, MessageInfo> {
 
 /** What to run when no server answers, for the server this call chose. */
 export function noServerError(e: NoServer): CliError {
-  const flag = globals.name ? ` -L ${globals.name}` : "";
+  const flag = (globals.hosts?.length ? ` -H ${globals.hosts[0]}` : "") + (globals.name ? ` -L ${globals.name}` : "");
   return new CliError(`${e.message}. Start one with \`ws start${flag}\` (or just \`ws${flag}\`).`);
 }
 

@@ -22,6 +22,7 @@ const api = () => import("./api-cmds");
 const attach = () => import("./attach-cmds");
 const agents = () => import("./agent-cmds");
 const panes = () => import("./pane-cmds");
+const remote = () => import("./remote-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
   start: from(server, "start"),
@@ -42,4 +43,6 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   report: from(agents, "report"),
   run: from(() => import("./run-cmds"), "run"),
   paneList: from(panes, "paneList"),
+  proxy: from(remote, "proxy"),
+  remoteInstall: from(remote, "remoteInstall"),
 };

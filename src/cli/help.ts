@@ -4,6 +4,7 @@ import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
 
 const GLOBALS = [
   ["-L NAME", "Use the server named NAME (its own socket)"],
+  ["-H HOST", "Run against the ws server on HOST, through ssh (also WS_HOST; see docs/remote.md)"],
   ["--local", "A private server that lives as long as this client (bare ws only)"],
   ["--json", "Print replies as JSON lines"],
   ["--help", "Show help for any command"],
@@ -59,6 +60,7 @@ export function mainHelp(table: readonly Command[], version: string): string {
     "",
     "usage: ws [-L NAME] [--local]              attach (starting a server when none runs)",
     "       ws [-L NAME] [--json] <command> …   one request; ws <command> --help for its flags",
+    "       ws -H HOST …                        the same against the ws on HOST, through ssh",
     "",
     "commands:",
     ...rows(table.map((c) => [c.path, c.summary])),

@@ -2,7 +2,7 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandTableJson } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, print, printError, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
+import { CliError, globals, print, printError, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { MissingPane, UsageError, findCommand, parseArgs } from "./parse";
@@ -21,12 +21,18 @@ const USAGE_EXIT = 2;
 
 export async function runCli(argv: string[]): Promise<void> {
   const { globals: g, rest } = takeGlobals(argv);
+  if (!g.hosts && process.env.WS_HOST) g.hosts = [process.env.WS_HOST];
   setGlobals(g);
   const dashes = rest.indexOf("--");
   const before = dashes >= 0 ? rest.slice(0, dashes) : rest;
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
   try {
+    // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
+    if ((g.hosts || g.allHosts) && !help) {
+      const found = words.length ? findCommand(commandTable(), words) : undefined;
+      if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
+    }
     if (words.length === 0) {
       if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));
       // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
@@ -55,7 +61,8 @@ export async function runCli(argv: string[]): Promise<void> {
 async function run(command: Command, words: string[]): Promise<void> {
   let fields: Record<string, unknown> = {};
   try {
-    if (!command.ownArgs) fields = parseArgs(command, words);
+    // With -H, this pane and this directory are not the remote server's: no defaults from them.
+    if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words);
   } catch (e) {
     if (e instanceof MissingPane) throw new CliError(e.message);
     throw e;

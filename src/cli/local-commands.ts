@@ -60,6 +60,16 @@ export const LOCAL_COMMANDS: Command[] = [
     ownArgs: true,
   },
   {
+    path: "proxy",
+    summary: "Bridge stdio to this machine's ws server: what `ws -H HOST` runs on HOST through ssh",
+    params: [
+      flag("start", "boolean", "Start the server first when none runs"),
+      flag("exec", "boolean", "Run one command line (a JSON array on stdin) here instead"),
+    ],
+    run: "proxy",
+  },
+  { path: "remote install", summary: "Copy this ws to HOST's ~/.local/bin/ws (same OS and CPU only)", params: [arg("host", "The ssh host (as you would give ssh)", true)], run: "remoteInstall" },
+  {
     path: "call",
     summary: "Send any message at the version that introduced it and print the reply",
     params: [arg("type", "The message type", true), arg("fields", "Its fields, as a JSON object")],

@@ -62,7 +62,7 @@ function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
 const paramName = (p: Param) => (p.flag ? `--${p.flag}` : p.field.toUpperCase());
 
 /** The fields a command's words give, with the CLI's defaults; `env` supplies $WS_PANE_ID. */
-export function parseArgs(cmd: Command, words: string[], env: Record<string, string | undefined> = process.env, cwd = () => process.cwd()): Record<string, unknown> {
+export function parseArgs(cmd: Command, words: string[], env: Record<string, string | undefined> = process.env, cwd: () => string | undefined = () => process.cwd()): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...cmd.fixed };
   const positionals: Param[] = [];
   const flags: Param[] = [];
@@ -133,7 +133,10 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
       const id = env.WS_PANE_ID;
       if (id === undefined || id === "") throw new MissingPane();
       fields[p.field] = convert(cmd, p, id, "$WS_PANE_ID");
-    } else if (p.default === CWD_DEFAULT) fields[p.field] = cwd();
+    } else if (p.default === CWD_DEFAULT) {
+      const dir = cwd(); // undefined: let the server choose (ws -H: this directory is not on that machine)
+      if (dir !== undefined) fields[p.field] = dir;
+    }
     else if (p.default !== undefined) fields[p.field] = p.default;
     else if (p.required) throw new UsageError(`${cmd.path} needs ${paramName(p)} (${p.description})`);
   }

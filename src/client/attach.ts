@@ -7,7 +7,7 @@ import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { InputParser } from "./input-parser";
-import { connectChecked } from "./socket-check";
+import { connectClient } from "./connect";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
 
@@ -153,7 +153,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     for (const sig of SIGNALS) process.on(sig, onSignal);
     process.on("uncaughtException", onCrash);
 
-    connectChecked(o.socketPath, {
+    connectClient(o.socketPath, {
       open(s) {
         sock = s as unknown as Socket<undefined>;
         const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(o.open ? { open: o.open } : {}) });

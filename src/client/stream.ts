@@ -2,7 +2,8 @@
 // the connection closes or onLine returns false (subscribe streams; `ws call`; and, stopping
 // after the first line, every one-shot request).
 
-import { connectChecked, UnsafeSocket } from "./socket-check";
+import { ConnectionFailure, connectClient } from "./connect";
+import { UnsafeSocket } from "./socket-check";
 
 /** Nothing listens on the socket: the CLI turns this into advice to start a server. */
 export class NoServer extends Error {}
@@ -13,7 +14,7 @@ export class NoServer extends Error {}
  * connection limit, a full backlog) says the server is there but did not take us.
  */
 export function connectFailure(socketPath: string, err: unknown): Error {
-  if (err instanceof UnsafeSocket) return err;
+  if (err instanceof UnsafeSocket || err instanceof ConnectionFailure || err instanceof NoServer) return err;
   const e = err as NodeJS.ErrnoException | undefined;
   const code = e?.code ?? e?.message ?? String(err);
   if (code === "ENOENT" || code === "ECONNREFUSED") return new NoServer(`no ws server on ${socketPath} (${code})`);
@@ -30,7 +31,7 @@ export function streamLines(socketPath: string, line: string, onLine: (line: str
   const { promise, resolve, reject } = Promise.withResolvers<void>();
   let buf = "";
   const dec = new TextDecoder();
-  connectChecked(socketPath, {
+  connectClient(socketPath, {
     timeout(s) {
       reject(new Error(`no answer from ${socketPath} within ${idleTimeoutMs} ms`));
       s.end();

@@ -10,7 +10,7 @@ export default defineMessage<{ workspace?: string; name?: string; cwd?: string; 
   fields: {
     workspace: { type: "string", name: true, description: "Workspace name, exact then ignoring case. Default: the workspace on screen" },
     name: { type: "string", name: true, description: "The tab's name" },
-    cwd: { type: "string", description: "Where the command starts. The ws CLI always sends it" },
+    cwd: { type: "string", description: "Where the command starts. The ws CLI sends its own directory (not with -H, where that directory is on another machine)" },
     project: { type: "string", name: true, description: "Project slug to link the tab to" },
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
