@@ -69,7 +69,9 @@ if (existsSync("/proc/self/stat")) {
       return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks
     };
     const HZ = 100; // USER_HZ on Linux
-    await Bun.sleep(3000); // let 100 shells start and the first scans settle
+    // Let 100 shells start, the first scans and the first save after their prompts settle (the
+    // scrollback save runs every 10 s while output is unsaved): idle is the steady state after.
+    await Bun.sleep(15_000);
     const [t0, c0] = [performance.now(), ticks()];
     await Bun.sleep(10_000);
     const [t1, c1] = [performance.now(), ticks()];
