@@ -284,7 +284,7 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     }
   }, 60_000);
 
-  test("ws kill-server -H stops the host's server; bare ws -H starts it again and attaches", async () => {
+  test("ws kill-server -H stops the host's server; bare ws -H and ws attach -H start it again and attach", async () => {
     const pid = rig.remoteDaemonPid()!;
     await local.ok([...H, "kill-server"]);
     await waitFor("the remote server to exit", () => !alive(pid), 10000);
@@ -301,10 +301,19 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
       expect(alive(again)).toBe(true);
       await tmux.keys("bare", "C-Space", "d");
       await tmux.waitFor("bare", "[ws exited 0]", 15000);
+      await local.ok([...H, "kill-server"]);
+      await waitFor("the remote server to exit", () => !alive(again), 10000);
+      await tmux.open("attach", `sh -c '${wsArgv().join(" ")} -H ${rig.host} attach; echo "[ws exited $?]"; sleep 3600'`);
+      await tmux.waitFor("attach", /\[main\] tab \d+\/\d+/, 20000);
+      const third = rig.remoteDaemonPid()!;
+      expect(third).not.toBe(again);
+      expect(alive(third)).toBe(true);
+      await tmux.keys("attach", "C-Space", "d");
+      await tmux.waitFor("attach", "[ws exited 0]", 15000);
     } finally {
       await tmux.kill();
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe("ws proxy on its own (what ssh runs on the host)", () => {

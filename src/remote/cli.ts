@@ -50,8 +50,9 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
     process.exitCode = await execRemote(host, withoutHostFlags(argv));
     return true;
   }
-  // Bare `ws` starts a server when none runs, as it does locally.
-  useConnector(bridgeConnector(host, { name: globals.name, start: bare }));
+  // Bare `ws` and `ws attach` start the host's server when none runs (the issue's "start, attach or
+  // new"): someone reaching for a remote machine's panes expects them there.
+  useConnector(bridgeConnector(host, { name: globals.name, start: bare || command?.path === "attach" }));
   return false;
 }
 
