@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { TestServer, waitFor } from "./harness";
-import { Conn } from "./v6-client";
+import { Conn, readUntil } from "./v6-client";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -20,16 +20,6 @@ async function subscribe(fields: Record<string, unknown> = {}, opts: { read?: bo
   return c;
 }
 
-/** Read events until `until` says stop; returns them all. */
-async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
-  const out: any[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const e = await c.next(Math.max(1, deadline - Date.now()));
-    out.push(e);
-    if (until(e)) return out;
-  }
-}
 
 test("a scripted sequence arrives in order with increasing seq; a resumed subscriber misses and repeats nothing", async () => {
   const hello = await q({ type: "hello" });

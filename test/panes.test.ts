@@ -4,7 +4,7 @@
 // running and the id; ws pane list --format. A real daemon, real shells, the real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
-import { Conn } from "./v6-client";
+import { Conn, readUntil } from "./v6-client";
 import { Tmux } from "./tmux-driver";
 import { parseArgs } from "../src/cli/parse";
 import { buildCommandTable } from "../src/cli/table";
@@ -31,16 +31,6 @@ async function subscribe(types: string[]): Promise<Conn> {
   return c;
 }
 
-/** Events from `c` until one satisfies `until`; returns them all. */
-async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
-  const out: any[] = [];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const e = await c.next(Math.max(1, deadline - Date.now()));
-    out.push(e);
-    if (until(e)) return out;
-  }
-}
 
 describe("keep and respawn", () => {
   test("a kept pane is read after its program exits; pane_info has its exit code", async () => {

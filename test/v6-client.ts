@@ -104,3 +104,14 @@ export async function v6(s: TestServer, msg: Record<string, unknown>): Promise<a
   const r = await s.request({ v: 6, ...msg });
   return r;
 }
+
+/** Lines from `c` (parsed) until one satisfies `until`; returns them all, that one last. */
+export async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
+  const out: any[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const e = await c.next(Math.max(1, deadline - Date.now()));
+    out.push(e);
+    if (until(e)) return out;
+  }
+}
