@@ -8,6 +8,10 @@ export interface HandlerInput {
   fields: Record<string, unknown>;
   /** The words after the command's path, as given (ws report parses its own). */
   words: string[];
+  /** Run another whole command line in this process (`ws proxy --exec`). Passed in rather than
+   * imported: a module that imports cli/index moves the CLI out of the binary's entry chunk, and a
+   * call then loads one more chunk. */
+  runCli: (argv: string[]) => Promise<void>;
 }
 
 type Handler = (input: HandlerInput) => Promise<void>;

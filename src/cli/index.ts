@@ -1,19 +1,33 @@
 // The scripting CLI: find the command in the table baked in at build time, parse its arguments,
 // then send its message and print the reply, or run its handler (loaded only then).
-import { commandTableJson } from "./message-table" with { type: "macro" };
+import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
 import { CliError, globals, print, printError, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
-import { MissingPane, UsageError, findCommand, parseArgs } from "./parse";
+import { type Found, MissingPane, UsageError, findCommand, parseArgs } from "./parse";
 import type { Command } from "./spec";
 import { VIEWS } from "./views";
 
+/** Each command's table entry as JSON text, by its path (from the registry at build time). */
+const COMMAND_JSON: Record<string, string> = commandJsonByPath();
+
 let commands: Command[] | undefined;
-/** Every command: the registry's messages and the CLI's own, from the registry at build time. Parsed
- * on first use: main.ts loads this module on every path, and `ws report` never needs the table. */
+/** Every command: the registry's messages and the CLI's own. Parsed on first use, and only for
+ * help and mistakes: a call parses just the command it runs (commandNamed). */
 export function commandTable(): Command[] {
-  return (commands ??= JSON.parse(commandTableJson()));
+  return (commands ??= Object.values(COMMAND_JSON).map((json) => JSON.parse(json) as Command));
+}
+
+/** The command the leading words name exactly (`split`, `pane send`), or undefined: then
+ * findCommand, over the whole table, finds a group or says what is wrong. */
+function commandNamed(words: string[]): Found | undefined {
+  const first = words[0]!;
+  if (Object.hasOwn(COMMAND_JSON, first)) return { command: JSON.parse(COMMAND_JSON[first]!), rest: words.slice(1) };
+  const second = words[1];
+  if (second === undefined || second.startsWith("-")) return undefined;
+  const path = `${first} ${second}`;
+  return Object.hasOwn(COMMAND_JSON, path) ? { command: JSON.parse(COMMAND_JSON[path]!), rest: words.slice(2) } : undefined;
 }
 
 /** Exit status for a mistake in the command line (as getopt-style tools do). */
@@ -30,7 +44,7 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
     if ((g.hosts || g.allHosts) && !help) {
-      const found = words.length ? findCommand(commandTable(), words) : undefined;
+      const found = words.length ? (commandNamed(words) ?? findCommand(commandTable(), words)) : undefined;
       if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
     }
     if (words.length === 0) {
@@ -39,7 +53,7 @@ export async function runCli(argv: string[]): Promise<void> {
       return await (await import("./attach-cmds")).defaultAttach();
     }
     if (words.length === 1 && (words[0] === "--version" || words[0] === "-v")) return print(`${WS_VERSION} (${BUILD})`);
-    const found = findCommand(commandTable(), words);
+    const found = commandNamed(words) ?? findCommand(commandTable(), words);
     if (!("command" in found)) {
       if (help) return print(groupHelp(found.group, found.commands));
       throw new UsageError(`${found.group} needs a command: ${found.commands.map((c) => c.path.slice(found.group.length + 1)).join(", ")}`);
@@ -70,7 +84,7 @@ async function run(command: Command, words: string[]): Promise<void> {
   if (command.run) {
     const load = HANDLERS[command.run];
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);
-    return (await load())({ command, fields, words });
+    return (await load())({ command, fields, words, runCli });
   }
   for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
   const reply = await send(command.message!, fields, command.send);

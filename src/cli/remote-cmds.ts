@@ -35,7 +35,7 @@ async function readLine(): Promise<string> {
  * --exec instead runs one CLI command line read from stdin (JSON argv) here, for the commands that
  * work on this machine's files (start, kill-server, doctor, session …).
  */
-export async function proxy({ fields }: HandlerInput): Promise<void> {
+export async function proxy({ fields, runCli }: HandlerInput): Promise<void> {
   const path = sock();
   if (fields.exec) {
     await writeOut(preambleLine());
@@ -47,7 +47,7 @@ export async function proxy({ fields }: HandlerInput): Promise<void> {
     if (argv.some((a) => a === "proxy" || a === "-H" || a === "--host")) throw new CliError("ws proxy --exec: that command does not run through a proxy");
     // The command runs here: a WS_HOST in this machine's environment must not send it on again.
     delete process.env.WS_HOST;
-    return (await import("./index")).runCli(argv);
+    return runCli(argv);
   }
   if (fields.start) {
     try {
