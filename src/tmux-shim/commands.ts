@@ -76,7 +76,7 @@ function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane): string {
 function sizeArg(s: string, whole: number): number {
   const pct = s.endsWith("%");
   const n = Number(pct ? s.slice(0, -1) : s);
-  if (!Number.isInteger(n) || n < 0) throw new ShimError(`size ${pct ? "percentage" : ""} ${s} is invalid`.replace("  ", " "));
+  if (!Number.isInteger(n) || n < 0) throw new ShimError(`size invalid: ${s}`);
   return pct ? Math.floor((whole * n) / 100) : n;
 }
 

@@ -216,7 +216,7 @@ function brace(content: string, lookup: Lookup, depth: number): string {
   const sub = (s: string) => expand(s, lookup, depth);
   if (content.startsWith("?")) return conditional(content.slice(1), lookup, depth);
   const parsed = parseModifiers(content);
-  if (!parsed) return lookup(content) ?? "";
+  if (!parsed) return content.includes("#{") ? sub(content) : (lookup(content) ?? "");
   const { mods, rest } = parsed;
   const first = mods[0]!;
   if (["==", "!=", "<", ">", "<=", ">="].includes(first.op)) {
@@ -286,15 +286,16 @@ function brace(content: string, lookup: Lookup, depth: number): string {
   return value;
 }
 
-/** #{?cond,a,cond2,b,…,else}: each condition a variable (or a format without # left after expanding). */
+/** #{?cond,a,cond2,b,…,else}: each condition a variable, else a format (false if it expands to itself). */
 function conditional(content: string, lookup: Lookup, depth: number): string {
   const parts = splitArgs(content);
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const cond = parts[i]!;
     let found = lookup(cond);
     if (found === undefined) {
+      // Not a variable: expanded as a format; one that expands to itself is false.
       found = expand(cond, lookup, depth);
-      if (found.includes("#")) found = "";
+      if (found === cond) found = "";
     }
     if (isTrue(found)) return expand(parts[i + 1]!, lookup, depth);
   }
