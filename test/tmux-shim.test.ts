@@ -85,10 +85,10 @@ describe("Claude Code v2.1.38's teammate calls", () => {
     await s.waitScreen(mate, `mate=%${mate} tmux=${s.sock}`);
     await ok(["kill-pane", "-t", `%${mate}`]);
     expect((await paneList()).some((p) => p.pane === mate)).toBe(false);
-    // Ids are never reused: the killed id is gone for good.
-    const r = await tmux(["display-message", "-p", "-t", `%${mate}`, "#{pane_id}"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`can't find pane: %${mate}\n`);
+    // Ids are never reused: the killed id names nothing now. display-message says so as tmux does
+    // (an empty format, status 0); a command on it fails.
+    expect(await tmux(["display-message", "-p", "-t", `%${mate}`, "#{pane_id}"])).toEqual({ code: 0, stdout: "\n", stderr: "" });
+    expect(await tmux(["send-keys", "-t", `%${mate}`, "x"])).toEqual({ code: 1, stdout: "", stderr: `can't find pane: %${mate}\n` });
   });
 });
 
@@ -132,7 +132,7 @@ describe("commands resolve and fail as in tmux", () => {
   test("aliases and prefixes: display, capturep, splitw, send, list-p", async () => {
     expect(await ok(["display", "-p", "#{pane_id}"])).toBe(`%${lead}\n`);
     expect(await ok(["list-p", "-F", "#{pane_id}"])).toContain(`%${lead}`);
-    const mate = Number((await ok(["splitw", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "stty -echo; cat"])).trim().slice(1));
+    const mate = Number((await ok(["splitw", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "stty -echo; exec cat"])).trim().slice(1));
     await waitFor("cat to run", async () => (await info(mate)).foreground?.argv?.[0] === "cat");
     await ok(["send", "-t", `%${mate}`, "hello shim", "Enter"]);
     await s.waitScreen(mate, "hello shim");
@@ -170,7 +170,7 @@ describe("vim-tmux-navigator and vim-slime", () => {
   });
 
   test("slime: -L default load-buffer from stdin, paste-buffer -d into the target, send-keys -X cancel", async () => {
-    const target = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "stty -echo; cat"])).trim().slice(1));
+    const target = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "stty -echo; exec cat"])).trim().slice(1));
     await waitFor("cat to run", async () => (await info(target)).foreground?.argv?.[0] === "cat");
     await ok(["-L", "default", "send-keys", "-t", `%${target}`, "-X", "cancel"]);
     await ok(["-L", "default", "load-buffer", "-b", "slime", "-"], { stdin: "slimed text\n" });
@@ -197,7 +197,7 @@ describe("targets", () => {
     expect(await ok(["display", "-p", "-t", ids[1]!, "#{window_id}"])).toBe(`${ids[1]}\n`);
     expect(await ok(["has-session", "-t", ws])).toBe("");
     expect(await tmux(["has-session", "-t", "no-such-session"])).toEqual({ code: 1, stdout: "", stderr: "can't find session: no-such-session\n" });
-    expect((await tmux(["display", "-p", "-t", `${ws}:7`, f])).stderr).toBe("can't find window: 7\n");
+    expect((await tmux(["capture-pane", "-p", "-t", `${ws}:7`])).stderr).toBe("can't find window: 7\n");
     expect(await ok(["list-panes", "-s", "-t", ws, "-F", "#{window_index}.#{pane_index} #{pane_id}"])).toContain(`0.1 %${mate}\n`);
     expect(await ok(["list-sessions", "-F", "#{session_name}"])).toContain(`${ws}\n`);
     await ok(["kill-pane", "-t", `%${mate}`]);
@@ -250,14 +250,17 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
   const TARGETS = (name: string) => ["", ":0.0", ":0.1", ":.1", `${name}:0.1`, `=${name}:0`, "0.1"];
 
   test("formats, through display-message -p -t TARGET", async () => {
+    // One call per target, the formats one a line (a process each would be slow).
+    const f = FORMATS.join("\n");
     for (const t of TARGETS(wsName)) {
-      for (const f of FORMATS) {
-        const args = ["display-message", "-p", ...(t ? ["-t", t] : []), f];
-        // A real tmux command client outside tmux has no current pane: "" targets the session's.
-        const want = await real(t ? args : ["display-message", "-p", "-t", `${wsName}:0.0`, f]);
-        const got = await tmux(args);
-        expect({ target: t, format: f, ...got }).toEqual({ target: t, format: f, ...want });
-      }
+      const args = ["display-message", "-p", ...(t ? ["-t", t] : []), f];
+      // A real tmux command client outside tmux has no current pane: "" targets the session's.
+      const want = await real(t ? args : ["display-message", "-p", "-t", `${wsName}:0.0`, f]);
+      const got = await tmux(args);
+      expect(got.code).toBe(0);
+      const wanted = want.stdout.split("\n");
+      got.stdout.split("\n").forEach((line, i) => expect({ target: t, format: FORMATS[i], line }).toEqual({ target: t, format: FORMATS[i], line: wanted[i]! }));
+      expect(got).toEqual(want);
     }
   });
 
@@ -265,7 +268,11 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
     const fmt = "#{window_index}.#{pane_index} #{pane_active} #{?pane_dead,dead,live}";
     expect(await tmux(["list-panes", "-F", fmt])).toEqual(await real(["list-panes", "-t", `${wsName}:0`, "-F", fmt]));
     expect(await tmux(["list-windows", "-F", "#{window_index} #{window_panes}"])).toEqual(await real(["list-windows", "-t", wsName, "-F", "#{window_index} #{window_panes}"]));
-    for (const t of [`${wsName}:5`, "nosuch:0", `${wsName}:0.9`]) expect(await tmux(["display", "-p", "-t", t, "x"])).toEqual(await real(["display", "-p", "-t", t, "x"]));
+    for (const t of [`${wsName}:5`, "nosuch:0", `${wsName}:0.9`, "%999", "nosuch"]) {
+      const args = ["capture-pane", "-p", "-S", "0", "-E", "0", "-t", t];
+      expect({ t, ...(await tmux(args)) }).toEqual({ t, ...(await real(args)) });
+    }
+    for (const t of ["%999", "nosuch"]) expect(await tmux(["display", "-p", "-t", t, "x#{pane_id}"])).toEqual(await real(["display", "-p", "-t", t, "x#{pane_id}"]));
     expect(await tmux(["frob"])).toEqual(await real(["frob"]));
   });
 

@@ -10,7 +10,8 @@ import { CliError, globals, print, printError, printJson, send, show, sock } fro
 import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
 
-export { selfArgv } from "../paths";
+import { selfArgv } from "../paths";
+export { selfArgv };
 
 export function stateDir(): string {
   const base = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");

@@ -184,16 +184,23 @@ const hasSession: Run = async (ctx, p) => {
 
 const displayMessage: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
-  const pane = resolvePane(w, val(p, "t"), here);
+  // As in tmux, a target that is not there is no error here: the format then has no pane (a
+  // gone %N gives an empty #{pane_id}).
+  let pane: TPane | undefined;
+  try {
+    pane = resolvePane(w, val(p, "t"), here);
+  } catch (e) {
+    if (!(e instanceof ShimError)) throw e;
+  }
   if (has(p, "a")) {
     const vars = variables({ pane, sock: ctx.sock, world: w });
     for (const name of ALL_VARIABLES) ctx.out(`${name}=${vars(name) ?? ""}`);
     return;
   }
   const fmt = val(p, "F") ?? p.args[0] ?? "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index} - (%H:%M %d-%b-%y)";
-  const text = (await format(ctx, w, fmt, [{ pane }]))[0]!;
+  const text = (await format(ctx, w, fmt, [pane ? { pane } : {}]))[0]!;
   if (has(p, "p")) ctx.out(text);
-  else if (text !== "") await call(ctx.sock, "notify", { title: text.slice(0, 256), pane: pane.id });
+  else if (text !== "") await call(ctx.sock, "notify", { title: text.slice(0, 256), ...(pane ? { pane: pane.id } : {}) });
 };
 
 const ALL_VARIABLES = [
