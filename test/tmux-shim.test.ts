@@ -183,6 +183,29 @@ describe("vim-tmux-navigator and vim-slime", () => {
   });
 });
 
+describe("windows and layout", () => {
+  test("new-window -P -F, resize-pane -x, swap-pane -D, select-layout, rename-window, kill-window", async () => {
+    const ws = (await s.list())[0].name as string;
+    const out = await ok(["new-window", "-d", "-n", "scratch", "-P", "-F", "#{window_index} #{window_name} #{pane_id}"]);
+    const [index, name, paneRef] = out.trim().split(" ");
+    expect([index, name]).toEqual(["1", "scratch"]);
+    const first = Number(paneRef!.slice(1));
+    const second = Number((await ok(["split-window", "-h", "-d", "-t", `${ws}:scratch`, "-P", "-F", "#{pane_id}"])).trim().slice(1));
+    await ok(["resize-pane", "-t", `%${first}`, "-x", "30"]);
+    expect((await info(first)).cols).toBe(30);
+    await ok(["resize-pane", "-t", `%${second}`, "-x", "30"]);
+    expect((await info(second)).cols).toBe(30);
+    await ok(["swap-pane", "-D", "-t", `%${first}`]);
+    expect(await ok(["list-panes", "-t", `${ws}:1`, "-F", "#{pane_id}"])).toBe(`%${second}\n%${first}\n`);
+    await ok(["select-layout", "-t", `${ws}:1`, "even-horizontal"]);
+    await ok(["rename-window", "-t", `${ws}:1`, "renamed"]);
+    expect(await ok(["list-windows", "-F", "#{window_index}:#{window_name}:#{window_panes}"])).toContain("1:renamed:2\n");
+    await ok(["kill-window", "-t", `${ws}:renamed`]);
+    expect((await ok(["list-windows", "-F", "#{window_index}"])).trim()).toBe("0");
+    expect((await paneList()).some((p) => p.pane === first || p.pane === second)).toBe(false);
+  });
+});
+
 describe("targets", () => {
   test("%N, @N, $N, session:window.pane, indexes and names; missing ones fail as tmux says", async () => {
     const ws = (await s.list())[0].name as string;
