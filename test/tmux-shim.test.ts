@@ -206,6 +206,21 @@ describe("windows and layout", () => {
   });
 });
 
+describe("moving panes", () => {
+  test("break-pane puts a pane in a window of its own, join-pane brings it back; same id, same program", async () => {
+    const ws = (await s.list())[0].name as string;
+    const mover = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "echo moved-intact; exec sleep 100"])).trim().slice(1));
+    await s.waitScreen(mover, "moved-intact");
+    expect(await ok(["break-pane", "-d", "-s", `%${mover}`, "-n", "solo", "-P", "-F", "#{window_name} #{pane_id}"])).toBe(`solo %${mover}\n`);
+    expect(await ok(["list-panes", "-t", `${ws}:solo`, "-F", "#{pane_id}"])).toBe(`%${mover}\n`);
+    await ok(["join-pane", "-h", "-d", "-s", `%${mover}`, "-t", `%${lead}`]);
+    expect(await ok(["list-panes", "-F", "#{pane_id}"])).toBe(`%${lead}\n%${mover}\n`);
+    expect(await ok(["list-windows", "-F", "#{window_name}"])).not.toContain("solo");
+    expect(await s.screen(mover)).toContain("moved-intact");
+    await ok(["kill-pane", "-t", `%${mover}`]);
+  });
+});
+
 describe("targets", () => {
   test("%N, @N, $N, session:window.pane, indexes and names; missing ones fail as tmux says", async () => {
     const ws = (await s.list())[0].name as string;

@@ -433,6 +433,26 @@ const swapPane: Run = async (ctx, p) => {
   await call(ctx.sock, "pane_swap", { pane: src.id, with: dst.id });
 };
 
+const breakPane: Run = async (ctx, p) => {
+  const { world: w, here } = await world(ctx);
+  const pane = resolvePane(w, val(p, "s"), here);
+  const session = val(p, "t") !== undefined ? resolveSession(w, val(p, "t"), here) : pane.window.session;
+  await call(ctx.sock, "pane_move", { pane: pane.id, workspace: session.name, ...(val(p, "n") ? { name: val(p, "n") } : {}), focus: !has(p, "d") });
+  await printNew(ctx, p, pane.id, "#{session_name}:#{window_index}.#{pane_index}");
+};
+
+/** join-pane / move-pane: the source pane beside the target, same id, its program running. */
+const joinPane: Run = async (ctx, p) => {
+  const { world: w, here } = await world(ctx);
+  const src = resolvePane(w, val(p, "s"), here);
+  const dst = resolvePane(w, val(p, "t"), here);
+  if (src === dst) throw new ShimError("source and target panes must be different");
+  const right = has(p, "h");
+  const size = val(p, "l") !== undefined ? Math.max(1, sizeArg(val(p, "l")!, right ? dst.width : dst.height)) : undefined;
+  await call(ctx.sock, "pane_move", { pane: src.id, beside: dst.id, right, ...(size !== undefined ? { size } : {}), focus: !has(p, "d") });
+  if (has(p, "b")) await call(ctx.sock, "pane_swap", { pane: src.id, with: dst.id });
+};
+
 const selectLayout: Run = async (ctx, p) => {
   // Accepted: ws keeps its own split tree (layout_apply would start new panes, not move these).
   const { world: w, here } = await world(ctx);
@@ -577,7 +597,7 @@ const T = (name: string, alias: string | undefined, template?: string, run?: Run
 export const COMMANDS: Entry[] = [
   T("attach-session", "attach"),
   T("bind-key", "bind", "nrN:T:", nothing),
-  T("break-pane", "breakp"),
+  T("break-pane", "breakp", "abdPF:n:s:t:", breakPane),
   T("capture-pane", "capturep", "ab:CeE:JNpPqS:t:", capturePane),
   T("choose-buffer", undefined),
   T("choose-client", undefined),
@@ -598,7 +618,7 @@ export const COMMANDS: Entry[] = [
   T("find-window", "findw"),
   T("has-session", "has", "t:", hasSession),
   T("if-shell", "if"),
-  T("join-pane", "joinp"),
+  T("join-pane", "joinp", "bdfhvp:l:s:t:", joinPane),
   T("kill-pane", "killp", "at:", killPane),
   T("kill-server", undefined),
   T("kill-session", undefined, "aCt:", killSession),
@@ -617,7 +637,7 @@ export const COMMANDS: Entry[] = [
   T("lock-client", "lockc"),
   T("lock-server", "lock"),
   T("lock-session", "locks"),
-  T("move-pane", "movep"),
+  T("move-pane", "movep", "bdfhvp:l:s:t:", joinPane),
   T("move-window", "movew"),
   T("new-session", "new", "Ac:dDe:EF:f:n:Ps:t:x:Xy:", newSession),
   T("new-window", "neww", "abc:de:F:kn:PSt:", newWindow),
