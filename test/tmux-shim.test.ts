@@ -2,7 +2,7 @@
 // panes (Claude Code's agent teams, vim-tmux-navigator, vim-slime); formats and targets compared
 // with a real tmux 3.3 on a private socket; and calls meant for a real tmux server reaching it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, type RunResult } from "./harness";
 
@@ -218,6 +218,21 @@ describe("moving panes", () => {
     expect(await ok(["list-windows", "-F", "#{window_name}"])).not.toContain("solo");
     expect(await s.screen(mover)).toContain("moved-intact");
     await ok(["kill-pane", "-t", `%${mover}`]);
+  });
+});
+
+describe("wait-for", () => {
+  test("a waiter blocks until wait-for -S; a signal with nobody waiting wakes the next waiter", async () => {
+    const waitDir = join(s.sock.replace(/\.sock$/, ".tmux"), "wait", Buffer.from("done").toString("hex"));
+    const waiter = Bun.spawn([Bun.which("tmux", { PATH: shimEnv.PATH })!, "wait-for", "done"], { env: shimEnv, stdout: "ignore", stderr: "pipe" });
+    let exited = false;
+    void waiter.exited.then(() => (exited = true));
+    await waitFor("the waiter to register", () => existsSync(waitDir) && readdirSync(waitDir).some((n) => !n.startsWith(".")));
+    expect(exited).toBe(false);
+    await ok(["wait-for", "-S", "done"]);
+    expect(await waiter.exited).toBe(0);
+    await ok(["wait-for", "-S", "done"]);
+    await ok(["wait-for", "done"]); // returns at once: the signal was kept
   });
 });
 

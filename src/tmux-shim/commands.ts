@@ -586,6 +586,15 @@ const pasteBuffer: Run = async (ctx, p) => {
   if (has(p, "d")) ctx.state.saveBuffers(ctx.state.buffers().filter((x) => x.name !== b.name));
 };
 
+const waitForChannel: Run = async (ctx, p) => {
+  const channel = p.args[0];
+  if (channel === undefined) throw new ShimError("command wait-for: too few arguments");
+  if (has(p, "L") || has(p, "U")) throw new ShimError("wait-for: -L and -U (locks) are not supported by ws's tmux shim");
+  const { waitFor, signal } = await import("./wait-for");
+  if (has(p, "S")) signal(ctx.state.dir, channel);
+  else waitFor(ctx.state.dir, channel);
+};
+
 /** Accepted, with nothing to do in ws (no key table, hooks, config files or clients to refresh). */
 const nothing: Run = async () => {};
 
@@ -684,7 +693,7 @@ export const COMMANDS: Entry[] = [
   T("switch-client", "switchc"),
   T("unbind-key", "unbind", "anqT:", nothing),
   T("unlink-window", "unlinkw"),
-  T("wait-for", "wait"),
+  T("wait-for", "wait", "LSU", waitForChannel),
 ];
 
 /** cmd_find: an alias or a whole name, else a unique prefix of a name. */

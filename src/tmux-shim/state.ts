@@ -43,7 +43,7 @@ const BUFFER_LIMIT = 50;
 export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 
 export class ShimState {
-  constructor(private readonly dir: string) {}
+  constructor(readonly dir: string) {}
 
   /** Newest first. */
   buffers(): PasteBuffer[] {
