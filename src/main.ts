@@ -19,6 +19,12 @@ function wantsHelp(args: string[]): boolean {
 
 // The other faces are dynamic imports: with the split ESM build (build.ts) they load only their chunks.
 (async () => {
+  // Run as `tmux` (the link `ws tmux-shim` puts first on PATH; `__tmux` from the sources): the
+  // tmux shim, nothing of the CLI.
+  const asTmux = (process.argv0 || "").split("/").pop() === "tmux";
+  if (asTmux || argv[0] === "__tmux") {
+    process.exit(await (await import("./tmux-shim/main")).main(asTmux ? argv : argv.slice(1)));
+  }
   // Agent hooks run `ws report` on every event: load only that module, nothing of the CLI.
   // (`ws report --help` is the CLI's: help comes from the command table.)
   if (argv[0] === "report" && !wantsHelp(argv)) {

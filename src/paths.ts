@@ -40,3 +40,10 @@ export function socketPath(choice: SocketChoice = {}, env: Env = process.env): s
   // "default" needs no sanitising: the regex (and its first-use cost) only for -L names.
   return joinPath(socketDir(env), `${choice.name === undefined ? "default" : sanitizeName(choice.name)}.sock`);
 }
+
+/** How to run this same ws again: the compiled binary, or bun with the source entry. */
+export function selfArgv(): string[] {
+  const script = process.argv[1] ?? "";
+  if (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/")) return [process.execPath];
+  return [process.execPath, script];
+}

@@ -49,4 +49,5 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   paneList: from(panes, "paneList"),
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
+  tmuxShim: from(() => import("./shim-cmds"), "tmuxShim"),
 };

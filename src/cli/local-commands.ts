@@ -75,4 +75,11 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [arg("type", "The message type", true), arg("fields", "Its fields, as a JSON object")],
     run: "call",
   },
+  {
+    path: "tmux-shim",
+    summary: "Run a command (default: your shell) where `tmux` is ws: tools that drive tmux get ws panes",
+    params: [],
+    rest: { field: "command", description: "The program and its arguments (default: your shell)" },
+    run: "tmuxShim",
+  },
 ];

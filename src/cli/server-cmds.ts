@@ -10,12 +10,8 @@ import { CliError, globals, print, printError, printJson, send, show, sock } fro
 import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
 
-/** How to run this same ws again: the compiled binary, or bun with the source entry. */
-export function selfArgv(): string[] {
-  const script = process.argv[1] ?? "";
-  if (script.startsWith("/$bunfs/") || script.startsWith("B:/~BUN/")) return [process.execPath];
-  return [process.execPath, script];
-}
+import { selfArgv } from "../paths";
+export { selfArgv };
 
 export function stateDir(): string {
   const base = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");

@@ -38,6 +38,8 @@ export interface SessionOptions {
   onEmpty: () => void;
   /** Panes at most at once (default MAX_PANES). */
   maxPanes?: number;
+  /** Variables a pane gets over the base environment, by its id (the tmux shim's TMUX_PANE). */
+  paneEnv?: (id: number) => Record<string, string>;
 }
 
 export class Session {
@@ -200,7 +202,7 @@ export class Session {
   private startPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id: number): Pane {
     this.checkLaunch(o);
     const cwd = usableDir(o.cwd);
-    const env = { ...this.opts.baseEnv, ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
+    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
     const argv = programOf(o, this.opts.baseEnv);
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));

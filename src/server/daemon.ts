@@ -9,6 +9,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
+import { shimPaneEnv } from "../tmux-shim/server";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
 import { Services } from "./services";
@@ -49,6 +50,7 @@ export class Daemon {
     this.session = new Session({
       socketPath: opts.socketPath,
       baseEnv: paneBaseEnv(process.env),
+      paneEnv: shimPaneEnv(opts.socketPath, process.env.PATH),
       onEmpty: () => {
         this.log.info("the last pane exited; quitting");
         void this.shutdown(false);

@@ -189,8 +189,11 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
         }
         table.set(name, cmd);
       }
+    } else if (k === "tmux_shim") {
+      // Read by the server when it starts (src/tmux-shim/server.ts).
+      if (typeof v !== "boolean") warnings.push(`${where(k)}: tmux_shim must be true or false`);
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, [keys] or [root])`);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, tmux_shim, [keys] or [root])`);
     }
   }
   return { keymap, warnings };

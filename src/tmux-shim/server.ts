@@ -1,0 +1,32 @@
+// keys.toml's `tmux_shim = true`: every pane the server starts gets tmux's environment pointed at
+// ws (TMUX, its own TMUX_PANE, the shim's `tmux` first on PATH). Off by default: a TMUX that is
+// not tmux confuses programs that check for tmux.
+import { readFileSync } from "node:fs";
+import { parse as parseToml } from "smol-toml";
+import { keysTomlPath } from "../ui/keymap";
+import { installTmux } from "./install";
+import { shimPath, tmuxVar } from "./env";
+
+/** Whether keys.toml asks for it (a broken file is the keymap's to report: here it is off). */
+export function tmuxShimWanted(env: Record<string, string | undefined> = process.env): boolean {
+  try {
+    return (parseToml(readFileSync(keysTomlPath(env), "utf8")) as Record<string, unknown>).tmux_shim === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The variables each pane gets, or undefined when the option is off. The shim's directory is made
+ * at the first pane (the socket directory exists by then). */
+export function shimPaneEnv(socket: string, basePath: string | undefined, env: Record<string, string | undefined> = process.env): ((id: number) => Record<string, string>) | undefined {
+  if (!tmuxShimWanted(env)) return undefined;
+  let fixed: Record<string, string> | undefined;
+  return (id) => {
+    try {
+      fixed ??= { TMUX: tmuxVar(socket, process.pid), PATH: shimPath(basePath, installTmux(socket)) };
+    } catch {
+      return {}; // no directory for the shim: panes start as without the option
+    }
+    return { ...fixed, TMUX_PANE: `%${id}` };
+  };
+}
