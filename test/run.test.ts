@@ -190,12 +190,20 @@ describe("events and waits", () => {
   }, 30000);
 
   test("ws wait has no time limit unless --timeout is given", async () => {
+    // What the CLI asks for: a stand-in server (private directory, our socket) records the line.
+    const dir = join(s.root, "standin");
+    mkdirSync(dir, { mode: 0o700 });
+    const lines: string[] = [];
+    const standin = Bun.listen({ unix: join(dir, "ws.sock"), socket: { data: (_c, b) => void lines.push(b.toString()) } });
+    const asked = Bun.spawn([...(await import("./harness")).wsArgv(), "wait", "workspace", "later"], { env: { ...s.env, WS_SOCKET: join(dir, "ws.sock") }, stdout: "ignore", stderr: "ignore" });
+    try {
+      const line = await waitFor("the wait's request", () => lines.join("").split("\n")[0] || undefined);
+      expect(JSON.parse(line)).toMatchObject({ type: "wait_for", condition: "workspace_exists", workspace: "later", timeout: 0 }); // 0: no limit
+    } finally {
+      asked.kill();
+      standin.stop(true);
+    }
     const waiting = Bun.spawn([...(await import("./harness")).wsArgv(), "wait", "workspace", "later"], { env: s.env, stdout: "pipe", stderr: "pipe" });
-    let exited = false;
-    waiting.exited.then(() => (exited = true));
-    // Past the moment a short default would have run out, it is still waiting.
-    await Bun.sleep(1500);
-    expect(exited).toBe(false);
     expect((await q({ type: "workspace_new", name: "later" })).type).not.toBe("error");
     expect(await waiting.exited).toBe(0);
     expect(await new Response(waiting.stdout).text()).toBe("later\n");
