@@ -68,23 +68,30 @@ function findPaneIn(window: TWindow, name: string, world: World): TPane | undefi
   return undefined;
 }
 
+/** `session:window[.pane]`: its window (throwing tmux's errors) and the pane part ("" when none);
+ * undefined when the target names no session. */
+function sessionWindow(world: World, target: string, here: Here): { window: TWindow; panePart: string } | undefined {
+  const colon = target.indexOf(":");
+  if (colon < 0) return undefined;
+  const session = findSession(world, target.slice(0, colon), here);
+  if (!session) throw new ShimError(`can't find session: ${target.slice(0, colon)}`);
+  const rest = target.slice(colon + 1);
+  const dot = rest.lastIndexOf(".");
+  const winPart = dot >= 0 ? rest.slice(0, dot) : rest;
+  const window = findWindow(world, session, winPart, here);
+  if (!window) throw new ShimError(`can't find window: ${winPart}`);
+  return { window, panePart: dot >= 0 ? rest.slice(dot + 1) : "" };
+}
+
 /** A pane target. */
 export function resolvePane(world: World, target: string | undefined, here: Here): TPane {
   if (target === undefined || target === "") return currentPane(world, here);
   const fail = () => new ShimError(`can't find pane: ${target}`);
   if (/^%\d+$/.test(target)) return world.panes.get(Number(target.slice(1))) ?? (() => { throw fail(); })();
-  const colon = target.indexOf(":");
-  if (colon >= 0) {
-    const session = findSession(world, target.slice(0, colon), here);
-    if (!session) throw new ShimError(`can't find session: ${target.slice(0, colon)}`);
-    const rest = target.slice(colon + 1);
-    const dot = rest.lastIndexOf(".");
-    const winPart = dot >= 0 ? rest.slice(0, dot) : rest;
-    const window = findWindow(world, session, winPart, here);
-    if (!window) throw new ShimError(`can't find window: ${winPart}`);
-    const panePart = dot >= 0 ? rest.slice(dot + 1) : "";
-    const pane = findPaneIn(window, panePart, world);
-    if (!pane) throw new ShimError(`can't find pane: ${panePart}`);
+  const qualified = sessionWindow(world, target, here);
+  if (qualified) {
+    const pane = findPaneIn(qualified.window, qualified.panePart, world);
+    if (!pane) throw new ShimError(`can't find pane: ${qualified.panePart}`);
     return pane;
   }
   const here0 = currentPane(world, here).window.session;
@@ -104,17 +111,8 @@ export function resolvePane(world: World, target: string | undefined, here: Here
 /** A window target. */
 export function resolveWindow(world: World, target: string | undefined, here: Here): TWindow {
   if (target === undefined || target === "") return currentPane(world, here).window;
-  const colon = target.indexOf(":");
-  if (colon >= 0) {
-    const session = findSession(world, target.slice(0, colon), here);
-    if (!session) throw new ShimError(`can't find session: ${target.slice(0, colon)}`);
-    const rest = target.slice(colon + 1);
-    const dot = rest.lastIndexOf(".");
-    const winPart = dot >= 0 ? rest.slice(0, dot) : rest;
-    const window = findWindow(world, session, winPart, here);
-    if (!window) throw new ShimError(`can't find window: ${winPart}`);
-    return window;
-  }
+  const qualified = sessionWindow(world, target, here);
+  if (qualified) return qualified.window;
   const window = findWindow(world, currentPane(world, here).window.session, target, here);
   if (window) return window;
   const session = findSession(world, target, here);
