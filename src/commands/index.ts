@@ -47,6 +47,7 @@ import tab_rename from "./tab_rename";
 import workspace_rename from "./workspace_rename";
 import pane_move from "./pane_move";
 import pane_list from "./pane_list";
+import popup from "./popup";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -101,6 +102,8 @@ export const MESSAGES: MessageEntry[] = [
   workspace_rename,
   pane_move,
   pane_list,
+  // issue 14: the tmux shim's display-popup
+  popup,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

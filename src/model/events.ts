@@ -34,7 +34,11 @@ export type ModelChange =
   /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
   | { type: "command_started"; pane: number; command?: string }
   /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
-  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand };
+  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand }
+  /** A popup pane opened over a tab (popup.ts); `pane_created` came first. */
+  | { type: "popup_opened"; workspace: string; tab: number; pane: number }
+  /** It closed (after its `pane_closed`): how its program ended, both null if it was still running. */
+  | { type: "popup_closed"; workspace: string; tab: number; pane: number; exit_code: number | null; signal: string | null };
 
 /** What the rest of the daemon publishes beside the model's changes. */
 export type DaemonEvent =

@@ -14,6 +14,7 @@ import { clampScreenSize } from "./screen-size";
 import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
 import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
+import { popupRects, type Popup, type PopupClose } from "./popup";
 
 export type { NewPaneOptions } from "./launch";
 
@@ -106,8 +107,16 @@ export class Session {
 
   /** Where a pane lives, if it is in a tab. */
   where(id: number): { ws: Workspace; tab: Tab } | undefined {
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (contains(tab.layout, id)) return { ws, tab };
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (contains(tab.layout, id) || tab.popup?.pane === id) return { ws, tab };
     return undefined;
+  }
+
+  /** Where a pane of a layout lives: a popup floats over its tab, so splits, moves, swaps and zooms
+   * refuse it. */
+  private locateInLayout(id: number, param = "pane"): { ws: Workspace; tab: Tab } {
+    const at = this.locate(id);
+    if (at.tab.popup?.pane === id) throw new WsError(`pane ${id} is a popup: it floats over its tab, outside the layout`, "pane_is_popup", { param });
+    return at;
   }
 
   /** Where a pane lives; pane_not_found for one that isn't. */
@@ -166,6 +175,13 @@ export class Session {
   /** Size every pane of a tab to its cell. */
   relayout(tab: Tab): void {
     for (const r of this.rects(tab)) this.panes.get(r.pane)?.resize(r.cols, r.rows);
+    const popup = this.popupRects(tab);
+    if (popup) this.panes.get(tab.popup!.pane)?.resize(popup.inner.cols, popup.inner.rows);
+  }
+
+  /** Where a tab's popup sits on screen: its box and the part its program sees. */
+  popupRects(tab: Tab): { outer: Rect; inner: Rect } | undefined {
+    return tab.popup && popupRects(tab.popup, this.layoutArea());
   }
 
   relayoutAll(): void {
@@ -266,7 +282,7 @@ export class Session {
   }
 
   split(target: number, o: NewPaneOptions & { right: boolean; focus: boolean; size?: number }): Pane {
-    const { ws, tab } = this.locate(target);
+    const { ws, tab } = this.locateInLayout(target);
     this.pane(target);
     this.checkRoom(1);
     const id = this.nextPane;
@@ -284,6 +300,31 @@ export class Session {
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
     if (o.focus) this.focusPane(pane.id);
     return pane;
+  }
+
+  /** Open a popup over the tab holding `over` (tmux display-popup): a pane floating over the layout,
+   * which takes the keys while open and closes as `close` says. Its tab comes on screen. One popup
+   * per tab. */
+  openPopup(over: number, o: NewPaneOptions & Omit<Popup, "pane">): Pane {
+    const { ws, tab } = this.locate(over);
+    if (tab.popup) throw new WsError(`tab ${tab.id} shows popup ${tab.popup.pane} already`, "popup_open", { param: "pane" });
+    this.checkRoom(1);
+    const popup: Popup = { pane: this.nextPane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}) };
+    const { inner } = popupRects(popup, this.layoutArea());
+    // Kept after it exits, so its last screen stays readable until it closes.
+    const pane = this.startPane(ws, { ...o, keep: true }, inner.cols, inner.rows, popup.pane);
+    this.nextPane++;
+    this.adopt(pane);
+    tab.popup = popup;
+    this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
+    this.bus.emit({ type: "popup_opened", workspace: ws.name, tab: tab.id, pane: pane.id });
+    this.focusTab(ws, tab);
+    return pane;
+  }
+
+  /** Close a tab's popup and stop its program (a key closed it). */
+  closePopup(tab: Tab): void {
+    if (tab.popup) this.removePane(tab.popup.pane, true);
   }
 
   /** A new tab at the end of `ws` built from a tree (layout_apply): every program starts at its
@@ -417,6 +458,7 @@ export class Session {
   focusPane(id: number): void {
     const { ws, tab } = this.locate(id);
     this.focusTab(ws, tab);
+    if (tab.popup?.pane === id) return; // it has the keys while it is open
     if (tab.zoomed !== undefined && tab.zoomed !== id) {
       tab.zoomed = undefined;
       this.relayout(tab);
@@ -455,6 +497,12 @@ export class Session {
 
   private paneExited(pane: Pane): void {
     if (!this.panes.has(pane.id)) return;
+    const popup = this.where(pane.id)?.tab.popup;
+    if (popup?.pane === pane.id) {
+      this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
+      if (closesOnExit(popup.close, pane.exitCode)) this.removePane(pane.id, false);
+      return;
+    }
     // A kept pane stays, readable, saying how its program ended, until it is closed or respawned.
     if (pane.keep) pane.showExit();
     this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
@@ -473,7 +521,11 @@ export class Session {
     if (kill) pane.kill("SIGHUP");
     pane.close(); // its unparsed output is dropped now; the emulator goes with the program
     this.bus.emit({ type: "pane_closed", pane: id, workspace: where?.ws.name, tab: where?.tab.id });
-    if (where) {
+    if (where?.tab.popup?.pane === id) {
+      const { ws, tab } = where;
+      tab.popup = undefined;
+      this.bus.emit({ type: "popup_closed", workspace: ws.name, tab: tab.id, pane: id, exit_code: pane.exitCode, signal: pane.exitSignal });
+    } else if (where) {
       const { ws, tab } = where;
       const rest = removePane(tab.layout, id);
       if (rest) {
@@ -490,6 +542,7 @@ export class Session {
   private removeTab(ws: Workspace, tab: Tab): void {
     const i = ws.tabs.indexOf(tab);
     if (i < 0) return;
+    this.closePopup(tab); // it goes with the tab it floats over
     ws.tabs.splice(i, 1);
     if (ws.active >= ws.tabs.length || ws.active > i) ws.active = Math.max(0, ws.active - 1);
     this.bus.emit({ type: "tab_closed", workspace: ws.name, tab: tab.id });
@@ -578,7 +631,7 @@ export class Session {
   /** Show a pane alone, filling its tab (`on`), put its tab's layout back (`off`), or whichever it is
    * not (`toggle`). Zooming a pane focuses it. Returns whether the zoom changed. */
   zoom(id: number, mode: "toggle" | "on" | "off"): boolean {
-    const { ws, tab } = this.locate(id);
+    const { ws, tab } = this.locateInLayout(id);
     const on = mode === "on" || (mode === "toggle" && tab.zoomed !== id);
     const next = on ? id : undefined;
     if (tab.zoomed === next) return false;
@@ -647,7 +700,7 @@ export class Session {
    */
   movePane(id: number, to: MoveTarget): { ws: Workspace; tab: Tab } {
     this.pane(id);
-    const from = this.locate(id);
+    const from = this.locateInLayout(id);
     const alone = panesOf(from.tab.layout).length === 1;
     const refuse = (why: string, param?: string): never => {
       throw new WsError(`can't move pane ${id}: ${why}`, "invalid_move", param ? { param } : undefined);
@@ -656,7 +709,7 @@ export class Session {
     if ("beside" in to) {
       if (to.beside === id) refuse("a pane can't go beside itself", "beside");
       this.pane(to.beside);
-      const at = this.locate(to.beside);
+      const at = this.locateInLayout(to.beside, "beside");
       if (to.size !== undefined && to.size < 1) throw new WsError(`size must be at least 1, got ${to.size}`, "invalid_params", { param: "size" });
       // Beside a pane of its own tab: take it out first, then split beside the other.
       const base = at.tab === from.tab ? removePane(from.tab.layout, id)! : at.tab.layout;
@@ -719,8 +772,8 @@ export class Session {
 
   /** Swap two panes of one tab: the split shape stays, the panes change places. */
   swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
-    const at = this.locate(a);
-    const other = this.locate(b);
+    const at = this.locateInLayout(a);
+    const other = this.locateInLayout(b, "with");
     if (at.tab !== other.tab) throw new WsError(`panes ${a} and ${b} are in different tabs`, "cross_tab", { param: "with" });
     if (a !== b) this.setLayout(at.ws, at.tab, swapPanes(at.tab.layout, a, b));
     return at;
@@ -741,3 +794,8 @@ function checkName(param: string, name: string): void {
   if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }
 
+
+/** Whether a popup closes when its program ends this way (tmux's -E, -E -E). */
+function closesOnExit(close: PopupClose, exitCode: number | null): boolean {
+  return close === "exit" || (close === "success" && exitCode === 0);
+}

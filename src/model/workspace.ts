@@ -1,5 +1,6 @@
 // Workspaces and tabs: plain data the session mutates. A tab owns a layout of pane ids.
 import type { Layout } from "./layout";
+import type { Popup } from "./popup";
 
 export interface Tab {
   readonly id: number;
@@ -10,6 +11,8 @@ export interface Tab {
   focused: number;
   /** The pane shown alone, filling the tab, if any. */
   zoomed?: number;
+  /** A pane floating over the layout, not in it (popup.ts). */
+  popup?: Popup;
 }
 
 export interface Workspace {

@@ -6,6 +6,7 @@ import { expand, isTrue } from "./format";
 import { getopt, has, val, type Parsed } from "./getopt";
 import { resolvePane, resolveSession, resolveWindow, currentPane, type Here } from "./target";
 import { ShimState, BUFFER_MAX_BYTES } from "./state";
+import * as os from "node:os";
 
 export interface Ctx {
   sock: string;
@@ -15,6 +16,8 @@ export interface Ctx {
   state: ShimState;
   /** Lines for stdout. */
   out: (text: string, opts?: { keepSgr?: boolean }) => void;
+  /** The exit status a command sets for the whole call (display-popup: its program's). */
+  status?: number;
 }
 
 type Run = (ctx: Ctx, p: Parsed, name: string) => Promise<void>;
@@ -67,8 +70,8 @@ function paneArgv(ctx: Ctx, words: string[], env: Record<string, string> = {}): 
 }
 
 /** -c DIR, a format; default the caller's directory (a tmux command client's). */
-function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane): string {
-  const c = val(p, "c");
+function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane, flag = "c"): string {
+  const c = val(p, flag);
   return c !== undefined ? expand(c, variables({ pane, sock: ctx.sock, world: w })) : process.cwd();
 }
 
@@ -586,6 +589,71 @@ const pasteBuffer: Run = async (ctx, p) => {
   if (has(p, "d")) ctx.state.saveBuffers(ctx.state.buffers().filter((x) => x.name !== b.name));
 };
 
+/** tmux's -x/-y for a popup of `size` cells on a `whole`-cell client: the left column (x) or the
+ * bottom row (y, as tmux reads it); undefined is centred. Only numbers and C are placed. */
+function popupAt(spec: string | undefined, size: number, whole: number, bottom: boolean): number | undefined {
+  if (spec === undefined || !/^\d+$/.test(spec)) return undefined;
+  let n = Number(spec);
+  if (bottom) n = n < size ? 0 : n - size;
+  return Math.max(0, Math.min(n, whole - size));
+}
+
+/** A program's end as tmux's popup reports it: the exit code, the signal's number, or 128+SIGHUP
+ * when it was closed still running. */
+function popupStatus(exitCode: unknown, signal: unknown): number {
+  if (typeof exitCode === "number") return exitCode;
+  const n = typeof signal === "string" ? (os.constants.signals as Record<string, number>)[signal] : undefined;
+  return n ?? 128 + os.constants.signals.SIGHUP;
+}
+
+/** display-popup: a ws popup over the tab on screen; the call returns when it closes, with its
+ * program's status (tmux's command client does). */
+const displayPopup: Run = async (ctx, p) => {
+  if (has(p, "C")) return; // closing another client's popup: ws has one client, whose popup closes with its program
+  const { world: w, here } = await world(ctx);
+  const pane = resolvePane(w, val(p, "t"), here);
+  const { width: cols, height: rows } = w.client;
+  const size = (flag: string, whole: number) => {
+    const v = val(p, flag);
+    if (v === undefined) return Math.floor(whole / 2);
+    const n = sizeArg(v, whole);
+    if (n < 1) throw new ShimError(`${flag === "w" ? "width" : "height"} too small`);
+    return Math.min(n, whole);
+  };
+  const width = size("w", cols);
+  const height = size("h", rows);
+  if (width < 3 || height < 3) return; // no room for the border and a cell: tmux shows nothing
+  const x = popupAt(val(p, "x"), width, cols, false);
+  // tmux's rows count from the terminal's top; ws places it in the tab's area, below the tab bar.
+  const top = popupAt(val(p, "y"), height, rows, true);
+  const y = top !== undefined ? Math.max(0, top - 1) : undefined;
+  const close = (p.flags.get("E")?.length ?? 0) > 1 ? "success" : has(p, "E") ? "exit" : "key";
+  let reply;
+  try {
+    reply = await call(
+      ctx.sock,
+      "popup",
+      {
+        pane: pane.id,
+        command: paneArgv(ctx, p.args, paneEnv(ctx, p)),
+        cwd: startDir(ctx, w, p, pane, "d"),
+        width: String(width),
+        height: String(height),
+        ...(x !== undefined ? { x } : {}),
+        ...(y !== undefined ? { y } : {}),
+        close,
+        wait: true,
+      },
+      0,
+    );
+  } catch (e) {
+    if (e instanceof ShimError && e.code === "no_client") throw new ShimError("no current client");
+    if (e instanceof ShimError && e.code === "popup_open") return; // tmux: a popup is up already, nothing to do
+    throw e;
+  }
+  ctx.status = popupStatus(reply.exit_code, reply.signal);
+};
+
 const waitForChannel: Run = async (ctx, p) => {
   const channel = p.args[0];
   if (channel === undefined) throw new ShimError("command wait-for: too few arguments");
@@ -622,7 +690,7 @@ export const COMMANDS: Entry[] = [
   T("detach-client", "detach"),
   T("display-menu", "menu"),
   T("display-message", "display", "aCc:d:lINpt:F:v", displayMessage),
-  T("display-popup", "popup"),
+  T("display-popup", "popup", "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", displayPopup),
   T("display-panes", "displayp"),
   T("find-window", "findw"),
   T("has-session", "has", "t:", hasSession),

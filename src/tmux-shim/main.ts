@@ -2,7 +2,7 @@
 // vim-slime, scripts) get ws panes. A call meant for a real tmux server (no ws socket in $TMUX, or
 // -L/-S naming another server) goes to the real tmux on PATH, with the same arguments.
 import { getopt, has, val } from "./getopt";
-import { runCommand } from "./commands";
+import { runCommand, type Ctx } from "./commands";
 import { ShimError } from "./world";
 import { ShimState, ensureShimDir } from "./state";
 import { runRealTmux } from "./real-tmux";
@@ -62,7 +62,7 @@ export async function main(args: string[], env: Env = process.env): Promise<numb
   const out: string[] = [];
   const paneMatch = /^%(\d+)$/.exec(env.TMUX_PANE ?? "");
   const paneId = paneMatch ? Number(paneMatch[1]) : env.WS_PANE_ID && /^\d+$/.test(env.WS_PANE_ID) ? Number(env.WS_PANE_ID) : undefined;
-  const ctx = {
+  const ctx: Ctx = {
     sock,
     env,
     ...(paneId !== undefined ? { paneId } : {}),
@@ -82,5 +82,5 @@ export async function main(args: string[], env: Env = process.env): Promise<numb
     console.error(safeText(e.message));
   }
   if (out.length) console.log(out.join("\n"));
-  return status;
+  return status || (ctx.status ?? 0);
 }

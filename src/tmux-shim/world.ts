@@ -6,7 +6,12 @@ import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { request, type ReplyObject } from "../client/request";
 
-export class ShimError extends Error {}
+export class ShimError extends Error {
+  /** The server's error code, when the server refused. */
+  constructor(message: string, readonly code?: string) {
+    super(message);
+  }
+}
 
 type Tree = { type: "pane"; pane: number } | { type: "split"; direction: "right" | "down"; ratio: number; first: Tree; second: Tree };
 
@@ -56,14 +61,14 @@ export interface World {
 }
 
 /** Ask the server, failing with the server's message. */
-export async function call(sock: string, type: string, fields: Record<string, unknown> = {}): Promise<ReplyObject> {
+export async function call(sock: string, type: string, fields: Record<string, unknown> = {}, timeoutMs?: number): Promise<ReplyObject> {
   let reply: ReplyObject;
   try {
-    reply = await request(sock, { v: 6, type, ...fields });
+    reply = await request(sock, { v: 6, type, ...fields }, timeoutMs);
   } catch (e) {
     throw new ShimError(`no server running on ${sock}`);
   }
-  if (reply.type === "error") throw new ShimError(String(reply.message ?? "error"));
+  if (reply.type === "error") throw new ShimError(String(reply.message ?? "error"), typeof reply.code === "string" ? reply.code : undefined);
   return reply;
 }
 

@@ -38,6 +38,7 @@ const BAR_PREFIX: Style = { fg: pal(16), bg: pal(214), attrs: BOLD };
 const BORDER: Style = { fg: pal(240) };
 const HEADER: Style = { fg: pal(245) };
 const HEADER_FOCUS: Style = { fg: pal(78), attrs: BOLD };
+const POPUP_BORDER: Style = { fg: pal(252) };
 const BOX: Style = { fg: pal(252), bg: pal(235) };
 const BOX_SEL: Style = { fg: pal(16), bg: pal(75), attrs: BOLD };
 
@@ -65,7 +66,10 @@ export interface PaneReuse {
 export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   const { cols, rows } = s.size;
   let g = reuse.into;
-  const base = reuse.base && reuse.base.cols === cols && reuse.base.rows === rows && !v.overlay ? reuse.base : undefined;
+  const shown = s.workspaces[s.current];
+  const popup = shown?.tabs[shown.active]?.popup;
+  // A popup covers panes: the frame under it is drawn whole, as under an overlay.
+  const base = reuse.base && reuse.base.cols === cols && reuse.base.rows === rows && !v.overlay && !popup ? reuse.base : undefined;
   if (!g || g.cols !== cols || g.rows !== rows) g = new Grid(cols, rows);
   if (base) g.copyAll(base);
   else g.clear();
@@ -98,6 +102,15 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
     if (focus && pane) placeCursor(g, v, pane, focus);
+    // The popup last, over the panes; it has the cursor while it is open.
+    const box = s.popupRects(tab);
+    const popupPane = tab.popup && s.panes.get(tab.popup.pane);
+    if (box && popupPane) {
+      drawPopup(g, popupPane, box.outer);
+      const inner = { pane: popupPane.id, ...box.inner };
+      drawPane(g, s, v, popupPane, inner, true);
+      placeCursor(g, v, popupPane, inner);
+    }
   }
   drawStatus(g, s, v);
   if (base) g.markRows(rows - 1, rows - 1);
@@ -132,6 +145,21 @@ function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focus
     const pos = `[${cm.offset}/${pane.term.buffer.active.baseY}]`;
     g.text(r.x + Math.max(0, r.cols - textWidth(pos)), r.y, pos, BAR_PREFIX);
   }
+}
+
+/** A popup's box: blank, framed, its pane's label (and how it ended) in the top edge. */
+function drawPopup(g: Grid, pane: Pane, r: { x: number; y: number; cols: number; rows: number }) {
+  g.fill(r.x, r.y, r.cols, r.rows, " ");
+  g.fill(r.x + 1, r.y, r.cols - 2, 1, "─", POPUP_BORDER);
+  g.fill(r.x + 1, r.y + r.rows - 1, r.cols - 2, 1, "─", POPUP_BORDER);
+  g.fill(r.x, r.y + 1, 1, r.rows - 2, "│", POPUP_BORDER);
+  g.fill(r.x + r.cols - 1, r.y + 1, 1, r.rows - 2, "│", POPUP_BORDER);
+  g.text(r.x, r.y, "┌", POPUP_BORDER);
+  g.text(r.x + r.cols - 1, r.y, "┐", POPUP_BORDER);
+  g.text(r.x, r.y + r.rows - 1, "└", POPUP_BORDER);
+  g.text(r.x + r.cols - 1, r.y + r.rows - 1, "┘", POPUP_BORDER);
+  const label = ` ${pane.id}: ${pane.label}${pane.exited ? ` [exited: ${pane.exitText}]` : ""} `;
+  if (r.cols > 4) g.text(r.x + 2, r.y, label, POPUP_BORDER, r.cols - 4);
 }
 
 function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {

@@ -288,7 +288,7 @@ export class Interface implements UiView {
     this.spare = front !== grid ? front : undefined;
     this.front = grid;
     this.drawn = drawn;
-    this.frontCovered = !!this.overlay || !!this.copy;
+    this.frontCovered = !!this.overlay || !!this.copy || !!this.popup();
     if (held) this.invalidate(OUTPUT_FRAME_MS);
     return grid;
   }
@@ -296,7 +296,7 @@ export class Interface implements UiView {
   /** Whether the last frame shows the same panes in the same places, with nothing over them: then
    * the next frame starts as a copy of it (compose's `base`). */
   private samePlaces(): boolean {
-    if (this.frontCovered || this.overlay || this.copy) return false;
+    if (this.frontCovered || this.overlay || this.copy || this.popup()) return false;
     const ws = this.session.workspaces[this.session.current];
     const tab = ws?.tabs[ws.active];
     if (!tab) return false;
@@ -312,7 +312,16 @@ export class Interface implements UiView {
   private visiblePanes(): Set<number> {
     const ws = this.session.workspaces[this.session.current];
     const tab = ws?.tabs[ws.active];
-    return new Set(tab ? this.session.rects(tab).map((r) => r.pane) : []);
+    const ids = tab ? this.session.rects(tab).map((r) => r.pane) : [];
+    if (tab?.popup) ids.push(tab.popup.pane);
+    return new Set(ids);
+  }
+
+  /** The popup over the tab on screen, if one is open: it has the keys. */
+  popup(): Pane | undefined {
+    const ws = this.session.workspaces[this.session.current];
+    const tab = ws?.tabs[ws.active];
+    return tab?.popup && this.session.panes.get(tab.popup.pane);
   }
 
   /** A notification: on the status line for NOTICE_MS (a key clears it sooner), and to the outer
@@ -339,6 +348,8 @@ export class Interface implements UiView {
   // ---- input ---------------------------------------------------------------
 
   focusedPane(): Pane | undefined {
+    const popup = this.popup();
+    if (popup) return popup;
     const ws = this.session.workspaces[this.session.current];
     const tab = ws?.tabs[ws.active];
     return tab ? this.session.panes.get(tab.focused) : undefined;
@@ -366,7 +377,10 @@ export class Interface implements UiView {
       if (ev.Key.kind === "Release") return;
       return this.key(ev.Key);
     }
-    if (typeof ev === "object" && "Mouse" in ev) return handleMouse(this, ev.Mouse);
+    if (typeof ev === "object" && "Mouse" in ev) {
+      if (this.popup()) return; // the layout under a popup is not for clicking
+      return handleMouse(this, ev.Mouse);
+    }
     if (typeof ev === "object" && "Paste" in ev) {
       if (this.prompt) {
         insertText(this.prompt, ev.Paste);
@@ -402,6 +416,7 @@ export class Interface implements UiView {
       if (r === "cancel") p.cancel?.();
       return this.invalidate();
     }
+    if (this.popup()) return this.popupKey(k);
     if (this.prefixPending) {
       this.prefixPending = false;
       this.invalidate();
@@ -423,6 +438,21 @@ export class Interface implements UiView {
     }
     const root = name ? this.keymap.root.get(name) : undefined;
     if (root) return this.runKey(root);
+    this.toPane({ Key: k });
+  }
+
+  /** A key while a popup is open goes to it, as in tmux, where Esc and C-c close it once its
+   * program has exited, and at any time when only a key closes it. */
+  private popupKey(k: KeyEvent): void {
+    const popup = this.popup()!;
+    const ws = this.session.workspaces[this.session.current]!;
+    const tab = ws.tabs[ws.active]!;
+    const name = keyName(k);
+    const closing = name === "Esc" || name === "C-c";
+    if (closing && (popup.exited || tab.popup!.close === "key")) {
+      this.session.closePopup(tab);
+      return this.invalidate();
+    }
     this.toPane({ Key: k });
   }
 

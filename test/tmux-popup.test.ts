@@ -1,0 +1,121 @@
+// display-popup / ws popup: a pane floating over the tab, as the person sees it through `ws attach`
+// in a real terminal (tmux), and as tools use it through the tmux shim (fzf --tmux-style scripts:
+// `tmux display-popup -E 'cmd > file'`, then read the file).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, realpathSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { TestServer, waitFor, wsArgv, type RunResult } from "./harness";
+import { Tmux } from "./tmux-driver";
+
+let s: TestServer;
+let term: Tmux;
+let lead: number;
+let shimEnv: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  s = await new TestServer().start();
+  term = new Tmux(s.env);
+  lead = (await s.request({ v: 6, type: "pane_list" })).panes[0].pane;
+  dir = realpathSync(mkdtempSync(join(s.root, "popup-")));
+  const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
+  expect(r.code).toBe(0);
+  const [path, tmuxVar] = r.stdout.split("\n");
+  shimEnv = { ...s.env, PATH: path!, TMUX: tmuxVar!, TMUX_PANE: `%${lead}`, WS_SOCKET: s.sock, WS_PANE_ID: String(lead) };
+});
+afterAll(async () => {
+  await term.kill();
+  await s.stop();
+});
+
+/** `tmux ARGS` as a tool in pane `lead` runs it under the shim. */
+async function shim(args: string[]): Promise<RunResult> {
+  const proc = Bun.spawn([Bun.which("tmux", { PATH: shimEnv.PATH })!, ...args], { env: shimEnv, cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+const paneIds = async () => ((await s.request({ v: 6, type: "pane_list" })).panes as { pane: number }[]).map((p) => p.pane);
+
+describe("with nobody attached", () => {
+  test("ws popup fails with no_client and starts nothing; the shim's display-popup fails as tmux does", async () => {
+    const before = await paneIds();
+    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["true"] });
+    expect(r.type).toBe("error");
+    expect(r.code).toBe("no_client");
+    expect(await paneIds()).toEqual(before);
+    expect(await shim(["display-popup", "-E", "true"])).toEqual({ code: 1, stdout: "", stderr: "no current client\n" });
+  });
+});
+
+describe("attached", () => {
+  beforeAll(async () => {
+    await s.ok(["pane", "send", String(lead), "--enter", "--", "echo UNDER-THE-POPUP"]);
+    await s.waitScreen(lead, "UNDER-THE-POPUP");
+    await term.open("ws", `${wsArgv().join(" ")} attach; sleep 3600`, 100, 30);
+    await term.waitFor("ws", "UNDER-THE-POPUP");
+  });
+
+  test("a popup is drawn over the tab with a border, takes the keys, and closes with its program, the screen under it back", async () => {
+    const before = await s.request({ v: 6, type: "pane_info", pane: lead });
+    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", 'printf "pick> "; read x; echo "got $x"; sleep 0.3'], width: "40", height: "10" });
+    expect(r.type).toBe("popup");
+    const id = r.pane as number;
+    const screen = await term.waitFor("ws", "pick> ");
+    const lines = screen.split("\n");
+    // Centred in the tab's area (rows 1..28 of 30): 40x10 at column 30, row 1 + 9.
+    const top = lines.findIndex((l) => l.includes("┌"));
+    expect(top).toBe(1 + Math.floor((28 - 10) / 2));
+    expect(lines[top]!.indexOf("┌")).toBe(30);
+    expect(lines[top]!.indexOf("┐")).toBe(69);
+    expect(lines[top]).toContain(`${id}:`);
+    expect(lines[top + 9]!.slice(30, 70)).toBe("└" + "─".repeat(38) + "┘");
+    expect(lines[top + 1]!.slice(30, 40)).toBe("│pick> ".padEnd(10));
+    // The popup's program sees the inside of the border; the layout did not move.
+    expect((await s.request({ v: 6, type: "pane_info", pane: id })).cols).toBe(38);
+    expect((await s.request({ v: 6, type: "pane_info", pane: lead })).cols).toBe(before.cols);
+    // Keys go to the popup, not the pane under it.
+    await term.text("ws", "apple");
+    await term.keys("ws", "Enter");
+    await s.waitScreen(id, "got apple");
+    // It closes with its program, and the screen under it is whole again.
+    await waitFor("the popup to close", async () => !(await paneIds()).includes(id));
+    const after = await term.waitFor("ws", (t) => !t.includes("┌") && t.includes("UNDER-THE-POPUP"));
+    expect(after).not.toContain("pick>");
+    expect(await s.screen(lead)).not.toContain("apple");
+    // Keys go to the pane again.
+    await term.text("ws", "echo BACK-IN-LEAD");
+    await term.keys("ws", "Enter");
+    await s.waitScreen(lead, /^BACK-IN-LEAD$/m);
+  });
+
+  test("close=key keeps it after its program exits, until Esc; a second popup on a tab is refused", async () => {
+    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", "echo DONE-HERE"], close: "key" });
+    const id = r.pane as number;
+    await term.waitFor("ws", (t) => t.includes("DONE-HERE") && t.includes("[exited: status 0]"));
+    expect((await s.request({ v: 6, id: 2, type: "popup", command: ["true"] })).code).toBe("popup_open");
+    expect((await s.request({ v: 6, id: 3, type: "split", pane: id, cwd: "/", command: [] })).code).toBe("pane_is_popup");
+    await term.keys("ws", "Escape");
+    await waitFor("Esc to close the popup", async () => !(await paneIds()).includes(id));
+    await term.waitFor("ws", (t) => !t.includes("DONE-HERE"));
+  });
+
+  test("display-popup -E 'echo hi > file' through the shim writes the file and returns after the popup closed", async () => {
+    const file = join(dir, "picked");
+    const started = Date.now();
+    const r = await shim(["display-popup", "-E", "-w", "50%", "-h", "40%", `sleep 0.5; echo hi > ${file}`]);
+    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(readFileSync(file, "utf8")).toBe("hi\n");
+    expect((await s.request({ v: 6, type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
+  });
+
+  test("display-popup exits with its program's status; -E -E keeps a failed one until a key, as tmux does", async () => {
+    expect((await shim(["display-popup", "-E", "exit 3"])).code).toBe(3);
+    const waiting = shim(["display-popup", "-E", "-E", "echo FAILED-ONE; exit 4"]);
+    await term.waitFor("ws", (t) => t.includes("FAILED-ONE") && t.includes("[exited: status 4]"));
+    await term.keys("ws", "C-c");
+    expect((await waiting).code).toBe(4);
+    expect(existsSync(join(dir, "never"))).toBe(false);
+  });
+});
