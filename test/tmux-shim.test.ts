@@ -234,6 +234,37 @@ describe("wait-for", () => {
     await ok(["wait-for", "-S", "done"]);
     await ok(["wait-for", "done"]); // returns at once: the signal was kept
   });
+
+  test("-L/-U locks: held across calls, queued lockers served in turn (one that died skipped), -U on a free channel fails as in tmux", async () => {
+    const server = shimEnv.TMUX.split(",")[1]!;
+    const queue = join(s.sock.replace(/\.sock$/, ".tmux"), "lock", server, Buffer.from("build").toString("hex"));
+    const queued = () => (existsSync(queue) ? readdirSync(queue).filter((n) => !n.startsWith(".")).length : 0);
+    const locker = () => {
+      const p = Bun.spawn([Bun.which("tmux", { PATH: shimEnv.PATH })!, "wait-for", "-L", "build"], { env: shimEnv, stdout: "ignore", stderr: "pipe" });
+      const state = { exited: false };
+      void p.exited.then(() => (state.exited = true));
+      return { p, state };
+    };
+    expect(await tmux(["wait-for", "-U", "build"])).toEqual({ code: 1, stdout: "", stderr: "channel build not locked\n" });
+    await ok(["wait-for", "-L", "build"]); // taken; this call has exited and the lock is still held
+    const dead = locker();
+    await waitFor("the first locker to queue", () => queued() === 1);
+    const second = locker();
+    await waitFor("the second locker to queue", () => queued() === 2);
+    dead.p.kill("SIGKILL");
+    await dead.p.exited;
+    expect(second.state.exited).toBe(false);
+    await ok(["wait-for", "-U", "build"]); // handed over: to the live locker, past the dead one
+    expect(await second.p.exited).toBe(0);
+    expect(queued()).toBe(0);
+    const third = locker();
+    await waitFor("the third locker to queue", () => queued() === 1);
+    expect(third.state.exited).toBe(false); // the second holds it
+    await ok(["wait-for", "-U", "build"]);
+    expect(await third.p.exited).toBe(0);
+    await ok(["wait-for", "-U", "build"]); // the third's lock freed
+    expect((await tmux(["wait", "-U", "build"])).stderr).toBe("channel build not locked\n");
+  });
 });
 
 describe("targets", () => {

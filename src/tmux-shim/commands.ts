@@ -657,9 +657,12 @@ const displayPopup: Run = async (ctx, p) => {
 const waitForChannel: Run = async (ctx, p) => {
   const channel = p.args[0];
   if (channel === undefined) throw new ShimError("command wait-for: too few arguments");
-  if (has(p, "L") || has(p, "U")) throw new ShimError("wait-for: -L and -U (locks) are not supported by ws's tmux shim");
-  const { waitFor, signal } = await import("./wait-for");
+  const { waitFor, signal, lock, unlock } = await import("./wait-for");
+  // Locks end with the server that holds them, as tmux's do: they are kept per ws server pid.
+  const server = ctx.env.TMUX?.split(",")[1] ?? "0";
   if (has(p, "S")) signal(ctx.state.dir, channel);
+  else if (has(p, "L")) lock(ctx.state.dir, server, channel);
+  else if (has(p, "U")) unlock(ctx.state.dir, server, channel);
   else waitFor(ctx.state.dir, channel);
 };
 
