@@ -110,6 +110,14 @@ describe("attached", () => {
     expect((await s.request({ v: 6, type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
   });
 
+  test("run-shell's output shows in a popup, as tmux shows it in a view over the pane; Esc closes it", async () => {
+    const r = await shim(["run-shell", "echo RUN-SAID-THIS; exit 2"]);
+    expect(r).toEqual({ code: 2, stdout: "", stderr: "" });
+    await term.waitFor("ws", (t) => t.includes("RUN-SAID-THIS") && t.includes("'echo RUN-SAID-THIS; exit 2' returned 2"));
+    await term.keys("ws", "Escape");
+    await term.waitFor("ws", (t) => !t.includes("RUN-SAID-THIS") && t.includes("UNDER-THE-POPUP"));
+  });
+
   test("display-popup exits with its program's status; -E -E keeps a failed one until a key, as tmux does", async () => {
     expect((await shim(["display-popup", "-E", "exit 3"])).code).toBe(3);
     const waiting = shim(["display-popup", "-E", "-E", "echo FAILED-ONE; exit 4"]);

@@ -2,7 +2,7 @@
 // panes (Claude Code's agent teams, vim-tmux-navigator, vim-slime); formats and targets compared
 // with a real tmux 3.3 on a private socket; and calls meant for a real tmux server reaching it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, type RunResult } from "./harness";
 
@@ -358,6 +358,52 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
     }
     for (const t of ["%999", "nosuch"]) expect(await tmux(["display", "-p", "-t", t, "x#{pane_id}"])).toEqual(await real(["display", "-p", "-t", t, "x#{pane_id}"]));
     expect(await tmux(["frob"])).toEqual(await real(["frob"]));
+  });
+
+  test("run-shell and if-shell: exit statuses, chosen commands, tmux's command parser, errors", async () => {
+    const CASES = [
+      ["run-shell", "exit 3"],
+      ["run", "kill -9 $$"],
+      ["run", "true"],
+      ["run", "-d", "x", "true"],
+      ["run", "-d", "0.05"],
+      ["run", "-C", 'display -p "x y"; display -p z'],
+      ["run", "-C", 'display -p "$HOME|${HOME}x|\\$y|~"'],
+      ["run", "-C", "display -p ~"],
+      ["run", "-C", "{ display -p x }"],
+      ["run", "-C", "display -p 'unterminated"],
+      ["run", "-C", 'display -p "unterminated'],
+      ["run", "-C", "display -p ${HOME"],
+      ["run", "-C", "display -p a\\"],
+      ["if-shell", "true", "display -p yes", "display -p no"],
+      ["if", "false", "display -p yes", "display -p no"],
+      ["if", "exit 1", "display -p yes"],
+      ["if", "kill $$", "display -p yes", "display -p killed"],
+      ["if", "true", "display -p 'it''s' ; display -p \"a\\tb\" # a comment"],
+      ["if", "-F", "#{==:#{pane_index},0}", "display -p first", "display -p other"],
+      ["if", "-F", "0", "display -p yes"],
+      ["if", "-F", "", "display -p yes", "display -p empty"],
+      ["if", "true", "nosuch"],
+      ["if", "true"],
+      ["if", "a", "b", "c", "d"],
+    ];
+    for (const args of CASES) expect({ args, ...(await tmux(args)) }).toEqual({ args, ...(await real(args)) });
+  });
+
+  test("run-shell expands formats in its command; -b returns at once and the command runs on", async () => {
+    const file = join(dir, "ran");
+    await ok(["run", `echo '#{pane_id}' > ${file}`]);
+    expect(readFileSync(file, "utf8")).toBe(`%${lead}\n`);
+    const bg = join(dir, "ran-in-background");
+    const started = Date.now();
+    await ok(["run-shell", "-b", `sleep 0.5; echo done > ${bg}`]);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(existsSync(bg)).toBe(false);
+    expect(await waitFor("the background command to finish", () => existsSync(bg) && readFileSync(bg, "utf8"))).toBe("done\n");
+    const marker = join(dir, "if-in-background");
+    await ok(["if-shell", "-b", "sleep 0.3", `run 'echo yes > ${marker}'`]);
+    expect(existsSync(marker)).toBe(false);
+    expect(await waitFor("if-shell -b to run its command", () => existsSync(marker) && readFileSync(marker, "utf8"))).toBe("yes\n");
   });
 
   test("calls for a real tmux server go to it: -L another name, and outside ws", async () => {
