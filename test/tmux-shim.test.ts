@@ -267,6 +267,64 @@ describe("wait-for", () => {
   });
 });
 
+describe("select-layout", () => {
+  test("even-horizontal, even-vertical, main-vertical, main-horizontal, tiled arrange the same panes, running on; other names fail as in tmux", async () => {
+    const first = Number((await ok(["new-window", "-d", "-P", "-F", "#{pane_id}", "--", "sleep", "1000"])).trim().slice(1));
+    const ids = [first];
+    for (let i = 0; i < 3; i++) ids.push(Number((await ok(["split-window", "-d", "-t", `%${first}`, "-P", "-F", "#{pane_id}", "--", "sleep", "1000"])).trim().slice(1)));
+    const pids = await Promise.all(ids.map(async (id) => (await info(id)).pid));
+    type Geo = { id: number; left: number; top: number; width: number; height: number };
+    const geometry = async (): Promise<Geo[]> =>
+      (await ok(["list-panes", "-t", `%${first}`, "-F", "#{pane_id} #{pane_left} #{pane_top} #{pane_width} #{pane_height}"]))
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+        .map(([id, left, top, width, height]) => ({ id: Number(id!.slice(1)), left: Number(left), top: Number(top), width: Number(width), height: Number(height) }));
+    const spread = (ns: number[]) => Math.max(...ns) - Math.min(...ns);
+
+    const order = (await geometry()).map((p) => p.id); // tmux's pane order: each split right after the first
+    expect(order).toEqual([ids[0], ids[3], ids[2], ids[1]]);
+    await ok(["select-layout", "-t", `%${first}`, "even-horizontal"]);
+    let g = await geometry();
+    expect(g.map((p) => p.id)).toEqual(order);
+    expect(new Set(g.map((p) => p.top)).size).toBe(1);
+    expect(spread(g.map((p) => p.width))).toBeLessThanOrEqual(1);
+
+    await ok(["selectl", "-t", `%${first}`, "even-v"]); // a unique prefix, as tmux takes it
+    g = await geometry();
+    expect(new Set(g.map((p) => p.left)).size).toBe(1);
+    expect(spread(g.map((p) => p.height))).toBeLessThanOrEqual(1);
+
+    await ok(["set-option", "-g", "main-pane-width", "30"]);
+    await ok(["select-layout", "-t", `%${first}`, "main-vertical"]);
+    g = await geometry();
+    expect(g[0]).toMatchObject({ left: 0, top: 0, width: 30 });
+    expect(g.slice(1).every((p) => p.left === 31)).toBe(true);
+    expect(new Set(g.slice(1).map((p) => p.top)).size).toBe(3);
+
+    await ok(["select-layout", "-t", `%${first}`, "main-horizontal"]);
+    g = await geometry();
+    expect(g[0]).toMatchObject({ left: 0, top: 0 });
+    expect(g.slice(1).every((p) => p.top === g[0]!.height + 1)).toBe(true);
+    expect(spread(g.slice(1).map((p) => p.width))).toBeLessThanOrEqual(1);
+
+    await ok(["select-layout", "-t", `%${first}`, "tiled"]);
+    g = await geometry();
+    expect(new Set(g.map((p) => p.left)).size).toBe(2); // 4 panes: a 2x2 grid
+    expect(new Set(g.map((p) => p.top)).size).toBe(2);
+
+    // The same panes, their programs still running.
+    expect(await Promise.all(ids.map(async (id) => (await info(id)).pid))).toEqual(pids);
+    // A layout string (what #{window_layout} gives) is accepted; other names fail as tmux says.
+    const layout = (await ok(["display", "-p", "-t", `%${first}`, "#{window_layout}"])).trim();
+    await ok(["select-layout", "-t", `%${first}`, layout]);
+    expect(await tmux(["select-layout", "even"])).toEqual({ code: 1, stdout: "", stderr: "invalid layout: even\n" });
+    expect(await tmux(["select-layout", "foo"])).toEqual({ code: 1, stdout: "", stderr: "invalid layout: foo\n" });
+    await ok(["set-option", "-gu", "main-pane-width"]);
+    await ok(["kill-window", "-t", `%${first}`]);
+  });
+});
+
 describe("targets", () => {
   test("%N, @N, $N, session:window.pane, indexes and names; missing ones fail as tmux says", async () => {
     const ws = (await s.list())[0].name as string;

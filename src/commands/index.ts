@@ -48,6 +48,7 @@ import workspace_rename from "./workspace_rename";
 import pane_move from "./pane_move";
 import pane_list from "./pane_list";
 import popup from "./popup";
+import layout_select from "./layout_select";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -104,6 +105,7 @@ export const MESSAGES: MessageEntry[] = [
   pane_list,
   // issue 14: the tmux shim's display-popup
   popup,
+  layout_select,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

@@ -15,6 +15,7 @@ import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } fr
 import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
 import { popupRects, type Popup, type PopupClose } from "./popup";
+import { presetLayout, type LayoutPreset } from "./layout-presets";
 
 export type { NewPaneOptions } from "./launch";
 
@@ -626,6 +627,13 @@ export class Session {
     tab.layout = layout;
     this.relayout(tab);
     this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+  }
+
+  /** Arrange a tab's panes in one of tmux's preset layouts (select-layout): the same panes, in
+   * their order; a zoomed tab is unzoomed. */
+  arrange(ws: Workspace, tab: Tab, preset: LayoutPreset, main: { width?: number; height?: number } = {}): void {
+    tab.zoomed = undefined;
+    this.setLayout(ws, tab, presetLayout(preset, panesOf(tab.layout), this.layoutArea(), main));
   }
 
   /** Show a pane alone, filling its tab (`on`), put its tab's layout back (`off`), or whichever it is

@@ -458,10 +458,28 @@ const joinPane: Run = async (ctx, p) => {
   if (has(p, "b")) await call(ctx.sock, "pane_swap", { pane: src.id, with: dst.id });
 };
 
+/** tmux's preset layouts, in its order (a name may be a unique prefix, as in tmux). */
+const LAYOUTS = ["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"];
+
 const selectLayout: Run = async (ctx, p) => {
-  // Accepted: ws keeps its own split tree (layout_apply would start new panes, not move these).
   const { world: w, here } = await world(ctx);
-  resolveWindow(w, val(p, "t"), here);
+  const window = resolveWindow(w, val(p, "t"), here);
+  const name = p.args[0];
+  // Cycling (-n, -p), undo (-o), spreading (-E) and re-applying the last layout: ws keeps no
+  // layout history, so these succeed with nothing changed.
+  if (name === undefined || has(p, "n") || has(p, "p") || has(p, "E") || has(p, "o")) return;
+  const matches = LAYOUTS.filter((l) => l.startsWith(name));
+  if (matches.length === 1) {
+    const options = ctx.state.options();
+    const main = (option: string) => (/^\d+$/.test(options[option] ?? "") ? Number(options[option]) : undefined);
+    const width = main("main-pane-width");
+    const height = main("main-pane-height");
+    await call(ctx.sock, "layout_select", { tab: window.id, layout: matches[0], ...(width ? { main_width: width } : {}), ...(height ? { main_height: height } : {}) });
+    return;
+  }
+  // A layout string (#{window_layout}): ws can't lay out an arbitrary tmux tree; accepted as is.
+  if (/^[0-9a-f]{4},\d+x\d+,\d+,\d+/.test(name)) return;
+  throw new ShimError(`invalid layout: ${name}`);
 };
 
 const renameWindow: Run = async (ctx, p) => {
