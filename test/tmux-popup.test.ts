@@ -46,6 +46,10 @@ describe("with nobody attached", () => {
     expect(await paneIds()).toEqual(before);
     expect(await shim(["display-popup", "-E", "true"])).toEqual({ code: 1, stdout: "", stderr: "no current client\n" });
   });
+
+  test("#{client_termtype} is empty", async () => {
+    expect(await shim(["display-message", "-p", "#{client_termtype}"])).toEqual({ code: 0, stdout: "\n", stderr: "" });
+  });
 });
 
 describe("attached", () => {
@@ -54,6 +58,12 @@ describe("attached", () => {
     await s.waitScreen(lead, "UNDER-THE-POPUP");
     await term.open("ws", `${wsArgv().join(" ")} attach; sleep 3600`, 100, 30);
     await term.waitFor("ws", "UNDER-THE-POPUP");
+  });
+
+  test("#{client_termtype} is the attached terminal's TERM", async () => {
+    const term_ = (await term.tmux("show-options", "-gv", "default-terminal")).trim(); // what tmux gives ws attach
+    expect(term_).not.toBe("");
+    expect(await shim(["display-message", "-p", "#{client_termtype}"])).toEqual({ code: 0, stdout: `${term_}\n`, stderr: "" });
   });
 
   test("a popup is drawn over the tab with a border, takes the keys, and closes with its program, the screen under it back", async () => {

@@ -156,7 +156,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     connectClient(o.socketPath, {
       open(s) {
         sock = s as unknown as Socket<undefined>;
-        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(o.open ? { open: o.open } : {}) });
+        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {

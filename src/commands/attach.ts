@@ -6,6 +6,7 @@ export interface AttachParams {
   cols: number;
   rows: number;
   build?: string;
+  term?: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
 }
 
@@ -22,6 +23,7 @@ export default defineMessage<AttachParams>({
     cols: { type: "integer", required: true, min: 0, max: U16_MAX, description: "The client terminal's width" },
     rows: { type: "integer", required: true, min: 0, max: U16_MAX, description: "The client terminal's height" },
     build: { type: "string", description: "The client binary's build id" },
+    term: { type: "string", description: "The client terminal's $TERM, for tools that ask (tmux's client_termtype); one that is not printable ASCII, or over 128 characters, is ignored. Added in v6: older servers ignore it" },
     open: {
       type: "object",
       description: "A tab to open on attach (see open_tab)",

@@ -57,7 +57,8 @@ export interface TSession {
 export interface World {
   sessions: TSession[];
   panes: Map<number, TPane>;
-  client: { width: number; height: number };
+  /** The attached terminal (tmux's client): its size, and its TERM (empty with none attached). */
+  client: { width: number; height: number; term: string };
 }
 
 /** Ask the server, failing with the server's message. */
@@ -80,7 +81,7 @@ export async function loadWorld(sock: string): Promise<World> {
   const [snap, list] = await Promise.all([call(sock, "session_snapshot"), call(sock, "pane_list")]);
   const rows = new Map((list.panes as Listing[]).map((p) => [p.pane, p]));
   const size = snap.size as { cols: number; rows: number };
-  const world: World = { sessions: [], panes: new Map(), client: { width: size.cols, height: size.rows } };
+  const world: World = { sessions: [], panes: new Map(), client: { width: size.cols, height: size.rows, term: String((snap.client as { term?: unknown } | null)?.term ?? "") } };
   for (const w of snap.workspaces as SnapWorkspace[]) {
     const session: TSession = { id: w.id, name: w.name, current: w.current, windows: [] };
     w.tabs.forEach((t, ti) => {
@@ -227,7 +228,7 @@ export function variables(ctx: FormatContext): (name: string) => string | undefi
       case "version": return TMUX_VERSION;
       case "socket_path": return ctx.sock;
       case "pid": return ctx.serverPid !== undefined ? String(ctx.serverPid) : undefined;
-      case "client_termtype": return "";
+      case "client_termtype": return world.client.term;
       case "client_termname": return process.env.TERM ?? "";
       case "client_width": return String(world.client.width);
       case "client_height": return String(world.client.height);

@@ -78,12 +78,15 @@ export interface AttachRequest {
   cols: number;
   rows: number;
   build?: string;
+  term?: string;
 }
 
 export class Interface implements UiView {
   readonly session: Session;
   readonly keymap: Keymap;
   client: AttachedClient | undefined;
+  /** The attached client's $TERM, when it sent a sane one. */
+  clientTerm: string | undefined;
   prefixPending = false;
   prompt?: Prompt;
   overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void };
@@ -189,6 +192,7 @@ export class Interface implements UiView {
       this.log,
     );
     this.client = c;
+    this.clientTerm = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
     if (this.prompt?.confirm) this.prompt = undefined;
     this.session.resizeScreen(req.cols, req.rows);
