@@ -110,6 +110,24 @@ describe("attached", () => {
     await term.waitFor("ws", (t) => !t.includes("DONE-HERE"));
   });
 
+  test("a waiting popup closed from outside answers with no exit status (129 through the shim); one over a closed tab goes with it", async () => {
+    const before = await paneIds();
+    const waiting = shim(["display-popup", "-E", "echo STILL-RUNNING; exec sleep 1000"]);
+    const id = await waitFor("the popup to open", async () => (await paneIds()).find((p) => !before.includes(p)));
+    await s.waitScreen(id, "STILL-RUNNING");
+    expect((await s.request({ v: 6, id: 1, type: "pane_close", pane: id })).type).not.toBe("error");
+    expect((await waiting).code).toBe(129);
+
+    const tab = (await s.request({ v: 6, id: 2, type: "tab_new", command: ["sleep", "1000"], focus: true })).pane as number;
+    const popup = (await s.request({ v: 6, id: 3, type: "popup", pane: tab, command: ["sleep", "1000"] })).pane as number;
+    const closed = s.request({ v: 6, id: 4, type: "popup", pane: lead, command: ["true"] }); // another tab: its own popup
+    expect((await closed).type).toBe("popup");
+    await s.request({ v: 6, id: 5, type: "pane_close", pane: tab });
+    await waitFor("the popup to go with its tab", async () => !(await paneIds()).includes(popup));
+    await s.request({ v: 6, id: 6, type: "pane_focus", pane: lead });
+    await term.waitFor("ws", (t) => !t.includes("┌") && t.includes("UNDER-THE-POPUP"));
+  });
+
   test("display-popup -E 'echo hi > file' through the shim writes the file and returns after the popup closed", async () => {
     const file = join(dir, "picked");
     const started = Date.now();

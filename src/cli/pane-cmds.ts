@@ -7,7 +7,7 @@ import { UsageError } from "./parse";
 /** The keys a format may name: every field of a pane_list row. */
 export const PANE_LIST_KEYS = [
   "pane", "workspace", "workspace_number", "tab", "tab_name", "tab_number", "label", "title", "name",
-  "command", "start_command", "cwd", "pid", "cols", "rows", "focused", "exited", "exit_code", "signal", "agent_status",
+  "command", "start_command", "cwd", "pid", "cols", "rows", "focused", "exited", "exit_code", "signal", "agent_status", "popup",
 ] as const satisfies readonly (keyof PaneListing)[];
 // Every field of a row is a key (the compiler checks that none is missing).
 const _every: Exclude<keyof PaneListing, (typeof PANE_LIST_KEYS)[number]> extends never ? true : never = true;

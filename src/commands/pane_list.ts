@@ -14,7 +14,7 @@ export default defineMessage<{ workspace?: string }>({
     panes: {
       type: "array",
       description:
-        "Each: `pane`, `workspace`, `workspace_number` (from 1), `tab` (id), `tab_name`, `tab_number` (from 1 in its workspace), `label`, `title`, `name` (pane_rename's, or null), `command` (the foreground process's argv; empty once exited), `start_command` (what it was started with; empty: the user's shell), `cwd`, `pid`, `cols`, `rows`, `focused` (its tab's focused pane), `exited`, `exit_code`, `signal`, `agent_status` (or null)",
+        "Each: `pane`, `workspace`, `workspace_number` (from 1), `tab` (id), `tab_name`, `tab_number` (from 1 in its workspace), `label`, `title`, `name` (pane_rename's, or null), `command` (the foreground process's argv; empty once exited), `start_command` (what it was started with; empty: the user's shell), `cwd`, `pid`, `cols`, `rows`, `focused` (its tab's focused pane), `exited`, `exit_code`, `signal`, `agent_status` (or null), `popup` (true for a popup, floating over its tab: it comes after its tab's panes)",
     },
   },
   errors: ["workspace_not_found"],

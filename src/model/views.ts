@@ -183,6 +183,8 @@ export interface PaneListing {
   exit_code: number | null;
   signal: string | null;
   agent_status: string | null;
+  /** A popup, floating over its tab (model/popup.ts). */
+  popup: boolean;
 }
 
 /** The foreground process as people know it (Pane.shownArgv). */
@@ -197,7 +199,8 @@ export async function paneListing(session: Session, agentStatus?: (pane: number)
   session.workspaces.forEach((ws, wi) => {
     if (workspace && ws !== workspace) return;
     ws.tabs.forEach((tab, ti) => {
-      for (const id of panesOf(tab.layout)) {
+      // A popup comes last, after the layout's panes.
+      for (const id of [...panesOf(tab.layout), ...(tab.popup ? [tab.popup.pane] : [])]) {
         const p = session.panes.get(id);
         if (!p) continue;
         const base = {
@@ -219,6 +222,7 @@ export async function paneListing(session: Session, agentStatus?: (pane: number)
           exit_code: p.exitCode,
           signal: p.exitSignal,
           agent_status: agentStatus?.(id) ?? null,
+          popup: tab.popup?.pane === id,
         };
         rows.push(
           (async () => {
