@@ -138,6 +138,18 @@ describe("attached", () => {
     expect((await s.request({ v: 6, type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
   });
 
+  test("fzf in a popup: the person picks with the keys, the script reads the pick after the call returns", async () => {
+    const file = join(dir, "fzf-pick");
+    const waiting = shim(["display-popup", "-E", "-w", "60%", "-h", "50%", `printf 'apple\\nbanana\\ncherry\\n' | fzf > ${file}`]);
+    await term.waitFor("ws", (t) => t.includes("3/3") && t.includes("cherry"));
+    await term.text("ws", "ban");
+    await term.waitFor("ws", "1/3");
+    await term.keys("ws", "Enter");
+    expect(await waiting).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(file, "utf8")).toBe("banana\n");
+    await term.waitFor("ws", (t) => !t.includes("cherry") && t.includes("UNDER-THE-POPUP"));
+  });
+
   test("run-shell's output shows in a popup, as tmux shows it in a view over the pane; Esc closes it", async () => {
     const r = await shim(["run-shell", "echo RUN-SAID-THIS; exit 2"]);
     expect(r).toEqual({ code: 2, stdout: "", stderr: "" });

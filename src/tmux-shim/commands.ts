@@ -654,7 +654,8 @@ const displayPopup: Run = async (ctx, p) => {
       ctx.sock,
       "popup",
       {
-        pane: pane.id,
+        // Over what the person sees, as tmux draws it on its client; -t picks the tab.
+        ...(val(p, "t") !== undefined ? { pane: pane.id } : {}),
         command: paneArgv(ctx, p.args, paneEnv(ctx, p)),
         cwd: startDir(ctx, w, p, pane, "d"),
         width: String(width),
