@@ -18,7 +18,7 @@ interface Params {
   wait: boolean;
 }
 
-const SIZE_TEXT = "Cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
+const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
 
 export default defineMessage<Params>({
   type: "popup",
