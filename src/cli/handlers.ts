@@ -56,4 +56,5 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   projectShow: from(projects, "projectShow"),
   projectAttach: from(projects, "projectAttach"),
   projectRename: from(projects, "projectRename"),
+  projectHandoff: from(projects, "projectHandoff"),
 };

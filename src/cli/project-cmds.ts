@@ -2,7 +2,7 @@
 // write; the server is told what changed (project_attach, project_renamed).
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
-import { CliError, globals, print, printJson, send } from "./common";
+import { CliError, globals, print, printError, printJson, send } from "./common";
 import type { HandlerInput } from "./handlers";
 import { ProjectError, available, createProject, listProjects, moveProject, readProject, type Project } from "../features/projects/store";
 
@@ -67,4 +67,28 @@ export async function projectRename({ fields }: HandlerInput): Promise<void> {
   } catch (e) {
     if (!(e instanceof CliError && e.message.includes("Start one with"))) throw e;
   }
+}
+
+interface HandoffAgent {
+  pane: number;
+  tab: string;
+  asked: boolean;
+  status?: string;
+  error?: string;
+}
+
+/** ws project handoff: the entries the agents appended, then a line for each that gave none. */
+export async function projectHandoff({ command, fields }: HandlerInput): Promise<void> {
+  const reply = await send(command.message!, fields);
+  if (globals.json) return printJson(reply);
+  const entries = String(reply.entries ?? "");
+  if (entries) print(entries.replace(/\n+$/, ""));
+  for (const a of reply.agents as HandoffAgent[]) {
+    if (!a.asked) printError(`pane ${a.pane} (${a.tab}): not asked, its agent is blocked on a prompt`);
+    else if (a.error === "timeout") printError(`pane ${a.pane} (${a.tab}): still working after --timeout`);
+    else if (a.error) printError(`pane ${a.pane} (${a.tab}): ${a.error}`);
+  }
+  if (reply.truncated) printError(`ws: more entries than shown; the whole file is ${reply.file}`);
+  if (!entries) printError(`ws: no agent appended an entry to ${reply.file}`);
+  if ((reply.agents as HandoffAgent[]).some((a) => !a.asked || a.error)) process.exitCode = 1;
 }

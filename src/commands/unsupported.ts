@@ -39,18 +39,6 @@ export const open = defineMessage({
   },
 });
 
-export const handoff = defineMessage({
-  type: "handoff",
-  since: 1,
-  request: false,
-  summary: "Ask a project's running agents for their handoff entries (not supported by this build).",
-  fields: { slug: { type: "string", required: true, description: "The project's slug" } },
-  example: { v: 1, type: "handoff", slug: "button-a11y" },
-  handle(p) {
-    console.error(`handoff ${JSON.stringify(p)}: project handoff is not supported by this build`);
-  },
-});
-
 export const workstreamDone = defineMessage({
   type: "workstream_done",
   since: 2,

@@ -2,13 +2,21 @@
 // for the messages that name a project (tab_new, open_tab, project_attach, handoff).
 import type { Feature } from "../../server/features";
 import { WsError } from "../../protocol/errors";
-import { handoffFile, listProjects, projectExists, projectsDir } from "./store";
+import { handoffFile, listProjects, projectExists, projectsDir, readFrom, sizeOf } from "./store";
+
+/** Where a handoff's entries start: the file and its size before the agents were asked. */
+export interface HandoffMark {
+  file: string;
+  offset: number;
+}
 
 export interface ProjectService {
   /** Throw project_not_found unless a project by this slug exists. */
   check(slug: string, param?: string): void;
-  /** The file the project's agents append their handoff entries to. */
-  handoffFile(slug: string): string;
+  /** The file the project's agents append their handoff entries to, and where its new text starts. */
+  handoffMark(slug: string): HandoffMark;
+  /** The text appended since the mark, at most `max` bytes of it. */
+  handoffSince(mark: HandoffMark, max: number): { text: string; truncated: boolean };
 }
 
 export const projectService: ProjectService = {
@@ -21,9 +29,13 @@ export const projectService: ProjectService = {
       command: "ws project list",
     });
   },
-  handoffFile(slug) {
+  handoffMark(slug) {
     this.check(slug, "slug");
-    return handoffFile(slug)!;
+    const file = handoffFile(slug)!;
+    return { file, offset: sizeOf(file) };
+  },
+  handoffSince(mark, max) {
+    return readFrom(mark.file, mark.offset, max);
   },
 };
 

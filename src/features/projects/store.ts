@@ -2,7 +2,7 @@
 // directory per project holding project.json (name, repo), notes.md and the agents' handoff.md.
 // Directories 0700, files 0600, each file written whole (temp file, rename) so a reader sees the
 // old one or the new one. Sync and small: the daemon checks a slug on tab_new with one stat.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -37,6 +37,39 @@ export function projectDir(slug: string, env: Env = process.env): string | undef
 export function handoffFile(slug: string, env: Env = process.env): string | undefined {
   const dir = projectDir(slug, env);
   return dir && join(dir, "handoff.md");
+}
+
+/** A file's size in bytes; 0 when it isn't there yet. */
+export function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Up to `max` bytes of a file from `offset` (as text), and whether more followed. */
+export function readFrom(path: string, offset: number, max: number): { text: string; truncated: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return { text: "", truncated: false };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const want = Math.max(0, Math.min(size - offset, max));
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { text: buf.subarray(0, got).toString("utf8"), truncated: size - offset > max };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function projectExists(slug: string, env: Env = process.env): boolean {
