@@ -57,4 +57,5 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   projectAttach: from(projects, "projectAttach"),
   projectRename: from(projects, "projectRename"),
   projectHandoff: from(projects, "projectHandoff"),
+  open: from(() => import("./open-cmds"), "open"),
 };

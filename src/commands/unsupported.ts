@@ -24,21 +24,6 @@ export const newWorkstream = defineMessage({
   },
 });
 
-export const open = defineMessage({
-  type: "open",
-  since: 1,
-  request: false,
-  summary: "Open a file in the workstream's Neovim (not supported by this build: logged and ignored).",
-  fields: {
-    pane: { type: "integer", required: true, description: "The pane that asked" },
-    location: { type: "string", required: true, description: "path[:line[:col]], with an absolute path" },
-  },
-  example: { v: 1, type: "open", pane: 7, location: "/code/app/models/user.rb:42" },
-  handle(p) {
-    console.error(`open ${JSON.stringify(p)}: the Neovim integration is not supported by this build`);
-  },
-});
-
 export const workstreamDone = defineMessage({
   type: "workstream_done",
   since: 2,
