@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
   command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
   agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
+  nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",
+  project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
