@@ -27,6 +27,7 @@ const attach = () => import("./attach-cmds");
 const agents = () => import("./agent-cmds");
 const panes = () => import("./pane-cmds");
 const remote = () => import("./remote-cmds");
+const projects = () => import("./project-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
   start: from(server, "start"),
@@ -50,4 +51,11 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
   tmuxShim: from(() => import("./shim-cmds"), "tmuxShim"),
+  projectNew: from(projects, "projectNew"),
+  projectList: from(projects, "projectList"),
+  projectShow: from(projects, "projectShow"),
+  projectAttach: from(projects, "projectAttach"),
+  projectRename: from(projects, "projectRename"),
+  projectHandoff: from(projects, "projectHandoff"),
+  open: from(() => import("./open-cmds"), "open"),
 };

@@ -25,7 +25,9 @@ import session_save from "./session_save";
 import session_restore from "./session_restore";
 import session_discard from "./session_discard";
 import run_command from "./run_command";
-import { handoff, newWorkstream, open, openReview, workstreamDone } from "./unsupported";
+import { newWorkstream, openReview, workstreamDone } from "./unsupported";
+import open from "./open";
+import handoff from "./handoff";
 import hello from "./hello";
 import describe from "./describe";
 import pane_info from "./pane_info";
@@ -47,6 +49,8 @@ import tab_rename from "./tab_rename";
 import workspace_rename from "./workspace_rename";
 import pane_move from "./pane_move";
 import pane_list from "./pane_list";
+import project_handoff from "./project_handoff";
+import open_file from "./open_file";
 import popup from "./popup";
 import layout_select from "./layout_select";
 
@@ -103,7 +107,10 @@ export const MESSAGES: MessageEntry[] = [
   workspace_rename,
   pane_move,
   pane_list,
-  // issue 14: the tmux shim's display-popup
+  // issue 13: projects, open
+  project_handoff,
+  open_file,
+  // issue 14: the tmux shim (display-popup, select-layout)
   popup,
   layout_select,
 ];

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
   command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
   agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
+  nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",
+  project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
   pane_is_popup: "The pane is a popup, floating over its tab outside the layout: it can't be split, moved, swapped or zoomed",
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
