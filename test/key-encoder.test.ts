@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/ui/key-encoder";
-import { trackModes } from "../src/ui/pane-modes";
+import { trackModes } from "../src/model/emulator-modes";
 import { InputParser } from "../src/client/input-parser";
 
 const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } }) as any;

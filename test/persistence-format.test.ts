@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody } from "../src/features/persistence/format";
 import { Snapshotter } from "../src/features/persistence/snapshot";
-import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/features/persistence/text";
+import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/screen-text";
 import { applySave, preface } from "../src/features/persistence/restore";
 import { Session } from "../src/model/session";
 import { paneBaseEnv } from "../src/model/launch";

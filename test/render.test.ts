@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import { Grid, BOLD, ITALIC, UNDERLINE, INVERSE, STRIKE, DIM, pal, rgb, textWidth } from "../src/ui/grid";
-import { renderPane } from "../src/ui/render-pane";
-import { DirtyRows } from "../src/ui/dirty-rows";
+import { renderPane } from "../src/model/render-cells";
+import { DirtyRows } from "../src/model/dirty-rows";
 import { ScreenDiff, sgr } from "../src/ui/diff";
 
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));

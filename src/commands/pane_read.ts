@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { SOURCES, readPane, type Source } from "../server/pane-text";
+import { SOURCES, type Source } from "../model/text-sources";
 import { defineMessage } from "./types";
 
 export default defineMessage<{ pane: number; source: Source; lines?: number; start?: number; end?: number; styled: boolean }>({
@@ -43,7 +43,7 @@ export default defineMessage<{ pane: number; source: Source; lines?: number; sta
       throw new WsError(`end (${p.end}) is before start (${p.start})`, "invalid_params", { param: "end" });
     const pane = session.pane(p.pane);
     await pane.flushed();
-    const r = readPane(pane.term, p);
+    const r = pane.screen.readPane(p);
     return { type: "pane_text", pane: p.pane, source: p.source, text: r.text, total_lines: r.total, first_line: r.first, line_count: r.count };
   },
 });

@@ -38,9 +38,7 @@ export default defineMessage<{ pane: number; keys: string[]; literal: boolean }>
     if (keys.length > MAX_KEYS) throw new WsError(`${keys.length} keys in one request; at most ${MAX_KEYS}`, "invalid_params", { param: "keys" });
     const p = session.pane(pane);
     if (p.exited) throw new WsError(`pane ${pane}'s program has exited`, "pane_exited", { param: "pane" });
-    // The modes xterm does not track (kitty's flags) are the attach UI's, kept for every pane.
-    const extra = services.get("ui")?.extraModes(pane) ?? { mouseEncoding: "default" as const };
-    const bytes = keysToBytes(keys, modesOf(p.term, extra), literal);
+    const bytes = keysToBytes(keys, p.screen.modes, literal);
     if (bytes) p.write(bytes);
     return ok();
   },

@@ -5,7 +5,6 @@
 // 10,000 lines of history out of its emulator takes ~11 ms (more on a busy machine), so the search lets the daemon's
 // loop turn between panes: other clients are answered meanwhile, not after every pane.
 import { WsError } from "../protocol/errors";
-import { sourceRows } from "../server/pane-text";
 import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern } from "../server/user-pattern";
 import { defineMessage } from "./types";
@@ -81,7 +80,7 @@ export default defineMessage<Params>({
       const read = () => {
         const pane = session.panes.get(id);
         if (!pane) return undefined; // closed meanwhile
-        lines = sourceRows(pane.term, "recent-unwrapped");
+        lines = pane.screen.sourceRows("recent-unwrapped");
         return lines.map((l) => l.text).join("\n");
       };
       // One more than wanted says whether there were more.

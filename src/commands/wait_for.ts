@@ -1,7 +1,7 @@
 // wait_for: block until a condition holds, woken only by the events that can change the answer
 // (bus events and, for idle, one timer set for the moment the pane would become idle). No polling.
 import { WsError } from "../protocol/errors";
-import { SOURCES, sourceLines, type Source } from "../server/pane-text";
+import { SOURCES, type Source } from "../model/text-sources";
 import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern, type UserPattern } from "../server/user-pattern";
 import type { ModelEvent } from "../model/events";
@@ -171,7 +171,7 @@ export default defineMessage<Params>({
       // output: the regex pool matches the pane's text (in a helper process unless the pattern is a
       // literal), so a check is asynchronous. One runs at a time; output meanwhile asks for one more.
       const pane = p.condition === "output" ? session.panes.get(p.pane!) : undefined;
-      const paneText = () => sourceLines(pane!.term, p.source).join("\n");
+      const paneText = () => pane!.screen.sourceRows(p.source).map((l) => l.text).join("\n");
       /** The pane's text as it closed: what it printed last still counts. */
       let lastText: string | undefined;
       let checking = false;

@@ -20,7 +20,15 @@ export function syncParse(term: Terminal): AsyncParse | null {
  * at a time. */
 export function emulatorInput(term: Terminal): EmulatorInput {
   const parse = syncParse(term);
-  if (!parse) return (bytes) => new Promise((resolve) => term.write(bytes, resolve));
+  if (!parse) {
+    // xterm's write buffer parses at once (no timer) after user input: say so before each write.
+    const wb = (term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
+    return (bytes) =>
+      new Promise((resolve) => {
+        if (wb && "_didUserInput" in wb) wb._didUserInput = true;
+        term.write(bytes, resolve);
+      });
+  }
   // A parser handler may answer with a Promise (xterm's async handlers; ws registers none): the
   // parse then resumes in the same bytes with the handler's result, as xterm's write queue does.
   const resume = (bytes: Uint8Array, r: void | boolean | Promise<boolean>): void | Promise<void> =>

@@ -1,11 +1,11 @@
 // A pane: a program on a PTY whose output is parsed by its own headless xterm. The emulator is the
-// pane's screen and scrollback; the UI, `pane read` and persistence all read from it.
-import { Terminal } from "@xterm/headless";
+// pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
+// `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
 import { spawnPty, type Pty } from "./pty";
-import { installXtermSpeedups } from "./xterm-speedups";
-import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { inputSent, wantParse, type Parser } from "./parse-slices";
-import { ShellMarks } from "./shell-marks";
+import type { ShellView } from "./shell-marks";
+import type { Screen } from "./screen";
+import { createScreen } from "./screens";
 import type { ShellLaunch } from "./shell-integration";
 
 export interface PaneSpec {
@@ -60,12 +60,13 @@ export class Pane implements Parser {
   command: string[];
   cwd: string;
   env: Record<string, string>;
-  readonly term: Terminal;
+  /** The pane's emulator: its screen, history and modes. */
+  readonly screen: Screen;
   pty: Pty;
   startedAt = Date.now();
   readonly keep: boolean;
   /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
-  readonly shell: ShellMarks;
+  readonly shell: ShellView;
   /** ws started this pane's shell with its integration: marks are coming. */
   shellIntegration: boolean;
   /** How the current program was started with shell integration, if it was. */
@@ -99,7 +100,6 @@ export class Pane implements Parser {
   private parsed = 0;
   private flushWaiters: { upTo: number; resolve: () => void }[] = [];
   private ptyExited = false;
-  private readonly input: EmulatorInput;
   /** A parse that went async (see emulator-input.ts): nothing more is parsed until it settles. */
   private parsing: Promise<void> | null = null;
   private disposed = false;
@@ -115,16 +115,15 @@ export class Pane implements Parser {
     this.keep = spec.keep === true;
     this.cols = spec.cols;
     this.rows = spec.rows;
-    this.term = new Terminal({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK, allowProposedApi: true });
-    installXtermSpeedups(this.term);
-    this.term.onTitleChange((t) => {
+    this.screen = createScreen({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });
+    this.screen.onTitle = (t) => {
       this.titleOwner = undefined; // set again, maybe by another program: looked at next time
       if (t === this.title) return;
       this.title = t;
       this.onTitle(this);
-    });
-    this.input = emulatorInput(this.term);
-    this.shell = new ShellMarks(this.term);
+    };
+    this.screen.onParsed = (n) => this.parsedElsewhere(n);
+    this.shell = this.screen.shell;
     this.launch = spec.launch;
     this.shellIntegration = spec.launch !== undefined;
     // A restored pane's old scrollback goes through the same paced queue as output (and before
@@ -134,7 +133,7 @@ export class Pane implements Parser {
     try {
       this.pty = this.spawn();
     } catch (e) {
-      this.term.dispose(); // the program could not start: no pane, nothing left behind
+      this.screen.dispose(); // the program could not start: no pane, nothing left behind
       throw e;
     }
     if (this.queue.length) wantParse(this);
@@ -166,8 +165,9 @@ export class Pane implements Parser {
   private inject(text: string, parse = true): void {
     const bytes = Buffer.from(text);
     this.queued += bytes.length;
-    this.enqueue(bytes);
     this.received += bytes.length;
+    if (this.screen.send) return this.screen.send(bytes);
+    this.enqueue(bytes);
     if (parse) wantParse(this);
   }
 
@@ -183,7 +183,7 @@ export class Pane implements Parser {
    */
   showExit(): void {
     this.pty.close();
-    const x = this.term.buffer.active.cursorX;
+    const x = this.screen.cursorX;
     this.inject(`\x1b[0m${x > 0 ? "\r\n" : ""}[exited: ${this.exitText}]`);
   }
 
@@ -201,7 +201,7 @@ export class Pane implements Parser {
       throw e;
     }
     // The marks of the program before say nothing about this one.
-    this.shell.reset();
+    this.screen.resetShell();
     this.shellIntegration = next.launch !== undefined;
     old.pty.kill("SIGHUP");
     old.pty.close();
@@ -214,8 +214,7 @@ export class Pane implements Parser {
     this.startedAt = Date.now();
     // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
     // a fresh line of the main screen.
-    const alt = this.term.buffer.active.type === "alternate";
-    this.inject(`${alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.term.buffer.normal.cursorX > 0 ? "\r\n" : ""}`);
+    this.inject(`${this.screen.alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.screen.normalCursorX > 0 ? "\r\n" : ""}`);
   }
 
   get pid(): number {
@@ -249,7 +248,7 @@ export class Pane implements Parser {
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */
   paste(text: string): void {
-    if (this.term.modes.bracketedPasteMode) this.write(`\x1b[200~${text.replace(/\x1b\[201~/g, "")}\x1b[201~`);
+    if (this.screen.modes.bracketedPaste) this.write(`\x1b[200~${text.replace(/\x1b\[201~/g, "")}\x1b[201~`);
     else this.write(text);
   }
 
@@ -259,7 +258,7 @@ export class Pane implements Parser {
     if (cols === this.cols && rows === this.rows) return;
     this.cols = cols;
     this.rows = rows;
-    this.term.resize(cols, rows);
+    this.screen.resize(cols, rows);
     if (!this.ptyExited) this.pty.resize(cols, rows);
   }
 
@@ -269,10 +268,8 @@ export class Pane implements Parser {
 
   /** Lines of the screen (and with `scrollback`, the history above it) as plain text. */
   readText(opts: { lines?: number; scrollback?: boolean } = {}): string[] {
-    const buf = this.term.buffer.active;
-    const start = opts.scrollback ? 0 : buf.baseY;
-    const out: string[] = [];
-    for (let y = start; y < buf.baseY + this.term.rows; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
+    const s = this.screen;
+    const out = s.lines(opts.scrollback ? 0 : s.baseY, s.baseY + s.rows);
     // Trailing blank rows say nothing; a script reading the screen wants its content.
     while (out.length && out[out.length - 1] === "") out.pop();
     return opts.lines !== undefined ? out.slice(-opts.lines) : out;
@@ -288,7 +285,7 @@ export class Pane implements Parser {
   }
 
   private emulatorFlushed(): Promise<void> {
-    return new Promise((resolve) => this.term.write("", resolve));
+    return this.screen.flushed();
   }
 
   /** Bytes received from the PTY and not yet handed to the emulator. */
@@ -305,6 +302,9 @@ export class Pane implements Parser {
       this.readPaused = true;
       this.pty.pause();
     }
+    // An emulator on another thread parses as it gets the bytes; `queued` counts them until it
+    // says they are parsed (parsedElsewhere), so the pause above holds the same backlog.
+    if (this.screen.send) return this.screen.send(bytes);
     this.enqueue(bytes);
     // A little output into an idle pane (an echo, a prompt) is parsed at once: it costs less than
     // the turn it would wait for. Anything more waits for the slices.
@@ -318,19 +318,32 @@ export class Pane implements Parser {
     for (let i = 0; i < bytes.length; i += PIECE) this.queue.push(bytes.subarray(i, i + PIECE));
   }
 
+  /** The emulator on another thread parsed `n` more bytes (and published its screen). */
+  private parsedElsewhere(n: number): void {
+    if (this.disposed) return;
+    this.queued = Math.max(0, this.queued - n);
+    this.parsed += n;
+    this.resumeBelowMark();
+    this.sliceDone();
+  }
+
+  private resumeBelowMark(): void {
+    if (this.readPaused && this.queued < READ_RESUME_AT) {
+      this.readPaused = false;
+      this.pty.resume();
+    }
+  }
+
   /** Parser: one queued piece into the emulator (called by parse-slices.ts). */
   parsePiece(): boolean {
     if (this.parsing || this.disposed) return false;
     const piece = this.queue.shift();
     if (!piece) return false;
     this.queued -= piece.length;
-    if (this.readPaused && this.queued < READ_RESUME_AT) {
-      this.readPaused = false;
-      this.pty.resume();
-    }
+    this.resumeBelowMark();
     let pending: void | Promise<void> = undefined;
     try {
-      pending = this.input(piece);
+      pending = this.screen.parse!(piece);
     } catch {
       // xterm threw on these bytes: they are lost to the screen, but the pane goes on parsing.
     }
@@ -363,7 +376,7 @@ export class Pane implements Parser {
   }
 
   private maybeFinish(): void {
-    if (!this.ptyExited || this.exited || this.queue.length || this.parsing) return;
+    if (!this.ptyExited || this.exited || this.queue.length || this.parsing || this.parsed < this.received) return;
     this.exited = true;
     this.onExit(this);
   }
@@ -376,6 +389,7 @@ export class Pane implements Parser {
   close(): void {
     this.queue = [];
     this.queued = 0;
+    this.received = this.parsed; // what is dropped counts as done (an exit waits for nothing)
     this.pty.close();
     for (const w of this.flushWaiters.splice(0)) w.resolve();
     this.pty.exited.finally(() => this.dispose());
@@ -385,7 +399,6 @@ export class Pane implements Parser {
     this.disposed = true;
     // Nothing more will be parsed: don't leave anyone waiting for it.
     for (const w of this.flushWaiters.splice(0)) w.resolve();
-    this.shell.dispose();
-    this.term.dispose();
+    this.screen.dispose();
   }
 }

@@ -29,7 +29,40 @@ export interface FinishedCommand {
   output(): { text: string; truncated: boolean };
 }
 
-export class ShellMarks {
+/** What a pane's owner reads of its shell's marks (on the main thread, wherever the emulator runs). */
+export interface ShellView {
+  readonly seen: boolean;
+  readonly state: ShellState;
+  readonly prompts: number;
+  readonly command: string | undefined;
+  promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy";
+  onStarted: (command: string | undefined) => void;
+  onFinished: (done: FinishedCommand) => void;
+}
+
+/** The marks' state as plain data (what the emulator worker publishes). `inputAt`: where the
+ * command line starts (null: no B mark yet; "gone": its line left the scrollback). */
+export interface ShellSnapshot {
+  seen: boolean;
+  state: ShellState;
+  prompts: number;
+  command: string | undefined;
+  sendsInputStart: boolean;
+  promptShownAt: number;
+  inputAt: { line: number; col: number } | null | "gone";
+}
+
+/** promptReadiness from a snapshot and the cursor (absolute line, column). */
+export function readinessOf(s: ShellSnapshot, cursorLine: number, cursorX: number, expectB: boolean): "ready" | "typed" | "wait" | "busy" {
+  if (s.state === "running") return "busy";
+  if (s.state !== "prompt") return "wait";
+  const at = s.inputAt;
+  if (!at) return (expectB || s.sendsInputStart) && Date.now() - s.promptShownAt < B_GRACE_MS ? "wait" : "ready";
+  if (at === "gone") return "ready";
+  return cursorLine === at.line && cursorX === at.col ? "ready" : "typed";
+}
+
+export class ShellMarks implements ShellView {
   /** The shell has sent a mark: it has integration. */
   seen = false;
   state: ShellState = "unknown";
@@ -66,13 +99,21 @@ export class ShellMarks {
    * prompt, the text would land ahead of it); `busy` while a command runs.
    */
   promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
-    if (this.state === "running") return "busy";
-    if (this.state !== "prompt") return "wait";
-    const at = this.inputStart;
-    if (!at) return (expectB || this.sendsInputStart) && Date.now() - this.promptShownAt < B_GRACE_MS ? "wait" : "ready";
-    if (at.marker.isDisposed) return "ready";
     const buf = this.term.buffer.active;
-    return buf.baseY + buf.cursorY === at.marker.line && buf.cursorX === at.col ? "ready" : "typed";
+    return readinessOf(this.snapshot(), buf.baseY + buf.cursorY, buf.cursorX, expectB);
+  }
+
+  snapshot(): ShellSnapshot {
+    const at = this.inputStart;
+    return {
+      seen: this.seen,
+      state: this.state,
+      prompts: this.prompts,
+      command: this.command,
+      sendsInputStart: this.sendsInputStart,
+      promptShownAt: this.promptShownAt,
+      inputAt: !at ? null : at.marker.isDisposed ? "gone" : { line: at.marker.line, col: at.col },
+    };
   }
 
   private cursorLine(): number {

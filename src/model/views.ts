@@ -58,7 +58,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   const where = session.locate(id);
   // A kept pane's program is gone: nothing to ask the system about.
   const fg = pane.exited ? null : shownForeground(pane, await foregroundProcess(pane.pid));
-  const buf = pane.term.buffer.active;
+  const screen = pane.screen;
   return {
     type: "pane_info",
     pane: id,
@@ -68,7 +68,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     zoomed: where.tab.zoomed === id,
     cols: pane.cols,
     rows: pane.rows,
-    cursor: { x: buf.cursorX, y: buf.cursorY },
+    cursor: { x: screen.cursorX, y: screen.cursorY },
     title: pane.title,
     label: pane.label,
     command: pane.command,
@@ -77,7 +77,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     start_cwd: pane.cwd,
     pid: pane.pid,
     foreground: fg,
-    scrollback: buf.baseY,
+    scrollback: screen.baseY,
     started_at: pane.startedAt,
     last_output_at: pane.lastOutputAt,
     exited: pane.exited,

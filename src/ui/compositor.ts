@@ -6,8 +6,6 @@ import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
-import { renderPane } from "./render-pane";
-import type { ExtraModes } from "./pane-modes";
 import type { Prompt } from "./prompt";
 import { type CopyMode, isSelected } from "./copy-mode";
 
@@ -26,7 +24,6 @@ export interface UiView {
   copy?: CopyMode;
   /** A one-off notice on the status line, cleared by the next key. */
   message?: string;
-  extraModes(pane: number): ExtraModes | undefined;
   /** A mark for a tab from its panes (agents that need the person), and a status-line summary. */
   tabBadge?(panes: number[]): string | undefined;
   statusBadge?(): string | undefined;
@@ -127,22 +124,23 @@ function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focus
   }
   if (reuse) {
     if (reuse.from) g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
-    if (reuse.redraw) renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), 0, reuse.redraw);
+    if (reuse.redraw) pane.screen.render(g, r.x, r.y, Math.min(r.cols, pane.screen.cols), Math.min(r.rows, pane.screen.rows), 0, reuse.redraw);
     return;
   }
   const cm = v.copy && v.copy.pane === pane.id ? v.copy : undefined;
-  renderPane(pane.term, g, r.x, r.y, Math.min(r.cols, pane.term.cols), Math.min(r.rows, pane.term.rows), cm?.offset ?? 0);
+  const screen = pane.screen;
+  screen.render(g, r.x, r.y, Math.min(r.cols, screen.cols), Math.min(r.rows, screen.rows), cm?.offset ?? 0);
   // A pane whose emulator is smaller than its cell (mid-resize) leaves blanks, not borders.
-  if (pane.term.cols < r.cols) g.fill(r.x + pane.term.cols, r.y, r.cols - pane.term.cols, r.rows);
-  if (pane.term.rows < r.rows) g.fill(r.x, r.y + pane.term.rows, r.cols, r.rows - pane.term.rows);
+  if (screen.cols < r.cols) g.fill(r.x + screen.cols, r.y, r.cols - screen.cols, r.rows);
+  if (screen.rows < r.rows) g.fill(r.x, r.y + screen.rows, r.cols, r.rows - screen.rows);
   if (cm) {
     for (let y = 0; y < r.rows; y++)
       for (let x = 0; x < r.cols; x++)
-        if (isSelected(cm, pane.term, x, y)) {
+        if (isSelected(cm, screen, x, y)) {
           const i = (r.y + y) * g.cols + r.x + x;
           g.attrs[i] = g.attrs[i]! ^ INVERSE;
         }
-    const pos = `[${cm.offset}/${pane.term.buffer.active.baseY}]`;
+    const pos = `[${cm.offset}/${screen.baseY}]`;
     g.text(r.x + Math.max(0, r.cols - textWidth(pos)), r.y, pos, BAR_PREFIX);
   }
 }
@@ -163,15 +161,15 @@ function drawPopup(g: Grid, pane: Pane, r: { x: number; y: number; cols: number;
 }
 
 function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
-  const extra = v.extraModes(pane.id);
   if (v.copy && v.copy.pane === pane.id) {
     g.cursor = { x: r.x + Math.min(v.copy.x, r.cols - 1), y: r.y + Math.min(v.copy.y, r.rows - 1), visible: true, shape: 2 };
     return;
   }
-  const b = pane.term.buffer.active;
-  const x = Math.min(b.cursorX, pane.term.cols - 1, r.cols - 1);
-  const y = Math.min(b.cursorY, r.rows - 1);
-  g.cursor = { x: r.x + x, y: r.y + y, visible: !extra?.cursorHidden && !v.prompt && !v.overlay, shape: extra?.cursorShape ?? 0 };
+  const s = pane.screen;
+  const x = Math.min(s.cursorX, s.cols - 1, r.cols - 1);
+  const y = Math.min(s.cursorY, r.rows - 1);
+  const modes = s.modes;
+  g.cursor = { x: r.x + x, y: r.y + y, visible: !modes.cursorHidden && !v.prompt && !v.overlay, shape: modes.cursorShape };
 }
 
 const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge">) => {

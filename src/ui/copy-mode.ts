@@ -1,7 +1,7 @@
 // Copy mode: scroll a pane's history, move a cursor, select, search, and
 // yield the selected text (sent to the client's clipboard as OSC 52).
 
-import type { Terminal } from "@xterm/headless";
+import type { Screen } from "../model/screen";
 import { type KeyEvent, parseMods, CONTROL } from "../protocol/events";
 
 export interface CopyMode {
@@ -19,21 +19,20 @@ export interface CopyMode {
 
 export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search" };
 
-export function enterCopyMode(pane: number, term: Terminal): CopyMode {
-  const b = term.buffer.active;
-  return { pane, offset: 0, x: Math.min(b.cursorX, term.cols - 1), y: b.cursorY };
+export function enterCopyMode(pane: number, term: Screen): CopyMode {
+  return { pane, offset: 0, x: Math.min(term.cursorX, term.cols - 1), y: term.cursorY };
 }
 
-const maxOffset = (t: Terminal) => t.buffer.active.baseY;
-const topLine = (cm: CopyMode, t: Terminal) => Math.max(0, t.buffer.active.baseY - cm.offset);
-const lineText = (t: Terminal, y: number) => t.buffer.active.getLine(y)?.translateToString(true) ?? "";
+const maxOffset = (t: Screen) => t.baseY;
+const topLine = (cm: CopyMode, t: Screen) => Math.max(0, t.baseY - cm.offset);
+const lineText = (t: Screen, y: number) => t.lines(y, y + 1)[0] ?? "";
 
 /** Scroll by n lines (positive = back in history). */
-export function scrollCopy(cm: CopyMode, t: Terminal, n: number): void {
+export function scrollCopy(cm: CopyMode, t: Screen, n: number): void {
   cm.offset = Math.max(0, Math.min(maxOffset(t), cm.offset + n));
 }
 
-function moveY(cm: CopyMode, t: Terminal, dy: number) {
+function moveY(cm: CopyMode, t: Screen, dy: number) {
   const y = cm.y + dy;
   if (y < 0) {
     scrollCopy(cm, t, -y);
@@ -45,23 +44,18 @@ function moveY(cm: CopyMode, t: Terminal, dy: number) {
 }
 
 /** The selected text: from anchor to cursor, lines joined with newlines. */
-export function selectionText(cm: CopyMode, t: Terminal): string {
+export function selectionText(cm: CopyMode, t: Screen): string {
   if (!cm.anchor) return lineText(t, topLine(cm, t) + cm.y);
   const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
   let [a, b] = [cm.anchor, cur];
   if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
-  const out: string[] = [];
-  for (let l = a.line; l <= b.line; l++) {
-    const text = lineText(t, l);
-    const from = l === a.line ? a.x : 0;
-    const to = l === b.line ? b.x + 1 : text.length;
-    out.push(text.slice(from, to));
-  }
-  return out.join("\n");
+  // One read for the whole selection (the emulator may be on another thread).
+  const texts = t.lines(a.line, b.line + 1);
+  return texts.map((text, i) => text.slice(i === 0 ? a.x : 0, i === texts.length - 1 ? b.x + 1 : text.length)).join("\n");
 }
 
 /** Whether the viewport cell (x, y) is selected, for drawing. */
-export function isSelected(cm: CopyMode, t: Terminal, x: number, y: number): boolean {
+export function isSelected(cm: CopyMode, t: Screen, x: number, y: number): boolean {
   if (!cm.anchor) return false;
   const line = topLine(cm, t) + y;
   const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
@@ -74,24 +68,19 @@ export function isSelected(cm: CopyMode, t: Terminal, x: number, y: number): boo
 }
 
 /** Find `query` searching back (older) from the cursor, or forward with `forward`. Moves the view. */
-export function searchCopy(cm: CopyMode, t: Terminal, query: string, forward = false): boolean {
+export function searchCopy(cm: CopyMode, t: Screen, query: string, forward = false): boolean {
   if (!query) return false;
   cm.search = query;
-  const b = t.buffer.active;
-  const here = topLine(cm, t) + cm.y;
-  const last = b.baseY + t.rows - 1;
-  const lower = query.toLowerCase();
-  for (let i = 1; i <= last + 1; i++) {
-    const l = forward ? here + i : here - i;
-    if (l < 0 || l > last) break;
-    const at = lineText(t, l).toLowerCase().indexOf(lower);
-    if (at < 0) continue;
+  const found = t.find(query, topLine(cm, t) + cm.y, forward);
+  if (found) {
+    const { line: l, at } = found;
+    const baseY = t.baseY;
     // Put the match on screen: as close to the current view as possible.
     let top = topLine(cm, t);
     if (l < top) top = l;
     else if (l >= top + t.rows) top = l - t.rows + 1;
-    cm.offset = Math.max(0, b.baseY - top);
-    cm.y = l - (b.baseY - cm.offset);
+    cm.offset = Math.max(0, baseY - top);
+    cm.y = l - (baseY - cm.offset);
     cm.x = at;
     cm.message = undefined;
     return true;
@@ -100,7 +89,7 @@ export function searchCopy(cm: CopyMode, t: Terminal, query: string, forward = f
   return false;
 }
 
-export function copyKey(cm: CopyMode, t: Terminal, k: KeyEvent): CopyAction {
+export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   const mods = parseMods(k.modifiers);
   const c = k.code;
   const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;

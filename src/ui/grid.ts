@@ -2,12 +2,9 @@
 // Flat typed arrays; the interface keeps two and reuses them (clear, copyRect) instead of
 // allocating a screen per frame.
 
-export const BOLD = 1, DIM = 2, ITALIC = 4, UNDERLINE = 8, BLINK = 16, INVERSE = 32, INVISIBLE = 64, STRIKE = 128, OVERLINE = 256;
+import { PALETTE, RGB } from "../model/cells";
+export { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, DEFAULT_COLOR, PALETTE, RGB } from "../model/cells";
 
-// Colour: 0 default, PALETTE|n for 0..255, RGB|0xRRGGBB.
-export const DEFAULT_COLOR = 0;
-export const PALETTE = 1 << 24;
-export const RGB = 2 << 24;
 export const pal = (n: number) => PALETTE | (n & 0xff);
 export const rgb = (n: number) => RGB | (n & 0xffffff);
 

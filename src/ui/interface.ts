@@ -20,10 +20,9 @@ import { AttachedClient, type ClientLog } from "./attached-client";
 import { quote } from "../protocol/quote";
 import { compose, type Overlay, type UiView } from "./compositor";
 import { Grid } from "./grid";
-import { DirtyRows } from "./dirty-rows";
+import type { RowTracker } from "../model/screen";
 import type { PaneRect } from "../model/layout";
-import { trackModes, type ExtraModes } from "./pane-modes";
-import { encodeEvent, modesOf } from "./key-encoder";
+import { encodeEvent } from "./key-encoder";
 import { keyName, type Keymap, describeKeymap } from "./keymap";
 import { type Prompt, promptKey, insertText, newConfirm } from "./prompt";
 import { type CopyMode, copyKey, osc52, scrollCopy, searchCopy, enterCopyMode } from "./copy-mode";
@@ -48,18 +47,7 @@ interface DrawnPane {
   where: string;
   readAt: number;
 }
-const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.term.cols},${p.term.rows}`;
-
-/**
- * Tell the pane's xterm that the user just typed: it then parses the next output (the echo) at
- * once instead of on a timer, the way xterm.js itself does for keys typed into its own input.
- * Internal field; without it we only lose that shortcut. It matters only where a pane feeds xterm
- * through its public write (src/model/emulator-input.ts, when xterm's parse step isn't there).
- */
-function markUserInput(pane: Pane): void {
-  const wb = (pane.term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
-  if (wb && "_didUserInput" in wb) wb._didUserInput = true;
-}
+const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.screen.cols},${p.screen.rows}`;
 
 export interface InterfaceOptions {
   session: Session;
@@ -97,7 +85,6 @@ export class Interface implements UiView {
   tabBadge?: (panes: number[]) => string | undefined;
   statusBadge?: () => string | undefined;
   dashboard?: () => void;
-  private modes = new Map<number, ExtraModes>();
   private scheduled = false;
   private dueAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -115,7 +102,7 @@ export class Interface implements UiView {
   private frontCovered = true;
   /** Panes with output not yet drawn, and which of their rows changed. */
   private dirty = new Set<number>();
-  private dirtyRows = new Map<number, DirtyRows>();
+  private dirtyRows = new Map<number, RowTracker>();
   private unsubscribe: () => void;
   private readonly log: ClientLog;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -140,7 +127,6 @@ export class Interface implements UiView {
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
-          this.modes.delete(e.pane);
           this.dirty.delete(e.pane);
           this.dirtyRows.get(e.pane)?.dispose();
           this.dirtyRows.delete(e.pane);
@@ -157,12 +143,7 @@ export class Interface implements UiView {
   }
 
   private track(p: Pane) {
-    if (!this.modes.has(p.id)) this.modes.set(p.id, trackModes(p.term));
-    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, new DirtyRows(p.term));
-  }
-
-  extraModes(pane: number): ExtraModes | undefined {
-    return this.modes.get(pane);
+    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.screen.trackRows());
   }
 
   dispose(): void {
@@ -398,10 +379,9 @@ export class Interface implements UiView {
   /** Hand an event to the focused pane, encoded for its modes. */
   toPane(ev: TermEvent, pane = this.focusedPane()): void {
     if (!pane || pane.exited) return;
-    const bytes = encodeEvent(ev, modesOf(pane.term, this.modes.get(pane.id) ?? { mouseEncoding: "default" }));
+    const bytes = encodeEvent(ev, pane.screen.modes);
     if (!bytes) return;
     pane.write(bytes);
-    markUserInput(pane);
     // Typing into a pane is the person attending to it (an agent's `done` becomes `idle`).
     if (performance.now() - this.typed.at > 500 || this.typed.pane !== pane.id) this.session.bus.emit({ type: "pane_input", pane: pane.id });
     this.typed = { pane: pane.id, at: performance.now() };
@@ -522,7 +502,7 @@ export class Interface implements UiView {
   enterCopy(): void {
     const p = this.focusedPane();
     if (!p) return;
-    this.copy = enterCopyMode(p.id, p.term);
+    this.copy = enterCopyMode(p.id, p.screen);
     this.invalidate();
   }
 
@@ -530,9 +510,9 @@ export class Interface implements UiView {
   scrollPane(pane: Pane, lines: number): void {
     if (!this.copy || this.copy.pane !== pane.id) {
       if (lines <= 0) return;
-      this.copy = enterCopyMode(pane.id, pane.term);
+      this.copy = enterCopyMode(pane.id, pane.screen);
     }
-    scrollCopy(this.copy, pane.term, lines);
+    scrollCopy(this.copy, pane.screen, lines);
     if (this.copy.offset === 0 && lines < 0 && !this.copy.anchor) this.copy = undefined;
     this.invalidate();
   }
@@ -544,7 +524,7 @@ export class Interface implements UiView {
       this.copy = undefined;
       return;
     }
-    const a = copyKey(cm, pane.term, k);
+    const a = copyKey(cm, pane.screen, k);
     if (a.kind === "exit") this.copy = undefined;
     else if (a.kind === "copy") {
       this.sendRaw(osc52(a.text));
@@ -552,7 +532,7 @@ export class Interface implements UiView {
       this.message = `copied ${[...a.text].length} characters`;
     } else if (a.kind === "search") {
       this.ask("search", cm.search ?? "", (q) => {
-        if (this.copy === cm) searchCopy(cm, pane.term, q);
+        if (this.copy === cm) searchCopy(cm, pane.screen, q);
       });
     }
   }

@@ -3,18 +3,8 @@
 // program pushed kitty keyboard flags).
 
 import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
-import { kittyFlags, type ExtraModes, type MouseEncoding } from "./pane-modes";
-
-export interface PaneInputModes {
-  applicationCursorKeys: boolean;
-  applicationKeypad: boolean;
-  bracketedPaste: boolean;
-  mouseTracking: "none" | "x10" | "vt200" | "drag" | "any";
-  mouseEncoding: MouseEncoding;
-  sendFocus: boolean;
-  /** The kitty keyboard protocol's flags the program set; ws encodes 1 (disambiguate) and 8 (all keys as escape codes). */
-  kittyFlags: number;
-}
+import { modesOf, type PaneInputModes, type MouseEncoding } from "../model/emulator-modes";
+export { modesOf, type PaneInputModes };
 
 export const DEFAULT_MODES: PaneInputModes = {
   applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false,
@@ -223,16 +213,3 @@ export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null
   return null;
 }
 
-/** Current input modes of an xterm Terminal plus our tracked extras. */
-export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty">): PaneInputModes {
-  const t = term.modes;
-  return {
-    applicationCursorKeys: t.applicationCursorKeysMode,
-    applicationKeypad: t.applicationKeypadMode,
-    bracketedPaste: t.bracketedPasteMode,
-    mouseTracking: t.mouseTrackingMode,
-    mouseEncoding: extra.mouseEncoding,
-    sendFocus: t.sendFocusMode,
-    kittyFlags: kittyFlags(term as Parameters<typeof kittyFlags>[0], extra),
-  };
-}

@@ -75,7 +75,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     }
     return;
   }
-  const modes = modesOf(pane.term, ui.extraModes(pane.id) ?? { mouseEncoding: "default" });
+  const modes = pane.screen.modes;
   const local = { ...m, column: m.column - r.x, row: m.row - r.y };
   if (typeof kind === "object" && "Down" in kind && tab.focused !== r.pane) s.focusPane(r.pane);
   const inCopy = ui.copy?.pane === pane.id;
@@ -85,7 +85,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     return;
   }
   if (kind === "ScrollUp" || kind === "ScrollDown") {
-    if (pane.term.buffer.active.type === "alternate" && !inCopy) {
+    if (pane.screen.alt && !inCopy) {
       // Full-screen programs without mouse support get arrow keys, as terminals do.
       const key = { Key: { code: kind === "ScrollUp" ? "Up" : "Down", modifiers: "", kind: "Press", state: "" } } as const;
       for (let i = 0; i < WHEEL_LINES; i++) ui.toPane(key as any, pane);

@@ -3,7 +3,6 @@
 // afterwards, yielding between panes so a big save never stalls the daemon for long. Scrollback is
 // captured again only for panes that printed something since their last capture.
 import { readlink } from "node:fs/promises";
-import { captureText, disposeText, type TextState } from "./text";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
@@ -37,7 +36,7 @@ const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 export class Snapshotter {
   /** Scrollback text by pane id (and its encoded form once made), valid while not in `dirty`. */
-  private cache = new Map<number, { text: string; quoted?: Uint8Array; state?: TextState }>();
+  private cache = new Map<number, { text: string; quoted?: Uint8Array }>();
   private dirty = new Set<number>();
 
   constructor(private session: Session) {}
@@ -53,7 +52,6 @@ export class Snapshotter {
   }
 
   forget(pane: number): void {
-    disposeText(this.cache.get(pane)?.state);
     this.cache.delete(pane);
     this.dirty.delete(pane);
   }
@@ -65,7 +63,6 @@ export class Snapshotter {
    */
   async capture(opts: { fresh?: boolean; full?: boolean } = {}): Promise<SaveBody> {
     if (opts.full) {
-      for (const c of this.cache.values()) disposeText(c.state);
       this.cache.clear();
       this.dirty.clear();
     }
@@ -138,13 +135,14 @@ export class Snapshotter {
     if (cached !== undefined && !this.dirty.has(p.id)) return cached.text;
     this.dirty.delete(p.id);
     let text: string;
-    let state: TextState | undefined;
     try {
-      ({ text, state } = captureText(p.term, cached?.state));
+      // The emulator keeps what it read last time: reused for rows that cannot have changed,
+      // unless this pane's text is being taken afresh.
+      text = p.screen.captureText(cached !== undefined);
     } catch {
       return cached?.text ?? ""; // disposed meanwhile
     }
-    this.cache.set(p.id, { text, state });
+    this.cache.set(p.id, { text });
     await yieldNow();
     return text;
   }

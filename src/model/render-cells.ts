@@ -1,7 +1,8 @@
-// Copy a rectangle of a pane's xterm buffer into the screen grid.
+// Copy a rectangle of a pane's xterm buffer into a grid of cells (the UI's, or rows sent from the
+// emulator worker).
 
 import type { Terminal, IBufferCell } from "@xterm/headless";
-import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB } from "./grid";
+import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB } from "./cells";
 
 let scratch: IBufferCell | undefined;
 
@@ -10,7 +11,7 @@ let scratch: IBufferCell | undefined;
  * those rows (the rest of the grid is left as it is). `scrollBack` > 0 shows that many lines above
  * the live screen (copy mode).
  */
-export function renderPane(term: Terminal, grid: Grid, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
+export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
   const buf = term.buffer.active;
   const top = Math.max(0, buf.baseY - scrollBack);
   const cell = (scratch ??= buf.getNullCell());

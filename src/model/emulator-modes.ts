@@ -7,6 +7,24 @@ import type { Terminal } from "@xterm/headless";
 
 export type MouseEncoding = "default" | "utf8" | "sgr" | "urxvt";
 
+/** The modes that decide how keys, pastes and mouse reports are encoded for a pane's program. */
+export interface PaneInputModes {
+  applicationCursorKeys: boolean;
+  applicationKeypad: boolean;
+  bracketedPaste: boolean;
+  mouseTracking: "none" | "x10" | "vt200" | "drag" | "any";
+  mouseEncoding: MouseEncoding;
+  sendFocus: boolean;
+  /** The kitty keyboard protocol's flags the program set; ws encodes 1 (disambiguate) and 8 (all keys as escape codes). */
+  kittyFlags: number;
+}
+
+/** Everything a pane's program has set that the daemon reads: input modes and the cursor's look. */
+export interface ScreenModes extends PaneInputModes {
+  cursorHidden: boolean;
+  cursorShape: number;
+}
+
 export interface ExtraModes {
   mouseEncoding: MouseEncoding;
   cursorHidden: boolean;
@@ -92,4 +110,18 @@ export function trackModes(term: Terminal): ExtraModes {
   term.parser.registerEscHandler({ final: "c" }, reset); // RIS
   term.parser.registerCsiHandler({ intermediates: "!", final: "p" }, reset); // DECSTR
   return m;
+}
+
+/** Current input modes of an xterm Terminal plus our tracked extras. */
+export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty">): PaneInputModes {
+  const t = term.modes;
+  return {
+    applicationCursorKeys: t.applicationCursorKeysMode,
+    applicationKeypad: t.applicationKeypadMode,
+    bracketedPaste: t.bracketedPasteMode,
+    mouseTracking: t.mouseTrackingMode,
+    mouseEncoding: extra.mouseEncoding,
+    sendFocus: t.sendFocusMode,
+    kittyFlags: kittyFlags(term as Parameters<typeof kittyFlags>[0], extra),
+  };
 }

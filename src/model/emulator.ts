@@ -1,0 +1,133 @@
+// A pane's terminal emulator: @xterm/headless with ws's speedups, its synchronous parse step, the
+// modes xterm does not expose, the shell's OSC 133 marks and the title. It is a Screen itself when
+// it runs on the main thread; the emulator worker (emulator-worker.ts) runs the same class.
+import { Terminal } from "@xterm/headless";
+import type { CellSink } from "./cells";
+import { DirtyRows } from "./dirty-rows";
+import { emulatorInput, type EmulatorInput } from "./emulator-input";
+import { modesOf, trackModes, type ExtraModes, type ScreenModes } from "./emulator-modes";
+import { readPane, sourceRows, type ReadOptions, type ReadResult, type Source } from "./text-sources";
+import { renderPane } from "./render-cells";
+import type { RowTracker, Screen } from "./screen";
+import { captureText, disposeText, type TextState } from "./screen-text";
+import { ShellMarks } from "./shell-marks";
+import { installXtermSpeedups } from "./xterm-speedups";
+
+export interface EmulatorOptions {
+  cols: number;
+  rows: number;
+  scrollback: number;
+}
+
+export class Emulator implements Screen {
+  readonly term: Terminal;
+  readonly shell: ShellMarks;
+  private readonly extra: ExtraModes;
+  private readonly input: EmulatorInput;
+  /** What captureText read last time, reused for the rows that cannot have changed. */
+  private text: TextState | undefined;
+  onTitle: (title: string) => void = () => {};
+  onParsed: (bytes: number) => void = () => {};
+
+  constructor(o: EmulatorOptions) {
+    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true });
+    installXtermSpeedups(this.term);
+    this.term.onTitleChange((t) => this.onTitle(t));
+    this.input = emulatorInput(this.term);
+    this.extra = trackModes(this.term);
+    this.shell = new ShellMarks(this.term);
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+  get rows(): number {
+    return this.term.rows;
+  }
+  get cursorX(): number {
+    return this.term.buffer.active.cursorX;
+  }
+  get cursorY(): number {
+    return this.term.buffer.active.cursorY;
+  }
+  get baseY(): number {
+    return this.term.buffer.active.baseY;
+  }
+  get normalCursorX(): number {
+    return this.term.buffer.normal.cursorX;
+  }
+  get alt(): boolean {
+    return this.term.buffer.active.type === "alternate";
+  }
+  get modes(): ScreenModes {
+    return { ...modesOf(this.term, this.extra), cursorHidden: this.extra.cursorHidden, cursorShape: this.extra.cursorShape };
+  }
+
+  parse(bytes: Uint8Array): void | Promise<void> {
+    return this.input(bytes);
+  }
+
+  flushed(): Promise<void> {
+    // Where xterm's parse step is missing, output goes through its own write queue.
+    return new Promise((resolve) => this.term.write("", resolve));
+  }
+
+  resize(cols: number, rows: number): void {
+    this.term.resize(cols, rows);
+  }
+
+  resetShell(): void {
+    this.shell.reset();
+  }
+
+  trackRows(): RowTracker {
+    return new DirtyRows(this.term);
+  }
+
+  render(sink: CellSink, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
+    renderPane(this.term, sink, x0, y0, w, h, scrollBack, rows);
+  }
+
+  readPane(o: ReadOptions): ReadResult {
+    return readPane(this.term, o);
+  }
+
+  sourceRows(source: Source, styled = false): { text: string; row: number }[] {
+    return sourceRows(this.term, source, styled);
+  }
+
+  captureText(reuse: boolean): string {
+    if (!reuse) {
+      disposeText(this.text);
+      this.text = undefined;
+    }
+    const r = captureText(this.term, this.text);
+    this.text = r.state;
+    return r.text;
+  }
+
+  lines(from: number, to: number): string[] {
+    const buf = this.term.buffer.active;
+    const out: string[] = [];
+    for (let y = Math.max(0, from); y < to; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
+    return out;
+  }
+
+  find(query: string, from: number, forward: boolean): { line: number; at: number } | undefined {
+    const buf = this.term.buffer.active;
+    const last = buf.baseY + this.term.rows - 1;
+    const lower = query.toLowerCase();
+    for (let l = from + (forward ? 1 : -1); l >= 0 && l <= last; l += forward ? 1 : -1) {
+      const at = (buf.getLine(l)?.translateToString(true) ?? "").toLowerCase().indexOf(lower);
+      if (at >= 0) return { line: l, at };
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    disposeText(this.text);
+    this.text = undefined;
+    this.shell.dispose();
+    this.term.dispose();
+  }
+}
