@@ -25,7 +25,8 @@ mkdirSync("dist", { recursive: true });
 for (const f of readdirSync("dist")) if (f.endsWith(".js.map")) rmSync(join("dist", f));
 
 const result = await Bun.build({
-  entrypoints: ["src/main.ts"],
+  // The emulator worker is an entry of its own: in the binary it is /$bunfs/root/model/emulator-worker.ts.
+  entrypoints: ["src/main.ts", "src/model/emulator-worker.ts"],
   compile: { outfile: "dist/ws" },
   minify: true,
   sourcemap: "linked",

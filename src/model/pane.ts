@@ -390,6 +390,7 @@ export class Pane implements Parser {
     this.queue = [];
     this.queued = 0;
     this.received = this.parsed; // what is dropped counts as done (an exit waits for nothing)
+    this.screen.discard?.();
     this.pty.close();
     for (const w of this.flushWaiters.splice(0)) w.resolve();
     this.pty.exited.finally(() => this.dispose());

@@ -43,6 +43,8 @@ export interface Screen {
   /** Resolves once everything handed to the emulator so far is in its screen. */
   flushed(): Promise<void>;
 
+  /** Drop output handed to `send` and not parsed yet (the pane is closing). */
+  discard?(): void;
   resize(cols: number, rows: number): void;
   /** Forget the shell marks of the program before (pane_respawn). */
   resetShell(): void;

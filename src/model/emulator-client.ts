@@ -1,0 +1,264 @@
+// A pane's Screen whose emulator runs in the emulator worker (emulator-worker.ts): output is handed
+// over (the buffer transferred, not copied), and what the worker publishes after parsing is kept
+// here as a mirror: size, cursor, modes, shell marks and the screen's cells, so a frame reads no
+// further than this object. Everything else (history, text, copy mode's rows) is asked for
+// synchronously: the request goes on a port of its own, the main thread waits on a shared flag
+// (Atomics.wait) and takes the reply off the port; ~0.1–0.3 ms, at most one worker slice more
+// while panes flood.
+import { receiveMessageOnPort } from "node:worker_threads";
+import type { CellSink } from "./cells";
+import { drawCells, type Published, type Reply, type ScreenState, type ToWorker } from "./emulator-protocol";
+import type { ScreenModes } from "./emulator-modes";
+import type { EmulatorOptions } from "./emulator";
+import type { ReadOptions, ReadResult, Source } from "./text-sources";
+import type { RowTracker, Screen } from "./screen";
+import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView } from "./shell-marks";
+
+/** A synchronous read that gets no answer in this long fails (the worker is stuck or gone). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** The one emulator worker and its request channel, started with the first pane that needs it. */
+class EmulatorWorker {
+  private readonly worker: Worker;
+  private readonly requests: MessagePort;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private nextRid = 1;
+  readonly screens = new Map<number, WorkerScreen>();
+  private nextId = 1;
+
+  constructor() {
+    const compiled = import.meta.url.includes("$bunfs");
+    this.worker = new Worker(compiled ? "/$bunfs/root/model/emulator-worker.ts" : new URL("./emulator-worker.ts", import.meta.url).href);
+    const channel = new MessageChannel();
+    this.requests = channel.port1;
+    this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer }, [channel.port2]);
+    this.worker.onmessage = (e: MessageEvent) => {
+      const m = e.data as Published;
+      this.screens.get(m.id)?.apply(m);
+    };
+    this.worker.onerror = (e) => console.error(`emulator worker: ${e.message}`);
+    (this.worker as unknown as { unref(): void }).unref(); // the daemon decides when it exits
+  }
+
+  open(screen: WorkerScreen, o: EmulatorOptions): number {
+    const id = this.nextId++;
+    this.screens.set(id, screen);
+    this.post({ t: "open", id, ...o });
+    return id;
+  }
+
+  post(m: ToWorker, transfer?: Transferable[]): void {
+    this.worker.postMessage(m, transfer ?? []);
+  }
+
+  request(id: number, m: string, a: unknown[]): unknown {
+    const rid = this.nextRid++ & 0x3fffffff || this.nextRid++;
+    Atomics.store(this.flag, 0, 0);
+    this.requests.postMessage({ rid, id, m, a });
+    const deadline = performance.now() + REQUEST_TIMEOUT_MS;
+    for (;;) {
+      const got = receiveMessageOnPort(this.requests as unknown as Parameters<typeof receiveMessageOnPort>[0]);
+      if (got) {
+        const reply = got.message as Reply;
+        if (reply.rid !== rid) continue; // an answer to a request that timed out
+        if ("err" in reply) throw new Error(reply.err);
+        return reply.r;
+      }
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`the emulator worker did not answer ${m} in ${REQUEST_TIMEOUT_MS} ms`);
+      if (Atomics.load(this.flag, 0) !== rid) Atomics.wait(this.flag, 0, Atomics.load(this.flag, 0), Math.min(left, 50));
+    }
+  }
+}
+
+let shared: EmulatorWorker | undefined;
+
+/** The marks' state as last published; promptReadiness with the mirrored cursor. */
+class ShellMirror implements ShellView {
+  snap: ShellSnapshot = { seen: false, state: "unknown", prompts: 0, command: undefined, sendsInputStart: false, promptShownAt: 0, inputAt: null };
+  onStarted: (command: string | undefined) => void = () => {};
+  onFinished: (done: FinishedCommand) => void = () => {};
+  constructor(private readonly screen: WorkerScreen) {}
+  get seen() {
+    return this.snap.seen;
+  }
+  get state() {
+    return this.snap.state;
+  }
+  get prompts() {
+    return this.snap.prompts;
+  }
+  get command() {
+    return this.snap.command;
+  }
+  promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
+    const s = this.screen;
+    return readinessOf(this.snap, s.baseY + s.cursorY, s.cursorX, expectB);
+  }
+}
+
+/** Changed rows for one reader, from what the worker publishes. */
+class MirrorRows implements RowTracker {
+  private start = 0;
+  private end = Infinity;
+  constructor(private readonly owner: Set<MirrorRows>) {
+    owner.add(this);
+  }
+  mark(a: number, b: number): void {
+    this.start = Math.min(this.start, a);
+    this.end = Math.max(this.end, b);
+  }
+  output(): void {}
+  take(): [number, number] | undefined {
+    const r: [number, number] | undefined = this.start <= this.end ? [this.start, this.end] : undefined;
+    this.start = Infinity;
+    this.end = -1;
+    return r;
+  }
+  dispose(): void {
+    this.owner.delete(this);
+  }
+}
+
+export class WorkerScreen implements Screen {
+  private readonly worker: EmulatorWorker;
+  private readonly id: number;
+  private state: ScreenState;
+  /** The screen's cells as last published. */
+  private cells: { cols: number; first: number; count: number; chars: string[]; width: Uint8Array; fg: Int32Array; bg: Int32Array; attrs: Uint16Array };
+  private readonly trackers = new Set<MirrorRows>();
+  readonly shell = new ShellMirror(this);
+  onTitle: (title: string) => void = () => {};
+  onParsed: (bytes: number) => void = () => {};
+  private disposed = false;
+
+  constructor(o: EmulatorOptions) {
+    this.worker = shared ??= new EmulatorWorker();
+    const modes: ScreenModes = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0, cursorHidden: false, cursorShape: 0 };
+    this.state = { cols: o.cols, rows: o.rows, cursorX: 0, cursorY: 0, baseY: 0, normalCursorX: 0, alt: false, modes, shell: this.shell.snap };
+    this.cells = blankCells(o.cols, o.rows);
+    this.id = this.worker.open(this, o);
+  }
+
+  get cols() {
+    return this.state.cols;
+  }
+  get rows() {
+    return this.state.rows;
+  }
+  get cursorX() {
+    return this.state.cursorX;
+  }
+  get cursorY() {
+    return this.state.cursorY;
+  }
+  get baseY() {
+    return this.state.baseY;
+  }
+  get normalCursorX() {
+    return this.state.normalCursorX;
+  }
+  get alt() {
+    return this.state.alt;
+  }
+  get modes() {
+    return this.state.modes;
+  }
+
+  /** What the worker published for this pane. */
+  apply(m: Published): void {
+    if (this.disposed) return;
+    const st = m.state;
+    if (st.cols !== this.cells.cols || st.rows !== this.cells.count) this.cells = blankCells(st.cols, st.rows);
+    this.state = st;
+    this.shell.snap = st.shell;
+    const c = m.cells;
+    if (c && c.cols === this.cells.cols) {
+      const at = c.first * c.cols;
+      const n = Math.min(c.count * c.cols, this.cells.chars.length - at);
+      for (let i = 0; i < n; i++) this.cells.chars[at + i] = c.chars[i]!;
+      this.cells.width.set(c.width.subarray(0, n), at);
+      this.cells.fg.set(c.fg.subarray(0, n), at);
+      this.cells.bg.set(c.bg.subarray(0, n), at);
+      this.cells.attrs.set(c.attrs.subarray(0, n), at);
+      for (const t of this.trackers) t.mark(c.first, c.first + c.count - 1);
+    }
+    if (m.title !== undefined) this.onTitle(m.title);
+    for (const e of m.marks ?? []) {
+      if (e.k === "started") this.shell.onStarted(e.command);
+      else {
+        const fid = e.fid;
+        this.shell.onFinished({ command: e.command, exitCode: e.exitCode, output: () => this.ask("output", fid) as { text: string; truncated: boolean } });
+      }
+    }
+    if (m.parsed) this.onParsed(m.parsed);
+  }
+
+  send(bytes: Uint8Array): void {
+    // A read's own buffer is handed over; a piece of a bigger one (a pooled Buffer) is copied.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    const b = own ? bytes : bytes.slice();
+    this.worker.post({ t: "out", id: this.id, bytes: b }, [b.buffer as ArrayBuffer]);
+  }
+
+  flushed(): Promise<void> {
+    return Promise.resolve(); // the pane counts what the worker says it parsed
+  }
+
+  resize(cols: number, rows: number): void {
+    this.worker.post({ t: "resize", id: this.id, cols, rows });
+  }
+
+  resetShell(): void {
+    this.worker.post({ t: "resetShell", id: this.id });
+  }
+
+  discard(): void {
+    this.worker.post({ t: "discard", id: this.id });
+  }
+
+  trackRows(): RowTracker {
+    return new MirrorRows(this.trackers);
+  }
+
+  render(sink: CellSink, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
+    const first = Math.max(0, rows ? rows[0] : 0);
+    const last = Math.min(h - 1, rows ? rows[1] : Infinity);
+    if (last < first) return;
+    if (scrollBack <= 0) return drawCells(this.cells, sink, x0, y0, w, first, last);
+    drawCells(this.ask("cells", scrollBack, first, last) as typeof this.cells, sink, x0, y0, w, first, last);
+  }
+
+  readPane(o: ReadOptions): ReadResult {
+    return this.ask("readPane", o) as ReadResult;
+  }
+  sourceRows(source: Source, styled = false): { text: string; row: number }[] {
+    return this.ask("sourceRows", source, styled) as { text: string; row: number }[];
+  }
+  captureText(reuse: boolean): string {
+    return this.ask("captureText", reuse) as string;
+  }
+  lines(from: number, to: number): string[] {
+    return this.ask("lines", from, to) as string[];
+  }
+  find(query: string, from: number, forward: boolean): { line: number; at: number } | undefined {
+    return (this.ask("find", query, from, forward) as { line: number; at: number } | null) ?? undefined;
+  }
+
+  private ask(m: string, ...a: unknown[]): unknown {
+    if (this.disposed) throw new Error("the pane's emulator is gone");
+    return this.worker.request(this.id, m, a);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.worker.screens.delete(this.id);
+    this.worker.post({ t: "close", id: this.id });
+  }
+}
+
+function blankCells(cols: number, rows: number) {
+  const n = cols * rows;
+  return { cols, first: 0, count: rows, chars: new Array<string>(n).fill(" "), width: new Uint8Array(n).fill(1), fg: new Int32Array(n), bg: new Int32Array(n), attrs: new Uint16Array(n) };
+}

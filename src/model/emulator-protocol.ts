@@ -1,0 +1,112 @@
+// What the daemon's main thread and the emulator worker (emulator-worker.ts) say to each other.
+// Output and control go main → worker in order on the worker's port; the worker publishes each
+// pane's state back; synchronous reads go on a port of their own (emulator-client.ts).
+import type { CellSink } from "./cells";
+import type { ScreenModes } from "./emulator-modes";
+import type { ShellSnapshot } from "./shell-marks";
+
+export type ToWorker =
+  | { t: "open"; id: number; cols: number; rows: number; scrollback: number }
+  | { t: "out"; id: number; bytes: Uint8Array }
+  | { t: "resize"; id: number; cols: number; rows: number }
+  | { t: "resetShell"; id: number }
+  /** Drop the output not parsed yet (the pane is closing). */
+  | { t: "discard"; id: number }
+  | { t: "close"; id: number };
+
+/** Everything cheap the main thread reads of a screen, sent with every publish. */
+export interface ScreenState {
+  cols: number;
+  rows: number;
+  cursorX: number;
+  cursorY: number;
+  baseY: number;
+  normalCursorX: number;
+  alt: boolean;
+  modes: ScreenModes;
+  shell: ShellSnapshot;
+}
+
+export type MarkEvent = { k: "started"; command: string | undefined } | { k: "finished"; command: string | undefined; exitCode: number | null; fid: number };
+
+export interface Published {
+  t: "pub";
+  id: number;
+  /** Bytes parsed since the last publish. */
+  parsed: number;
+  state: ScreenState;
+  /** The screen's rows that changed, as cells. */
+  cells?: RowCells;
+  title?: string;
+  marks?: MarkEvent[];
+}
+
+/** Synchronous reads: a method of the pane's Emulator (or `cells`/`output`) and its arguments. */
+export interface Request {
+  rid: number;
+  id: number;
+  m: string;
+  a: unknown[];
+}
+export type Reply = { rid: number; r: unknown } | { rid: number; err: string };
+
+/** Rows first..first+count-1 of a screen as cells, in the UI grid's shapes ("" and width 0: the
+ * right half of a wide character). */
+export class RowCells implements CellSink {
+  chars: string[];
+  width: Uint8Array;
+  fg: Int32Array;
+  bg: Int32Array;
+  attrs: Uint16Array;
+  constructor(
+    readonly cols: number,
+    readonly first: number,
+    readonly count: number,
+  ) {
+    const n = cols * count;
+    this.chars = new Array<string>(n).fill(" ");
+    this.width = new Uint8Array(n).fill(1);
+    this.fg = new Int32Array(n);
+    this.bg = new Int32Array(n);
+    this.attrs = new Uint16Array(n);
+  }
+
+  /** Row y is first + y (render into it with y0 = -first... callers pass rows relative to `first`). */
+  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0): void {
+    if (x < 0 || x >= this.cols || y < 0 || y >= this.count) return;
+    const i = y * this.cols + x;
+    this.chars[i] = ch;
+    this.width[i] = width;
+    this.fg[i] = fg;
+    this.bg[i] = bg;
+    this.attrs[i] = attrs;
+    if (width === 2 && x + 1 < this.cols) {
+      this.chars[i + 1] = "";
+      this.width[i + 1] = 0;
+      this.fg[i + 1] = fg;
+      this.bg[i + 1] = bg;
+      this.attrs[i + 1] = attrs;
+    }
+  }
+}
+
+/** Copy rows [r0, r1] of `src` (screen rows; `src.first` is its first) into `sink` at (x0, y0 + r), w columns. */
+export function drawCells(src: Pick<RowCells, "cols" | "first" | "count" | "chars" | "width" | "fg" | "bg" | "attrs">, sink: CellSink, x0: number, y0: number, w: number, r0: number, r1: number): void {
+  const cols = src.cols;
+  for (let r = Math.max(r0, src.first); r <= r1 && r < src.first + src.count; r++) {
+    const row = (r - src.first) * cols;
+    const y = y0 + r;
+    for (let c = 0; c < w; c++) {
+      if (c >= cols) {
+        sink.set(x0 + c, y, " ", 1);
+        continue;
+      }
+      const i = row + c;
+      const width = src.width[i]!;
+      if (width === 0) continue; // right half: written with its left half
+      // A wide char cut by the pane's right edge would spill onto the border.
+      if (width === 2 && c === w - 1) sink.set(x0 + c, y, " ", 1, src.fg[i], src.bg[i], src.attrs[i]);
+      else sink.set(x0 + c, y, src.chars[i]!, width, src.fg[i], src.bg[i], src.attrs[i]);
+    }
+  }
+}

@@ -1,0 +1,260 @@
+// The emulator worker: every pane's Emulator (xterm, modes, shell marks) runs here, off the
+// daemon's main thread, which keeps the PTYs, the sockets, the keys and the frames. Output comes
+// in on the worker's port; after each round of parsing, every pane that parsed publishes its
+// state (cursor, modes, marks, title, the byte count parsed) and, when it is idle or at most every
+// ROWS_EVERY_MS while it floods, the rows that changed. Reads the mirror can't answer come as
+// synchronous requests on a port of their own (emulator-client.ts).
+declare const self: Worker;
+import { Emulator } from "./emulator";
+import { RowCells, type MarkEvent, type Published, type Reply, type Request, type ToWorker } from "./emulator-protocol";
+import { DirtyRows } from "./dirty-rows";
+import type { FinishedCommand } from "./shell-marks";
+
+/** How long the worker parses before it publishes and takes new messages (requests included). */
+const SLICE_MS = 4;
+/** A flooding pane's rows go to the main thread at most this often (its other state every slice). */
+const ROWS_EVERY_MS = 8;
+/** What is parsed at once. */
+const PIECE = 16 * 1024;
+/** A pane whose backlog is at most this is parsed first: a typed key's echo does not wait for a flood. */
+const SMALL = 4 * 1024;
+/** Finished commands whose output can still be asked for. */
+const FINISHED_KEPT = 8;
+
+class Host {
+  queue: Uint8Array[] = [];
+  queued = 0;
+  parsed = 0;
+  rowsAt = 0;
+  parsing: Promise<void> | null = null;
+  title: string | undefined;
+  marks: MarkEvent[] = [];
+  finished = new Map<number, FinishedCommand>();
+  nextFid = 1;
+  readonly rows: DirtyRows;
+
+  constructor(
+    readonly id: number,
+    readonly emu: Emulator,
+  ) {
+    this.rows = new DirtyRows(emu.term);
+    emu.onTitle = (t) => (this.title = t);
+    emu.shell.onStarted = (command) => this.marks.push({ k: "started", command });
+    emu.shell.onFinished = (done) => {
+      const fid = this.nextFid++;
+      this.finished.set(fid, done);
+      for (const k of this.finished.keys()) if (this.finished.size > FINISHED_KEPT) this.finished.delete(k);
+      this.marks.push({ k: "finished", command: done.command, exitCode: done.exitCode, fid });
+    };
+  }
+}
+
+const hosts = new Map<number, Host>();
+const ready = new Set<Host>();
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(run);
+}
+
+/** One piece of `h`'s backlog into its emulator; false when it has nothing more it can parse now. */
+function parsePiece(h: Host): boolean {
+  if (h.parsing) return false;
+  let piece = h.queue[0];
+  if (!piece) return false;
+  if (piece.length > PIECE) {
+    h.queue[0] = piece.subarray(PIECE);
+    piece = piece.subarray(0, PIECE);
+  } else h.queue.shift();
+  h.queued -= piece.length;
+  let pending: void | Promise<void> = undefined;
+  try {
+    pending = h.emu.parse(piece);
+  } catch {
+    // xterm threw on these bytes: they are lost to the screen, but the pane goes on parsing.
+  }
+  const n = piece.length;
+  if (pending) {
+    h.parsing = pending.catch(() => {}).then(() => {
+      h.parsing = null;
+      h.parsed += n;
+      publish(h, performance.now());
+      if (h.queue.length) {
+        ready.add(h);
+        schedule();
+      }
+    });
+    return false;
+  }
+  h.parsed += n;
+  return h.queue.length > 0;
+}
+
+const done = new Set<Host>();
+/** Panes whose state changed without output (a resize, a reset): published on the next round. */
+const touched = new Set<Host>();
+
+function touch(h: Host | undefined): void {
+  if (!h) return;
+  touched.add(h);
+  schedule();
+}
+
+function run(): void {
+  scheduled = false;
+  const end = performance.now() + SLICE_MS;
+  done.clear();
+  // Small backlogs first (an echo, a prompt), whole; then the floods, a piece each in turn.
+  for (const h of ready)
+    if (h.queued <= SMALL) {
+      while (parsePiece(h));
+      done.add(h);
+      ready.delete(h);
+    }
+  while (ready.size && performance.now() < end) {
+    for (const h of ready) {
+      done.add(h);
+      if (!parsePiece(h)) ready.delete(h);
+      if (performance.now() >= end) break;
+    }
+  }
+  const now = performance.now();
+  for (const h of touched) done.add(h);
+  touched.clear();
+  for (const h of done) publish(h, now);
+  done.clear();
+  if (ready.size) schedule();
+}
+
+function publish(h: Host, now: number): void {
+  if (!hosts.has(h.id)) return;
+  const emu = h.emu;
+  const msg: Published = {
+    t: "pub",
+    id: h.id,
+    parsed: h.parsed,
+    state: { cols: emu.cols, rows: emu.rows, cursorX: emu.cursorX, cursorY: emu.cursorY, baseY: emu.baseY, normalCursorX: emu.normalCursorX, alt: emu.alt, modes: emu.modes, shell: emu.shell.snapshot() },
+  };
+  h.parsed = 0;
+  const transfer: ArrayBuffer[] = [];
+  // An idle pane's rows go now; a flooding one's at most every ROWS_EVERY_MS.
+  if (h.queued === 0 || now - h.rowsAt >= ROWS_EVERY_MS) {
+    const r = h.rows.take();
+    if (r) {
+      const first = Math.max(0, r[0]);
+      const last = Math.min(emu.rows - 1, r[1]);
+      if (last >= first) {
+        const cells = new RowCells(emu.cols, first, last - first + 1);
+        emu.render(cells, 0, -first, emu.cols, emu.rows, 0, [first, last]);
+        msg.cells = cells;
+        transfer.push(cells.width.buffer as ArrayBuffer, cells.fg.buffer as ArrayBuffer, cells.bg.buffer as ArrayBuffer, cells.attrs.buffer as ArrayBuffer);
+      }
+    }
+    h.rowsAt = now;
+  }
+  if (h.title !== undefined) {
+    msg.title = h.title;
+    h.title = undefined;
+  }
+  if (h.marks.length) {
+    msg.marks = h.marks;
+    h.marks = [];
+  }
+  self.postMessage(msg, transfer);
+}
+
+function answer(req: Request): unknown {
+  const h = hosts.get(req.id);
+  if (!h) throw new Error(`no emulator for pane ${req.id}`);
+  const emu = h.emu;
+  const a = req.a;
+  switch (req.m) {
+    case "cells": {
+      // [scrollBack, first, last]: rows of the view scrollBack lines up into the history.
+      const [scrollBack, first, last] = a as [number, number, number];
+      const cells = new RowCells(emu.cols, first, last - first + 1);
+      emu.render(cells, 0, -first, emu.cols, last + 1, scrollBack, [first, last]);
+      return cells;
+    }
+    case "output": {
+      const f = h.finished.get(a[0] as number);
+      return f ? f.output() : { text: "", truncated: true };
+    }
+    case "readPane":
+      return emu.readPane(a[0] as Parameters<Emulator["readPane"]>[0]);
+    case "sourceRows":
+      return emu.sourceRows(a[0] as Parameters<Emulator["sourceRows"]>[0], a[1] as boolean);
+    case "captureText":
+      return emu.captureText(a[0] as boolean);
+    case "lines":
+      return emu.lines(a[0] as number, a[1] as number);
+    case "find":
+      return emu.find(a[0] as string, a[1] as number, a[2] as boolean);
+  }
+  throw new Error(`unknown request ${req.m}`);
+}
+
+let replies: MessagePort | undefined;
+let flag: Int32Array | undefined;
+
+function onRequest(req: Request): void {
+  let reply: Reply;
+  try {
+    reply = { rid: req.rid, r: answer(req) };
+  } catch (e) {
+    reply = { rid: req.rid, err: (e as Error).message };
+  }
+  replies!.postMessage(reply);
+  Atomics.store(flag!, 0, req.rid);
+  Atomics.notify(flag!, 0);
+}
+
+self.onmessage = (e: MessageEvent) => {
+  const m = e.data as ToWorker | { t: "init"; port: MessagePort; flag: SharedArrayBuffer };
+  switch (m.t) {
+    case "init":
+      replies = m.port;
+      flag = new Int32Array(m.flag);
+      replies.onmessage = (r: MessageEvent) => onRequest(r.data as Request);
+      return;
+    case "open":
+      hosts.set(m.id, new Host(m.id, new Emulator({ cols: m.cols, rows: m.rows, scrollback: m.scrollback })));
+      return;
+    case "out": {
+      const h = hosts.get(m.id);
+      if (!h) return;
+      h.queue.push(m.bytes);
+      h.queued += m.bytes.length;
+      ready.add(h);
+      schedule();
+      return;
+    }
+    case "resize": {
+      const h = hosts.get(m.id);
+      h?.emu.resize(m.cols, m.rows);
+      return touch(h);
+    }
+    case "resetShell": {
+      const h = hosts.get(m.id);
+      h?.emu.resetShell();
+      return touch(h);
+    }
+    case "discard": {
+      const h = hosts.get(m.id);
+      if (h) (h.queue = []), (h.queued = 0), ready.delete(h);
+      return;
+    }
+    case "close": {
+      const h = hosts.get(m.id);
+      if (!h) return;
+      hosts.delete(m.id);
+      ready.delete(h);
+      touched.delete(h);
+      h.rows.dispose();
+      h.emu.dispose();
+      return;
+    }
+  }
+};
