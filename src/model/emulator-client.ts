@@ -7,6 +7,7 @@
 // while panes flood.
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { CellSink } from "./cells";
+import { onInputHold } from "./parse-slices";
 import { drawCells, type Published, type Reply, type ScreenState, type ToWorker } from "./emulator-protocol";
 import type { ScreenModes } from "./emulator-modes";
 import type { EmulatorOptions } from "./emulator";
@@ -22,6 +23,8 @@ class EmulatorWorker {
   private readonly worker: Worker;
   private readonly requests: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  /** Until when (epoch ms) the worker parses only small backlogs: someone typed (parse-slices.ts). */
+  private readonly hold = new Float64Array(new SharedArrayBuffer(8));
   private nextRid = 1;
   readonly screens = new Map<number, WorkerScreen>();
   private nextId = 1;
@@ -31,7 +34,8 @@ class EmulatorWorker {
     this.worker = new Worker(compiled ? "/$bunfs/root/model/emulator-worker.ts" : new URL("./emulator-worker.ts", import.meta.url).href);
     const channel = new MessageChannel();
     this.requests = channel.port1;
-    this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer }, [channel.port2]);
+    this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer, hold: this.hold.buffer }, [channel.port2]);
+    onInputHold((until) => (this.hold[0] = until));
     this.worker.onmessage = (e: MessageEvent) => {
       const m = e.data as Published;
       this.screens.get(m.id)?.apply(m);

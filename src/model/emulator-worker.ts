@@ -52,6 +52,7 @@ class Host {
 const hosts = new Map<number, Host>();
 const ready = new Set<Host>();
 let scheduled = false;
+let holdTimer: ReturnType<typeof setTimeout> | undefined;
 
 function schedule(): void {
   if (scheduled) return;
@@ -93,6 +94,10 @@ function parsePiece(h: Host): boolean {
 }
 
 const done = new Set<Host>();
+/** Until when (epoch ms) floods wait: someone typed, and the echo must not queue behind a flood's
+ * parsing, nor compete with it for the machine's cores (parse-slices.ts holds the same way). */
+let hold: Float64Array | undefined;
+const held = () => (hold ? hold[0]! - (performance.timeOrigin + performance.now()) : 0);
 /** Panes whose state changed without output (a resize, a reset): published on the next round. */
 const touched = new Set<Host>();
 
@@ -104,15 +109,28 @@ function touch(h: Host | undefined): void {
 
 function run(): void {
   scheduled = false;
-  const end = performance.now() + SLICE_MS;
-  done.clear();
-  // Small backlogs first (an echo, a prompt), whole; then the floods, a piece each in turn.
+  // Small backlogs first (an echo, a prompt), whole, and published at once; then the floods, a
+  // piece each in turn.
   for (const h of ready)
     if (h.queued <= SMALL) {
       while (parsePiece(h));
-      done.add(h);
       ready.delete(h);
+      publish(h, performance.now());
     }
+  for (const h of touched) publish(h, performance.now());
+  touched.clear();
+  const wait = held();
+  if (wait > 0) {
+    holdTimer ??= ready.size
+      ? setTimeout(() => {
+          holdTimer = undefined;
+          schedule();
+        }, wait)
+      : undefined;
+    return;
+  }
+  const end = performance.now() + SLICE_MS;
+  done.clear();
   while (ready.size && performance.now() < end) {
     for (const h of ready) {
       done.add(h);
@@ -121,8 +139,6 @@ function run(): void {
     }
   }
   const now = performance.now();
-  for (const h of touched) done.add(h);
-  touched.clear();
   for (const h of done) publish(h, now);
   done.clear();
   if (ready.size) schedule();
@@ -212,11 +228,12 @@ function onRequest(req: Request): void {
 }
 
 self.onmessage = (e: MessageEvent) => {
-  const m = e.data as ToWorker | { t: "init"; port: MessagePort; flag: SharedArrayBuffer };
+  const m = e.data as ToWorker | { t: "init"; port: MessagePort; flag: SharedArrayBuffer; hold: SharedArrayBuffer };
   switch (m.t) {
     case "init":
       replies = m.port;
       flag = new Int32Array(m.flag);
+      hold = new Float64Array(m.hold);
       replies.onmessage = (r: MessageEvent) => onRequest(r.data as Request);
       return;
     case "open":

@@ -34,7 +34,17 @@ const HOLD_GAP_MS = 8;
  * is read, outside the slices: see Pane.receive.) */
 export function inputSent(): void {
   const now = performance.now();
-  if (now >= heldUntil + HOLD_GAP_MS) heldUntil = now + INPUT_HOLD_MS;
+  if (now >= heldUntil + HOLD_GAP_MS) {
+    heldUntil = now + INPUT_HOLD_MS;
+    holdListener?.(performance.timeOrigin + heldUntil);
+  }
+}
+
+let holdListener: ((untilEpochMs: number) => void) | undefined;
+
+/** Told of each hold (as a wall-clock time): the emulator worker holds its floods too. */
+export function onInputHold(f: (untilEpochMs: number) => void): void {
+  holdListener = f;
 }
 
 /** `p` has output waiting: it is parsed in the coming slices until parsePiece says false. */
