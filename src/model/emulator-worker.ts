@@ -12,7 +12,9 @@ import type { FinishedCommand } from "./shell-marks";
 
 /** How long the worker parses before it publishes and takes new messages (requests included). */
 const SLICE_MS = 4;
-/** A flooding pane's rows go to the main thread at most this often (its other state every slice). */
+/** A flooding pane publishes at most this often (each publish wakes the main thread)... */
+const PUBLISH_EVERY_MS = 4;
+/** ...and its rows at most this often. */
 const ROWS_EVERY_MS = 8;
 /** What is parsed at once. */
 const PIECE = 16 * 1024;
@@ -26,6 +28,8 @@ class Host {
   queued = 0;
   parsed = 0;
   rowsAt = 0;
+  publishedAt = 0;
+  publishTimer: ReturnType<typeof setTimeout> | undefined;
   parsing: Promise<void> | null = null;
   title: string | undefined;
   marks: MarkEvent[] = [];
@@ -131,7 +135,8 @@ function run(): void {
   }
   const end = performance.now() + SLICE_MS;
   done.clear();
-  while (ready.size && performance.now() < end) {
+  // Someone typing mid-slice ends it: the echo's message is waiting.
+  while (ready.size && performance.now() < end && held() <= 0) {
     for (const h of ready) {
       done.add(h);
       if (!parsePiece(h)) ready.delete(h);
@@ -139,12 +144,24 @@ function run(): void {
     }
   }
   const now = performance.now();
-  for (const h of done) publish(h, now);
+  for (const h of done) publishSoon(h, now);
   done.clear();
   if (ready.size) schedule();
 }
 
+/** A pane that floods publishes every PUBLISH_EVERY_MS; one that caught up (an echo, the end of
+ * a flood) at once. */
+function publishSoon(h: Host, now: number): void {
+  if (h.publishTimer) return;
+  const wait = h.queued === 0 ? 0 : h.publishedAt + PUBLISH_EVERY_MS - now;
+  if (wait <= 0) return publish(h, now);
+  h.publishTimer = setTimeout(() => publish(h, performance.now()), wait);
+}
+
 function publish(h: Host, now: number): void {
+  clearTimeout(h.publishTimer);
+  h.publishTimer = undefined;
+  h.publishedAt = now;
   if (!hosts.has(h.id)) return;
   const emu = h.emu;
   const msg: Published = {
@@ -242,8 +259,15 @@ self.onmessage = (e: MessageEvent) => {
     case "out": {
       const h = hosts.get(m.id);
       if (!h) return;
+      const idle = !h.queue.length && !h.parsing;
       h.queue.push(m.bytes);
       h.queued += m.bytes.length;
+      // A little output into an idle pane (an echo, a prompt) is parsed and published now: it
+      // costs less than the turn it would wait for.
+      if (idle && m.bytes.length <= SMALL) {
+        while (parsePiece(h));
+        return publish(h, performance.now());
+      }
       ready.add(h);
       schedule();
       return;
@@ -269,6 +293,7 @@ self.onmessage = (e: MessageEvent) => {
       hosts.delete(m.id);
       ready.delete(h);
       touched.delete(h);
+      clearTimeout(h.publishTimer);
       h.rows.dispose();
       h.emu.dispose();
       return;
