@@ -17,6 +17,8 @@ import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView }
 
 /** A synchronous read that gets no answer in this long fails (the worker is stuck or gone). */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** Output up to this size into an idle pane is parsed synchronously (see send). */
+const SMALL_NOW = 2048;
 
 /** The one emulator worker and its request channel, started with the first pane that needs it. */
 class EmulatorWorker {
@@ -25,6 +27,8 @@ class EmulatorWorker {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   /** Until when (epoch ms) the worker parses only small backlogs: someone typed (parse-slices.ts). */
   private readonly hold = new Float64Array(new SharedArrayBuffer(8));
+  /** 1 while the worker parses a slice. */
+  readonly busy = new Int32Array(new SharedArrayBuffer(4));
   private nextRid = 1;
   readonly screens = new Map<number, WorkerScreen>();
   private nextId = 1;
@@ -34,7 +38,7 @@ class EmulatorWorker {
     this.worker = new Worker(compiled ? "/$bunfs/root/model/emulator-worker.ts" : new URL("./emulator-worker.ts", import.meta.url).href);
     const channel = new MessageChannel();
     this.requests = channel.port1;
-    this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer, hold: this.hold.buffer }, [channel.port2]);
+    this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer, hold: this.hold.buffer, busy: this.busy.buffer }, [channel.port2]);
     onInputHold((until) => (this.hold[0] = until));
     this.worker.onmessage = (e: MessageEvent) => {
       const m = e.data as Published;
@@ -47,7 +51,8 @@ class EmulatorWorker {
   open(screen: WorkerScreen, o: EmulatorOptions): number {
     const id = this.nextId++;
     this.screens.set(id, screen);
-    this.post({ t: "open", id, ...o });
+    // Synchronous, as every request after it may be (the ports are not ordered with each other).
+    this.request(id, "open", [o]);
     return id;
   }
 
@@ -195,10 +200,25 @@ export class WorkerScreen implements Screen {
         this.shell.onFinished({ command: e.command, exitCode: e.exitCode, output: () => this.ask("output", fid) as { text: string; truncated: boolean } });
       }
     }
-    if (m.parsed) this.onParsed(m.parsed);
+    if (m.parsed) {
+      this.inFlight -= m.parsed;
+      this.onParsed(m.parsed);
+    }
   }
 
+  /** Bytes sent and not reported parsed yet. */
+  private inFlight = 0;
+
   send(bytes: Uint8Array): void {
+    // A little output into an idle pane (an echo, a prompt) while the worker is between slices:
+    // parse it now, waiting for the answer (~0.1 ms), instead of a trip through both event loops.
+    if (this.inFlight === 0 && bytes.length <= SMALL_NOW && Atomics.load(this.worker.busy, 0) === 0) {
+      this.inFlight += bytes.length;
+      const p = this.ask("parseNow", bytes) as Published | null;
+      if (p) this.apply(p);
+      return;
+    }
+    this.inFlight += bytes.length;
     // A read's own buffer is handed over; a piece of a bigger one (a pooled Buffer) is copied.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const b = own ? bytes : bytes.slice();
@@ -210,11 +230,11 @@ export class WorkerScreen implements Screen {
   }
 
   resize(cols: number, rows: number): void {
-    this.worker.post({ t: "resize", id: this.id, cols, rows });
+    this.ask("resize", cols, rows);
   }
 
   resetShell(): void {
-    this.worker.post({ t: "resetShell", id: this.id });
+    this.ask("resetShell");
   }
 
   discard(): void {

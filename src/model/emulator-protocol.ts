@@ -6,10 +6,7 @@ import type { ScreenModes } from "./emulator-modes";
 import type { ShellSnapshot } from "./shell-marks";
 
 export type ToWorker =
-  | { t: "open"; id: number; cols: number; rows: number; scrollback: number }
   | { t: "out"; id: number; bytes: Uint8Array }
-  | { t: "resize"; id: number; cols: number; rows: number }
-  | { t: "resetShell"; id: number }
   /** Drop the output not parsed yet (the pane is closing). */
   | { t: "discard"; id: number }
   | { t: "close"; id: number };
@@ -41,7 +38,8 @@ export interface Published {
   marks?: MarkEvent[];
 }
 
-/** Synchronous reads: a method of the pane's Emulator (or `cells`/`output`) and its arguments. */
+/** Synchronous requests: a read of the pane's Emulator (or `cells`/`output`), or a change that
+ * must be in place before the next output is parsed (`resize`, `resetShell`, `parseNow`). */
 export interface Request {
   rid: number;
   id: number;

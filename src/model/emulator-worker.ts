@@ -101,6 +101,8 @@ const done = new Set<Host>();
 /** Until when (epoch ms) floods wait: someone typed, and the echo must not queue behind a flood's
  * parsing, nor compete with it for the machine's cores (parse-slices.ts holds the same way). */
 let hold: Float64Array | undefined;
+/** 1 while the worker parses a slice: the main thread then doesn't wait on it for an echo. */
+let busy: Int32Array | undefined;
 const held = () => (hold ? hold[0]! - (performance.timeOrigin + performance.now()) : 0);
 /** Panes whose state changed without output (a resize, a reset): published on the next round. */
 const touched = new Set<Host>();
@@ -113,6 +115,15 @@ function touch(h: Host | undefined): void {
 
 function run(): void {
   scheduled = false;
+  if (busy) busy[0] = 1;
+  try {
+    slice();
+  } finally {
+    if (busy) busy[0] = 0;
+  }
+}
+
+function slice(): void {
   // Small backlogs first (an echo, a prompt), whole, and published at once; then the floods, a
   // piece each in turn.
   for (const h of ready)
@@ -159,6 +170,12 @@ function publishSoon(h: Host, now: number): void {
 }
 
 function publish(h: Host, now: number): void {
+  const p = published(h, now);
+  if (p) self.postMessage(p.msg, p.transfer);
+}
+
+/** What `h` publishes now (and forget it was due). */
+function published(h: Host, now: number): { msg: Published; transfer: ArrayBuffer[] } | undefined {
   clearTimeout(h.publishTimer);
   h.publishTimer = undefined;
   h.publishedAt = now;
@@ -195,15 +212,42 @@ function publish(h: Host, now: number): void {
     msg.marks = h.marks;
     h.marks = [];
   }
-  self.postMessage(msg, transfer);
+  return { msg, transfer };
 }
 
 function answer(req: Request): unknown {
+  if (req.m === "open") {
+    const o = req.a[0] as { cols: number; rows: number; scrollback: number };
+    hosts.set(req.id, new Host(req.id, new Emulator(o)));
+    return null;
+  }
   const h = hosts.get(req.id);
   if (!h) throw new Error(`no emulator for pane ${req.id}`);
   const emu = h.emu;
   const a = req.a;
   switch (req.m) {
+    case "parseNow": {
+      // A little output into an idle pane, parsed while the main thread waits: its echo then
+      // takes no trip through either thread's event loop (emulator-client.ts).
+      const bytes = a[0] as Uint8Array;
+      h.queue.push(bytes);
+      h.queued += bytes.length;
+      while (parsePiece(h));
+      if (h.queue.length || h.parsing) {
+        ready.add(h);
+        schedule();
+        return null;
+      }
+      return published(h, performance.now())?.msg ?? null;
+    }
+    case "resize":
+      emu.resize(a[0] as number, a[1] as number);
+      touch(h);
+      return null;
+    case "resetShell":
+      emu.resetShell();
+      touch(h);
+      return null;
     case "cells": {
       // [scrollBack, first, last]: rows of the view scrollBack lines up into the history.
       const [scrollBack, first, last] = a as [number, number, number];
@@ -245,16 +289,14 @@ function onRequest(req: Request): void {
 }
 
 self.onmessage = (e: MessageEvent) => {
-  const m = e.data as ToWorker | { t: "init"; port: MessagePort; flag: SharedArrayBuffer; hold: SharedArrayBuffer };
+  const m = e.data as ToWorker | { t: "init"; port: MessagePort; flag: SharedArrayBuffer; hold: SharedArrayBuffer; busy: SharedArrayBuffer };
   switch (m.t) {
     case "init":
       replies = m.port;
       flag = new Int32Array(m.flag);
       hold = new Float64Array(m.hold);
+      busy = new Int32Array(m.busy);
       replies.onmessage = (r: MessageEvent) => onRequest(r.data as Request);
-      return;
-    case "open":
-      hosts.set(m.id, new Host(m.id, new Emulator({ cols: m.cols, rows: m.rows, scrollback: m.scrollback })));
       return;
     case "out": {
       const h = hosts.get(m.id);
@@ -271,16 +313,6 @@ self.onmessage = (e: MessageEvent) => {
       ready.add(h);
       schedule();
       return;
-    }
-    case "resize": {
-      const h = hosts.get(m.id);
-      h?.emu.resize(m.cols, m.rows);
-      return touch(h);
-    }
-    case "resetShell": {
-      const h = hosts.get(m.id);
-      h?.emu.resetShell();
-      return touch(h);
     }
     case "discard": {
       const h = hosts.get(m.id);
