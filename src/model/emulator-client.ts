@@ -19,6 +19,8 @@ import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView }
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Output up to this size into an idle pane is parsed synchronously (see send). */
 const SMALL_NOW = 2048;
+/** ...when the pane printed nothing for this long. */
+const QUIET_MS = 5;
 
 /** The one emulator worker and its request channel, started with the first pane that needs it. */
 class EmulatorWorker {
@@ -208,11 +210,16 @@ export class WorkerScreen implements Screen {
 
   /** Bytes sent and not reported parsed yet. */
   private inFlight = 0;
+  private sentAt = 0;
 
   send(bytes: Uint8Array): void {
     // A little output into an idle pane (an echo, a prompt) while the worker is between slices:
     // parse it now, waiting for the answer (~0.1 ms), instead of a trip through both event loops.
-    if (this.inFlight === 0 && bytes.length <= SMALL_NOW && Atomics.load(this.worker.busy, 0) === 0) {
+    // (Not for a pane that printed a moment ago: a flood read in small pieces would wait each time.)
+    const now = performance.now();
+    const quiet = now - this.sentAt > QUIET_MS;
+    this.sentAt = now;
+    if (quiet && this.inFlight === 0 && bytes.length <= SMALL_NOW && Atomics.load(this.worker.busy, 0) === 0) {
       this.inFlight += bytes.length;
       const p = this.ask("parseNow", bytes) as Published | null;
       if (p) this.apply(p);

@@ -130,7 +130,7 @@ function slice(): void {
     if (h.queued <= SMALL) {
       while (parsePiece(h));
       ready.delete(h);
-      publish(h, performance.now());
+      publishSoon(h, performance.now());
     }
   for (const h of touched) publish(h, performance.now());
   touched.clear();
@@ -164,7 +164,8 @@ function slice(): void {
  * a flood) at once. */
 function publishSoon(h: Host, now: number): void {
   if (h.publishTimer) return;
-  const wait = h.queued === 0 ? 0 : h.publishedAt + PUBLISH_EVERY_MS - now;
+  // (A pane that printed in the last PUBLISH_EVERY_MS is flooding in small reads: it waits too.)
+  const wait = h.publishedAt + PUBLISH_EVERY_MS - now;
   if (wait <= 0) return publish(h, now);
   h.publishTimer = setTimeout(() => publish(h, performance.now()), wait);
 }
@@ -308,7 +309,7 @@ self.onmessage = (e: MessageEvent) => {
       // costs less than the turn it would wait for.
       if (idle && m.bytes.length <= SMALL) {
         while (parsePiece(h));
-        return publish(h, performance.now());
+        return publishSoon(h, performance.now());
       }
       ready.add(h);
       schedule();
