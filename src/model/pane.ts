@@ -2,7 +2,7 @@
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
 // `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
 import { spawnPty, type Pty } from "./pty";
-import { inputSent, wantParse, type Parser } from "./parse-slices";
+import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
 import type { ShellView } from "./shell-marks";
 import type { Screen } from "./screen";
 import { createScreen } from "./screens";
@@ -292,6 +292,8 @@ export class Pane implements Parser {
   private queued = 0;
   /** Whether we stopped reading the PTY. */
   private readPaused = false;
+  /** Reading stopped while someone types (see receive). */
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
@@ -304,7 +306,21 @@ export class Pane implements Parser {
     }
     // An emulator on another thread parses as it gets the bytes; `queued` counts them until it
     // says they are parsed (parsedElsewhere), so the pause above holds the same backlog.
-    if (this.screen.send) return this.screen.send(bytes);
+    if (this.screen.send) {
+      this.screen.send(bytes);
+      // While someone types, a pane with a backlog stops reading until the hold ends (the worker
+      // holds its parsing then anyway): reading a flood costs the main thread the echo's time.
+      const hold = inputHeldFor();
+      if (hold > 0 && !this.readPaused && this.queued > PIECE) {
+        this.readPaused = true;
+        this.pty.pause();
+        this.holdTimer = setTimeout(() => {
+          this.holdTimer = undefined;
+          this.resumeBelowMark();
+        }, hold);
+      }
+      return;
+    }
     this.enqueue(bytes);
     // A little output into an idle pane (an echo, a prompt) is parsed at once: it costs less than
     // the turn it would wait for. Anything more waits for the slices.
@@ -328,7 +344,7 @@ export class Pane implements Parser {
   }
 
   private resumeBelowMark(): void {
-    if (this.readPaused && this.queued < READ_RESUME_AT) {
+    if (this.readPaused && this.queued < READ_RESUME_AT && !this.holdTimer) {
       this.readPaused = false;
       this.pty.resume();
     }
@@ -387,6 +403,7 @@ export class Pane implements Parser {
    * program is gone.
    */
   close(): void {
+    clearTimeout(this.holdTimer);
     this.queue = [];
     this.queued = 0;
     this.received = this.parsed; // what is dropped counts as done (an exit waits for nothing)

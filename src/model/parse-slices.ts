@@ -40,6 +40,11 @@ export function inputSent(): void {
   }
 }
 
+/** How much longer output waits for input (ms; ≤ 0: not held). */
+export function inputHeldFor(): number {
+  return heldUntil - performance.now();
+}
+
 let holdListener: ((untilEpochMs: number) => void) | undefined;
 
 /** Told of each hold (as a wall-clock time): the emulator worker holds its floods too. */
