@@ -11,13 +11,13 @@ import { DirtyRows } from "./dirty-rows";
 import type { FinishedCommand } from "./shell-marks";
 
 /** How long the worker parses before it publishes and takes new messages (requests included). */
-const SLICE_MS = 4;
+const SLICE_MS = 1;
 /** A flooding pane publishes at most this often (each publish wakes the main thread)... */
 const PUBLISH_EVERY_MS = 4;
 /** ...and its rows at most this often. */
 const ROWS_EVERY_MS = 8;
 /** What is parsed at once. */
-const PIECE = 16 * 1024;
+const PIECE = 4 * 1024;
 /** A pane whose backlog is at most this is parsed first: a typed key's echo does not wait for a flood. */
 const SMALL = 4 * 1024;
 /** Finished commands whose output can still be asked for. */
