@@ -34,7 +34,11 @@ export type ModelChange =
   /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
   | { type: "command_started"; pane: number; command?: string }
   /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
-  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand };
+  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand }
+  /** A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open. */
+  | { type: "workstream_created"; workstream: string; workspace?: string; tab?: number }
+  /** ws done forgot it. */
+  | { type: "workstream_closed"; workstream: string };
 
 /** What the rest of the daemon publishes beside the model's changes. */
 export type DaemonEvent =

@@ -49,6 +49,17 @@ export const ERROR_CODES = {
   not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
   command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
   agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
+  not_a_repo: "The directory a workstream's repo was to come from is not in a git repository; the message says where ws looked",
+  branch_exists: "A workstream's new branch exists already; check it out with `branch` (ws new --branch) or pick another name",
+  branch_not_found: "The branch to check out (or the template's `base`) is in neither the repo nor its remote",
+  path_taken: "The workstream's worktree directory exists already; pick another name or remove it",
+  workstream_exists: "A workstream by that name is open; ws done it first or pick another name",
+  template_not_found: "No workstream template by that name; `hint.available` lists them (ws templates list)",
+  template_invalid: "A workstream template has a mistake; the message names its file and line",
+  git_failed: "git (or gh) failed; the message says what it said. Nothing was changed",
+  setup_failed: "A template's setup command failed; the message gives its output. The worktree and its new branch were removed",
+  uncommitted_changes: "ws done refused: the worktree has uncommitted changes (commit and push them, or force)",
+  unpushed_commits: "ws done refused: the branch has commits on no remote branch (push them, or force)",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   "output",
   "gap",
   "notification",
+  "workstream_created",
+  "workstream_closed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -48,6 +50,7 @@ const SAME_TYPES = [
   "tab_created", "tab_closed", "tab_focused", "tab_renamed",
   "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
   "pane_respawned", "pane_moved",
+  "workstream_created", "workstream_closed",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;

@@ -24,4 +24,5 @@ export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/agents/ui-feature")).default(),
   async () => (await import("../features/persistence/feature")).default(),
   async () => (await import("../features/program-names")).default(),
+  async () => (await import("../features/workstreams/feature")).default(),
 ];

@@ -1,0 +1,153 @@
+// Workstreams (issue 13): ws new from templates into real git worktrees (a local bare repository
+// as the remote), copy and setup, the errors that reach the user, ws done's refusals and removal,
+// the dashboard's rows and a restart keeping them. Real daemon, real shells, real git.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { TestServer, waitFor } from "./harness";
+import { git, gitEnv, makeRepo } from "./git-rig";
+
+let s: TestServer;
+let env: Record<string, string>;
+let repo: string;
+let wtRoot: string;
+
+beforeAll(async () => {
+  s = new TestServer();
+  env = gitEnv(s.root);
+  Object.assign(s.env, env);
+  ({ repo } = makeRepo(s.root, env, { ".gitignore": ".env\nlocal.conf\n", "sub/keep.txt": "x\n", ".worktreeinclude": "# extra files\nlocal.conf\n" }));
+  writeFileSync(join(repo, ".env"), "SECRET=1\n");
+  writeFileSync(join(repo, "local.conf"), "conf\n");
+  wtRoot = join(s.root, "data", "ws", "worktrees", "app");
+  await s.start();
+}, 60_000);
+afterAll(async () => {
+  await s.stop();
+}, 60_000);
+
+const tabOf = async (pane: number) => {
+  for (const w of await s.list()) for (const t of w.tabs) if (t.panes.includes(pane)) return { ws: w.name, tab: t };
+  return undefined;
+};
+const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
+
+test("ws new default: a worktree on a new branch from origin's main, a tab in the repo's workspace, WS_WORKSTREAM set", async () => {
+  const out = await s.ok(["new", "default", "feat-a"], { cwd: repo });
+  const pane = Number(/pane (\d+)/.exec(out)![1]);
+  const dir = join(wtRoot, "feat-a");
+  expect(out).toContain(`worktree ${dir} on branch feat-a`);
+  expect(existsSync(join(dir, "README.md"))).toBe(true);
+  expect(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"], env)).toBe("feat-a");
+  expect(git(dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "origin/main"], env));
+  const at = await tabOf(pane);
+  expect(at?.ws).toBe("app");
+  expect(at?.tab.name).toBe("feat-a");
+  await s.request({ v: 2, type: "pane_send", pane, text: 'echo "ws=$WS_WORKSTREAM at=$(pwd)"', enter: true });
+  await s.waitScreen(pane, `ws=feat-a at=${dir}`);
+}, 30_000);
+
+test("a template's layout, placeholders, copy (+ .worktreeinclude) and setup", async () => {
+  const dir = join(s.root, "config", "ws", "templates");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "dev.toml"),
+    `workspace = "dev {name}"
+copy = [".env", "missing.txt"]
+setup = [["sh", "-c", "echo ran > setup-ran.txt"], "printf '%s\\\\n' {branch} > branch.txt"]
+
+[layout]
+type = "split"
+direction = "right"
+ratio = 0.6
+
+[layout.first]
+type = "pane"
+label = "left-{name}"
+command = ["sh", "-c", "echo name={name} branch={branch} pr=[{pr}] keep={other}; echo {dir} | wc -c; exec cat"]
+
+[layout.second]
+type = "pane"
+cwd = "sub"
+env = { GREETING = "hi {name}" }
+`,
+  );
+  const r = await v6({ type: "new_workstream", template: "dev", name: "feat-b", repo });
+  expect(r.type).toBe("pane");
+  const wt = join(wtRoot, "feat-b");
+  expect(r.dir).toBe(wt);
+  expect(r.workspace).toBe("dev feat-b");
+  expect(readFileSync(join(wt, ".env"), "utf8")).toBe("SECRET=1\n");
+  expect(readFileSync(join(wt, "local.conf"), "utf8")).toBe("conf\n");
+  expect(existsSync(join(wt, "missing.txt"))).toBe(false);
+  expect(readFileSync(join(wt, "setup-ran.txt"), "utf8")).toBe("ran\n");
+  expect(readFileSync(join(wt, "branch.txt"), "utf8")).toBe("feat-b\n");
+  const layout = await v6({ type: "layout_export", pane: r.pane });
+  expect(layout.root.type).toBe("split");
+  expect(layout.root.direction).toBe("right");
+  expect(layout.root.first.label).toBe("left-feat-b");
+  expect(layout.root.second.cwd).toBe(join(wt, "sub"));
+  const [left, right] = layout.panes as number[];
+  // In a sh -c script the values come quoted (one word each); unknown placeholders stay as written.
+  await s.waitScreen(left!, "name=feat-b branch=feat-b pr=[] keep={other}");
+  await s.waitScreen(left!, new RegExp(`^\\s*${wt.length + 1}$`, "m"));
+  await s.request({ v: 2, type: "pane_send", pane: right, text: 'echo "g=$GREETING w=$WS_WORKSTREAM"', enter: true });
+  await s.waitScreen(right!, "g=hi feat-b w=feat-b");
+}, 30_000);
+
+test("failures reach the user with a code: not a repo, branch exists, path taken, template mistakes", async () => {
+  const notRepo = join(s.root, "plain");
+  mkdirSync(notRepo, { recursive: true });
+  const a = await s.run(["new", "default", "x1"], { cwd: notRepo });
+  expect(a.code).toBe(1);
+  expect(a.stderr).toContain("is not in a git repository");
+  expect((await v6({ type: "new_workstream", template: "default", name: "x1", repo: notRepo })).code).toBe("not_a_repo");
+
+  git(repo, ["branch", "taken-branch"], env);
+  const b = await s.run(["new", "default", "taken-branch"], { cwd: repo });
+  expect(b.code).toBe(1);
+  expect(b.stderr).toContain('branch "taken-branch" exists');
+  expect(b.stderr).toContain("--branch taken-branch");
+  expect((await v6({ type: "new_workstream", template: "default", name: "taken-branch", repo })).code).toBe("branch_exists");
+  // …and --branch checks it out.
+  const c = await v6({ type: "new_workstream", template: "default", name: "on-taken", branch: "taken-branch", repo });
+  expect(c.branch).toBe("taken-branch");
+
+  mkdirSync(join(wtRoot, "squat"), { recursive: true });
+  const d = await v6({ type: "new_workstream", template: "default", name: "squat", repo });
+  expect(d.code).toBe("path_taken");
+  expect(git(repo, ["branch", "--list", "squat"], env)).toBe(""); // nothing left behind
+
+  const tdir = join(s.root, "config", "ws", "templates");
+  writeFileSync(join(tdir, "bad.toml"), `# a mistake on line 4\n[layout]\ntype = "pane"\ncommand = "vim"\n`);
+  const e = await s.run(["new", "bad", "x2"], { cwd: repo });
+  expect(e.code).toBe(1);
+  expect(e.stderr).toContain(`${join(tdir, "bad.toml")}:4:`);
+  expect(e.stderr).toContain("command");
+  writeFileSync(join(tdir, "broken.toml"), `workspace = "a"\nlayout = [\n`);
+  const f = await v6({ type: "new_workstream", template: "broken", name: "x3", repo });
+  expect(f.code).toBe("template_invalid");
+  expect(f.message).toContain(`${join(tdir, "broken.toml")}:`);
+  expect((await v6({ type: "new_workstream", template: "nope", name: "x4", repo })).code).toBe("template_not_found");
+  // A setup that fails undoes the worktree and its branch.
+  writeFileSync(join(tdir, "failing.toml"), `setup = [["sh", "-c", "echo broken >&2; exit 3"]]\n`);
+  const g = await v6({ type: "new_workstream", template: "failing", name: "x5", repo });
+  expect(g.code).toBe("setup_failed");
+  expect(g.message).toContain("broken");
+  expect(existsSync(join(wtRoot, "x5"))).toBe(false);
+  expect(git(repo, ["branch", "--list", "x5"], env)).toBe("");
+  // At v1 the reply stays plain ok, as the spec says.
+  expect(await s.rawLine(JSON.stringify({ v: 1, type: "new_workstream", template: "nope", name: "x6" }) + "\n")).toBe("ok");
+}, 60_000);
+
+test("ws templates list and show", async () => {
+  const list = await s.ok(["templates", "list"]);
+  expect(list).toMatch(/^default\s+\(built in\)$/m);
+  expect(list).toMatch(/^review\s+\(built in\)$/m);
+  expect(list).toContain(join(s.root, "config", "ws", "templates", "dev.toml"));
+  const shown = await s.ok(["templates", "show", "review"]);
+  expect(shown).toContain('command = ["sh", "-c", "{review_command}"]');
+  // What show prints is a template a user can copy.
+  writeFileSync(join(s.root, "config", "ws", "templates", "copied.toml"), await s.ok(["templates", "show", "default"]));
+  expect(await s.ok(["templates", "show", "copied"])).toContain('type = "pane"');
+});
