@@ -35,3 +35,41 @@ export function makeRepo(root: string, env: Record<string, string>, files: Recor
   git(repo, ["remote", "set-head", "origin", "main"], env);
   return { repo, remote };
 }
+
+/** A stand-in `gh` on PATH: answers `pr view` from $GH_STANDIN/pr.json, `api graphql` from
+ * threads.json, and `pr checkout N [--branch B]` by fetching origin's pull/N/head. Every call is
+ * logged to calls.log. */
+export function ghStandIn(root: string): { bin: string; dir: string } {
+  const bin = join(root, "gh-bin");
+  const dir = join(root, "gh-data");
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(bin, "gh"),
+    `#!/bin/sh
+d='${dir}'
+echo "$*" >> "$d/calls.log"
+case "$1 $2" in
+  "pr view") cat "$d/pr.json" ;;
+  "api graphql") cat "$d/threads.json" ;;
+  "pr checkout")
+    n=$3; shift 3; branch=$(cat "$d/head-branch" 2>/dev/null || echo pr-head)
+    while [ $# -gt 0 ]; do [ "$1" = --branch ] && { branch=$2; shift; }; shift; done
+    git fetch -q origin "pull/$n/head" && git checkout -q -B "$branch" FETCH_HEAD ;;
+  *) echo "stand-in gh: no answer for: $*" >&2; exit 1 ;;
+esac
+`,
+    { mode: 0o755 },
+  );
+  return { bin, dir };
+}
+
+/** PR `n` on the bare remote: a branch `head` with one commit, published as refs/pull/N/head. */
+export function makePr(repo: string, env: Record<string, string>, n: number, head: string): void {
+  git(repo, ["checkout", "--quiet", "-b", head], env);
+  writeFileSync(join(repo, `${head}.txt`), `${head}\n`);
+  git(repo, ["add", "-A"], env);
+  git(repo, ["commit", "--quiet", "-m", `${head}: change`], env);
+  git(repo, ["push", "--quiet", "origin", `${head}:${head}`, `${head}:refs/pull/${n}/head`], env);
+  git(repo, ["checkout", "--quiet", "main"], env);
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
-import { git, gitEnv, makeRepo } from "./git-rig";
+import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
 let s: TestServer;
 let env: Record<string, string>;
@@ -151,3 +151,60 @@ test("ws templates list and show", async () => {
   writeFileSync(join(s.root, "config", "ws", "templates", "copied.toml"), await s.ok(["templates", "show", "default"]));
   expect(await s.ok(["templates", "show", "copied"])).toContain('type = "pane"');
 });
+
+test("ws new --pr without gh: the PR's head from origin's pull/N/head", async () => {
+  makePr(repo, env, 7, "pr-seven-head");
+  const r = await v6({ type: "new_workstream", template: "default", name: "pr-7", pr: 7, repo });
+  expect(r.type).toBe("pane");
+  expect(r.branch).toBe("pr-7");
+  expect(git(r.dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "pr-seven-head"], env));
+  expect(existsSync(join(r.dir, "pr-seven-head.txt"))).toBe(true);
+}, 30_000);
+
+test("ws done refuses uncommitted changes, unpushed commits and names that are no workstream; after a push the worktree goes and the branch stays", async () => {
+  const dir = join(wtRoot, "feat-a");
+  const pane = (await tabOfWorkstream("feat-a"))!;
+  const missing = await s.run(["done", "no-such"]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('no workstream "no-such"');
+  expect((await v6({ type: "workstream_done", name: "no-such" })).code).toBe("not_a_workstream");
+
+  writeFileSync(join(dir, "wip.txt"), "wip\n");
+  const dirty = await s.run(["done", "feat-a"]);
+  expect(dirty.code).toBe(1);
+  expect(dirty.stderr).toContain("uncommitted changes");
+  expect(dirty.stderr).toContain("wip.txt");
+  expect(dirty.stderr).toContain("--force");
+  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("uncommitted_changes");
+
+  git(dir, ["add", "wip.txt"], env);
+  git(dir, ["commit", "--quiet", "-m", "wip"], env);
+  const unpushed = await s.run(["done", "feat-a"]);
+  expect(unpushed.code).toBe(1);
+  expect(unpushed.stderr).toContain("1 commit on feat-a is on no remote branch");
+  expect(unpushed.stderr).toContain("git push -u origin feat-a");
+  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("unpushed_commits");
+  expect(await tabOf(pane)).toBeDefined(); // every refusal left the tab
+
+  git(dir, ["push", "--quiet", "-u", "origin", "feat-a"], env);
+  // From a pane of the workstream, by its pane (as `ws done` inside it sends).
+  expect((await s.request({ v: 2, type: "workstream_done", pane })).type).toBe("ok");
+  expect(await tabOf(pane)).toBeUndefined();
+  await waitFor("the worktree to go", () => !existsSync(dir));
+  expect(git(repo, ["branch", "--list", "feat-a"], env)).toContain("feat-a");
+  expect(git(repo, ["worktree", "list"], env)).not.toContain(dir);
+  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("not_a_workstream");
+}, 30_000);
+
+test("ws done --force removes a worktree with uncommitted files", async () => {
+  const dir = join(wtRoot, "feat-b");
+  expect((await s.run(["done", "feat-b"])).stderr).toContain("uncommitted changes"); // setup's files
+  await s.ok(["done", "feat-b", "--force"]);
+  await waitFor("the worktree to go", () => !existsSync(dir));
+  expect(git(repo, ["branch", "--list", "feat-b"], env)).toContain("feat-b");
+}, 30_000);
+
+async function tabOfWorkstream(name: string): Promise<number | undefined> {
+  const d = await s.request({ v: 5, type: "dashboard" });
+  return d.workstreams.find((w: any) => w.name === name)?.pane;
+}
