@@ -150,7 +150,7 @@ export class WorkstreamService {
     const w = this.resolve(p);
     this.refuseLastTab(w);
     if (!p.force) {
-      const why = await unfinishedWork(w.dir, w.branch);
+      const why = await unfinishedWork(w.dir, { review: w.review });
       if (why) throw why;
     }
     this.refuseLastTab(w); // the session may have changed while git looked

@@ -213,8 +213,9 @@ export async function runSetup(commands: string[][], dir: string, env: Record<st
   }
 }
 
-/** Why `ws done` should not remove the worktree yet, or undefined. */
-export async function unfinishedWork(dir: string, branch: string): Promise<WsError | undefined> {
+/** Why `ws done` should not remove the worktree yet, or undefined. A review's commits count only
+ * when they are on no other branch either (the reviewed branch may be local only). */
+export async function unfinishedWork(dir: string, o: { review?: boolean } = {}): Promise<WsError | undefined> {
   if (!(await exists(dir))) return undefined;
   const status = await git(dir, ["status", "--porcelain"]);
   if (status.code !== 0) return undefined; // not a worktree any more: nothing to lose
@@ -224,7 +225,9 @@ export async function unfinishedWork(dir: string, branch: string): Promise<WsErr
       `${dir} has uncommitted changes (${changed.length} ${changed.length === 1 ? "file" : "files"}: ${changed.slice(0, 3).map((l) => l.slice(3)).join(", ")}${changed.length > 3 ? ", …" : ""}): commit and push them, or ws done --force to throw them away`,
       "uncommitted_changes",
     );
-  const unpushed = await git(dir, ["rev-list", "--count", "HEAD", "--not", "--remotes"]);
+  const branch = (await git(dir, ["rev-parse", "--abbrev-ref", "HEAD"])).stdout.trim();
+  const others = o.review ? [`--exclude=refs/heads/${branch}`, "--branches"] : [];
+  const unpushed = await git(dir, ["rev-list", "--count", "HEAD", "--not", "--remotes", ...others]);
   const n = Number(unpushed.stdout.trim());
   if (unpushed.code === 0 && n > 0)
     return new WsError(`${n} ${n === 1 ? "commit" : "commits"} on ${branch} ${n === 1 ? "is" : "are"} on no remote branch: push them (git push -u origin ${branch}), or ws done --force to leave them only in the branch`, "unpushed_commits");
