@@ -96,7 +96,7 @@ export function distance(a: string, b: string): number {
 
 /** The candidate closest to `word`, if it is close enough to be a likely typo. */
 export function closest(word: string, candidates: readonly (string | number)[]): string | number | undefined {
-  let best: { c: string | number; d: number } | undefined;
+  let best: { c: string | number; d: number; gap: number } | undefined;
   const w = word.toLowerCase();
   for (const c of candidates) {
     const s = String(c);
@@ -110,7 +110,9 @@ export function closest(word: string, candidates: readonly (string | number)[]):
       if (Math.abs(word.length - s.length) > limit) continue;
       d = distance(word, s);
     }
-    if (!best || d < best.d) best = { c, d };
+    // On a tie the nearer length wins: "prox" means "proxy" rather than "pr".
+    const gap = Math.abs(l.length - w.length);
+    if (!best || d < best.d || (d === best.d && gap < best.gap)) best = { c, d, gap };
   }
   if (!best) return undefined;
   const limit = Math.max(1, Math.floor(Math.max(word.length, String(best.c).length) / 3));
