@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
+import { TestServer, waitFor, wsArgv } from "./harness";
+import { Tmux } from "./tmux-driver";
 import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
 let s: TestServer;
@@ -208,3 +209,24 @@ async function tabOfWorkstream(name: string): Promise<number | undefined> {
   const d = await s.request({ v: 5, type: "dashboard" });
   return d.workstreams.find((w: any) => w.name === name)?.pane;
 }
+
+test("on screen, the Dashboard lists the workstreams and Enter goes to one", async () => {
+  const pane = (await tabOfWorkstream("on-taken"))!;
+  await s.request({ v: 5, type: "pane_focus", pane: 1 });
+  const tmux = new Tmux(s.env);
+  try {
+    await tmux.open("ws", `${wsArgv().join(" ")} attach; sleep 3600`, 140, 40);
+    await tmux.waitFor("ws", "1:");
+    await tmux.keys("ws", "C-Space", "a");
+    const screen = await tmux.waitFor("ws", "Workstreams");
+    expect(screen).toMatch(new RegExp(`on-taken\\s+app \\(pane ${pane}\\)\\s+taken-branch`));
+    expect(screen).toMatch(/pr-7\s+app \(pane \d+\)\s+pr-7/);
+    await tmux.keys("ws", "Enter");
+    await waitFor("the workstream's tab on screen", async () => {
+      const app = (await s.list()).find((w) => w.name === "app");
+      return app?.current && app.tabs.find((t: any) => t.panes.includes(pane))?.active;
+    });
+  } finally {
+    await tmux.kill();
+  }
+}, 30_000);

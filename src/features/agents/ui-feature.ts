@@ -41,8 +41,8 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   if (!d.ports.length) add("  none");
   add("Commands");
   for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
-  // Start on the most urgent agent, or on the first button when no agent reports.
-  const selected = d.agents.length ? 1 : lines.indexOf("Commands") + 1;
+  // Start on the most urgent agent, else the first workstream, else the first button.
+  const selected = d.agents.length ? 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
   ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.());
 }
 
@@ -70,13 +70,7 @@ export default function agentsUiFeature(): Feature {
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       const workstreams = d.services.get("workstreams");
-      ui.dashboard = () => {
-        if (!workstreams) return showDashboard(ui, agents);
-        workstreams.rows().then(
-          (rows) => showDashboard(ui, agents, rows),
-          () => showDashboard(ui, agents),
-        );
-      };
+      ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow());
       // Name the agent as the tab bar does: the tab's name says more than the program's.
       const where = (pane: number) => {
         const at = d.session.where(pane);

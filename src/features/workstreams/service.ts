@@ -168,23 +168,33 @@ export class WorkstreamService {
       throw new WsError(`workstream "${w.name}" has the last tab in ws: open another tab first (ws tab new), then ws done again`, "last_pane");
   }
 
-  /** The dashboard's rows: each workstream with an open tab. Waits up to `waitMs` for PR statuses
-   * not known yet. */
-  async rows(waitMs = 0): Promise<DashboardWorkstream[]> {
-    const list = [...this.session.workstreams.values()].flatMap((w) => {
+  /** The dashboard's rows: each workstream with an open tab, PR statuses as known now (asking gh
+   * again in the background when they are old). */
+  rowsNow(): DashboardWorkstream[] {
+    return this.open().map(({ w, at }) => {
+      const pr = this.prStatus(w).text;
+      return { name: w.name, workspace: at.ws.name, pane: at.tab.focused, ...(w.branch ? { branch: w.branch } : {}), ...(pr ? { pr } : {}) };
+    });
+  }
+
+  /** The rows, waiting up to `waitMs` for PR statuses gh has not told yet. */
+  async rows(waitMs: number): Promise<DashboardWorkstream[]> {
+    const pending = this.open().flatMap(({ w }) => {
+      const s = this.prStatus(w);
+      return s.text === undefined && s.pending ? [s.pending] : [];
+    });
+    if (pending.length) await Promise.race([Promise.all(pending), Bun.sleep(waitMs)]);
+    return this.rowsNow();
+  }
+
+  private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
+    return [...this.session.workstreams.values()].flatMap((w) => {
       const at = this.session.workstreamTab(w);
       return at ? [{ w, at }] : [];
     });
-    const status = () => list.map(({ w }) => this.prs.get(w.name, w.dir, w.pr !== undefined ? String(w.pr) : w.branch));
-    const pending = status().flatMap((s) => (s.text === undefined && s.pending ? [s.pending] : []));
-    if (waitMs > 0 && pending.length) await Promise.race([Promise.all(pending), Bun.sleep(waitMs)]);
-    const now = status();
-    return list.map(({ w, at }, i) => ({
-      name: w.name,
-      workspace: at.ws.name,
-      pane: at.tab.focused,
-      ...(w.branch ? { branch: w.branch } : {}),
-      ...(now[i]!.text ? { pr: now[i]!.text } : {}),
-    }));
+  }
+
+  private prStatus(w: Workstream) {
+    return this.prs.get(w.name, w.dir, w.pr !== undefined ? String(w.pr) : w.branch);
   }
 }
