@@ -230,3 +230,20 @@ test("on screen, the Dashboard lists the workstreams and Enter goes to one", asy
     await tmux.kill();
   }
 }, 30_000);
+
+test("the daemon answers others while a workstream's setup runs; the same name meanwhile is refused", async () => {
+  const tdir = join(s.root, "config", "ws", "templates");
+  const gate = join(s.root, "setup-gate");
+  writeFileSync(join(tdir, "slow.toml"), `setup = [["sh", "-c", "while [ ! -e '${gate}' ]; do sleep 0.05; done"]]\n`);
+  const making = v6({ type: "new_workstream", template: "slow", name: "slow-1", repo });
+  await waitFor("setup to be running", () => existsSync(join(wtRoot, "slow-1")));
+  const t0 = performance.now();
+  const list = await s.list();
+  const ms = performance.now() - t0;
+  console.log(`workspace_list while a setup runs: ${ms.toFixed(1)} ms`);
+  expect(list.length).toBeGreaterThan(0);
+  expect(ms).toBeLessThan(1000);
+  expect((await v6({ type: "new_workstream", template: "default", name: "slow-1", repo })).code).toBe("workstream_exists");
+  writeFileSync(gate, "");
+  expect((await making).type).toBe("pane");
+}, 30_000);
