@@ -11,6 +11,8 @@ const NEW_WORKSTREAM_REQUEST = { since: 6, longRunning: true, stream: false };
 
 export async function newWorkstream({ fields }: HandlerInput): Promise<void> {
   if (fields.branch !== undefined && fields.pr !== undefined) throw new CliError("give --branch or --pr, not both");
+  // The server resolves nothing against this shell's directory: a relative --repo is made absolute here.
+  if (typeof fields.repo === "string" && !fields.repo.startsWith("/") && !globals.hosts) fields.repo = `${process.cwd()}/${fields.repo}`;
   const reply = await send("new_workstream", fields, NEW_WORKSTREAM_REQUEST);
   show(reply, `workstream ${fields.name}: pane ${reply.pane} in ${reply.workspace}, worktree ${reply.dir} on branch ${reply.branch}`);
 }
