@@ -4,7 +4,7 @@
 //    jittered keys;
 //  - bytes ws sends its client while a pane floods (a few screens, not the flood);
 //  - bytes ws sends with three idle shells over 10 s (target 0).
-import { BenchEnv, WS, median, report } from "./lib";
+import { Arrival, BenchEnv, WS, median, report } from "./lib";
 import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 300);
@@ -29,19 +29,16 @@ async function wsClient(sock: string) {
             c.text += frameText(f);
             c.bytes += f.payload.length;
           }
+        arrived.check();
       },
     },
   });
   return c;
 }
 
-async function until(cond: () => boolean, ms = 5000) {
-  const end = performance.now() + ms;
-  while (!cond()) {
-    if (performance.now() > end) throw new Error("timed out");
-    await Bun.sleep(0);
-  }
-}
+/** Every client below calls `arrived.check()` as its data comes in. */
+const arrived = new Arrival();
+const until = (cond: () => boolean, ms = 5000) => arrived.until(cond, ms);
 
 async function wsEcho(env: BenchEnv): Promise<number[]> {
   const c = await wsClient(env.wsSock);
@@ -72,7 +69,10 @@ async function tmuxEcho(env: BenchEnv): Promise<number[]> {
   let out = "";
   (async () => {
     const dec = new TextDecoder();
-    for await (const b of p.stdout) out += dec.decode(b);
+    for await (const b of p.stdout) {
+      out += dec.decode(b);
+      arrived.check();
+    }
   })();
   await until(() => out.length > 0);
   await Bun.sleep(300);

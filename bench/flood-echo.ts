@@ -11,7 +11,7 @@
 //
 // BENCH_FLOOD=quiet,yes,seq,raw picks the cases; BENCH_WS_BINS=a:path,b:path compares ws builds (each
 // beside the same tmux run); BENCH_KEYS keys per case.
-import { BenchEnv, WS, median, report } from "./lib";
+import { Arrival, BenchEnv, WS, median, report } from "./lib";
 import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 import { readFileSync } from "node:fs";
 
@@ -36,13 +36,9 @@ const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 const jitter = () => Bun.sleep(10 + Math.random() * 20);
 const stripEscapes = (s: string) => s.replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]/g, "");
 
-async function until(cond: () => boolean, ms = 10000) {
-  const end = performance.now() + ms;
-  while (!cond()) {
-    if (performance.now() > end) throw new Error("timed out");
-    await Bun.sleep(0);
-  }
-}
+/** Every client below calls `arrived.check()` as its data comes in. */
+const arrived = new Arrival();
+const until = (cond: () => boolean, ms = 10000) => arrived.until(cond, ms);
 
 const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
 
@@ -87,6 +83,7 @@ async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean)
             shown = now;
           });
         }
+        arrived.check();
       },
     },
   });
@@ -134,7 +131,10 @@ async function tmux(env: BenchEnv, flood: string[] | undefined): Promise<Result>
   let out = "";
   (async () => {
     const dec = new TextDecoder();
-    for await (const b of p.stdout) out += dec.decode(b);
+    for await (const b of p.stdout) {
+      out += dec.decode(b);
+      arrived.check();
+    }
   })();
   const send = (line: string) => {
     p.stdin.write(line + "\n");

@@ -19,6 +19,33 @@ export async function medianOf(runs: number, fn: () => Promise<number>): Promise
   return { median: median(all), all };
 }
 
+/**
+ * Waits for a condition that only data arriving can make true: `check()` from the data callback
+ * settles it. Nothing polls, so the bench itself takes no core from the servers it measures (a
+ * `Bun.sleep(0)` loop spins: each turn is ~7 µs).
+ */
+export class Arrival {
+  private waiting: { cond: () => boolean; resolve: () => void; reject: (e: Error) => void; timer: Timer } | undefined;
+  until(cond: () => boolean, ms = 10_000): Promise<void> {
+    if (cond()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = undefined;
+        reject(new Error("timed out"));
+      }, ms);
+      this.waiting = { cond, resolve, reject, timer };
+    });
+  }
+  /** Data arrived: settle the wait if its condition now holds. */
+  check(): void {
+    const w = this.waiting;
+    if (!w || !w.cond()) return;
+    this.waiting = undefined;
+    clearTimeout(w.timer);
+    w.resolve();
+  }
+}
+
 export function report(what: string, unit: string, ws: number, tmux: number, lowerIsBetter = true): void {
   const ratio = ws / tmux;
   const verdict = lowerIsBetter ? (ratio < 1 ? "ws faster" : "tmux faster") : ratio > 1 ? "ws faster" : "tmux faster";

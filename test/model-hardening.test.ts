@@ -131,6 +131,7 @@ test("every name field of every message refuses each kind of bad name with inval
 test("names up to 128 characters of any script (and emoji) are fine", async () => {
   const long = "ä".repeat(NAME_MAX_LENGTH);
   expect(await s.request({ v: 2, type: "workspace_new", name: long })).toEqual({ v: 5, type: "ok" });
+  await s.ok(["project", "new", "p-1"]);
   expect(await s.request({ v: 2, type: "tab_new", workspace: long, name: "Spiele 🎮 שלום 日本", project: "p-1", cwd: "/tmp", command: ["cat"] })).toMatchObject({ type: "pane" });
   const ws = (await s.list()).find((w) => w.name === long);
   expect(ws.tabs.map((t: any) => t.name)).toContain("Spiele 🎮 שלום 日本");

@@ -80,6 +80,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
   const p2 = await s.request({ v: 1, type: "split", pane: p1.pane, right: false, cwd: "/tmp", command: sizeProbe("m2"), focus: false, size: 5 });
   // alpha: two tabs, one with a name and a project, split 3 ways.
   expect((await s.request({ v: 2, type: "workspace_new", name: "alpha" })).type).toBe("ok");
+  await s.ok(["project", "new", "button-a11y"]);
   const a1 = await s.request({ v: 2, type: "tab_new", workspace: "alpha", name: "Build", project: "button-a11y", cwd: dir, command: [] });
   const a2 = await s.request({ v: 1, type: "split", pane: a1.pane, right: false, cwd: dir, command: sizeProbe("a2"), focus: false, size: 7 });
   const a3 = await s.request({ v: 1, type: "split", pane: a2.pane, right: true, cwd: dir, command: [], focus: false, size: 30 });

@@ -61,6 +61,7 @@ describe("workspace_new / workspace_list / workspace_close / workspace_focus", (
 
 describe("tab_new / tab_close / open_tab", () => {
   test("tab_new opens a tab in a named workspace and replies with its pane", async () => {
+    await s.ok(["project", "new", "tetris"]); // an unknown slug is an error (test/projects.test.ts)
     const r = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/tmp", project: "tetris", command: ["sh", "-c", "pwd; exec cat"] });
     expect(r.type).toBe("pane");
     const games = await ws("Games");
@@ -203,6 +204,7 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
 
 describe("project_renamed / project_attach", () => {
   test("tabs linked to the old slug link to the new one", async () => {
+    for (const slug of ["a11y", "other"]) await s.ok(["project", "new", slug]);
     const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Proj", cwd: "/tmp", project: "a11y" });
     expect(await s.rawLine(JSON.stringify({ v: 2, type: "project_renamed", from: "a11y", to: "buttons" }) + "\n")).toBe("ok");
     await waitFor("the project rename", async () => (await ws("Games")).tabs.find((x: any) => x.name === "Proj")?.project === "buttons");

@@ -28,6 +28,7 @@ const agents = () => import("./agent-cmds");
 const panes = () => import("./pane-cmds");
 const remote = () => import("./remote-cmds");
 const workstreams = () => import("./workstream-cmds");
+const projects = () => import("./project-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
   start: from(server, "start"),
@@ -57,4 +58,11 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   prComments: from(workstreams, "prComments"),
   templatesList: from(workstreams, "templatesList"),
   templatesShow: from(workstreams, "templatesShow"),
+  projectNew: from(projects, "projectNew"),
+  projectList: from(projects, "projectList"),
+  projectShow: from(projects, "projectShow"),
+  projectAttach: from(projects, "projectAttach"),
+  projectRename: from(projects, "projectRename"),
+  projectHandoff: from(projects, "projectHandoff"),
+  open: from(() => import("./open-cmds"), "open"),
 };

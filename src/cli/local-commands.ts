@@ -101,4 +101,18 @@ export const LOCAL_COMMANDS: Command[] = [
     rest: { field: "command", description: "The program and its arguments (default: your shell)" },
     run: "tmuxShim",
   },
+  {
+    path: "project new",
+    summary: "Make a project: a slug with a name, a repo and notes ($XDG_DATA_HOME/ws/projects/SLUG)",
+    params: [arg("slug", "The project's slug: letters, digits, . _ -", true), flag("name", "string", "Its name (default: the slug)"), flag("repo", "string", "Its main clone"), flag("notes", "string", "Notes")],
+    run: "projectNew",
+  },
+  { path: "project list", summary: "List the projects: slug, name, repo", params: [], run: "projectList" },
+  { path: "project show", summary: "Show a project: name, repo, notes", params: [arg("slug", "The project's slug", true)], run: "projectShow" },
+  {
+    path: "project rename",
+    summary: "Give a project a new slug: moves it on disk, then relinks its tabs (project_renamed)",
+    params: [arg("old", "The project's slug now", true), { ...flag("slug", "string", "The new slug"), required: true }],
+    run: "projectRename",
+  },
 ];

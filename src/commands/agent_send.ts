@@ -1,15 +1,8 @@
 import { defineMessage } from "./types";
-import { waiting } from "./waiting";
+import { UNTIL_DEFAULT, typeToAgent, type AgentWait } from "./agent-typing";
 import { WsError } from "../protocol/errors";
 import { AGENT_STATUSES } from "./wait_for";
 
-interface Wait {
-  until: string[];
-  timeout: number;
-}
-
-/** What `wait` waits for when it names no statuses: the agent's turn is over, or it asks something. */
-const UNTIL_DEFAULT = ["done", "idle", "blocked"];
 const MAX_WAIT_MS = 86_400_000;
 
 /** `wait` checked and completed (an object field's contents are the message's own to check). */
@@ -26,7 +19,7 @@ function waitProblem(v: unknown): string | undefined {
   return undefined;
 }
 
-export default defineMessage<{ pane: number; text: string; wait?: Partial<Wait> }>({
+export default defineMessage<{ pane: number; text: string; wait?: Partial<AgentWait> }>({
   type: "agent_send",
   since: 4,
   request: true,
@@ -69,29 +62,8 @@ export default defineMessage<{ pane: number; text: string; wait?: Partial<Wait> 
         command: "ws hooks install claude",
       });
     }
-    const p = session.pane(target);
     if (wait && agents?.status(target)?.status === "blocked")
       throw new WsError(`the agent in pane ${target} is blocked on a prompt (${agents.status(target)?.detail ?? "it asks for an answer"}); typing would answer it`, "agent_blocked", { param: "pane" });
-    if (!wait) {
-      p.paste(text);
-      p.write("\r");
-      return { type: "pane", pane: target };
-    }
-    const until = wait.until ?? UNTIL_DEFAULT;
-    const timeout = wait.timeout ?? 0;
-    const began = Date.now();
-    const timedOut = () => new WsError(`the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`, "timeout");
-    return waiting({ signal, timeoutMs: timeout, timedOut }, ({ finish, onFinish }) => {
-      // Listening before typing: a report that follows at once is not missed.
-      onFinish(
-        session.bus.on((e) => {
-          if (!("pane" in e) || e.pane !== target) return;
-          if (e.type === "pane_closed") finish(new WsError(`pane ${target} closed while waiting for its agent`, "pane_exited", { param: "pane" }));
-          else if (e.type === "agent_status" && e.status !== null && until.includes(e.status)) finish({ type: "pane", pane: target, status: e.status, elapsed_ms: Date.now() - began });
-        }),
-      );
-      p.paste(text);
-      p.write("\r");
-    });
+    return typeToAgent(session, target, text, wait && { until: wait.until ?? UNTIL_DEFAULT, timeout: wait.timeout ?? 0 }, signal);
   },
 });

@@ -25,10 +25,11 @@ import session_save from "./session_save";
 import session_restore from "./session_restore";
 import session_discard from "./session_discard";
 import run_command from "./run_command";
-import { handoff, open } from "./unsupported";
 import newWorkstream from "./new_workstream";
 import workstreamDone from "./workstream_done";
 import openReview from "./open_review";
+import open from "./open";
+import handoff from "./handoff";
 import hello from "./hello";
 import describe from "./describe";
 import pane_info from "./pane_info";
@@ -50,6 +51,8 @@ import tab_rename from "./tab_rename";
 import workspace_rename from "./workspace_rename";
 import pane_move from "./pane_move";
 import pane_list from "./pane_list";
+import project_handoff from "./project_handoff";
+import open_file from "./open_file";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -104,6 +107,9 @@ export const MESSAGES: MessageEntry[] = [
   workspace_rename,
   pane_move,
   pane_list,
+  // issue 13: projects, open
+  project_handoff,
+  open_file,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

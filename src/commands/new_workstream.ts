@@ -28,7 +28,7 @@ export default defineMessage<{ template: string; name: string; branch?: string; 
     dir: { type: "string", description: "The worktree" },
     branch: { type: "string", description: "Its branch" },
   },
-  errors: ["not_a_repo", "branch_exists", "branch_not_found", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "unsupported", ...PANE_START_ERRORS],
+  errors: ["project_not_found", "not_a_repo", "branch_exists", "branch_not_found", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "unsupported", ...PANE_START_ERRORS],
   example: { v: 1, type: "new_workstream", template: "design-system-pr", name: "pr-101", pr: 101 },
   cli: {
     path: "new",
@@ -40,6 +40,7 @@ export default defineMessage<{ template: string; name: string; branch?: string; 
   async handle(p, { services }) {
     const svc = services.get("workstreams");
     if (!svc) throw new WsError("workstreams are not supported by this ws build", "unsupported");
+    if (p.project !== undefined) services.get("projects")?.check(p.project);
     const r = await svc.create(p);
     return { type: "pane", pane: r.tab.focused, workspace: r.ws.name, tab: r.tab.id, dir: r.dir, branch: r.branch };
   },

@@ -11,16 +11,17 @@ export default defineMessage<{ workspace?: string; name?: string; cwd?: string; 
     workspace: { type: "string", name: true, description: "Workspace name, exact then ignoring case. Default: the workspace on screen" },
     name: { type: "string", name: true, description: "The tab's name" },
     cwd: { type: "string", description: "Where the command starts. The ws CLI sends its own directory (not with -H, where that directory is on another machine)" },
-    project: { type: "string", name: true, description: "Project slug to link the tab to" },
+    project: { type: "string", name: true, description: "Project slug to link the tab to. An unknown slug is an error (project_not_found)" },
     command: { type: "string[]", default: [], description: "The program and its arguments. Empty runs the user's shell" },
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
     keep: KEEP_FIELD,
     env: ENV_FIELD,
   },
-  errors: ["workspace_not_found", ...PANE_START_ERRORS],
+  errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
-  handle(p, { session }) {
+  handle(p, { session, services }) {
+    if (p.project !== undefined) services.get("projects")?.check(p.project);
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
     const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env });
     return { type: "pane", pane: pane.id };

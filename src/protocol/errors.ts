@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   setup_failed: "A template's setup command failed; the message gives its output. The worktree and its new branch were removed",
   uncommitted_changes: "ws done refused: the worktree has uncommitted changes (commit and push them, or force)",
   unpushed_commits: "ws done refused: the branch has commits on no remote branch (push them, or force)",
+  nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",
+  project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

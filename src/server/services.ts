@@ -8,6 +8,7 @@ import type { AgentService } from "../features/agents/service";
 import type { PersistenceService } from "../features/persistence/service";
 import type { Interface } from "../ui/interface";
 import type { WorkstreamService } from "../features/workstreams/service";
+import type { ProjectService } from "../features/projects/feature";
 
 /** Runs a keymap command by name, as its key would (run_command). */
 export type RunCommandService = (name: string) => void;
@@ -26,6 +27,8 @@ export interface ServiceTypes {
   runCommand: RunCommandService;
   /** Workstreams: worktrees, templates, reviews (features/workstreams). */
   workstreams: WorkstreamService;
+  /** The projects store, read with the daemon's environment (features/projects). */
+  projects: ProjectService;
 }
 
 export class Services {

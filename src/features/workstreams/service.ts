@@ -10,7 +10,8 @@ import type { Workstream } from "../../model/workstream";
 import { WsError, have } from "../../protocol/errors";
 import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, setupCommands, type Vars } from "./templates";
 import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
-import { projectRepo } from "./projects";
+import { readProject } from "../projects/store";
+import { parentDir } from "../../paths";
 import { PrStatus } from "./pr-status";
 
 export interface NewWorkstream {
@@ -61,6 +62,16 @@ export class WorkstreamService {
     private env: Record<string, string | undefined> = process.env,
   ) {}
 
+  /** Where Neovims of template panes listen, so ws open can drive them (features/nvim). */
+  private get socketDir(): string {
+    return parentDir(this.session.opts.socketPath);
+  }
+
+  private projectRepo(slug: string): string | undefined {
+    const repo = readProject(slug, this.env)?.repo;
+    return repo !== undefined ? expandHome(repo, this.env) : undefined;
+  }
+
   private checkFree(name: string): void {
     if (this.session.workstreams.has(name) || this.pending.has(name))
       throw new WsError(`there is a workstream "${name}" already: ws done ${name} first, or pick another name`, "workstream_exists", { param: "name" });
@@ -74,7 +85,7 @@ export class WorkstreamService {
     this.pending.add(p.name);
     try {
       const t = await loadTemplate(p.template, this.env);
-      const from = t.repo !== undefined ? expandHome(t.repo, this.env) : ((p.project !== undefined ? await projectRepo(p.project, this.env) : undefined) ?? p.repo);
+      const from = t.repo !== undefined ? expandHome(t.repo, this.env) : ((p.project !== undefined ? this.projectRepo(p.project) : undefined) ?? p.repo);
       if (from === undefined)
         throw new WsError(`no repo for workstream "${p.name}": template ${t.name} names none${p.project ? `, nor does project ${p.project}` : ""}; run ws new inside a git checkout or give --repo DIR`, "not_a_repo", { param: "repo" });
       const repo = await repoRoot(from);
@@ -84,7 +95,7 @@ export class WorkstreamService {
         const vars: Vars = { name: p.name, branch: wt.branch, dir, repo, pr: p.pr !== undefined ? String(p.pr) : "", review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND };
         await copyFiles(repo, dir, await copyList(repo, t.copy));
         await runSetup(setupCommands(t, vars), dir, { WS_WORKSTREAM: p.name });
-        const tree = instantiate(t, vars, dir, p.name);
+        const tree = instantiate(t, vars, dir, p.name, this.socketDir);
         const { ws, tab } = this.openTab(fill(t.workspace ?? repoName(repo), vars), tree, p.name, true);
         this.session.addWorkstream({ name: p.name, repo, dir, branch: wt.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
         if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
@@ -115,7 +126,7 @@ export class WorkstreamService {
     }
     const t = await loadTemplate(p.template, this.env);
     const vars: Vars = { review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND, ...Object.fromEntries(p.vars), name: p.name, dir: p.dir, repo: p.repo, branch: p.branch ?? "" };
-    const tree = instantiate(t, vars, p.dir, p.name);
+    const tree = instantiate(t, vars, p.dir, p.name, this.socketDir);
     // The old tab (fresh) goes only once the new one stands, which takes its place.
     const before = at && this.session.workstreamTab(old!);
     const { ws, tab } = this.openTab(p.workspace, tree, p.title, p.focus);

@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { WsError } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
+import { nvimListenArgv } from "../nvim/listen";
 
 export interface Template {
   name: string;
@@ -201,12 +202,13 @@ export function fillArgv(argv: string[], vars: Vars): string[] {
 }
 
 /** The template's tree for a workstream in `dir`: placeholders filled, cwds made absolute within
- * the worktree, and WS_WORKSTREAM set in every pane. */
-export function instantiate(t: Template, vars: Vars, dir: string, workstream: string): TreeNode {
+ * the worktree, and WS_WORKSTREAM set in every pane. With `socketDir` (the server's), a Neovim
+ * pane gets a private --listen socket there, so `ws open` can drive it. */
+export function instantiate(t: Template, vars: Vars, dir: string, workstream: string, socketDir?: string): TreeNode {
   const walk = (n: TreeNode): TreeNode => {
     if (n.type === "split") return { ...n, first: walk(n.first), second: walk(n.second) };
     const leaf: TreeNode = { type: "pane", cwd: resolve(dir, fill(n.cwd ?? ".", vars)), env: { ...Object.fromEntries(Object.entries(n.env ?? {}).map(([k, v]) => [k, fill(v, vars)])), WS_WORKSTREAM: workstream } };
-    if (n.command) leaf.command = fillArgv(n.command, vars);
+    if (n.command) leaf.command = socketDir !== undefined ? nvimListenArgv(fillArgv(n.command, vars), socketDir) : fillArgv(n.command, vars);
     if (n.label !== undefined) leaf.label = fill(n.label, vars);
     if (n.keep) leaf.keep = true;
     return leaf;
