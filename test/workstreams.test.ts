@@ -247,3 +247,30 @@ test("the daemon answers others while a workstream's setup runs; the same name m
   writeFileSync(gate, "");
   expect((await making).type).toBe("pane");
 }, 30_000);
+
+test("--project: the repo comes from the project, an unknown one is refused; a template's Neovim is the one ws open drives", async () => {
+  const elsewhere = join(s.root, "plain"); // not a checkout: the repo must come from the project
+  mkdirSync(elsewhere, { recursive: true });
+  const unknown = await s.run(["new", "default", "p-0", "--project", "nope"], { cwd: elsewhere });
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain('no project "nope"');
+  expect((await v6({ type: "new_workstream", template: "default", name: "p-0", project: "nope" })).code).toBe("project_not_found");
+  expect(existsSync(join(wtRoot, "p-0"))).toBe(false);
+
+  await s.ok(["project", "new", "proj1", "--repo", repo]);
+  writeFileSync(
+    join(s.root, "config", "ws", "templates", "editor.toml"),
+    `[layout]\ntype = "split"\ndirection = "right"\nratio = 0.5\n\n[layout.first]\ntype = "pane"\nlabel = "editor"\ncommand = ["nvim", "--clean", "README.md"]\n\n[layout.second]\ntype = "pane"\n`,
+  );
+  const out = await s.ok(["new", "editor", "ed-1", "--project", "proj1"], { cwd: elsewhere });
+  const dir = join(wtRoot, "ed-1");
+  expect(out).toContain(`worktree ${dir}`);
+  const layout = await v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
+  const [editor, shell] = layout.panes as number[];
+  expect(layout.root.first.command.slice(0, 2)).toEqual(["nvim", "--listen"]);
+  expect((await s.list()).flatMap((w) => w.tabs).find((t: any) => t.panes.includes(editor))?.project).toBe("proj1");
+  await s.waitScreen(editor!, "# app");
+  const opened = await v6({ type: "open_file", pane: shell, location: `${dir}/README.md:1` });
+  expect(opened.pane).toBe(editor);
+  expect((await v6({ type: "layout_export", pane: editor })).panes).toEqual([editor, shell]);
+}, 30_000);
