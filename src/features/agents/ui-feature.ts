@@ -18,7 +18,7 @@ export function notifyKinds(env = process.env): Set<string> {
 }
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
-const BUTTONS = ["new-tab", "new-workspace", "switch-workspace", "help"];
+const BUTTONS = ["new-tab", "new-workspace", "new-workstream", "switch-workspace", "help"];
 
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
 export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = []): void {

@@ -1,5 +1,5 @@
 // Plugs workstreams into the daemon: the service new_workstream, open_review, workstream_done and
-// the dashboard use.
+// the dashboard use, and the interface's new-workstream prompt.
 import type { Feature } from "../../server/features";
 import { WorkstreamService } from "./service";
 
@@ -8,6 +8,12 @@ export default function workstreamsFeature(): Feature {
     name: "workstreams",
     provide(d) {
       d.services.provide("workstreams", new WorkstreamService(d.session));
+    },
+    start(d) {
+      // The interface's new-workstream prompt (and run_command's).
+      const ui = d.services.get("ui");
+      const svc = d.services.get("workstreams");
+      if (ui && svc) ui.newWorkstream = (template, name, repo) => svc.create({ template, name, repo });
     },
   };
 }
