@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
+import { Conn, readUntil } from "./v6-client";
 import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
 let s: TestServer;
@@ -293,3 +294,19 @@ test("the interface's new-workstream prompt (run_command, the Dashboard's button
     await tmux.kill();
   }
 }, 40_000);
+
+test("subscribers see workstream_created and workstream_closed", async () => {
+  const c = await Conn.open(s.sock);
+  try {
+    c.send({ v: 6, id: "sub", type: "subscribe", types: ["workstream_created", "workstream_closed"] });
+    expect((await c.next()).type).toBe("subscribed");
+    const r = await v6({ type: "new_workstream", template: "default", name: "evt-1", repo });
+    const [created] = await readUntil(c, (e) => e.event === "workstream_created");
+    expect(created).toMatchObject({ event: "workstream_created", workstream: "evt-1", workspace: "app", tab: r.tab });
+    await s.ok(["done", "evt-1"]);
+    const [closed] = await readUntil(c, (e) => e.event === "workstream_closed");
+    expect(closed).toMatchObject({ event: "workstream_closed", workstream: "evt-1" });
+  } finally {
+    c.close();
+  }
+}, 30_000);
