@@ -310,3 +310,11 @@ test("subscribers see workstream_created and workstream_closed", async () => {
     c.close();
   }
 }, 30_000);
+
+test("ws new inside a workstream's worktree makes a sibling from the main clone", async () => {
+  const inside = (await v6({ type: "new_workstream", template: "default", name: "sib-a", repo })).dir as string;
+  const r = await s.run(["new", "default", "sib-b"], { cwd: inside });
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toContain(`worktree ${join(wtRoot, "sib-b")} on branch sib-b`);
+  expect(git(repo, ["worktree", "list"], env)).toContain(join(wtRoot, "sib-b"));
+}, 30_000);

@@ -119,6 +119,7 @@ export class WorkstreamService {
   /** open_review: the open tab for this name (unless fresh), else a new one from the template. */
   async openReview(p: OpenReview): Promise<{ pane: number }> {
     const old = this.session.workstreams.get(p.name);
+    if ((old && !old.review) || this.pending.has(p.name)) this.checkFree(p.name); // a task's name, not a review's
     const at = old && this.session.workstreamTab(old);
     if (at && !p.fresh) {
       if (p.focus) this.session.focusTab(at.ws, at.tab);

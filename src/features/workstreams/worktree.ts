@@ -30,12 +30,15 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-/** The top of the git checkout `dir` is in (a worktree's own top for a worktree). */
+/** The main clone of the git checkout `dir` is in: from inside a worktree (another workstream's),
+ * the clone it belongs to, so new worktrees are its siblings. */
 export async function repoRoot(dir: string): Promise<string> {
   if (!(await exists(dir))) throw new WsError(`${dir} does not exist`, "not_a_repo", { param: "repo" });
   const r = await git(dir, ["rev-parse", "--show-toplevel"]);
   if (r.code !== 0 || !r.stdout.trim()) throw new WsError(`${dir} is not in a git repository: run ws new inside a checkout, give --repo DIR, or set repo in the template`, "not_a_repo", { param: "repo" });
-  return r.stdout.trim();
+  const top = r.stdout.trim();
+  const common = (await git(top, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.trim();
+  return common.endsWith("/.git") ? dirname(common) : top;
 }
 
 /** The remote new branches start from and PRs come from: origin, else the first one. */
