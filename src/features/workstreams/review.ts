@@ -8,6 +8,7 @@ import { WsError } from "../../protocol/errors";
 import { DEFAULT_REVIEW_COMMAND, fill, loadTemplate } from "./templates";
 import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRoot, reviewBranchWorktree, worktreesRoot } from "./worktree";
 import { git, gitSaid, onPath, run } from "./git";
+import type { OpenReview } from "./service";
 
 type Env = Record<string, string | undefined>;
 
@@ -71,21 +72,9 @@ async function prMarkdown(dir: string, target: string, meta: PrMeta | undefined)
   return out.join("\n");
 }
 
-export interface ReviewMessage {
-  workspace: string;
-  title: string;
-  name: string;
-  template: string;
-  repo: string;
-  dir: string;
-  branch?: string;
-  vars: [string, string][];
-  fresh: boolean;
-  focus: boolean;
-}
 
 /** Make (or reuse) the review's worktree, write .ws/pr.md, and return open_review's fields. */
-export async function prepareReview(target: string, o: { cwd: string; fresh: boolean; template: string; focus: boolean; env?: Env }): Promise<ReviewMessage> {
+export async function prepareReview(target: string, o: { cwd: string; fresh: boolean; template: string; focus: boolean; env?: Env }): Promise<OpenReview> {
   const env = o.env ?? process.env;
   const repo = await repoRoot(o.cwd);
   const pr = /^#?\d+$/.test(target) ? Number(target.replace("#", "")) : undefined;

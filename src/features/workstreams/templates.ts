@@ -5,7 +5,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { parse as parseToml, TomlError } from "smol-toml";
+import { parse as parseToml } from "smol-toml";
+import { tomlProblem } from "../../toml-problem";
 import { WsError } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
 import { nvimListenArgv } from "../nvim/listen";
@@ -111,9 +112,7 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (e) {
-    const line = e instanceof TomlError ? e.line : 0;
-    const msg = (e as Error).message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
-    throw fail(`${file ?? name}:${line}: ${msg}`);
+    throw fail(tomlProblem(e, file ?? name));
   }
   for (const k of Object.keys(doc)) if (!SETTINGS.includes(k)) throw fail(`${where([k])}: unknown setting "${k}" (expected ${SETTINGS.join(", ")})`);
   const str = (k: string): string | undefined => {
