@@ -13,7 +13,7 @@ type Env = Record<string, string | undefined>;
 
 /** Where worktrees go: $WS_WORKTREES, else $XDG_DATA_HOME/ws/worktrees (~/.local/share/ws/worktrees). */
 export function worktreesRoot(env: Env = process.env): string {
-  if (env.WS_WORKTREES) return env.WS_WORKTREES.replace(/^~(?=\/|$)/, env.HOME || homedir());
+  if (env.WS_WORKTREES) return expandHome(env.WS_WORKTREES, env);
   return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "ws", "worktrees");
 }
 
