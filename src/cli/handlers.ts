@@ -48,6 +48,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
   run: from(() => import("./run-cmds"), "run"),
+  popup: from(() => import("./run-cmds"), "popup"),
   paneList: from(panes, "paneList"),
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
