@@ -48,7 +48,7 @@ beforeAll(async () => {
           pullRequest: {
             reviewThreads: {
               nodes: [
-                { isResolved: false, path: "nine-head.txt", line: 1, comments: { nodes: [{ author: { login: "rev" }, body: "Rename this file" }, { author: { login: "dev" }, body: "Why?" }] } },
+                { isResolved: false, path: "nine-head.txt", line: 1, comments: { nodes: [{ author: { login: "rev" }, body: "Rename this file" }, { author: { login: "dev" }, body: "Why?\u0003\u001b[2Jnow" }] } },
                 { isResolved: true, path: "README.md", line: 1, comments: { nodes: [{ author: { login: "rev" }, body: "Settled already" }] } },
               ],
             },
@@ -124,7 +124,10 @@ test("ws pr comments sends the unresolved review threads to the tab's agent; wit
   expect(out).toContain(`sent 1 unresolved review thread of PR #9 to the agent in pane ${agent}`);
   const screen = await s.waitScreen(agent, "Rename this file");
   expect(screen).toContain("Address these unresolved review comments on PR");
-  expect(screen).toContain("reply from dev: Why?");
+  // A reviewer's control characters arrive as text: ^C did not stop the agent, ESC cleared nothing.
+  expect(screen).toContain("reply from dev: Why?^C^[[2Jnow");
+  expect(screen).toContain("agent for review-app-9");
+  expect((await s.request({ v: 6, type: "pane_info", pane: agent })).exited).toBeFalsy();
   expect(screen).not.toContain("Settled already");
   const none = await s.run(["pr", "comments", "--pane", String(shell)], { cwd: dir, env: { PATH: plainPath } });
   expect(none.code).toBe(1);

@@ -9,6 +9,7 @@ import { DEFAULT_REVIEW_COMMAND, fill, loadTemplate } from "./templates";
 import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRoot, reviewBranchWorktree, worktreesRoot } from "./worktree";
 import { git, gitSaid, onPath, run } from "./git";
 import type { OpenReview } from "./service";
+import { safeText } from "../../safe-text";
 
 type Env = Record<string, string | undefined>;
 
@@ -163,8 +164,10 @@ export async function unresolvedComments(pr: number, cwd: string): Promise<{ tex
   if (!open.length) return undefined;
   const items = open.map((t, i) => {
     const [first, ...replies] = t.comments!.nodes!;
-    const where = t.path ? `${t.path}${t.line ? `:${t.line}` : ""}` : "(general)";
-    const said = (c: { author?: { login?: string } | null; body?: string }) => `${c.author?.login ?? "someone"}: ${(c.body ?? "").trim()}`;
+    // Reviewers wrote these, and they are typed into the agent's terminal: a control character
+    // (^C, ESC, CR) must arrive as text the agent reads, never as a key it obeys.
+    const where = t.path ? safeText(`${t.path}${t.line ? `:${t.line}` : ""}`) : "(general)";
+    const said = (c: { author?: { login?: string } | null; body?: string }) => safeText(`${c.author?.login ?? "someone"}: ${(c.body ?? "").trim()}`);
     return [`${i + 1}. ${where} — ${said(first!)}`, ...replies.map((c) => `   reply from ${said(c)}`)].join("\n");
   });
   return { count: open.length, text: `Address these unresolved review comments on PR #${pr}, then reply to or resolve each:\n\n${items.join("\n\n")}` };
