@@ -39,12 +39,12 @@ export function render(): string {
   out.push("");
   out.push("| Message | Since | Kind | Summary |");
   out.push("|---|---|---|---|");
-  for (const m of cat.messages) out.push(`| [\`${m.type}\`](#${m.type}) | v${m.since} | ${m.stream ? "request, stream" : m.request ? "request" : "message"} | ${esc(m.summary.split(". ")[0]!.replace(/\.$/, ""))} |`);
+  for (const m of cat.messages) out.push(`| [\`${m.type}\`](#${m.type}) | v${m.since} | ${m.stream ? "request, stream" : m.request ? "request" : m.request_from ? `message; request at v${m.request_from}` : "message"} | ${esc(m.summary.split(". ")[0]!.replace(/\.$/, ""))} |`);
   for (const m of cat.messages) {
     out.push("");
     out.push(`### ${m.type}`);
     out.push("");
-    out.push(`Since v${m.since}. ${m.stream ? "A request whose connection becomes a stream." : m.request ? "A request." : "Not a request: answered `ok` (plain at v1–v5), then acted on."} ${esc(m.summary)}`);
+    out.push(`Since v${m.since}. ${m.stream ? "A request whose connection becomes a stream." : m.request ? "A request." : m.request_from ? `Not a request at v${m.since}–v${m.request_from - 1}: answered \`ok\`, then acted on. Sent at v${m.request_from}, it is a request: the reply comes once it is done, or the error.` : "Not a request: answered `ok` (plain at v1–v5), then acted on."} ${esc(m.summary)}`);
     out.push("");
     if (m.fields.length) {
       out.push("| Field | Type | Default | Accepted | Meaning |");

@@ -33,6 +33,19 @@ describe("save format", () => {
     expect(tetris.panes[1]!.env).toEqual({ WS_WORKSTREAM: "pr-101" });
   });
 
+  test("workstreams round trip; a bad one is left out with a note, the rest kept", () => {
+    const body: SaveBody = { ...sample(), workstreams: [{ name: "pr-101", repo: "/code/app", dir: "/wt/app/pr-101", branch: "fix", pr: 101 }, { name: "rv", repo: "/r", dir: "/d", branch: "b", review: true }] };
+    expect(decode(encode(body, meta)).body.workstreams).toEqual(body.workstreams);
+    const bad = { ...body, workstreams: [...body.workstreams!, { name: "x\u001b[2J", repo: "/r", dir: "/d", branch: "b" }, { name: "y", repo: "/r", dir: "/d", branch: "b", pr: "7" }, { name: "pr-101", repo: "/r", dir: "/d", branch: "b" }] };
+    const read = decode(encode(bad as SaveBody, meta));
+    expect(read.body.workstreams).toEqual(body.workstreams);
+    expect(read.skipped.length).toBe(3);
+    expect(read.skipped[0]).toStartWith("workstream 3 left out: its name \"x\\u001b[2J\" holds the control character U+001B");
+    expect(read.skipped.slice(1)).toEqual(["workstream 4 left out: pr is not a number", "workstream 5 left out: its name appears twice"]);
+    // A save from before workstreams has none.
+    expect(decode(encode(sample(), meta)).body.workstreams).toBeUndefined();
+  });
+
   test("every older format has an upgrade step", () => {
     for (let v = 1; v < FORMAT_VERSION; v++) expect(typeof MIGRATIONS[v]).toBe("function");
   });

@@ -67,6 +67,13 @@ test("tab_new and open_tab with an unknown slug are errors and open nothing; a k
 
   const pane = (await q({ type: "tab_new", cwd: s.root, project: "known", name: "linked" })).pane;
   expect((await tabsOf()).find((t: any) => t.name === "linked")).toMatchObject({ project: "known", panes: [pane] });
+
+  // The tab an attach opens is open_tab's: refused the same way (a refused attach answers a line
+  // starting with "e", as the spec says), and nothing opens.
+  const count = (await tabsOf()).length;
+  const line = await s.rawLine(JSON.stringify({ v: 1, type: "attach", cols: 80, rows: 24, open: { cwd: s.root, project: "unknown", name: "via-attach" } }) + "\n");
+  expect(line).toMatch(/^e.*no project "unknown"/);
+  expect((await tabsOf()).length).toBe(count);
 });
 
 test("project attach links the caller's tab; an unknown slug is refused and links nothing", async () => {

@@ -138,6 +138,19 @@ describe("attached", () => {
     expect((await s.request({ v: 6, type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
   });
 
+  test("ws popup --wait returns when the popup closes and exits with its program's status; without --wait it prints the pane at once", async () => {
+    const waited = await s.run(["popup", "--wait", "--", "sh", "-c", "exit 7"]);
+    expect(waited.code).toBe(7);
+    expect(waited.stdout).toMatch(/^\d+\n$/);
+    expect(await paneIds()).not.toContain(Number(waited.stdout));
+    const quick = await s.run(["popup", "--", "sleep", "1000"]);
+    expect(quick.code).toBe(0);
+    const id = Number(quick.stdout);
+    expect(await paneIds()).toContain(id);
+    await s.request({ v: 6, id: 1, type: "pane_close", pane: id });
+    await waitFor("the popup to close", async () => !(await paneIds()).includes(id));
+  });
+
   test("fzf in a popup: the person picks with the keys, the script reads the pick after the call returns", async () => {
     const file = join(dir, "fzf-pick");
     const waiting = shim(["display-popup", "-E", "-w", "60%", "-h", "50%", `printf 'apple\\nbanana\\ncherry\\n' | fzf > ${file}`]);

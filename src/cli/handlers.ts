@@ -27,6 +27,7 @@ const attach = () => import("./attach-cmds");
 const agents = () => import("./agent-cmds");
 const panes = () => import("./pane-cmds");
 const remote = () => import("./remote-cmds");
+const workstreams = () => import("./workstream-cmds");
 const projects = () => import("./project-cmds");
 
 export const HANDLERS: Record<string, () => Promise<Handler>> = {
@@ -47,10 +48,17 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
   run: from(() => import("./run-cmds"), "run"),
+  popup: from(() => import("./run-cmds"), "popup"),
   paneList: from(panes, "paneList"),
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
   tmuxShim: from(() => import("./shim-cmds"), "tmuxShim"),
+  newWorkstream: from(workstreams, "newWorkstream"),
+  done: from(workstreams, "done"),
+  review: from(workstreams, "review"),
+  prComments: from(workstreams, "prComments"),
+  templatesList: from(workstreams, "templatesList"),
+  templatesShow: from(workstreams, "templatesShow"),
   projectNew: from(projects, "projectNew"),
   projectList: from(projects, "projectList"),
   projectShow: from(projects, "projectShow"),

@@ -76,6 +76,25 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "call",
   },
   {
+    path: "review",
+    summary: "Review a PR or branch: its worktree and .ws/pr.md here, then a review tab with its agent (--fresh starts it over)",
+    params: [
+      arg("target", "The PR's number, or a branch", true),
+      flag("fresh", "boolean", "Replace the open review tab, so the agent starts over"),
+      flag("template", "string", "The template that lays out the tab (default: review)"),
+      flag("no-focus", "boolean", "Open it in the background"),
+    ],
+    run: "review",
+  },
+  {
+    path: "pr comments",
+    summary: "Send the PR's unresolved review comments (from gh) to the agent in this tab",
+    params: [{ ...arg("pr", "The PR's number (default: the review's, or gh's for this branch)"), type: "integer" }, { ...flag("pane", "integer", "A pane in the agent's tab"), default: "$WS_PANE_ID" }],
+    run: "prComments",
+  },
+  { path: "templates list", summary: "List workstream templates: yours and the built-ins", params: [], run: "templatesList" },
+  { path: "templates show", summary: "Print a template's TOML (a built-in makes a starting point for your own)", params: [arg("name", "The template", true)], run: "templatesShow" },
+  {
     path: "tmux-shim",
     summary: "Run a command (default: your shell) where `tmux` is ws: tools that drive tmux get ws panes",
     params: [],

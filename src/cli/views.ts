@@ -17,6 +17,7 @@ export interface WorkspaceOut {
 }
 interface DashboardOut {
   agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number }[];
+  workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string }[];
   ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
 }
 
@@ -78,6 +79,9 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
       "Agents",
       ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}`),
       ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
+      "Workstreams",
+      ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${w.pr ? `  ${w.pr}` : ""}`),
+      ...(d.workstreams?.length ? [] : ["  none (ws new TEMPLATE NAME)"]),
       "Ports",
       ...d.ports.map((p) => `  ${String(p.port).padStart(5)}  pane ${p.pane}  ${p.workspace} / ${p.tab}  ${p.command}`),
       ...(d.ports.length ? [] : ["  none"]),

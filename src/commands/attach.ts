@@ -26,7 +26,7 @@ export default defineMessage<AttachParams>({
     term: { type: "string", description: "The client terminal's $TERM, for tools that ask (tmux's client_termtype); one that is not printable ASCII, or over 128 characters, is ignored. Added in v6: older servers ignore it" },
     open: {
       type: "object",
-      description: "A tab to open on attach (see open_tab)",
+      description: "A tab to open on attach (see open_tab; an unknown `project` refuses the attach)",
       check: (v) => {
         const o = v as Record<string, unknown>;
         if (typeof o.cwd !== "string") return "invalid type for `open.cwd`: expected a string";

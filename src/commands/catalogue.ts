@@ -27,6 +27,8 @@ export interface MessageDoc {
   type: string;
   since: number;
   request: boolean;
+  /** A message at older versions that is a request from this version on. */
+  request_from?: number;
   stream: boolean;
   summary: string;
   fields: FieldDoc[];
@@ -40,6 +42,7 @@ export function describeEntry(e: MessageEntry): MessageDoc {
     type: e.type,
     since: e.since,
     request: e.request,
+    ...(e.requestFrom !== undefined ? { request_from: e.requestFrom } : {}),
     stream: !!e.stream,
     summary: e.summary,
     fields: Object.entries(e.fields).map(([name, f]) => ({
@@ -54,7 +57,7 @@ export function describeEntry(e: MessageEntry): MessageDoc {
       ...(f.name ? { format: "name" as const } : {}),
       description: f.description,
     })),
-    reply: e.request
+    reply: e.request || e.requestFrom !== undefined
       ? { type: e.reply ?? "ok", fields: Object.entries(e.replyFields ?? {}).map(([name, r]) => ({ name, type: r.type, description: r.description })) }
       : null,
     errors: [...new Set([...(e.errors ?? [])])],

@@ -1,5 +1,8 @@
 import { defineMessage } from "./types";
 
+/** How long the dashboard waits for PR statuses gh has not told yet (later asks use what is known). */
+const PR_WAIT_MS = 3000;
+
 export default defineMessage({
   type: "dashboard",
   since: 5,
@@ -9,8 +12,10 @@ export default defineMessage({
   fields: {},
   example: { v: 5, type: "dashboard" },
   cli: { path: "dashboard", view: "dashboard" },
-  handle(_p, { services }) {
+  async handle(_p, { services }) {
     const agents = services.get("agents");
-    return { type: "dashboard", ...(agents?.dashboard() ?? { agents: [], workstreams: [], ports: [] }) };
+    const base = agents?.dashboard() ?? { agents: [], workstreams: [], ports: [] };
+    const workstreams = (await services.get("workstreams")?.rows(PR_WAIT_MS)) ?? base.workstreams;
+    return { type: "dashboard", ...base, workstreams };
   },
 });

@@ -47,7 +47,7 @@ export default defineMessage<Params>({
   },
   errors: ["pane_not_found", "popup_open", "no_client", ...PANE_START_ERRORS],
   example: { v: 6, id: 1, type: "popup", command: ["sh", "-c", "fzf > /tmp/pick"], width: "80%", height: "60%", wait: true },
-  cli: { path: "popup", rest: "command", defaults: { cwd: "$PWD" }, view: "pane" },
+  cli: { path: "popup", summary: "Open a popup over the tab on screen; with --wait, exit with its program's status when it closes", rest: "command", defaults: { cwd: "$PWD" }, run: "popup" },
   handle(p, { session, services, signal }): Reply | Promise<Reply> {
     for (const f of ["width", "height"] as const)
       if (!POPUP_SIZE.test(p[f])) throw new WsError(`\`${f}\` must be cells (40) or a percentage (50%), got ${JSON.stringify(p[f])}`, "invalid_params", { param: f });

@@ -40,6 +40,9 @@ export interface MessageEntry<P = any> {
   since: number;
   /** Requests get a JSON reply; other messages get a plain `ok` and are acted on afterwards. */
   request: boolean;
+  /** A message (not a request) at v1–v5 that is a request from this version on: a line sent at it
+   * waits for the handler and gets its reply or error (new_workstream at v6). */
+  requestFrom?: number;
   summary: string;
   fields: Fields;
   /** The reply's `type` for a request that succeeds. */

@@ -38,7 +38,11 @@ export type ModelChange =
   /** A popup pane opened over a tab (popup.ts); `pane_created` came first. */
   | { type: "popup_opened"; workspace: string; tab: number; pane: number }
   /** It closed (after its `pane_closed`): how its program ended, both null if it was still running. */
-  | { type: "popup_closed"; workspace: string; tab: number; pane: number; exit_code: number | null; signal: string | null };
+  | { type: "popup_closed"; workspace: string; tab: number; pane: number; exit_code: number | null; signal: string | null }
+  /** A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open. */
+  | { type: "workstream_created"; workstream: string; workspace?: string; tab?: number }
+  /** ws done forgot it. */
+  | { type: "workstream_closed"; workstream: string };
 
 /** What the rest of the daemon publishes beside the model's changes. */
 export type DaemonEvent =

@@ -16,6 +16,7 @@ import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
 import { popupRects, type Popup, type PopupClose } from "./popup";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
+import type { Workstream } from "./workstream";
 
 export type { NewPaneOptions } from "./launch";
 
@@ -56,6 +57,7 @@ export class Session {
   private nextWorkspace = 1;
   private quitting = false;
   private readonly maxPanes: number;
+  private readonly workstreamMap = new Map<string, Workstream>();
 
   constructor(readonly opts: SessionOptions) {
     this.maxPanes = opts.maxPanes ?? MAX_PANES;
@@ -776,6 +778,60 @@ export class Session {
     this.bus.emit({ type: "pane_moved", workspace: placed.ws.name, tab: placed.tab.id, pane: id, from_workspace: fromWs, from_tab: fromTab });
     if (to.focus) this.focusPane(id);
     return placed;
+  }
+
+  // ---- workstreams -------------------------------------------------------------------------
+
+  get workstreams(): ReadonlyMap<string, Workstream> {
+    return this.workstreamMap;
+  }
+
+  /** A workstream's tab, while it is open. */
+  workstreamTab(w: Workstream): { ws: Workspace; tab: Tab } | undefined {
+    if (w.tab === undefined) return undefined;
+    for (const ws of this.workspaces) for (const tab of ws.tabs) if (tab.id === w.tab) return { ws, tab };
+    return undefined;
+  }
+
+  /** The workstream whose tab holds `pane`. */
+  workstreamOfPane(pane: number): Workstream | undefined {
+    const at = this.where(pane);
+    if (!at) return undefined;
+    for (const w of this.workstreams.values()) if (w.tab === at.tab.id) return w;
+    return undefined;
+  }
+
+  /** Record a workstream (or replace the record of one by that name: a review opened afresh). */
+  addWorkstream(w: Workstream): void {
+    checkName("name", w.name);
+    this.workstreamMap.set(w.name, { ...w });
+    const at = this.workstreamTab(w);
+    this.bus.emit({ type: "workstream_created", workstream: w.name, ...(at ? { workspace: at.ws.name, tab: at.tab.id } : {}) });
+  }
+
+  /** Forget a workstream (ws done: its tab is closed and its worktree removed by the caller). */
+  removeWorkstream(name: string): void {
+    if (!this.workstreamMap.delete(name)) return;
+    this.bus.emit({ type: "workstream_closed", workstream: name });
+  }
+
+  /** Build a tab from a tree in a new workspace `name` (a workstream's, made when missing). If the
+   * tab can't be built, the workspace is not made either. */
+  applyTreeInNewWorkspace(name: string, root: TreeNode, o: { name?: string; focus: boolean }): { ws: Workspace; tab: Tab } {
+    checkName("name", name);
+    if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "workspace" });
+    const { panes, paths } = treeToSpec(root);
+    this.checkRoom(panes.size);
+    for (const [key, leaf] of panes) this.checkLaunch({ ...leaf, strictCwd: true }, paths.get(key));
+    const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    this.workspaceList.push(ws);
+    this.bus.emit({ type: "workspace_created", workspace: ws.name });
+    try {
+      return { ws, tab: this.applyTree(ws, root, o) };
+    } catch (e) {
+      this.removeEmptyWorkspace(ws);
+      throw e;
+    }
   }
 
   /** Swap two panes of one tab: the split shape stays, the panes change places. */

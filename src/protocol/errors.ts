@@ -49,6 +49,17 @@ export const ERROR_CODES = {
   not_at_prompt: "The pane's shell is running a command, or has text typed at its prompt; nothing was typed",
   command_not_run: "The shell took the typed line but ran no command (a syntax error, say) and showed its prompt again; the pane shows why",
   agent_blocked: "The agent waits for an answer to a prompt of its own (status blocked); typing would answer it, so nothing was typed",
+  not_a_repo: "The directory a workstream's repo was to come from is not in a git repository; the message says where ws looked",
+  branch_exists: "A workstream's new branch exists already; check it out with `branch` (ws new --branch) or pick another name",
+  branch_not_found: "The branch to check out (or the template's `base`) is in neither the repo nor its remote",
+  path_taken: "The workstream's worktree directory exists already; pick another name or remove it",
+  workstream_exists: "A workstream by that name is open; ws done it first or pick another name",
+  template_not_found: "No workstream template by that name; `hint.available` lists them (ws templates list)",
+  template_invalid: "A workstream template has a mistake; the message names its file and line",
+  git_failed: "git (or gh) failed; the message says what it said. Nothing was changed",
+  setup_failed: "A template's setup command failed; the message gives its output. The worktree and its new branch were removed",
+  uncommitted_changes: "ws done refused: the worktree has uncommitted changes (commit and push them, or force)",
+  unpushed_commits: "ws done refused: the branch has commits on no remote branch (push them, or force)",
   nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",
   project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
   pane_is_popup: "The pane is a popup, floating over its tab outside the layout: it can't be split, moved, swapped or zoomed",
@@ -90,7 +101,7 @@ export function distance(a: string, b: string): number {
 
 /** The candidate closest to `word`, if it is close enough to be a likely typo. */
 export function closest(word: string, candidates: readonly (string | number)[]): string | number | undefined {
-  let best: { c: string | number; d: number } | undefined;
+  let best: { c: string | number; d: number; gap: number } | undefined;
   const w = word.toLowerCase();
   for (const c of candidates) {
     const s = String(c);
@@ -104,7 +115,9 @@ export function closest(word: string, candidates: readonly (string | number)[]):
       if (Math.abs(word.length - s.length) > limit) continue;
       d = distance(word, s);
     }
-    if (!best || d < best.d) best = { c, d };
+    // On a tie the nearer length wins: "prox" means "proxy" rather than "pr".
+    const gap = Math.abs(l.length - w.length);
+    if (!best || d < best.d || (d === best.d && gap < best.gap)) best = { c, d, gap };
   }
   if (!best) return undefined;
   const limit = Math.max(1, Math.floor(Math.max(word.length, String(best.c).length) / 3));

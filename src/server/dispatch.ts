@@ -106,12 +106,13 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
     return { reply: structuredError("invalid_params", checked.error, hint, id), entry, v };
   }
   const params = checked.params;
+  const isRequest = entry.request || (entry.requestFrom !== undefined && v >= entry.requestFrom);
   const fail = (e: WsError): string =>
-    structured ? structuredError(e.code, e.message, enrichHint(e, entry, params), id) : entry.request ? jsonReply({ type: "error", message: e.message }) : plainError(e.message);
+    structured ? structuredError(e.code, e.message, enrichHint(e, entry, params), id) : isRequest ? jsonReply({ type: "error", message: e.message }) : plainError(e.message);
   const refusal = typeof o.refuse === "function" ? o.refuse(entry) : o.refuse;
   if (refusal) return { reply: fail(refusal), entry, v };
 
-  if (!entry.request) {
+  if (!isRequest) {
     return {
       reply: structured ? jsonReply({ type: "ok" }, replyVersion(v), id) : plainOk,
       entry,

@@ -33,6 +33,8 @@ export const EVENT_TYPES = [
   "notification",
   "popup_opened",
   "popup_closed",
+  "workstream_created",
+  "workstream_closed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -51,6 +53,7 @@ const SAME_TYPES = [
   "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
   "pane_respawned", "pane_moved",
   "popup_opened", "popup_closed",
+  "workstream_created", "workstream_closed",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;

@@ -24,5 +24,6 @@ export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/agents/ui-feature")).default(),
   async () => (await import("../features/persistence/feature")).default(),
   async () => (await import("../features/program-names")).default(),
+  async () => (await import("../features/workstreams/feature")).default(),
   async () => (await import("../features/projects/feature")).default(),
 ];

@@ -7,6 +7,7 @@ import type { AttachService } from "../commands/attach";
 import type { AgentService } from "../features/agents/service";
 import type { PersistenceService } from "../features/persistence/service";
 import type { Interface } from "../ui/interface";
+import type { WorkstreamService } from "../features/workstreams/service";
 import type { ProjectService } from "../features/projects/feature";
 
 /** Runs a keymap command by name, as its key would (run_command). */
@@ -24,6 +25,8 @@ export interface ServiceTypes {
   /** Turns a connection into an attach stream (ui). */
   attach: AttachService;
   runCommand: RunCommandService;
+  /** Workstreams: worktrees, templates, reviews (features/workstreams). */
+  workstreams: WorkstreamService;
   /** The projects store, read with the daemon's environment (features/projects). */
   projects: ProjectService;
 }

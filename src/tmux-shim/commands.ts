@@ -8,6 +8,7 @@ import { resolvePane, resolveSession, resolveWindow, currentPane, type Here } fr
 import { ShimState, BUFFER_MAX_BYTES } from "./state";
 import * as os from "node:os";
 import { existsSync } from "node:fs";
+import { popupStatus } from "../popup-status";
 import { parseCommands } from "./parse";
 
 export interface Ctx {
@@ -618,13 +619,6 @@ function popupAt(spec: string | undefined, size: number, whole: number, bottom: 
   return Math.max(0, Math.min(n, whole - size));
 }
 
-/** A program's end as tmux's popup reports it: the exit code, the signal's number, or 128+SIGHUP
- * when it was closed still running. */
-function popupStatus(exitCode: unknown, signal: unknown): number {
-  if (typeof exitCode === "number") return exitCode;
-  const n = typeof signal === "string" ? (os.constants.signals as Record<string, number>)[signal] : undefined;
-  return n ?? 128 + os.constants.signals.SIGHUP;
-}
 
 /** display-popup: a ws popup over the tab on screen; the call returns when it closes, with its
  * program's status (tmux's command client does). */

@@ -36,7 +36,8 @@ export const COMMANDS: CommandInfo[] = [
   { name: "rename-workspace", description: "Rename the current workspace" },
   { name: "copy-mode", description: "Scroll back, search and copy (OSC 52)" },
   { name: "help", description: "Show every key binding" },
-  { name: "dashboard", description: "Agents (most urgent first) and ports; Enter goes to one" },
+  { name: "dashboard", description: "Agents (most urgent first), workstreams and ports; Enter goes to one" },
+  { name: "new-workstream", description: "Open a workstream: asks TEMPLATE NAME; the repo is the focused pane's checkout" },
   { name: "send-prefix", description: "Send the prefix key (Ctrl-Space) to the pane" },
 ];
 

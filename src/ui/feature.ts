@@ -50,6 +50,16 @@ export default function uiFeature(): Feature {
           const skipped = persistence?.skipped ?? [];
           if (skipped.length) warnings.push(`saved session restored in part: ${skipped[0]}${skipped.length > 1 ? ` (and ${skipped.length - 1} more in the server log)` : ""}`);
         }
+        if (p.open?.project !== undefined) {
+          // The tab to open is open_tab's: an unknown project is refused the same way, before anything.
+          try {
+            d.services.get("projects")?.check(p.open.project, "open.project");
+          } catch (e) {
+            conn.write(plainError((e as Error).message));
+            conn.end();
+            return;
+          }
+        }
         if (p.open) {
           const ws = d.session.currentWorkspace;
           d.session.newTab(ws, { cwd: p.open.cwd, argv: p.open.command, name: p.open.name, project: p.open.project, focus: true });

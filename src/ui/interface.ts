@@ -85,6 +85,8 @@ export class Interface implements UiView {
   tabBadge?: (panes: number[]) => string | undefined;
   statusBadge?: () => string | undefined;
   dashboard?: () => void;
+  /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
+  newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
   private scheduled = false;
   private dueAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;

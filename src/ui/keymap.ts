@@ -2,7 +2,8 @@
 // keys.toml overrides. COMMANDS is the one table of command names: the key
 // dispatcher, `ws keys --list` and `run_command` all read it.
 
-import { parse as parseToml, TomlError } from "smol-toml";
+import { parse as parseToml } from "smol-toml";
+import { tomlProblem } from "../toml-problem";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { readFileSync } from "node:fs";
@@ -150,9 +151,7 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (e) {
-    const line = e instanceof TomlError ? e.line : 0;
-    const msg = (e as Error).message.split("\n")[0]!.replace(/^Invalid TOML document: /, "");
-    warnings.push(`${file}:${line}: ${msg}; using the default keys`);
+    warnings.push(`${tomlProblem(e, file)}; using the default keys`);
     return { keymap, warnings };
   }
   const where = (needle: string) => `${file}:${lineOf(text, needle)}`;

@@ -212,6 +212,20 @@ export function runUiCommand(ui: Interface, name: string): void {
     case "dashboard":
       if (!ui.dashboard) throw new Error("the dashboard needs the agents feature");
       return ui.dashboard();
+    case "new-workstream": {
+      const make = ui.newWorkstream;
+      if (!make) throw new Error("workstreams are not in this ws build");
+      const say = (text: string) => {
+        ui.message = text;
+        ui.invalidate();
+      };
+      return ui.ask("new workstream: TEMPLATE NAME", "default ", (t) => {
+        const [template, name, ...extra] = t.trim().split(/\s+/);
+        if (!template || !name || extra.length) return say("give a template and a name, e.g. default fix-login");
+        say(`making workstream ${name}…`);
+        inCwdOf(ui, focused, (cwd) => void make(template, name, cwd).then(() => say(`workstream ${name} is open`), (e) => say((e as Error).message)));
+      });
+    }
     case "send-prefix":
       if (focused) ui.toPane({ Key: { code: { Char: " " }, modifiers: "CONTROL", kind: "Press", state: "" } }, focused);
       return;

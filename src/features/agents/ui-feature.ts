@@ -6,6 +6,7 @@ import type { Feature } from "../../server/features";
 import { notificationBytes } from "../../ui/notification";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
+import type { DashboardWorkstream } from "../workstreams/service";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
 
 const MARK: Partial<Record<AgentStatus, string>> = { blocked: "!", done: "✓" };
@@ -17,9 +18,10 @@ export function notifyKinds(env = process.env): Set<string> {
 }
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
-const BUTTONS = ["new-tab", "new-workspace", "switch-workspace", "help"];
+const BUTTONS = ["new-tab", "new-workspace", "new-workstream", "switch-workspace", "help"];
 
-export function showDashboard(ui: Interface, agents: AgentService): void {
+/** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
+export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = []): void {
   const d = agents.dashboard();
   const lines: string[] = [];
   const actions: (() => void)[] = [];
@@ -31,13 +33,16 @@ export function showDashboard(ui: Interface, agents: AgentService): void {
     add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})${a.detail ? `  ${a.detail}` : ""}`, go(a.pane));
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
+  add("Workstreams");
+  for (const w of workstreams) add(`  ${w.name}  ${w.workspace} (pane ${w.pane})${w.branch ? `  ${w.branch}` : ""}${w.pr ? `  ${w.pr}` : ""}`, go(w.pane));
+  if (!workstreams.length) add("  none: ws new TEMPLATE NAME");
   add("Ports");
   for (const p of d.ports) add(`  ${String(p.port).padStart(5)}  ${p.workspace} / ${p.tab} (pane ${p.pane})  ${p.command}`, go(p.pane));
   if (!d.ports.length) add("  none");
   add("Commands");
   for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
-  // Start on the most urgent agent, or on the first button when no agent reports.
-  const selected = d.agents.length ? 1 : lines.indexOf("Commands") + 1;
+  // Start on the most urgent agent, else the first workstream, else the first button.
+  const selected = d.agents.length ? 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
   ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.());
 }
 
@@ -64,7 +69,8 @@ export default function agentsUiFeature(): Feature {
         const parts = [n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
-      ui.dashboard = () => showDashboard(ui, agents);
+      const workstreams = d.services.get("workstreams");
+      ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow());
       // Name the agent as the tab bar does: the tab's name says more than the program's.
       const where = (pane: number) => {
         const at = d.session.where(pane);

@@ -62,12 +62,24 @@ export interface SavedWorkspace {
   tabs: SavedTab[];
 }
 
+/** A workstream (ws new, ws review): its tab is the one whose panes carry its WS_WORKSTREAM. */
+export interface SavedWorkstream {
+  name: string;
+  repo: string;
+  dir: string;
+  branch: string;
+  pr?: number;
+  review?: boolean;
+}
+
 export interface SaveBody {
   /** The screen size the layout was laid out for. */
   size: { cols: number; rows: number };
   /** Index of the workspace on screen. */
   current: number;
   workspaces: SavedWorkspace[];
+  /** Left out when there are none (and by saves from before workstreams). */
+  workstreams?: SavedWorkstream[];
 }
 
 export interface SaveHeader {

@@ -77,5 +77,21 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
     const ws = session.findWorkspace(currentName);
     if (ws) session.focusWorkspace(ws);
   }
+  restoreWorkstreams(session, body, new Set(ids.values()));
   return { workspaces: body.workspaces.length, tabs, panes: ids.size, ids };
+}
+
+/** The saved workstreams, each linked to the restored tab whose panes carry its WS_WORKSTREAM
+ * (none when that tab is gone: ws done still removes its worktree). One already open is kept. */
+function restoreWorkstreams(session: Session, body: SaveBody, restored: Set<number>): void {
+  for (const w of body.workstreams ?? []) {
+    if (session.workstreams.has(w.name)) continue;
+    let tab: number | undefined;
+    for (const id of restored)
+      if (session.panes.get(id)?.env.WS_WORKSTREAM === w.name) {
+        tab = session.where(id)?.tab.id;
+        if (tab !== undefined) break;
+      }
+    session.addWorkstream({ ...w, ...(tab !== undefined ? { tab } : {}) });
+  }
 }

@@ -108,6 +108,8 @@ export class Snapshotter {
         }),
       })),
     };
+    const workstreams = [...s.workstreams.values()].map(({ name, repo, dir, branch, pr, review }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}) }));
+    if (workstreams.length) body.workstreams = workstreams;
     const live = new Set(jobs.map((j) => j.pane.id));
     for (const id of [...this.cache.keys()]) if (!live.has(id)) this.forget(id);
     // Let pending output be parsed first: all of it when asked (shutdown_keep, session_save), else

@@ -7,7 +7,7 @@ import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
 import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../model/names";
-import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
+import type { SaveBody, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -162,6 +162,37 @@ function checkWorkspace(w: unknown, where: string, names: Set<string>, note: (m:
   return { name: w.name, active, tabs };
 }
 
+/** The saved workstreams that are usable; the others are noted and left out. */
+function checkWorkstreams(list: unknown, note: (m: string) => void): SavedWorkstream[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) {
+    note("workstreams is not a list; left out");
+    return [];
+  }
+  const out: SavedWorkstream[] = [];
+  for (const [i, w] of list.entries()) {
+    const why = !isObj(w)
+      ? "not an object"
+      : (savedNameProblem(w.name, "name") ??
+        (["repo", "dir", "branch"].find((k) => !noNul(w[k]) || hasControl(w[k])) !== undefined
+          ? "repo, dir or branch is not plain text"
+          : w.pr !== undefined && !isInt(w.pr, 1)
+            ? "pr is not a number"
+            : out.some((o) => o.name === w.name)
+              ? "its name appears twice"
+              : undefined));
+    if (why) {
+      note(`workstream ${i + 1} left out: ${why}`);
+      continue;
+    }
+    const ok: SavedWorkstream = { name: w!.name, repo: w!.repo, dir: w!.dir, branch: w!.branch };
+    if (w!.pr !== undefined) ok.pr = w!.pr;
+    if (w!.review === true) ok.review = true;
+    out.push(ok);
+  }
+  return out;
+}
+
 /** Check a body (already in the current format): the usable part of it, or why none is. */
 export function readBody(b: unknown): BodyCheck {
   if (!isObj(b)) return { fatal: "the body is not an object" };
@@ -191,8 +222,9 @@ export function readBody(b: unknown): BodyCheck {
     return { fatal: why.length ? `nothing in it can be restored (${why.slice(0, 3).join("; ")}${why.length > 3 ? "; …" : ""})` : "it has no workspaces" };
   }
   if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${quote(b.current)} is out of range; showing the first`);
+  const workstreams = checkWorkstreams(b.workstreams, note);
   if (skipped.length > MAX_NOTES) skipped.splice(MAX_NOTES, skipped.length, `and ${skipped.length - MAX_NOTES} more`);
-  return { body: { size, current, workspaces }, skipped };
+  return { body: { size, current, workspaces, ...(workstreams.length ? { workstreams } : {}) }, skipped };
 }
 
 /** The first thing wrong with a body, or undefined when it restores exactly as saved. */

@@ -1,0 +1,84 @@
+// Workstream commands beyond single messages: ws new (new_workstream sent at v6, so failures come
+// back), ws done (a caller inside the workstream may lose its connection with its tab), ws review
+// (the worktree and .ws/pr.md here, then open_review), ws pr comments, ws templates.
+import { CliError, errorText, noServerError, print, printJson, send, show, sock, globals } from "./common";
+import type { HandlerInput } from "./handlers";
+import { request, NoServer } from "../client/request";
+import { WsError } from "../protocol/errors";
+
+/** new_workstream as a request: sent at v6 it waits for the tab (or the error). */
+const NEW_WORKSTREAM_REQUEST = { since: 6, longRunning: true, stream: false };
+
+export async function newWorkstream({ fields }: HandlerInput): Promise<void> {
+  if (fields.branch !== undefined && fields.pr !== undefined) throw new CliError("give --branch or --pr, not both");
+  // The server resolves nothing against this shell's directory: a relative --repo is made absolute here.
+  if (typeof fields.repo === "string" && !fields.repo.startsWith("/") && !globals.hosts) fields.repo = `${process.cwd()}/${fields.repo}`;
+  const reply = await send("new_workstream", fields, NEW_WORKSTREAM_REQUEST);
+  show(reply, `workstream ${fields.name}: pane ${reply.pane} in ${reply.workspace}, worktree ${reply.dir} on branch ${reply.branch}`);
+}
+
+export async function done({ fields }: HandlerInput): Promise<void> {
+  const here = process.env.WS_WORKSTREAM || undefined;
+  const paneEnv = process.env.WS_PANE_ID;
+  const name = (fields.name as string | undefined) ?? here;
+  const pane = name === undefined && paneEnv && /^\d+$/.test(paneEnv) ? Number(paneEnv) : undefined;
+  if (name === undefined && pane === undefined) throw new CliError("which workstream? ws done NAME (or run it inside one)");
+  // Asked from inside the workstream's tab, the tab (and this connection) may close before the reply.
+  const inside = (name !== undefined && name === here) || pane !== undefined;
+  const msg = { v: 2, type: "workstream_done", ...(name !== undefined ? { name } : { pane }), force: fields.force === true };
+  let reply;
+  try {
+    reply = await request(sock(), msg, 10 * 60_000);
+  } catch (e) {
+    if (e instanceof NoServer) throw noServerError(e);
+    if (inside) return;
+    throw new CliError((e as Error).message);
+  }
+  if (reply.type === "error") {
+    if (globals.json) printJson(reply);
+    throw new CliError(errorText(reply));
+  }
+  show(reply, `workstream ${name ?? `of pane ${pane}`} is done: its tab is closed and its worktree is being removed (the branch stays)`);
+}
+
+/** A workstream error from code running here (git, templates) as the CLI's error. */
+function local<T>(p: Promise<T>): Promise<T> {
+  return p.catch((e) => {
+    throw e instanceof WsError ? new CliError(e.message) : e;
+  });
+}
+
+export async function review({ fields }: HandlerInput): Promise<void> {
+  const { prepareReview } = await import("../features/workstreams/review");
+  const msg = await local(prepareReview(String(fields.target), { cwd: process.cwd(), fresh: fields.fresh === true, template: String(fields.template ?? "review"), focus: fields.no_focus !== true }));
+  const reply = await send("open_review", { ...msg });
+  show(reply, `review ${msg.name}: pane ${reply.pane} in ${msg.workspace}, worktree ${msg.dir}`);
+}
+
+export async function prComments({ fields }: HandlerInput): Promise<void> {
+  const { onPath } = await import("../features/workstreams/git");
+  if (!onPath("gh")) throw new CliError("ws pr comments reads review comments through the GitHub CLI (gh), which is not installed here: install it and run gh auth login");
+  const { currentPr, unresolvedComments } = await import("../features/workstreams/review");
+  const pr = (fields.pr as number | undefined) ?? (await currentPr(process.cwd()));
+  if (pr === undefined) throw new CliError("which PR? ws pr comments N (none found in .ws/pr.json or by gh for this branch)");
+  const pane = fields.pane as number | undefined;
+  if (pane === undefined) throw new CliError("run it in a pane of the review's tab, or give --pane N");
+  const found = await local(unresolvedComments(pr, process.cwd()));
+  if (!found) return print(`PR #${pr} has no unresolved review comments`);
+  const reply = await send("agent_send", { pane, text: found.text });
+  show(reply, `sent ${found.count} unresolved review ${found.count === 1 ? "thread" : "threads"} of PR #${pr} to the agent in pane ${reply.pane}`);
+}
+
+export async function templatesList(): Promise<void> {
+  const { listTemplates } = await import("../features/workstreams/templates");
+  const list = await listTemplates();
+  if (globals.json) return printJson(list);
+  print(list.map((t) => `${t.name.padEnd(16)} ${t.file ?? "(built in)"}`).join("\n"));
+}
+
+export async function templatesShow({ fields }: HandlerInput): Promise<void> {
+  const { loadTemplate } = await import("../features/workstreams/templates");
+  const t = await local(loadTemplate(String(fields.name)));
+  if (globals.json) return printJson({ name: t.name, file: t.file ?? null, text: t.text });
+  print(t.text.replace(/\n$/, ""));
+}

@@ -1,0 +1,47 @@
+// new_workstream: a task in its own git worktree and tab, from a template (ws new). At v1–v5 it is
+// answered `ok` and done afterwards, as the spec says; sent at v6 it is a request, so the CLI can
+// print the new tab's pane or say why not (not a repo, a branch that exists, a path taken, …).
+import { WsError } from "../protocol/errors";
+import { PANE_START_ERRORS, defineMessage } from "./types";
+
+export default defineMessage<{ template: string; name: string; branch?: string; pr?: number; project?: string; repo?: string }>({
+  type: "new_workstream",
+  since: 1,
+  request: false,
+  requestFrom: 6,
+  longRunning: true,
+  reply: "pane",
+  summary:
+    "Open a workstream from a template: a git worktree (a new branch `name` from the template's base, an existing `branch`, or PR `pr`'s head), the template's files copied and its setup run there, then its tab, every pane with WS_WORKSTREAM set. Sent at v6 it replies once the tab is open, or with the error (docs/workstreams.md).",
+  fields: {
+    template: { type: "string", required: true, description: "Template name (ws templates list)" },
+    name: { type: "string", name: true, required: true, description: "Workstream name" },
+    branch: { type: "string", description: "Existing branch to check out. Without it, a new branch named `name`" },
+    pr: { type: "integer", min: 1, description: "Pull request to check out instead" },
+    project: { type: "string", name: true, description: "Project slug to link it to" },
+    repo: { type: "string", description: "v6: a directory in the git checkout to use when neither the template nor the project names a repo (older servers ignore it)" },
+  },
+  replyFields: {
+    pane: { type: "integer", description: "The new tab's focused pane" },
+    workspace: { type: "string", description: "The tab's workspace" },
+    tab: { type: "integer", description: "The tab's id" },
+    dir: { type: "string", description: "The worktree" },
+    branch: { type: "string", description: "Its branch" },
+  },
+  errors: ["project_not_found", "not_a_repo", "branch_exists", "branch_not_found", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "unsupported", ...PANE_START_ERRORS],
+  example: { v: 1, type: "new_workstream", template: "design-system-pr", name: "pr-101", pr: 101 },
+  cli: {
+    path: "new",
+    summary: "Open a workstream: a git worktree and a tab laid out by TEMPLATE (ws new default NAME)",
+    args: ["template", "name"],
+    defaults: { repo: "$PWD" },
+    run: "newWorkstream",
+  },
+  async handle(p, { services }) {
+    const svc = services.get("workstreams");
+    if (!svc) throw new WsError("workstreams are not supported by this ws build", "unsupported");
+    if (p.project !== undefined) services.get("projects")?.check(p.project);
+    const r = await svc.create(p);
+    return { type: "pane", pane: r.tab.focused, workspace: r.ws.name, tab: r.tab.id, dir: r.dir, branch: r.branch };
+  },
+});

@@ -1,0 +1,212 @@
+// The daemon's workstreams: new_workstream (worktree, copy, setup, the template's tab), open_review
+// (a review tab over a worktree the client made), workstream_done (the checks, the tab, the
+// worktree) and the dashboard's rows. The model keeps the records (Session.addWorkstream); git runs
+// asynchronously, off the path of every other request.
+import { join } from "node:path";
+import type { Session } from "../../model/session";
+import type { Tab, Workspace } from "../../model/workspace";
+import type { TreeNode } from "../../model/tree";
+import type { Workstream } from "../../model/workstream";
+import { WsError, have } from "../../protocol/errors";
+import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, setupCommands, type Vars } from "./templates";
+import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
+import { readProject } from "../projects/store";
+import { parentDir } from "../../paths";
+import { PrStatus } from "./pr-status";
+
+export interface NewWorkstream {
+  template: string;
+  name: string;
+  branch?: string;
+  pr?: number;
+  project?: string;
+  /** Where the CLI runs: the repo when neither the template nor the project names one. */
+  repo?: string;
+}
+
+export interface OpenReview {
+  workspace: string;
+  title: string;
+  name: string;
+  template: string;
+  repo: string;
+  dir: string;
+  branch?: string;
+  vars: [string, string][];
+  fresh: boolean;
+  focus: boolean;
+}
+
+export interface Opened {
+  ws: Workspace;
+  tab: Tab;
+  dir: string;
+  branch?: string;
+}
+
+export interface DashboardWorkstream {
+  name: string;
+  workspace: string;
+  pane: number;
+  branch?: string;
+  pr?: string;
+}
+
+export class WorkstreamService {
+  /** Names being made now: a second request for one is refused while the first runs. */
+  private pending = new Set<string>();
+  readonly prs = new PrStatus();
+
+  constructor(
+    private session: Session,
+    private env: Record<string, string | undefined> = process.env,
+  ) {}
+
+  /** Where Neovims of template panes listen, so ws open can drive them (features/nvim). */
+  private get socketDir(): string {
+    return parentDir(this.session.opts.socketPath);
+  }
+
+  private projectRepo(slug: string): string | undefined {
+    const repo = readProject(slug, this.env)?.repo;
+    return repo !== undefined ? expandHome(repo, this.env) : undefined;
+  }
+
+  private checkFree(name: string): void {
+    if (this.session.workstreams.has(name) || this.pending.has(name))
+      throw new WsError(`there is a workstream "${name}" already: ws done ${name} first, or pick another name`, "workstream_exists", { param: "name" });
+  }
+
+  /** new_workstream: the worktree, its files, setup, then the template's tab. A failure undoes the
+   * worktree (and a branch made for it) and changes nothing in the session. */
+  async create(p: NewWorkstream): Promise<Opened> {
+    if (p.branch !== undefined && p.pr !== undefined) throw new WsError("give branch or pr, not both", "invalid_params", { param: "pr" });
+    this.checkFree(p.name);
+    this.pending.add(p.name);
+    try {
+      const t = await loadTemplate(p.template, this.env);
+      const from = t.repo !== undefined ? expandHome(t.repo, this.env) : ((p.project !== undefined ? this.projectRepo(p.project) : undefined) ?? p.repo);
+      if (from === undefined)
+        throw new WsError(`no repo for workstream "${p.name}": template ${t.name} names none${p.project ? `, nor does project ${p.project}` : ""}; run ws new inside a git checkout or give --repo DIR`, "not_a_repo", { param: "repo" });
+      const repo = await repoRoot(from);
+      const dir = join(worktreesRoot(this.env), repoName(repo), p.name);
+      const wt = await makeWorktree({ repo, dir, name: p.name, branch: p.branch, pr: p.pr, base: t.base });
+      try {
+        const vars: Vars = { name: p.name, branch: wt.branch, dir, repo, pr: p.pr !== undefined ? String(p.pr) : "", review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND };
+        await copyFiles(repo, dir, await copyList(repo, t.copy));
+        await runSetup(setupCommands(t, vars), dir, { WS_WORKSTREAM: p.name });
+        const tree = instantiate(t, vars, dir, p.name, this.socketDir);
+        const { ws, tab } = this.openTab(fill(t.workspace ?? repoName(repo), vars), tree, p.name, true);
+        this.session.addWorkstream({ name: p.name, repo, dir, branch: wt.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
+        if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
+        return { ws, tab, dir, branch: wt.branch };
+      } catch (e) {
+        await undoWorktree(wt);
+        throw e;
+      }
+    } finally {
+      this.pending.delete(p.name);
+    }
+  }
+
+  /** The tab, in workspace `name` (made when missing). */
+  private openTab(workspace: string, tree: TreeNode, name: string, focus: boolean): { ws: Workspace; tab: Tab } {
+    const ws = this.session.findWorkspace(workspace);
+    if (ws) return { ws, tab: this.session.applyTree(ws, tree, { name, focus }) };
+    return this.session.applyTreeInNewWorkspace(workspace, tree, { name, focus });
+  }
+
+  /** open_review: the open tab for this name (unless fresh), else a new one from the template. */
+  async openReview(p: OpenReview): Promise<{ pane: number }> {
+    const old = this.session.workstreams.get(p.name);
+    if ((old && !old.review) || this.pending.has(p.name)) this.checkFree(p.name); // a task's name, not a review's
+    const at = old && this.session.workstreamTab(old);
+    if (at && !p.fresh) {
+      if (p.focus) this.session.focusTab(at.ws, at.tab);
+      return { pane: at.tab.focused };
+    }
+    const t = await loadTemplate(p.template, this.env);
+    const vars: Vars = { review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND, ...Object.fromEntries(p.vars), name: p.name, dir: p.dir, repo: p.repo, branch: p.branch ?? "" };
+    const tree = instantiate(t, vars, p.dir, p.name, this.socketDir);
+    // The old tab (fresh) goes only once the new one stands, which takes its place.
+    const before = at && this.session.workstreamTab(old!);
+    const { ws, tab } = this.openTab(p.workspace, tree, p.title, p.focus);
+    if (before) {
+      const index = before.ws.tabs.indexOf(before.tab);
+      this.session.closeTab(before.ws, before.tab);
+      if (before.ws === ws) this.session.moveTab(ws, tab, index);
+    }
+    const pr = Number(vars.pr);
+    this.session.addWorkstream({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
+    this.prs.forget(p.name);
+    return { pane: tab.focused };
+  }
+
+  /** The workstream a workstream_done means: by name, else the one whose tab holds the pane. */
+  private resolve(p: { name?: string; pane?: number }): Workstream {
+    const names = [...this.session.workstreams.keys()];
+    if (p.name !== undefined) {
+      const w = this.session.workstreams.get(p.name);
+      if (!w) throw new WsError(`no workstream "${p.name}"${have(names)}`, "not_a_workstream", { param: "name", available: names });
+      return w;
+    }
+    if (p.pane === undefined) throw new WsError("give name or pane", "invalid_params", { param: "name" });
+    this.session.pane(p.pane);
+    const w = this.session.workstreamOfPane(p.pane) ?? this.session.workstreams.get(this.session.pane(p.pane).env.WS_WORKSTREAM ?? "");
+    if (!w) throw new WsError(`pane ${p.pane} is not in a workstream's tab${have(names)}`, "not_a_workstream", { param: "pane", available: names });
+    return w;
+  }
+
+  /** workstream_done: refuse where the spec says, else close the tab; the worktree goes after. */
+  async done(p: { name?: string; pane?: number; force: boolean }): Promise<void> {
+    const w = this.resolve(p);
+    this.refuseLastTab(w);
+    if (!p.force) {
+      const why = await unfinishedWork(w.dir, { review: w.review });
+      if (why) throw why;
+    }
+    this.refuseLastTab(w); // the session may have changed while git looked
+    const at = this.session.workstreamTab(w);
+    if (at) this.session.closeTab(at.ws, at.tab);
+    this.session.removeWorkstream(w.name);
+    this.prs.forget(w.name);
+    // The reply goes now; a caller inside the tab may be gone already.
+    removeWorktree(w.repo, w.dir, p.force).catch((e) => console.error(`ws done ${w.name}: ${(e as Error).message}`));
+  }
+
+  private refuseLastTab(w: Workstream): void {
+    const at = this.session.workstreamTab(w);
+    if (at && this.session.workspaces.length === 1 && at.ws.tabs.length === 1)
+      throw new WsError(`workstream "${w.name}" has the last tab in ws: open another tab first (ws tab new), then ws done again`, "last_pane");
+  }
+
+  /** The dashboard's rows: each workstream with an open tab, PR statuses as known now (asking gh
+   * again in the background when they are old). */
+  rowsNow(): DashboardWorkstream[] {
+    return this.open().map(({ w, at }) => {
+      const pr = this.prStatus(w).text;
+      return { name: w.name, workspace: at.ws.name, pane: at.tab.focused, ...(w.branch ? { branch: w.branch } : {}), ...(pr ? { pr } : {}) };
+    });
+  }
+
+  /** The rows, waiting up to `waitMs` for PR statuses gh has not told yet. */
+  async rows(waitMs: number): Promise<DashboardWorkstream[]> {
+    const pending = this.open().flatMap(({ w }) => {
+      const s = this.prStatus(w);
+      return s.text === undefined && s.pending ? [s.pending] : [];
+    });
+    if (pending.length) await Promise.race([Promise.all(pending), Bun.sleep(waitMs)]);
+    return this.rowsNow();
+  }
+
+  private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
+    return [...this.session.workstreams.values()].flatMap((w) => {
+      const at = this.session.workstreamTab(w);
+      return at ? [{ w, at }] : [];
+    });
+  }
+
+  private prStatus(w: Workstream) {
+    return this.prs.get(w.name, w.dir, w.pr !== undefined ? String(w.pr) : w.branch);
+  }
+}

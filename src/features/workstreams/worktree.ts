@@ -1,0 +1,263 @@
+// Git worktrees for workstreams: where they go, making one on a new branch, an existing branch or
+// a PR's head, copying the main clone's untracked files into it, running setup, and the checks
+// and removal of `ws done`. Used by the daemon (new_workstream, workstream_done) and by the CLI
+// (ws review makes its worktree itself). Git only through argv arrays (git.ts).
+import { cp, mkdir, readFile, stat, appendFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { WsError } from "../../protocol/errors";
+import { copyProblem } from "./templates";
+import { git, gitOk, gitSaid, onPath, run } from "./git";
+
+type Env = Record<string, string | undefined>;
+
+/** Where worktrees go: $WS_WORKTREES, else $XDG_DATA_HOME/ws/worktrees (~/.local/share/ws/worktrees). */
+export function worktreesRoot(env: Env = process.env): string {
+  if (env.WS_WORKTREES) return expandHome(env.WS_WORKTREES, env);
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "ws", "worktrees");
+}
+
+export function expandHome(p: string, env: Env = process.env): string {
+  return p.replace(/^~(?=\/|$)/, env.HOME || homedir());
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The main clone of the git checkout `dir` is in: from inside a worktree (another workstream's),
+ * the clone it belongs to, so new worktrees are its siblings. */
+export async function repoRoot(dir: string): Promise<string> {
+  if (!(await exists(dir))) throw new WsError(`${dir} does not exist`, "not_a_repo", { param: "repo" });
+  const r = await git(dir, ["rev-parse", "--show-toplevel"]);
+  if (r.code !== 0 || !r.stdout.trim()) throw new WsError(`${dir} is not in a git repository: run ws new inside a checkout, give --repo DIR, or set repo in the template`, "not_a_repo", { param: "repo" });
+  const top = r.stdout.trim();
+  const common = (await git(top, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.trim();
+  return common.endsWith("/.git") ? dirname(common) : top;
+}
+
+/** The remote new branches start from and PRs come from: origin, else the first one. */
+export async function remoteOf(repo: string): Promise<string | undefined> {
+  const names = (await git(repo, ["remote"])).stdout.split("\n").filter(Boolean);
+  return names.includes("origin") ? "origin" : names[0];
+}
+
+const hasRef = async (repo: string, ref: string) => (await git(repo, ["show-ref", "--verify", "--quiet", ref])).code === 0;
+
+export interface WorktreeRequest {
+  /** The main clone's top directory. */
+  repo: string;
+  dir: string;
+  /** The new branch's name (when neither branch nor pr is given), e.g. the workstream's name. */
+  name: string;
+  /** An existing branch to check out. */
+  branch?: string;
+  pr?: number;
+  /** For pr: the local branch to make (default: gh's choice, else pr-N). */
+  prBranch?: string;
+  /** Where a new branch starts (default: the remote's default branch, else HEAD). */
+  base?: string;
+}
+
+export interface Worktree {
+  repo: string;
+  dir: string;
+  branch: string;
+  /** The branch was made for it (a failure later deletes it again). */
+  newBranch: boolean;
+}
+
+/** Make the worktree. Refuses a taken path, a new branch that exists, a branch that doesn't. */
+export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
+  const { repo, dir } = req;
+  if (await exists(dir)) throw new WsError(`${dir} is taken: pick another name, or remove it (ws done, git worktree remove)`, "path_taken", { param: "name" });
+  const remote = await remoteOf(repo);
+  // Fetch first, so a new branch starts from the remote's latest and an existing one is found.
+  if (remote) {
+    const f = await git(repo, ["fetch", "--quiet", remote]);
+    if (f.code !== 0) console.error(`ws: git fetch ${remote} in ${repo} failed (${gitSaid(f)}); going on with what is here`);
+  }
+  await mkdir(dirname(dir), { recursive: true });
+  if (req.pr !== undefined) return prWorktree(req, remote);
+  if (req.branch !== undefined) {
+    await checkBranchName(repo, req.branch, "branch");
+    if (await hasRef(repo, `refs/heads/${req.branch}`)) {
+      await gitOk(repo, ["worktree", "add", dir, req.branch], `checking out ${req.branch}`);
+      return { repo, dir, branch: req.branch, newBranch: false };
+    }
+    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${req.branch}`))) {
+      await gitOk(repo, ["worktree", "add", "--track", "-b", req.branch, dir, `${remote}/${req.branch}`], `checking out ${remote}/${req.branch}`);
+      return { repo, dir, branch: req.branch, newBranch: true };
+    }
+    throw new WsError(`no branch "${req.branch}" in ${repo}${remote ? ` or on ${remote}` : ""}: leave out --branch to start a new branch ${req.name}`, "branch_not_found", { param: "branch" });
+  }
+  await checkBranchName(repo, req.name, "name");
+  if (await hasRef(repo, `refs/heads/${req.name}`))
+    throw new WsError(`branch "${req.name}" exists in ${repo}: use --branch ${req.name} to work on it, or pick another name`, "branch_exists", { param: "name", command: `ws new TEMPLATE ${req.name} --branch ${req.name}` });
+  const start = await startPoint(repo, remote, req.base);
+  await gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, dir, start], `making branch ${req.name} from ${start}`);
+  return { repo, dir, branch: req.name, newBranch: true };
+}
+
+async function checkBranchName(repo: string, name: string, param: string): Promise<void> {
+  if ((await git(repo, ["check-ref-format", "--branch", name])).code !== 0) throw new WsError(`"${name}" is not a valid git branch name`, "invalid_params", { param });
+}
+
+/** Where a new branch starts: the base on the remote when it is there, else locally. */
+async function startPoint(repo: string, remote: string | undefined, base: string | undefined): Promise<string> {
+  if (base !== undefined) {
+    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${base}`))) return `${remote}/${base}`;
+    if (await hasRef(repo, `refs/heads/${base}`)) return base;
+    throw new WsError(`the template's base "${base}" is no branch in ${repo}${remote ? ` or on ${remote}` : ""}`, "branch_not_found", { param: "base" });
+  }
+  return (await defaultBranch(repo)) ?? "HEAD";
+}
+
+/** PR N's head: `gh pr checkout` when gh is installed, else the remote's pull/N/head. */
+async function prWorktree(req: WorktreeRequest, remote: string | undefined): Promise<Worktree> {
+  const { repo, dir, pr } = req;
+  if (onPath("gh")) {
+    await gitOk(repo, ["worktree", "add", "--detach", dir], "making the worktree");
+    const r = await run(["gh", "pr", "checkout", String(pr), ...(req.prBranch ? ["--branch", req.prBranch, "--force"] : [])], { cwd: dir });
+    if (r.code !== 0) {
+      await git(repo, ["worktree", "remove", "--force", dir]);
+      throw new WsError(`gh pr checkout ${pr} failed: ${gitSaid(r)}`, "git_failed");
+    }
+    const branch = await gitOk(dir, ["rev-parse", "--abbrev-ref", "HEAD"], "reading the PR's branch");
+    return { repo, dir, branch, newBranch: false };
+  }
+  if (!remote) throw new WsError(`${repo} has no remote to fetch PR ${pr} from (and gh is not installed)`, "git_failed");
+  const branch = req.prBranch ?? `pr-${pr}`;
+  if (!req.prBranch && (await hasRef(repo, `refs/heads/${branch}`)))
+    throw new WsError(`branch "${branch}" exists in ${repo}: use --branch ${branch} to work on it`, "branch_exists", { param: "pr" });
+  await gitOk(repo, ["fetch", "--quiet", remote, `pull/${pr}/head`], `fetching PR ${pr} from ${remote}`);
+  await gitOk(repo, ["worktree", "add", req.prBranch ? "-B" : "-b", branch, dir, "FETCH_HEAD"], `checking out PR ${pr}`);
+  return { repo, dir, branch, newBranch: !req.prBranch };
+}
+
+/** A review's worktree on its own branch `review/<branch>`, at the branch's newest commit (the
+ * remote's when it has it), so the branch itself may stay checked out elsewhere. */
+export async function reviewBranchWorktree(repo: string, dir: string, branch: string): Promise<Worktree> {
+  if (await exists(dir)) throw new WsError(`${dir} is taken`, "path_taken", { param: "name" });
+  await checkBranchName(repo, branch, "branch");
+  const remote = await remoteOf(repo);
+  if (remote) await git(repo, ["fetch", "--quiet", remote]);
+  const start = remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`)) ? `${remote}/${branch}` : (await hasRef(repo, `refs/heads/${branch}`)) ? branch : undefined;
+  if (!start) throw new WsError(`no branch "${branch}" in ${repo}${remote ? ` or on ${remote}` : ""}, and no PR by that number`, "branch_not_found", { param: "branch" });
+  await mkdir(dirname(dir), { recursive: true });
+  const review = `review/${branch}`;
+  await gitOk(repo, ["worktree", "add", "--no-track", "-B", review, dir, start], `checking out ${start} for review`);
+  return { repo, dir, branch: review, newBranch: true };
+}
+
+/** Whether `dir` is the top of a worktree of some repo (a review opened before). */
+export async function isWorktree(dir: string): Promise<boolean> {
+  const r = await git(dir, ["rev-parse", "--show-toplevel"]);
+  return r.code === 0 && r.stdout.trim() === dir;
+}
+
+/** The remote's default branch as remote/name, if it says. */
+export async function defaultBranch(repo: string): Promise<string | undefined> {
+  const remote = await remoteOf(repo);
+  if (!remote) return undefined;
+  const head = await git(repo, ["symbolic-ref", "--quiet", "--short", `refs/remotes/${remote}/HEAD`]);
+  if (head.code === 0 && head.stdout.trim()) return head.stdout.trim();
+  for (const b of ["main", "master"]) if (await hasRef(repo, `refs/remotes/${remote}/${b}`)) return `${remote}/${b}`;
+  return undefined;
+}
+
+/** Undo a worktree made for a request that then failed: the tree, and a branch made for it. */
+export async function undoWorktree(w: Worktree): Promise<void> {
+  await git(w.repo, ["worktree", "remove", "--force", w.dir]);
+  if (w.newBranch) await git(w.repo, ["branch", "-D", w.branch]);
+}
+
+/** The copy list: the template's, plus the repo's .worktreeinclude (one path a line, # comments). */
+export async function copyList(repo: string, fromTemplate: string[]): Promise<string[]> {
+  const out = [...fromTemplate];
+  try {
+    for (const raw of (await readFile(join(repo, ".worktreeinclude"), "utf8")).split("\n")) {
+      const line = raw.trim();
+      if (!line || line.startsWith("#")) continue;
+      const problem = copyProblem(line);
+      if (problem) console.error(`ws: ${repo}/.worktreeinclude: skipped ${JSON.stringify(line)}: it ${problem}`);
+      else if (!out.includes(line)) out.push(line);
+    }
+  } catch {}
+  return out;
+}
+
+/** Copy each listed path that exists in the main clone into the worktree (modes kept). */
+export async function copyFiles(repo: string, dir: string, list: string[]): Promise<string[]> {
+  const copied: string[] = [];
+  for (const p of list) {
+    const from = join(repo, p);
+    if (!(await exists(from))) continue;
+    await mkdir(dirname(join(dir, p)), { recursive: true });
+    await cp(from, join(dir, p), { recursive: true, preserveTimestamps: true, errorOnExist: false, force: true });
+    copied.push(p);
+  }
+  return copied;
+}
+
+/** Run each setup command in the worktree, in order; the first that fails stops with its output. */
+export async function runSetup(commands: string[][], dir: string, env: Record<string, string>): Promise<void> {
+  for (const argv of commands) {
+    const r = await run(argv, { cwd: dir, env, timeoutMs: 15 * 60_000 });
+    if (r.code !== 0) {
+      const said = (r.stderr || r.stdout).trim().split("\n").slice(-5).join("\n");
+      throw new WsError(`setup command ${JSON.stringify(argv)} failed (exit status ${r.code})${said ? `:\n${said}` : ""}`, "setup_failed");
+    }
+  }
+}
+
+/** Why `ws done` should not remove the worktree yet, or undefined. A review's commits count only
+ * when they are on no other branch either (the reviewed branch may be local only). */
+export async function unfinishedWork(dir: string, o: { review?: boolean } = {}): Promise<WsError | undefined> {
+  if (!(await exists(dir))) return undefined;
+  const status = await git(dir, ["status", "--porcelain"]);
+  if (status.code !== 0) return undefined; // not a worktree any more: nothing to lose
+  const changed = status.stdout.split("\n").filter(Boolean);
+  if (changed.length)
+    return new WsError(
+      `${dir} has uncommitted changes (${changed.length} ${changed.length === 1 ? "file" : "files"}: ${changed.slice(0, 3).map((l) => l.slice(3)).join(", ")}${changed.length > 3 ? ", …" : ""}): commit and push them, or ws done --force to throw them away`,
+      "uncommitted_changes",
+    );
+  const branch = (await git(dir, ["rev-parse", "--abbrev-ref", "HEAD"])).stdout.trim();
+  const others = o.review ? [`--exclude=refs/heads/${branch}`, "--branches"] : [];
+  const unpushed = await git(dir, ["rev-list", "--count", "HEAD", "--not", "--remotes", ...others]);
+  const n = Number(unpushed.stdout.trim());
+  if (unpushed.code === 0 && n > 0)
+    return new WsError(`${n} ${n === 1 ? "commit" : "commits"} on ${branch} ${n === 1 ? "is" : "are"} on no remote branch: push them (git push -u origin ${branch}), or ws done --force to leave them only in the branch`, "unpushed_commits");
+  return undefined;
+}
+
+/** Remove the worktree (never its branch). */
+export async function removeWorktree(repo: string, dir: string, force: boolean): Promise<void> {
+  if (!(await exists(dir))) {
+    await git(repo, ["worktree", "prune"]);
+    return;
+  }
+  await gitOk(repo, ["worktree", "remove", ...(force ? ["--force", "--force"] : []), dir], `removing the worktree ${dir}`);
+}
+
+/** Keep ws's own files (.ws/pr.md) out of `git status`, so they never count as uncommitted. */
+export async function excludeWsDir(dir: string): Promise<void> {
+  const common = await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  if (common.code !== 0) return;
+  const file = join(common.stdout.trim(), "info", "exclude");
+  let text = "";
+  try {
+    text = await readFile(file, "utf8");
+  } catch {}
+  if (text.split("\n").includes("/.ws/")) return;
+  await mkdir(dirname(file), { recursive: true });
+  await appendFile(file, `${text && !text.endsWith("\n") ? "\n" : ""}/.ws/\n`);
+}
+
+export const repoName = (repo: string) => basename(repo);

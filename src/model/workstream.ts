@@ -1,0 +1,15 @@
+// A workstream: a task in its own git worktree and tab (ws new, ws review). Plain data the
+// Session keeps; the git work is the workstreams feature's.
+export interface Workstream {
+  readonly name: string;
+  /** The main clone. */
+  readonly repo: string;
+  /** Its worktree. */
+  readonly dir: string;
+  readonly branch: string;
+  readonly pr?: number;
+  /** Its tab's id, while the tab is open (tab ids are never reused, so a closed one finds nothing). */
+  tab?: number;
+  /** A review (ws review) rather than a task (ws new). */
+  readonly review?: boolean;
+}
