@@ -31,7 +31,8 @@ class EmulatorWorker {
   private readonly hold = new Float64Array(new SharedArrayBuffer(8));
   /** 1 while the worker parses a slice. */
   readonly busy = new Int32Array(new SharedArrayBuffer(4));
-  private nextRid = 1;
+  private nextRid = 0;
+  private dead = false;
   readonly screens = new Map<number, WorkerScreen>();
   private nextId = 1;
 
@@ -46,7 +47,11 @@ class EmulatorWorker {
       const m = e.data as Published;
       this.screens.get(m.id)?.apply(m);
     };
-    this.worker.onerror = (e) => console.error(`emulator worker: ${e.message}`);
+    this.worker.onerror = (e) => {
+      // Its panes show their last screen; nothing waits on a worker that is gone.
+      console.error(`emulator worker: ${e.message}`);
+      this.dead = true;
+    };
     (this.worker as unknown as { unref(): void }).unref(); // the daemon decides when it exits
   }
 
@@ -63,7 +68,8 @@ class EmulatorWorker {
   }
 
   request(id: number, m: string, a: unknown[]): unknown {
-    const rid = this.nextRid++ & 0x3fffffff || this.nextRid++;
+    if (this.dead) throw new Error("the emulator worker is gone");
+    const rid = (this.nextRid = (this.nextRid % 0x3fffffff) + 1); // never 0: the flag's "no answer"
     Atomics.store(this.flag, 0, 0);
     this.requests.postMessage({ rid, id, m, a });
     const deadline = performance.now() + REQUEST_TIMEOUT_MS;
@@ -194,7 +200,7 @@ export class WorkerScreen implements Screen {
       this.cells.attrs.set(c.attrs.subarray(0, n), at);
       for (const t of this.trackers) t.mark(c.first, c.first + c.count - 1);
     }
-    if (m.title !== undefined) this.onTitle(m.title);
+    for (const t of m.titles ?? []) this.onTitle(t);
     for (const e of m.marks ?? []) {
       if (e.k === "started") this.shell.onStarted(e.command);
       else {
@@ -213,6 +219,7 @@ export class WorkerScreen implements Screen {
   private sentAt = 0;
 
   send(bytes: Uint8Array): void {
+    if (this.disposed) return;
     // A little output into an idle pane (an echo, a prompt) while the worker is between slices:
     // parse it now, waiting for the answer (~0.1 ms), instead of a trip through both event loops.
     // (Not for a pane that printed a moment ago: a flood read in small pieces would wait each time.)

@@ -34,7 +34,8 @@ export interface Published {
   state: ScreenState;
   /** The screen's rows that changed, as cells. */
   cells?: RowCells;
-  title?: string;
+  /** Titles the program set, in order. */
+  titles?: string[];
   marks?: MarkEvent[];
 }
 
@@ -69,7 +70,7 @@ export class RowCells implements CellSink {
     this.attrs = new Uint16Array(n);
   }
 
-  /** Row y is first + y (render into it with y0 = -first... callers pass rows relative to `first`). */
+  /** (x, y): column x of row first + y (render the screen into it at y0 = -first). */
   set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0): void {
     if (x < 0 || x >= this.cols || y < 0 || y >= this.count) return;
     const i = y * this.cols + x;

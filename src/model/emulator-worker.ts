@@ -20,6 +20,8 @@ const ROWS_EVERY_MS = 8;
 const PIECE = 4 * 1024;
 /** A pane whose backlog is at most this is parsed first: a typed key's echo does not wait for a flood. */
 const SMALL = 4 * 1024;
+/** Titles kept between two publishes (a program retitling nonstop is told in its last ones). */
+const TITLES_KEPT = 16;
 /** Finished commands whose output can still be asked for. */
 const FINISHED_KEPT = 8;
 
@@ -31,7 +33,8 @@ class Host {
   publishedAt = 0;
   publishTimer: ReturnType<typeof setTimeout> | undefined;
   parsing: Promise<void> | null = null;
-  title: string | undefined;
+  /** Titles set since the last publish, each one (a listener hears every change), the last few. */
+  titles: string[] = [];
   marks: MarkEvent[] = [];
   finished = new Map<number, FinishedCommand>();
   nextFid = 1;
@@ -42,7 +45,9 @@ class Host {
     readonly emu: Emulator,
   ) {
     this.rows = new DirtyRows(emu.term);
-    emu.onTitle = (t) => (this.title = t);
+    emu.onTitle = (t) => {
+      if (this.titles.push(t) > TITLES_KEPT) this.titles.shift();
+    };
     emu.shell.onStarted = (command) => this.marks.push({ k: "started", command });
     emu.shell.onFinished = (done) => {
       const fid = this.nextFid++;
@@ -205,9 +210,9 @@ function published(h: Host, now: number): { msg: Published; transfer: ArrayBuffe
     }
     h.rowsAt = now;
   }
-  if (h.title !== undefined) {
-    msg.title = h.title;
-    h.title = undefined;
+  if (h.titles.length) {
+    msg.titles = h.titles;
+    h.titles = [];
   }
   if (h.marks.length) {
     msg.marks = h.marks;
