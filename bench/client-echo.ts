@@ -54,13 +54,15 @@ async function echoes(c: ReturnType<typeof clientInPty>): Promise<number[]> {
   return lat;
 }
 
-async function wsRound(bin: string): Promise<number[]> {
+/** One round: a fresh server, the pane made to run TYPED (`setUp`), its real client in a PTY once
+ * it has drawn (`drawn`), KEYS echoes. */
+async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<unknown>, client: (b: BenchEnv) => string[], drawn: (out: string) => boolean): Promise<number[]> {
   const b = new BenchEnv(bin);
   await b.start();
   try {
-    if ((await b.run([bin, "pane", "respawn", "1", "--", ...TYPED])) !== 0) throw new Error("ws pane respawn failed");
-    const c = clientInPty([bin, "attach"], b.env);
-    await c.arrived.until(() => c.out.includes("main"), 10_000);
+    await setUp(b);
+    const c = clientInPty(client(b), b.env);
+    await c.arrived.until(() => drawn(c.out), 10_000);
     await Bun.sleep(500);
     const lat = await echoes(c);
     c.proc.kill();
@@ -71,24 +73,27 @@ async function wsRound(bin: string): Promise<number[]> {
   }
 }
 
-async function tmuxRound(): Promise<number[]> {
-  const b = new BenchEnv();
-  await b.start();
-  try {
-    const t = (args: string[]) => b.run(["tmux", "-S", b.tmuxSock, ...args]);
-    await t(["set", "-g", "status", "off"]);
-    await t(["respawn-pane", "-k", "-t", "%0", ...TYPED]);
-    const c = clientInPty(["tmux", "-S", b.tmuxSock, "attach"], b.env);
-    await c.arrived.until(() => c.out.length > 0, 10_000);
-    await Bun.sleep(500);
-    const lat = await echoes(c);
-    c.proc.kill();
-    await c.proc.exited;
-    return lat;
-  } finally {
-    await b.stop();
-  }
-}
+const wsRound = (bin: string) =>
+  round(
+    bin,
+    async (b) => {
+      if ((await b.run([bin, "pane", "respawn", "1", "--", ...TYPED])) !== 0) throw new Error("ws pane respawn failed");
+    },
+    () => [bin, "attach"],
+    (out) => out.includes("main"),
+  );
+
+const tmuxRound = () =>
+  round(
+    undefined,
+    async (b) => {
+      const t = (args: string[]) => b.run(["tmux", "-S", b.tmuxSock, ...args]);
+      await t(["set", "-g", "status", "off"]);
+      await t(["respawn-pane", "-k", "-t", "%0", ...TYPED]);
+    },
+    (b) => ["tmux", "-S", b.tmuxSock, "attach"],
+    (out) => out.length > 0,
+  );
 
 console.log(`key echo through the real client in a terminal, ${KEYS} keys x ${RUNS} rounds`);
 const wsP50 = new Map<string, number[]>();

@@ -9,14 +9,36 @@ interface RangeEvent {
   (listener: (e: { start: number; end: number } | undefined) => void): { dispose(): void };
 }
 
-export class DirtyRows {
-  /** Changed rows, start..end inclusive; start > end when none. */
+/** Changed rows, start..end inclusive (start > end: none); every row until something is known. */
+export class RowRange {
   private start = 0;
   private end = Infinity;
+
+  /** The rows to read again, or undefined for none; and forget them (they are being drawn). */
+  take(): [number, number] | undefined {
+    const r: [number, number] | undefined = this.start <= this.end ? [this.start, this.end] : undefined;
+    this.start = Infinity;
+    this.end = -1;
+    return r;
+  }
+
+  mark(a: number, b: number): void {
+    this.start = Math.min(this.start, a, b);
+    this.end = Math.max(this.end, a, b);
+  }
+
+  markAll(): void {
+    this.start = 0;
+    this.end = Infinity;
+  }
+}
+
+export class DirtyRows extends RowRange {
   private readonly precise: boolean;
   private readonly subscriptions: { dispose(): void }[] = [];
 
   constructor(term: Terminal) {
+    super();
     const core = (term as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: RangeEvent; onRequestReset?: RangeEvent } } })._core;
     const input = core?._inputHandler;
     this.precise = typeof input?.onRequestRefreshRows === "function";
@@ -32,25 +54,7 @@ export class DirtyRows {
     if (!this.precise) this.markAll();
   }
 
-  /** The rows to read again, or undefined for none; and forget them (they are being drawn). */
-  take(): [number, number] | undefined {
-    const r: [number, number] | undefined = this.start <= this.end ? [this.start, this.end] : undefined;
-    this.start = Infinity;
-    this.end = -1;
-    return r;
-  }
-
   dispose(): void {
     for (const s of this.subscriptions.splice(0)) s.dispose();
-  }
-
-  private mark(a: number, b: number) {
-    this.start = Math.min(this.start, a, b);
-    this.end = Math.max(this.end, a, b);
-  }
-
-  private markAll() {
-    this.start = 0;
-    this.end = Infinity;
   }
 }

@@ -13,6 +13,7 @@ import type { ScreenModes } from "./emulator-modes";
 import type { EmulatorOptions } from "./emulator";
 import type { ReadOptions, ReadResult, Source } from "./text-sources";
 import type { RowTracker, Screen } from "./screen";
+import { RowRange } from "./dirty-rows";
 import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView } from "./shell-marks";
 
 /** A synchronous read that gets no answer in this long fails (the worker is stuck or gone). */
@@ -115,23 +116,12 @@ class ShellMirror implements ShellView {
 }
 
 /** Changed rows for one reader, from what the worker publishes. */
-class MirrorRows implements RowTracker {
-  private start = 0;
-  private end = Infinity;
+class MirrorRows extends RowRange implements RowTracker {
   constructor(private readonly owner: Set<MirrorRows>) {
+    super();
     owner.add(this);
   }
-  mark(a: number, b: number): void {
-    this.start = Math.min(this.start, a);
-    this.end = Math.max(this.end, b);
-  }
   output(): void {}
-  take(): [number, number] | undefined {
-    const r: [number, number] | undefined = this.start <= this.end ? [this.start, this.end] : undefined;
-    this.start = Infinity;
-    this.end = -1;
-    return r;
-  }
   dispose(): void {
     this.owner.delete(this);
   }
