@@ -42,8 +42,9 @@ const CASES: [string, string][] = [
   ['{"v":2,"type":"project_renamed","from":"a"}', "error: invalid message: missing field `to`"],
   ['{"v":1,"type":"new_workstream","template":"t","name":"n","later_field":true}', "ok"],
   // open_review was a stub answering "not supported" until issue 13; now it lays out the review
-  // template, and a worktree that isn't there is the error.
-  ['{"v":3,"type":"open_review","workspace":"w","title":"t","name":"n","template":"review","repo":"/r","dir":"/d"}', '{"v":5,"type":"error","message":"can\'t start in \\"/d\\": no such directory"}'],
+  // template, and a worktree that isn't there is the error. (Not named "n": the new_workstream "n"
+  // above is answered before it acts, and may still be under way.)
+  ['{"v":3,"type":"open_review","workspace":"w","title":"t","name":"r","template":"review","repo":"/r","dir":"/d"}', '{"v":5,"type":"error","message":"can\'t start in \\"/d\\": no such directory"}'],
   ['{"v":4,"type":"agent_send","pane":1,"text":"x"}', '{"v":5,"type":"error","message":"no agent in the tab of pane 1 (an agent is a pane whose hooks report to ws; see ws hooks install)"}'],
   ['{"v":5,"type":"workspace_focus","name":"nah"}', '{"v":5,"type":"error","message":"no workspace \\"nah\\" (have: main, Games)"}'],
   ['{"v":5,"type":"pane_focus","pane":1}', '{"v":5,"type":"ok"}'],
