@@ -276,14 +276,14 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
   expect((await v6({ type: "layout_export", pane: editor })).panes).toEqual([editor, shell]);
 }, 30_000);
 
-test("the interface's new-workstream prompt (run_command, the Dashboard's button) makes one in the focused pane's checkout", async () => {
+test("the interface's new-workstream prompt (prefix W; run_command and the Dashboard's button run the same command) makes one in the focused pane's checkout", async () => {
   const { pane } = await s.request({ v: 2, type: "tab_new", workspace: "app", cwd: repo, command: [], focus: true });
   await s.waitScreen(pane, /[$#] ?$/m);
   const tmux = new Tmux(s.env);
   try {
     await tmux.open("ws", `${wsArgv().join(" ")} attach; sleep 3600`, 140, 40);
     await tmux.waitFor("ws", "1:");
-    expect((await s.request({ v: 5, type: "run_command", name: "new-workstream" })).type).toBe("ok");
+    await tmux.keys("ws", "C-Space", "W");
     await tmux.waitFor("ws", "new workstream: TEMPLATE NAME");
     await tmux.text("ws", "ui-ws");
     await tmux.keys("ws", "Enter");

@@ -38,7 +38,7 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
   ["C-Left", "resize-left"], ["C-Right", "resize-right"], ["C-Up", "resize-up"], ["C-Down", "resize-down"],
   ["H", "resize-left"], ["L", "resize-right"], ["K", "resize-up"], ["J", "resize-down"],
   ["w", "new-workspace"], ["s", "switch-workspace"], [")", "next-workspace"], ["(", "prev-workspace"],
-  [",", "rename-tab"], ["$", "rename-workspace"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"],
+  [",", "rename-tab"], ["$", "rename-workspace"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"], ["W", "new-workstream"],
   ["C-Space", "send-prefix"],
 ];
 
