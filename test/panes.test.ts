@@ -176,13 +176,15 @@ describe("labels follow the program", () => {
     const pane = await tab([]);
     await s.waitScreen(pane, /[$#] ?$/m); // a prompt
     expect((await row(pane)).label).toBe("bash");
-    await s.ok(["pane", "send", String(pane), "sleep 2", "--enter"]);
+    // sleep runs until the test stops it (C-c): how long labels take to follow is no race.
+    await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
     const r = await waitFor("the label to follow sleep", async () => {
       const x = await row(pane);
       return x.label === "sleep" ? x : undefined;
     });
     expect(r.tab_name).toBe("sleep");
-    expect(r.command).toEqual(["sleep", "2"]);
+    expect(r.command).toEqual(["sleep", "600"]);
+    await s.ok(["pane", "keys", String(pane), "C-c"]);
     await waitFor("the label to come back to bash", async () => (await row(pane)).label === "bash");
   });
 
@@ -191,12 +193,13 @@ describe("labels follow the program", () => {
     await s.waitScreen(pane, /[$#] ?$/m); // a prompt
     await s.ok(["pane", "send", String(pane), "printf '\\033]2;my title\\007'", "--enter"]);
     await waitFor("the title to be the label", async () => (await row(pane)).label === "my title");
-    await s.ok(["pane", "send", String(pane), "sleep 2", "--enter"]);
+    await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
     await waitFor("sleep to be the label", async () => (await row(pane)).label === "sleep");
+    await s.ok(["pane", "keys", String(pane), "C-c"]);
     await waitFor("the title again", async () => (await row(pane)).label === "my title");
     await s.ok(["pane", "rename", String(pane), "named"]);
     expect((await row(pane)).label).toBe("named");
-    await s.ok(["pane", "send", String(pane), "sleep 1", "--enter"]);
+    await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
     await waitFor("sleep to have started", async () => (await row(pane)).command[0] === "sleep");
     expect((await row(pane)).label).toBe("named");
     await s.ok(["pane", "rename", String(pane), ""]);

@@ -2,7 +2,7 @@
 // in a real terminal (tmux), and as tools use it through the tmux shim (fzf --tmux-style scripts:
 // `tmux display-popup -E 'cmd > file'`, then read the file).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, realpathSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv, type RunResult } from "./harness";
 import { Tmux } from "./tmux-driver";
@@ -68,7 +68,9 @@ describe("attached", () => {
 
   test("a popup is drawn over the tab with a border, takes the keys, and closes with its program, the screen under it back", async () => {
     const before = await s.request({ v: 6, type: "pane_info", pane: lead });
-    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", 'printf "pick> "; read x; echo "got $x"; sleep 0.3'], width: "40", height: "10" });
+    // It stays until the test has seen its answer (the gate file), then exits.
+    const gate = join(dir, "popup-gate");
+    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", 'printf "pick> "; read x; echo "got $x"; while [ ! -e "$1" ]; do sleep 0.05; done', "sh", gate], width: "40", height: "10" });
     expect(r.type).toBe("popup");
     const id = r.pane as number;
     const screen = await term.waitFor("ws", "pick> ");
@@ -88,6 +90,7 @@ describe("attached", () => {
     await term.text("ws", "apple");
     await term.keys("ws", "Enter");
     await s.waitScreen(id, "got apple");
+    writeFileSync(gate, "");
     // It closes with its program, and the screen under it is whole again.
     await waitFor("the popup to close", async () => !(await paneIds()).includes(id));
     const after = await term.waitFor("ws", (t) => !t.includes("┌") && t.includes("UNDER-THE-POPUP"));

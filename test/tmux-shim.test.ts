@@ -452,15 +452,18 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
     const file = join(dir, "ran");
     await ok(["run", `echo '#{pane_id}' > ${file}`]);
     expect(readFileSync(file, "utf8")).toBe(`%${lead}\n`);
+    // The background commands wait for a gate the test opens after the call returned: a call that
+    // waited for them would never return.
     const bg = join(dir, "ran-in-background");
-    const started = Date.now();
-    await ok(["run-shell", "-b", `sleep 0.5; echo done > ${bg}`]);
-    expect(Date.now() - started).toBeLessThan(500);
+    const gate = join(dir, "run-gate");
+    const waitGate = `while [ ! -e ${gate} ]; do sleep 0.05; done`;
+    await ok(["run-shell", "-b", `${waitGate}; echo done > ${bg}`]);
     expect(existsSync(bg)).toBe(false);
-    expect(await waitFor("the background command to finish", () => existsSync(bg) && readFileSync(bg, "utf8"))).toBe("done\n");
     const marker = join(dir, "if-in-background");
-    await ok(["if-shell", "-b", "sleep 0.3", `run 'echo yes > ${marker}'`]);
+    await ok(["if-shell", "-b", waitGate, `run 'echo yes > ${marker}'`]);
     expect(existsSync(marker)).toBe(false);
+    writeFileSync(gate, "");
+    expect(await waitFor("the background command to finish", () => existsSync(bg) && readFileSync(bg, "utf8"))).toBe("done\n");
     expect(await waitFor("if-shell -b to run its command", () => existsSync(marker) && readFileSync(marker, "utf8"))).toBe("yes\n");
   });
 
