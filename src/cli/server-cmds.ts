@@ -1,6 +1,5 @@
 // Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
 import { clientSocketProblem, socketDirProblem } from "../client/socket-check";
@@ -10,12 +9,12 @@ import { CliError, globals, print, printError, printJson, send, show, sock } fro
 import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
 
+import { wsDir } from "../xdg-dirs";
 import { selfArgv } from "../paths";
 export { selfArgv };
 
 export function stateDir(): string {
-  const base = process.env.XDG_STATE_HOME || join(homedir(), ".local", "state");
-  return join(base, "ws");
+  return wsDir("state");
 }
 
 /** Start a daemon in the background on the chosen socket and wait until it answers. */

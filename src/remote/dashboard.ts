@@ -2,11 +2,10 @@
 // row naming its host. Hosts are asked in parallel, each with its own deadline; one that doesn't
 // answer gets a row saying so and holds up nobody.
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { CliError, globals, print, printJson } from "../cli/common";
 import { URGENCY } from "../features/agents/status-map";
 import { parseReply } from "../protocol/envelope";
+import { wsDir } from "../xdg-dirs";
 import { openBridge, quietly } from "./ssh";
 
 /** How long one host may take to answer (ssh, the remote ws and its reply), in ms. */
@@ -31,7 +30,7 @@ type HostResult = { host: string; ok: true; agents: Agent[]; ports: Port[] } | {
 
 /** The hosts file: $XDG_CONFIG_HOME/ws/hosts (~/.config/ws/hosts), one ssh host per line, # comments. */
 export function hostsFile(env = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config"), "ws", "hosts");
+  return wsDir("config", env, "hosts");
 }
 
 export function readHosts(path = hostsFile()): string[] {

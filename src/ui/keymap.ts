@@ -4,13 +4,12 @@
 
 import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../toml-problem";
-import { join } from "node:path";
-import { homedir } from "node:os";
 import { readFileSync } from "node:fs";
 import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protocol/events";
 
 // The command table lives in its own small module so the protocol registry (run_command) can
 // use it without loading the keys.toml parser on every CLI call.
+import { wsDir } from "../xdg-dirs";
 import { COMMANDS, isCommand, type CommandInfo } from "./commands-table";
 export { COMMANDS, isCommand, type CommandInfo };
 
@@ -113,8 +112,7 @@ export function parseKeyName(s: string): string | null {
 // ---- keys.toml -------------------------------------------------------------
 
 export function keysTomlPath(env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
-  return join(base, "ws", "keys.toml");
+  return wsDir("config", env, "keys.toml");
 }
 
 export interface LoadedKeymap {

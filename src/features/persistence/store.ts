@@ -2,13 +2,13 @@
 // ~/.local/state/ws/), one file per server name, mode 0600, written atomically (temp file, fsync,
 // rename, fsync of the directory), so a crash leaves the old save or the new one, never half.
 import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { wsDir } from "../../xdg-dirs";
 import { basename, dirname, join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
 
 export function stateDir(env: Env = process.env): string {
-  return join(env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state"), "ws");
+  return wsDir("state", env);
 }
 
 /** The server's name, from its socket file: default.sock → "default". */

@@ -3,7 +3,7 @@
 // Directories 0700, files 0600, each file written whole (temp file, rename) so a reader sees the
 // old one or the new one. Sync and small: the daemon checks a slug on tab_new with one stat.
 import { closeSync, existsSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
+import { wsDir } from "../../xdg-dirs";
 import { join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
@@ -25,7 +25,7 @@ export function slugProblem(slug: string): string | undefined {
 }
 
 export function projectsDir(env: Env = process.env): string {
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "ws", "projects");
+  return wsDir("data", env, "projects");
 }
 
 /** The project's directory; undefined for a slug that could not be one. */

@@ -3,12 +3,12 @@
 // (src/model/tree.ts), and says where the repo is, which files to copy and what to run first.
 // Placeholders ({name}, {branch}, …) are filled into single argv elements, never through a shell.
 import { readdir, readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../../toml-problem";
 import { WsError } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
+import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
 
 export interface Template {
@@ -78,7 +78,7 @@ label = "shell"
 export const BUILTINS = Object.keys(BUILTIN_TEXT);
 
 export function templatesDir(env: Record<string, string | undefined> = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config"), "ws", "templates");
+  return wsDir("config", env, "templates");
 }
 
 const fail = (message: string, code = "template_invalid") => new WsError(message, code, { command: "ws templates list" });

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { WsError } from "../../protocol/errors";
 import { copyProblem } from "./templates";
+import { wsDir } from "../../xdg-dirs";
 import { git, gitOk, gitSaid, onPath, run } from "./git";
 
 type Env = Record<string, string | undefined>;
@@ -14,7 +15,7 @@ type Env = Record<string, string | undefined>;
 /** Where worktrees go: $WS_WORKTREES, else $XDG_DATA_HOME/ws/worktrees (~/.local/share/ws/worktrees). */
 export function worktreesRoot(env: Env = process.env): string {
   if (env.WS_WORKTREES) return expandHome(env.WS_WORKTREES, env);
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share"), "ws", "worktrees");
+  return wsDir("data", env, "worktrees");
 }
 
 export function expandHome(p: string, env: Env = process.env): string {

@@ -1,0 +1,19 @@
+// ws's own directories by the XDG base directory rules: $XDG_CONFIG_HOME/ws (keys.toml, templates,
+// hosts), $XDG_DATA_HOME/ws (projects, worktrees), $XDG_STATE_HOME/ws (saved sessions, logs),
+// each with its default under $HOME when the variable is unset. One rule for every file ws keeps.
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+type Env = Record<string, string | undefined>;
+
+const XDG = {
+  config: { variable: "XDG_CONFIG_HOME", under: [".config"] },
+  data: { variable: "XDG_DATA_HOME", under: [".local", "share"] },
+  state: { variable: "XDG_STATE_HOME", under: [".local", "state"] },
+} as const;
+
+/** `<XDG base of kind>/ws/<parts…>`, read from `env`. */
+export function wsDir(kind: keyof typeof XDG, env: Env = process.env, ...parts: string[]): string {
+  const { variable, under } = XDG[kind];
+  return join(env[variable] || join(env.HOME || homedir(), ...under), "ws", ...parts);
+}
