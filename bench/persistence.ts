@@ -39,7 +39,7 @@ async function allPanes(s: TestServer): Promise<number[]> {
 }
 
 async function main() {
-  const s = new TestServer({ env: { HISTFILE: "/dev/null" } });
+  const s = new TestServer({ env: { HISTFILE: "/dev/null", WS_SCROLLBACK: String(LINES) } });
   try {
     await s.start();
     console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (figures scale with load)`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
+import { SCROLLBACK_DEFAULT } from "../src/model/pane";
 
 let s: TestServer;
 let daemonPid: number;
@@ -21,7 +22,7 @@ test("a long stream arrives whole and in order", async () => {
   const lines = (await s.screen(r.pane, true)).split("\n");
   const done = lines.indexOf("STREAM-DONE");
   const numbers = lines.slice(0, done).filter((l) => /^\d+$/.test(l)).map(Number);
-  expect(numbers.length).toBeGreaterThan(5000); // the scrollback holds the tail of the stream
+  expect(numbers.length).toBeGreaterThanOrEqual(SCROLLBACK_DEFAULT); // the scrollback holds the tail of the stream
   expect(numbers.at(-1)).toBe(150000);
   for (let i = 1; i < numbers.length; i++) expect(numbers[i]).toBe(numbers[i - 1]! + 1);
 }, 120_000);

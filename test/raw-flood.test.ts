@@ -12,8 +12,8 @@ const FLOOD_MS = 20_000;
 /** Each flood line: "<seq>:<offset>:" padded with x to LINE bytes, "\r\n" included (raw mode has
  * no ONLCR). The offset is the byte count written before the line, so a gap anywhere shows. */
 const LINE = 30;
-/** Lines of the flood pane checked each time round (of the 10,000 its scrollback keeps). */
-const WINDOW = 5000;
+/** Lines of the flood pane checked each time round (of the 2,000 its scrollback keeps). */
+const WINDOW = 1500;
 
 let s: TestServer;
 let daemonPid: number;

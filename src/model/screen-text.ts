@@ -1,7 +1,7 @@
 // A pane's text for a save, taken from its xterm buffer. Rows above the screen never change again
 // (short of a resize, a clear or a reset), so a pane's text is kept between saves and only rows
 // written since the last capture are read: a pane that printed one line costs one line, not
-// 10,000. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
+// its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
 
 /** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a

@@ -12,7 +12,7 @@ function when(iso: string | undefined): string {
 }
 
 /** The text a restored pane starts with: its old scrollback, then a dim marker line. (The pane's
- * own history keeps the last 10,000 lines of it, as it did before.) */
+ * own history keeps as many of its last lines as any pane keeps, as it did before.) */
 export function preface(p: SavedPane, savedAt?: string): string {
   const marker = `\x1b[0;2m── restored (saved ${when(savedAt)}) ──\x1b[0m\r\n`;
   return (p.scrollback ? p.scrollback.replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
