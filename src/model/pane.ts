@@ -309,26 +309,30 @@ export class Pane implements Parser {
     // says they are parsed (parsedElsewhere), so the pause above holds the same backlog.
     if (this.screen.send) {
       this.screen.send(bytes);
-      // While someone types, a pane with a backlog stops reading until the hold ends (the worker
-      // holds its parsing then anyway): reading a flood costs the main thread the echo's time.
-      const hold = inputHeldFor();
-      if (hold > 0 && !this.readPaused && this.queued > PIECE) {
-        this.readPaused = true;
-        this.pty.pause();
-        this.holdTimer = setTimeout(() => {
-          this.holdTimer = undefined;
-          this.resumeBelowMark();
-        }, hold);
-      }
+      this.holdReadingWhileTyping();
       return;
     }
     this.enqueue(bytes);
+    if (!idle) this.holdReadingWhileTyping();
     // A little output into an idle pane (an echo, a prompt) is parsed at once: it costs less than
     // the turn it would wait for. Anything more waits for the slices.
     if (idle && bytes.length <= PIECE) {
       this.parsePiece();
       this.sliceDone();
     } else wantParse(this);
+  }
+
+  /** While someone types, a pane with a backlog stops reading until the hold ends (its parsing
+   * waits then anyway): reading a flood costs the main thread the echo's time. */
+  private holdReadingWhileTyping(): void {
+    const hold = inputHeldFor();
+    if (hold <= 0 || this.readPaused || this.queued <= PIECE) return;
+    this.readPaused = true;
+    this.pty.pause();
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = undefined;
+      this.resumeBelowMark();
+    }, hold);
   }
 
   private enqueue(bytes: Uint8Array): void {
