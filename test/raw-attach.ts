@@ -2,7 +2,7 @@
 // It keeps what the server sends (OUTPUT bytes, EXIT) so a test can wait for a redraw.
 import type { Socket } from "bun";
 import { readFileSync } from "node:fs";
-import { FrameDecoder, FRAME_EXIT, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_EXIT, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 import { waitFor } from "./harness";
 
 export class RawAttach {
@@ -14,6 +14,8 @@ export class RawAttach {
   /** Text the server sent instead of frames (a refusal line). */
   refusal = "";
   closed = false;
+  /** The server said it drives the terminal the attach named (`tty`) itself: a DIRECT frame. */
+  direct = false;
   private sock!: Socket<undefined>;
   private decoder = new FrameDecoder();
   private framed = false;
@@ -34,8 +36,9 @@ export class RawAttach {
   }
 
   private receive(b: Uint8Array) {
-    // A refused attach answers with a line; an accepted one starts with an OUTPUT frame (kind 0).
-    if (!this.framed && this.outputBytes === 0 && b[0] !== FRAME_OUTPUT) {
+    // A refused attach answers with a line; an accepted one starts with an OUTPUT frame (kind 0),
+    // or DIRECT (kind 3) when the server drives the client's terminal.
+    if (!this.framed && this.outputBytes === 0 && b[0] !== FRAME_OUTPUT && b[0] !== FRAME_DIRECT) {
       this.refusal += Buffer.from(b).toString("utf8");
       return;
     }
@@ -48,6 +51,7 @@ export class RawAttach {
         this.output = (this.output + text).slice(-64 * 1024); // the tail only
       }
       if (f.kind === FRAME_EXIT) this.exit = JSON.parse(frameText(f));
+      if (f.kind === FRAME_DIRECT) this.direct = true;
     }
   }
 

@@ -5,14 +5,12 @@
 import { writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
-import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
-import { InputParser } from "./input-parser";
-import { connectClient } from "./connect";
+import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
+import { ESC_TIMEOUT_MS, InputParser } from "./input-parser";
+import { connectClient, connectsLocally } from "./connect";
+import { readlinkSync } from "node:fs";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
-
-/** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
-export const ESC_TIMEOUT_MS = 25;
 
 // Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events.
 const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h";
@@ -48,6 +46,18 @@ export interface AttachOptions {
 
 export class AttachRefused extends Error {}
 
+/** The terminal device this client runs in, when the server may drive it itself (attach's v6
+ * `tty`): a local server, stdin and stdout the same terminal, and not WS_ATTACH_DIRECT=0. */
+function directTty(): string | undefined {
+  if (process.env.WS_ATTACH_DIRECT === "0" || !connectsLocally()) return undefined;
+  try {
+    const path = readlinkSync("/proc/self/fd/0");
+    return /^\/dev\/(pts\/\d+|tty\w*)$/.test(path) && readlinkSync("/proc/self/fd/1") === path ? path : undefined;
+  } catch {
+    return undefined; // no /proc: not Linux
+  }
+}
+
 export function runAttach(o: AttachOptions): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
@@ -59,6 +69,9 @@ export function runAttach(o: AttachOptions): Promise<number> {
     let entered = false;
     let done = false;
     let refusal = "";
+    /** The server drives the terminal (DIRECT): this client only forwards resizes. */
+    let direct = false;
+    let pumping = false;
     const refused = () => `ws: ${refusal.trim().replace(/^error: /, "")}`;
     const decoder = new FrameDecoder();
     const parser = new InputParser();
@@ -120,13 +133,19 @@ export function runAttach(o: AttachOptions): Promise<number> {
     const onSignal = (sig: string) => finish(sig === "SIGHUP" ? 129 : 143, `ws: ${sig}, detaching`);
     const onCrash = (err: Error) => finish(1, `ws: attach client crashed: ${err?.stack ?? err}`);
 
-    const enter = () => {
+    // The server may drive the terminal itself (a DIRECT frame says it does): the screen is set
+    // up before it is asked, so nothing it writes comes before ENTER.
+    const tty = directTty();
+    const enterScreen = () => {
+      if (entered) return;
       entered = true;
       stdin.setRawMode(true);
       writeAll(1, ENTER);
+      stdout.on("resize", onResize);
+    };
+    const pumpInput = () => {
       stdin.on("data", onInput);
       stdin.resume();
-      stdout.on("resize", onResize);
     };
 
     const onFrames = (bytes: Uint8Array) => {
@@ -137,6 +156,11 @@ export function runAttach(o: AttachOptions): Promise<number> {
         return finish(1, `ws: broken attach stream: ${(e as Error).message}`);
       }
       for (const f of frames) {
+        if (f.kind === FRAME_DIRECT) direct = true;
+        else if (!direct && !pumping) {
+          pumping = true;
+          pumpInput();
+        }
         if (f.kind === FRAME_OUTPUT) {
           writeAll(1, f.payload);
         } else if (f.kind === FRAME_EXIT) {
@@ -156,7 +180,8 @@ export function runAttach(o: AttachOptions): Promise<number> {
     connectClient(o.socketPath, {
       open(s) {
         sock = s as unknown as Socket<undefined>;
-        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(o.open ? { open: o.open } : {}) });
+        if (tty) enterScreen();
+        const line = JSON.stringify({ v: tty ? 6 : 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(tty ? { tty } : {}), ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {
@@ -168,7 +193,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
             refusal = new TextDecoder().decode(bytes);
             return;
           }
-          enter();
+          enterScreen();
         }
         if (refusal) {
           refusal += new TextDecoder().decode(bytes);

@@ -20,3 +20,8 @@ export function connectClient<T = undefined>(path: string, handler: SocketHandle
 export function useConnector(connect: Connect): void {
   via = connect;
 }
+
+/** Whether client connections go to this machine's own socket (no -H bridge). */
+export function connectsLocally(): boolean {
+  return via === connectChecked;
+}

@@ -9,6 +9,9 @@ import {
   keyEvent, formatMods, MEDIA_KEYS, MODIFIER_KEYS, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD, CAPS_LOCK, NUM_LOCK,
 } from "../protocol/events";
 
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
+export const ESC_TIMEOUT_MS = 25;
+
 const ESC = 0x1b;
 const PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 2 0 1 ~
 const dec = new TextDecoder();

@@ -7,6 +7,7 @@ export interface AttachParams {
   rows: number;
   build?: string;
   term?: string;
+  tty?: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
 }
 
@@ -24,6 +25,11 @@ export default defineMessage<AttachParams>({
     rows: { type: "integer", required: true, min: 0, max: U16_MAX, description: "The client terminal's height" },
     build: { type: "string", description: "The client binary's build id" },
     term: { type: "string", description: "The client terminal's $TERM, for tools that ask (tmux's client_termtype); one that is not printable ASCII, or over 128 characters, is ignored. Added in v6: older servers ignore it" },
+    tty: {
+      type: "string",
+      description:
+        "The client terminal's device (its stdin and stdout, e.g. /dev/pts/3). A server that can open it as a terminal of its own user reads the keys from it and writes the screen to it itself, and says so with a DIRECT frame (kind 3) before any other: the client then neither reads nor writes its terminal until EXIT, and sends only Resize events. Otherwise the stream is as without it. Added in v6: older servers ignore it",
+    },
     open: {
       type: "object",
       description: "A tab to open on attach (see open_tab; an unknown `project` refuses the attach)",

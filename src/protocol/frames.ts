@@ -4,10 +4,13 @@
 export const FRAME_OUTPUT = 0;
 export const FRAME_EXIT = 1;
 export const FRAME_EVENT = 2;
+/** v6: the server drives the client's terminal itself (attach's `tty`); payload empty. Sent
+ * before any OUTPUT frame, and only to a client that asked. */
+export const FRAME_DIRECT = 3;
 export const FRAME_HEADER = 5;
 export const MAX_FRAME_PAYLOAD = 64 * 1024 * 1024;
 
-export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT;
+export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT | typeof FRAME_DIRECT;
 
 export interface Frame {
   kind: FrameKind;
@@ -21,7 +24,7 @@ export interface ExitNotice {
 
 /** Buffer space kept between frames; more is let go once it is empty. */
 const KEEP_BUFFER = 64 * 1024;
-const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT]);
+const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT, FRAME_DIRECT]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 

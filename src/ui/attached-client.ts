@@ -7,7 +7,9 @@
 // client's bytes closes this connection with a logged error and touches nothing else.
 
 import type { Connection } from "../server/connection";
-import { FrameDecoder, FRAME_EVENT, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
+import { ESC_TIMEOUT_MS, InputParser } from "../client/input-parser";
+import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";
 import { ScreenDiff } from "./diff";
@@ -29,6 +31,10 @@ export class AttachedClient {
   closed = false;
   /** EVENTs dropped as invalid on this connection. */
   private badEvents = 0;
+  /** The client's terminal, when the server drives it (driveTerminal). */
+  private tty: ClientTty | undefined;
+  private keys: InputParser | undefined;
+  private escTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly conn: Connection,
@@ -75,6 +81,40 @@ export class AttachedClient {
     }
   }
 
+  /**
+   * Read keys from and write frames to the client's terminal `path` from here (attach's v6 `tty`),
+   * telling the client with a DIRECT frame. False when it cannot be opened as this user's
+   * terminal: the client then pumps it itself. Call before the first frame.
+   */
+  driveTerminal(path: string): boolean {
+    const tty = openClientTty(
+      path,
+      (bytes) => this.typed(bytes),
+      () => this.drop(),
+    );
+    if (!tty) return false;
+    this.tty = tty;
+    this.keys = new InputParser();
+    this.conn.write(encodeFrame(FRAME_DIRECT, ""));
+    return true;
+  }
+
+  /** Bytes typed into a terminal the server drives: parsed as the client would have. */
+  private typed(bytes: Uint8Array): void {
+    if (this.closed) return;
+    clearTimeout(this.escTimer);
+    try {
+      for (const ev of this.keys!.feed(bytes)) if (!this.closed) this.onEvent(ev);
+      if (this.keys!.pending)
+        this.escTimer = setTimeout(() => {
+          for (const ev of this.keys!.flush()) if (!this.closed) this.onEvent(ev);
+        }, ESC_TIMEOUT_MS);
+    } catch (e) {
+      this.log.error(`attach client ${this.conn.id}: handling its keys failed, connection closed: ${(e as Error)?.stack ?? e}`);
+      this.drop();
+    }
+  }
+
   /** An EVENT payload → a checked event, or undefined (dropped with a warning). */
   private parse(text: string): TermEvent | undefined {
     let json: unknown;
@@ -94,32 +134,37 @@ export class AttachedClient {
 
   /** True while earlier output is still queued: the next frame should wait. */
   get busy(): boolean {
-    return this.conn.queuedBytes > 0;
+    return this.tty ? this.tty.busy : this.conn.queuedBytes > 0;
   }
 
   /** Resolves when queued output has gone out. */
   drained(): Promise<void> {
-    return this.conn.drained();
+    return this.tty ? this.tty.drained() : this.conn.drained();
+  }
+
+  private get blockedSince(): number | undefined {
+    return this.tty ? this.tty.blockedSince : this.conn.blockedSince;
   }
 
   send(ansi: string | Uint8Array): void {
     if (this.closed || ansi.length === 0) return;
-    this.conn.write(encodeOutput(ansi));
-    if (this.conn.queuedBytes > 0) this.armWatchdog();
+    if (this.tty) this.tty.write(typeof ansi === "string" ? Buffer.from(ansi) : ansi);
+    else this.conn.write(encodeOutput(ansi));
+    if (this.busy) this.armWatchdog();
   }
 
   // The client stopped reading: give it 5 s, then drop it. Panes never wait on it.
   private armWatchdog() {
     if (this.watchdog) return;
-    const since = this.conn.blockedSince ?? Date.now();
+    const since = this.blockedSince ?? Date.now();
     this.watchdog = setTimeout(() => {
       this.watchdog = undefined;
       if (!this.busy) return;
-      const blocked = this.conn.blockedSince ?? since;
+      const blocked = this.blockedSince ?? since;
       if (Date.now() - blocked >= SLOW_CLIENT_MS - 50) this.drop();
       else this.armWatchdog();
     }, Math.max(10, SLOW_CLIENT_MS - (Date.now() - since)));
-    void this.conn.drained().then(() => {
+    void this.drained().then(() => {
       clearTimeout(this.watchdog);
       this.watchdog = undefined;
     });
@@ -128,6 +173,7 @@ export class AttachedClient {
   /** Send EXIT and close after it has been written. */
   exit(notice: ExitNotice): void {
     if (this.closed) return;
+    this.tty?.close(); // before EXIT: the client restores its terminal once it reads it
     this.conn.write(encodeExit(notice));
     this.conn.end();
     this.gone();
@@ -144,6 +190,8 @@ export class AttachedClient {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.watchdog);
+    clearTimeout(this.escTimer);
+    this.tty?.close();
     if (this.badEvents > LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: ${this.badEvents - LOGGED_BAD_EVENTS} more invalid events were dropped`);
     this.onGone(this);
   }

@@ -67,6 +67,8 @@ export interface AttachRequest {
   rows: number;
   build?: string;
   term?: string;
+  /** The client's terminal device, for the server to drive itself (attach's v6 `tty`). */
+  tty?: string;
 }
 
 export class Interface implements UiView {
@@ -175,6 +177,7 @@ export class Interface implements UiView {
       this.log,
     );
     this.client = c;
+    if (req.tty) c.driveTerminal(req.tty);
     this.clientTerm = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
     if (this.prompt?.confirm) this.prompt = undefined;

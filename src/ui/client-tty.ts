@@ -1,0 +1,139 @@
+// The attached client's own terminal, opened by the server (attach's v6 `tty`). Keys are read
+// from it and frames written to it here, so a key and its echo pass through no client process:
+// on these VMs each wake-up of a Bun process costs ~0.1–0.3 ms, and the client added two to every
+// key. tmux's server drives the client's terminal the same way. The client keeps the terminal in
+// raw mode, forwards resizes and waits for EXIT. docs/attach.md has the protocol side.
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { isatty } from "node:tty";
+import { libc, writeSome } from "../model/pty-libc";
+
+/** A retry while the terminal takes no more (it is slow, or scrolled back and paused). */
+const WRITE_RETRY_MS = 2;
+
+export interface ClientTty {
+  /** Write a frame: what the terminal does not take now is queued and written as it drains. */
+  write(bytes: Uint8Array): void;
+  /** Earlier output is still queued. */
+  readonly busy: boolean;
+  /** When the queued output started waiting (undefined: nothing waits). */
+  readonly blockedSince: number | undefined;
+  /** Resolves when nothing is queued. */
+  drained(): Promise<void>;
+  /** Stop reading and writing (pending output is dropped) and close the device. Idempotent. */
+  close(): void;
+}
+
+/** Why a path is not a terminal the server may drive, or undefined when it may. */
+export function clientTtyProblem(path: string): string | undefined {
+  if (!/^\/dev\/(pts\/\d{1,7}|tty[A-Za-z0-9]{0,8})$/.test(path)) return "not a terminal device path";
+  return undefined;
+}
+
+/**
+ * Open `path` as the client's terminal: a character device, a tty, owned by this server's user.
+ * `onInput` gets what is typed; `onGone` is called once if the terminal goes away. Undefined when
+ * it cannot be driven from here (the client then pumps its terminal itself, as before v6).
+ */
+export function openClientTty(path: string, onInput: (bytes: Uint8Array) => void, onGone: () => void): ClientTty | undefined {
+  const c = libc();
+  if (!c || clientTtyProblem(path)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || st.uid !== process.getuid?.() || !isatty(fd)) throw new Error("not ours");
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+
+  let closed = false;
+  const queue: Uint8Array[] = [];
+  let queuedBytes = 0;
+  let blockedSince: number | undefined;
+  let retry: Timer | undefined;
+  let drainWaiters: (() => void)[] = [];
+  const reader = Bun.file(fd).stream().getReader();
+
+  const gone = () => {
+    if (closed) return;
+    close();
+    onGone();
+  };
+
+  const flush = () => {
+    retry = undefined;
+    while (queue.length && !closed) {
+      const head = queue[0]!;
+      const n = writeSome(c, fd, head);
+      if (n < 0) return gone();
+      queuedBytes -= n;
+      if (n < head.length) {
+        queue[0] = head.subarray(n);
+        retry = setTimeout(flush, WRITE_RETRY_MS);
+        return;
+      }
+      queue.shift();
+    }
+    blockedSince = undefined;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const w of waiters) w();
+  };
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(retry);
+    queue.length = 0;
+    queuedBytes = 0;
+    blockedSince = undefined;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const w of waiters) w();
+    // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close.
+    reader
+      .cancel()
+      .catch(() => {})
+      .finally(() => closeSync(fd));
+  };
+
+  void (async () => {
+    while (!closed) {
+      const chunk = await reader.read().then((r) => r.value, () => undefined);
+      if (closed) return;
+      if (!chunk) return gone(); // EOF or EIO: the terminal hung up
+      onInput(chunk);
+    }
+  })();
+
+  return {
+    write(bytes) {
+      if (closed || !bytes.length) return;
+      if (!queue.length) {
+        const n = writeSome(c, fd, bytes);
+        if (n < 0) return gone();
+        if (n === bytes.length) return;
+        bytes = bytes.subarray(n);
+      }
+      queue.push(new Uint8Array(bytes));
+      queuedBytes += bytes.length;
+      blockedSince ??= Date.now();
+      retry ??= setTimeout(flush, WRITE_RETRY_MS);
+    },
+    get busy() {
+      return queuedBytes > 0;
+    },
+    get blockedSince() {
+      return blockedSince;
+    },
+    drained() {
+      return queuedBytes > 0 ? new Promise<void>((r) => drainWaiters.push(r)) : Promise.resolve();
+    },
+    close,
+  };
+}

@@ -1,0 +1,128 @@
+// The server driving the attached client's own terminal (attach's v6 `tty`): the screen written
+// to the terminal and keys read from it by the daemon, no OUTPUT frames on the socket; a path it
+// may not drive refused quietly (frames as before); a terminal that hangs up drops that client
+// and nothing else; `ws attach` in a real terminal (tmux) uses it unless WS_ATTACH_DIRECT=0.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { TestServer, waitFor, wsArgv } from "./harness";
+import { RawAttach } from "./raw-attach";
+import { Tmux } from "./tmux-driver";
+
+let s: TestServer;
+let tmux: Tmux;
+beforeAll(async () => {
+  s = await new TestServer().start();
+  tmux = new Tmux(s.env);
+});
+afterAll(async () => {
+  await tmux.kill();
+  await s.stop();
+});
+
+const daemonPid = (): number => JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
+
+/** Whether the daemon has `path` open. */
+function daemonHolds(path: string): boolean {
+  const dir = `/proc/${daemonPid()}/fd`;
+  return readdirSync(dir).some((fd) => {
+    try {
+      return readlinkSync(`${dir}/${fd}`) === path;
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
+}
+
+/** A real PTY whose terminal a stand-in client has put in raw mode, as `ws attach` does before it
+ * names its terminal. `screen` is what the terminal was sent. */
+async function terminal() {
+  let screen = "";
+  const dec = new TextDecoder();
+  const proc = Bun.spawn(["sh", "-c", "stty raw -echo; echo raw-ready; exec sleep 600"], {
+    terminal: { cols: 100, rows: 30, data: (_t, d) => void (screen += dec.decode(d, { stream: true })) },
+  });
+  await waitFor("the terminal in raw mode", () => screen.includes("raw-ready"));
+  const path = readlinkSync(`/proc/${proc.pid}/fd/0`);
+  return {
+    path,
+    proc,
+    screen: () => screen,
+    type: (text: string) => proc.terminal!.write(text),
+  };
+}
+
+const attachLine = (tty: string) => ({ v: 6, type: "attach", cols: 100, rows: 30, tty });
+
+describe("the server drives the client's terminal", () => {
+  test("the screen goes to the terminal, keys come from it, the socket carries no OUTPUT; detach lets go of it", async () => {
+    const t = await terminal();
+    const c = await RawAttach.open(s.sock, attachLine(t.path));
+    await waitFor("the DIRECT frame", () => c.direct || c.closed || c.refusal);
+    expect(c.direct).toBe(true);
+    await waitFor("the status line on the terminal", () => t.screen().includes("[main]"));
+    expect(daemonHolds(t.path)).toBe(true);
+
+    t.type("echo direct-$((6*7))\r");
+    await waitFor("the command's output on the terminal", () => t.screen().includes("direct-42"));
+    expect(c.outputBytes).toBe(0);
+
+    t.type("\x00d"); // C-Space d: detach
+    await waitFor("EXIT", () => c.exit);
+    expect(c.exit.reason).toBe("detached");
+    await waitFor("the daemon to close the terminal", () => !daemonHolds(t.path));
+    expect(c.outputBytes).toBe(0);
+    t.proc.kill();
+  });
+
+  test("a path it may not drive is refused quietly: the stream is as without `tty`", async () => {
+    for (const tty of ["/dev/null", "/etc/passwd", "/dev/pts/../../etc/passwd", "pts/0", "/dev/pts/9999999", ""]) {
+      const c = await RawAttach.open(s.sock, attachLine(tty));
+      await c.firstFrame();
+      expect({ tty, direct: c.direct, refusal: c.refusal }).toEqual({ tty, direct: false, refusal: "" });
+      expect(c.outputBytes).toBeGreaterThan(0);
+      c.close();
+    }
+    expect(daemonHolds("/etc/passwd")).toBe(false);
+  });
+
+  test("a terminal that hangs up drops its client; the server and its panes go on", async () => {
+    const before = await s.request({ v: 6, type: "pane_list" });
+    const t = await terminal();
+    const c = await RawAttach.open(s.sock, attachLine(t.path));
+    await waitFor("the status line on the terminal", () => t.screen().includes("[main]"));
+    t.proc.kill("SIGKILL");
+    t.proc.terminal!.close(); // the last open master: the terminal hangs up
+    await waitFor("the client to be dropped", () => c.closed);
+    await waitFor("the daemon to close the terminal", () => !daemonHolds(t.path));
+    expect(await s.request({ v: 6, type: "pane_list" })).toEqual(before);
+  });
+});
+
+describe("ws attach in a real terminal", () => {
+  const WS = wsArgv().join(" ");
+  const ttyOf = async (name: string) => (await tmux.tmux("display-message", "-p", "-t", `=${name}:`, "#{pane_tty}")).trim();
+
+  test("names its terminal and the server drives it", async () => {
+    await tmux.open("d", `${WS} attach; echo "[ws exited $?]"; sleep 3600`);
+    await tmux.waitFor("d", /\[main\] tab \d+\/\d+/);
+    expect(daemonHolds(await ttyOf("d"))).toBe(true);
+    await tmux.text("d", "echo typed-$((40+2))");
+    await tmux.keys("d", "Enter");
+    await tmux.waitFor("d", "typed-42");
+    await tmux.keys("d", "C-Space", "d");
+    await tmux.waitFor("d", "[ws exited 0]");
+    expect(daemonHolds(await ttyOf("d"))).toBe(false);
+  });
+
+  test("WS_ATTACH_DIRECT=0: the client pumps its terminal itself", async () => {
+    await tmux.open("r", `WS_ATTACH_DIRECT=0 ${WS} attach; echo "[ws exited $?]"; sleep 3600`);
+    await tmux.waitFor("r", /\[main\] tab \d+\/\d+/);
+    expect(daemonHolds(await ttyOf("r"))).toBe(false);
+    await tmux.text("r", "echo relayed-$((40+2))");
+    await tmux.keys("r", "Enter");
+    await tmux.waitFor("r", "relayed-42");
+    await tmux.keys("r", "C-Space", "d");
+    await tmux.waitFor("r", "[ws exited 0]");
+  });
+});
