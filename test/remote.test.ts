@@ -156,7 +156,7 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
   }, 60_000);
 
   test("a big reply comes through the bridge byte for byte", async () => {
-    const pane = Number((await local.ok([...H, "tab", "new", "--", "sh", "-c", "seq 1 40000; echo seq-done; exec sleep 600"])).trim());
+    const pane = Number((await local.ok([...H, "tab", "new", "--", "sh", "-c", "seq -f '%g: a long line, so that the history a pane keeps makes a big reply' 1 40000; echo seq-done; exec sleep 600"])).trim());
     await waitFor("seq to finish", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("seq-done"), 20000);
     const read = ["--json", "pane", "read", String(pane), "--source", "recent"];
     const through = await local.ok([...H, ...read]);

@@ -181,7 +181,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
       open(s) {
         sock = s as unknown as Socket<undefined>;
         if (tty) enterScreen();
-        const line = JSON.stringify({ v: tty ? 6 : 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(tty ? { tty } : {}), ...(o.open ? { open: o.open } : {}) });
+        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(tty ? { tty } : {}), ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {
