@@ -55,12 +55,14 @@ async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean)
   const d = new FrameDecoder();
   let text = "";
   // What the client's terminal shows, from ws's frames: the flooding pane's rows are compared
-  // after each frame that arrives while keys are typed.
+  // after each frame that arrived while keys were typed. The frames are kept and replayed into a
+  // terminal after the keys: parsing them meanwhile would be this client's work, delaying its
+  // notice of the echo (tmux's control client gets none of the flood's output to parse).
   const screen = new Terminal({ cols: 120, rows: 40, allowProposedApi: true, scrollback: 0 });
   let region: { top: number; rows: number } | undefined;
-  let shown = "";
-  let counting = false;
-  let floodFrames = 0;
+  const frames: string[] = [];
+  let countFrom = 0;
+  let countTo = 0;
   const regionText = () => {
     const b = screen.buffer.active;
     let s = "";
@@ -76,12 +78,7 @@ async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean)
           if (f.kind !== FRAME_OUTPUT) continue;
           const t = frameText(f);
           text += t;
-          screen.write(t, () => {
-            if (!counting || !region) return;
-            const now = regionText();
-            if (now !== shown) floodFrames++;
-            shown = now;
-          });
+          frames.push(t);
         }
         arrived.check();
       },
@@ -101,7 +98,7 @@ async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean)
   await Bun.sleep(1000);
   const lat: number[] = [];
   let peak = 0;
-  counting = true;
+  countFrom = frames.length;
   const start = performance.now();
   for (let i = 0; i < KEYS; i++) {
     const ch = CHARS[i % CHARS.length]!;
@@ -113,8 +110,19 @@ async function ws(env: BenchEnv, flood: string[] | undefined, changing: boolean)
     peak = Math.max(peak, rssMB(pid));
     await jitter();
   }
-  counting = false;
-  const floodFps = (floodFrames * 1000) / (performance.now() - start);
+  countTo = frames.length;
+  const elapsed = performance.now() - start;
+  let floodFrames = 0;
+  let shown = "";
+  if (region)
+    for (let i = 0; i < countTo; i++) {
+      await new Promise<void>((r) => screen.write(frames[i]!, r));
+      if (i < countFrom) continue;
+      const now = regionText();
+      if (now !== shown) floodFrames++;
+      shown = now;
+    }
+  const floodFps = (floodFrames * 1000) / elapsed;
   for (const p of [flooding, typed]) if (p) await request(env.wsSock, { v: 2, type: "pane_close", pane: p });
   sock.end();
   return { lat, peak, ...(region ? { floodFps } : {}) };
