@@ -18,7 +18,7 @@ export interface Parser {
 /** How long output waits for the loop after someone types or sends text into a pane: the echo
  * then takes the few turns it needs (read the key, read and parse the echo, draw the frame)
  * without a slice of flood before each. Typing costs a flood at most this per key. */
-export const INPUT_HOLD_MS = 25;
+export const INPUT_HOLD_MS = 50;
 
 const ready = new Set<Parser>();
 let scheduled = false;
@@ -27,7 +27,7 @@ let heldUntil = 0;
 const parsed = new Set<Parser>();
 
 /** Parsing between two holds at least: input sent nonstop (a script, a stuck key) then holds
- * parsing three quarters of the time at most, never stops it. */
+ * parsing 50 ms of every 58 at most, never stops it. */
 const HOLD_GAP_MS = 8;
 
 /** Input went to a pane: hold the slices for INPUT_HOLD_MS. (A quiet pane's echo is parsed as it
