@@ -3,11 +3,12 @@
 // may not drive refused quietly (frames as before); a terminal that hangs up drops that client
 // and nothing else; `ws attach` in a real terminal (tmux) uses it unless WS_ATTACH_DIRECT=0.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { Tmux } from "./tmux-driver";
+import { ttyId } from "../src/protocol/tty-id";
 
 let s: TestServer;
 let tmux: Tmux;
@@ -52,12 +53,12 @@ async function terminal() {
   };
 }
 
-const attachLine = (tty: string) => ({ v: 6, type: "attach", cols: 100, rows: 30, tty });
+const attachLine = (tty: string, tty_id?: string) => ({ v: 6, type: "attach", cols: 100, rows: 30, tty, ...(tty_id ? { tty_id } : {}) });
 
 describe("the server drives the client's terminal", () => {
   test("the screen goes to the terminal, keys come from it, the socket carries no OUTPUT; detach lets go of it", async () => {
     const t = await terminal();
-    const c = await RawAttach.open(s.sock, attachLine(t.path));
+    const c = await RawAttach.open(s.sock, attachLine(t.path, ttyId(statSync(t.path))));
     await waitFor("the DIRECT frame", () => c.direct || c.closed || c.refusal);
     expect(c.direct).toBe(true);
     await waitFor("the status line on the terminal", () => t.screen().includes("[main]"));
@@ -84,6 +85,16 @@ describe("the server drives the client's terminal", () => {
       c.close();
     }
     expect(daemonHolds("/etc/passwd")).toBe(false);
+    // The right terminal with another identity: as a server in another mount namespace would see a
+    // different terminal of the same name.
+    const t = await terminal();
+    const c = await RawAttach.open(s.sock, attachLine(t.path, "1:2"));
+    await c.firstFrame();
+    expect(c.direct).toBe(false);
+    expect(c.outputBytes).toBeGreaterThan(0);
+    expect(daemonHolds(t.path)).toBe(false);
+    c.close();
+    t.proc.kill();
   });
 
   test("a terminal that hangs up drops its client; the server and its panes go on", async () => {

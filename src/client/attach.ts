@@ -8,7 +8,8 @@ import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "./input-parser";
 import { connectClient, connectsLocally } from "./connect";
-import { readlinkSync } from "node:fs";
+import { fstatSync, readlinkSync } from "node:fs";
+import { ttyId } from "../protocol/tty-id";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
 
@@ -48,11 +49,12 @@ export class AttachRefused extends Error {}
 
 /** The terminal device this client runs in, when the server may drive it itself (attach's v6
  * `tty`): a local server, stdin and stdout the same terminal, and not WS_ATTACH_DIRECT=0. */
-function directTty(): string | undefined {
+function directTty(): { tty: string; tty_id: string } | undefined {
   if (process.env.WS_ATTACH_DIRECT === "0" || !connectsLocally()) return undefined;
   try {
     const path = readlinkSync("/proc/self/fd/0");
-    return /^\/dev\/(pts\/\d+|tty\w*)$/.test(path) && readlinkSync("/proc/self/fd/1") === path ? path : undefined;
+    if (!/^\/dev\/(pts\/\d+|tty\w*)$/.test(path) || readlinkSync("/proc/self/fd/1") !== path) return undefined;
+    return { tty: path, tty_id: ttyId(fstatSync(0)) };
   } catch {
     return undefined; // no /proc: not Linux
   }
@@ -181,7 +183,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
       open(s) {
         sock = s as unknown as Socket<undefined>;
         if (tty) enterScreen();
-        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...(tty ? { tty } : {}), ...(o.open ? { open: o.open } : {}) });
+        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {

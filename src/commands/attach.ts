@@ -8,6 +8,7 @@ export interface AttachParams {
   build?: string;
   term?: string;
   tty?: string;
+  tty_id?: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
 }
 
@@ -29,6 +30,11 @@ export default defineMessage<AttachParams>({
       type: "string",
       description:
         "The client terminal's device (its stdin and stdout, e.g. /dev/pts/3). A server that can open it as a terminal of its own user reads the keys from it and writes the screen to it itself, and says so with a DIRECT frame (kind 3) before any other: the client then neither reads nor writes its terminal until EXIT, and sends only Resize events. Otherwise the stream is as without it. Added in v6: older servers ignore it",
+    },
+    tty_id: {
+      type: "string",
+      description:
+        "The terminal `tty` names, as the client sees it: `DEV:RDEV` from fstat of its stdin (the device of the filesystem the node is on, and the terminal's own device number). The server drives the terminal only if its own open of `tty` matches, so a server in another mount namespace never takes a different terminal of the same name. Added in v6: older servers ignore it",
     },
     open: {
       type: "object",

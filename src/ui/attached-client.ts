@@ -86,9 +86,10 @@ export class AttachedClient {
    * telling the client with a DIRECT frame. False when it cannot be opened as this user's
    * terminal: the client then pumps it itself. Call before the first frame.
    */
-  driveTerminal(path: string): boolean {
+  driveTerminal(path: string, id?: string): boolean {
     const tty = openClientTty(
       path,
+      id,
       (bytes) => this.typed(bytes),
       () => this.drop(),
     );

@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { isatty } from "node:tty";
 import { libc, writeSome } from "../model/pty-libc";
+import { ttyId } from "../protocol/tty-id";
 
 /** A retry while the terminal takes no more (it is slow, or scrolled back and paused). */
 const WRITE_RETRY_MS = 2;
@@ -30,11 +31,12 @@ export function clientTtyProblem(path: string): string | undefined {
 }
 
 /**
- * Open `path` as the client's terminal: a character device, a tty, owned by this server's user.
+ * Open `path` as the client's terminal: a character device, a tty, owned by this server's user,
+ * and the very one the client has when it says which (`id`, ttyId of its stdin).
  * `onInput` gets what is typed; `onGone` is called once if the terminal goes away. Undefined when
  * it cannot be driven from here (the client then pumps its terminal itself, as before v6).
  */
-export function openClientTty(path: string, onInput: (bytes: Uint8Array) => void, onGone: () => void): ClientTty | undefined {
+export function openClientTty(path: string, id: string | undefined, onInput: (bytes: Uint8Array) => void, onGone: () => void): ClientTty | undefined {
   const c = libc();
   if (!c || clientTtyProblem(path)) return undefined;
   let fd: number;
@@ -46,6 +48,7 @@ export function openClientTty(path: string, onInput: (bytes: Uint8Array) => void
   try {
     const st = fstatSync(fd);
     if (!st.isCharacterDevice() || st.uid !== process.getuid?.() || !isatty(fd)) throw new Error("not ours");
+    if (id !== undefined && id !== ttyId(st)) throw new Error("another terminal of the same name");
   } catch {
     closeSync(fd);
     return undefined;

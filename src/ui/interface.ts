@@ -69,6 +69,7 @@ export interface AttachRequest {
   term?: string;
   /** The client's terminal device, for the server to drive itself (attach's v6 `tty`). */
   tty?: string;
+  tty_id?: string;
 }
 
 export class Interface implements UiView {
@@ -177,7 +178,7 @@ export class Interface implements UiView {
       this.log,
     );
     this.client = c;
-    if (req.tty) c.driveTerminal(req.tty);
+    if (req.tty) c.driveTerminal(req.tty, req.tty_id);
     this.clientTerm = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
     if (this.prompt?.confirm) this.prompt = undefined;
