@@ -19,7 +19,7 @@ const SYMBOLS = {
   __errno_location: { args: [], returns: ptr },
 } as const;
 
-type Libc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
+export type Libc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
 let loaded: Libc | null | undefined;
 
 /** glibc on Linux only: the constants below are Linux's. */

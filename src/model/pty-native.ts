@@ -7,7 +7,8 @@
 //    polled while idle), and only when we pull: not pulling is pausing.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { libc, openPtyPair, setWindowSize, writeSome } from "./pty-libc";
+import { libc, openPtyPair, setWindowSize } from "./pty-libc";
+import { FdWriteQueue } from "./fd-write-queue";
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
 import { execProblem } from "./exec-check";
@@ -63,35 +64,14 @@ export function spawnNativePty(o: PtyOptions): Pty {
   const exited = new Promise<number | null>((r) => (reportExit = r));
   const reader = Bun.file(master).stream().getReader();
 
-  // Input the PTY cannot take yet (the program is not reading) waits here, bounded.
-  const input: Uint8Array[] = [];
-  let inputBytes = 0;
-  let inputTimer: Timer | undefined;
-  const flushInput = () => {
-    inputTimer = undefined;
-    while (input.length && !released) {
-      const head = input[0]!;
-      const n = writeSome(c, master, head);
-      if (n < 0) {
-        input.length = 0; // the slave side is gone
-        inputBytes = 0;
-        return;
-      }
-      inputBytes -= n;
-      if (n < head.length) {
-        input[0] = head.subarray(n);
-        inputTimer = setTimeout(flushInput, INPUT_RETRY_MS);
-        return;
-      }
-      input.shift();
-    }
-  };
+  // Input the PTY cannot take yet (the program is not reading) waits here, bounded. A hard error
+  // means the slave side is gone: what waited is dropped.
+  const input = new FdWriteQueue(c, master, { retryMs: INPUT_RETRY_MS, limit: INPUT_LIMIT, onError: () => {} });
 
   const release = () => {
     if (released) return;
     released = true;
-    clearTimeout(inputTimer);
-    input.length = 0;
+    input.stop();
     // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close.
     reader.cancel().catch(() => {}).finally(() => c.close(master));
   };
@@ -145,17 +125,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
   return {
     pid: proc.pid,
     write(data) {
-      if (released) return;
-      let bytes = typeof data === "string" ? Buffer.from(data) : data;
-      if (!input.length) {
-        const n = writeSome(c, master, bytes);
-        if (n < 0 || n === bytes.length) return;
-        bytes = bytes.subarray(n);
-      }
-      if (inputBytes + bytes.length > INPUT_LIMIT) return;
-      input.push(new Uint8Array(bytes)); // a copy: the caller may reuse its buffer
-      inputBytes += bytes.length;
-      inputTimer ??= setTimeout(flushInput, INPUT_RETRY_MS);
+      if (!released) input.write(typeof data === "string" ? Buffer.from(data) : data);
     },
     resize(cols, rows) {
       if (!released) setWindowSize(c, master, Math.max(1, cols), Math.max(1, rows));

@@ -5,7 +5,8 @@
 // raw mode, forwards resizes and waits for EXIT. docs/attach.md has the protocol side.
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { isatty } from "node:tty";
-import { libc, writeSome } from "../model/pty-libc";
+import { libc } from "../model/pty-libc";
+import { FdWriteQueue } from "../model/fd-write-queue";
 import { ttyId } from "../protocol/tty-id";
 
 /** A retry while the terminal takes no more (it is slow, or scrolled back and paused). */
@@ -55,49 +56,18 @@ export function openClientTty(path: string, id: string | undefined, onInput: (by
   }
 
   let closed = false;
-  const queue: Uint8Array[] = [];
-  let queuedBytes = 0;
-  let blockedSince: number | undefined;
-  let retry: Timer | undefined;
-  let drainWaiters: (() => void)[] = [];
   const reader = Bun.file(fd).stream().getReader();
-
   const gone = () => {
     if (closed) return;
     close();
     onGone();
   };
-
-  const flush = () => {
-    retry = undefined;
-    while (queue.length && !closed) {
-      const head = queue[0]!;
-      const n = writeSome(c, fd, head);
-      if (n < 0) return gone();
-      queuedBytes -= n;
-      if (n < head.length) {
-        queue[0] = head.subarray(n);
-        retry = setTimeout(flush, WRITE_RETRY_MS);
-        return;
-      }
-      queue.shift();
-    }
-    blockedSince = undefined;
-    const waiters = drainWaiters;
-    drainWaiters = [];
-    for (const w of waiters) w();
-  };
+  const out = new FdWriteQueue(c, fd, { retryMs: WRITE_RETRY_MS, onError: gone });
 
   const close = () => {
     if (closed) return;
     closed = true;
-    clearTimeout(retry);
-    queue.length = 0;
-    queuedBytes = 0;
-    blockedSince = undefined;
-    const waiters = drainWaiters;
-    drainWaiters = [];
-    for (const w of waiters) w();
+    out.stop();
     // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close.
     reader
       .cancel()
@@ -115,28 +85,14 @@ export function openClientTty(path: string, id: string | undefined, onInput: (by
   })();
 
   return {
-    write(bytes) {
-      if (closed || !bytes.length) return;
-      if (!queue.length) {
-        const n = writeSome(c, fd, bytes);
-        if (n < 0) return gone();
-        if (n === bytes.length) return;
-        bytes = bytes.subarray(n);
-      }
-      queue.push(new Uint8Array(bytes));
-      queuedBytes += bytes.length;
-      blockedSince ??= Date.now();
-      retry ??= setTimeout(flush, WRITE_RETRY_MS);
-    },
+    write: (bytes) => out.write(bytes),
     get busy() {
-      return queuedBytes > 0;
+      return out.queuedBytes > 0;
     },
     get blockedSince() {
-      return blockedSince;
+      return out.blockedSince;
     },
-    drained() {
-      return queuedBytes > 0 ? new Promise<void>((r) => drainWaiters.push(r)) : Promise.resolve();
-    },
+    drained: () => out.drained(),
     close,
   };
 }
