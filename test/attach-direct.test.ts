@@ -9,6 +9,7 @@ import { TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { Tmux } from "./tmux-driver";
 import { ttyId } from "../src/protocol/tty-id";
+import { libc, openPtyPair } from "../src/model/pty-libc";
 
 let s: TestServer;
 let tmux: Tmux;
@@ -109,6 +110,31 @@ describe("the server drives the client's terminal", () => {
     expect(await s.request({ v: 6, type: "pane_list" })).toEqual(before);
   });
 });
+
+test("a terminal that takes no output is dropped after 5 s; the server answers meanwhile and lets go of it", async () => {
+  // A PTY whose master nobody reads: the server's writes fill it, then wait in its queue.
+  const c = libc()!;
+  const { master, slave } = openPtyPair(c, 100, 30);
+  const path = readlinkSync(`/proc/self/fd/${slave}`);
+  try {
+    // Random text: every frame redraws the whole pane, so the terminal's buffer fills at once.
+    const flood = (await s.request({ v: 2, type: "split", pane: 1, right: true, focus: false, cwd: "/tmp", command: ["base64", "/dev/urandom"] })).pane;
+    const client = await RawAttach.open(s.sock, attachLine(path, ttyId(statSync(path))));
+    await waitFor("the DIRECT frame", () => client.direct || client.closed);
+    expect(client.direct).toBe(true);
+    const t0 = Date.now();
+    const q0 = performance.now();
+    await s.request({ v: 6, type: "pane_list" });
+    expect(performance.now() - q0).toBeLessThan(1000);
+    await waitFor("the client to be dropped", () => client.closed, 20_000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(4900);
+    await waitFor("the daemon to close the terminal", () => !daemonHolds(path));
+    await s.request({ v: 2, type: "pane_close", pane: flood });
+  } finally {
+    c.close(master);
+    c.close(slave);
+  }
+}, 40_000);
 
 describe("ws attach in a real terminal", () => {
   const WS = wsArgv().join(" ");
