@@ -1,14 +1,15 @@
-// The attach client: a thin raw-mode pump. Terminal bytes → crossterm events
-// → EVENT frames; OUTPUT frames → the terminal. Whatever ends the session
-// (EXIT, a dropped connection, a signal, a crash), the terminal is restored.
+// The attach client. Locally it names its terminal and the server drives it (a DIRECT frame):
+// the client sets the terminal up, forwards resizes and waits for EXIT. Otherwise (an older
+// server, -H HOST, WS_ATTACH_DIRECT=0) it is a thin raw-mode pump: terminal bytes → crossterm
+// events → EVENT frames; OUTPUT frames → the terminal. Whatever ends the session (EXIT, a
+// dropped connection, a signal, a crash), the terminal is restored.
 
-import { writeSync } from "node:fs";
+import { fstatSync, readlinkSync, writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "./input-parser";
 import { connectClient, connectsLocally } from "./connect";
-import { fstatSync, readlinkSync } from "node:fs";
 import { ttyId } from "../protocol/tty-id";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
