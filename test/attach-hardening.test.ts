@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { TestServer, processAlive, waitFor } from "./harness";
 import { RawAttach, rssKb } from "./raw-attach";
 import { checkTermEvent, type TermEvent } from "../src/protocol/events";
-import { InputParser } from "../src/client/input-parser";
+import { InputParser } from "../src/protocol/input-parser";
 import { decode, encode } from "../src/features/persistence/format";
 import { MAX_COLS, MAX_ROWS } from "../src/model/screen-size";
 import { MAX_LAYOUT_DEPTH } from "../src/features/persistence/validate";

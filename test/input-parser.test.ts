@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { InputParser } from "../src/client/input-parser";
+import { InputParser } from "../src/protocol/input-parser";
 
 const key = (code: unknown, modifiers = "", kind = "Press", state = ""): any => ({ Key: { code, modifiers, kind, state } });
 const parse = (s: string): any[] => new InputParser().feed(s);

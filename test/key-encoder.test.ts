@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/ui/key-encoder";
 import { trackModes } from "../src/model/emulator-modes";
-import { InputParser } from "../src/client/input-parser";
+import { InputParser } from "../src/protocol/input-parser";
 
 const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } }) as any;
 const enc = (ev: any, m: Partial<PaneInputModes> = {}) => encodeEvent(ev, { ...DEFAULT_MODES, ...m });

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyKeysToml, defaultKeymap, keyName, parseKeyName, loadKeymap, keysTomlPath, COMMANDS, describeKeymap } from "../src/ui/keymap";
-import { InputParser } from "../src/client/input-parser";
+import { InputParser } from "../src/protocol/input-parser";
 
 const nameOf = (raw: string) => {
   const [ev] = new InputParser().feed(raw) as any[];

@@ -8,7 +8,7 @@ import { fstatSync, readlinkSync, writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
-import { ESC_TIMEOUT_MS, InputParser } from "./input-parser";
+import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
 import { connectClient, connectsLocally } from "./connect";
 import { ttyId } from "../protocol/tty-id";
 import { connectFailure } from "./stream";

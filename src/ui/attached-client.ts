@@ -8,7 +8,7 @@
 
 import type { Connection } from "../server/connection";
 import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
-import { ESC_TIMEOUT_MS, InputParser } from "../client/input-parser";
+import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
 import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";

@@ -7,7 +7,7 @@
 import {
   type KeyCode, type KeyKind, type MouseButton, type MouseKind, type TermEvent,
   keyEvent, formatMods, MEDIA_KEYS, MODIFIER_KEYS, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD, CAPS_LOCK, NUM_LOCK,
-} from "../protocol/events";
+} from "./events";
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
 export const ESC_TIMEOUT_MS = 25;
