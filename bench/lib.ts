@@ -31,7 +31,8 @@ export class Arrival {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting = undefined;
-        reject(new Error("timed out"));
+        // The condition's own source says what was awaited.
+        reject(new Error(`timed out after ${ms} ms waiting for ${cond.toString().slice(0, 200)}`));
       }, ms);
       this.waiting = { cond, resolve, reject, timer };
     });
