@@ -10,7 +10,7 @@ import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
 import { connectClient, connectsLocally } from "./connect";
-import { ttyId } from "../protocol/tty-id";
+import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
 
@@ -54,7 +54,7 @@ function directTty(): { tty: string; tty_id: string } | undefined {
   if (process.env.WS_ATTACH_DIRECT === "0" || !connectsLocally()) return undefined;
   try {
     const path = readlinkSync("/proc/self/fd/0");
-    if (!/^\/dev\/(pts\/\d+|tty\w*)$/.test(path) || readlinkSync("/proc/self/fd/1") !== path) return undefined;
+    if (!isTerminalPath(path) || readlinkSync("/proc/self/fd/1") !== path) return undefined;
     return { tty: path, tty_id: ttyId(fstatSync(0)) };
   } catch {
     return undefined; // no /proc: not Linux

@@ -3,11 +3,11 @@
 // on these VMs each wake-up of a Bun process costs ~0.1–0.3 ms, and the client added two to every
 // key. tmux's server drives the client's terminal the same way. The client keeps the terminal in
 // raw mode, forwards resizes and waits for EXIT. docs/attach.md has the protocol side.
-import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { constants, fstatSync, openSync } from "node:fs";
 import { isatty } from "node:tty";
 import { libc } from "../model/pty-libc";
 import { FdWriteQueue } from "../model/fd-write-queue";
-import { ttyId } from "../protocol/tty-id";
+import { isTerminalPath, ttyId } from "../protocol/tty-id";
 
 /** A retry while the terminal takes no more (it is slow, or scrolled back and paused). */
 const WRITE_RETRY_MS = 2;
@@ -25,12 +25,6 @@ export interface ClientTty {
   close(): void;
 }
 
-/** Why a path is not a terminal the server may drive, or undefined when it may. */
-export function clientTtyProblem(path: string): string | undefined {
-  if (!/^\/dev\/(pts\/\d{1,7}|tty[A-Za-z0-9]{0,8})$/.test(path)) return "not a terminal device path";
-  return undefined;
-}
-
 /**
  * Open `path` as the client's terminal: a character device, a tty, owned by this server's user,
  * and the very one the client has when it says which (`id`, ttyId of its stdin).
@@ -39,7 +33,7 @@ export function clientTtyProblem(path: string): string | undefined {
  */
 export function openClientTty(path: string, id: string | undefined, onInput: (bytes: Uint8Array) => void, onGone: () => void): ClientTty | undefined {
   const c = libc();
-  if (!c || clientTtyProblem(path)) return undefined;
+  if (!c || !isTerminalPath(path)) return undefined;
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -51,7 +45,7 @@ export function openClientTty(path: string, id: string | undefined, onInput: (by
     if (!st.isCharacterDevice() || st.uid !== process.getuid?.() || !isatty(fd)) throw new Error("not ours");
     if (id !== undefined && id !== ttyId(st)) throw new Error("another terminal of the same name");
   } catch {
-    closeSync(fd);
+    c.close(fd);
     return undefined;
   }
 
@@ -72,7 +66,7 @@ export function openClientTty(path: string, id: string | undefined, onInput: (by
     reader
       .cancel()
       .catch(() => {})
-      .finally(() => closeSync(fd));
+      .finally(() => c.close(fd));
   };
 
   void (async () => {
