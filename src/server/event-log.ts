@@ -125,6 +125,8 @@ export class EventLog {
   private onBus(e: ModelEvent): void {
     switch (e.type) {
       case "pane_output": {
+        // Every echo comes through here: nothing to look up when nobody subscribes.
+        if (!this.subs.size) return;
         const workspace = this.where(e.pane).workspace;
         for (const s of this.subs) s.output(e.pane, workspace);
         return;
