@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnBunPty } from "../src/model/pty-bun";
-import { nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
+import { isLauncherArgv, nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
 import type { Pty, PtyOptions } from "../src/model/pty";
 import { processAlive, waitFor } from "./harness";
 
@@ -168,3 +168,12 @@ os.write(1, b"got %d %s\\r\\n" % (len(data), hashlib.sha1(data).hexdigest().enco
     expect(() => run(spawn, ["no-such-program-ws-test"])).toThrow(/not found/i);
   });
 }
+
+native("a pane's launcher, caught before it execs the program, is told apart from a program called setsid", async () => {
+  const setsid = Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` })!;
+  expect(isLauncherArgv([setsid, "--ctty", "--wait", "--", "bash"])).toBe(true);
+  // What a person runs themselves is a program like any other.
+  expect(isLauncherArgv([setsid, "bash"])).toBe(false);
+  expect(isLauncherArgv(["setsid", "--ctty", "--wait", "--", "bash"])).toBe(false);
+  expect(isLauncherArgv(["bash"])).toBe(false);
+});

@@ -5,6 +5,7 @@
 import type { Feature } from "../server/features";
 import type { Session } from "../model/session";
 import { foregroundProcess } from "../model/process-info";
+import { isLauncherArgv } from "../model/pty-native";
 
 /** How long after a pane's output or input its foreground is looked at (a command typed with
  * Enter has started by then), and so at most how often a busy pane is. */
@@ -87,6 +88,7 @@ export class ProgramNames {
     this.looking = true;
     const ids = [...this.due];
     this.due.clear();
+    let starting = false;
     try {
       await Promise.all(
         ids.map(async (id) => {
@@ -94,13 +96,17 @@ export class ProgramNames {
           if (!pane || pane.exited) return;
           const fg = await foregroundProcess(pane.pid);
           const argv0 = fg?.argv[0];
-          if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
+          if (fg && isLauncherArgv(fg.argv)) {
+            // Caught before the program replaced its launcher: look again in a moment.
+            starting = true;
+            this.due.add(id);
+          } else if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
         }),
       );
     } finally {
       this.looking = false;
       // Panes that printed meanwhile are looked at after the same pause.
-      if (this.due.size) this.arm(LOOK_AFTER_MS);
+      if (this.due.size) this.arm(starting ? TITLE_LOOK_MS : LOOK_AFTER_MS);
     }
   }
 

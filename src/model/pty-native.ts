@@ -29,6 +29,15 @@ function setsid(): string | null {
   return setsidPath;
 }
 
+/** The flags a pane's program starts behind (`setsid … -- argv`). */
+const LAUNCH_FLAGS = ["--ctty", "--wait", "--"];
+
+/** Whether `argv` is a pane's launcher that has not exec'd its program yet (it runs as the pane's
+ * own pid for a moment, and would otherwise show as a program called `setsid`). */
+export function isLauncherArgv(argv: readonly string[]): boolean {
+  return setsidPath != null && argv[0] === setsidPath && LAUNCH_FLAGS.every((f, i) => argv[i + 1] === f);
+}
+
 /** Whether this system can run the native path: glibc through bun:ffi and util-linux setsid. */
 export function nativePtyAvailable(): boolean {
   return setsid() !== null;
@@ -43,7 +52,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
   try {
     // setsid does not fork (a child of ours leads no process group), so the pid is the program's;
     // --wait keeps the exit status right should it ever have to.
-    proc = Bun.spawn([setsid()!, "--ctty", "--wait", "--", ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
+    proc = Bun.spawn([setsid()!, ...LAUNCH_FLAGS, ...o.argv], { cwd: o.cwd, env: o.env, stdio: [slave, slave, slave] });
   } catch (e) {
     c.close(master);
     throw e;
