@@ -33,6 +33,8 @@ export class AttachedClient {
   private badEvents = 0;
   /** The client's terminal, when the server drives it (driveTerminal). */
   private tty: ClientTty | undefined;
+  /** Where frames queue: the connection, or the terminal the server drives. */
+  private sink: { readonly queuedBytes: number; readonly blockedSince: number | undefined; drained(): Promise<void> };
   private keys: InputParser | undefined;
   private escTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -42,6 +44,7 @@ export class AttachedClient {
     private onGone: (c: AttachedClient) => void,
     private log: ClientLog = console,
   ) {
+    this.sink = conn;
     conn.reader = {
       data: (bytes) => this.receive(bytes),
       close: () => this.gone(),
@@ -95,6 +98,7 @@ export class AttachedClient {
     );
     if (!tty) return false;
     this.tty = tty;
+    this.sink = tty.out;
     this.keys = new InputParser();
     this.conn.write(encodeFrame(FRAME_DIRECT, ""));
     return true;
@@ -135,21 +139,17 @@ export class AttachedClient {
 
   /** True while earlier output is still queued: the next frame should wait. */
   get busy(): boolean {
-    return this.tty ? this.tty.busy : this.conn.queuedBytes > 0;
+    return this.sink.queuedBytes > 0;
   }
 
   /** Resolves when queued output has gone out. */
   drained(): Promise<void> {
-    return this.tty ? this.tty.drained() : this.conn.drained();
-  }
-
-  private get blockedSince(): number | undefined {
-    return this.tty ? this.tty.blockedSince : this.conn.blockedSince;
+    return this.sink.drained();
   }
 
   send(ansi: string | Uint8Array): void {
     if (this.closed || ansi.length === 0) return;
-    if (this.tty) this.tty.write(typeof ansi === "string" ? Buffer.from(ansi) : ansi);
+    if (this.tty) this.tty.out.write(typeof ansi === "string" ? Buffer.from(ansi) : ansi);
     else this.conn.write(encodeOutput(ansi));
     if (this.busy) this.armWatchdog();
   }
@@ -157,11 +157,11 @@ export class AttachedClient {
   // The client stopped reading: give it 5 s, then drop it. Panes never wait on it.
   private armWatchdog() {
     if (this.watchdog) return;
-    const since = this.blockedSince ?? Date.now();
+    const since = this.sink.blockedSince ?? Date.now();
     this.watchdog = setTimeout(() => {
       this.watchdog = undefined;
       if (!this.busy) return;
-      const blocked = this.blockedSince ?? since;
+      const blocked = this.sink.blockedSince ?? since;
       if (Date.now() - blocked >= SLOW_CLIENT_MS - 50) this.drop();
       else this.armWatchdog();
     }, Math.max(10, SLOW_CLIENT_MS - (Date.now() - since)));

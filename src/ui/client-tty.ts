@@ -13,14 +13,8 @@ import { isTerminalPath, ttyId } from "../protocol/tty-id";
 const WRITE_RETRY_MS = 2;
 
 export interface ClientTty {
-  /** Write a frame: what the terminal does not take now is queued and written as it drains. */
-  write(bytes: Uint8Array): void;
-  /** Earlier output is still queued. */
-  readonly busy: boolean;
-  /** When the queued output started waiting (undefined: nothing waits). */
-  readonly blockedSince: number | undefined;
-  /** Resolves when nothing is queued. */
-  drained(): Promise<void>;
+  /** Frames go here: what the terminal does not take now waits, and is written as it drains. */
+  readonly out: FdWriteQueue;
   /** Stop reading and writing (pending output is dropped) and close the device. Idempotent. */
   close(): void;
 }
@@ -78,15 +72,5 @@ export function openClientTty(path: string, id: string | undefined, onInput: (by
     }
   })();
 
-  return {
-    write: (bytes) => out.write(bytes),
-    get busy() {
-      return out.queuedBytes > 0;
-    },
-    get blockedSince() {
-      return out.blockedSince;
-    },
-    drained: () => out.drained(),
-    close,
-  };
+  return { out, close };
 }
