@@ -5,9 +5,16 @@
 // client reading its terminal, the socket both ways, the server, the PTY, the program.
 // p50/p99 over jittered keys, ws beside tmux in the same run; BENCH_WS_BINS=a:path,b:path compares
 // ws builds. BENCH_KEYS keys per client, BENCH_RUNS rounds (medians of the rounds' figures).
+//
+// Each round starts a fresh server, and the first few hundred keys a fresh ws server echoes are
+// slower: JavaScriptCore compiles the key path's functions as they get hot, and the slow keys fall
+// on the same key numbers round after round. So BENCH_WARMUP keys (both multiplexers) come first
+// and are reported apart, as "just started"; the p50/p99 rows are a server that has been typed
+// into, as a person's long-running one has (docs/pane-pipeline.md, "The slowest keys").
 import { Arrival, BenchEnv, WS, median, report } from "./lib";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BINS = (process.env.BENCH_WS_BINS ?? `ws:${WS}`).split(",").map((b) => {
   const i = b.indexOf(":");
@@ -40,23 +47,31 @@ function clientInPty(argv: string[], env: Record<string, string>) {
   return c;
 }
 
-async function echoes(c: ReturnType<typeof clientInPty>): Promise<number[]> {
+interface Echoes {
+  /** The first WARMUP keys after the server started. */
+  warmup: number[];
+  /** The KEYS keys after them. */
+  lat: number[];
+}
+
+async function echoes(c: ReturnType<typeof clientInPty>): Promise<Echoes> {
+  const warmup: number[] = [];
   const lat: number[] = [];
-  for (let i = 0; i < KEYS; i++) {
+  for (let i = 0; i < WARMUP + KEYS; i++) {
     const ch = CHARS[i % CHARS.length]!;
     c.out = "";
     const t0 = performance.now();
     c.proc.terminal!.write(ch);
     await c.arrived.until(() => stripEscapes(c.out).includes(ch), 10_000);
-    lat.push(performance.now() - t0);
+    (i < WARMUP ? warmup : lat).push(performance.now() - t0);
     await Bun.sleep(10 + Math.random() * 20);
   }
-  return lat;
+  return { warmup, lat };
 }
 
 /** One round: a fresh server, the pane made to run TYPED (`setUp`), its real client in a PTY once
  * it has drawn (`drawn`), KEYS echoes. */
-async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<unknown>, client: (b: BenchEnv) => string[], drawn: (out: string) => boolean): Promise<number[]> {
+async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<unknown>, client: (b: BenchEnv) => string[], drawn: (out: string) => boolean): Promise<Echoes> {
   const b = new BenchEnv(bin);
   await b.start();
   try {
@@ -64,10 +79,10 @@ async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<un
     const c = clientInPty(client(b), b.env);
     await c.arrived.until(() => drawn(c.out), 10_000);
     await Bun.sleep(500);
-    const lat = await echoes(c);
+    const got = await echoes(c);
     c.proc.kill();
     await c.proc.exited;
-    return lat;
+    return got;
   } finally {
     await b.stop();
   }
@@ -95,23 +110,35 @@ const tmuxRound = () =>
     (out) => out.length > 0,
   );
 
-console.log(`key echo through the real client in a terminal, ${KEYS} keys x ${RUNS} rounds`);
-const wsP50 = new Map<string, number[]>();
-const wsP99 = new Map<string, number[]>();
-const tmP50: number[] = [];
-const tmP99: number[] = [];
-for (let r = 0; r < RUNS; r++) {
-  for (const { name, bin } of BINS) {
-    const lat = await wsRound(bin);
-    wsP50.set(name, [...(wsP50.get(name) ?? []), median(lat)]);
-    wsP99.set(name, [...(wsP99.get(name) ?? []), pct(lat, 0.99)]);
+console.log(`key echo through the real client in a terminal, ${KEYS} keys x ${RUNS} rounds, after ${WARMUP} keys of warm-up`);
+/** Per ws build and for tmux, each round's figures. */
+const figures = new Map<string, { p50: number[]; p99: number[]; warmP50: number[]; warmP99: number[] }>();
+const note = (who: string, e: Echoes) => {
+  const f = figures.get(who) ?? { p50: [], p99: [], warmP50: [], warmP99: [] };
+  f.p50.push(median(e.lat));
+  f.p99.push(pct(e.lat, 0.99));
+  if (e.warmup.length) {
+    f.warmP50.push(median(e.warmup));
+    f.warmP99.push(pct(e.warmup, 0.99));
   }
-  const lat = await tmuxRound();
-  tmP50.push(median(lat));
-  tmP99.push(pct(lat, 0.99));
+  figures.set(who, f);
+};
+for (let r = 0; r < RUNS; r++) {
+  for (const { name, bin } of BINS) note(name, await wsRound(bin));
+  note("tmux", await tmuxRound());
+  // The harness's own floor: the program in the client's terminal, no multiplexer between.
+  note("none", await round(undefined, async () => {}, () => TYPED, () => true));
 }
+const tm = figures.get("tmux")!;
 for (const { name } of BINS) {
   const tag = BINS.length > 1 ? ` [${name}]` : "";
-  report(`echo through the client p50${tag}`, "ms", median(wsP50.get(name)!), median(tmP50));
-  report(`echo through the client p99${tag}`, "ms", median(wsP99.get(name)!), median(tmP99));
+  const f = figures.get(name)!;
+  report(`echo through the client p50${tag}`, "ms", median(f.p50), median(tm.p50));
+  report(`echo through the client p99${tag}`, "ms", median(f.p99), median(tm.p99));
+  if (WARMUP) {
+    report(`  the first ${WARMUP} keys after start, p50${tag}`, "ms", median(f.warmP50), median(tm.warmP50));
+    report(`  the first ${WARMUP} keys after start, p99${tag}`, "ms", median(f.warmP99), median(tm.warmP99));
+  }
 }
+const none = figures.get("none")!;
+console.log(`no multiplexer (the program in the harness's terminal): p50 ${median(none.p50).toFixed(3)} ms, p99 ${median(none.p99).toFixed(3)} ms`);
