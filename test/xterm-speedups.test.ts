@@ -3,7 +3,7 @@
 // styles and colours, hyperlinks, wrapped lines) reads back the same with it as with xterm's own.
 import { afterAll, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
-import { installXtermSpeedups, uninstallXtermSpeedups, xtermSpeedupsInstalled } from "../src/model/xterm-speedups";
+import { installScrollShortcut, installXtermSpeedups, uninstallXtermSpeedups, xtermSpeedupsInstalled } from "../src/model/xterm-speedups";
 
 afterAll(() => {
   installXtermSpeedups(new Terminal({ cols: 10, rows: 2, allowProposedApi: true }));
@@ -54,4 +54,49 @@ test("a scrolled-over history reads the same as with xterm's own copyFrom", asyn
   expect(ours.length).toBe(60); // scrollback 50 + 10 rows: the history is full and recycling
   expect(ours).toEqual(theirs);
   expect(ours.some((l) => l.includes("漢字"))).toBe(true);
+});
+
+/** Everything a scroll leaves behind: the screen and history, where the view is, and the rows
+ * each write reported for repainting (what ws reads again). */
+async function scrolled(shortcut: boolean, region: boolean): Promise<{ rows: string[]; ydisp: number; refreshed: string[]; installed: boolean }> {
+  const term = new Terminal({ cols: 20, rows: 6, scrollback: 30, allowProposedApi: true });
+  const installed = shortcut && installScrollShortcut(term);
+  const core = (term as unknown as { _core: { _inputHandler: { onRequestRefreshRows(f: (e?: { start: number; end: number }) => void): void } } })._core;
+  const refreshed: string[] = [];
+  core._inputHandler.onRequestRefreshRows((e) => refreshed.push(e ? `${e.start}-${e.end}` : "all"));
+  const writes = [region ? "\x1b[2;5r\x1b[5;1H" : "", ...Array.from({ length: 60 }, (_, i) => `line ${i}\r\n`), "\x1b[r", "tail"];
+  for (const w of writes) await new Promise<void>((r) => term.write(w, r));
+  const b = term.buffer.active;
+  const rows: string[] = [];
+  for (let y = 0; y < b.length; y++) rows.push(b.getLine(y)!.translateToString(true));
+  const out = { rows, ydisp: b.viewportY, refreshed, installed };
+  term.dispose();
+  return out;
+}
+
+test("the scroll shortcut is installed on this xterm", () => {
+  expect(installScrollShortcut(new Terminal({ cols: 10, rows: 2, allowProposedApi: true }))).toBe(true);
+});
+
+test("with the scroll shortcut, scrolling leaves the same screen, history and repaint ranges", async () => {
+  for (const region of [false, true]) {
+    const theirs = await scrolled(false, region);
+    const ours = await scrolled(true, region);
+    expect(ours.installed).toBe(true);
+    expect(ours).toEqual({ ...theirs, installed: true });
+    expect(ours.rows.some((r) => r === "line 59")).toBe(true);
+    // Scrolling marked rows to repaint: something beyond the cursor's own row each write.
+    expect(new Set(ours.refreshed).size).toBeGreaterThan(1);
+  }
+});
+
+test("a listener on the terminal's onScroll still hears every scroll with the shortcut", async () => {
+  const term = new Terminal({ cols: 20, rows: 4, scrollback: 10, allowProposedApi: true });
+  expect(installScrollShortcut(term)).toBe(true);
+  const heard: number[] = [];
+  term.onScroll((y) => heard.push(y));
+  await new Promise<void>((r) => term.write(Array.from({ length: 8 }, (_, i) => `${i}\r\n`).join(""), r));
+  // 8 lines on a 4-row screen: the first 3 fill it, the other 5 each scroll it by one.
+  expect(heard).toEqual([1, 2, 3, 4, 5]);
+  term.dispose();
 });

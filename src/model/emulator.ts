@@ -11,7 +11,7 @@ import { renderPane } from "./render-cells";
 import type { RowTracker, Screen } from "./screen";
 import { captureText, disposeText, type TextState } from "./screen-text";
 import { ShellMarks } from "./shell-marks";
-import { installXtermSpeedups } from "./xterm-speedups";
+import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
 
 export interface EmulatorOptions {
   cols: number;
@@ -32,6 +32,7 @@ export class Emulator implements Screen {
   constructor(o: EmulatorOptions) {
     this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true });
     installXtermSpeedups(this.term);
+    installScrollShortcut(this.term);
     this.term.onTitleChange((t) => this.onTitle(t));
     this.input = emulatorInput(this.term);
     this.extra = trackModes(this.term);
