@@ -254,6 +254,44 @@ describe("save → restore on a live session", () => {
 });
 
 describe("the save queue", () => {
+  test("a save of output waits while someone types, and comes once they stop", async () => {
+    const { PersistenceService } = await import("../src/features/persistence/service");
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ws-save-typing-"));
+    const s = new Session({ socketPath: "/tmp/ws-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
+    s.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
+    const quiet = { info() {}, warn() {}, error() {} };
+    // Output is saved every 100 ms here (10 s in the daemon).
+    const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet, debounceMs: 0, scrollbackMs: 100 });
+    const saves: number[] = [];
+    const orig = (svc as any).writeOnce.bind(svc);
+    (svc as any).writeOnce = (o: any) => (saves.push(performance.now()), orig(o));
+    try {
+      svc.start();
+      await waitFor("the fresh server's first save", () => saves.length === 1);
+      const pane = [...s.panes.values()][0]!;
+      // Typing (cat's terminal echoes it: output) for 1.6 s, a key every 50 ms: the output is due
+      // every 100 ms, and not one save may start meanwhile.
+      const typingFrom = performance.now();
+      let lastKey = 0;
+      while (performance.now() - typingFrom < 1600) {
+        pane.write("x");
+        lastKey = performance.now();
+        await Bun.sleep(50);
+      }
+      expect(saves.length).toBe(1);
+      await waitFor("the save of the typed output", () => saves.length === 2);
+      // It came after the typing stopped, once a second had passed without a key.
+      expect(saves[1]! - lastKey).toBeGreaterThanOrEqual(990);
+      expect(pane.readText().join("")).toContain("xxxxxxxxxx");
+    } finally {
+      svc.stop();
+      await s.killAll("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   test("calls during a save share one more save after it, and all of them finish", async () => {
     const { PersistenceService } = await import("../src/features/persistence/service");
     const { mkdtempSync, rmSync } = await import("node:fs");

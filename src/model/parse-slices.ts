@@ -23,6 +23,7 @@ export const INPUT_HOLD_MS = 50;
 const ready = new Set<Parser>();
 let scheduled = false;
 let heldUntil = 0;
+let lastInput = -Infinity;
 /** The parsers that had a piece in this slice (reused: a flood runs a slice every turn). */
 const parsed = new Set<Parser>();
 
@@ -34,10 +35,16 @@ const HOLD_GAP_MS = 8;
  * is read, outside the slices: see Pane.receive.) */
 export function inputSent(): void {
   const now = performance.now();
+  lastInput = now;
   if (now >= heldUntil + HOLD_GAP_MS) {
     heldUntil = now + INPUT_HOLD_MS;
     holdListener?.(performance.timeOrigin + heldUntil);
   }
+}
+
+/** Milliseconds since input last went to any pane (Infinity: none yet). */
+export function msSinceInput(): number {
+  return performance.now() - lastInput;
 }
 
 /** How much longer output waits for input (ms; ≤ 0: not held). */

@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
 import type { ModelEvent, ModelEventType } from "../../model/events";
+import { msSinceInput } from "../../model/parse-slices";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
@@ -16,6 +17,12 @@ const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_ou
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
+
+/** A save of output alone (the periodic one) waits until nobody has typed into any pane for this
+ * long: a key that arrives while a save takes the panes' text and encodes it waits for that. */
+const TYPING_QUIET_MS = 1_000;
+/** Typing puts such a save off this long at most. */
+const TYPING_WAIT_MAX_MS = 60_000;
 
 /** A session that ends this soon after being restored keeps its save (see beforeShutdown). */
 const RESTORE_GRACE_MS = 10_000;
@@ -63,6 +70,8 @@ export class PersistenceService {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstChange = 0;
   private scrollTimer: ReturnType<typeof setInterval> | undefined;
+  /** A periodic save waiting for the typing to stop. */
+  private quietWait: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<SaveSummary | undefined> | undefined;
   /** The save queued behind the running one, shared by every call made meanwhile. */
   private next: Promise<SaveSummary | undefined> | undefined;
@@ -171,9 +180,7 @@ export class PersistenceService {
   start(): void {
     void removeStaleTemps(this.opts.path);
     this.off = this.session.bus.on((e) => this.onEvent(e));
-    this.scrollTimer = setInterval(() => {
-      if (this.snap.scrollbackStale && !this.paused) void this.save().catch(() => {});
-    }, this.scrollbackMs);
+    this.scrollTimer = setInterval(() => this.saveOutput(), this.scrollbackMs);
     this.scrollTimer.unref?.();
     // A restored session is not saved again until it changes: the file on disk already holds it
     // (pane ids in a save only link its layout to its panes), and taking 100 panes' text while
@@ -188,6 +195,22 @@ export class PersistenceService {
     else if (e.type === "pane_closed") this.snap.forget(e.pane);
     // A name pane_rename gave (`name` set) is the user's: saved like a tab's name.
     if (!NOT_MODEL.has(e.type) || (e.type === "pane_renamed" && e.name !== undefined)) this.changed();
+  }
+
+  /** Output since the last save is saved every scrollbackMs, once nobody is typing (see
+   * TYPING_QUIET_MS); `since`: when this save first fell due. */
+  private saveOutput(since = Date.now()): void {
+    if (this.quietWait || this.closed || this.paused || !this.snap.scrollbackStale) return;
+    const wait = TYPING_QUIET_MS - msSinceInput();
+    if (wait > 0 && Date.now() - since < TYPING_WAIT_MAX_MS) {
+      this.quietWait = setTimeout(() => {
+        this.quietWait = undefined;
+        this.saveOutput(since);
+      }, wait);
+      this.quietWait.unref?.();
+      return;
+    }
+    void this.save().catch(() => {});
   }
 
   /** The model changed: save after a quiet spell, and never later than maxDelayMs from now. */
@@ -266,6 +289,7 @@ export class PersistenceService {
     clearTimeout(this.timer);
     this.timer = undefined;
     clearInterval(this.scrollTimer);
+    clearTimeout(this.quietWait);
     this.off?.();
     await this.running?.catch(() => {});
     await this.next?.catch(() => {});
@@ -283,6 +307,7 @@ export class PersistenceService {
     this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.scrollTimer);
+    clearTimeout(this.quietWait);
     this.off?.();
   }
 }
