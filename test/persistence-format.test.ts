@@ -254,22 +254,34 @@ describe("save → restore on a live session", () => {
 });
 
 describe("the save queue", () => {
-  test("a save of output waits while someone types, and comes once they stop", async () => {
+  /** A session with one `cat` pane and its persistence service saving into a temporary
+   * directory; `started` counts (with their times) the saves that begin. */
+  async function withService(opts: { debounceMs?: number; scrollbackMs?: number }, body: (t: { s: Session; svc: any; dir: string; started: number[] }) => Promise<void>) {
     const { PersistenceService } = await import("../src/features/persistence/service");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
-    const dir = mkdtempSync(join(tmpdir(), "ws-save-typing-"));
+    const dir = mkdtempSync(join(tmpdir(), "ws-save-queue-"));
     const s = new Session({ socketPath: "/tmp/ws-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
     s.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
     const quiet = { info() {}, warn() {}, error() {} };
-    // Output is saved every 100 ms here (10 s in the daemon).
-    const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet, debounceMs: 0, scrollbackMs: 100 });
-    const saves: number[] = [];
+    const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet, ...opts });
+    const started: number[] = [];
     const orig = (svc as any).writeOnce.bind(svc);
-    (svc as any).writeOnce = (o: any) => (saves.push(performance.now()), orig(o));
+    (svc as any).writeOnce = (o: any) => (started.push(performance.now()), orig(o));
     try {
+      await body({ s, svc, dir, started });
+    } finally {
+      svc.stop();
+      await s.killAll("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test("a save of output waits while someone types, and comes once they stop", async () => {
+    // Output is saved every 100 ms here (10 s in the daemon).
+    await withService({ debounceMs: 0, scrollbackMs: 100 }, async ({ s, svc, started }) => {
       svc.start();
-      await waitFor("the fresh server's first save", () => saves.length === 1);
+      await waitFor("the fresh server's first save", () => started.length === 1);
       const pane = [...s.panes.values()][0]!;
       // Typing (cat's terminal echoes it: output) for 1.6 s, a key every 50 ms: the output is due
       // every 100 ms, and not one save may start meanwhile.
@@ -280,42 +292,23 @@ describe("the save queue", () => {
         lastKey = performance.now();
         await Bun.sleep(50);
       }
-      expect(saves.length).toBe(1);
-      await waitFor("the save of the typed output", () => saves.length === 2);
+      expect(started.length).toBe(1);
+      await waitFor("the save of the typed output", () => started.length === 2);
       // It came after the typing stopped, once a second had passed without a key.
-      expect(saves[1]! - lastKey).toBeGreaterThanOrEqual(990);
+      expect(started[1]! - lastKey).toBeGreaterThanOrEqual(990);
       expect(pane.readText().join("")).toContain("xxxxxxxxxx");
-    } finally {
-      svc.stop();
-      await s.killAll("SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 30_000);
 
   test("calls during a save share one more save after it, and all of them finish", async () => {
-    const { PersistenceService } = await import("../src/features/persistence/service");
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const dir = mkdtempSync(join(tmpdir(), "ws-save-queue-"));
-    const s = new Session({ socketPath: "/tmp/ws-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
-    s.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
-    const quiet = { info() {}, warn() {}, error() {} };
-    const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet });
-    let writes = 0;
-    const orig = (svc as any).writeOnce.bind(svc);
-    (svc as any).writeOnce = (o: any) => (writes++, orig(o));
-    try {
+    await withService({}, async ({ svc, dir, started }) => {
       const first = svc.save();
       const during = [svc.save(), svc.save({ fresh: true }), svc.save()];
       const results = await Promise.race([Promise.all([first, ...during]), Bun.sleep(10_000).then(() => "stuck")]);
       expect(results).not.toBe("stuck");
-      expect(writes).toBe(2);
+      expect(started.length).toBe(2);
       expect((results as any[]).every((r) => r?.panes === 1)).toBe(true);
       expect(decode(readFileSync(join(dir, "default.session"))).body.workspaces[0]!.name).toBe("main");
-    } finally {
-      svc.stop();
-      await s.killAll("SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 30_000);
 });
