@@ -96,6 +96,9 @@ export class TestServer {
 
   async start(): Promise<this> {
     await this.ok(["start"]);
+    // `ws start` returns once the socket takes connections; the server writes its info file (its
+    // pid) just after binding, and a busy machine can run this test first.
+    await waitFor("the server's info file", () => this.daemonPid());
     return this;
   }
 
