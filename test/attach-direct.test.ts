@@ -3,8 +3,7 @@
 // may not drive refused quietly (frames as before); a terminal that hangs up drops that client
 // and nothing else; `ws attach` in a real terminal (tmux) uses it unless WS_ATTACH_DIRECT=0.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readlinkSync, statSync } from "node:fs";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { Tmux } from "./tmux-driver";
@@ -22,11 +21,9 @@ afterAll(async () => {
   await s.stop();
 });
 
-const daemonPid = (): number => JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
-
 /** Whether the daemon has `path` open. */
 function daemonHolds(path: string): boolean {
-  const dir = `/proc/${daemonPid()}/fd`;
+  const dir = `/proc/${s.daemonPid()}/fd`;
   return readdirSync(dir).some((fd) => {
     try {
       return readlinkSync(`${dir}/${fd}`) === path;
@@ -140,26 +137,25 @@ describe("ws attach in a real terminal", () => {
   const WS = wsArgv().join(" ");
   const ttyOf = async (name: string) => (await tmux.tmux("display-message", "-p", "-t", `=${name}:`, "#{pane_tty}")).trim();
 
+  /** `ws attach` in tmux window `name` (run with `env`): whether the daemon holds its terminal,
+   * then a typed command's output on screen, then detach. */
+  async function attachAndType(name: string, env: string, daemonDrives: boolean, word: string) {
+    await tmux.open(name, `${env}${WS} attach; echo "[ws exited $?]"; sleep 3600`);
+    await tmux.waitFor(name, /\[main\] tab \d+\/\d+/);
+    expect(daemonHolds(await ttyOf(name))).toBe(daemonDrives);
+    await tmux.text(name, `echo ${word}-$((40+2))`);
+    await tmux.keys(name, "Enter");
+    await tmux.waitFor(name, `${word}-42`);
+    await tmux.keys(name, "C-Space", "d");
+    await tmux.waitFor(name, "[ws exited 0]");
+  }
+
   test("names its terminal and the server drives it", async () => {
-    await tmux.open("d", `${WS} attach; echo "[ws exited $?]"; sleep 3600`);
-    await tmux.waitFor("d", /\[main\] tab \d+\/\d+/);
-    expect(daemonHolds(await ttyOf("d"))).toBe(true);
-    await tmux.text("d", "echo typed-$((40+2))");
-    await tmux.keys("d", "Enter");
-    await tmux.waitFor("d", "typed-42");
-    await tmux.keys("d", "C-Space", "d");
-    await tmux.waitFor("d", "[ws exited 0]");
+    await attachAndType("d", "", true, "typed");
     expect(daemonHolds(await ttyOf("d"))).toBe(false);
   });
 
   test("WS_ATTACH_DIRECT=0: the client pumps its terminal itself", async () => {
-    await tmux.open("r", `WS_ATTACH_DIRECT=0 ${WS} attach; echo "[ws exited $?]"; sleep 3600`);
-    await tmux.waitFor("r", /\[main\] tab \d+\/\d+/);
-    expect(daemonHolds(await ttyOf("r"))).toBe(false);
-    await tmux.text("r", "echo relayed-$((40+2))");
-    await tmux.keys("r", "Enter");
-    await tmux.waitFor("r", "relayed-42");
-    await tmux.keys("r", "C-Space", "d");
-    await tmux.waitFor("r", "[ws exited 0]");
+    await attachAndType("r", "WS_ATTACH_DIRECT=0 ", false, "relayed");
   });
 });
