@@ -2,23 +2,19 @@
 // to the terminal and keys read from it by the daemon, no OUTPUT frames on the socket; a path it
 // may not drive refused quietly (frames as before); a terminal that hangs up drops that client
 // and nothing else; `ws attach` in a real terminal (tmux) uses it unless WS_ATTACH_DIRECT=0.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync, statSync } from "node:fs";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
-import { Tmux } from "./tmux-driver";
+import { Tmux, serverWithTmux } from "./tmux-driver";
 import { ttyId } from "../src/protocol/tty-id";
 import { libc, openPtyPair } from "../src/model/pty-libc";
 
 let s: TestServer;
 let tmux: Tmux;
-beforeAll(async () => {
-  s = await new TestServer().start();
-  tmux = new Tmux(s.env);
-});
-afterAll(async () => {
-  await tmux.kill();
-  await s.stop();
+serverWithTmux((server, t) => {
+  s = server;
+  tmux = t;
 });
 
 /** Whether the daemon has `path` open. */

@@ -1,22 +1,18 @@
 // notify: the attached client's status line shows it (ws attach in tmux), the outer terminal gets
 // OSC 9 and OSC 777 (what ws attach writes to tmux, kept with pipe-pane), subscribers get a
 // notification event, and a caller's control characters reach none of them.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { Tmux, serverWithTmux } from "./tmux-driver";
 import { Conn } from "./v6-client";
 
 let s: TestServer;
 let tmux: Tmux;
-beforeAll(async () => {
-  s = await new TestServer().start();
-  tmux = new Tmux(s.env);
-});
-afterAll(async () => {
-  await tmux.kill();
-  await s.stop();
+serverWithTmux((server, t) => {
+  s = server;
+  tmux = t;
 });
 
 async function subscribe(): Promise<Conn> {

@@ -1,6 +1,7 @@
 // Drive a real terminal: a private tmux server (own socket, own TMUX_TMPDIR)
 // whose windows run `ws attach` or anything else, read back with capture-pane.
-import { waitFor } from "./harness";
+import { afterAll, beforeAll } from "bun:test";
+import { TestServer, waitFor } from "./harness";
 
 // "=name:" is an exact session match; a bare "b" would also match a window called "bash".
 const at = (name: string) => `=${name}:`;
@@ -56,4 +57,20 @@ export class Tmux {
       await this.tmux("kill-server");
     } catch {}
   }
+}
+
+/** A test file's server and a tmux to run `ws attach` in, started before its tests and stopped
+ * after them; `ready` gets both once they are up. */
+export function serverWithTmux(ready: (s: TestServer, tmux: Tmux) => void): void {
+  let s: TestServer | undefined;
+  let tmux: Tmux | undefined;
+  beforeAll(async () => {
+    s = await new TestServer().start();
+    tmux = new Tmux(s.env);
+    ready(s, tmux);
+  });
+  afterAll(async () => {
+    await tmux?.kill();
+    await s?.stop();
+  });
 }
