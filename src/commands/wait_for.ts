@@ -79,11 +79,22 @@ export default defineMessage<Params>({
     const control = services.control;
     const began = Date.now();
     let pattern: UserPattern | undefined;
+    /** A pane whose program has exited can't change any more: its wait answers now, with the status. */
+    const exitedError = (pane: number, what: string) => {
+      const exit = control.exitOf(pane);
+      const how = exit?.signal ? `killed by ${exit.signal}` : exit ? `status ${exit.exit_code}` : "closed";
+      return new WsError(`pane ${pane}'s program exited (${how}) ${what}`, "pane_exited", { param: "pane", exit_code: exit?.exit_code ?? null, signal: exit?.signal ?? null });
+    };
+    /** A pane closed recently (its exit is remembered) has no text left to match. */
+    const goneAlready = (pane: number) => {
+      if (!session.panes.has(pane) && control.exitOf(pane)) throw exitedError(pane, "and the pane was closed");
+    };
     switch (p.condition) {
       case "output":
         need(p, "pane");
         need(p, "pattern");
         pattern = userPattern(p.pattern!, p.ignore_case);
+        goneAlready(p.pane!);
         session.pane(p.pane!);
         break;
       case "exit":
@@ -103,7 +114,9 @@ export default defineMessage<Params>({
         break;
       case "command_finished":
         need(p, "pane");
+        goneAlready(p.pane!);
         session.pane(p.pane!);
+        if (control.exitOf(p.pane!)) throw exitedError(p.pane!, "before its shell finished a command");
         break;
       case "agent_status":
         need(p, "pane");
@@ -133,6 +146,7 @@ export default defineMessage<Params>({
             return undefined; // checkOutput
           case "command_finished":
             // Only the next command counts: the bus listener answers with it.
+            if (control.exitOf(p.pane!)) return exitedError(p.pane!, "before its shell finished a command");
             return session.panes.has(p.pane!) ? undefined : new WsError(`pane ${p.pane} closed before its shell finished a command`, "pane_exited", { param: "pane" });
           case "exit": {
             const exit = control.exitOf(p.pane!);
@@ -174,6 +188,8 @@ export default defineMessage<Params>({
       const paneText = () => pane!.screen.sourceRows(p.source).map((l) => l.text).join("\n");
       /** The pane's text as it closed: what it printed last still counts. */
       let lastText: string | undefined;
+      /** Its program has exited (a kept pane): the text is final, so a check that fails ends the wait. */
+      const programGone = () => control.exitOf(p.pane!) !== undefined;
       let checking = false;
       let recheck = false;
       /** A check has finished in time: later ones go ahead of untried patterns. */
@@ -185,12 +201,14 @@ export default defineMessage<Params>({
           do {
             recheck = false;
             const closed = lastText !== undefined;
+            const final = !closed && programGone();
             const t0 = performance.now();
             const m = await regexPool.match(pattern!, () => (finished() ? undefined : (lastText ?? paneText())), proven);
             checkCost = performance.now() - t0;
             proven = true;
             if (m) return finish(done({ pane: p.pane, ...m }));
             if (closed) return finish(new WsError(`pane ${p.pane} closed before its output matched`, "pane_exited", { param: "pane" }));
+            if (final) return finish(exitedError(p.pane!, "and its output did not match"));
           } while (recheck && !finished());
         } catch (e) {
           finish(e instanceof WsError ? e : new WsError(`wait_for failed: ${(e as Error).message}`, "internal"));
@@ -233,6 +251,7 @@ export default defineMessage<Params>({
       const wakes = (e: ModelEvent): boolean => {
         switch (p.condition) {
           case "output":
+            return (e.type === "pane_output" || e.type === "pane_closed" || e.type === "pane_exited") && e.pane === p.pane;
           case "idle":
             return (e.type === "pane_output" || e.type === "pane_closed") && e.pane === p.pane;
           case "exit":
@@ -244,14 +263,14 @@ export default defineMessage<Params>({
           case "agent_status":
             return (e.type === "agent_status" || e.type === "pane_closed") && e.pane === p.pane;
           case "command_finished":
-            return (e.type === "command_finished" || e.type === "pane_closed") && e.pane === p.pane;
+            return (e.type === "command_finished" || e.type === "pane_closed" || e.type === "pane_exited") && e.pane === p.pane;
         }
       };
       w.onFinish(
         session.bus.on((e) => {
           if (!wakes(e)) return;
           if (e.type === "command_finished") return finish(done({ pane: p.pane, exit_code: e.exit_code, ...(e.command !== undefined ? { command: e.command } : {}) }));
-          if (p.condition === "output") e.type === "pane_output" ? settleSoon() : onPaneClosed();
+          if (p.condition === "output") e.type === "pane_closed" ? onPaneClosed() : e.type === "pane_exited" ? settle() : settleSoon();
           else settle();
         }),
       );

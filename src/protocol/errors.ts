@@ -14,6 +14,9 @@ export interface ErrorHint {
   command?: string;
   /** The limit that was reached (limit_exceeded). */
   limit?: number;
+  /** pane_exited: how the pane's program ended (null when a signal ended it, or unknown). */
+  exit_code?: number | null;
+  signal?: string | null;
 }
 
 /** Every error code a v6 reply can carry, with what it means. Stable: scripts branch on them. */
@@ -27,7 +30,7 @@ export const ERROR_CODES = {
   workspace_exists: "A workspace with that name (ignoring case) exists and `exists_ok` was not set",
   tab_not_found: "No such tab; `hint.available` lists them",
   pane_not_found: "No such pane; `hint.available` lists the pane ids",
-  pane_exited: "The pane exited while the request waited on it",
+  pane_exited: "The pane's program has exited (before the request, or while it waited), so what it waited for can no longer happen; `hint.exit_code` and `hint.signal` say how it ended where ws remembers",
   cross_tab: "The panes are in different tabs; layouts change within one tab",
   invalid_move: "pane_move refused a move that makes no sense: beside itself, or a pane alone in its tab into a new tab of the same workspace; the message says which",
   last_pane: "Refused: it would close the last pane, tab or workspace in ws",
