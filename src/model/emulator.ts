@@ -12,6 +12,7 @@ import type { RowTracker, Screen } from "./screen";
 import { captureText, disposeText, type TextState } from "./screen-text";
 import { ShellMarks } from "./shell-marks";
 import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
+import { useModernWidths } from "./emulator-unicode";
 
 export interface EmulatorOptions {
   cols: number;
@@ -33,6 +34,7 @@ export class Emulator implements Screen {
     this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true });
     installXtermSpeedups(this.term);
     installScrollShortcut(this.term);
+    useModernWidths(this.term);
     this.term.onTitleChange((t) => this.onTitle(t));
     this.input = emulatorInput(this.term);
     this.extra = trackModes(this.term);
