@@ -137,6 +137,9 @@ export class WorkerScreen implements Screen {
   readonly shell = new ShellMirror(this);
   onTitle: (title: string) => void = () => {};
   onParsed: (bytes: number) => void = () => {};
+  onReply: (data: string) => void = () => {};
+  onBell: () => void = () => {};
+  onClipboard: (data: string) => void = () => {};
   private disposed = false;
 
   constructor(o: EmulatorOptions) {
@@ -191,6 +194,9 @@ export class WorkerScreen implements Screen {
       for (const t of this.trackers) t.mark(c.first, c.first + c.count - 1);
     }
     for (const t of m.titles ?? []) this.onTitle(t);
+    for (const r of m.replies ?? []) this.onReply(r);
+    if (m.bells) this.onBell();
+    for (const c of m.clipboard ?? []) this.onClipboard(c);
     for (const e of m.marks ?? []) {
       if (e.k === "started") this.shell.onStarted(e.command);
       else {

@@ -23,6 +23,8 @@ export interface PaneInputModes {
 export interface ScreenModes extends PaneInputModes {
   cursorHidden: boolean;
   cursorShape: number;
+  /** The cursor colour the program set (OSC 12), as it wrote it; undefined: the terminal's own. */
+  cursorColor?: string;
 }
 
 export interface ExtraModes {
@@ -32,6 +34,7 @@ export interface ExtraModes {
   cursorShape: number;
   /** The kitty keyboard protocol's flag stacks, one per screen (kittyFlags reads the top). */
   kitty?: { main: number[]; alt: number[] };
+  cursorColor?: string;
 }
 
 /** Entries a kitty flag stack keeps; a push past it drops the oldest (as the protocol says). */
@@ -46,9 +49,9 @@ export function kittyFlags(term: Terminal, m: Pick<ExtraModes, "kitty"> | undefi
 /**
  * The kitty keyboard protocol's requests (CSI > f u push, CSI < n u pop, CSI = f ; mode u set),
  * kept per screen as kitty does, so a full-screen program that exits without popping leaves the
- * shell's keys as they were. ws answers no terminal queries, CSI ? u included.
+ * shell's keys as they were. The query (CSI ? u) is answered with the flags of the screen shown.
  */
-function trackKitty(term: Terminal, m: ExtraModes): void {
+function trackKitty(term: Terminal, m: ExtraModes, reply: (s: string) => void): void {
   const k = (m.kitty = { main: [0], alt: [0] });
   const stack = () => k[term.buffer.active.type === "alternate" ? "alt" : "main"];
   const num = (p: (number | number[])[], i: number, dflt: number) => {
@@ -76,10 +79,14 @@ function trackKitty(term: Terminal, m: ExtraModes): void {
     s[s.length - 1] = mode === 2 ? top | f : mode === 3 ? top & ~f : f;
     return true;
   });
-  term.parser.registerCsiHandler({ prefix: "?", final: "u" }, () => true); // the query: no answer
+  term.parser.registerCsiHandler({ prefix: "?", final: "u" }, () => {
+    reply(`\x1b[?${kittyFlags(term, m)}u`);
+    return true;
+  });
 }
 
-export function trackModes(term: Terminal): ExtraModes {
+/** Follow the modes; `reply` takes the answers to the queries about them (the kitty flags). */
+export function trackModes(term: Terminal, reply: (s: string) => void = () => {}): ExtraModes {
   const m: ExtraModes = { mouseEncoding: "default", cursorHidden: false, cursorShape: 0 };
   const set = (params: (number | number[])[], on: boolean) => {
     for (const p of params) {
@@ -98,11 +105,12 @@ export function trackModes(term: Terminal): ExtraModes {
     m.cursorShape = n ?? 0;
     return false;
   });
-  trackKitty(term, m);
+  trackKitty(term, m, reply);
   const reset = () => {
     m.mouseEncoding = "default";
     m.cursorHidden = false;
     m.cursorShape = 0;
+    m.cursorColor = undefined;
     m.kitty!.main = [0];
     m.kitty!.alt = [0];
     return false;

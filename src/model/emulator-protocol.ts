@@ -37,6 +37,12 @@ export interface Published {
   /** Titles the program set, in order. */
   titles?: string[];
   marks?: MarkEvent[];
+  /** Answers to the program's queries, in order, for its PTY. */
+  replies?: string[];
+  /** Bells rung since the last publish. */
+  bells?: number;
+  /** OSC 52 payloads the program sent (checked). */
+  clipboard?: string[];
 }
 
 /** Synchronous requests: a read of the pane's Emulator (or `cells`/`output`), or a change that

@@ -22,6 +22,11 @@ const PIECE = 4 * 1024;
 const SMALL = 4 * 1024;
 /** Titles kept between two publishes (a program retitling nonstop is told in its last ones). */
 const TITLES_KEPT = 16;
+/** Answer bytes kept between two publishes: a program that floods queries without reading the
+ * answers loses the newest (as a PTY that is full would). */
+const REPLIES_KEPT_BYTES = 64 * 1024;
+/** OSC 52 payloads kept between two publishes (the last ones). */
+const CLIPBOARD_KEPT = 4;
 /** Finished commands whose output can still be asked for. */
 const FINISHED_KEPT = 8;
 
@@ -36,6 +41,10 @@ class Host {
   /** Titles set since the last publish, each one (a listener hears every change), the last few. */
   titles: string[] = [];
   marks: MarkEvent[] = [];
+  replies: string[] = [];
+  replyBytes = 0;
+  bells = 0;
+  clipboard: string[] = [];
   finished = new Map<number, FinishedCommand>();
   nextFid = 1;
   readonly rows: DirtyRows;
@@ -47,6 +56,15 @@ class Host {
     this.rows = new DirtyRows(emu.term);
     emu.onTitle = (t) => {
       if (this.titles.push(t) > TITLES_KEPT) this.titles.shift();
+    };
+    emu.onReply = (d) => {
+      if (this.replyBytes + d.length > REPLIES_KEPT_BYTES) return;
+      this.replyBytes += d.length;
+      this.replies.push(d);
+    };
+    emu.onBell = () => void this.bells++;
+    emu.onClipboard = (d) => {
+      if (this.clipboard.push(d) > CLIPBOARD_KEPT) this.clipboard.shift();
     };
     emu.shell.onStarted = (command) => this.marks.push({ k: "started", command });
     emu.shell.onFinished = (done) => {
@@ -217,6 +235,19 @@ function published(h: Host, now: number): { msg: Published; transfer: ArrayBuffe
   if (h.marks.length) {
     msg.marks = h.marks;
     h.marks = [];
+  }
+  if (h.replies.length) {
+    msg.replies = h.replies;
+    h.replies = [];
+    h.replyBytes = 0;
+  }
+  if (h.bells) {
+    msg.bells = h.bells;
+    h.bells = 0;
+  }
+  if (h.clipboard.length) {
+    msg.clipboard = h.clipboard;
+    h.clipboard = [];
   }
   return { msg, transfer };
 }

@@ -13,6 +13,8 @@ import { captureText, disposeText, type TextState } from "./screen-text";
 import { ShellMarks } from "./shell-marks";
 import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
 import { useModernWidths } from "./emulator-unicode";
+import { answerQueries } from "./emulator-queries";
+import { trackPassthrough } from "./emulator-passthrough";
 
 export interface EmulatorOptions {
   cols: number;
@@ -29,15 +31,27 @@ export class Emulator implements Screen {
   private text: TextState | undefined;
   onTitle: (title: string) => void = () => {};
   onParsed: (bytes: number) => void = () => {};
+  /** An answer to a query the program sent (DA, DSR, DECRQM...): for the pane's PTY, in order. */
+  onReply: (data: string) => void = () => {};
+  /** The program rang the bell (BEL outside a string). */
+  onBell: () => void = () => {};
+  onClipboard: (data: string) => void = () => {};
 
   constructor(o: EmulatorOptions) {
-    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true });
+    // getWinSizeChars: CSI 18 t asks for the size in cells, which a pane answers as any terminal.
+    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, windowOptions: { getWinSizeChars: true } });
     installXtermSpeedups(this.term);
     installScrollShortcut(this.term);
     useModernWidths(this.term);
     this.term.onTitleChange((t) => this.onTitle(t));
     this.input = emulatorInput(this.term);
-    this.extra = trackModes(this.term);
+    // xterm answers most queries itself, through onData (a headless terminal has no keyboard).
+    this.term.onData((d) => this.onReply(d));
+    this.term.onBell(() => this.onBell());
+    const reply = (d: string) => this.onReply(d);
+    this.extra = trackModes(this.term, reply);
+    answerQueries(this.term, this.extra, reply);
+    trackPassthrough(this.term, this.extra, (d) => this.onClipboard(d));
     this.shell = new ShellMarks(this.term);
   }
 
@@ -63,7 +77,9 @@ export class Emulator implements Screen {
     return this.term.buffer.active.type === "alternate";
   }
   get modes(): ScreenModes {
-    return { ...modesOf(this.term, this.extra), cursorHidden: this.extra.cursorHidden, cursorShape: this.extra.cursorShape };
+    const m: ScreenModes = { ...modesOf(this.term, this.extra), cursorHidden: this.extra.cursorHidden, cursorShape: this.extra.cursorShape };
+    if (this.extra.cursorColor !== undefined) m.cursorColor = this.extra.cursorColor;
+    return m;
   }
 
   parse(bytes: Uint8Array): void | Promise<void> {

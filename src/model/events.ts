@@ -31,6 +31,10 @@ export type ModelChange =
   | { type: "screen_resized"; cols: number; rows: number }
   /** A pane's emulator parsed new output. */
   | { type: "pane_output"; pane: number }
+  /** A pane's program rang the bell. */
+  | { type: "pane_bell"; pane: number }
+  /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */
+  | { type: "pane_clipboard"; pane: number; data: string }
   /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
   | { type: "command_started"; pane: number; command?: string }
   /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */

@@ -92,6 +92,9 @@ export class Pane implements Parser {
   onOutput: (pane: Pane) => void = () => {};
   /** Called when the program sets a new title. */
   onTitle: (pane: Pane) => void = () => {};
+  /** Called when the program rings the bell, or sets the clipboard (OSC 52, checked). */
+  onBell: (pane: Pane) => void = () => {};
+  onClipboard: (pane: Pane, data: string) => void = () => {};
   /** Called once the program has exited and every byte it wrote has been parsed. */
   onExit: (pane: Pane) => void = () => {};
 
@@ -124,6 +127,13 @@ export class Pane implements Parser {
       this.onTitle(this);
     };
     this.screen.onParsed = (n) => this.parsedElsewhere(n);
+    // The emulator's answers to the program's queries go back to the program alone, as typed
+    // input would (but are not the person typing: no input hold).
+    this.screen.onReply = (d) => {
+      if (!this.exited && !this.disposed) this.pty.write(d);
+    };
+    this.screen.onBell = () => this.onBell(this);
+    this.screen.onClipboard = (d) => this.onClipboard(this, d);
     this.shell = this.screen.shell;
     this.launch = spec.launch;
     this.shellIntegration = spec.launch !== undefined;

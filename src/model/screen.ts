@@ -34,6 +34,12 @@ export interface Screen {
   readonly shell: ShellView;
   /** The program set a title. */
   onTitle: (title: string) => void;
+  /** Answers to the program's queries (DA, DSR, DECRQM...), in order: for its PTY, nowhere else. */
+  onReply: (data: string) => void;
+  /** The program rang the bell. */
+  onBell: () => void;
+  /** The program set the clipboard (OSC 52): "Pc;base64", checked (emulator-passthrough.ts). */
+  onClipboard: (data: string) => void;
 
   /** Parse output here and now (an in-thread emulator); undefined when bytes go to `send`. */
   parse?(bytes: Uint8Array): void | Promise<void>;

@@ -235,6 +235,8 @@ export class Session {
     pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
     pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
     pane.onExit = () => this.paneExited(pane);
+    pane.onBell = () => this.bus.emit({ type: "pane_bell", pane: pane.id });
+    pane.onClipboard = (_, data) => this.bus.emit({ type: "pane_clipboard", pane: pane.id, data });
     pane.shell.onStarted = (command) => this.bus.emit({ type: "command_started", pane: pane.id, ...(command !== undefined ? { command } : {}) });
     pane.shell.onFinished = (done) =>
       this.bus.emit({ type: "command_finished", pane: pane.id, ...(done.command !== undefined ? { command: done.command } : {}), exit_code: done.exitCode, result: done });

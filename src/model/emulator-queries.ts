@@ -1,0 +1,85 @@
+// A pane's program asks its terminal questions (DA1/DA2, DSR, cursor position, DECRQM, window
+// size, XTVERSION, the kitty keyboard flags) and often waits for the answer: vttest hangs, Gemini
+// CLI waits out a 1 s probe. The pane's emulator is that terminal: xterm answers most itself
+// through its onData (Emulator routes that to the pane's PTY); this adds what it leaves out, and
+// the VT100 behaviour vttest checks that xterm.js skips (DECCOLM, DEC graphics arrows).
+import type { Terminal } from "@xterm/headless";
+import { WS_VERSION } from "../build-info";
+import type { ExtraModes } from "./emulator-modes";
+
+type Params = (number | number[])[];
+const first = (p: Params, dflt = 0): number => {
+  const v = p[0];
+  const n = typeof v === "number" ? v : v?.[0];
+  return n === undefined || n < 0 ? dflt : n;
+};
+
+/** The XTVERSION answer: DCS > | name version ST. */
+export const XTVERSION_REPLY = `\x1bP>|ws ${WS_VERSION}\x1b\\`;
+
+/** Answer the queries xterm leaves unanswered; `reply` goes to the pane's program. */
+export function answerQueries(term: Terminal, extra: ExtraModes, reply: (s: string) => void): void {
+  term.parser.registerCsiHandler({ prefix: ">", final: "q" }, (p) => {
+    if (first(p) === 0) reply(XTVERSION_REPLY);
+    return true;
+  });
+  // DECRQM for the modes ws keeps itself (xterm.js calls 1005 and 1015 unsupported) and for
+  // grapheme clustering (2027), always on with ws's width tables. The rest: xterm's own answer.
+  term.parser.registerCsiHandler({ prefix: "?", intermediates: "$", final: "p" }, (p) => {
+    const mode = first(p, -1);
+    const own: Record<number, boolean> = { 1005: extra.mouseEncoding === "utf8", 1015: extra.mouseEncoding === "urxvt" };
+    if (mode in own) reply(`\x1b[?${mode};${own[mode] ? 1 : 2}$y`);
+    else if (mode === 2027) reply(`\x1b[?2027;3$y`);
+    else return false;
+    return true;
+  });
+  trackDeccolm(term);
+  addDecGraphicsArrows(term);
+}
+
+interface ClearParts {
+  setScrollRegion(p: { params: number[]; length: number }): boolean;
+  eraseInDisplay(p: { params: number[]; length: number }): boolean;
+}
+
+/**
+ * DECCOLM (CSI ? 3 h / l) switches a VT100 between 80 and 132 columns, and the switch clears the
+ * screen, resets the margins and homes the cursor. The pane's size is ws's to set, so the width
+ * stays; the clearing is done as tmux and xterm do, or vttest's 132-column pages draw over the
+ * page before.
+ */
+function trackDeccolm(term: Terminal): void {
+  const ih = (term as unknown as { _core?: { _inputHandler?: Partial<ClearParts> } })._core?._inputHandler;
+  if (typeof ih?.setScrollRegion !== "function" || typeof ih.eraseInDisplay !== "function") return;
+  const clear = (p: Params) => {
+    if (p.some((v) => (typeof v === "number" ? v : v[0]) === 3)) {
+      ih.setScrollRegion!.call(ih, { params: [0], length: 0 }); // full-screen margins, cursor home
+      ih.eraseInDisplay!.call(ih, { params: [2], length: 1 });
+    }
+    return false; // xterm's own handling of the other modes still runs
+  };
+  term.parser.registerCsiHandler({ prefix: "?", final: "h" }, clear);
+  term.parser.registerCsiHandler({ prefix: "?", final: "l" }, clear);
+}
+
+/** What xterm (the program) draws for DEC special graphics 0x2b–0x30, which xterm.js leaves as
+ * ASCII: arrows and a block (vttest's character set page). */
+const DEC_ARROWS: Record<string, string> = { "+": "→", ",": "←", "-": "↑", ".": "↓", "0": "▮" };
+let arrowsAdded = false;
+
+/** xterm.js keeps one shared table per character set; add the arrows to its DEC graphics table
+ * once, found through a terminal that designates it. */
+function addDecGraphicsArrows(term: Terminal): void {
+  if (arrowsAdded) return;
+  arrowsAdded = true;
+  type Charsets = { _charsets?: unknown[]; setgCharset?: (g: number, c: unknown) => void };
+  const core = (term as unknown as { _core?: { _charsetService?: Charsets; _inputHandler?: { selectCharset?: (s: string) => boolean } } })._core;
+  const cs = core?._charsetService;
+  const ih = core?._inputHandler;
+  if (!Array.isArray(cs?._charsets) || typeof cs.setgCharset !== "function" || typeof ih?.selectCharset !== "function") return;
+  const before = cs._charsets[0];
+  ih.selectCharset("(0");
+  const dec = cs._charsets[0] as Record<string, string> | undefined;
+  cs.setgCharset(0, before);
+  if (dec && dec["`"] === "◆" && dec["q"] === "─") Object.assign(dec, DEC_ARROWS);
+}
