@@ -14,6 +14,8 @@ export class RawAttach {
   /** Text the server sent instead of frames (a refusal line). */
   refusal = "";
   closed = false;
+  /** Every OUTPUT frame's text, in order (a test that replays them into a terminal). */
+  onText?: (text: string) => void;
   /** The server said it drives the terminal the attach named (`tty`) itself: a DIRECT frame. */
   direct = false;
   private sock!: Socket<undefined>;
@@ -49,6 +51,7 @@ export class RawAttach {
         const text = frameText(f);
         if (text.includes("\x1b[2J")) this.redraws++;
         this.output = (this.output + text).slice(-64 * 1024); // the tail only
+        this.onText?.(text);
       }
       if (f.kind === FRAME_EXIT) this.exit = JSON.parse(frameText(f));
       if (f.kind === FRAME_DIRECT) this.direct = true;
