@@ -39,7 +39,7 @@ export default defineMessage<{ slug: string; timeout: number }>({
     entries: { type: "string", description: `What was appended to the file while the agents were asked (at most ${MAX_ENTRIES_BYTES / 1024} KiB)` },
     truncated: { type: "boolean", description: "entries stops short of what was appended" },
   },
-  errors: ["project_not_found", "no_agent"],
+  errors: ["project_not_found", "no_agent", "file_refused"],
   example: { v: 6, type: "project_handoff", slug: "button-a11y", timeout: 600000 },
   cli: { path: "project handoff", args: ["slug"], run: "projectHandoff" },
   async handle({ slug, timeout }, { session, services, signal }): Promise<Reply> {

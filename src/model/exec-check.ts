@@ -3,9 +3,11 @@
 // answer for: the pane would open only to show setsid's complaint. These are the failures a file
 // on disk decides: a `#!` interpreter that is missing (also `#!/usr/bin/env NAME` with NAME not on
 // PATH) and a binary for no machine of this kind (ENOEXEC). A file that is neither a script nor a
-// binary runs with /bin/sh, as execvp and shells do.
-import { accessSync, closeSync, constants, openSync, readSync } from "node:fs";
+// binary runs with /bin/sh, as execvp and shells do. Files are read through src/safe-file.ts: a
+// FIFO as the program or its interpreter is refused (execve would say EACCES), never waited on.
+import { accessSync, constants } from "node:fs";
 import { basename } from "node:path";
+import { FileReadError, readRegular } from "../safe-file";
 
 export interface ExecProblem {
   code: "ENOENT" | "EACCES" | "ENOEXEC";
@@ -18,16 +20,11 @@ const ELF_MACHINE: Partial<Record<string, number>> = { x64: 62, arm64: 183, ia32
 const MAX_INTERPRETERS = 4;
 
 function readHead(path: string): { head: Buffer } | { problem: ExecProblem } {
-  let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
-    const head = Buffer.alloc(256);
-    return { head: head.subarray(0, readSync(fd, head, 0, head.length, 0)) };
+    return { head: readRegular(path, { max: 256 }).bytes };
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code === "EACCES" ? "EACCES" : "ENOENT";
-    return { problem: { code, why: `${path} can't be read (${(e as Error).message})` } };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    const code = (e as FileReadError).code;
+    return { problem: { code: code === "EACCES" || code === "NOT_REGULAR" ? "EACCES" : "ENOENT", why: (e as Error).message } };
   }
 }
 

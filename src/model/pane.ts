@@ -1,6 +1,7 @@
 // A pane: a program on a PTY whose output is parsed by its own headless xterm. The emulator is the
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
 // `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
+import { pasteBytes } from "./paste";
 import { spawnPty, type Pty } from "./pty";
 import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
 import type { ShellView } from "./shell-marks";
@@ -259,8 +260,7 @@ export class Pane implements Parser {
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */
   paste(text: string): void {
-    if (this.screen.modes.bracketedPaste) this.write(`\x1b[200~${text.replace(/\x1b\[201~/g, "")}\x1b[201~`);
-    else this.write(text);
+    this.write(pasteBytes(text, this.screen.modes.bracketedPaste));
   }
 
   resize(cols: number, rows: number): void {

@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   pane_is_popup: "The pane is a popup, floating over its tab outside the layout: it can't be split, moved, swapped or zoomed",
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
+  file_refused: "A file ws was to read is not a regular file (a FIFO, a device, a directory) or is over its size limit, so ws did not wait on it; the message names it. Nothing was changed",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

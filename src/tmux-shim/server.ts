@@ -1,7 +1,7 @@
 // keys.toml's `tmux_shim = true`: every pane the server starts gets tmux's environment pointed at
 // ws (TMUX, its own TMUX_PANE, the shim's `tmux` first on PATH). Off by default: a TMUX that is
 // not tmux confuses programs that check for tmux.
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../safe-file";
 import { parse as parseToml } from "smol-toml";
 import { keysTomlPath } from "../ui/keymap";
 import { installTmux } from "./install";
@@ -10,7 +10,7 @@ import { shimPath, tmuxVar } from "./env";
 /** Whether keys.toml asks for it (a broken file is the keymap's to report: here it is off). */
 export function tmuxShimWanted(env: Record<string, string | undefined> = process.env): boolean {
   try {
-    return (parseToml(readFileSync(keysTomlPath(env), "utf8")) as Record<string, unknown>).tmux_shim === true;
+    return (parseToml(readTextFile(keysTomlPath(env), 1024 * 1024)) as Record<string, unknown>).tmux_shim === true;
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@
 // modes it has set (what xterm would send for the same key, or kitty when the
 // program pushed kitty keyboard flags).
 
+import { pasteBytes } from "../model/paste";
 import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
 import { modesOf, type PaneInputModes, type MouseEncoding } from "../model/emulator-modes";
 export { modesOf, type PaneInputModes };
@@ -205,9 +206,8 @@ export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null
     return encodeKey(ev.Key.code, parseMods(ev.Key.modifiers), parseState(ev.Key.state), modes);
   }
   if ("Paste" in ev) {
-    // Never let pasted text end the bracket early.
-    const text = ev.Paste.replaceAll(`${ESC}[201~`, "");
-    return modes.bracketedPaste ? `${ESC}[200~${text}${ESC}[201~` : text;
+    // Never let pasted text end the bracket early (src/model/paste.ts).
+    return pasteBytes(ev.Paste, modes.bracketedPaste);
   }
   if ("Mouse" in ev) return encodeMouse(ev.Mouse, modes);
   return null;

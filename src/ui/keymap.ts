@@ -4,7 +4,7 @@
 
 import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../toml-problem";
-import { readFileSync } from "node:fs";
+import { FileReadError, readTextFile } from "../safe-file";
 import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protocol/events";
 
 // The command table lives in its own small module so the protocol registry (run_command) can
@@ -196,14 +196,19 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
   return { keymap, warnings };
 }
 
+/** The most of keys.toml ws reads (a real one is a few KiB). */
+const KEYS_TOML_MAX = 1024 * 1024;
+
 /** Read keys.toml if there is one. Called once at server start, not on a hot path. */
 export function loadKeymap(env: Record<string, string | undefined> = process.env): LoadedKeymap {
   const path = keysTomlPath(env);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return { keymap: defaultKeymap(), warnings: [] };
+    // Never waits on a FIFO in its place (src/safe-file.ts).
+    text = readTextFile(path, KEYS_TOML_MAX);
+  } catch (e) {
+    const missing = e instanceof FileReadError && e.code === "ENOENT";
+    return { keymap: defaultKeymap(), warnings: missing ? [] : [`${(e as Error).message}: the default keys are used`] };
   }
   return applyKeysToml(text, path);
 }

@@ -72,8 +72,14 @@ export function decode(buf: Uint8Array, pos = 0): { value: unknown; end: number 
     return v;
   };
   const str = (n: number) => new TextDecoder().decode(take(n));
-  const arr = (n: number): unknown[] => Array.from({ length: n }, () => one());
+  // Each element takes a byte at least: a count past the bytes held waits for more, so a made-up
+  // count never sizes an array.
+  const arr = (n: number): unknown[] => {
+    need(n);
+    return Array.from({ length: n }, () => one());
+  };
   const map = (n: number): Map<unknown, unknown> => {
+    need(2 * n);
     const m = new Map<unknown, unknown>();
     for (let i = 0; i < n; i++) m.set(one(), one());
     return m;

@@ -13,10 +13,18 @@ import { parseLocation, type Location } from "./location";
 /** Numbers Neovim takes for a line or column (its own limit is far above any file's). */
 const MAX_POSITION = 2 ** 31 - 1;
 
+/** C0 controls (NUL, CR, LF, ESC, …), DEL and the C1 controls: none belongs in a file's name, and
+ * Neovim's `:drop` would take a CR or LF as the end of the name. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 function checkLocation(text: string): Location {
+  const bad = CONTROL.exec(text);
+  if (bad) {
+    const code = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    throw new WsError(`\`location\` holds a control character (${code} at ${bad.index}); a location may hold none`, "invalid_params", { param: "location" });
+  }
   const loc = parseLocation(text);
   if (!loc.path.startsWith("/")) throw new WsError(`\`location\` must start with an absolute path (got ${JSON.stringify(loc.path)}); ws open makes a relative one absolute`, "invalid_params", { param: "location" });
-  if (/[\u0000\n]/.test(loc.path)) throw new WsError("`location` holds a NUL or newline", "invalid_params", { param: "location" });
   for (const n of [loc.line, loc.col]) if (n !== undefined && n > MAX_POSITION) throw new WsError(`\`location\`: ${n} is past the largest line or column`, "invalid_params", { param: "location" });
   return loc;
 }

@@ -7,6 +7,48 @@ export class NvimError extends Error {}
 
 /** A request Neovim did not answer within this is an error (it may be stuck on a prompt). */
 const REPLY_MS = 5000;
+/** The most unread bytes held from Neovim: a message bigger than this (its replies to ws are a
+ * few bytes) is something else pretending, and the connection is dropped. docs/limits.md. */
+export const MAX_NVIM_MESSAGE = 1024 * 1024;
+
+/** Bytes received and not yet decoded, in a buffer that grows by doubling (never a join per chunk). */
+class Inbox {
+  private buf = new Uint8Array(4096);
+  private start = 0;
+  private end = 0;
+
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** What is held, without copying. */
+  view(): Uint8Array {
+    return this.buf.subarray(this.start, this.end);
+  }
+
+  consume(n: number): void {
+    this.start += n;
+    if (this.start === this.end) this.start = this.end = 0;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.end + chunk.length > this.buf.length) {
+      const need = this.length + chunk.length;
+      if (need <= this.buf.length) this.buf.copyWithin(0, this.start, this.end);
+      else {
+        let size = this.buf.length;
+        while (size < need) size *= 2;
+        const grown = new Uint8Array(size);
+        grown.set(this.view());
+        this.buf = grown;
+      }
+      this.end -= this.start;
+      this.start = 0;
+    }
+    this.buf.set(chunk, this.end);
+    this.end += chunk.length;
+  }
+}
 
 export interface Nvim {
   request(method: string, params: Packable[]): Promise<unknown>;
@@ -14,25 +56,31 @@ export interface Nvim {
 }
 
 export async function connectNvim(socket: string): Promise<Nvim> {
-  let buf: Uint8Array = new Uint8Array(0);
+  const inbox = new Inbox();
+  let dropped = false;
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   const failAll = (e: Error) => {
     for (const [id, w] of pending) (clearTimeout(w.timer), w.reject(e), pending.delete(id));
   };
   const onData = (chunk: Uint8Array) => {
-    const joined = new Uint8Array(buf.length + chunk.length);
-    joined.set(buf);
-    joined.set(chunk, buf.length);
-    buf = joined;
+    if (dropped) return;
+    if (inbox.length + chunk.length > MAX_NVIM_MESSAGE) {
+      dropped = true;
+      failAll(new NvimError(`Neovim sent a message over ${MAX_NVIM_MESSAGE} bytes (what listens on its socket is not Neovim, or is broken)`));
+      conn.end();
+      return;
+    }
+    inbox.push(chunk);
     for (;;) {
       let msg: unknown;
       try {
-        const d = decode(buf);
+        const d = decode(inbox.view());
         msg = d.value;
-        buf = buf.subarray(d.end);
+        inbox.consume(d.end);
       } catch (e) {
         if (e instanceof Incomplete) return;
+        dropped = true;
         failAll(new NvimError(`Neovim sent something unreadable: ${(e as Error).message}`));
         conn.end();
         return;

@@ -2,7 +2,7 @@
 // for the messages that name a project (tab_new, open_tab, project_attach, handoff).
 import type { Feature } from "../../server/features";
 import { WsError } from "../../protocol/errors";
-import { handoffFile, listProjects, projectExists, projectsDir, readFrom, sizeOf } from "./store";
+import { ProjectError, fileProblem, handoffFile, listSlugs, projectExists, projectProblem, projectsDir, readFrom, sizeOf } from "./store";
 
 /** Where a handoff's entries start: the file and its size before the agents were asked. */
 export interface HandoffMark {
@@ -22,7 +22,10 @@ export interface ProjectService {
 export const projectService: ProjectService = {
   check(slug, param = "project") {
     if (projectExists(slug)) return;
-    const slugs = listProjects().map((p) => p.slug);
+    const slugs = listSlugs();
+    // A project.json that is a FIFO, a directory, …: named, never opened (that would wait).
+    const problem = projectProblem(slug);
+    if (problem) throw new WsError(`project "${slug}" can't be used: ${problem}`, "project_not_found", { param, available: slugs, command: "ws project list" });
     throw new WsError(`no project "${slug}" in ${projectsDir()} (make it with ws project new ${slug})`, "project_not_found", {
       param,
       available: slugs,
@@ -32,10 +35,18 @@ export const projectService: ProjectService = {
   handoffMark(slug) {
     this.check(slug, "slug");
     const file = handoffFile(slug)!;
+    // Checked before any agent is asked: a FIFO here would never give its entries back.
+    const problem = fileProblem(file);
+    if (problem) throw new WsError(`can't hand off to ${file}: ${problem.slice(file.length + 1)}; remove it (the agents make a new one)`, "file_refused", { param: "slug" });
     return { file, offset: sizeOf(file) };
   },
   handoffSince(mark, max) {
-    return readFrom(mark.file, mark.offset, max);
+    try {
+      return readFrom(mark.file, mark.offset, max);
+    } catch (e) {
+      if (e instanceof ProjectError) throw new WsError(`the agents were asked, but their entries can't be read: ${e.message}`, "file_refused", { param: "slug" });
+      throw e;
+    }
   },
 };
 

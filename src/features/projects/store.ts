@@ -1,9 +1,12 @@
 // Projects on disk: $XDG_DATA_HOME/ws/projects/<slug>/ (else ~/.local/share/ws/projects/), a
 // directory per project holding project.json (name, repo), notes.md and the agents' handoff.md.
 // Directories 0700, files 0600, each file written whole (temp file, rename) so a reader sees the
-// old one or the new one. Sync and small: the daemon checks a slug on tab_new with one stat.
-import { closeSync, existsSync, fstatSync, fsyncSync, readSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+// old one or the new one. Sync and small: the daemon checks a slug on tab_new with one stat. Every
+// read goes through src/safe-file.ts: a FIFO or a device put in a project's place is refused, not
+// waited on, and each file is read up to a bound.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { wsDir } from "../../xdg-dirs";
+import { FileReadError, fileKind, readRegular, readTextFileIfAny } from "../../safe-file";
 import { join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
@@ -48,45 +51,60 @@ export function sizeOf(path: string): number {
   }
 }
 
-/** Up to `max` bytes of a file from `offset` (as text), and whether more followed. */
+/** The most of project.json and notes.md ws reads (project.json is a few lines ws wrote). */
+export const MAX_PROJECT_FILE = 1024 * 1024;
+
+/** Up to `max` bytes of a file from `offset` (as text), and whether more followed; nothing when it
+ * isn't there. Throws ProjectError for something that is not a regular file (a FIFO, say). */
 export function readFrom(path: string, offset: number, max: number): { text: string; truncated: boolean } {
-  let fd: number;
   try {
-    fd = openSync(path, "r");
-  } catch {
-    return { text: "", truncated: false };
+    const { bytes, truncated } = readRegular(path, { offset, max });
+    return { text: bytes.toString("utf8"), truncated };
+  } catch (e) {
+    if (e instanceof FileReadError && e.code === "ENOENT") return { text: "", truncated: false };
+    throw new ProjectError((e as Error).message);
   }
+}
+
+/** Why the file at `path` can't be a project's file (not a regular file), or undefined when it is
+ * one or is not there. A stat, which never waits on a FIFO. */
+export function fileProblem(path: string): string | undefined {
   try {
-    const size = fstatSync(fd).size;
-    const want = Math.max(0, Math.min(size - offset, max));
-    const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { text: buf.subarray(0, got).toString("utf8"), truncated: size - offset > max };
-  } finally {
-    closeSync(fd);
+    const st = statSync(path);
+    return st.isFile() ? undefined : `${path} is not a regular file (${fileKind(st)})`;
+  } catch {
+    return undefined;
   }
 }
 
 export function projectExists(slug: string, env: Env = process.env): boolean {
   const dir = projectDir(slug, env);
-  return dir !== undefined && existsSync(join(dir, "project.json"));
+  if (dir === undefined) return false;
+  try {
+    return statSync(join(dir, "project.json")).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Why the project by this slug can't be used although its directory is there (its project.json is
+ * a FIFO, a directory, …), or undefined. */
+export function projectProblem(slug: string, env: Env = process.env): string | undefined {
+  const dir = projectDir(slug, env);
+  return dir === undefined ? undefined : fileProblem(join(dir, "project.json"));
 }
 
 function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readTextFileIfAny(path, MAX_PROJECT_FILE);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
+    throw new ProjectError((e as Error).message);
   }
 }
 
-/** The project, or undefined when there is none by that slug (or its project.json is unreadable). */
+/** The project, or undefined when there is none by that slug (or its project.json is not JSON).
+ * Throws ProjectError when a file of it is not a regular file, or project.json is over
+ * MAX_PROJECT_FILE (notes.md past it is cut there). */
 export function readProject(slug: string, env: Env = process.env): Project | undefined {
   const dir = projectDir(slug, env);
   if (!dir) return undefined;
@@ -98,13 +116,24 @@ export function readProject(slug: string, env: Env = process.env): Project | und
   } catch {
     return undefined;
   }
-  const notes = readText(join(dir, "notes.md"));
+  const notes = readFrom(join(dir, "notes.md"), 0, MAX_PROJECT_FILE).text;
   return {
     slug,
     name: typeof meta.name === "string" ? meta.name : slug,
     ...(typeof meta.repo === "string" ? { repo: meta.repo } : {}),
     ...(notes ? { notes } : {}),
   };
+}
+
+/** The slugs of every project whose project.json is a regular file: stats only, nothing read. */
+export function listSlugs(env: Env = process.env): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(projectsDir(env));
+  } catch {
+    return [];
+  }
+  return names.sort().filter((n) => projectExists(n, env));
 }
 
 /** Every project, by slug. */
@@ -115,10 +144,15 @@ export function listProjects(env: Env = process.env): Project[] {
   } catch {
     return [];
   }
-  return names
-    .sort()
-    .map((n) => readProject(n, env))
-    .filter((p): p is Project => p !== undefined);
+  // One project that can't be read (a FIFO for a file, say) is left out; the others still list.
+  return names.sort().flatMap((n) => {
+    try {
+      const p = readProject(n, env);
+      return p ? [p] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Write `text` to `path` whole: a temp file (0600, or the old file's mode), synced, renamed over it. */
@@ -181,6 +215,6 @@ export function moveProject(from: string, to: string, env: Env = process.env): v
 
 /** " (have: a, b)" for a message about a missing project. */
 export function available(env: Env = process.env): string {
-  const slugs = listProjects(env).map((p) => p.slug);
+  const slugs = listSlugs(env);
   return ` (have: ${slugs.length ? slugs.join(", ") : "none; make one with ws project new SLUG"})`;
 }

@@ -1,0 +1,105 @@
+// Reading a file whose path a user or a program controls (a project's project.json and
+// handoff.md, a script's `#!` interpreter, keys.toml) without ever waiting on it. A plain open()
+// of a FIFO blocks until a writer appears, and a device or a huge file can hold a read for as
+// long as it likes: on the daemon's one thread that stops every client. So: open non-blocking
+// (a FIFO opens at once with no writer), optionally without following a final symlink, check
+// with fstat that it is a regular file, and read at most a bound. docs/security.md, docs/limits.md.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+
+/** Why a file could not be used; `code` is the errno's name for a system error (ENOENT, EACCES,
+ * ELOOP…), or NOT_REGULAR / TOO_BIG for what the checks refused. */
+export class FileReadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReadOptions {
+  /** The most bytes read; the rest is left (`truncated`), or refused with `refuseBigger`. */
+  max: number;
+  /** Where to start reading. */
+  offset?: number;
+  /** Refuse a file bigger than `max` (TOO_BIG) instead of reading its first `max` bytes. */
+  refuseBigger?: boolean;
+  /** Refuse a symbolic link as the last part of the path (ELOOP) rather than follow it. */
+  noFollow?: boolean;
+}
+
+/** What a non-regular file is, for a message. */
+export function fileKind(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isDirectory()) return "a directory";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  return "not a plain file";
+}
+
+/** Open `path` for reading without blocking and check it is a regular file; returns the fd and its
+ * stat. Throws FileReadError. The caller closes the fd. */
+export function openRegular(path: string, noFollow = false): { fd: number; stat: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const code = err.code ?? "EIO";
+    if (code === "ELOOP" && noFollow) throw new FileReadError(`${path} is a symbolic link`, code);
+    throw new FileReadError(`${path} can't be read (${err.message})`, code);
+  }
+  let stat: Stats;
+  try {
+    stat = fstatSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    throw new FileReadError(`${path} can't be read (${(e as Error).message})`, "EIO");
+  }
+  if (!stat.isFile()) {
+    closeSync(fd);
+    throw new FileReadError(`${path} is not a regular file (${fileKind(stat)})`, "NOT_REGULAR");
+  }
+  return { fd, stat };
+}
+
+/** Up to `max` bytes of a regular file from `offset`, whether more followed, and its size. */
+export function readRegular(path: string, o: ReadOptions): { bytes: Buffer; truncated: boolean; size: number } {
+  const { fd, stat } = openRegular(path, o.noFollow);
+  try {
+    const offset = o.offset ?? 0;
+    const left = Math.max(0, stat.size - offset);
+    if (o.refuseBigger && left > o.max) throw new FileReadError(`${path} is too big (${stat.size} bytes; at most ${o.max})`, "TOO_BIG");
+    const want = Math.min(left, o.max);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { bytes: buf.subarray(0, got), truncated: left > o.max, size: stat.size };
+  } catch (e) {
+    if (e instanceof FileReadError) throw e;
+    throw new FileReadError(`${path} can't be read (${(e as Error).message})`, (e as NodeJS.ErrnoException).code ?? "EIO");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A whole regular file as UTF-8 text, refused past `max` bytes. Throws FileReadError. */
+export function readTextFile(path: string, max: number, noFollow = false): string {
+  return readRegular(path, { max, refuseBigger: true, noFollow }).bytes.toString("utf8");
+}
+
+/** The same, or undefined when there is nothing at `path` (ENOENT). */
+export function readTextFileIfAny(path: string, max: number, noFollow = false): string | undefined {
+  try {
+    return readTextFile(path, max, noFollow);
+  } catch (e) {
+    if (e instanceof FileReadError && e.code === "ENOENT") return undefined;
+    throw e;
+  }
+}
