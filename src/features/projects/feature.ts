@@ -37,7 +37,7 @@ export const projectService: ProjectService = {
     const file = handoffFile(slug)!;
     // Checked before any agent is asked: a FIFO here would never give its entries back.
     const problem = fileProblem(file);
-    if (problem) throw new WsError(`can't hand off to ${file}: ${problem.slice(file.length + 1)}; remove it (the agents make a new one)`, "file_refused", { param: "slug" });
+    if (problem) throw new WsError(`can't hand off: ${problem}; remove it (the agents make a new one)`, "file_refused", { param: "slug" });
     return { file, offset: sizeOf(file) };
   },
   handoffSince(mark, max) {
