@@ -83,6 +83,32 @@ describe("input parser", () => {
     expect(p.flush()).toEqual([key({ Char: "[" }, "ALT")]);
   });
 
+  test("ESC ESC is two Esc keys, in one read or split, and ESC ESC [ A is Esc then Up (as tmux 3.3 reads it)", () => {
+    const p = new InputParser();
+    expect(p.feed("\x1b\x1b")).toEqual([key("Esc")]);
+    expect(p.pending).toBe(true);
+    expect(p.flush()).toEqual([key("Esc")]);
+    expect(parse("\x1b\x1b[A")).toEqual([key("Esc"), key("Up")]);
+    expect(parse("\x1b\x1bx")).toEqual([key("Esc"), key({ Char: "x" }, "ALT")]);
+    const q = new InputParser();
+    expect([...q.feed("\x1b\x1b\x1b"), ...q.flush()]).toEqual([key("Esc"), key("Esc"), key("Esc")]);
+  });
+
+  test("the keypad's SS3 forms (application keypad) are keypad keys", () => {
+    expect(parse("\x1bOm\x1bOp\x1bOy\x1bOk\x1bOj\x1bOo\x1bOn\x1bOM")).toEqual([
+      key({ Char: "-" }, "", "Press", "KEYPAD"), key({ Char: "0" }, "", "Press", "KEYPAD"), key({ Char: "9" }, "", "Press", "KEYPAD"),
+      key({ Char: "+" }, "", "Press", "KEYPAD"), key({ Char: "*" }, "", "Press", "KEYPAD"), key({ Char: "/" }, "", "Press", "KEYPAD"),
+      key({ Char: "." }, "", "Press", "KEYPAD"), key("Enter", "", "Press", "KEYPAD"),
+    ]);
+  });
+
+  test("modified Enter, Tab and Esc in kitty (CSI u) and modifyOtherKeys (CSI 27 ; m ; k ~) forms keep their modifiers", () => {
+    expect(parse("\x1b[13;2u\x1b[27;2;13~")).toEqual([key("Enter", "SHIFT"), key("Enter", "SHIFT")]);
+    expect(parse("\x1b[13;5u\x1b[9;5u\x1b[27;3u\x1b[27u")).toEqual([key("Enter", "CONTROL"), key("Tab", "CONTROL"), key("Esc", "ALT"), key("Esc")]);
+    expect(parse("\x1b[9;2u\x1b[27;2;9~\x1b[Z")).toEqual([key("BackTab", "SHIFT"), key("BackTab", "SHIFT"), key("BackTab", "SHIFT")]);
+    expect(parse("\x1b[99;5u\x1b[27;5;99~")).toEqual([key({ Char: "c" }, "CONTROL"), key({ Char: "c" }, "CONTROL")]);
+  });
+
   test("unknown sequences are dropped without eating what follows", () => {
     expect(parse("\x1b[?1;2cq")).toEqual([key({ Char: "q" })]);
     expect(parse("\x1b[99~z")).toEqual([key({ Char: "z" })]);

@@ -72,7 +72,7 @@ describe("key encoder", () => {
     const extra = trackModes(t);
     await write(t, "\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?1004h\x1b[5 q\x1b[?25l");
     const m = modesOf(t, extra);
-    expect(m).toEqual({ applicationCursorKeys: true, applicationKeypad: false, bracketedPaste: true, mouseTracking: "drag", mouseEncoding: "sgr", sendFocus: true, kittyFlags: 0 });
+    expect(m).toEqual({ applicationCursorKeys: true, applicationKeypad: false, bracketedPaste: true, mouseTracking: "drag", mouseEncoding: "sgr", sendFocus: true, kittyFlags: 0, modifyOtherKeys: 0 });
     expect(extra.cursorShape).toBe(5);
     expect(extra.cursorHidden).toBe(true);
     await write(t, "\x1b[?1006l\x1b[?25h");
@@ -130,6 +130,58 @@ describe("key encoder", () => {
     expect(enc(key({ F: 5 }), k)).toBe("\x1b[15~");
     expect(enc(key("PageUp"), k)).toBe("\x1b[5~");
     expect(enc(key("Enter", "", "Press", "KEYPAD"), k)).toBe("\x1b[57414u");
+  });
+
+  test("a pane that asked for nothing: modifiers with no legacy form as tmux's extended keys (CSI u), the rest as before", () => {
+    expect(enc(key("Enter", "SHIFT"))).toBe("\x1b[13;2u");
+    expect(enc(key("Enter", "CONTROL"))).toBe("\x1b[13;5u");
+    expect(enc(key("Enter", "ALT"))).toBe("\x1b\r");
+    expect(enc(key("Tab", "CONTROL"))).toBe("\x1b[9;5u");
+    expect(enc(key("BackTab", "SHIFT | CONTROL"))).toBe("\x1b[9;6u");
+    expect(enc(key("BackTab", "SHIFT"))).toBe("\x1b[Z");
+    expect(enc(key("Tab", "SHIFT"))).toBe("\x1b[Z");
+    expect(enc(key("Tab", "ALT"))).toBe("\x1b\t");
+    expect(enc(key("Esc", "ALT"))).toBe("\x1b\x1b");
+    expect(enc(key({ Char: "1" }, "CONTROL"))).toBe("\x1b[49;5u");
+    expect(enc(key({ Char: "a" }, "CONTROL"))).toBe("\x01");
+    expect(enc(key("Enter", "", "Press", "KEYPAD"), { applicationKeypad: true })).toBe("\x1bOM");
+    expect(enc(key({ Char: "-" }, "", "Press", "KEYPAD"), { applicationKeypad: true })).toBe("\x1bOm");
+    expect(enc(key({ Char: "-" }, "", "Press", "KEYPAD"))).toBe("-");
+  });
+
+  test("modifyOtherKeys 1: keys without a well-known form as CSI 27 ; m ; k ~; level 2: every key with Ctrl or Alt", () => {
+    const one = { modifyOtherKeys: 1 };
+    expect(enc(key("Enter", "SHIFT"), one)).toBe("\x1b[27;2;13~");
+    expect(enc(key("Tab", "CONTROL"), one)).toBe("\x1b[27;5;9~");
+    expect(enc(key("Esc", "ALT"), one)).toBe("\x1b\x1b");
+    expect(enc(key("BackTab", "SHIFT"), one)).toBe("\x1b[Z");
+    expect(enc(key({ Char: "a" }, "CONTROL"), one)).toBe("\x01");
+    expect(enc(key({ Char: "x" }, "ALT"), one)).toBe("\x1bx");
+    expect(enc(key({ Char: "1" }, "CONTROL"), one)).toBe("\x1b[27;5;49~");
+    expect(enc(key({ Char: "A" }, "SHIFT"), one)).toBe("A");
+    const two = { modifyOtherKeys: 2 };
+    expect(enc(key({ Char: "a" }, "CONTROL"), two)).toBe("\x1b[27;5;97~");
+    expect(enc(key({ Char: "x" }, "ALT"), two)).toBe("\x1b[27;3;120~");
+    expect(enc(key("Esc", "ALT"), two)).toBe("\x1b[27;3;27~");
+    expect(enc(key("BackTab", "SHIFT"), two)).toBe("\x1b[27;2;9~");
+    expect(enc(key({ Char: "A" }, "SHIFT"), two)).toBe("A");
+    expect(enc(key("Enter"), two)).toBe("\r");
+    expect(enc(key("Up", "CONTROL"), two)).toBe("\x1b[1;5A");
+    // Kitty flags, when both are set, win.
+    expect(enc(key("Enter", "SHIFT"), { modifyOtherKeys: 2, kittyFlags: 1 })).toBe("\x1b[13;2u");
+  });
+
+  test("modifyOtherKeys is tracked from a real xterm: CSI > 4 ; n m sets it, CSI > 4 m and RIS reset it", async () => {
+    const t = new Terminal({ cols: 20, rows: 5, allowProposedApi: true });
+    const extra = trackModes(t);
+    await write(t, "\x1b[>4;2m");
+    expect(modesOf(t, extra).modifyOtherKeys).toBe(2);
+    await write(t, "\x1b[>4;1m\x1b[>1;2m");
+    expect(modesOf(t, extra).modifyOtherKeys).toBe(1);
+    await write(t, "\x1b[>4m");
+    expect(modesOf(t, extra).modifyOtherKeys).toBe(0);
+    await write(t, "\x1b[>4;2m\x1bc");
+    expect(modesOf(t, extra).modifyOtherKeys).toBe(0);
   });
 
   test("kitty flag 8 (all keys as escape codes): text and Enter too", () => {

@@ -144,7 +144,7 @@ export class WorkerScreen implements Screen {
 
   constructor(o: EmulatorOptions) {
     this.worker = shared ??= new EmulatorWorker();
-    const modes: ScreenModes = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0, cursorHidden: false, cursorShape: 0 };
+    const modes: ScreenModes = { applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0, modifyOtherKeys: 0, cursorHidden: false, cursorShape: 0 };
     this.state = { cols: o.cols, rows: o.rows, cursorX: 0, cursorY: 0, baseY: 0, normalCursorX: 0, alt: false, modes, shell: this.shell.snap };
     this.cells = blankCells(o.cols, o.rows);
     this.id = this.worker.open(this, o);

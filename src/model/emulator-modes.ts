@@ -17,6 +17,8 @@ export interface PaneInputModes {
   sendFocus: boolean;
   /** The kitty keyboard protocol's flags the program set; ws encodes 1 (disambiguate) and 8 (all keys as escape codes). */
   kittyFlags: number;
+  /** xterm's modifyOtherKeys level the program set (`CSI > 4 ; n m`): 0, 1 or 2. */
+  modifyOtherKeys: number;
 }
 
 /** Everything a pane's program has set that the daemon reads: input modes and the cursor's look. */
@@ -35,6 +37,8 @@ export interface ExtraModes {
   /** The kitty keyboard protocol's flag stacks, one per screen (kittyFlags reads the top). */
   kitty?: { main: number[]; alt: number[] };
   cursorColor?: string;
+  /** xterm's modifyOtherKeys level (`CSI > 4 ; n m`). */
+  modifyOtherKeys?: number;
 }
 
 /** Entries a kitty flag stack keeps; a push past it drops the oldest (as the protocol says). */
@@ -85,6 +89,19 @@ function trackKitty(term: Terminal, m: ExtraModes, reply: (s: string) => void): 
   });
 }
 
+/** xterm's key modifier options, `CSI > Pp ; Pv m`: only modifyOtherKeys (Pp 4) changes what ws
+ * sends; `CSI > 4 m` (no value) resets it, as do RIS and DECSTR. */
+function trackModifyOtherKeys(term: Terminal, m: ExtraModes): void {
+  m.modifyOtherKeys = 0;
+  term.parser.registerCsiHandler({ prefix: ">", final: "m" }, (p) => {
+    const resource = typeof p[0] === "number" ? p[0] : p[0]?.[0];
+    if (resource !== 4 && p.length) return true;
+    const v = typeof p[1] === "number" ? p[1] : p[1]?.[0];
+    m.modifyOtherKeys = v === 1 || v === 2 ? v : 0;
+    return true;
+  });
+}
+
 /** Follow the modes; `reply` takes the answers to the queries about them (the kitty flags). */
 export function trackModes(term: Terminal, reply: (s: string) => void = () => {}): ExtraModes {
   const m: ExtraModes = { mouseEncoding: "default", cursorHidden: false, cursorShape: 0 };
@@ -106,6 +123,7 @@ export function trackModes(term: Terminal, reply: (s: string) => void = () => {}
     return false;
   });
   trackKitty(term, m, reply);
+  trackModifyOtherKeys(term, m);
   const reset = () => {
     m.mouseEncoding = "default";
     m.cursorHidden = false;
@@ -113,6 +131,7 @@ export function trackModes(term: Terminal, reply: (s: string) => void = () => {}
     m.cursorColor = undefined;
     m.kitty!.main = [0];
     m.kitty!.alt = [0];
+    m.modifyOtherKeys = 0;
     return false;
   };
   term.parser.registerEscHandler({ final: "c" }, reset); // RIS
@@ -121,7 +140,7 @@ export function trackModes(term: Terminal, reply: (s: string) => void = () => {}
 }
 
 /** Current input modes of an xterm Terminal plus our tracked extras. */
-export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty">): PaneInputModes {
+export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty" | "modifyOtherKeys">): PaneInputModes {
   const t = term.modes;
   return {
     applicationCursorKeys: t.applicationCursorKeysMode,
@@ -131,5 +150,6 @@ export function modesOf(term: { modes: any; buffer: { active: { type: string } }
     mouseEncoding: extra.mouseEncoding,
     sendFocus: t.sendFocusMode,
     kittyFlags: kittyFlags(term as Parameters<typeof kittyFlags>[0], extra),
+    modifyOtherKeys: extra.modifyOtherKeys ?? 0,
   };
 }

@@ -105,10 +105,17 @@ function parseOne(b: number[], final: boolean): Step {
     }
     if (c1 === 0x4f /* O */) {
       if (b.length === 2) return final ? { n: 2, ev: keyEvent({ Char: "O" }, ALT | SHIFT) } : "more";
-      const code = SS3[String.fromCharCode(b[2]!)];
-      return { n: 3, ev: code ? keyEvent(code) : null };
+      const f = String.fromCharCode(b[2]!);
+      const code = SS3[f];
+      if (code) return { n: 3, ev: keyEvent(code) };
+      // The keypad in application mode (DECKPAM, which ws passes on from the focused pane).
+      const kp = SS3_KEYPAD[f];
+      if (kp) return { n: 3, ev: kp === "Enter" ? keyEvent("Enter", 0, "Press", KEYPAD) : keyEvent({ Char: kp }, 0, "Press", KEYPAD) };
+      return { n: 3, ev: null };
     }
-    if (c1 === ESC) return { n: 2, ev: keyEvent("Esc") };
+    // ESC ESC: the first is the Esc key, whatever follows. Two Escs typed at once are two keys,
+    // and ESC ESC [ A is Esc then Up, as tmux 3.3 reads them.
+    if (c1 === ESC) return { n: 1, ev: keyEvent("Esc") };
     // ESC + key = Alt + key.
     const inner = parseOne(b.slice(1), final);
     if (inner === "more") return "more";
@@ -154,6 +161,12 @@ function modBits(s: string): number {
 const SS3: Record<string, KeyCode> = {
   A: "Up", B: "Down", C: "Right", D: "Left", H: "Home", F: "End",
   P: { F: 1 }, Q: { F: 2 }, R: { F: 3 }, S: { F: 4 },
+};
+
+/** SS3 forms of the keypad's keys in application mode: ESC O p is 0 … ESC O y is 9. */
+const SS3_KEYPAD: Record<string, string> = {
+  p: "0", q: "1", r: "2", s: "3", t: "4", u: "5", v: "6", w: "7", x: "8", y: "9",
+  n: ".", k: "+", m: "-", j: "*", o: "/", l: ",", X: "=", M: "Enter",
 };
 
 const CSI_FINAL: Record<string, KeyCode> = {

@@ -9,7 +9,7 @@ export { modesOf, type PaneInputModes };
 
 export const DEFAULT_MODES: PaneInputModes = {
   applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false,
-  mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0,
+  mouseTracking: "none", mouseEncoding: "default", sendFocus: false, kittyFlags: 0, modifyOtherKeys: 0,
 };
 
 const ESC = "\x1b";
@@ -99,9 +99,42 @@ function encodeKitty(code: KeyCode, mods: number, state: number, flags: number):
   return undefined;
 }
 
+/** Enter, Tab, Backspace and Esc: the keys a modifier changes only in an extended form. */
+const C0_KEYS: Partial<Record<string, number>> = { Enter: 13, Tab: 9, BackTab: 9, Backspace: 127, Esc: 27 };
+
+/**
+ * xterm's modifyOtherKeys (`CSI > 4 ; level m`): a modified key as `CSI 27 ; mod ; code ~`, or
+ * undefined where it keeps its usual form. Level 1 keeps the keys that have a well-known form
+ * (C-a is ^A, M-x is ESC x, S-Tab is CSI Z); level 2 sends every key with Ctrl or Alt this way.
+ * Shift alone on a character is in the character (S-a is A) at either level.
+ */
+function encodeModifyOtherKeys(code: KeyCode, mods: number, level: number): string | undefined {
+  let m = mods & (SHIFT | ALT | CONTROL | SUPER | META);
+  const form = (cp: number) => `${ESC}[27;${modParam(m)};${cp}~`;
+  if (typeof code === "object") {
+    if (!("Char" in code) || !(m & (ALT | CONTROL | SUPER | META))) return undefined;
+    const cp = code.Char.codePointAt(0)!;
+    if (level >= 2 || (m & CONTROL && ctrlChar(code.Char) === null)) return form(cp);
+    return undefined;
+  }
+  const n = C0_KEYS[code];
+  if (n === undefined) return undefined;
+  if (code === "BackTab") m |= SHIFT;
+  if (!m) return undefined;
+  if (level < 2 && (m === ALT || (code === "BackTab" && m === SHIFT))) return undefined;
+  return form(n);
+}
+
+/** tmux's extended form (`extended-keys always`), `CSI code ; mod u`: what a pane that asked for
+ * nothing gets for a key whose modifier has no legacy form (S-Enter, C-Enter, C-Tab, C-1). */
+const extendedKey = (cp: number, m: number) => `${ESC}[${cp};${modParam(m)}u`;
+
 export function encodeKey(code: KeyCode, mods: number, state: number, modes: PaneInputModes): string | null {
   if (modes.kittyFlags & (KITTY_DISAMBIGUATE | KITTY_ALL_KEYS)) {
     const k = encodeKitty(code, mods, state, modes.kittyFlags);
+    if (k !== undefined) return k;
+  } else if (modes.modifyOtherKeys) {
+    const k = encodeModifyOtherKeys(code, mods, modes.modifyOtherKeys);
     if (k !== undefined) return k;
   }
   const alt = mods & ALT ? ESC : "";
@@ -113,7 +146,7 @@ export function encodeKey(code: KeyCode, mods: number, state: number, modes: Pan
       if (mods & CONTROL) {
         const c = ctrlChar(ch);
         if (c !== null) return alt + c;
-        return `${ESC}[27;${modParam(m)};${ch.codePointAt(0)}~`; // modifyOtherKeys form
+        return extendedKey(ch.codePointAt(0)!, m);
       }
       return alt + ch;
     }
@@ -137,9 +170,13 @@ export function encodeKey(code: KeyCode, mods: number, state: number, modes: Pan
   const t = TILDE[code];
   if (t) return m ? `${ESC}[${t};${modParam(m)}~` : `${ESC}[${t}~`;
   switch (code) {
-    case "Enter": return state & KEYPAD && modes.applicationKeypad ? `${ESC}OM` : alt + "\r";
-    case "Tab": return mods & SHIFT ? `${ESC}[Z` : alt + "\t";
-    case "BackTab": return `${ESC}[Z`;
+    case "Enter":
+      if (state & KEYPAD && modes.applicationKeypad && !m) return `${ESC}OM`;
+      return m & (SHIFT | CONTROL) ? extendedKey(13, m) : alt + "\r";
+    case "Tab":
+      if (m & CONTROL) return extendedKey(9, m);
+      return mods & SHIFT ? alt + `${ESC}[Z` : alt + "\t";
+    case "BackTab": return m & CONTROL ? extendedKey(9, m | SHIFT) : alt + `${ESC}[Z`;
     case "Backspace": return alt + (mods & CONTROL ? "\x08" : "\x7f");
     case "Esc": return alt + ESC;
     case "Null": return "\x00";
