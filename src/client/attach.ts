@@ -14,9 +14,15 @@ import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure } from "./stream";
 import { safeText } from "../safe-text";
 
-// Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events.
-const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h";
-const LEAVE = "\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
+// Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events,
+// and keys with all their modifiers: the kitty keyboard protocol's "disambiguate" (pushed on the
+// alternate screen's stack) and xterm's modifyOtherKeys 2 for terminals without kitty's (a terminal
+// with both uses kitty's); either way S-Enter is not Enter. ws decodes both forms.
+export const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[>4;2m";
+// All of that undone, and what the server may have set since to follow the focused pane
+// (any-motion mouse, the application keypad): the kitty flags are popped before the alternate
+// screen is left, as they were pushed on its stack.
+export const LEAVE = "\x1b[>4m\x1b[<u\x1b>\x1b[?1003l\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 

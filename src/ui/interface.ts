@@ -29,6 +29,7 @@ import { type CopyMode, copyKey, osc52, scrollCopy, searchCopy, enterCopyMode } 
 import { runKeyCommand, runUiCommand } from "./ui-commands";
 import { handleMouse, type DragState } from "./mouse";
 import { notificationBytes } from "./notification";
+import { OuterModes, PaneFocus } from "./outer-modes";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -111,6 +112,10 @@ export class Interface implements UiView {
   private unsubscribe: () => void;
   private readonly log: ClientLog;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The user's terminal's mouse and keypad modes, following the focused pane. */
+  private outerModes = new OuterModes();
+  /** Focus in/out reports to panes as the focus moves. */
+  private paneFocus = new PaneFocus();
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
@@ -173,11 +178,13 @@ export class Interface implements UiView {
         if (this.client === gone) {
           this.client = undefined;
           this.prefixPending = false;
+          this.paneFocus.detached();
         }
       },
       this.log,
     );
     this.client = c;
+    this.outerModes.reset();
     if (req.tty) c.driveTerminal(req.tty, req.tty_id);
     this.clientTerm = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
@@ -195,6 +202,7 @@ export class Interface implements UiView {
     const c = this.client;
     this.client = undefined;
     c?.exit(notice);
+    if (c) this.paneFocus.detached();
   }
 
   // ---- frames --------------------------------------------------------------
@@ -221,6 +229,8 @@ export class Interface implements UiView {
     this.scheduled = false;
     const c = this.client;
     if (!c || c.closed) return;
+    const focused = this.focusedPane();
+    this.paneFocus.sync(focused);
     if (c.busy) {
       // The client hasn't taken the last frame: draw the newest state once it has.
       if (!this.waitingDrain) {
@@ -236,6 +246,7 @@ export class Interface implements UiView {
     try {
       const grid = this.compose();
       this.visible = this.visiblePanes();
+      c.send(this.outerModes.update(focused?.screen.modes));
       c.send(c.diff.render(grid));
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators
@@ -372,6 +383,7 @@ export class Interface implements UiView {
       if (this.popup()) return; // the layout under a popup is not for clicking
       return handleMouse(this, ev.Mouse);
     }
+    if (ev === "FocusGained" || ev === "FocusLost") return this.paneFocus.outer(ev === "FocusGained", this.focusedPane());
     if (typeof ev === "object" && "Paste" in ev) {
       if (this.prompt) {
         insertText(this.prompt, ev.Paste);

@@ -1,0 +1,76 @@
+// The user's terminal follows the focused pane where what the pane asked for changes what the
+// terminal sends: any-motion mouse reports (?1003, so hover reaches a pane that wants it) and the
+// application keypad (DECKPAM, so the keypad's keys arrive as ESC O … and stay keypad keys).
+// The attach client's own setup turns on clicks, drags and SGR coordinates (?1000, ?1002, ?1006)
+// for ws itself, and its restore turns all of these off again on detach.
+//
+// Focus events go to panes the way a terminal sends them to a program: when the focus moves from
+// one ws pane to another, the pane left gets CSI O and the pane focused CSI I (each only if it
+// asked, ?1004), as well as when the user's terminal gains or loses focus.
+
+import type { Pane } from "../model/pane";
+import type { PaneInputModes } from "./key-encoder";
+
+/** What ws has asked of the user's terminal beyond the attach client's setup. */
+interface OuterState {
+  anyMotion: boolean;
+  keypad: boolean;
+}
+
+/** The mode changes a frame carries to the user's terminal, so it follows the focused pane. */
+export class OuterModes {
+  /** What the terminal has now: the attach client's setup until a frame says otherwise. */
+  private sent: OuterState = { anyMotion: false, keypad: false };
+
+  /** A new terminal (an attach): it has only the client's setup. */
+  reset(): void {
+    this.sent = { anyMotion: false, keypad: false };
+  }
+
+  /** The bytes that bring the terminal to what `modes` (the focused pane's) need; "" if it is there. */
+  update(modes: PaneInputModes | undefined): string {
+    const want: OuterState = { anyMotion: modes?.mouseTracking === "any", keypad: !!modes?.applicationKeypad };
+    let out = "";
+    if (want.anyMotion !== this.sent.anyMotion) out += want.anyMotion ? "\x1b[?1003h" : "\x1b[?1003l";
+    if (want.keypad !== this.sent.keypad) out += want.keypad ? "\x1b=" : "\x1b>";
+    this.sent = want;
+    return out;
+  }
+}
+
+/** Focus in/out reports for panes, as focus moves between them and as the user's terminal's changes. */
+export class PaneFocus {
+  /** The pane that last got (or would have got) a focus-in. */
+  private focused: Pane | undefined;
+  /** Whether the user's terminal has focus (assumed until it says otherwise). */
+  private outerFocused = true;
+
+  /** The focused pane now: a move tells the pane left and the pane focused. */
+  sync(pane: Pane | undefined): void {
+    if (pane === this.focused) return;
+    const before = this.focused;
+    this.focused = pane;
+    if (!this.outerFocused) return;
+    if (before) report(before, false);
+    if (pane) report(pane, true);
+  }
+
+  /** The user's terminal gained or lost focus: the focused pane hears of it. */
+  outer(gained: boolean, pane: Pane | undefined): void {
+    this.outerFocused = gained;
+    this.focused = pane;
+    if (pane) report(pane, gained);
+  }
+
+  /** The client went away: the focused pane has lost focus, and the next attach starts anew. */
+  detached(): void {
+    if (this.focused && this.outerFocused) report(this.focused, false);
+    this.focused = undefined;
+    this.outerFocused = true;
+  }
+}
+
+function report(pane: Pane, focusIn: boolean): void {
+  if (pane.exited || !pane.screen.modes.sendFocus) return;
+  pane.write(focusIn ? "\x1b[I" : "\x1b[O");
+}
