@@ -8,7 +8,7 @@
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { CellSink } from "./cells";
 import { onInputHold } from "./parse-slices";
-import { drawCells, type Published, type Reply, type ScreenState, type ToWorker } from "./emulator-protocol";
+import { drawCells, type Published, type Reply, type RowCells, type ScreenState, type ToWorker } from "./emulator-protocol";
 import type { ScreenModes } from "./emulator-modes";
 import type { EmulatorOptions } from "./emulator";
 import type { ReadOptions, ReadResult, Source } from "./text-sources";
@@ -132,7 +132,7 @@ export class WorkerScreen implements Screen {
   private readonly id: number;
   private state: ScreenState;
   /** The screen's cells as last published. */
-  private cells: { cols: number; first: number; count: number; chars: string[]; width: Uint8Array; fg: Int32Array; bg: Int32Array; attrs: Uint16Array };
+  private cells: ReturnType<typeof blankCells>;
   private readonly trackers = new Set<MirrorRows>();
   readonly shell = new ShellMirror(this);
   onTitle: (title: string) => void = () => {};
@@ -191,6 +191,10 @@ export class WorkerScreen implements Screen {
       this.cells.fg.set(c.fg.subarray(0, n), at);
       this.cells.bg.set(c.bg.subarray(0, n), at);
       this.cells.attrs.set(c.attrs.subarray(0, n), at);
+      this.cells.ul.set(c.ul.subarray(0, n), at);
+      const links = this.cells.links;
+      if (links.size) for (let i = at; i < at + n; i++) links.delete(i);
+      for (const k in c.links) links.set(at + Number(k), c.links[k]!);
       for (const t of this.trackers) t.mark(c.first, c.first + c.count - 1);
     }
     for (const t of m.titles ?? []) this.onTitle(t);
@@ -260,7 +264,7 @@ export class WorkerScreen implements Screen {
     const last = Math.min(h - 1, rows ? rows[1] : Infinity);
     if (last < first) return;
     if (scrollBack <= 0) return drawCells(this.cells, sink, x0, y0, w, first, last);
-    drawCells(this.ask("cells", scrollBack, first, last) as typeof this.cells, sink, x0, y0, w, first, last);
+    drawCells(this.ask("cells", scrollBack, first, last) as RowCells, sink, x0, y0, w, first, last);
   }
 
   readPane(o: ReadOptions): ReadResult {
@@ -294,5 +298,5 @@ export class WorkerScreen implements Screen {
 
 function blankCells(cols: number, rows: number) {
   const n = cols * rows;
-  return { cols, first: 0, count: rows, chars: new Array<string>(n).fill(" "), width: new Uint8Array(n).fill(1), fg: new Int32Array(n), bg: new Int32Array(n), attrs: new Uint16Array(n) };
+  return { cols, first: 0, count: rows, chars: new Array<string>(n).fill(" "), width: new Uint8Array(n).fill(1), fg: new Int32Array(n), bg: new Int32Array(n), attrs: new Uint16Array(n), ul: new Int32Array(n), links: new Map<number, string>() };
 }

@@ -63,6 +63,9 @@ export class RowCells implements CellSink {
   fg: Int32Array;
   bg: Int32Array;
   attrs: Uint16Array;
+  ul: Int32Array;
+  /** Hyperlinks by cell index (few cells have one). */
+  links: Record<number, string> = {};
   constructor(
     readonly cols: number,
     readonly first: number,
@@ -74,10 +77,11 @@ export class RowCells implements CellSink {
     this.fg = new Int32Array(n);
     this.bg = new Int32Array(n);
     this.attrs = new Uint16Array(n);
+    this.ul = new Int32Array(n);
   }
 
   /** (x, y): column x of row first + y (render the screen into it at y0 = -first). */
-  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0): void {
+  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0, ul = 0, link?: string): void {
     if (x < 0 || x >= this.cols || y < 0 || y >= this.count) return;
     const i = y * this.cols + x;
     this.chars[i] = ch;
@@ -85,19 +89,25 @@ export class RowCells implements CellSink {
     this.fg[i] = fg;
     this.bg[i] = bg;
     this.attrs[i] = attrs;
+    this.ul[i] = ul;
+    if (link !== undefined) this.links[i] = link;
     if (width === 2 && x + 1 < this.cols) {
       this.chars[i + 1] = "";
       this.width[i + 1] = 0;
       this.fg[i + 1] = fg;
       this.bg[i + 1] = bg;
       this.attrs[i + 1] = attrs;
+      this.ul[i + 1] = ul;
     }
   }
 }
 
 /** Copy rows [r0, r1] of `src` (screen rows; `src.first` is its first) into `sink` at (x0, y0 + r), w columns. */
-export function drawCells(src: Pick<RowCells, "cols" | "first" | "count" | "chars" | "width" | "fg" | "bg" | "attrs">, sink: CellSink, x0: number, y0: number, w: number, r0: number, r1: number): void {
+export function drawCells(src: Pick<RowCells, "cols" | "first" | "count" | "chars" | "width" | "fg" | "bg" | "attrs" | "ul"> & { links: { get(i: number): string | undefined } | Record<number, string> }, sink: CellSink, x0: number, y0: number, w: number, r0: number, r1: number): void {
   const cols = src.cols;
+  const all = src.links;
+  const none = all instanceof Map ? all.size === 0 : Object.keys(all).length === 0;
+  const linkAt = none ? () => undefined : all instanceof Map ? (i: number) => all.get(i) : (i: number) => (all as Record<number, string>)[i];
   for (let r = Math.max(r0, src.first); r <= r1 && r < src.first + src.count; r++) {
     const row = (r - src.first) * cols;
     const y = y0 + r;
@@ -110,8 +120,9 @@ export function drawCells(src: Pick<RowCells, "cols" | "first" | "count" | "char
       const width = src.width[i]!;
       if (width === 0) continue; // right half: written with its left half
       // A wide char cut by the pane's right edge would spill onto the border.
-      if (width === 2 && c === w - 1) sink.set(x0 + c, y, " ", 1, src.fg[i], src.bg[i], src.attrs[i]);
-      else sink.set(x0 + c, y, src.chars[i]!, width, src.fg[i], src.bg[i], src.attrs[i]);
+      const link = linkAt(i);
+      if (width === 2 && c === w - 1) sink.set(x0 + c, y, " ", 1, src.fg[i], src.bg[i], src.attrs[i], src.ul[i], link);
+      else sink.set(x0 + c, y, src.chars[i]!, width, src.fg[i], src.bg[i], src.attrs[i], src.ul[i], link);
     }
   }
 }

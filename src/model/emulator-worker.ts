@@ -223,7 +223,7 @@ function published(h: Host, now: number): { msg: Published; transfer: ArrayBuffe
         const cells = new RowCells(emu.cols, first, last - first + 1);
         emu.render(cells, 0, -first, emu.cols, emu.rows, 0, [first, last]);
         msg.cells = cells;
-        transfer.push(cells.width.buffer as ArrayBuffer, cells.fg.buffer as ArrayBuffer, cells.bg.buffer as ArrayBuffer, cells.attrs.buffer as ArrayBuffer);
+        transfer.push(cells.width.buffer as ArrayBuffer, cells.fg.buffer as ArrayBuffer, cells.bg.buffer as ArrayBuffer, cells.attrs.buffer as ArrayBuffer, cells.ul.buffer as ArrayBuffer);
       }
     }
     h.rowsAt = now;

@@ -2,9 +2,70 @@
 // emulator worker).
 
 import type { Terminal, IBufferCell } from "@xterm/headless";
-import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB } from "./cells";
+import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./cells";
 
 let scratch: IBufferCell | undefined;
+
+/** The parts of xterm's cell (CellData) the public API leaves out: the underline's style and
+ * colour and the hyperlink live in its extended attributes. */
+interface CellInternals {
+  fg: number;
+  bg: number;
+  extended?: { _ext?: number; _urlId?: number };
+}
+/** xterm's flags: fg's underline bit, bg's "has extended attributes" bit. */
+const FG_UNDERLINE = 0x10000000;
+const BG_HAS_EXTENDED = 0x10000000;
+
+/** The underline's style (0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed). Not
+ * isUnderline(): xterm calls every hyperlink's cells underlined, which the program did not ask for. */
+export function underlineStyle(cell: IBufferCell): number {
+  const c = cell as unknown as CellInternals;
+  if (typeof c.fg !== "number") return cell.isUnderline() ? 1 : 0;
+  if (!(c.fg & FG_UNDERLINE)) return 0;
+  if (!(c.bg & BG_HAS_EXTENDED)) return 1;
+  return ((c.extended?._ext ?? 0) >>> 26) & 7 || 1;
+}
+
+/** The underline colour (SGR 58) in ws's colour form; 0 for the text's own. */
+export function underlineColor(cell: IBufferCell): number {
+  const c = cell as unknown as CellInternals;
+  if (typeof c.bg !== "number" || !(c.bg & BG_HAS_EXTENDED)) return 0;
+  const ext = c.extended?._ext ?? 0;
+  const mode = (ext >>> 24) & 3;
+  return mode === 3 ? RGB | (ext & 0xffffff) : mode ? PALETTE | (ext & 0xff) : 0;
+}
+
+type LinkService = { getLinkData(id: number): { id?: string; uri: string } | undefined };
+
+/** A hyperlink as the user's terminal gets it, "params;uri", or undefined when it can't be sent
+ * safely: only printable ASCII (RFC 3986 URIs are), bounded (docs/limits.md). */
+export function linkText(data: { id?: string; uri: string } | undefined): string | undefined {
+  if (!data || data.uri.length > LINK_MAX || !/^[\x21-\x7e]+$/.test(data.uri)) return undefined;
+  const id = data.id !== undefined && /^[\x21-\x39\x3c-\x7e]{1,64}$/.test(data.id) ? `id=${data.id}` : "";
+  return `${id};${data.uri}`;
+}
+/** The longest hyperlink URI passed on. */
+export const LINK_MAX = 2048;
+
+/** The terminal's hyperlinks by id, with the last one looked up kept (a link spans many cells). */
+function linkReader(term: Terminal): (cell: IBufferCell) => string | undefined {
+  const svc = (term as unknown as { _core?: { _oscLinkService?: LinkService } })._core?._oscLinkService;
+  if (typeof svc?.getLinkData !== "function") return () => undefined;
+  let lastId = 0;
+  let last: string | undefined;
+  return (cell) => {
+    const c = cell as unknown as CellInternals;
+    if (!(c.bg & BG_HAS_EXTENDED)) return undefined;
+    const id = c.extended?._urlId ?? 0;
+    if (!id) return undefined;
+    if (id !== lastId) {
+      lastId = id;
+      last = linkText(svc.getLinkData(id));
+    }
+    return last;
+  };
+}
 
 /**
  * Draw `term`'s active buffer at (x0, y0) in `grid`, w × h cells; with `rows` [first, last], only
@@ -15,6 +76,7 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
   const buf = term.buffer.active;
   const top = Math.max(0, buf.baseY - scrollBack);
   const cell = (scratch ??= buf.getNullCell());
+  const link = linkReader(term);
   const last = Math.min(h - 1, rows ? rows[1] : Infinity);
   for (let r = Math.max(0, rows ? rows[0] : 0); r <= last; r++) {
     const line = buf.getLine(top + r);
@@ -34,10 +96,15 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
       const fg = cell.isFgRGB() ? RGB | cell.getFgColor() : cell.isFgPalette() ? PALETTE | cell.getFgColor() : 0;
       const bg = cell.isBgRGB() ? RGB | cell.getBgColor() : cell.isBgPalette() ? PALETTE | cell.getBgColor() : 0;
       let attrs = 0;
+      let ul = 0;
       if (cell.isBold()) attrs |= BOLD;
       if (cell.isDim()) attrs |= DIM;
       if (cell.isItalic()) attrs |= ITALIC;
-      if (cell.isUnderline()) attrs |= UNDERLINE;
+      const style = underlineStyle(cell);
+      if (style) {
+        attrs |= UNDERLINE | (style > 1 ? style << UL_SHIFT : 0);
+        ul = underlineColor(cell);
+      }
       if (cell.isBlink()) attrs |= BLINK;
       if (cell.isInverse()) attrs |= INVERSE;
       if (cell.isInvisible()) attrs |= INVISIBLE;
@@ -50,7 +117,7 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
         ch = " ";
         cw = 1;
       }
-      grid.set(x, y, ch, cw, fg, bg, attrs);
+      grid.set(x, y, ch, cw, fg, bg, attrs, ul, link(cell));
     }
   }
 }

@@ -3,6 +3,7 @@
 // marks a row that continues the one above as `isWrapped`). Optionally with SGR styling kept.
 // Type-only imports of xterm: this module runs in the daemon, where the pane's Terminal exists.
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
+import { underlineColor, underlineStyle } from "./render-cells";
 
 export type Source = "visible" | "recent" | "recent-unwrapped";
 export const SOURCES: readonly Source[] = ["visible", "recent", "recent-unwrapped"];
@@ -33,7 +34,12 @@ function sgr(cell: IBufferCell): string {
   if (cell.isBold()) p.push(1);
   if (cell.isDim()) p.push(2);
   if (cell.isItalic()) p.push(3);
-  if (cell.isUnderline()) p.push(4);
+  const ul = underlineStyle(cell);
+  if (ul) {
+    p.push(ul > 1 ? `4:${ul}` : 4);
+    const c = underlineColor(cell);
+    if (c) p.push(c >= 2 << 24 ? `58:2::${(c >> 16) & 255}:${(c >> 8) & 255}:${c & 255}` : `58:5:${c & 255}`);
+  }
   if (cell.isBlink()) p.push(5);
   if (cell.isInverse()) p.push(7);
   if (cell.isInvisible()) p.push(8);

@@ -2,7 +2,7 @@
 // emits only the changed cells: a cursor move only when the cursor is not
 // already there, an SGR only when the pen changes, cursor state at the end.
 
-import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB } from "./grid";
+import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./grid";
 
 const ESC = "\x1b";
 
@@ -17,12 +17,24 @@ function colorSgr(c: number, base: number): string {
   return "";
 }
 
-export function sgr(fg: number, bg: number, attrs: number): string {
+/** SGR 58's colour, in the colon form terminals that draw coloured underlines read. */
+function underlineColorSgr(c: number): string {
+  if (c & RGB) return `58:2::${(c >> 16) & 0xff}:${(c >> 8) & 0xff}:${c & 0xff}`;
+  if (c & PALETTE) return `58:5:${c & 0xff}`;
+  return "";
+}
+
+export function sgr(fg: number, bg: number, attrs: number, ul = 0): string {
   const p = ["0"];
   if (attrs & BOLD) p.push("1");
   if (attrs & DIM) p.push("2");
   if (attrs & ITALIC) p.push("3");
-  if (attrs & UNDERLINE) p.push("4");
+  if (attrs & UNDERLINE) {
+    // A plain underline stays SGR 4, which every terminal reads; the others are 4:n.
+    const style = (attrs >> UL_SHIFT) & 7;
+    p.push(style > 1 ? `4:${style}` : "4");
+    if (ul) p.push(underlineColorSgr(ul));
+  }
   if (attrs & BLINK) p.push("5");
   if (attrs & INVERSE) p.push("7");
   if (attrs & INVISIBLE) p.push("8");
@@ -59,11 +71,14 @@ export class ScreenDiff {
     }
     let cx = -1, cy = -1; // where the terminal's cursor is; -1 unknown
     // Every frame ends with the pen reset, so each starts from the default.
-    let penFg = 0, penBg = 0, penAttrs = 0;
+    let penFg = 0, penBg = 0, penAttrs = 0, penUl = 0;
+    // The hyperlink open on the terminal (OSC 8), like the pen: "" for none.
+    let penLink = "";
+    const links = next.links.size > 0 || prev.links.size > 0;
     const cols = next.cols;
     // Locals: this loop visits every cell of every frame.
-    const nc = next.chars, nw = next.width, nf = next.fg, nb = next.bg, na = next.attrs;
-    const pc = prev.chars, pw = prev.width, pf = prev.fg, pb = prev.bg, pa = prev.attrs;
+    const nc = next.chars, nw = next.width, nf = next.fg, nb = next.bg, na = next.attrs, nu = next.ul;
+    const pc = prev.chars, pw = prev.width, pf = prev.fg, pb = prev.bg, pa = prev.attrs, pu = prev.ul;
     let body = "";
     // A frame drawn on top of a copy of the last one differs from it only in its marked rows.
     const onlyMarked = next.basedOn !== null && next.basedOn === prev;
@@ -76,16 +91,23 @@ export class ScreenDiff {
         const w = nw[i]!;
         if (w === 0) continue;
         const same =
-          nc[i] === pc[i] && w === pw[i] && nf[i] === pf[i] && nb[i] === pb[i] && na[i] === pa[i] &&
-          (w !== 2 || pw[i + 1] === 0);
+          nc[i] === pc[i] && w === pw[i] && nf[i] === pf[i] && nb[i] === pb[i] && na[i] === pa[i] && nu[i] === pu[i] &&
+          (w !== 2 || pw[i + 1] === 0) && (!links || next.links.get(i) === prev.links.get(i));
         if (same) continue;
         if (cx !== x || cy !== y) {
           body += `${ESC}[${y + 1};${x + 1}H`;
         }
-        const f = next.fg[i]!, b = next.bg[i]!, a = next.attrs[i]!;
-        if (f !== penFg || b !== penBg || a !== penAttrs) {
-          body += sgr(f, b, a);
-          penFg = f; penBg = b; penAttrs = a;
+        const f = next.fg[i]!, b = next.bg[i]!, a = next.attrs[i]!, u = a & UNDERLINE ? nu[i]! : 0;
+        if (f !== penFg || b !== penBg || a !== penAttrs || u !== penUl) {
+          body += sgr(f, b, a, u);
+          penFg = f; penBg = b; penAttrs = a; penUl = u;
+        }
+        if (links) {
+          const l = next.links.get(i) ?? "";
+          if (l !== penLink) {
+            body += l ? `${ESC}]8;${l}${ESC}\\` : `${ESC}]8;;${ESC}\\`;
+            penLink = l;
+          }
         }
         body += next.chars[i];
         cx = x + w;
@@ -96,7 +118,7 @@ export class ScreenDiff {
     }
     if (body || out) {
       // Hide the cursor while drawing and ask for one atomic update (DEC 2026; ignored where unknown).
-      out = `${ESC}[?2026h${ESC}[?25l` + out + body + (penFg || penBg || penAttrs ? `${ESC}[0m` : "");
+      out = `${ESC}[?2026h${ESC}[?25l` + out + body + (penFg || penBg || penAttrs ? `${ESC}[0m` : "") + (penLink ? `${ESC}]8;;${ESC}\\` : "");
       this.lastVisible = false;
     }
     const c = next.cursor;

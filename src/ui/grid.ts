@@ -3,7 +3,7 @@
 // allocating a screen per frame.
 
 import { PALETTE, RGB } from "../model/cells";
-export { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, DEFAULT_COLOR, PALETTE, RGB } from "../model/cells";
+export { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, UL_SHIFT, UL_STYLE, DEFAULT_COLOR, PALETTE, RGB } from "../model/cells";
 
 export const pal = (n: number) => PALETTE | (n & 0xff);
 export const rgb = (n: number) => RGB | (n & 0xffffff);
@@ -57,6 +57,10 @@ export class Grid {
   readonly fg: Int32Array;
   readonly bg: Int32Array;
   readonly attrs: Uint16Array;
+  /** Underline colours (SGR 58), 0 for the text's own. */
+  readonly ul: Int32Array;
+  /** OSC 8 hyperlinks ("params;uri") by cell index: few cells have one, so a map. */
+  readonly links = new Map<number, string>();
   cursor: Cursor = { x: 0, y: 0, visible: false, shape: 0 };
   /** Set when this grid began as a copy of `basedOn` (copyAll): then only the rows marked in
    * `changedRows` can differ from it, and the diff against it looks at those alone. */
@@ -72,6 +76,7 @@ export class Grid {
     this.fg = new Int32Array(n);
     this.bg = new Int32Array(n);
     this.attrs = new Uint16Array(n);
+    this.ul = new Int32Array(n);
     this.changedRows = new Uint8Array(this.rows);
   }
 
@@ -83,6 +88,9 @@ export class Grid {
     this.fg.set(from.fg);
     this.bg.set(from.bg);
     this.attrs.set(from.attrs);
+    this.ul.set(from.ul);
+    this.links.clear();
+    for (const [i, l] of from.links) this.links.set(i, l);
     this.cursor = { ...from.cursor };
     this.changedRows.fill(0);
     this.basedOn = from;
@@ -101,6 +109,8 @@ export class Grid {
     this.fg.fill(0);
     this.bg.fill(0);
     this.attrs.fill(0);
+    this.ul.fill(0);
+    this.links.clear();
     this.cursor = { x: 0, y: 0, visible: false, shape: 0 };
   }
 
@@ -117,6 +127,13 @@ export class Grid {
       this.fg.set(from.fg.subarray(a, b), a);
       this.bg.set(from.bg.subarray(a, b), a);
       this.attrs.set(from.attrs.subarray(a, b), a);
+      this.ul.set(from.ul.subarray(a, b), a);
+      if (this.links.size || from.links.size)
+        for (let i = a; i < b; i++) {
+          const l = from.links.get(i);
+          if (l === undefined) this.links.delete(i);
+          else this.links.set(i, l);
+        }
     }
   }
 
@@ -124,7 +141,7 @@ export class Grid {
     return x >= 0 && y >= 0 && x < this.cols && y < this.rows;
   }
 
-  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0): void {
+  set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0, ul = 0, link?: string): void {
     if (!this.inside(x, y)) return;
     // A wide char that would hang off the edge becomes a blank.
     if (width === 2 && x === this.cols - 1) {
@@ -138,6 +155,9 @@ export class Grid {
     this.fg[i] = fg;
     this.bg[i] = bg;
     this.attrs[i] = attrs;
+    this.ul[i] = ul;
+    if (link !== undefined) this.links.set(i, link);
+    else if (this.links.size) this.links.delete(i);
     if (width === 2) {
       this.breakWide(x + 1, y);
       this.chars[i + 1] = "";
@@ -145,6 +165,8 @@ export class Grid {
       this.fg[i + 1] = fg;
       this.bg[i + 1] = bg;
       this.attrs[i + 1] = attrs;
+      this.ul[i + 1] = ul;
+      if (this.links.size) this.links.delete(i + 1);
     }
   }
 
@@ -154,6 +176,7 @@ export class Grid {
     if (this.width[i] === 0 && x > 0) {
       this.chars[i - 1] = " ";
       this.width[i - 1] = 1;
+      if (this.links.size) this.links.delete(i - 1);
     } else if (this.width[i] === 2 && x + 1 < this.cols) {
       this.chars[i + 1] = " ";
       this.width[i + 1] = 1;
@@ -174,6 +197,8 @@ export class Grid {
       this.fg.fill(style.fg ?? 0, a, b);
       this.bg.fill(style.bg ?? 0, a, b);
       this.attrs.fill(style.attrs ?? 0, a, b);
+      this.ul.fill(0, a, b);
+      if (this.links.size) for (let i = a; i < b; i++) this.links.delete(i);
     }
   }
 
