@@ -146,19 +146,14 @@ test("a restore skips a workspace or tab with a bad name, with a warning, and re
   const firstGamesTab = body.workspaces[1]!.tabs[0]!.name;
   body.workspaces[1]!.tabs[1]!.name = "Tet\u001b[2Jris";
   const session = new Session({ socketPath: join(s.root, "unit.sock"), baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
-  const warnings: string[] = [];
-  const error = console.error;
-  console.error = (...a: unknown[]) => void warnings.push(a.join(" "));
-  try {
-    applySave(session, body);
-  } finally {
-    console.error = error;
-  }
+  const r = await applySave(session, body);
+  const warnings = r.skipped;
   try {
     expect(session.workspaces.map((w) => [w.name, w.tabs.map((t) => t.name)])).toEqual([["Games", [firstGamesTab]]]);
     expect(session.panes.size).toBe(1);
     expect(warnings.join("\n")).toContain("invalid name in `name`");
     expect(warnings.length).toBe(2);
+    expect(r.workspaces).toBe(1);
   } finally {
     await session.killAll();
   }

@@ -199,7 +199,7 @@ describe("save → restore on a live session", () => {
     const b = make();
     b.newWorkspace("main", { cwd: "/", argv: ["cat"] }); // a live server restoring: tabs join "main"
     const fresh = make();
-    const r = applySave(fresh, saved);
+    const r = await applySave(fresh, saved);
     expect(r).toMatchObject({ workspaces: 2, tabs: 3, panes: 5 });
     expect(fresh.size).toEqual({ cols: 132, rows: 43 });
     expect(fresh.current).toBe(1);
@@ -233,7 +233,7 @@ describe("save → restore on a live session", () => {
     expect(np1.readText({ scrollback: true }).join("\n")).toMatch(/typed into cat[\s\S]*── restored/);
 
     // Into a live session: saved tabs join the workspace of the same name.
-    const r2 = applySave(b, saved);
+    const r2 = await applySave(b, saved);
     expect(b.workspaces.map((w) => [w.name, w.tabs.length])).toEqual([["main", 3], ["other", 1]]);
     expect(b.currentWorkspace.name).toBe("other");
     expect(r2.panes).toBe(5);
@@ -245,7 +245,7 @@ describe("save → restore on a live session", () => {
     body.workspaces = [body.workspaces[0]!];
     body.current = 0;
     body.workspaces[0]!.tabs[0]!.panes[0]!.command = ["/nonexistent/program", "--flag"];
-    applySave(s, body);
+    await applySave(s, body);
     const p = s.pane(1);
     expect(p.argv).toEqual(["/bin/sh"]);
     await p.flushed();

@@ -49,10 +49,23 @@ export async function startDaemon(path = sock(), timeoutMs = 10000, command: str
   try {
     saved = statSync(savePath(path)).size;
   } catch {}
-  const deadline = Date.now() + timeoutMs + Math.min(120_000, saved / 1000);
+  const begun = Date.now();
+  let deadline = begun + timeoutMs + Math.min(120_000, saved / 1000);
+  // A restore of many panes says how far it got in the log every second or so: while the log
+  // grows, the server is making progress, and ws start waits on (up to START_WAIT_MAX_MS).
+  let logSize = logStart;
+  let looked = 0;
   while (Date.now() < deadline) {
     if ((await probeSocket(path, 200)) === "live") return printStartWarnings(log, logStart);
     if (proc.exitCode !== null) break;
+    if (Date.now() - looked > 250) {
+      looked = Date.now();
+      const size = fileSize(log);
+      if (size > logSize) {
+        logSize = size;
+        deadline = Math.min(begun + START_WAIT_MAX_MS, Math.max(deadline, Date.now() + timeoutMs));
+      }
+    }
     await Bun.sleep(10);
   }
   let tail = "";
@@ -60,6 +73,17 @@ export async function startDaemon(path = sock(), timeoutMs = 10000, command: str
     tail = readFileSync(log, "utf8").trim().split("\n").slice(-3).join("\n");
   } catch {}
   throw new CliError(`the ws server did not start on ${path}${tail ? `:\n${tail}` : ""}\n(log: ${log})`);
+}
+
+/** However long a restore keeps making progress, ws start gives up after this. */
+const START_WAIT_MAX_MS = 10 * 60_000;
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** What the new server warned about while starting (e.g. a save it could not load), on stderr. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { probeSocket } from "../socket-files";
 import { decode, decodeHeader, SaveProblem } from "../features/persistence/format";
 import { listAside, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
-import { CliError, send, show, sock } from "./common";
+import { CliError, globals, printError, send, show, sock } from "./common";
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 import type { HandlerInput } from "./handlers";
 import { kb } from "./views";
@@ -39,7 +39,15 @@ export async function sessionRestore(): Promise<void> {
     return;
   }
   const r = await send("session_restore");
-  show(r, `restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${Object.keys(r.panes as object).length} panes from ${path} (saved ${ago(r.saved_at as string)})`);
+  // What was left out goes to stderr, where a person looks for trouble (the reply has it all).
+  const skipped = (r.skipped as string[] | undefined) ?? [];
+  if (!globals.json) {
+    for (const m of skipped.slice(0, 10)) printError(`ws: warning: ${m}`);
+    if (skipped.length > 10) printError(`ws: warning: ${skipped.length - 10} more parts left out`);
+    if (r.kept) printError(`ws: warning: the original save is kept at ${r.kept} (ws session discard --unreadable deletes it)`);
+  }
+  const of = r.saved !== undefined && r.saved !== r.workspaces ? ` of ${r.saved}` : "";
+  show(r, `restored ${r.workspaces}${of} workspaces, ${r.tabs} tabs, ${Object.keys(r.panes as object).length} panes from ${path} (saved ${ago(r.saved_at as string)})`);
 }
 
 export async function sessionDiscard({ fields: args }: HandlerInput): Promise<void> {
@@ -133,9 +141,12 @@ doctorChecks.push(async () => {
       const { header } = decodeHeader(await readFile(f.path));
       made = `, saved ${header.saved_at} by ws ${header.ws}`;
     } catch {}
+    // A save restored in part lists every part left out: the first few say enough here.
+    const reason = f.reason.length > 300 ? `${f.reason.slice(0, 300)}… (the rest in ${f.path}.reason)` : f.reason;
+    const what = /\.partial-[^.]+$/.test(f.path) ? "was restored in part" : "could not be loaded";
     out.push({
       level: "warn",
-      text: `a saved session of server "${f.server}" could not be loaded on ${f.when.toISOString()} (${f.reason}${made}); it was kept at ${f.path}. Delete it when you no longer need it: ws${f.server === "default" ? "" : ` -L ${f.server}`} session discard --unreadable`,
+      text: `a saved session of server "${f.server}" ${what} on ${f.when.toISOString()} (${reason}${made}); it was kept at ${f.path}. Delete it when you no longer need it: ws${f.server === "default" ? "" : ` -L ${f.server}`} session discard --unreadable`,
     });
   }
   if (!names.length && !out.length) out.push({ level: "ok", text: `no saved sessions (${dir})` });

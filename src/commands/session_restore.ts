@@ -10,10 +10,13 @@ export default defineMessage({
     "Rebuild the saved session into this server (ws session restore): its workspaces are added, and the tabs of a saved workspace whose name exists are added to it. Replies with counts and the saved → new pane ids.",
   fields: {},
   replyFields: {
-    workspaces: { type: "integer", description: "Workspaces in the save" },
+    workspaces: { type: "integer", description: "Workspaces rebuilt (new ones, and existing ones that got saved tabs)" },
+    saved: { type: "integer", description: "Workspaces in the save" },
     tabs: { type: "integer", description: "Tabs rebuilt" },
     panes: { type: "object", description: "Saved pane id → new pane id, for every pane rebuilt" },
     saved_at: { type: "string", description: "When the save was made, as an ISO 8601 time" },
+    skipped: { type: "array", description: "Each part of the save left out (a bad part, a workspace past the pane limit, …), and why" },
+    kept: { type: "string", description: "With parts left out: where the original save was kept (ws session discard --unreadable deletes it)" },
   },
   errors: ["unsupported", "session_unreadable"],
   longRunning: true,
@@ -27,6 +30,15 @@ export default defineMessage({
     } catch (e) {
       throw new WsError(`can't restore ${svc.opts.path}: ${(e as Error).message}`, "session_unreadable");
     }
-    return { type: "session_restored", workspaces: r.workspaces, tabs: r.tabs, panes: Object.fromEntries(r.ids), saved_at: r.saved_at };
+    return {
+      type: "session_restored",
+      workspaces: r.workspaces,
+      saved: r.saved,
+      tabs: r.tabs,
+      panes: Object.fromEntries(r.ids),
+      saved_at: r.saved_at,
+      skipped: r.skipped,
+      ...(r.kept ? { kept: r.kept } : {}),
+    };
   },
 });

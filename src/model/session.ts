@@ -33,6 +33,17 @@ export interface TabSpec {
 
 export type RestoreTabSpec = TabSpec;
 
+/** A tab being built: its spec, its renumbered layout, the saved → new ids and each pane's cell. */
+interface TabPlan {
+  spec: TabSpec;
+  name?: string;
+  project?: string;
+  layout: Layout;
+  ids: Map<number, number>;
+  byNew: Map<number, number>;
+  cells: Map<number, PaneRect>;
+}
+
 export interface SessionOptions {
   socketPath: string;
   /** The environment panes inherit (the server's, cleaned). */
@@ -58,6 +69,10 @@ export class Session {
   private quitting = false;
   private readonly maxPanes: number;
   private readonly workstreamMap = new Map<string, Workstream>();
+  /** Panes being started by a paced build (restore): counted against the limit, not yet in the model. */
+  private reserved = 0;
+  /** Workspaces a restore is building, not in the model until their first tab is whole. */
+  private readonly building = new WeakSet<Workspace>();
 
   constructor(readonly opts: SessionOptions) {
     this.maxPanes = opts.maxPanes ?? MAX_PANES;
@@ -207,8 +222,9 @@ export class Session {
   checkRoom(n: number, perRequest = true): void {
     if (perRequest && n > MAX_PANES_PER_REQUEST)
       throw new WsError(`one request may start at most ${MAX_PANES_PER_REQUEST} panes; this one would start ${n}`, "limit_exceeded", { limit: MAX_PANES_PER_REQUEST });
-    if (this.panes.size + n > this.maxPanes)
-      throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${this.panes.size}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
+    const now = this.panes.size + this.reserved;
+    if (now + n > this.maxPanes)
+      throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${now}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
   }
 
   /** Refuse, before anything changes, a pane that could not start (launch.ts). `at` prefixes the
@@ -363,7 +379,48 @@ export class Session {
    * that can't start gets the user's shell with a note; without it the first that can't start
    * stops the build, and the panes already started are stopped. */
   private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
-    this.checkLive(ws);
+    const plan = this.planTab(ws, spec, fallback);
+    const started: Pane[] = [];
+    try {
+      for (const id of plan.ids.values()) started.push(this.startPlanned(ws, plan, id, fallback));
+    } catch (e) {
+      for (const p of started) this.discard(p);
+      throw e;
+    } finally {
+      this.reserved -= plan.ids.size;
+    }
+    return this.commitTab(ws, plan, started);
+  }
+
+  /**
+   * A saved tab rebuilt as buildTab does, but the thread is given back (`pace`) after each pane,
+   * so a restore of hundreds of panes never holds other clients up for more than one pane's start.
+   * The new ids and the room for the panes are reserved first; the tab enters the model whole, once
+   * every program has started. A workspace closed meanwhile: the panes are stopped, nothing stays.
+   */
+  async restoreTabPaced(ws: Workspace, spec: RestoreTabSpec, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
+    const plan = this.planTab(ws, spec, true);
+    const started: Pane[] = [];
+    try {
+      for (const id of plan.ids.values()) {
+        await pace();
+        if (!this.building.has(ws)) this.checkLive(ws);
+        started.push(this.startPlanned(ws, plan, id, true));
+      }
+      if (this.building.has(ws)) this.insertBuilt(ws);
+      else this.checkLive(ws);
+    } catch (e) {
+      for (const p of started) this.discard(p);
+      throw e;
+    } finally {
+      this.reserved -= plan.ids.size;
+    }
+    return this.commitTab(ws, plan, started);
+  }
+
+  /** Check a tab to build and reserve its pane ids (and its room: `reserved`, released by the caller). */
+  private planTab(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
+    if (!this.building.has(ws)) this.checkLive(ws);
     // An empty name is no name (older saves may hold one).
     const name = spec.name || undefined;
     const project = spec.project || undefined;
@@ -379,31 +436,33 @@ export class Session {
     const layout = renumber(spec.layout);
     // A saved tab was within the limits when it was made; only the server's bound applies to it.
     this.checkRoom(ids.size, !fallback);
-    const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
-    const started: Pane[] = [];
-    try {
-      for (const [old, id] of ids) {
-        const o = spec.panes.get(old) ?? {};
-        const r = cells.get(id)!;
-        let pane: Pane;
-        try {
-          pane = this.startPane(ws, o, r.cols, r.rows, id);
-          if (o.title) pane.title = o.title;
-          if (o.name) pane.name = o.name;
-        } catch (e) {
-          if (!fallback) throw e;
-          const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
-          pane = this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
-        }
-        started.push(pane);
-      }
-    } catch (e) {
-      for (const p of started) this.discard(p);
-      throw e;
-    }
     this.nextPane = next;
+    this.reserved += ids.size;
+    const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
+    const byNew = new Map([...ids].map(([old, id]) => [id, old]));
+    return { spec, name, project, layout, ids, byNew, cells };
+  }
+
+  private startPlanned(ws: Workspace, plan: TabPlan, id: number, fallback: boolean): Pane {
+    const o = plan.spec.panes.get(plan.byNew.get(id)!) ?? {};
+    const r = plan.cells.get(id)!;
+    try {
+      const pane = this.startPane(ws, o, r.cols, r.rows, id);
+      if (o.title) pane.title = o.title;
+      if (o.name) pane.name = o.name;
+      return pane;
+    } catch (e) {
+      // Out of descriptors or processes, a shell would fail too: say so rather than try.
+      if (!fallback || (e instanceof WsError && e.code === "resource_exhausted")) throw e;
+      const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
+      return this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
+    }
+  }
+
+  private commitTab(ws: Workspace, plan: TabPlan, started: Pane[]): { tab: Tab; ids: Map<number, number> } {
+    const { spec, ids, layout } = plan;
     for (const p of started) this.adopt(p);
-    const tab: Tab = { id: this.nextTab++, name, project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    const tab: Tab = { id: this.nextTab++, name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
     if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
     ws.tabs.push(tab);
     this.relayout(tab);
@@ -413,32 +472,44 @@ export class Session {
   }
 
   /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
-   * tab. A tab that can't be rebuilt is skipped with a warning; with none rebuilt, nothing is left. */
-  restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0): { ws: Workspace; ids: Map<number, number> } {
+   * tab, a pane at a time (see restoreTabPaced). A tab that can't be rebuilt is left out and said
+   * in `skipped`; with none rebuilt, nothing is left and the first failure is thrown. */
+  async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}): Promise<{ ws: Workspace; ids: Map<number, number>; skipped: string[] }> {
     checkName("name", name);
+    if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "name" });
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
+    // Out of the model until its first tab is whole: nobody sees a workspace without tabs.
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    this.building.add(ws);
+    const ids = new Map<number, number>();
+    const skipped: string[] = [];
+    let before = 0;
+    let failure: unknown;
+    try {
+      for (const [i, t] of tabs.entries()) {
+        if (!this.building.has(ws) && !this.workspaces.includes(ws)) break; // closed by a client meanwhile
+        try {
+          for (const [a, b] of (await this.restoreTabPaced(ws, t, pace)).ids) ids.set(a, b);
+        } catch (e) {
+          failure = e;
+          if (i < active) before++;
+          skipped.push(`workspace ${JSON.stringify(name)} tab ${i + 1} left out: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      this.building.delete(ws);
+    }
+    if (!ws.tabs.length || !this.workspaces.includes(ws)) throw failure ?? new Error(`workspace "${name}" was closed while it was being restored`);
+    ws.active = Math.min(Math.max(0, active - before), ws.tabs.length - 1);
+    return { ws, ids, skipped };
+  }
+
+  /** A restored workspace's first tab is built: the workspace enters the model (its name still free). */
+  private insertBuilt(ws: Workspace): void {
+    if (this.findWorkspace(ws.name)) throw new WsError(`there is a workspace "${ws.name}" already`, "workspace_exists", { param: "name" });
+    this.building.delete(ws);
     this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
-    const ids = new Map<number, number>();
-    let skipped = 0;
-    let failure: unknown;
-    for (const [i, t] of tabs.entries()) {
-      try {
-        for (const [a, b] of this.restoreTab(ws, t).ids) ids.set(a, b);
-      } catch (e) {
-        failure = e;
-        if (i < active) skipped++;
-        console.error(`ws: skipped tab ${i + 1} of workspace ${JSON.stringify(name)}: ${(e as Error).message}`);
-      }
-    }
-    if (!ws.tabs.length) {
-      this.workspaceList.splice(this.workspaces.indexOf(ws), 1);
-      this.bus.emit({ type: "workspace_closed", workspace: ws.name });
-      throw failure;
-    }
-    ws.active = Math.min(Math.max(0, active - skipped), ws.tabs.length - 1);
-    return { ws, ids };
   }
 
   // ---- focus ---------------------------------------------------------------------------------

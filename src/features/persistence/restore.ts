@@ -3,6 +3,7 @@
 // the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
+import { safeText } from "../../safe-text";
 
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
@@ -12,10 +13,13 @@ function when(iso: string | undefined): string {
 }
 
 /** The text a restored pane starts with: its old scrollback, then a dim marker line. (The pane's
- * own history keeps as many of its last lines as any pane keeps, as it did before.) */
+ * own history keeps as many of its last lines as any pane keeps, as it did before.) The scrollback
+ * is plain text (a save keeps no colours), yet it goes to the pane's emulator: a control character
+ * in it (a hand-made or tampered save's `ESC]0;…BEL`) would run there as a sequence and retitle the
+ * tab, answer a query, move the cursor. It is shown visibly instead (^[, ^G), as text. */
 export function preface(p: SavedPane, savedAt?: string): string {
   const marker = `\x1b[0;2m── restored (saved ${when(savedAt)}) ──\x1b[0m\r\n`;
-  return (p.scrollback ? p.scrollback.replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
+  return (p.scrollback ? safeText(p.scrollback).replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
 }
 
 function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?: string; name?: string } {
@@ -29,23 +33,45 @@ function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?:
 }
 
 export interface RestoreResult {
+  /** Workspaces rebuilt (new ones, and existing ones that got saved tabs): true counts. */
   workspaces: number;
   tabs: number;
   panes: number;
   /** Saved pane id → new pane id. */
   ids: Map<number, number>;
+  /** Each workspace or tab of the save that was left out, and why. */
+  skipped: string[];
 }
 
+export interface RestoreProgress {
+  done: number;
+  of: number;
+  panes: number;
+}
+
+export interface ApplyOptions {
+  /** Called before each pane starts: gives the thread back (see Session.restoreTabPaced). */
+  pace?: () => Promise<void>;
+  /** Called after each saved workspace, rebuilt or not. */
+  progress?: (p: RestoreProgress) => void;
+}
+
+/** Give the event loop a turn: pending I/O (other clients) runs before the next pane starts. */
+export const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 /**
- * Build `body` (as checked by decode) into the session. Into an empty session (server start) it
- * takes the saved screen size too. Into a live one (`ws session restore`), a saved workspace whose
- * name exists gets the saved tabs added after its own.
+ * Build `body` (as checked by decode) into the session, a pane at a time (`pace`). Into an empty
+ * session (server start) it takes the saved screen size too. Into a live one (`ws session restore`),
+ * a saved workspace whose name exists gets the saved tabs added after its own.
  */
-export function applySave(session: Session, body: SaveBody, header?: SaveHeader): RestoreResult {
+export async function applySave(session: Session, body: SaveBody, header?: SaveHeader, o: ApplyOptions = {}): Promise<RestoreResult> {
+  const pace = o.pace ?? yieldTurn;
   const fresh = session.workspaces.length === 0;
   if (fresh) session.resizeScreen(body.size.cols, body.size.rows);
   const ids = new Map<number, number>();
+  const skipped: string[] = [];
   let tabs = 0;
+  let workspaces = 0;
   let currentName: string | undefined;
   for (const [wi, w] of body.workspaces.entries()) {
     const specs: RestoreTabSpec[] = w.tabs.map((t) => ({
@@ -59,26 +85,38 @@ export function applySave(session: Session, body: SaveBody, header?: SaveHeader)
     const existing = fresh ? undefined : session.findWorkspace(w.name);
     let name = w.name;
     if (existing) {
-      for (const spec of specs) for (const [a, b] of session.restoreTab(existing, spec).ids) ids.set(a, b);
+      let added = 0;
+      for (const [ti, spec] of specs.entries()) {
+        try {
+          for (const [a, b] of (await session.restoreTabPaced(existing, spec, pace)).ids) ids.set(a, b);
+          added++;
+        } catch (e) {
+          skipped.push(`workspace ${JSON.stringify(w.name)} tab ${ti + 1} left out: ${(e as Error).message}`);
+        }
+      }
       name = existing.name;
+      tabs += added;
+      if (added) workspaces++;
     } else {
       try {
-        const r = session.restoreWorkspace(w.name, specs, w.active);
+        const r = await session.restoreWorkspace(w.name, specs, w.active, pace);
         for (const [a, b] of r.ids) ids.set(a, b);
+        skipped.push(...r.skipped);
+        tabs += r.ws.tabs.length;
+        workspaces++;
       } catch (e) {
-        console.error(`ws: could not restore workspace "${w.name}": ${(e as Error).message}`);
-        continue;
+        skipped.push(`workspace ${JSON.stringify(w.name)} left out: ${(e as Error).message}`);
       }
     }
-    tabs += specs.length;
     if (wi === body.current) currentName = name;
+    o.progress?.({ done: wi + 1, of: body.workspaces.length, panes: ids.size });
   }
   if (currentName !== undefined) {
     const ws = session.findWorkspace(currentName);
     if (ws) session.focusWorkspace(ws);
   }
   restoreWorkstreams(session, body, new Set(ids.values()));
-  return { workspaces: body.workspaces.length, tabs, panes: ids.size, ids };
+  return { workspaces, tabs, panes: ids.size, ids, skipped };
 }
 
 /** The saved workstreams, each linked to the restored tab whose panes carry its WS_WORKSTREAM

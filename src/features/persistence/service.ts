@@ -7,9 +7,9 @@ import type { Session } from "../../model/session";
 import type { ModelEvent, ModelEventType } from "../../model/events";
 import { msSinceInput } from "../../model/parse-slices";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
-import { applySave, type RestoreResult } from "./restore";
+import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { Snapshotter } from "./snapshot";
-import { moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
+import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
 
 /** Events that don't call for a save (output is handled as scrollback freshness; a title, which
  * programs may set at every prompt, is saved with the next change or the scrollback's). */
@@ -23,6 +23,11 @@ export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
 const TYPING_QUIET_MS = 1_000;
 /** Typing puts such a save off this long at most. */
 const TYPING_WAIT_MAX_MS = 60_000;
+
+/** How often a long restore at start says how far it got (the log `ws start` watches). */
+const PROGRESS_EVERY_MS = 1_000;
+/** Parts left out that are warned one by one; the rest are counted (all are beside the kept save). */
+const MAX_WARNED = 10;
 
 /** A session that ends this soon after being restored keeps its save (see beforeShutdown). */
 const RESTORE_GRACE_MS = 10_000;
@@ -66,6 +71,8 @@ export class PersistenceService {
   problem: LoadProblem | undefined;
   /** What the last save read left out (bad panes, tabs or workspaces), as logged. */
   skipped: string[] = [];
+  /** Where the original save was kept when a restore left parts of it out. */
+  kept: string | undefined;
   private off: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private firstChange = 0;
@@ -150,29 +157,65 @@ export class PersistenceService {
     if (!save) return false;
     const t0 = performance.now();
     let r: RestoreResult | undefined;
+    // `ws start` waits while the server's log shows a restore making progress (cli/server-cmds.ts).
+    let said = Date.now();
+    const progress = (p: RestoreProgress) => {
+      if (Date.now() - said < PROGRESS_EVERY_MS || p.done === p.of) return;
+      said = Date.now();
+      this.opts.log.info(`restoring the saved session: ${p.done} of ${p.of} workspaces, ${p.panes} panes so far`);
+    };
     try {
-      r = applySave(this.session, save.body, save.header);
+      r = await applySave(this.session, save.body, save.header, { progress });
     } catch (e) {
       this.opts.log.error(`restoring the saved session failed: ${(e as Error).message}`);
     }
     // Nothing could be rebuilt: set the save aside, or the first save of the clean start overwrites it.
     if (!this.session.workspaces.length) {
-      await this.setAside(new SaveProblem("corrupt", "none of its workspaces could be rebuilt"));
+      await this.setAside(new SaveProblem("corrupt", `none of its workspaces could be rebuilt${r?.skipped.length ? ` (${r.skipped[0]})` : ""}`));
       return false;
     }
     if (!r) return true;
     this.restoredAt = Date.now();
-    this.opts.log.info(`restored ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
+    this.opts.log.info(`restored ${r.workspaces} of ${save.body.workspaces.length} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
+    await this.reportLeftOut(r, save.body.workspaces.length);
     return true;
   }
 
+  /**
+   * What a restore left out (bad parts decode dropped, and workspaces or tabs that could not be
+   * rebuilt: the pane limit, a name taken meanwhile) is warned, where `ws start` shows it, and the
+   * original save is kept beside the one the next save writes, since that one holds only what was
+   * rebuilt. It stays until `ws session discard --unreadable`.
+   */
+  private async reportLeftOut(r: RestoreResult, saved: number): Promise<string | undefined> {
+    this.skipped = [...this.skipped, ...r.skipped];
+    if (!this.skipped.length) return undefined;
+    for (const m of r.skipped.slice(0, MAX_WARNED)) this.opts.log.warn(`saved session ${this.opts.path}: ${m}`);
+    if (r.skipped.length > MAX_WARNED) this.opts.log.warn(`saved session ${this.opts.path}: ${r.skipped.length - MAX_WARNED} more parts left out (the list is beside the kept save)`);
+    const what = `restored in part: ${r.workspaces} of ${saved} workspaces; left out: ${this.skipped.join("; ")}`;
+    let kept: string | undefined;
+    try {
+      kept = await keepAside(this.opts.path, what);
+    } catch (e) {
+      this.opts.log.error(`could not keep the original save ${this.opts.path}: ${(e as Error).message}`);
+    }
+    this.kept = kept;
+    this.opts.log.warn(
+      `the saved session was restored in part (${r.workspaces} of ${saved} workspaces, ${this.skipped.length} parts left out)` +
+        (kept ? `; the original save is kept at ${kept} (ws session discard --unreadable deletes it)` : ""),
+    );
+    return kept;
+  }
+
   /** `session_restore`: rebuild the save into the running server, beside what is there. */
-  async restoreNow(): Promise<RestoreResult & { saved_at: string }> {
+  async restoreNow(): Promise<RestoreResult & { saved_at: string; saved: number; kept?: string }> {
     const bytes = await readSaveBytes(this.opts.path);
     if (!bytes) throw new SaveProblem("corrupt", `no saved session at ${this.opts.path}`);
     const save = this.checked(decode(bytes)); // a bad file is refused here, not moved: the person is looking at it
-    const r = applySave(this.session, save.body, save.header);
-    return { ...r, saved_at: save.header.saved_at };
+    const skippedInFile = save.skipped;
+    const r = await applySave(this.session, save.body, save.header);
+    const kept = await this.reportLeftOut(r, save.body.workspaces.length);
+    return { ...r, skipped: [...skippedInFile, ...r.skipped], saved_at: save.header.saved_at, saved: save.body.workspaces.length, ...(kept ? { kept } : {}) };
   }
 
   // ---- saving ----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Where saves live and how they are written: $XDG_STATE_HOME/ws/<server>.session (else
 // ~/.local/state/ws/), one file per server name, mode 0600, written atomically (temp file, fsync,
 // rename, fsync of the directory), so a crash leaves the old save or the new one, never half.
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { wsDir } from "../../xdg-dirs";
 import { basename, dirname, join } from "node:path";
 
@@ -80,6 +80,21 @@ export async function moveAside(path: string, reason: string): Promise<string> {
   return aside;
 }
 
+/** Saves restored in part are copied to this prefix plus a time stamp (the next save overwrites the
+ * original with what was rebuilt). */
+export function partialPrefix(path: string): string {
+  return `${path}.partial-`;
+}
+
+/** Keep a copy of a save that was restored in part, and note what was left out. */
+export async function keepAside(path: string, reason: string): Promise<string> {
+  const kept = partialPrefix(path) + stamp();
+  await copyFile(path, kept);
+  await chmod(kept, 0o600).catch(() => {});
+  await writeFile(`${kept}.reason`, reason + "\n", { mode: 0o600 }).catch(() => {});
+  return kept;
+}
+
 export interface AsideFile {
   path: string;
   server: string;
@@ -98,7 +113,7 @@ export async function listAside(env: Env = process.env): Promise<AsideFile[]> {
   }
   const out: AsideFile[] = [];
   for (const n of names) {
-    const m = /^(.*)\.session\.unreadable-[^.]+$/.exec(n);
+    const m = /^(.*)\.session\.(?:unreadable|partial)-[^.]+$/.exec(n);
     if (!m) continue;
     const path = join(dir, n);
     const reason = (await readFile(`${path}.reason`, "utf8").catch(() => "unknown reason")).trim();
