@@ -474,7 +474,7 @@ export class Session {
   /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
    * tab, a pane at a time (see restoreTabPaced). A tab that can't be rebuilt is left out and said
    * in `skipped`; with none rebuilt, nothing is left and the first failure is thrown. */
-  async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}): Promise<{ ws: Workspace; ids: Map<number, number>; skipped: string[] }> {
+  async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}): Promise<{ ws: Workspace; ids: Map<number, number>; panes: number; skipped: string[] }> {
     checkName("name", name);
     if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "name" });
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
@@ -482,6 +482,7 @@ export class Session {
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
     this.building.add(ws);
     const ids = new Map<number, number>();
+    let panes = 0;
     const skipped: string[] = [];
     let before = 0;
     let failure: unknown;
@@ -489,7 +490,9 @@ export class Session {
       for (const [i, t] of tabs.entries()) {
         if (!this.building.has(ws) && !this.workspaces.includes(ws)) break; // closed by a client meanwhile
         try {
-          for (const [a, b] of (await this.restoreTabPaced(ws, t, pace)).ids) ids.set(a, b);
+          const built = await this.restoreTabPaced(ws, t, pace);
+          for (const [a, b] of built.ids) ids.set(a, b);
+          panes += built.ids.size;
         } catch (e) {
           failure = e;
           if (i < active) before++;
@@ -501,7 +504,7 @@ export class Session {
     }
     if (!ws.tabs.length || !this.workspaces.includes(ws)) throw failure ?? new Error(`workspace "${name}" was closed while it was being restored`);
     ws.active = Math.min(Math.max(0, active - before), ws.tabs.length - 1);
-    return { ws, ids, skipped };
+    return { ws, ids, panes, skipped };
   }
 
   /** A restored workspace's first tab is built: the workspace enters the model (its name still free). */

@@ -4,6 +4,7 @@
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 import { safeText } from "../../safe-text";
+import { panesOf } from "../../model/layout";
 
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
@@ -72,6 +73,9 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
   const skipped: string[] = [];
   let tabs = 0;
   let workspaces = 0;
+  // Saved ids are unique in a save this ws wrote; a hand-made one may repeat them across tabs.
+  let panes = 0;
+  const started = new Set<number>();
   let currentName: string | undefined;
   for (const [wi, w] of body.workspaces.entries()) {
     const specs: RestoreTabSpec[] = w.tabs.map((t) => ({
@@ -88,7 +92,9 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
       let added = 0;
       for (const [ti, spec] of specs.entries()) {
         try {
-          for (const [a, b] of (await session.restoreTabPaced(existing, spec, pace)).ids) ids.set(a, b);
+          const built = await session.restoreTabPaced(existing, spec, pace);
+          for (const [a, b] of built.ids) ids.set(a, b), started.add(b);
+          panes += built.ids.size;
           added++;
         } catch (e) {
           skipped.push(`workspace ${JSON.stringify(w.name)} tab ${ti + 1} left out: ${(e as Error).message}`);
@@ -100,7 +106,9 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
     } else {
       try {
         const r = await session.restoreWorkspace(w.name, specs, w.active, pace);
+        for (const tab of r.ws.tabs) for (const id of panesOf(tab.layout)) started.add(id);
         for (const [a, b] of r.ids) ids.set(a, b);
+        panes += r.panes;
         skipped.push(...r.skipped);
         tabs += r.ws.tabs.length;
         workspaces++;
@@ -109,14 +117,14 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
       }
     }
     if (wi === body.current) currentName = name;
-    o.progress?.({ done: wi + 1, of: body.workspaces.length, panes: ids.size });
+    o.progress?.({ done: wi + 1, of: body.workspaces.length, panes });
   }
   if (currentName !== undefined) {
     const ws = session.findWorkspace(currentName);
     if (ws) session.focusWorkspace(ws);
   }
-  restoreWorkstreams(session, body, new Set(ids.values()));
-  return { workspaces, tabs, panes: ids.size, ids, skipped };
+  restoreWorkstreams(session, body, started);
+  return { workspaces, tabs, panes, ids, skipped };
 }
 
 /** The saved workstreams, each linked to the restored tab whose panes carry its WS_WORKSTREAM
