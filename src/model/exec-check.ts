@@ -23,6 +23,8 @@ function readHead(path: string): { head: Buffer } | { problem: ExecProblem } {
   try {
     return { head: readRegular(path, { max: 256 }).bytes };
   } catch (e) {
+    // Out of descriptors says nothing about the file: the caller answers resource_exhausted.
+    if ((e as FileReadError).code === "EMFILE" || (e as FileReadError).code === "ENFILE") throw e;
     const code = (e as FileReadError).code;
     return { problem: { code: code === "EACCES" || code === "NOT_REGULAR" ? "EACCES" : "ENOENT", why: (e as Error).message } };
   }

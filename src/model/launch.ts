@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { WsError } from "../protocol/errors";
 import { envProblem } from "./env-vars";
+import { fileLimit, resourceExhausted } from "./fd-limit";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -75,6 +76,7 @@ export function startError(program: string, e: unknown): WsError {
   if (e instanceof WsError) return e;
   const err = e as NodeJS.ErrnoException | undefined;
   const why = err?.message ?? String(e);
+  if (err?.code === "EMFILE" || err?.code === "ENFILE" || err?.code === "EAGAIN") return resourceExhausted(fileLimit(), `the system refused: ${why}`);
   if (err?.code === "ERR_INVALID_ARG_VALUE") return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "invalid_params");
   if (err?.code === "ENOENT" || err?.code === "EACCES" || err?.code === "ENOEXEC") return new WsError(`can't run ${JSON.stringify(program)}: ${why}`, "program_not_found", { param: "command" });
   return new WsError(`can't start ${JSON.stringify(program)}: ${why}`, "spawn_failed", { param: "command" });

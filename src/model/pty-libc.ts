@@ -46,6 +46,8 @@ const TIOCSWINSZ = 0x5414;
 const TCSANOW = 0;
 const EAGAIN = 11;
 const EINTR = 4;
+const ENFILE = 23;
+const EMFILE = 24;
 // termios flags Bun's own PTY sets beyond the kernel's defaults; ws's panes get the same terminal.
 const BRKINT = 0o2;
 const IXANY = 0o4000;
@@ -65,13 +67,13 @@ export interface PtyPair {
 /** Open a PTY pair sized cols x rows. Throws when the system has none to give. */
 export function openPtyPair(c: Libc, cols: number, rows: number): PtyPair {
   const master = c.posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (master < 0) throw new Error(`can't open a pseudo-terminal (errno ${errno(c)})`);
+  if (master < 0) throw failed("can't open a pseudo-terminal", errno(c));
   try {
     const name = new Uint8Array(128);
-    if (c.grantpt(master) !== 0 || c.unlockpt(master) !== 0 || c.ptsname_r(master, name, name.length) !== 0) throw new Error(`can't set up a pseudo-terminal (errno ${errno(c)})`);
+    if (c.grantpt(master) !== 0 || c.unlockpt(master) !== 0 || c.ptsname_r(master, name, name.length) !== 0) throw failed("can't set up a pseudo-terminal", errno(c));
     const path = name.subarray(0, name.indexOf(0) + 1); // NUL-terminated
     const slave = c.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (slave < 0) throw new Error(`can't open ${new TextDecoder().decode(path.subarray(0, -1))} (errno ${errno(c)})`);
+    if (slave < 0) throw failed(`can't open ${new TextDecoder().decode(path.subarray(0, -1))}`, errno(c));
     c.fcntl(master, F_SETFL, c.fcntl(master, F_GETFL, 0) | O_NONBLOCK);
     setTerminalModes(c, slave);
     setWindowSize(c, master, cols, rows);
@@ -80,6 +82,12 @@ export function openPtyPair(c: Libc, cols: number, rows: number): PtyPair {
     c.close(master);
     throw e;
   }
+}
+
+/** An error with the errno's name as its code where it says the system ran out (launch.ts's startError). */
+function failed(what: string, e: number): Error {
+  const code = e === EMFILE ? "EMFILE" : e === ENFILE ? "ENFILE" : e === EAGAIN ? "EAGAIN" : undefined;
+  return Object.assign(new Error(`${what} (${code ?? `errno ${e}`})`), code ? { code } : {});
 }
 
 function setTerminalModes(c: Libc, fd: number): void {

@@ -8,6 +8,7 @@ import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, t
 import { WsError, have } from "../protocol/errors";
 import { nameProblem } from "./names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
+import { checkFileRoom } from "./fd-limit";
 import { EventBus } from "./events";
 import { treeToSpec, type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
@@ -225,6 +226,7 @@ export class Session {
     const now = this.panes.size + this.reserved;
     if (now + n > this.maxPanes)
       throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${now}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
+    checkFileRoom(n, now);
   }
 
   /** Refuse, before anything changes, a pane that could not start (launch.ts). `at` prefixes the

@@ -12,11 +12,13 @@ export interface ErrorHint {
   available?: unknown[];
   /** A command to run next. */
   command?: string;
-  /** The limit that was reached (limit_exceeded). */
+  /** The limit that was reached (limit_exceeded, resource_exhausted). */
   limit?: number;
   /** pane_exited: how the pane's program ended (null when a signal ended it, or unknown). */
   exit_code?: number | null;
   signal?: string | null;
+  /** The panes the open-file limit allows (resource_exhausted). */
+  panes?: number;
 }
 
 /** Every error code a v6 reply can carry, with what it means. Stable: scripts branch on them. */
@@ -46,6 +48,7 @@ export const ERROR_CODES = {
   cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",
   spawn_failed: "The system refused to start the program; the message says why. Nothing was changed",
   limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
+  resource_exhausted: "The system has no room for it: the server's open-file limit (RLIMIT_NOFILE; `hint.limit` gives it) or processes ran out. Nothing was changed; close panes or raise the limit",
   too_many_connections: "The server already serves its maximum of connections (this one is closed), or this connection has one of the slots kept for short requests and asked for a stream, attach or wait",
   internal: "The server failed; the message says how. Please report it",
   no_shell_integration: "The pane's program sends no shell-integration marks (OSC 133), so ws can't tell where a command starts and ends; the bash, zsh and fish that ws starts send them (docs/shell-integration.md)",

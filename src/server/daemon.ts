@@ -9,6 +9,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
+import { raiseFileLimit } from "../model/fd-limit";
 import { shimPaneEnv } from "../tmux-shim/server";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
@@ -68,6 +69,9 @@ export class Daemon {
 
   async start(): Promise<void> {
     const path = this.opts.socketPath;
+    // Hundreds of panes need more descriptors than a shell's soft default (often 1024).
+    const files = raiseFileLimit();
+    if (files) this.log.debug(`open files: at most ${files.soft} (hard limit ${files.hard})`);
     ensureSocketDir(dirname(path));
     const state = await probeSocket(path);
     if (state === "live") throw new ServerStartError(`a ws server is already running on ${path}`);

@@ -10,6 +10,7 @@ import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";
 import { envInt } from "../model/limits";
+import { connectionShare } from "../model/fd-limit";
 import { Connection } from "./connection";
 import { dispatchLine, type LineStyle } from "./dispatch";
 
@@ -113,6 +114,10 @@ export interface ListenerOptions {
 }
 
 export function listen(o: ListenerOptions) {
+  // Every connection holds a descriptor: serve no more than the share panes leave them (fd-limit.ts),
+  // so `accept` is never the call that runs out.
+  const maxConnections = Math.min(MAX_CONNECTIONS, connectionShare());
+  const reservedSlots = Math.min(RESERVED_SLOTS, Math.floor(maxConnections / 8));
   let nextId = 1;
   let open = 0;
   let lingering = 0;
@@ -152,7 +157,7 @@ export function listen(o: ListenerOptions) {
   const reservedRefusal = (entry: { type: string }) =>
     HOLDS_CONNECTION.has(entry.type)
       ? new WsError(
-          `too many connections: the last ${RESERVED_SLOTS} of this ws's ${MAX_CONNECTIONS} are kept for short requests, so ${entry.type} can't have one now; something is holding many connections open (ws events, ws wait, ws attach, …)`,
+          `too many connections: the last ${reservedSlots} of this ws's ${maxConnections} are kept for short requests, so ${entry.type} can't have one now; something is holding many connections open (ws events, ws wait, ws attach, …)`,
           "too_many_connections",
         )
       : undefined;
@@ -274,13 +279,13 @@ export function listen(o: ListenerOptions) {
         const conn = new Connection(socket, nextId++);
         socket.data = { conn };
         open++;
-        if (open > MAX_CONNECTIONS) {
+        if (open > maxConnections) {
           // Told before anything else is read, in the one form every client of every version reads.
-          return refuseConnection(conn, `too many connections (this ws serves at most ${MAX_CONNECTIONS} at once)`);
+          return refuseConnection(conn, `too many connections (this ws serves at most ${maxConnections} at once)`);
         }
         const refusal = o.admit?.(conn);
         if (refusal) return refuseConnection(conn, refusal);
-        const reserved = open > MAX_CONNECTIONS - RESERVED_SLOTS;
+        const reserved = open > maxConnections - reservedSlots;
         const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved };
         lines.set(conn, st);
         armIdle(conn, st);

@@ -1,0 +1,106 @@
+// The daemon's file descriptors: how many it may open (RLIMIT_NOFILE), raised to the hard limit at
+// start, and how they are shared. Every pane holds 3 (its PTY master, its process, the stream that
+// reads it) and every connection 1. Run out, and the kernel refuses the next `accept`: the listening
+// socket stays readable, the event loop wakes for it again and again (100% CPU), and no client is
+// answered. So panes may use only what connections, refused connections and short-lived files
+// (a save, git's pipes) leave them: past that, creating a pane is refused with `resource_exhausted`.
+import { dlopen, FFIType } from "bun:ffi";
+import { readdirSync } from "node:fs";
+import { WsError } from "../protocol/errors";
+
+/** Descriptors one pane holds. */
+export const FDS_PER_PANE = 3;
+/** Kept for short-lived files and pipes (saves, git, gh, /proc reads) and refused connections. */
+const SPARE_FDS = 128;
+/** What the daemon holds itself: stdio, its log, the socket, workers, Bun's own. */
+const DAEMON_FDS = 64;
+/** Linux's RLIMIT_NOFILE (asm-generic, x86_64 and aarch64 alike). */
+const RLIMIT_NOFILE = 7;
+
+interface Limits {
+  soft: number;
+  hard: number;
+}
+
+let rlimit: { get(): Limits | undefined; set(l: Limits): boolean } | null | undefined;
+
+/** getrlimit/setrlimit through libc (Linux with glibc); null elsewhere. */
+function libc() {
+  if (rlimit !== undefined) return rlimit;
+  rlimit = null;
+  if (process.platform !== "linux") return rlimit;
+  try {
+    const { symbols } = dlopen("libc.so.6", {
+      getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+      setrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+    });
+    // struct rlimit: two rlim_t (u64) on 64-bit Linux.
+    rlimit = {
+      get() {
+        const buf = new BigUint64Array(2);
+        if (symbols.getrlimit(RLIMIT_NOFILE, buf) !== 0) return undefined;
+        const n = (v: bigint) => (v > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(v));
+        return { soft: n(buf[0]!), hard: n(buf[1]!) };
+      },
+      set(l) {
+        const v = (n: number) => (Number.isFinite(n) ? BigInt(n) : 0xffffffffffffffffn);
+        return symbols.setrlimit(RLIMIT_NOFILE, new BigUint64Array([v(l.soft), v(l.hard)])) === 0;
+      },
+    };
+  } catch {}
+  return rlimit;
+}
+
+/** Raise the soft limit to the hard one (as most servers do at start): the soft default (1024 on
+ * many systems) is meant for programs that never hold hundreds of terminals. Returns the limits now. */
+export function raiseFileLimit(): Limits | undefined {
+  const c = libc();
+  const now = c?.get();
+  if (!c || !now) return undefined;
+  if (now.soft < now.hard && c.set({ soft: now.hard, hard: now.hard })) return c.get();
+  return now;
+}
+
+/** Descriptors this process may have open (the soft limit); Infinity when it can't be read. */
+export function fileLimit(): number {
+  return libc()?.get()?.soft ?? Infinity;
+}
+
+/** Connections the descriptors allow beside the panes: a quarter of them (at least 16). */
+export function connectionShare(limit = fileLimit()): number {
+  return Number.isFinite(limit) ? Math.max(16, Math.floor(limit / 4)) : Number.MAX_SAFE_INTEGER;
+}
+
+/** Descriptors open now (Linux; undefined where /proc can't tell). */
+export function openFiles(): number | undefined {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuse, before anything starts, `n` more panes (beside `panes` running) that the descriptors
+ * can't hold while keeping the connections' share, what the daemon itself holds and a spare; or
+ * that would leave fewer than the spare free now, whatever holds them.
+ */
+export function checkFileRoom(n: number, panes: number): void {
+  const limit = fileLimit();
+  if (!Number.isFinite(limit)) return;
+  const keep = connectionShare(limit) + SPARE_FDS + DAEMON_FDS;
+  const most = Math.max(0, Math.floor((limit - keep) / FDS_PER_PANE));
+  if (panes + n > most) throw resourceExhausted(limit, `that leaves room for ${most} panes (${FDS_PER_PANE} files each; ${keep} are kept for connections and ws itself)`, most);
+  const open = openFiles();
+  if (open !== undefined && open + n * FDS_PER_PANE + SPARE_FDS > limit) throw resourceExhausted(limit, `${open} are open now`);
+}
+
+/** The error for a pane the system's limits refuse (also when the kernel said EMFILE or ENFILE). */
+export function resourceExhausted(limit: number, detail: string, panes?: number): WsError {
+  const lim = Number.isFinite(limit) ? `${limit}` : "its";
+  return new WsError(
+    `no room for another pane: ws may open ${lim} files (RLIMIT_NOFILE) and ${detail}; close panes, or raise the limit (ulimit -Hn before ws start)`,
+    "resource_exhausted",
+    Number.isFinite(limit) ? { limit, ...(panes !== undefined ? { panes } : {}) } : {},
+  );
+}

@@ -1,0 +1,108 @@
+// Running out of file descriptors (issue 22, item 9): the daemon raises its soft RLIMIT_NOFILE to
+// the hard one at start, refuses a pane the descriptors can't hold with `resource_exhausted` (the
+// limit in the hint), keeps room for connections, and never spins on a failing `accept`. A real
+// daemon started under `prlimit` with a low hard limit, real panes, the real socket.
+import { afterEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { TestServer, waitFor, wsArgv } from "./harness";
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop();
+}, 60_000);
+
+/** `ws start` with the descriptor limits `soft:hard` (the daemon inherits them). */
+async function startLimited(soft: number, hard: number): Promise<TestServer> {
+  const s = new TestServer();
+  servers.push(s);
+  const proc = Bun.spawn(["prlimit", `--nofile=${soft}:${hard}`, "--", ...wsArgv(), "start"], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
+  const [err, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`ws start under prlimit exited ${code}: ${err}`);
+  await waitFor("the server's info file", () => s.daemonPid());
+  return s;
+}
+
+function openFileLimits(pid: number): { soft: number; hard: number } {
+  const line = readFileSync(`/proc/${pid}/limits`, "utf8").split("\n").find((l) => l.startsWith("Max open files"))!;
+  const [soft, hard] = line.replace("Max open files", "").trim().split(/\s+/).map(Number);
+  return { soft: soft!, hard: hard! };
+}
+
+/** CPU time (user + system, in clock ticks of 10 ms) a process has used. */
+function cpuTicks(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  return Number(rest[11]) + Number(rest[12]);
+}
+
+/** A connection that holds a subscribe stream open (it stays until closed). */
+async function holdStream(sock: string): Promise<{ close(): void; first: Promise<string> }> {
+  let first!: (s: string) => void;
+  const got = new Promise<string>((r) => (first = r));
+  let buf = "";
+  const socket = await Bun.connect({
+    unix: sock,
+    socket: {
+      open(s) {
+        s.write(JSON.stringify({ v: 6, type: "subscribe", types: ["pane_created"] }) + "\n");
+      },
+      data(_s, b) {
+        buf += b.toString();
+        if (buf.includes("\n")) first(buf.split("\n")[0]!);
+      },
+      close() {
+        first(buf || "(closed)");
+      },
+    },
+  });
+  return { close: () => socket.end(), first: got };
+}
+
+test("the soft limit is raised to the hard one at start", async () => {
+  const s = await startLimited(128, 512);
+  expect(openFileLimits(s.daemonPid()!)).toEqual({ soft: 512, hard: 512 });
+}, 60_000);
+
+test("out of descriptors: panes are refused with resource_exhausted, connections still served, no spinning", async () => {
+  // 320 descriptors: 80 for connections, 192 for ws itself and short-lived files, 16 panes.
+  const s = await startLimited(320, 320);
+  const pid = s.daemonPid()!;
+  // Panes until the descriptors are spoken for: each refused one says why, with the limit.
+  let made = 0;
+  let refusal: any;
+  for (let i = 0; i < 100 && !refusal; i++) {
+    const r = await s.request({ v: 6, type: "tab_new", command: ["cat"] });
+    if (r.type === "error") refusal = r;
+    else made++;
+  }
+  expect(refusal).toBeDefined();
+  expect(refusal.code).toBe("resource_exhausted");
+  expect(refusal.hint).toMatchObject({ limit: 320, panes: 16 });
+  expect(refusal.message).toContain("RLIMIT_NOFILE");
+  expect(made).toBe(15);
+  // The refusal left nothing behind: the panes made are all there is.
+  const panes = () => s.list().then((w) => w.flatMap((x: any) => x.tabs.flatMap((t: any) => t.panes)).length);
+  expect(await panes()).toBe(made + 1);
+  // Idle streams on top (the audit's 20 idle connections), then more: each is served or refused
+  // with a line; none makes the daemon spin or stop answering.
+  const streams = await Promise.all(Array.from({ length: 20 }, () => holdStream(s.sock)));
+  for (const st of streams) expect(await st.first).toMatch(/"type":"(ok|subscribed)"/);
+  const before = cpuTicks(pid);
+  const t0 = Date.now();
+  for (let i = 0; i < 10; i++) {
+    const a = Date.now();
+    expect((await s.request({ v: 2, type: "workspace_list" })).type).toBe("workspaces");
+    expect(Date.now() - a).toBeLessThan(2000);
+  }
+  await Bun.sleep(1000); // an interval to measure CPU over, not a synchronisation
+  const busy = (cpuTicks(pid) - before) * 10 / (Date.now() - t0);
+  console.log(`daemon CPU while out of pane room with 20 streams: ${Math.round(busy * 100)}%`);
+  expect(busy).toBeLessThan(0.5);
+  // Another pane is still refused cleanly; once panes close there is room again.
+  expect((await s.request({ v: 6, type: "tab_new", command: ["cat"] })).code).toBe("resource_exhausted");
+  const wss = await s.list();
+  const last = wss[0].tabs.at(-1).panes[0];
+  await s.request({ v: 6, type: "pane_close", pane: typeof last === "number" ? last : last.id });
+  expect((await s.request({ v: 6, type: "tab_new", command: ["cat"] })).type).not.toBe("error");
+  for (const st of streams) st.close();
+}, 120_000);
