@@ -1,21 +1,72 @@
-// Templates without a server: placeholders stay single argv elements (quoted in shell scripts),
-// mistakes name the file and line, the built-ins parse.
+// Templates without a server: placeholders fill whole argv elements or plain parts of them, never
+// script text (refused on load, naming the WS_ variable to read instead); mistakes name the file
+// and line; the built-ins parse.
 import { expect, test } from "bun:test";
-import { BUILTINS, fillArgv, instantiate, loadTemplate, parseTemplate, setupCommands } from "../src/features/workstreams/templates";
+import { BUILTINS, argvProblem, fillArgv, instantiate, loadTemplate, parseTemplate, placeholderEnv, setupCommands } from "../src/features/workstreams/templates";
 
 const hostile = { name: "n", branch: "x$(echo injected);`echo id`'q", dir: "/wt/a b" };
 
-test("a placeholder is one argv element; in a sh -c script and a setup string it is shell-quoted", async () => {
-  expect(fillArgv(["git", "log", "{branch}"], hostile)).toEqual(["git", "log", hostile.branch]);
-  const script = fillArgv(["sh", "-c", "printf '%s\\n' {branch} {dir}"], hostile)[2]!;
-  const out = Bun.spawnSync(["sh", "-c", script]).stdout.toString();
-  expect(out).toBe(`${hostile.branch}\n/wt/a b\n`);
-  const t = parseTemplate("t", `setup = ["printf '%s' {branch}", ["echo", "{branch}"]]\n`);
-  const [line, argv] = setupCommands(t, hostile);
-  expect(Bun.spawnSync(line!).stdout.toString()).toBe(hostile.branch);
-  expect(argv).toEqual(["echo", hostile.branch]);
-  // {review_command} is a command line by nature: it goes in as written.
-  expect(fillArgv(["sh", "-c", "{review_command}"], { review_command: "claude 'hi'" })).toEqual(["sh", "-c", "claude 'hi'"]);
+test("a placeholder fills a whole argv element or a plain part of one; its value is in the environment as WS_<NAME>", async () => {
+  expect(fillArgv(["git", "log", "{branch}", "origin/{branch}", "--dir={dir}"], hostile)).toEqual(["git", "log", hostile.branch, `origin/${hostile.branch}`, "--dir=/wt/a b"]);
+  // A script's arguments ($1, …) are data: a placeholder may be one.
+  const argv = fillArgv(["sh", "-c", 'printf "%s|%s" "$1" "$WS_BRANCH"', "sh", "{branch}"], hostile);
+  const t = parseTemplate("t", `setup = ["printf '%s' \\"$WS_BRANCH\\"", ["echo", "{branch}"]]\n`);
+  const env = { ...process.env, ...placeholderEnv(hostile) };
+  expect(Bun.spawnSync(argv, { env }).stdout.toString()).toBe(`${hostile.branch}|${hostile.branch}`);
+  const [line, echo] = setupCommands(t, hostile);
+  expect(Bun.spawnSync(line!, { env }).stdout.toString()).toBe(hostile.branch);
+  expect(echo).toEqual(["echo", hostile.branch]);
+  expect(placeholderEnv(hostile)).toMatchObject({ WS_NAME: "n", WS_BRANCH: hostile.branch, WS_DIR: "/wt/a b", WS_PR: "" });
+  const tree = instantiate(parseTemplate("t", `[layout]\ntype = "pane"\ncommand = ["sh", "-c", "echo \\"$WS_BRANCH\\""]\n`), hostile, "/wt/a b", "n");
+  expect(tree).toMatchObject({ command: ["sh", "-c", 'echo "$WS_BRANCH"'], env: { WS_BRANCH: hostile.branch, WS_WORKSTREAM: "n" } });
+});
+
+test("a placeholder inside script text is refused, whatever the interpreter and however its flags are written", () => {
+  const refused = (argv: string[]) => argvProblem(argv);
+  for (const argv of [
+    ["bash", "-lc", "echo {branch}; exec bash"],
+    ["bash", "--login", "-c", "echo {branch}"],
+    ["bash", "-o", "pipefail", "-c", "{branch}"],
+    ["sh", "-ec", "echo {branch}"],
+    ["env", "sh", "-c", "echo {branch}"],
+    ["env", "A=1", "/bin/sh", "-xc", "{branch}"],
+    ["nice", "-n", "5", "zsh", "-c", "echo {name}"],
+    ["fish", "-c", "echo {branch}"],
+    ["fish", "--command=echo {branch}"],
+    ["fish", "-C", "echo {branch}"],
+    ["python3", "-c", "print('{branch}')"],
+    ["/usr/bin/python3.12", "-Ic", "print('{name}')"],
+    ["node", "-e", "console.log('{branch}')"],
+    ["node", "-pe", "'{branch}'"],
+    ["node", "--eval={branch}"],
+    ["bun", "--eval", "{branch}"],
+    ["deno", "eval", "{branch}"],
+    ["perl", "-ne", "print '{branch}'"],
+    ["ruby", "-e", "puts '{branch}'"],
+    ["awk", "-F", ":", "{branch}"],
+    ["sed", "s/a/{branch}/"],
+    ["nvim", "-c", "e {dir}"],
+    ["nvim", "{branch}"],
+    ["ssh", "host", "echo", "{branch}"],
+    ["pwsh", "-Command", "Write-Host", "{branch}"],
+    ["some-tool", "-e", "{branch}"],
+    ["echo", "hi {name}"], // more than a plain part: some program could read it as code
+  ])
+    expect({ argv, problem: refused(argv) }).toMatchObject({ argv, problem: expect.stringContaining("{") });
+  for (const argv of [
+    ["git", "log", "origin/{branch}..HEAD"],
+    ["sh", "-c", 'echo "$1"', "sh", "{branch}"],
+    ["bash", "{dir}/setup.sh", "{branch}"],
+    ["nvim", "{dir}/README.md"],
+    ["awk", "-f", "prog.awk", "{dir}/data"],
+    ["open", "https://example.invalid/pull/{pr}"],
+    ["tool", "--branch={branch}"],
+  ])
+    expect({ argv, problem: refused(argv) }).toEqual({ argv, problem: undefined });
+  // The message names the variable to read, as the interpreter writes it.
+  expect(refused(["python3", "-c", "print('{branch}')"])).toContain('os.environ["WS_BRANCH"]');
+  expect(refused(["node", "-e", "console.log('{name}')"])).toContain("process.env.WS_NAME");
+  expect(refused(["bash", "-lc", "echo {dir}"])).toContain('"$WS_DIR"');
 });
 
 test("mistakes name the file and line", () => {
@@ -36,15 +87,21 @@ test("mistakes name the file and line", () => {
   expect(bad(`colour = "red"\n`)).toStartWith('/cfg/t.toml:1: unknown setting "colour"');
   expect(bad(`setup = [1]\n`)).toStartWith("/cfg/t.toml:1: setup must be");
   expect(bad(`x = [\n`)).toStartWith("/cfg/t.toml:");
+  // A placeholder in script text names the line and the variable to use.
+  expect(bad(`workspace = "w"\nsetup = ["echo {branch}"]\n`)).toStartWith('/cfg/t.toml:2: setup "echo {branch}": {branch} is inside script text');
+  expect(bad(`[layout]\ntype = "split"\ndirection = "right"\nratio = 0.5\n[layout.first]\ntype = "pane"\n[layout.second]\ntype = "pane"\ncommand = ["bash", "-lc", "echo {branch}; exec bash"]\n`)).toMatch(
+    /^\/cfg\/t\.toml:9: command .*\{branch\} is inside script text \(bash -lc\).*"\$WS_BRANCH"/,
+  );
 });
 
 test("the built-ins parse: default is one shell in the worktree, review its agent beside a shell", async () => {
   const none = { XDG_CONFIG_HOME: "/nonexistent" };
   expect(BUILTINS).toEqual(["default", "review"]);
   const def = instantiate(await loadTemplate("default", none), {}, "/wt/x", "x");
-  expect(def).toEqual({ type: "pane", cwd: "/wt/x", env: { WS_WORKSTREAM: "x" } });
+  expect(def).toMatchObject({ type: "pane", cwd: "/wt/x", env: { WS_WORKSTREAM: "x", WS_NAME: "x", WS_DIR: "/wt/x" } });
+  expect(def.type === "pane" && def.command).toBeFalsy();
   const review = await loadTemplate("review", none);
   expect(review.workspace).toBe("PR Review");
   const tree = instantiate(review, { review_command: "agent --go" }, "/wt/r", "r");
-  expect(tree).toMatchObject({ type: "split", first: { command: ["sh", "-c", "agent --go"], cwd: "/wt/r" }, second: { type: "pane", cwd: "/wt/r" } });
+  expect(tree).toMatchObject({ type: "split", first: { command: ["sh", "-c", 'eval "$WS_REVIEW_COMMAND"'], cwd: "/wt/r", env: { WS_REVIEW_COMMAND: "agent --go" } }, second: { type: "pane", cwd: "/wt/r" } });
 });

@@ -38,7 +38,7 @@ export async function done({ fields }: HandlerInput): Promise<void> {
     if (globals.json) printJson(reply);
     throw new CliError(errorText(reply));
   }
-  show(reply, `workstream ${name ?? `of pane ${pane}`} is done: its tab is closed and its worktree is being removed (the branch stays)`);
+  show(reply, `workstream ${name ?? `of pane ${pane}`} is done: its worktree is removed and its tab closed (the branch stays)`);
 }
 
 /** A workstream error from code running here (git, templates) as the CLI's error. */

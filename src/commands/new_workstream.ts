@@ -28,7 +28,7 @@ export default defineMessage<{ template: string; name: string; branch?: string; 
     dir: { type: "string", description: "The worktree" },
     branch: { type: "string", description: "Its branch" },
   },
-  errors: ["project_not_found", "not_a_repo", "branch_exists", "branch_not_found", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "unsupported", ...PANE_START_ERRORS],
+  errors: ["project_not_found", "not_a_repo", "branch_exists", "branch_not_found", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "path_escapes", "unsupported", ...PANE_START_ERRORS],
   example: { v: 1, type: "new_workstream", template: "design-system-pr", name: "pr-101", pr: 101 },
   cli: {
     path: "new",

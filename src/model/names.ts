@@ -25,3 +25,15 @@ export function nameProblem(name: string): string | undefined {
 export function isValidName(name: string): boolean {
   return nameProblem(name) === undefined;
 }
+
+/** What is wrong with a name that also names a directory or file (a workstream, a review, a
+ * template), or undefined: the name rule above, and it must stay one path component that no
+ * program reads as an option: no `/`, no `..` (nor `.` alone), no leading `-`. */
+export function pathNameProblem(name: string): string | undefined {
+  const problem = nameProblem(name);
+  if (problem) return problem;
+  if (name.includes("/")) return "holds a / (it names a directory, and must stay one)";
+  if (name.includes("..") || name === ".") return 'holds ".." or is "." (it names a directory, and must stay inside its parent)';
+  if (name.startsWith("-")) return "starts with - (a program would read it as an option)";
+  return undefined;
+}

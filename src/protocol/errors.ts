@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   template_invalid: "A workstream template has a mistake; the message names its file and line",
   git_failed: "git (or gh) failed; the message says what it said. Nothing was changed",
   setup_failed: "A template's setup command failed; the message gives its output. The worktree and its new branch were removed",
+  path_escapes: "A file to copy into a new worktree (a template's `copy`, the repo's .worktreeinclude) is, or lies under, a symbolic link that leads out of the main checkout or the new worktree; the message names it. The worktree and its new branch were removed",
   uncommitted_changes: "ws done refused: the worktree has uncommitted changes (commit and push them, or force)",
   unpushed_commits: "ws done refused: the branch has commits on no remote branch (push them, or force)",
   nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",

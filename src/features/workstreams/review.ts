@@ -10,6 +10,7 @@ import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRo
 import { git, gitSaid, onPath, run } from "./git";
 import type { OpenReview } from "./service";
 import { safeText } from "../../safe-text";
+import { pathNameProblem } from "../../model/names";
 
 type Env = Record<string, string | undefined>;
 
@@ -77,11 +78,15 @@ async function prMarkdown(dir: string, target: string, meta: PrMeta | undefined)
 /** Make (or reuse) the review's worktree, write .ws/pr.md, and return open_review's fields. */
 export async function prepareReview(target: string, o: { cwd: string; fresh: boolean; template: string; focus: boolean; env?: Env }): Promise<OpenReview> {
   const env = o.env ?? process.env;
+  if (target.startsWith("-")) throw new WsError(`can't review ${JSON.stringify(target)}: a PR number or a branch name does not start with -`, "invalid_params", { param: "target" });
   const repo = await repoRoot(o.cwd);
   const pr = /^#?\d+$/.test(target) ? Number(target.replace("#", "")) : undefined;
   const meta = await ghPr(pr !== undefined ? String(pr) : target, repo);
-  const label = pr !== undefined ? String(pr) : target.replace(/[^A-Za-z0-9._-]+/g, "-");
+  // The name names the review's directory: one plain path component (a branch's / and .. go).
+  const label = pr !== undefined ? String(pr) : target.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, "-");
   const name = `review-${repoName(repo)}-${label}`;
+  const bad = pathNameProblem(name);
+  if (bad) throw new WsError(`can't review ${JSON.stringify(target)}: the review's name ${JSON.stringify(name)} ${bad}`, "invalid_params", { param: "target" });
   const dir = join(worktreesRoot(env), repoName(repo), name);
   let branch: string;
   if (await isWorktree(dir)) {

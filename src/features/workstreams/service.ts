@@ -2,13 +2,14 @@
 // (a review tab over a worktree the client made), workstream_done (the checks, the tab, the
 // worktree) and the dashboard's rows. The model keeps the records (Session.addWorkstream); git runs
 // asynchronously, off the path of every other request.
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { Session } from "../../model/session";
 import type { Tab, Workspace } from "../../model/workspace";
 import type { TreeNode } from "../../model/tree";
 import type { Workstream } from "../../model/workstream";
 import { WsError, have } from "../../protocol/errors";
-import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, setupCommands, type Vars } from "./templates";
+import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, placeholderEnv, setupCommands, type Vars } from "./templates";
+import { pathNameProblem } from "../../model/names";
 import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
 import { readProject } from "../projects/store";
 import { parentDir } from "../../paths";
@@ -72,6 +73,12 @@ export class WorkstreamService {
     return repo !== undefined ? expandHome(repo, this.env) : undefined;
   }
 
+  /** A workstream's name names its worktree's directory: one path component, no option. */
+  private checkName(name: string): void {
+    const problem = pathNameProblem(name);
+    if (problem) throw new WsError(`invalid workstream name ${JSON.stringify(name)}: it ${problem}`, "invalid_params", { param: "name" });
+  }
+
   private checkFree(name: string): void {
     if (this.session.workstreams.has(name) || this.pending.has(name))
       throw new WsError(`there is a workstream "${name}" already: ws done ${name} first, or pick another name`, "workstream_exists", { param: "name" });
@@ -81,6 +88,7 @@ export class WorkstreamService {
    * worktree (and a branch made for it) and changes nothing in the session. */
   async create(p: NewWorkstream): Promise<Opened> {
     if (p.branch !== undefined && p.pr !== undefined) throw new WsError("give branch or pr, not both", "invalid_params", { param: "pr" });
+    this.checkName(p.name);
     this.checkFree(p.name);
     this.pending.add(p.name);
     try {
@@ -94,7 +102,7 @@ export class WorkstreamService {
       try {
         const vars: Vars = { name: p.name, branch: wt.branch, dir, repo, pr: p.pr !== undefined ? String(p.pr) : "", review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND };
         await copyFiles(repo, dir, await copyList(repo, t.copy));
-        await runSetup(setupCommands(t, vars), dir, { WS_WORKSTREAM: p.name });
+        await runSetup(setupCommands(t, vars), dir, { ...placeholderEnv(vars), WS_WORKSTREAM: p.name });
         const tree = instantiate(t, vars, dir, p.name, this.socketDir);
         const { ws, tab } = this.openTab(fill(t.workspace ?? repoName(repo), vars), tree, p.name, true);
         this.session.addWorkstream({ name: p.name, repo, dir, branch: wt.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
@@ -118,6 +126,10 @@ export class WorkstreamService {
 
   /** open_review: the open tab for this name (unless fresh), else a new one from the template. */
   async openReview(p: OpenReview): Promise<{ pane: number }> {
+    this.checkName(p.name);
+    const context = p.vars.find(([k]) => k === "context")?.[1];
+    for (const [field, v] of [["dir", p.dir], ["repo", p.repo], ["vars.context", context ?? "/"]] as const)
+      if (!isAbsolute(v)) throw new WsError(`${field} must be an absolute path, not ${JSON.stringify(v)}`, "invalid_params", { param: field });
     const old = this.session.workstreams.get(p.name);
     if ((old && !old.review) || this.pending.has(p.name)) this.checkFree(p.name); // a task's name, not a review's
     const at = old && this.session.workstreamTab(old);
@@ -157,21 +169,38 @@ export class WorkstreamService {
     return w;
   }
 
-  /** workstream_done: refuse where the spec says, else close the tab; the worktree goes after. */
-  async done(p: { name?: string; pane?: number; force: boolean }): Promise<void> {
+  /** workstream_done: refuse where the spec says, else remove the worktree, then close the tab and
+   * forget the workstream. Either all of it happens or, when git refuses (files appeared since the
+   * check, say), nothing but the refusal: the workstream and its tab stay. A second done for the
+   * same workstream meanwhile waits for the first and shares its answer. */
+  done(p: { name?: string; pane?: number; force: boolean }): Promise<void> {
     const w = this.resolve(p);
+    const running = this.finishing.get(w.name);
+    if (running) return running;
+    const job = this.finish(w, p.force).finally(() => this.finishing.delete(w.name));
+    this.finishing.set(w.name, job);
+    return job;
+  }
+
+  /** Workstreams ws done is finishing now, by name. */
+  private finishing = new Map<string, Promise<void>>();
+
+  private async finish(w: Workstream, force: boolean): Promise<void> {
     this.refuseLastTab(w);
-    if (!p.force) {
+    if (!force) {
       const why = await unfinishedWork(w.dir, { review: w.review });
       if (why) throw why;
     }
     this.refuseLastTab(w); // the session may have changed while git looked
+    // git checks again as it removes (without force it refuses a worktree with changes), so a
+    // file that appeared since our look makes it refuse here, before anything is forgotten.
+    await removeWorktree(w.repo, w.dir, force);
+    // Now the rest can't fail. A caller inside the tab goes with it. (Should the tab have become
+    // the last in ws meanwhile, it stays open, over a worktree that is gone.)
     const at = this.session.workstreamTab(w);
-    if (at) this.session.closeTab(at.ws, at.tab);
-    this.session.removeWorkstream(w.name);
+    if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
+    if (this.session.workstreams.get(w.name) === w) this.session.removeWorkstream(w.name);
     this.prs.forget(w.name);
-    // The reply goes now; a caller inside the tab may be gone already.
-    removeWorktree(w.repo, w.dir, p.force).catch((e) => console.error(`ws done ${w.name}: ${(e as Error).message}`));
   }
 
   private refuseLastTab(w: Workstream): void {

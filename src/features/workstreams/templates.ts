@@ -1,7 +1,9 @@
 // Workstream templates: TOML files under $XDG_CONFIG_HOME/ws/templates/NAME.toml, plus the two
 // built in. A template lays out the workstream's tab with the layout tree layout_apply takes
 // (src/model/tree.ts), and says where the repo is, which files to copy and what to run first.
-// Placeholders ({name}, {branch}, …) are filled into single argv elements, never through a shell.
+// Placeholders ({name}, {branch}, …) fill a whole argv element or a plain part of one, never script
+// text (script-text.ts); every value is also in the pane's and the setup's environment (WS_BRANCH, …),
+// which is where a script reads it.
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -10,6 +12,8 @@ import { WsError } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
+import { pathNameProblem } from "../../model/names";
+import { interpreterName, scriptElements } from "./script-text";
 
 export interface Template {
   name: string;
@@ -21,20 +25,27 @@ export interface Template {
   workspace?: string;
   base?: string;
   copy: string[];
-  /** argv arrays, or strings the user wrote as shell command lines (run with sh -c). */
+  /** argv arrays, or strings the user wrote as shell command lines (run with sh -c; no placeholders). */
   setup: (string | string[])[];
   layout: TreeNode;
 }
 
-/** The placeholders a template may use; a known one with no value becomes "". */
+/** The placeholders a template may use; one with no value becomes "". Each is also the
+ * environment variable WS_<NAME> in every pane and setup command (envName). */
 export const PLACEHOLDERS = ["name", "branch", "dir", "repo", "pr", "url", "context", "review_command"] as const;
 export type Vars = Partial<Record<string, string>>;
+
+/** The environment variable that carries a placeholder's value: {branch} is WS_BRANCH. */
+export const envName = (placeholder: string) => `WS_${placeholder.toUpperCase()}`;
+
+const isPlaceholder = (key: string) => (PLACEHOLDERS as readonly string[]).includes(key);
 
 /** The review agent's command line ({review_command}) unless WS_REVIEW_COMMAND says otherwise. */
 export const DEFAULT_REVIEW_COMMAND = `claude 'Review this pull request. Its title, description, changed files and checks are in .ws/pr.md; the code is checked out here.'`;
 
 const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout"];
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const templateNameProblem = (name: string) => pathNameProblem(name) ?? (TEMPLATE_NAME.test(name) ? undefined : 'holds characters other than letters, digits, ".", "_" and "-"');
 
 const BUILTIN_TEXT: Record<string, string> = {
   default: `# The built-in "default" template: one shell in the worktree.
@@ -48,14 +59,18 @@ const BUILTIN_TEXT: Record<string, string> = {
 #
 # The layout is the tree \`ws layout apply\` takes: a pane, or a split of two nodes.
 # Panes: command (argv), cwd (relative to the worktree), label, env, keep.
-# Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}
+# Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills a whole
+# argv element or a plain part of one (["git", "log", "origin/{branch}"]); inside a script
+# (["bash", "-lc", "..."], a setup string) use the environment instead: $WS_NAME, $WS_BRANCH,
+# $WS_DIR, $WS_REPO, $WS_PR, … are set in every pane and setup command.
 
 [layout]
 type = "pane"
 `,
   review: `# The built-in "review" template (ws review): the review agent beside a shell.
-# {review_command} is a command line (WS_REVIEW_COMMAND, default: claude with a prompt to review
-# the PR described in .ws/pr.md), so it runs through sh -c.
+# $WS_REVIEW_COMMAND is a command line (your WS_REVIEW_COMMAND, default: claude with a prompt to
+# review the PR described in .ws/pr.md), so sh runs it; it is read from the environment, as every
+# placeholder's value is inside a script.
 
 workspace = "PR Review"
 
@@ -67,7 +82,7 @@ ratio = 0.6
 [layout.first]
 type = "pane"
 label = "review"
-command = ["sh", "-c", "{review_command}"]
+command = ["sh", "-c", 'eval "$WS_REVIEW_COMMAND"']
 
 [layout.second]
 type = "pane"
@@ -135,6 +150,16 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     const path = m ? m[1]!.replace(/^root/, "layout").split(".") : ["layout"];
     throw fail(`${where(path)}: ${problem.replace(/`root/g, "`layout")}`);
   }
+  for (const s of setup as Template["setup"]) {
+    const bad = typeof s === "string" ? scriptTextProblem(s, "sh -c (a setup string)", "sh") : argvProblem(s);
+    if (bad) throw fail(`${where(["setup"])}: setup ${JSON.stringify(s)}: ${bad}`);
+  }
+  const walk = (n: TreeNode, path: string[]): void => {
+    if (n.type === "split") return walk(n.first, [...path, "first"]), walk(n.second, [...path, "second"]);
+    const bad = n.command && argvProblem(n.command);
+    if (bad) throw fail(`${where([...path, "command"])}: command ${JSON.stringify(n.command)}: ${bad}`);
+  };
+  walk(layout as TreeNode, ["layout"]);
   return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode };
 }
 
@@ -148,7 +173,8 @@ export function copyProblem(p: string): string | undefined {
 
 /** A template by name: the user's file first (it may shadow a built-in), else a built-in. */
 export async function loadTemplate(name: string, env: Record<string, string | undefined> = process.env): Promise<Template> {
-  if (!TEMPLATE_NAME.test(name)) throw fail(`invalid template name ${JSON.stringify(name)}: letters, digits, ".", "_" and "-"`, "template_not_found");
+  const bad = templateNameProblem(name);
+  if (bad) throw fail(`invalid template name ${JSON.stringify(name)}: it ${bad}`, "template_not_found");
   const file = join(templatesDir(env), `${name}.toml`);
   let text: string | undefined;
   try {
@@ -168,45 +194,81 @@ export async function listTemplates(env: Record<string, string | undefined> = pr
   const dir = templatesDir(env);
   let names: string[] = [];
   try {
-    names = (await readdir(dir)).filter((f) => f.endsWith(".toml")).map((f) => f.slice(0, -5)).filter((n) => TEMPLATE_NAME.test(n)).sort();
+    names = (await readdir(dir)).filter((f) => f.endsWith(".toml")).map((f) => f.slice(0, -5)).filter((n) => !templateNameProblem(n)).sort();
   } catch {}
   const out: { name: string; file?: string }[] = names.map((n) => ({ name: n, file: join(dir, `${n}.toml`) }));
   for (const b of BUILTINS) if (!names.includes(b)) out.push({ name: b });
   return out;
 }
 
-// ---- filling in ---------------------------------------------------------------------------
+// ---- placeholders: where they may go, and filling in ---------------------------------------
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "fish", "ksh"]);
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+/** What may stand around a placeholder in one argv element: a path, a URL, an option's `--x=`. */
+const PLAIN = /^[A-Za-z0-9_.,:/=@%+~#-]*$/;
 
-/** A value quoted for a POSIX shell: one word whatever it holds. */
-export function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
+/** The placeholders `s` uses (known ones only: `{}` in a script is not ours). */
+function placeholdersIn(s: string): string[] {
+  return [...s.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter(isPlaceholder);
 }
 
-/** Fill `{placeholder}`s in `s`. Unknown ones stay as written (a `{}` in a script is not ours).
- * In a shell script (`quote`), values are quoted, except {review_command}, a command line itself. */
-export function fill(s: string, vars: Vars, quote = false): string {
-  return s.replace(/\{([a-z_]+)\}/g, (whole, key: string) => {
-    if (!(PLACEHOLDERS as readonly string[]).includes(key) && vars[key] === undefined) return whole;
-    const v = vars[key] ?? "";
-    return quote && key !== "review_command" ? shellQuote(v) : v;
-  });
+/** How a script in this interpreter reads a placeholder's environment variable. */
+function envReference(interpreter: string, variable: string): string {
+  const name = interpreterName(interpreter);
+  if (name === "python" || name === "pypy") return `os.environ["${variable}"]`;
+  if (["node", "nodejs", "bun", "deno", "ts-node", "tsx"].includes(name)) return `process.env.${variable}`;
+  if (name === "perl") return `$ENV{${variable}}`;
+  if (name === "ruby") return `ENV["${variable}"]`;
+  return `"$${variable}"`;
 }
 
-/** An argv with its placeholders filled: a script after a shell's -c gets quoted values. */
+function scriptTextProblem(text: string, how: string, interpreter: string): string | undefined {
+  const key = placeholdersIn(text)[0];
+  if (key === undefined) return undefined;
+  const v = envName(key);
+  return `{${key}} is inside script text (${how}), where its value would run as code. Read it from the environment instead: ${envReference(interpreter, v)} (${v} is set in every pane and setup command)`;
+}
+
+/** Why an argv of a template puts a placeholder where its value could become code, or undefined. */
+export function argvProblem(argv: readonly string[]): string | undefined {
+  const script = scriptElements(argv);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const keys = placeholdersIn(a);
+    if (!keys.length) continue;
+    const how = script.get(i);
+    if (how !== undefined) return scriptTextProblem(a, how, how.split(" ")[0]!);
+    const around = a.replace(PLACEHOLDER, (whole, k: string) => (isPlaceholder(k) ? "" : whole));
+    if (!PLAIN.test(around))
+      return `{${keys[0]}} is part of ${JSON.stringify(a)}, which is more than a plain path or option (a program may read it as code). Give the value an argv element of its own, or read it from the environment in a script: "$${envName(keys[0]!)}"`;
+  }
+  return undefined;
+}
+
+/** Fill `{placeholder}`s in `s`. Unknown ones stay as written (a `{}` in a script is not ours). */
+export function fill(s: string, vars: Vars): string {
+  return s.replace(PLACEHOLDER, (whole, key: string) => (isPlaceholder(key) ? (vars[key] ?? "") : whole));
+}
+
+/** An argv with its placeholders filled: each value stays inside its element. */
 export function fillArgv(argv: string[], vars: Vars): string[] {
-  const shell = argv.length > 0 && SHELLS.has(argv[0]!.split("/").pop()!);
-  return argv.map((a, i) => fill(a, vars, shell && i > 0 && argv[i - 1] === "-c"));
+  return argv.map((a) => fill(a, vars));
+}
+
+/** Every placeholder's value as the environment variable a script reads (WS_BRANCH, …); "" for
+ * none. A value the environment can't carry (a NUL) is left empty. */
+export function placeholderEnv(vars: Vars): Record<string, string> {
+  return Object.fromEntries(PLACEHOLDERS.map((k) => [envName(k), (vars[k] ?? "").includes("\0") ? "" : (vars[k] ?? "")]));
 }
 
 /** The template's tree for a workstream in `dir`: placeholders filled, cwds made absolute within
  * the worktree, and WS_WORKSTREAM set in every pane. With `socketDir` (the server's), a Neovim
  * pane gets a private --listen socket there, so `ws open` can drive it. */
-export function instantiate(t: Template, vars: Vars, dir: string, workstream: string, socketDir?: string): TreeNode {
+export function instantiate(t: Template, given: Vars, dir: string, workstream: string, socketDir?: string): TreeNode {
+  const vars: Vars = { name: workstream, dir, ...given };
   const walk = (n: TreeNode): TreeNode => {
     if (n.type === "split") return { ...n, first: walk(n.first), second: walk(n.second) };
-    const leaf: TreeNode = { type: "pane", cwd: resolve(dir, fill(n.cwd ?? ".", vars)), env: { ...Object.fromEntries(Object.entries(n.env ?? {}).map(([k, v]) => [k, fill(v, vars)])), WS_WORKSTREAM: workstream } };
+    const leaf: TreeNode = { type: "pane", cwd: resolve(dir, fill(n.cwd ?? ".", vars)), env: { ...Object.fromEntries(Object.entries(n.env ?? {}).map(([k, v]) => [k, fill(v, vars)])), ...placeholderEnv(vars), WS_WORKSTREAM: workstream } };
     if (n.command) leaf.command = socketDir !== undefined ? nvimListenArgv(fillArgv(n.command, vars), socketDir) : fillArgv(n.command, vars);
     if (n.label !== undefined) leaf.label = fill(n.label, vars);
     if (n.keep) leaf.keep = true;
@@ -218,8 +280,8 @@ export function instantiate(t: Template, vars: Vars, dir: string, workstream: st
   return tree;
 }
 
-/** The setup commands as argv: a string is the user's command line, run with sh -c, its
- * placeholders quoted. */
+/** The setup commands as argv: a string is the user's command line, run with sh -c as written
+ * (loading refused placeholders in it; it reads $WS_BRANCH, …). */
 export function setupCommands(t: Template, vars: Vars): string[][] {
-  return t.setup.map((s) => (typeof s === "string" ? ["sh", "-c", fill(s, vars, true)] : fillArgv(s, vars)));
+  return t.setup.map((s) => (typeof s === "string" ? ["sh", "-c", s] : fillArgv(s, vars)));
 }

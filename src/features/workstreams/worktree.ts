@@ -2,13 +2,14 @@
 // a PR's head, copying the main clone's untracked files into it, running setup, and the checks
 // and removal of `ws done`. Used by the daemon (new_workstream, workstream_done) and by the CLI
 // (ws review makes its worktree itself). Git only through argv arrays (git.ts).
-import { cp, mkdir, readFile, stat, appendFile } from "node:fs/promises";
+import { mkdir, readFile, rmdir, stat, appendFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { WsError } from "../../protocol/errors";
 import { copyProblem } from "./templates";
 import { wsDir } from "../../xdg-dirs";
 import { git, gitOk, gitSaid, onPath, run } from "./git";
+import { copyIntoWorktree, readWorktreeInclude } from "./copy";
 
 type Env = Record<string, string | undefined>;
 
@@ -77,36 +78,60 @@ export interface Worktree {
 export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
   const { repo, dir } = req;
   if (await exists(dir)) throw new WsError(`${dir} is taken: pick another name, or remove it (ws done, git worktree remove)`, "path_taken", { param: "name" });
+  // Every check before anything is made: a refused name leaves no directory behind.
+  if (req.pr === undefined) await checkBranchName(repo, req.branch ?? req.name, req.branch !== undefined ? "branch" : "name");
   const remote = await remoteOf(repo);
   // Fetch first, so a new branch starts from the remote's latest and an existing one is found.
   if (remote) {
     const f = await git(repo, ["fetch", "--quiet", remote]);
     if (f.code !== 0) console.error(`ws: git fetch ${remote} in ${repo} failed (${gitSaid(f)}); going on with what is here`);
   }
-  await mkdir(dirname(dir), { recursive: true });
-  if (req.pr !== undefined) return prWorktree(req, remote);
+  if (req.pr !== undefined) return withParent(dir, () => prWorktree(req, remote));
   if (req.branch !== undefined) {
-    await checkBranchName(repo, req.branch, "branch");
-    if (await hasRef(repo, `refs/heads/${req.branch}`)) {
-      await gitOk(repo, ["worktree", "add", dir, req.branch], `checking out ${req.branch}`);
-      return { repo, dir, branch: req.branch, newBranch: false };
+    const branch = req.branch;
+    if (await hasRef(repo, `refs/heads/${branch}`)) {
+      await withParent(dir, () => gitOk(repo, ["worktree", "add", dir, branch], `checking out ${branch}`));
+      return { repo, dir, branch, newBranch: false };
     }
-    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${req.branch}`))) {
-      await gitOk(repo, ["worktree", "add", "--track", "-b", req.branch, dir, `${remote}/${req.branch}`], `checking out ${remote}/${req.branch}`);
-      return { repo, dir, branch: req.branch, newBranch: true };
+    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`))) {
+      await withParent(dir, () => gitOk(repo, ["worktree", "add", "--track", "-b", branch, dir, `${remote}/${branch}`], `checking out ${remote}/${branch}`));
+      return { repo, dir, branch, newBranch: true };
     }
-    throw new WsError(`no branch "${req.branch}" in ${repo}${remote ? ` or on ${remote}` : ""}: leave out --branch to start a new branch ${req.name}`, "branch_not_found", { param: "branch" });
+    throw new WsError(`no branch "${branch}" in ${repo}${remote ? ` or on ${remote}` : ""}: leave out --branch to start a new branch ${req.name}`, "branch_not_found", { param: "branch" });
   }
-  await checkBranchName(repo, req.name, "name");
   if (await hasRef(repo, `refs/heads/${req.name}`))
     throw new WsError(`branch "${req.name}" exists in ${repo}: use --branch ${req.name} to work on it, or pick another name`, "branch_exists", { param: "name", command: `ws new TEMPLATE ${req.name} --branch ${req.name}` });
   const start = await startPoint(repo, remote, req.base);
-  await gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, dir, start], `making branch ${req.name} from ${start}`);
+  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, dir, start], `making branch ${req.name} from ${start}`));
   return { repo, dir, branch: req.name, newBranch: true };
 }
 
+/** Run `make` with `dir`'s parent in place; the directories made for it go again if it fails. */
+async function withParent<T>(dir: string, make: () => Promise<T>): Promise<T> {
+  const first = await mkdir(dirname(dir), { recursive: true });
+  try {
+    return await make();
+  } catch (e) {
+    if (first !== undefined) await removeEmptyUpTo(dirname(dir), first);
+    throw e;
+  }
+}
+
+/** Remove `from` and its parents up to `top` (inclusive) while they are empty. */
+async function removeEmptyUpTo(from: string, top: string): Promise<void> {
+  for (let d = from; d.length >= top.length; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    if (d === top) return;
+  }
+}
+
+/** A branch name git takes, and not one a git command could read as an option. */
 async function checkBranchName(repo: string, name: string, param: string): Promise<void> {
-  if ((await git(repo, ["check-ref-format", "--branch", name])).code !== 0) throw new WsError(`"${name}" is not a valid git branch name`, "invalid_params", { param });
+  if (name.startsWith("-") || (await git(repo, ["check-ref-format", "--branch", name])).code !== 0) throw new WsError(`"${name}" is not a valid git branch name`, "invalid_params", { param });
 }
 
 /** Where a new branch starts: the base on the remote when it is there, else locally. */
@@ -150,9 +175,8 @@ export async function reviewBranchWorktree(repo: string, dir: string, branch: st
   if (remote) await git(repo, ["fetch", "--quiet", remote]);
   const start = remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`)) ? `${remote}/${branch}` : (await hasRef(repo, `refs/heads/${branch}`)) ? branch : undefined;
   if (!start) throw new WsError(`no branch "${branch}" in ${repo}${remote ? ` or on ${remote}` : ""}, and no PR by that number`, "branch_not_found", { param: "branch" });
-  await mkdir(dirname(dir), { recursive: true });
   const review = `review/${branch}`;
-  await gitOk(repo, ["worktree", "add", "--no-track", "-B", review, dir, start], `checking out ${start} for review`);
+  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-B", review, dir, start], `checking out ${start} for review`));
   return { repo, dir, branch: review, newBranch: true };
 }
 
@@ -181,30 +205,19 @@ export async function undoWorktree(w: Worktree): Promise<void> {
 /** The copy list: the template's, plus the repo's .worktreeinclude (one path a line, # comments). */
 export async function copyList(repo: string, fromTemplate: string[]): Promise<string[]> {
   const out = [...fromTemplate];
-  try {
-    for (const raw of (await readFile(join(repo, ".worktreeinclude"), "utf8")).split("\n")) {
-      const line = raw.trim();
-      if (!line || line.startsWith("#")) continue;
-      const problem = copyProblem(line);
-      if (problem) console.error(`ws: ${repo}/.worktreeinclude: skipped ${JSON.stringify(line)}: it ${problem}`);
-      else if (!out.includes(line)) out.push(line);
-    }
-  } catch {}
+  for (const raw of (await readWorktreeInclude(repo)).split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const problem = copyProblem(line);
+    if (problem) console.error(`ws: ${repo}/.worktreeinclude: skipped ${JSON.stringify(line)}: it ${problem}`);
+    else if (!out.includes(line)) out.push(line);
+  }
   return out;
 }
 
-/** Copy each listed path that exists in the main clone into the worktree (modes kept). */
-export async function copyFiles(repo: string, dir: string, list: string[]): Promise<string[]> {
-  const copied: string[] = [];
-  for (const p of list) {
-    const from = join(repo, p);
-    if (!(await exists(from))) continue;
-    await mkdir(dirname(join(dir, p)), { recursive: true });
-    await cp(from, join(dir, p), { recursive: true, preserveTimestamps: true, errorOnExist: false, force: true });
-    copied.push(p);
-  }
-  return copied;
-}
+/** Copy each listed path that exists in the main clone into the worktree (modes kept), following
+ * no symbolic link out of either (copy.ts: path_escapes names the one that would). */
+export const copyFiles = copyIntoWorktree;
 
 /** Run each setup command in the worktree, in order; the first that fails stops with its output. */
 export async function runSetup(commands: string[][], dir: string, env: Record<string, string>): Promise<void> {
@@ -238,13 +251,20 @@ export async function unfinishedWork(dir: string, o: { review?: boolean } = {}):
   return undefined;
 }
 
-/** Remove the worktree (never its branch). */
+/** Remove the worktree (never its branch). Without force git refuses one with changes, checking
+ * as it removes: that refusal is uncommitted_changes, any other failure git_failed. */
 export async function removeWorktree(repo: string, dir: string, force: boolean): Promise<void> {
   if (!(await exists(dir))) {
     await git(repo, ["worktree", "prune"]);
     return;
   }
-  await gitOk(repo, ["worktree", "remove", ...(force ? ["--force", "--force"] : []), dir], `removing the worktree ${dir}`);
+  const r = await git(repo, ["worktree", "remove", ...(force ? ["--force", "--force"] : []), dir]);
+  if (r.code === 0) return;
+  const said = gitSaid(r);
+  const partly = (await exists(dir)) && !(await exists(join(dir, ".git"))) ? " (git removed part of it)" : "";
+  if (/modified or untracked files/.test(said))
+    throw new WsError(`${dir} changed while ws done ran: git refused to remove it (${said}). The workstream stays: commit and push the changes, or ws done --force to throw them away`, "uncommitted_changes");
+  throw new WsError(`removing the worktree ${dir} failed${partly}: git worktree remove said: ${said}. The workstream stays: ws done again, or --force`, "git_failed");
 }
 
 /** Keep ws's own files (.ws/pr.md) out of `git status`, so they never count as uncommitted. */
