@@ -56,7 +56,7 @@ test("a template's layout, placeholders, copy (+ .worktreeinclude) and setup", a
     join(dir, "dev.toml"),
     `workspace = "dev {name}"
 copy = [".env", "missing.txt"]
-setup = [["sh", "-c", "echo ran > setup-ran.txt"], "printf '%s\\\\n' {branch} > branch.txt"]
+setup = [["sh", "-c", "echo ran > setup-ran.txt"], "printf '%s\\\\n' \\"$WS_BRANCH\\" > branch.txt"]
 
 [layout]
 type = "split"
@@ -66,7 +66,7 @@ ratio = 0.6
 [layout.first]
 type = "pane"
 label = "left-{name}"
-command = ["sh", "-c", "echo name={name} branch={branch} pr=[{pr}] keep={other}; echo {dir} | wc -c; exec cat"]
+command = ["sh", "-c", "echo name=$WS_NAME branch=$WS_BRANCH pr=[$WS_PR] keep={other}; echo \\"$1\\" | wc -c; exec cat", "sh", "{dir}"]
 
 [layout.second]
 type = "pane"
@@ -90,7 +90,7 @@ env = { GREETING = "hi {name}" }
   expect(layout.root.first.label).toBe("left-feat-b");
   expect(layout.root.second.cwd).toBe(join(wt, "sub"));
   const [left, right] = layout.panes as number[];
-  // In a sh -c script the values come quoted (one word each); unknown placeholders stay as written.
+  // A script reads the values from the environment or its arguments; unknown placeholders stay as written.
   await s.waitScreen(left!, "name=feat-b branch=feat-b pr=[] keep={other}");
   await s.waitScreen(left!, new RegExp(`^\\s*${wt.length + 1}$`, "m"));
   await s.request({ v: 2, type: "pane_send", pane: right, text: 'echo "g=$GREETING w=$WS_WORKSTREAM"', enter: true });
@@ -148,7 +148,7 @@ test("ws templates list and show", async () => {
   expect(list).toMatch(/^review\s+\(built in\)$/m);
   expect(list).toContain(join(s.root, "config", "ws", "templates", "dev.toml"));
   const shown = await s.ok(["templates", "show", "review"]);
-  expect(shown).toContain('command = ["sh", "-c", "{review_command}"]');
+  expect(shown).toContain(`command = ["sh", "-c", 'eval "$WS_REVIEW_COMMAND"']`);
   // What show prints is a template a user can copy.
   writeFileSync(join(s.root, "config", "ws", "templates", "copied.toml"), await s.ok(["templates", "show", "default"]));
   expect(await s.ok(["templates", "show", "copied"])).toContain('type = "pane"');

@@ -194,7 +194,7 @@ export class WorkstreamService {
     this.refuseLastTab(w); // the session may have changed while git looked
     // git checks again as it removes (without force it refuses a worktree with changes), so a
     // file that appeared since our look makes it refuse here, before anything is forgotten.
-    await removeWorktree(w.repo, w.dir, force);
+    await removeWorktree(w.repo, w.dir, force, worktreesRoot(this.env));
     // Now the rest can't fail. A caller inside the tab goes with it. (Should the tab have become
     // the last in ws meanwhile, it stays open, over a worktree that is gone.)
     const at = this.session.workstreamTab(w);

@@ -2,7 +2,7 @@
 // a PR's head, copying the main clone's untracked files into it, running setup, and the checks
 // and removal of `ws done`. Used by the daemon (new_workstream, workstream_done) and by the CLI
 // (ws review makes its worktree itself). Git only through argv arrays (git.ts).
-import { mkdir, readFile, rmdir, stat, appendFile } from "node:fs/promises";
+import { mkdir, readFile, rm, rmdir, stat, appendFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { WsError } from "../../protocol/errors";
@@ -253,8 +253,17 @@ export async function unfinishedWork(dir: string, o: { review?: boolean } = {}):
 
 /** Remove the worktree (never its branch). Without force git refuses one with changes, checking
  * as it removes: that refusal is uncommitted_changes, any other failure git_failed. */
-export async function removeWorktree(repo: string, dir: string, force: boolean): Promise<void> {
+export async function removeWorktree(repo: string, dir: string, force: boolean, root?: string): Promise<void> {
   if (!(await exists(dir))) {
+    await git(repo, ["worktree", "prune"]);
+    return;
+  }
+  if (!(await exists(join(dir, ".git")))) {
+    // Partly removed before (a file appeared while git deleted it): git knows it no more. The rest
+    // goes only when forced, and only inside ws's own worktrees directory.
+    if (!force || root === undefined || !dir.startsWith(root.replace(/\/*$/, "/")))
+      throw new WsError(`${dir} was partly removed and is no git worktree any more: ws done --force removes the rest`, "git_failed");
+    await rm(dir, { recursive: true, force: true });
     await git(repo, ["worktree", "prune"]);
     return;
   }
