@@ -65,7 +65,7 @@ test("PANE defaults to $WS_PANE_ID", async () => {
 test("errors exit non-zero with the server's message; --json prints the error reply", async () => {
   const r = await s.run(["workspace", "close", "Gmaes"]);
   expect(r.code).toBe(1);
-  expect(r.stderr.trim()).toBe('ws: no workspace "Gmaes" (have: main, Games)'); // one line, no stack
+  expect(r.stderr.trim()).toBe('ws: no workspace "Gmaes" (have: main, Games) (did you mean "Games"?)'); // one line, no stack
   const j = await s.run(["--json", "workspace", "close", "Gmaes"]);
   expect(JSON.parse(j.stdout)).toMatchObject({ type: "error", message: 'no workspace "Gmaes" (have: main, Games)' });
 });

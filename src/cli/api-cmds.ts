@@ -86,20 +86,19 @@ export async function call({ fields: args }: HandlerInput): Promise<void> {
 export async function events({ fields: args }: HandlerInput): Promise<void> {
   const fields: Record<string, unknown> = { v: VERSION, type: "subscribe", ...args };
   let first = true;
-  let failure: string | undefined;
+  let failure: CliError | undefined;
   await stream(JSON.stringify(fields), (l) => {
     let o: Record<string, unknown>;
     try {
       o = JSON.parse(l);
     } catch {
-      failure = l;
+      failure = new CliError(l);
       return false;
     }
     if (first) {
       first = false;
       if (o.type === "error") {
-        failure = errorText(o as ReplyObject);
-        if (globals.json) printJsonLine(l);
+        failure = new CliError(errorText(o as ReplyObject), 1, String(o.code ?? "internal"), o as ReplyObject);
         return false;
       }
     }
@@ -108,7 +107,7 @@ export async function events({ fields: args }: HandlerInput): Promise<void> {
     const { v: _v, type: _t, event, seq, boot_id: _b, time: _time, ...rest } = o;
     print(`${seq ?? "-"} ${event} ${Object.entries(rest).map(([k, val]) => `${k}=${typeof val === "string" ? val : JSON.stringify(val)}`).join(" ")}`);
   });
-  if (failure) throw new CliError(failure);
+  if (failure) throw failure;
 }
 
 /** ws tab list [--workspace W]: the tabs of one workspace, from workspace_list. */

@@ -5,6 +5,7 @@ import type { MessageInfo } from "./spec";
 import { request, NoServer, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
+import { VERSION } from "../protocol/version";
 
 export interface Globals extends SocketChoice {
   json: boolean;
@@ -46,13 +47,25 @@ export function sock(): string {
   return socketPath(globals);
 }
 
+/** A failure the CLI reports: one line on stderr, or under --json one v6 error object with
+ * `code`, `message` and `hint` (the server's own reply when it refused), and an exit status
+ * from the table in docs/cli.md. */
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    readonly code: string = "client_failed",
+    /** The server's error reply, printed as it is under --json. */
+    readonly reply?: ReplyObject,
   ) {
     super(message);
   }
+}
+
+/** The --json form of a failure: always `code`, `message` and `hint`. */
+export function errorJson(e: CliError): Record<string, unknown> {
+  if (e.reply) return { ...e.reply, hint: e.reply.hint ?? {} };
+  return { v: VERSION, type: "error", code: e.code, message: e.message, hint: {} };
 }
 
 const OLD_SERVER_ADVICE =
@@ -72,7 +85,7 @@ export function messageTable(): Record<string, MessageInfo> {
 /** What to run when no server answers, for the server this call chose. */
 export function noServerError(e: NoServer): CliError {
   const flag = (globals.hosts?.length ? ` -H ${globals.hosts[0]}` : "") + (globals.name ? ` -L ${globals.name}` : "");
-  return new CliError(`${e.message}. Start one with \`ws start${flag}\` (or just \`ws${flag}\`).`);
+  return new CliError(`${e.message}. Start one with \`ws start${flag}\` (or just \`ws${flag}\`).`, 1, "no_server");
 }
 
 /** An error reply as one line for people, with the server's hint (did you mean, accepted, see). */
@@ -85,7 +98,9 @@ export function errorText(reply: ReplyObject): string {
   return text;
 }
 
-/** Send a registered message at the version that introduced it; throw CliError on an error reply. */
+/** Send a registered message at v6, whatever version introduced it, so every error the CLI shows
+ * has the structured `code` and `hint` (the spec allows any message at the newest version); throw
+ * CliError on an error reply. */
 export async function send(type: string, fields: Record<string, unknown> = {}, info?: MessageInfo): Promise<ReplyObject> {
   const entry = info ?? messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
@@ -97,7 +112,10 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
   const deadline = entry.longRunning ? (typeof timeout === "number" ? (timeout === 0 ? 0 : timeout + 10_000) : 10 * 60_000) : undefined;
   let reply: ReplyObject;
   try {
-    reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
+    reply = await request(sock(), { v: Math.max(entry.since, VERSION), type, ...fields }, deadline);
+    // A server from before v6 refuses the version: ask again at the one that introduced the message.
+    if (reply.type === "error" && reply.plain && entry.since < VERSION && /protocol version \d+ not supported/.test(String(reply.message)))
+      reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
   } catch (e) {
     if (e instanceof NoServer) throw noServerError(e);
     throw new CliError((e as Error).message);
@@ -106,8 +124,7 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
     const message = String(reply.message ?? "error");
     if (reply.plain && /protocol version \d+ not supported|unknown (type|variant)/.test(message))
       throw new CliError(`${message}\n${OLD_SERVER_ADVICE}`);
-    if (globals.json) printJson(reply);
-    throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1);
+    throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1, String(reply.code ?? "internal"), reply);
   }
   return reply;
 }

@@ -2,7 +2,7 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, globals, print, printError, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
+import { CliError, errorJson, globals, print, printError, printJson, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { type Found, MissingPane, UsageError, findCommand, parseArgs } from "./parse";
@@ -62,13 +62,12 @@ export async function runCli(argv: string[]): Promise<void> {
     if (help) return print(commandHelp(command));
     await run(command, found.rest);
   } catch (e) {
-    if (e instanceof UsageError) {
-      printError(`ws: ${e.message}`);
-      process.exit(USAGE_EXIT);
-    }
-    printError(`ws: ${(e as Error)?.message ?? String(e)}`);
+    const failure = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
+    // Scripts read the JSON error on stdout; people read the line on stderr (both under --json).
+    if (globals.json) printJson(errorJson(failure));
+    printError(`ws: ${failure.message}`);
     if (process.env.WS_DEBUG) console.error(e);
-    process.exit(e instanceof CliError ? e.exitCode : 1);
+    process.exit(failure.exitCode);
   }
 }
 
@@ -78,9 +77,16 @@ async function run(command: Command, words: string[]): Promise<void> {
     // With -H, this pane and this directory are not the remote server's: no defaults from them.
     if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words);
   } catch (e) {
-    if (e instanceof MissingPane) throw new CliError(e.message);
+    if (e instanceof MissingPane) throw new CliError(e.message, 1, "invalid_params");
     throw e;
   }
+  // The CLI's own flags (--status-ok) are not the message's.
+  const local: Record<string, unknown> = {};
+  for (const p of command.params)
+    if (p.local && p.field in fields) {
+      local[p.field] = fields[p.field];
+      delete fields[p.field];
+    }
   if (command.run) {
     const load = HANDLERS[command.run];
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);
@@ -90,4 +96,21 @@ async function run(command: Command, words: string[]): Promise<void> {
   const reply = await send(command.message!, fields, command.send);
   const view = command.view ? VIEWS[command.view] : undefined;
   show(reply, view?.(reply, fields), { keepSgr: fields.styled === true });
+  process.exitCode = exitStatus(command, reply, local);
+}
+
+/** The exit status a successful reply gives (docs/cli.md, Exit statuses). */
+function exitStatus(command: Command, reply: Record<string, unknown>, local: Record<string, unknown>): number {
+  switch (command.status) {
+    case "exit_code": {
+      if (local.status_ok === true) return 0;
+      const code = reply.exit_code;
+      // A signal or a closed pane has no status: report failure, as a shell's 128+N would.
+      return typeof code === "number" ? code & 255 : reply.closed || reply.signal ? 1 : 0;
+    }
+    case "found":
+      return Array.isArray(reply.matches) && reply.matches.length === 0 ? 1 : 0;
+    default:
+      return 0;
+  }
 }

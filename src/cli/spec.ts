@@ -23,6 +23,8 @@ export interface Param {
   accepted?: readonly string[];
   /** A last positional string[] that takes every remaining word, one element each (`KEYS...`). */
   many?: boolean;
+  /** The CLI's own flag: never sent to the server (`--status-ok`). */
+  local?: boolean;
 }
 
 export interface Command {
@@ -44,6 +46,8 @@ export interface Command {
   run?: string;
   /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
   ownArgs?: boolean;
+  /** What the exit status says (src/commands/types.ts MessageCli.status). */
+  status?: "exit_code" | "found";
 }
 
 /** What the message table holds of each message, for `send` and `ws call`. */

@@ -58,6 +58,10 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
   if (cli.fixed) cmd.fixed = cli.fixed;
   if (cli.view) cmd.view = cli.view;
   if (cli.run) cmd.run = cli.run;
+  if (cli.status) {
+    cmd.status = cli.status;
+    if (cli.status === "exit_code") cmd.params.push({ field: "status_ok", flag: "status-ok", type: "boolean", local: true, description: "Exit 0 when it answered, whatever the program's status (default: exit with it)" });
+  }
   return cmd;
 }
 

@@ -25,7 +25,7 @@ export async function done({ fields }: HandlerInput): Promise<void> {
   if (name === undefined && pane === undefined) throw new CliError("which workstream? ws done NAME (or run it inside one)");
   // Asked from inside the workstream's tab, the tab (and this connection) may close before the reply.
   const inside = (name !== undefined && name === here) || pane !== undefined;
-  const msg = { v: 2, type: "workstream_done", ...(name !== undefined ? { name } : { pane }), force: fields.force === true };
+  const msg = { v: 6, type: "workstream_done", ...(name !== undefined ? { name } : { pane }), force: fields.force === true };
   let reply;
   try {
     reply = await request(sock(), msg, 10 * 60_000);
@@ -34,17 +34,14 @@ export async function done({ fields }: HandlerInput): Promise<void> {
     if (inside) return;
     throw new CliError((e as Error).message);
   }
-  if (reply.type === "error") {
-    if (globals.json) printJson(reply);
-    throw new CliError(errorText(reply));
-  }
+  if (reply.type === "error") throw new CliError(errorText(reply), 1, String(reply.code ?? "internal"), reply);
   show(reply, `workstream ${name ?? `of pane ${pane}`} is done: its worktree is removed and its tab closed (the branch stays)`);
 }
 
 /** A workstream error from code running here (git, templates) as the CLI's error. */
 function local<T>(p: Promise<T>): Promise<T> {
   return p.catch((e) => {
-    throw e instanceof WsError ? new CliError(e.message) : e;
+    throw e instanceof WsError ? new CliError(e.message, 1, e.code) : e;
   });
 }
 

@@ -1,3 +1,4 @@
+import { WsError } from "../protocol/errors";
 import { defineMessage, ok } from "./types";
 
 export default defineMessage<{ pane: number; text: string; enter: boolean }>({
@@ -11,10 +12,13 @@ export default defineMessage<{ pane: number; text: string; enter: boolean }>({
     text: { type: "string", required: true, description: "The text. May be empty" },
     enter: { type: "boolean", default: false, description: "Press Enter after the text" },
   },
+  errors: ["pane_not_found", "pane_exited"],
   example: { v: 2, type: "pane_send", pane: 4, text: "cargo test", enter: true },
   cli: { path: "pane send", args: ["pane", "text"], defaults: { pane: "$WS_PANE_ID", text: "" } },
-  handle({ pane, text, enter }, { session }) {
+  handle({ pane, text, enter }, { session, version }) {
     const p = session.pane(pane);
+    // A kept pane whose program has exited takes no input: say so (v6; older lines were always ok).
+    if (p.exited && (version ?? 0) >= 6) throw new WsError(`pane ${pane}'s program has exited; the text was not sent`, "pane_exited", { param: "pane", command: `ws pane respawn ${pane}` });
     if (text) p.paste(text);
     if (enter) p.write("\r");
     return ok();

@@ -52,7 +52,8 @@ export default defineMessage<Params>({
   example: { v: 6, id: 1, type: "search", pattern: "error\\[E\\d+\\]", regex: true, max: 20 },
   cli: {
     path: "search",
-    summary: "Find text in every pane's history and screen; prints PANE:LINE: TEXT",
+    summary: "Find text in every pane's history and screen; prints PANE:LINE: TEXT, and exits 1 when nothing matches (as grep)",
+    status: "found",
     args: ["pattern"],
     switches: {
       regex: { field: "regex", value: true, description: "PATTERN is a regular expression" },

@@ -90,7 +90,13 @@ export interface MessageCli {
   view?: string;
   /** A handler in src/cli/handlers.ts for a command that does more than send and print. */
   run?: string;
+  /** What the CLI's exit status says (docs/cli.md, Exit statuses): exit_code: the reply's
+   * `exit_code` (a program's status; `--status-ok` makes it 0); found: 1 when `matches` is empty,
+   * as grep. Default: 0 on success. */
+  status?: ExitStatusRule;
 }
+
+export type ExitStatusRule = "exit_code" | "found";
 
 export function defineMessage<P = any>(e: MessageEntry<P>): MessageEntry<P> {
   return e;

@@ -68,12 +68,12 @@ export default defineMessage<Params>({
   example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
   cli: [
     { path: "wait output", summary: "Until a pane's text (scrollback included) matches a regex", args: ["pane", "pattern"], flags: ["ignore_case", "source", "timeout"], fixed: { condition: "output" }, view: "wait" },
-    { path: "wait exit", summary: "Until a pane's program exits; prints its exit code", args: ["pane"], flags: ["timeout"], fixed: { condition: "exit" }, view: "wait" },
+    { path: "wait exit", summary: "Until a pane's program exits; prints its exit code and exits with it", args: ["pane"], flags: ["timeout"], fixed: { condition: "exit" }, view: "wait", status: "exit_code" as const },
     { path: "wait idle", summary: "Until a pane has printed nothing for IDLE_MS milliseconds", args: ["pane", "idle_ms"], flags: ["timeout"], fixed: { condition: "idle" }, view: "wait" },
     { path: "wait workspace", summary: "Until a workspace exists", args: ["workspace"], flags: ["timeout"], fixed: { condition: "workspace_exists" }, view: "wait" },
     { path: "wait pane", summary: "Until a pane exists", args: ["pane"], flags: ["timeout"], fixed: { condition: "pane_exists" }, view: "wait" },
     { path: "wait agent", summary: "Until a pane's agent status is one of some (comma-separated)", args: ["pane", "statuses"], flags: ["timeout"], fixed: { condition: "agent_status" }, view: "wait" },
-    { path: "wait command", summary: "Until a pane's shell finishes its next command; prints its exit status", args: ["pane"], flags: ["timeout"], fixed: { condition: "command_finished" }, view: "wait" },
+    { path: "wait command", summary: "Until a pane's shell finishes its next command; prints its exit status and exits with it", args: ["pane"], flags: ["timeout"], fixed: { condition: "command_finished" }, view: "wait", status: "exit_code" as const },
   ].map((c) => ({ ...c, defaults: { timeout: 0 } })),
   handle(p, { session, services, signal }) {
     const control = services.control;

@@ -73,6 +73,9 @@ export const ERROR_CODES = {
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
   file_refused: "A file ws was to read is not a regular file (a FIFO, a device, a directory) or is over its size limit, so ws did not wait on it; the message names it. Nothing was changed",
+  usage: "(CLI only) The command line has a mistake: an unknown command or flag, a missing or malformed argument; exit status 2",
+  no_server: "(CLI only) No ws server answers at the socket the command chose; start one with ws start",
+  client_failed: "(CLI only) The command failed on the client's side (a file it reads, the connection to the server); the message says why",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
