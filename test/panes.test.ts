@@ -50,7 +50,9 @@ describe("keep and respawn", () => {
     expect((await q({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m: any) => m.text)).toEqual(["hi"]);
     // Waits answer as for any exited pane; text sent to it goes nowhere.
     expect(await q({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
-    expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
+    // At v6 text sent to it is refused with pane_exited (nothing reads it); v2 lines keep their plain ok.
+    expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "error", code: "pane_exited" });
+    expect(await s.request({ v: 2, type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
     expect(await s.screen(pane)).toBe("hi\n[exited: status 3]");
     expect(await q({ type: "run", pane, command: "true" })).toMatchObject({ type: "error", code: "pane_exited" });
     expect(await q({ type: "pane_send_keys", pane, keys: ["Enter"] })).toMatchObject({ type: "error", code: "pane_exited" });

@@ -81,10 +81,12 @@ for (const sh of SHELLS) {
 }
 
 describe("the user's shell", () => {
-  test("a pane started without a command ($SHELL) has integration; ws run without PANE uses the focused pane", async () => {
+  test("a pane started without a command ($SHELL) has integration; a run message without a pane uses the focused pane", async () => {
     const focused = await q({ type: "tab_new", cwd: s.root, focus: true });
     expect(focused.type).toBe("pane");
-    const cli = await s.run(["run", "--", 'echo "in $WS_PANE_ID"']);
+    // The protocol's default; the CLI names the pane (docs/cli.md: no guessing the target).
+    expect(await q({ type: "run", command: 'echo "in $WS_PANE_ID"', timeout: 15000 })).toMatchObject({ exit_code: 0, output: `in ${focused.pane}\n` });
+    const cli = await s.run(["run", String(focused.pane), "--", 'echo "in $WS_PANE_ID"']);
     expect(cli).toMatchObject({ code: 0, stdout: `in ${focused.pane}\n` });
     // Shown as the shell it is, not as ws's way of starting it (bash --rcfile <ws's file>).
     const info = await q({ type: "pane_info", pane: focused.pane });

@@ -115,8 +115,11 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
       } else fields[p.field] = value;
       continue;
     }
-    const p = positionals[next++];
+    let p = positionals[next++];
     if (!p) throw new UsageError(`too many arguments for ${cmd.path}: "${w}"`);
+    // Inside a pane its id may be left out before other arguments (`ws pane keys Enter`,
+    // `ws pane send hello`): a word that is not a number can't be a pane id, so it is the next one's.
+    if (p.default === PANE_DEFAULT && p.type === "integer" && w !== "" && !/^-?\d+$/.test(w) && positionals[next]) p = positionals[next++]!;
     if (p.many) {
       // Every remaining word, as it is (no comma splitting): `ws pane keys 3 Escape : w q Enter`.
       next--;

@@ -15,7 +15,7 @@ export default defineMessage<{ tab?: number; pane?: number }>({
   replyFields: LAYOUT_REPLY,
   errors: ["tab_not_found", "pane_not_found"],
   example: { v: 6, id: 1, type: "layout_export", pane: 1 },
-  cli: { path: "layout export", summary: "Print a tab's split tree as JSON (what ws layout apply reads)", view: "tree" },
+  cli: { path: "layout export", summary: "Print a tab's split tree as JSON (what ws layout apply reads)", defaults: { pane: "$WS_PANE_ID" }, view: "tree" },
   handle(p, { session }) {
     const { ws, tab } = session.resolveTab(p);
     return layoutReply(session, ws, tab);

@@ -20,7 +20,7 @@ export default defineMessage<{ tab?: number; pane?: number; layout: LayoutPreset
   replyFields: LAYOUT_REPLY,
   errors: ["tab_not_found", "pane_not_found"],
   example: { v: 6, id: 1, type: "layout_select", pane: 3, layout: "main-vertical" },
-  cli: { path: "layout select", args: ["layout"], summary: "Arrange a tab's panes as one of tmux's layouts (even-horizontal, even-vertical, main-vertical, main-horizontal, tiled)" },
+  cli: { path: "layout select", args: ["layout"], defaults: { pane: "$WS_PANE_ID" }, summary: "Arrange a tab's panes as one of tmux's layouts (even-horizontal, even-vertical, main-vertical, main-horizontal, tiled)" },
   handle(p, { session }) {
     const { ws, tab } = session.resolveTab(p);
     session.arrange(ws, tab, p.layout, { width: p.main_width, height: p.main_height });

@@ -56,7 +56,7 @@ export default defineMessage<Params>({
   },
   errors: ["no_shell_integration", "not_at_prompt", "command_not_run", "timeout", "pane_not_found", "pane_exited"],
   example: { v: 6, id: 1, type: "run", pane: 3, command: "make test", timeout: 600000 },
-  cli: { path: "run", summary: "Run a command at a pane's shell prompt; print its output and exit with its status", args: ["pane?"], rest: "command", defaults: { timeout: 0 }, run: "run" },
+  cli: { path: "run", summary: "Run a command at a pane's shell prompt; print its output and exit with its status", args: ["pane"], rest: "command", defaults: { pane: "$WS_PANE_ID", timeout: 0 }, run: "run" },
   handle(p, { session, signal }) {
     const line = commandLine(p.command);
     const pane = targetPane(session, p.pane);

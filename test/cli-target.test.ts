@@ -1,0 +1,48 @@
+// No guessing the target: outside ws a command that acts on a pane needs one (ws run used to type
+// into whatever pane the person was looking at); inside a pane $WS_PANE_ID is the default, and may
+// be left out before other words (`ws pane keys Enter`).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { commandTable } from "../src/cli/index";
+import { parseArgs } from "../src/cli/parse";
+import { TestServer } from "./harness";
+
+const cmd = (path: string) => commandTable().find((c) => c.path === path)!;
+
+test("inside a pane, a word that is not a number goes to the argument after the pane", () => {
+  const inPane = { WS_PANE_ID: "7" };
+  expect(parseArgs(cmd("pane keys"), ["Enter"], inPane)).toMatchObject({ pane: 7, keys: ["Enter"] });
+  expect(parseArgs(cmd("pane keys"), ["C-c", "Enter"], inPane)).toMatchObject({ pane: 7, keys: ["C-c", "Enter"] });
+  expect(parseArgs(cmd("pane keys"), ["3", "Enter"], inPane)).toMatchObject({ pane: 3, keys: ["Enter"] });
+  expect(parseArgs(cmd("pane send"), ["hello"], inPane)).toMatchObject({ pane: 7, text: "hello" });
+  expect(parseArgs(cmd("pane rename"), ["logs"], inPane)).toMatchObject({ pane: 7, name: "logs" });
+  // Outside a pane there is no default to fall back on.
+  expect(() => parseArgs(cmd("pane keys"), ["Enter"], {})).toThrow("which pane?");
+  expect(() => parseArgs(cmd("run"), ["--", "make"], {})).toThrow("which pane?");
+  expect(() => parseArgs(cmd("layout select"), ["tiled"], {})).toThrow("which pane?");
+  expect(parseArgs(cmd("run"), ["--", "make"], inPane)).toMatchObject({ pane: 7, command: ["make"] });
+});
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await new TestServer().start();
+});
+afterAll(() => s.stop());
+
+test("ws run outside a pane refuses without a PANE and types nothing anywhere", async () => {
+  const pane = Number((await s.ok(["tab", "new", "--focus", "--cwd", "/tmp", "--", "bash"])).trim());
+  await s.run(["run", String(pane), "--", "true"]);
+  const r = await s.run(["run", "--", "echo", "GUESSED-TARGET"]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("which pane?");
+  // The round trip below is served after anything the refused call could have sent.
+  expect(await s.screen(pane)).not.toContain("GUESSED-TARGET");
+  // With the pane named, or from inside it, it runs there.
+  expect(await s.run(["run", "--", "echo", "inside"], { env: { WS_PANE_ID: String(pane) } })).toMatchObject({ code: 0, stdout: "inside\n" });
+});
+
+test("ws pane keys Enter inside a pane presses Enter in that pane", async () => {
+  const pane = Number((await s.ok(["tab", "new", "--cwd", "/tmp", "--", "sh", "-c", "read line; echo \"got [$line]\"; exec cat"])).trim());
+  await s.ok(["pane", "send", String(pane), "typed"]);
+  expect(await s.run(["pane", "keys", "Enter"], { env: { WS_PANE_ID: String(pane) } })).toMatchObject({ code: 0 });
+  await s.waitScreen(pane, "got [typed]");
+});
