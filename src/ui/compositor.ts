@@ -27,6 +27,8 @@ export interface UiView {
   /** A mark for a tab from its panes (agents that need the person), and a status-line summary. */
   tabBadge?(panes: number[]): string | undefined;
   statusBadge?(): string | undefined;
+  /** Whether a pane of these rang the bell while off screen (its tab gets tmux's `!`). */
+  bellMark?(panes: number[]): boolean;
 }
 
 const BAR: Style = { fg: pal(252), bg: pal(236) };
@@ -172,14 +174,16 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
   g.cursor = { x: r.x + x, y: r.y + y, visible: !modes.cursorHidden && !v.prompt && !v.overlay, shape: modes.cursorShape };
 }
 
-const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge">) => {
+const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge" | "bellMark">) => {
   const t = s.currentWorkspace.tabs[i]!;
-  const badge = v?.tabBadge?.(panesOf(t.layout));
-  return ` ${i + 1}:${s.tabName(t)}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
+  const panes = panesOf(t.layout);
+  const badge = v?.tabBadge?.(panes);
+  const bell = v?.bellMark?.(panes) ? "!" : "";
+  return ` ${i + 1}:${s.tabName(t)}${bell}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
 };
 
 /** The tab whose label is at column x of the tab bar (for mouse clicks). */
-export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge">): number | undefined {
+export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge" | "bellMark">): number | undefined {
   let at = 0;
   const tabs = s.currentWorkspace.tabs;
   for (let i = 0; i < tabs.length; i++) {

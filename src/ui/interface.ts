@@ -30,6 +30,7 @@ import { runKeyCommand, runUiCommand } from "./ui-commands";
 import { handleMouse, type DragState } from "./mouse";
 import { notificationBytes } from "./notification";
 import { OuterModes, PaneFocus } from "./outer-modes";
+import { Passthrough } from "./passthrough";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -88,6 +89,8 @@ export class Interface implements UiView {
   /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
   tabBadge?: (panes: number[]) => string | undefined;
   statusBadge?: () => string | undefined;
+  /** A tab whose pane rang the bell while off screen is marked. */
+  bellMark = (panes: number[]): boolean => this.passthrough.marked(panes);
   dashboard?: () => void;
   /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
   newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
@@ -116,11 +119,14 @@ export class Interface implements UiView {
   private outerModes = new OuterModes();
   /** Focus in/out reports to panes as the focus moves. */
   private paneFocus = new PaneFocus();
+  /** Bells, clipboard, title and cursor colour from the panes to the user's terminal. */
+  private passthrough: Passthrough;
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
     this.log = opts.log ?? console;
     this.keymap = opts.keymap;
+    this.passthrough = new Passthrough(opts.keymap);
     for (const p of this.session.panes.values()) this.track(p);
     this.unsubscribe = this.session.bus.on((e) => {
       switch (e.type) {
@@ -137,6 +143,7 @@ export class Interface implements UiView {
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
           return;
         case "pane_closed":
+          this.passthrough.forget(e.pane);
           this.dirty.delete(e.pane);
           this.dirtyRows.get(e.pane)?.dispose();
           this.dirtyRows.delete(e.pane);
@@ -147,6 +154,12 @@ export class Interface implements UiView {
           return;
         case "notification":
           return this.notify(e.title, e.body, e.pane);
+        case "pane_bell":
+          this.passthrough.bell(e.pane, this.visible.has(e.pane));
+          break;
+        case "pane_clipboard":
+          this.passthrough.clipboard(e.data);
+          break;
       }
       this.invalidate();
     });
@@ -186,6 +199,7 @@ export class Interface implements UiView {
     this.client = c;
     this.outerModes.reset();
     if (req.tty) c.driveTerminal(req.tty, req.tty_id);
+    c.send(this.passthrough.attached());
     this.clientTerm = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
     if (this.prompt?.confirm) this.prompt = undefined;
@@ -201,6 +215,7 @@ export class Interface implements UiView {
   detachClient(notice: ExitNotice): void {
     const c = this.client;
     this.client = undefined;
+    c?.send(this.passthrough.detaching());
     c?.exit(notice);
     if (c) this.paneFocus.detached();
   }
@@ -246,7 +261,7 @@ export class Interface implements UiView {
     try {
       const grid = this.compose();
       this.visible = this.visiblePanes();
-      c.send(this.outerModes.update(focused?.screen.modes));
+      c.send(this.outerModes.update(focused?.screen.modes) + this.passthrough.take(focused, this.visible));
       c.send(c.diff.render(grid));
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators

@@ -23,6 +23,10 @@ export interface Keymap {
   root: Map<string, string>;
   /** Commands whose keys ask y/n first: by default every command marked `confirms`. */
   confirm: Set<string>;
+  /** keys.toml `clipboard = "on"`: a program's OSC 52 reaches the user's terminal (tmux's set-clipboard). */
+  clipboard?: boolean;
+  /** keys.toml `titles = true`: the user's terminal's title follows the focused pane (tmux's set-titles). */
+  titles?: boolean;
 }
 
 const CONFIRMABLE = COMMANDS.filter((c) => c.confirms).map((c) => c.name);
@@ -186,11 +190,19 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
         }
         table.set(name, cmd);
       }
+    } else if (k === "clipboard") {
+      // tmux's set-clipboard words; "external" is tmux's "on" without programs reading it back.
+      const on = v === "on" || v === "external" || v === true ? true : v === "off" || v === false ? false : undefined;
+      if (on === undefined) warnings.push(`${where(k)}: clipboard must be "on" or "off"`);
+      else keymap.clipboard = on;
+    } else if (k === "titles") {
+      if (typeof v !== "boolean") warnings.push(`${where(k)}: titles must be true or false`);
+      else keymap.titles = v;
     } else if (k === "tmux_shim") {
       // Read by the server when it starts (src/tmux-shim/server.ts).
       if (typeof v !== "boolean") warnings.push(`${where(k)}: tmux_shim must be true or false`);
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, tmux_shim, [keys] or [root])`);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, [keys] or [root])`);
     }
   }
   return { keymap, warnings };
