@@ -1,3 +1,4 @@
+import { yieldTurn } from "../model/pace";
 import { WsError } from "../protocol/errors";
 import { layoutReply } from "../model/views";
 import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
@@ -27,12 +28,13 @@ export default defineMessage<{ root: TreeNode; workspace?: string; name?: string
     root: { type: "split", direction: "right", ratio: 0.65, first: { type: "pane", label: "editor", cwd: "/repo" }, second: { type: "pane", label: "tests", cwd: "/repo", command: ["sh", "-c", "just test"] } },
   },
   cli: { path: "layout apply", summary: "Build a new tab from a split tree in a JSON file (- reads stdin), as ws layout export prints it", args: ["root"] },
-  handle(p, { session }) {
+  async handle(p, { session }) {
     const old = p.tab !== undefined ? session.tabById(p.tab) : undefined;
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
-    const tab = session.applyTree(ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) });
-    if (old) {
+    // A pane at a time, the thread given back between them: other clients are answered meanwhile.
+    const tab = await session.applyTreePaced(ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, yieldTurn);
+    if (old && old.ws.tabs.includes(old.tab)) {
       const at = old.ws.tabs.indexOf(old.tab);
       session.closeTab(old.ws, old.tab);
       session.moveTab(ws, tab, at); // the replacement takes the old tab's place

@@ -400,14 +400,29 @@ export class Session {
    * The new ids and the room for the panes are reserved first; the tab enters the model whole, once
    * every program has started. A workspace closed meanwhile: the panes are stopped, nothing stays.
    */
-  async restoreTabPaced(ws: Workspace, spec: RestoreTabSpec, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
-    const plan = this.planTab(ws, spec, true);
+  restoreTabPaced(ws: Workspace, spec: RestoreTabSpec, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
+    return this.buildTabPaced(ws, spec, true, pace);
+  }
+
+  /** applyTree a pane at a time (layout_apply): 64 panes would hold the thread for seconds. */
+  async applyTreePaced(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }, pace: () => Promise<void>): Promise<Tab> {
+    const { layout, panes, paths } = treeToSpec(root);
+    const leaves = new Map([...panes].map(([key, leaf]) => [key, { ...leaf, strictCwd: true }]));
+    this.checkRoom(leaves.size);
+    for (const [key, leaf] of leaves) this.checkLaunch(leaf, paths.get(key));
+    const { tab } = await this.buildTabPaced(ws, { name: o.name, layout, panes: leaves, focused: 1 }, false, pace);
+    if (o.focus) this.focusTab(ws, tab);
+    return tab;
+  }
+
+  private async buildTabPaced(ws: Workspace, spec: TabSpec, fallback: boolean, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
+    const plan = this.planTab(ws, spec, fallback);
     const started: Pane[] = [];
     try {
       for (const id of plan.ids.values()) {
         await pace();
         if (!this.building.has(ws)) this.checkLive(ws);
-        started.push(this.startPlanned(ws, plan, id, true));
+        started.push(this.startPlanned(ws, plan, id, fallback));
       }
       if (this.building.has(ws)) this.insertBuilt(ws);
       else this.checkLive(ws);

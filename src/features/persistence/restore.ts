@@ -5,6 +5,7 @@ import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/sessio
 import type { SaveBody, SavedPane, SaveHeader } from "./format";
 import { safeText } from "../../safe-text";
 import { panesOf } from "../../model/layout";
+import { yieldTurn } from "../../model/pace";
 
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
@@ -57,8 +58,6 @@ export interface ApplyOptions {
   progress?: (p: RestoreProgress) => void;
 }
 
-/** Give the event loop a turn: pending I/O (other clients) runs before the next pane starts. */
-export const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
  * Build `body` (as checked by decode) into the session, a pane at a time (`pace`). Into an empty
