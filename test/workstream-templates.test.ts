@@ -88,6 +88,8 @@ test("mistakes name the file and line", () => {
   expect(bad(`setup = [1]\n`)).toStartWith("/cfg/t.toml:1: setup must be");
   expect(bad(`x = [\n`)).toStartWith("/cfg/t.toml:");
   // A placeholder in script text names the line and the variable to use.
+  expect(bad(`[layout]\ntype = "pane"\nenv = { PS1 = "{branch} $ " }\n`)).toStartWith("/cfg/t.toml:3: env PS1: {branch} is inside script text");
+  expect(bad(`[layout]\ntype = "pane"\nenv = { GREETING = "hi {branch}" }\n`)).toBe("no error");
   expect(bad(`workspace = "w"\nsetup = ["echo {branch}"]\n`)).toStartWith('/cfg/t.toml:2: setup "echo {branch}": {branch} is inside script text');
   expect(bad(`[layout]\ntype = "split"\ndirection = "right"\nratio = 0.5\n[layout.first]\ntype = "pane"\n[layout.second]\ntype = "pane"\ncommand = ["bash", "-lc", "echo {branch}; exec bash"]\n`)).toMatch(
     /^\/cfg\/t\.toml:9: command .*\{branch\} is inside script text \(bash -lc\).*"\$WS_BRANCH"/,

@@ -158,6 +158,10 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     if (n.type === "split") return walk(n.first, [...path, "first"]), walk(n.second, [...path, "second"]);
     const bad = n.command && argvProblem(n.command);
     if (bad) throw fail(`${where([...path, "command"])}: command ${JSON.stringify(n.command)}: ${bad}`);
+    for (const [k, v] of Object.entries(n.env ?? {})) {
+      const problem = CODE_VARIABLES.has(k) ? scriptTextProblem(v, `the shell runs ${k}'s value`, "sh") : undefined;
+      if (problem) throw fail(`${where([...path, "env"])}: env ${k}: ${problem}`);
+    }
   };
   walk(layout as TreeNode, ["layout"]);
   return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode };
@@ -204,6 +208,8 @@ export async function listTemplates(env: Record<string, string | undefined> = pr
 // ---- placeholders: where they may go, and filling in ---------------------------------------
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
+/** Environment variables whose value a shell runs or expands as code (prompts, start-up files). */
+const CODE_VARIABLES = new Set(["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "PROMPT2", "RPROMPT", "RPS1", "RPS2", "PROMPT_COMMAND", "BASH_ENV", "ENV"]);
 /** What may stand around a placeholder in one argv element: a path, a URL, an option's `--x=`. */
 const PLAIN = /^[A-Za-z0-9_.,:/=@%+~#-]*$/;
 

@@ -200,6 +200,7 @@ export async function defaultBranch(repo: string): Promise<string | undefined> {
 export async function undoWorktree(w: Worktree): Promise<void> {
   await git(w.repo, ["worktree", "remove", "--force", w.dir]);
   if (w.newBranch) await git(w.repo, ["branch", "-D", w.branch]);
+  await rmdir(dirname(w.dir)).catch(() => {}); // the repo's directory of worktrees, when it is empty now
 }
 
 /** The copy list: the template's, plus the repo's .worktreeinclude (one path a line, # comments). */
