@@ -61,6 +61,7 @@ test("a placeholder inside script text is refused, whatever the interpreter and 
     ["awk", "-f", "prog.awk", "{dir}/data"],
     ["open", "https://example.invalid/pull/{pr}"],
     ["tool", "--branch={branch}"],
+    ["find", ".", "-name", "{name}"], // a long option that happens to end in e is no -e
   ])
     expect({ argv, problem: refused(argv) }).toEqual({ argv, problem: undefined });
   // The message names the variable to read, as the interpreter writes it.

@@ -84,7 +84,7 @@ const INTERPRETERS: Record<string, Interpreter> = {
 
 /** Options that take script text in any program we don't know: `-c`, `-e`, clusters ending in
  * them (`-lc`, `-ne`), and the usual long names. A placeholder right after one is refused. */
-const GENERIC_SHORT = /^-[A-Za-z]*[ce]$/;
+const GENERIC_SHORT = /^-[A-Za-z]{0,2}[ce]$/;
 const GENERIC_LONG = /^--(command|eval|exec|execute|expression|print|run|script|init-command|cmd|source)$/;
 
 /** The interpreter an argv element names: its file name, lower case, version suffix dropped
