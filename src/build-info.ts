@@ -1,4 +1,12 @@
-// The build id: set by build.ts at compile time, "dev" when run from source.
+// The build id and version: set by scripts/compile.ts at compile time; from source, "dev" and
+// package.json's version.
+import packageJson from "../package.json" with { type: "json" };
+
 declare const WS_BUILD_ID: string | undefined;
+declare const WS_BUILD_VERSION: string | undefined;
 export const BUILD: string = typeof WS_BUILD_ID === "string" ? WS_BUILD_ID : "dev";
-export const WS_VERSION = "0.1.0";
+export const WS_VERSION: string = typeof WS_BUILD_VERSION === "string" ? WS_BUILD_VERSION : packageJson.version;
+
+declare const WS_RELEASE_BASE: string | undefined;
+/** Where releases are published (`bun run release --base-url`): self-update's default; "" when unknown. */
+export const RELEASE_BASE: string = typeof WS_RELEASE_BASE === "string" ? WS_RELEASE_BASE : "";

@@ -1,0 +1,78 @@
+// `bun run release [--platforms linux-x64,…] [--out DIR] [--base-url URL]`: the release directory
+// (default dist/release): ws-<os>-<arch> for every platform, the curl install script as install.sh,
+// SHA256SUMS over all of them, and manifest.json (version, build id, each file's size and hash).
+// Bun fetches each target's runtime from npm the first time (about 5 s a target).
+//
+// The base URL (where the files will be published) is written into install.sh and the binaries as
+// the default download location. Default: GitHub's latest-release address for $GITHUB_REPOSITORY
+// (set in GitHub Actions); none elsewhere (install.sh and self-update then ask for one).
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { buildId, compile, packageVersion, ROOT } from "./compile";
+import { binaryName, CHECKSUMS, formatChecksums, INSTALLER, type Manifest, type ManifestFile, MANIFEST, RELEASE_PLATFORMS } from "./release-files";
+
+/** The line of install-release.sh that the release rewrites with its base URL. */
+const BASE_LINE = /^DEFAULT_BASE=.*$/m;
+
+export interface ReleaseOptions {
+  out: string;
+  platforms: readonly string[];
+  /** Where the release will be published ("" : nowhere known). */
+  baseUrl: string;
+  log?: (line: string) => void;
+}
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+export function defaultBaseUrl(env = process.env): string {
+  return env.GITHUB_REPOSITORY ? `https://github.com/${env.GITHUB_REPOSITORY}/releases/latest/download` : "";
+}
+
+export async function release(o: ReleaseOptions): Promise<Manifest> {
+  const log = o.log ?? (() => {});
+  for (const p of o.platforms) if (!(RELEASE_PLATFORMS as readonly string[]).includes(p)) throw new Error(`no such platform ${p} (one of ${RELEASE_PLATFORMS.join(", ")})`);
+  if (/['\\\n]/.test(o.baseUrl)) throw new Error(`the base URL may not hold quotes, backslashes or newlines: ${o.baseUrl}`);
+  const version = packageVersion();
+  const build = buildId();
+  rmSync(o.out, { recursive: true, force: true });
+  mkdirSync(o.out, { recursive: true });
+  const files: ManifestFile[] = [];
+  for (const platform of o.platforms) {
+    const name = binaryName(platform);
+    const started = performance.now();
+    // No source maps: a release ships the binary alone (compile.ts; README, "Install", for the cost of each part).
+    await compile({ outfile: join(o.out, name), target: `bun-${platform}`, build, version, sourcemap: false, releaseBase: o.baseUrl });
+    const data = readFileSync(join(o.out, name));
+    files.push({ name, platform, size: data.length, sha256: sha256(data) });
+    log(`${name}: ${(data.length / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const script = readFileSync(join(ROOT, "scripts/install-release.sh"), "utf8");
+  if (!BASE_LINE.test(script)) throw new Error("scripts/install-release.sh has no DEFAULT_BASE= line");
+  const installer = Buffer.from(script.replace(BASE_LINE, `DEFAULT_BASE='${o.baseUrl}'`));
+  writeFileSync(join(o.out, INSTALLER), installer);
+  chmodSync(join(o.out, INSTALLER), 0o755);
+  files.push({ name: INSTALLER, size: installer.length, sha256: sha256(installer) });
+  writeFileSync(join(o.out, CHECKSUMS), formatChecksums(files));
+  const manifest: Manifest = { name: "ws", version, build, files };
+  writeFileSync(join(o.out, MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
+  log(`ws ${version} (${build}) in ${o.out}`);
+  return manifest;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { platforms: { type: "string" }, out: { type: "string" }, "base-url": { type: "string" } } });
+  try {
+    await release({
+      out: resolve(values.out ?? join(ROOT, "dist/release")),
+      platforms: values.platforms ? values.platforms.split(",") : RELEASE_PLATFORMS,
+      baseUrl: values["base-url"] ?? process.env.WS_RELEASE_BASE ?? defaultBaseUrl(),
+      log: (line) => console.log(line),
+    });
+  } catch (e) {
+    for (const err of (e as AggregateError).errors ?? []) console.error(err);
+    console.error(`release: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}

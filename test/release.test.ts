@@ -1,0 +1,75 @@
+// `bun run release`: every platform's binary, install.sh, SHA256SUMS and manifest.json, with the
+// hashes agreeing, one version and build id in every binary, and each file the right format.
+import { expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildId, packageVersion } from "../scripts/compile";
+import { binaryName, checksumFor, CHECKSUMS, INSTALLER, MANIFEST, RELEASE_PLATFORMS } from "../scripts/release-files";
+import { HOST_PLATFORM, TEST_DEFAULT_BASE, testRelease } from "./release-rig";
+
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+/** The executable format and CPU a file's header names. */
+function header(data: Buffer): string {
+  if (data.readUInt32BE(0) === 0x7f454c46) {
+    const machine = data.readUInt16LE(18); // e_machine (little-endian ELF64)
+    return `elf-${machine === 0x3e ? "x64" : machine === 0xb7 ? "arm64" : machine}`;
+  }
+  if (data.readUInt32LE(0) === 0xfeedfacf) {
+    const cpu = data.readInt32LE(4);
+    return `macho-${cpu === 0x01000007 ? "x64" : cpu === 0x0100000c ? "arm64" : cpu}`;
+  }
+  return "unknown";
+}
+
+/** A Mach-O's load commands include a code signature (macOS on arm64 runs nothing unsigned). */
+function machoSigned(data: Buffer): boolean {
+  const count = data.readUInt32LE(16);
+  let off = 32;
+  for (let i = 0; i < count; i++, off += data.readUInt32LE(off + 4)) if (data.readUInt32LE(off) === 0x1d) return true;
+  return false;
+}
+
+test("the release directory holds every platform's binary, install.sh, SHA256SUMS and a manifest that agree", async () => {
+  const { dir, manifest } = await testRelease();
+  const build = buildId();
+  expect(manifest.version).toBe(packageVersion());
+  expect(manifest.build).toBe(build);
+  const names = [...RELEASE_PLATFORMS.map(binaryName), INSTALLER];
+  expect(manifest.files.map((f) => f.name).sort()).toEqual([...names].sort());
+  expect(readdirSync(dir).filter((n) => !n.startsWith(".") && n !== "older").sort()).toEqual([...names, CHECKSUMS, MANIFEST].sort());
+  const sums = readFileSync(join(dir, CHECKSUMS), "utf8");
+  expect(sums.trim().split("\n")).toHaveLength(names.length);
+  for (const f of manifest.files) {
+    const data = readFileSync(join(dir, f.name));
+    expect(data.length).toBe(f.size);
+    expect(sha256(data)).toBe(f.sha256);
+    expect(checksumFor(sums, f.name)).toBe(f.sha256);
+    if (!f.platform) continue;
+    const [os, arch] = f.platform.split("-");
+    expect(header(data)).toBe(`${os === "linux" ? "elf" : "macho"}-${arch}`);
+    if (os === "darwin") expect(machoSigned(data)).toBe(true);
+    // The same version and build id is compiled into every binary (defined as string constants).
+    expect(data.includes(`"${manifest.version}"`) || data.includes(`'${manifest.version}'`)).toBe(true);
+    expect(data.includes(build)).toBe(true);
+  }
+}, 240_000);
+
+test("this machine's binary runs and reports the manifest's version and build id", async () => {
+  const { dir, manifest } = await testRelease();
+  const p = Bun.spawnSync([join(dir, binaryName(HOST_PLATFORM)), "--version"], { env: { PATH: "/usr/bin:/bin", HOME: dir } });
+  expect(p.stderr.toString()).toBe("");
+  expect(p.stdout.toString().trim()).toBe(`${manifest.version} (${manifest.build})`);
+}, 240_000);
+
+test("the shipped install.sh is the repository's script with only its base URL line rewritten", async () => {
+  const { dir } = await testRelease();
+  const shipped = readFileSync(join(dir, INSTALLER), "utf8").split("\n");
+  const source = readFileSync(join(import.meta.dir, "../scripts/install-release.sh"), "utf8").split("\n");
+  expect(shipped.length).toBe(source.length);
+  const differing = source.map((line, i) => (line === shipped[i] ? -1 : i)).filter((i) => i >= 0);
+  expect(differing.map((i) => shipped[i])).toEqual([`DEFAULT_BASE='${TEST_DEFAULT_BASE}'`]);
+  // The binaries carry it too, as self-update's default.
+  expect(readFileSync(join(dir, binaryName(HOST_PLATFORM))).includes(TEST_DEFAULT_BASE)).toBe(true);
+}, 240_000);
