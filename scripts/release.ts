@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildId, compile, packageVersion, ROOT } from "./compile";
-import { binaryName, CHECKSUMS, formatChecksums, INSTALLER, type Manifest, type ManifestFile, MANIFEST, RELEASE_PLATFORMS } from "./release-files";
+import { binaryName, CHECKSUMS, formatChecksums, INSTALLER, type Manifest, type ManifestFile, MANIFEST, RELEASE_PLATFORMS } from "../src/release-files";
 
 /** The line of install-release.sh that the release rewrites with its base URL. */
 const BASE_LINE = /^DEFAULT_BASE=.*$/m;

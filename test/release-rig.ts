@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { buildId, compile, packageVersion } from "../scripts/compile";
 import { release } from "../scripts/release";
-import { type Manifest, MANIFEST, RELEASE_PLATFORMS } from "../scripts/release-files";
+import { type Manifest, MANIFEST, RELEASE_PLATFORMS } from "../src/release-files";
 import { ROOT } from "./harness";
 
 const CACHE = join(ROOT, "dist/test-release");

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildId, packageVersion } from "../scripts/compile";
-import { binaryName, checksumFor, CHECKSUMS, INSTALLER, MANIFEST, RELEASE_PLATFORMS } from "../scripts/release-files";
+import { binaryName, checksumFor, CHECKSUMS, INSTALLER, MANIFEST, RELEASE_PLATFORMS } from "../src/release-files";
 import { HOST_PLATFORM, TEST_DEFAULT_BASE, testRelease } from "./release-rig";
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");

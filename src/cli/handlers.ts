@@ -66,4 +66,6 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   projectRename: from(projects, "projectRename"),
   projectHandoff: from(projects, "projectHandoff"),
   open: from(() => import("./open-cmds"), "open"),
+  selfUpdate: from(() => import("./self-update"), "selfUpdate"),
+  completion: from(() => import("./completion"), "completion"),
 };

@@ -92,6 +92,21 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [{ ...arg("pr", "The PR's number (default: the review's, or gh's for this branch)"), type: "integer" }, { ...flag("pane", "integer", "A pane in the agent's tab"), default: "$WS_PANE_ID" }],
     run: "prComments",
   },
+  {
+    path: "self-update",
+    summary: "Replace this ws with a release's binary, checked against its SHA256SUMS (docs/install.md)",
+    params: [flag("to", "string", "The version to install (default: the latest)"), flag("from", "string", "The release directory's URL (default: where this ws was released)")],
+    run: "selfUpdate",
+  },
+  {
+    path: "completion",
+    summary: "Print the shell completion script for bash, zsh or fish (docs/install.md)",
+    params: [
+      { ...arg("shell", "The shell"), accepted: ["bash", "zsh", "fish"] },
+      flag("values", "string", "Print instead the values offered for KIND (pane, workspace, tab, tab-id, template, project, host), one a line; nothing when no server answers"),
+    ],
+    run: "completion",
+  },
   { path: "templates list", summary: "List workstream templates: yours and the built-ins", params: [], run: "templatesList" },
   { path: "templates show", summary: "Print a template's TOML (a built-in makes a starting point for your own)", params: [arg("name", "The template", true)], run: "templatesShow" },
   {

@@ -1,5 +1,5 @@
-// What a release directory holds and how its files are named: shared by the release script, the
-// install script's tests and `ws self-update` (which must not load the build machinery).
+// What a release directory holds and how its files are named: shared by the release script
+// (scripts/release.ts), its tests and `ws self-update`.
 
 /** The platforms released, as `<os>-<arch>` in the file names (Bun's names: linux/darwin, x64/arm64). */
 export const RELEASE_PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"] as const;

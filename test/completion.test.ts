@@ -1,0 +1,104 @@
+// ws completion bash|zsh|fish: loaded in real shells, completing from the command table, with
+// dynamic values from a real running server (and nothing, quickly, when none runs).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { commandJsonByPath } from "../src/cli/message-table";
+import { TestServer, wsArgv } from "./harness";
+
+let s: TestServer;
+let dir: string;
+let env: Record<string, string>;
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  s = new TestServer();
+  dir = mkdtempSync(join(tmpdir(), "ws-completion-"));
+  // `ws` on the PATH, as the scripts call it: this checkout (or WS_BIN).
+  writeFileSync(join(dir, "ws"), `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`);
+  chmodSync(join(dir, "ws"), 0o755);
+  env = { ...s.env, PATH: `${dir}:${process.env.PATH}` };
+  for (const shell of ["bash", "zsh", "fish"]) {
+    const r = await s.run(["completion", shell]);
+    expect(r.code).toBe(0);
+    scripts[shell] = join(dir, `completion.${shell}`);
+    writeFileSync(scripts[shell]!, r.stdout);
+  }
+}, 60_000);
+afterAll(async () => {
+  await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What bash's completion offers for the command line `words` (the last word being completed). */
+function bashComplete(...words: string[]): string[] {
+  const p = Bun.spawnSync(
+    ["bash", "--norc", "--noprofile", "-c", `source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ws; printf '%s\\n' "\${COMPREPLY[@]}"`, scripts.bash!, "ws", ...words],
+    { env, stderr: "pipe" },
+  );
+  expect(p.stderr.toString()).toBe("");
+  return p.stdout.toString().split("\n").filter(Boolean);
+}
+
+const table = Object.values(commandJsonByPath()).map((j) => JSON.parse(j) as { path: string; params: { flag?: string }[] });
+
+test("bash: the script registers _ws for ws", () => {
+  const p = Bun.spawnSync(["bash", "--norc", "--noprofile", "-c", 'source "$0" && complete -p ws', scripts.bash!], { env, stderr: "pipe" });
+  expect(p.stderr.toString()).toBe("");
+  expect(p.stdout.toString().trim()).toBe("complete -o filenames -F _ws ws");
+});
+
+test("bash: commands, subcommands and flags come from the command table", () => {
+  expect(bashComplete("pa")).toEqual(["pane"]);
+  const paneSubs = table.filter((c) => c.path.startsWith("pane ")).map((c) => c.path.slice(5));
+  expect(bashComplete("pane", "").sort()).toEqual(paneSubs.sort());
+  expect(bashComplete("workspace", "n")).toEqual(["new"]);
+  // A command's flags (one letter: one dash), and the values its arguments accept.
+  const split = table.find((c) => c.path === "split")!;
+  const flags = split.params.filter((p) => p.flag).map((p) => (p.flag!.length === 1 ? `-${p.flag}` : `--${p.flag}`));
+  expect(bashComplete("split", "-").sort()).toEqual([...flags, "--help"].sort());
+  expect(bashComplete("completion", "")).toEqual(["--values", "--help", "bash", "zsh", "fish"]);
+  // Global flags come first and are skipped; their values are not commands.
+  expect(bashComplete("-L", "work", "--json", "pa")).toEqual(["pane"]);
+  // A directory for --cwd, and programs after --.
+  expect(bashComplete("split", "--cwd", "/bi")).toContain("/bin");
+  expect(bashComplete("split", "--", "bas")).toContain("bash");
+});
+
+test("dynamic values come from the running server, and nothing (quickly) when none runs", async () => {
+  const none = Date.now();
+  expect(bashComplete("pane", "send", "")).toEqual(["--enter", "--help"]);
+  const quiet = await s.run(["completion", "--values", "pane"]);
+  expect(quiet).toEqual({ code: 0, stdout: "", stderr: "" });
+  expect(Date.now() - none).toBeLessThan(15_000);
+
+  await s.start();
+  await s.ok(["workspace", "new", "Games"]);
+  await s.ok(["tab", "new", "--workspace", "Games", "--name", "Build"]);
+  const panes = JSON.parse(await s.ok(["--json", "pane", "list"])).panes as { pane: number }[];
+  expect(panes.length).toBe(3);
+  expect(bashComplete("pane", "send", "").sort()).toEqual(["--enter", "--help", ...panes.map((p) => String(p.pane))].sort());
+  expect(bashComplete("workspace", "focus", "G")).toEqual(["Games"]);
+  expect(bashComplete("tab", "new", "--workspace", "")).toEqual(["main", "Games"]);
+  expect(bashComplete("tab", "close", "B")).toEqual(["Build"]);
+  expect(bashComplete("new", "rev")).toEqual(["review"]);
+}, 60_000);
+
+test("zsh: the script loads through compinit, from fpath or sourced, and completes", () => {
+  const fp = join(dir, "zfunc");
+  require("node:fs").mkdirSync(fp, { recursive: true });
+  require("node:fs").copyFileSync(scripts.zsh!, join(fp, "_ws"));
+  const p = Bun.spawnSync(
+    ["zsh", "-f", "-c", `fpath=("$0" $fpath); autoload -U compinit && compinit -u -D; print -r -- "\${_comps[ws]}"; source "$1"; _ws_candidates | grep -x pane`, fp, scripts.zsh!],
+    { env: { ...env, HOME: dir }, stderr: "pipe" },
+  );
+  expect(p.stderr.toString()).toBe("");
+  expect(p.stdout.toString().split("\n").filter(Boolean)).toEqual(["_ws", "pane"]);
+});
+
+test("fish: the script loads and completes through fish's own complete -C", () => {
+  const p = Bun.spawnSync(["fish", "--no-config", "-c", `source $argv[1]; and complete -C "ws pa"; and complete -C "ws pane re"`, scripts.fish!], { env: { ...env, HOME: dir }, stderr: "pipe" });
+  expect(p.stderr.toString()).toBe("");
+  expect(p.stdout.toString().split("\n").filter(Boolean)).toEqual(["pane", "read", "rename", "resize", "respawn"]);
+});
