@@ -43,6 +43,9 @@ interface TabPlan {
   ids: Map<number, number>;
   byNew: Map<number, number>;
   cells: Map<number, PaneRect>;
+  /** The ids reserved: first up to (not including) next. */
+  first: number;
+  next: number;
 }
 
 export interface SessionOptions {
@@ -387,6 +390,7 @@ export class Session {
       for (const id of plan.ids.values()) started.push(this.startPlanned(ws, plan, id, fallback));
     } catch (e) {
       for (const p of started) this.discard(p);
+      this.unreserveIds(plan);
       throw e;
     } finally {
       this.reserved -= plan.ids.size;
@@ -428,6 +432,7 @@ export class Session {
       else this.checkLive(ws);
     } catch (e) {
       for (const p of started) this.discard(p);
+      this.unreserveIds(plan);
       throw e;
     } finally {
       this.reserved -= plan.ids.size;
@@ -453,11 +458,17 @@ export class Session {
     const layout = renumber(spec.layout);
     // A saved tab was within the limits when it was made; only the server's bound applies to it.
     this.checkRoom(ids.size, !fallback);
+    const first = this.nextPane;
     this.nextPane = next;
     this.reserved += ids.size;
     const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
     const byNew = new Map([...ids].map(([old, id]) => [id, old]));
-    return { spec, name, project, layout, ids, byNew, cells };
+    return { spec, name, project, layout, ids, byNew, cells, first, next };
+  }
+
+  /** A build that failed gives its ids back, unless later panes took ids after them meanwhile. */
+  private unreserveIds(plan: TabPlan): void {
+    if (this.nextPane === plan.next) this.nextPane = plan.first;
   }
 
   private startPlanned(ws: Workspace, plan: TabPlan, id: number, fallback: boolean): Pane {
