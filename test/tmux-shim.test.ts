@@ -487,7 +487,7 @@ describe("keys.toml tmux_shim = true", () => {
     writeFileSync(join(t.root, "config", "ws", "keys.toml"), "tmux_shim = true\n");
     await t.start();
     try {
-      const script = 'echo "pane=$TMUX_PANE sock=${TMUX%%,*}"; tmux display -p "shim=#{pane_id}"; exec sleep 100';
+      const script = 'echo "pane=$TMUX_PANE sock=${TMUX%%,*}"; tmux display -p -t "$TMUX_PANE" "shim=#{pane_id}"; exec sleep 100';
       const pane = Number((await t.ok(["tab", "new", "--", "sh", "-c", script])).trim());
       await t.waitScreen(pane, `shim=%${pane}`);
       expect(await t.screen(pane)).toContain(`pane=%${pane} sock=${t.sock}`);

@@ -16,6 +16,7 @@ interface Params {
   y?: number;
   close: PopupClose;
   wait: boolean;
+  border: boolean;
 }
 
 const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
@@ -39,6 +40,7 @@ export default defineMessage<Params>({
     y: { type: "integer", min: 0, max: 9999, description: "Its top row within the tab's area. Default: centred" },
     close: { type: "string", default: "exit", accepted: POPUP_CLOSE, description: "exit: it closes when its program exits (tmux -E); success: when it exits with status 0 (tmux -E -E); key: only by Esc or C-c (tmux's default)" },
     wait: { type: "boolean", default: false, description: "Reply when the popup closes, with how its program ended" },
+    border: { type: "boolean", default: true, description: "Draw its border; false: none, its program has the whole box, at least 1 cell (tmux -B)" },
   },
   replyFields: {
     pane: { type: "integer", description: "The popup's pane id" },
@@ -53,7 +55,7 @@ export default defineMessage<Params>({
       if (!POPUP_SIZE.test(p[f])) throw new WsError(`\`${f}\` must be cells (40) or a percentage (50%), got ${JSON.stringify(p[f])}`, "invalid_params", { param: f });
     if (!services.get("ui")?.client) throw new WsError("no terminal is attached to the server: a popup would be seen by nobody", "no_client");
     const over = p.pane ?? session.activeTab(session.currentWorkspace).focused;
-    const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close });
+    const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close, border: p.border });
     if (!p.wait) return { type: "popup", pane: pane.id };
     return new Promise<Reply>((resolve) => {
       const off = session.bus.on((e) => {

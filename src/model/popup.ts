@@ -17,6 +17,8 @@ export interface Popup {
   x?: number;
   y?: number;
   close: PopupClose;
+  /** False: no border, the program has the whole box (tmux's display-popup -B). */
+  border?: boolean;
 }
 
 /** A size as a popup takes it: N cells or N% of the whole. */
@@ -31,9 +33,11 @@ function cells(spec: string, whole: number): number {
 /** The popup's outer box (border included) and the inner part its program sees, in `area`; sizes
  * are clamped to the area and the box kept inside it, as tmux keeps a popup on the screen. */
 export function popupRects(p: Omit<Popup, "pane" | "close">, area: Rect): { outer: Rect; inner: Rect } {
-  const cols = Math.max(3, Math.min(area.cols, cells(p.width, area.cols)));
-  const rows = Math.max(3, Math.min(area.rows, cells(p.height, area.rows)));
+  const least = p.border === false ? 1 : 3;
+  const cols = Math.max(least, Math.min(area.cols, cells(p.width, area.cols)));
+  const rows = Math.max(least, Math.min(area.rows, cells(p.height, area.rows)));
   const place = (at: number | undefined, size: number, whole: number) => Math.max(0, Math.min(whole - size, at ?? Math.floor((whole - size) / 2)));
   const outer = { x: area.x + place(p.x, cols, area.cols), y: area.y + place(p.y, rows, area.rows), cols, rows };
+  if (p.border === false) return { outer, inner: { ...outer } };
   return { outer, inner: { x: outer.x + 1, y: outer.y + 1, cols: Math.max(1, cols - 2), rows: Math.max(1, rows - 2) } };
 }

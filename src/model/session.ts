@@ -335,7 +335,7 @@ export class Session {
     const { ws, tab } = this.locate(over);
     if (tab.popup) throw new WsError(`tab ${tab.id} shows popup ${tab.popup.pane} already`, "popup_open", { param: "pane" });
     this.checkRoom(1);
-    const popup: Popup = { pane: this.nextPane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}) };
+    const popup: Popup = { pane: this.nextPane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}), ...(o.border === false ? { border: false } : {}) };
     const { inner } = popupRects(popup, this.layoutArea());
     // Kept after it exits, so its last screen stays readable until it closes.
     const pane = this.startPane(ws, { ...o, keep: true }, inner.cols, inner.rows, popup.pane);

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import { existsSync } from "node:fs";
 import { popupStatus } from "../popup-status";
 import { parseCommands } from "./parse";
+import { wrapCommand } from "./pane-command";
 
 export interface Ctx {
   sock: string;
@@ -60,17 +61,14 @@ function paneEnv(ctx: Ctx, p: Parsed): Record<string, string> {
   return env;
 }
 
-// Sets TMUX_PANE to the pane's own id (known only once it runs: ws gives it WS_PANE_ID), then
-// becomes the program; no command runs the user's shell. The script is fixed; the words are argv.
-const PANE_SCRIPT = 'TMUX_PANE="%$WS_PANE_ID"; export TMUX_PANE; [ $# -gt 0 ] || set -- "${SHELL:-/bin/sh}"; exec "$@"';
-
-/** The argv ws runs for a tmux command: one word is a shell command line, several are argv (tmux's spawn.c). */
+/** The argv ws runs for a tmux command: one word is a shell command line (run by default-shell),
+ * several are argv (tmux's spawn.c). */
 function paneArgv(ctx: Ctx, words: string[], env: Record<string, string> = {}): string[] {
-  const shell = ctx.env.SHELL || "/bin/sh";
-  const cmd = words.length === 1 ? [shell, "-c", words[0]!] : words;
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  return ["/usr/bin/env", ...vars, "/bin/sh", "-c", PANE_SCRIPT, "sh", ...cmd];
+  return wrapCommand(defaultShell(ctx), words, env);
 }
+
+/** The shell panes run: `set -g default-shell`, else $SHELL (what ws runs for a pane with no command). */
+const defaultShell = (ctx: Ctx) => ctx.state.options()["default-shell"] || ctx.env.SHELL || "/bin/sh";
 
 /** -c DIR, a format; default the caller's directory (a tmux command client's). */
 function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane, flag = "c"): string {
@@ -194,7 +192,9 @@ const displayMessage: Run = async (ctx, p) => {
   // gone %N gives an empty #{pane_id}).
   let pane: TPane | undefined;
   try {
-    pane = resolvePane(w, val(p, "t"), here);
+    // No target: the pane active on the screen (the attached client's), not the caller's, as
+    // tmux 3.3 answers display-message from inside another pane.
+    pane = resolvePane(w, val(p, "t"), val(p, "t") === undefined ? {} : here);
   } catch (e) {
     if (!(e instanceof ShimError)) throw e;
   }
@@ -533,7 +533,8 @@ const setOption: Run = async (ctx, p, command) => {
 
 const showOptions: Run = async (ctx, p) => {
   const stored = ctx.state.options();
-  const all = { ...OPTION_DEFAULTS, ...stored };
+  // default-shell: the shell panes really run, as tmux's default is $SHELL.
+  const all: Record<string, string> = { ...OPTION_DEFAULTS, "default-shell": defaultShell(ctx), ...stored };
   const name = p.args[0];
   if (name === undefined) {
     for (const [k, v] of Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) ctx.out(has(p, "v") ? v : `${k} ${quoteOption(v)}`);
@@ -636,7 +637,8 @@ const displayPopup: Run = async (ctx, p) => {
   };
   const width = size("w", cols);
   const height = size("h", rows);
-  if (width < 3 || height < 3) return; // no room for the border and a cell: tmux shows nothing
+  const border = !has(p, "B");
+  if (width < (border ? 3 : 1) || height < (border ? 3 : 1)) return; // no room for the border and a cell: tmux shows nothing
   const x = popupAt(val(p, "x"), width, cols, false);
   // tmux's rows count from the terminal's top; ws places it in the tab's area, below the tab bar.
   const top = popupAt(val(p, "y"), height, rows, true);
@@ -658,6 +660,7 @@ const displayPopup: Run = async (ctx, p) => {
         ...(y !== undefined ? { y } : {}),
         close,
         wait: true,
+        ...(border ? {} : { border: false }),
       },
       0,
     );
@@ -719,7 +722,9 @@ async function expandFor(ctx: Ctx, p: Parsed, text: string): Promise<string> {
   const { world: w, here } = await world(ctx);
   let pane: TPane | undefined;
   try {
-    pane = resolvePane(w, val(p, "t"), here);
+    // No target: the pane active on the screen (the attached client's), not the caller's, as
+    // tmux 3.3 answers display-message from inside another pane.
+    pane = resolvePane(w, val(p, "t"), val(p, "t") === undefined ? {} : here);
   } catch (e) {
     if (!(e instanceof ShimError) || val(p, "t") !== undefined) throw e;
   }

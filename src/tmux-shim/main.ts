@@ -4,7 +4,9 @@
 import { getopt, has, val } from "./getopt";
 import { runCommand, type Ctx } from "./commands";
 import { ShimError } from "./world";
-import { ShimState, ensureShimDir } from "./state";
+import { existsSync, readFileSync } from "node:fs";
+import { tmuxVar } from "./env";
+import { MARKER, ShimState, ensureShimDir } from "./state";
 import { runRealTmux } from "./real-tmux";
 import { TMUX_VERSION } from "./world";
 import { joinPath, parentDir, sanitizeName, socketDir, type Env } from "../paths";
@@ -21,9 +23,35 @@ export function wsSocketOf(env: Env): string | undefined {
   return path.endsWith(".sock") && parentDir(path) === socketDir(env) ? path : undefined;
 }
 
+/**
+ * The ws socket of the shim's directory on PATH, for a call with no TMUX at all: one from inside a
+ * shimmed pane whose TMUX was removed (libtmux unsets it around new-session), which must stay on
+ * ws rather than start a real tmux server behind the person's back. The directory is the marker
+ * that survives: ws put it on the pane's PATH, and it belongs to that socket.
+ */
+export function shimSocketOnPath(env: Env): string | undefined {
+  if (env.TMUX) return undefined;
+  for (const dir of (env.PATH ?? "").split(":")) {
+    if (!dir.endsWith(".tmux") || !existsSync(`${dir}/${MARKER}`)) continue;
+    const sock = `${dir.slice(0, -".tmux".length)}.sock`;
+    if ((sock === env.WS_SOCKET || parentDir(sock) === socketDir(env)) && existsSync(sock)) return sock;
+  }
+  return undefined;
+}
+
+/** The server's pid, from the info file beside its socket (0 when it can't be read). */
+function serverPidOf(sock: string): number {
+  try {
+    const pid = JSON.parse(readFileSync(`${sock.replace(/\.sock$/, "")}.info.json`, "utf8")).pid;
+    return Number.isInteger(pid) ? pid : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The ws socket this call is for, or undefined when it is for a real tmux server. */
 export function targetSocket(env: Env, flags: { L?: string; S?: string }): string | undefined {
-  const sock = wsSocketOf(env);
+  const sock = wsSocketOf(env) ?? shimSocketOnPath(env);
   if (!sock) return undefined;
   if (flags.S !== undefined && flags.S !== sock) return undefined;
   if (flags.L !== undefined && joinPath(socketDir(env), `${sanitizeName(flags.L)}.sock`) !== sock) return undefined;
@@ -55,6 +83,8 @@ export async function main(args: string[], env: Env = process.env): Promise<numb
   const sock = targetSocket(env, { L: val(parsed, "L"), S: val(parsed, "S") });
   // Control mode, and -c (a login shell's command, no server involved), are real tmux's business.
   if (!sock || has(parsed, "C") || has(parsed, "c")) return runRealTmux(args, env);
+  // Found through PATH with TMUX removed: the panes this call starts get TMUX again, as tmux's do.
+  if (!env.TMUX) env = { ...env, TMUX: tmuxVar(sock, serverPidOf(sock)) };
   if (has(parsed, "V")) {
     console.log(`tmux ${TMUX_VERSION}`);
     return 0;

@@ -5,6 +5,7 @@
 import { readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { request, type ReplyObject } from "../client/request";
+import { startCommandOf, tmuxArgv } from "./pane-command";
 
 export class ShimError extends Error {
   /** The server's error code, when the server refused. */
@@ -102,7 +103,7 @@ export async function loadWorld(sock: string): Promise<World> {
           title: r?.title ?? "",
           name: r?.name ?? null,
           command: r?.command ?? [],
-          startCommand: r?.start_command ?? [],
+          startCommand: startCommandOf(r?.start_command ?? []),
           cwd: r?.cwd ?? "",
           pid: r?.pid ?? 0,
           width: r?.cols ?? 0,
@@ -233,6 +234,7 @@ export function variables(ctx: FormatContext): (name: string) => string | undefi
       case "client_width": return String(world.client.width);
       case "client_height": return String(world.client.height);
       case "client_session": return world.sessions.find((s) => s.current)?.name ?? "";
+      case "client_control_mode": return "0"; // ws's one client is a terminal
     }
     if (session) {
       switch (name) {
@@ -270,7 +272,7 @@ export function variables(ctx: FormatContext): (name: string) => string | undefi
         case "pane_title": return pane.name || pane.title || host;
         case "pane_current_command": return basename(pane.command[0] ?? "");
         case "pane_current_path": return pane.cwd;
-        case "pane_start_command": return pane.startCommand.join(" ");
+        case "pane_start_command": return tmuxArgv(pane.startCommand);
         case "pane_pid": return String(pane.pid);
         case "pane_tty": return ttyOf(pane.pid);
         case "pane_width": return String(pane.width);

@@ -105,7 +105,8 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
     const box = s.popupRects(tab);
     const popupPane = tab.popup && s.panes.get(tab.popup.pane);
     if (box && popupPane) {
-      drawPopup(g, popupPane, box.outer);
+      if (tab.popup!.border === false) g.fill(box.outer.x, box.outer.y, box.outer.cols, box.outer.rows, " ");
+      else drawPopup(g, popupPane, box.outer);
       const inner = { pane: popupPane.id, ...box.inner };
       drawPane(g, s, v, popupPane, inner, true);
       placeCursor(g, v, popupPane, inner);
