@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
 import { RowCells } from "../src/model/emulator-protocol";
 import { xtermSpeedupsInstalled } from "../src/model/xterm-speedups";
+import { Terminal } from "@xterm/headless";
+import { Grid } from "../src/ui/grid";
+import { ScreenDiff } from "../src/ui/diff";
 import { TestServer, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { OuterTerminal } from "./outer-terminal";
@@ -57,6 +60,23 @@ describe("the emulator's widths", () => {
     const r = parsed("e\u0301a\u0308\u0323x");
     expect(r.cells).toEqual(["e\u0301:1", "a\u0308\u0323:1", "x:1"]);
     expect(r.cursor).toBe(3);
+  });
+});
+
+describe("the diff, on a terminal with other width tables", () => {
+  test("after an emoji the cursor is placed again: an older terminal misdraws that cell alone", async () => {
+    const g = new Grid(20, 2);
+    g.text(0, 0, "✅ABC 👨‍👩‍👧D");
+    g.text(0, 1, "日本X");
+    // xterm's own tables are Unicode 6's: ✅ is one cell there, the family three.
+    const old = new Terminal({ cols: 20, rows: 2, allowProposedApi: true });
+    await new Promise<void>((r) => old.write(new ScreenDiff().render(g), r));
+    const at = (x: number, y: number) => old.buffer.active.getLine(y)!.getCell(x)!.getChars();
+    expect([at(2, 0), at(3, 0), at(4, 0)]).toEqual(["A", "B", "C"]);
+    expect(at(8, 0)).toBe("D");
+    // CJK is two cells everywhere: no extra moves for it.
+    expect(at(4, 1)).toBe("X");
+    old.dispose();
   });
 });
 

@@ -47,6 +47,18 @@ export function sgr(fg: number, bg: number, attrs: number, ul = 0): string {
   return `${ESC}[${p.join(";")}m`;
 }
 
+/**
+ * A cell whose width terminals disagree on: symbols and emoji (✅ is two cells in Unicode 9+
+ * tables, one in older ones), anything outside the BMP, and clusters (ZWJ sequences, flags, skin
+ * tones, combining marks). The cursor is placed again after one, so a terminal that draws it
+ * narrower or wider misplaces that cell alone, not the rest of the row. CJK and Latin are sure.
+ */
+export function unsureWidth(ch: string): boolean {
+  if (ch.length !== 1) return true;
+  const c = ch.charCodeAt(0);
+  return c >= 0x2000 && c < 0x3000;
+}
+
 export class ScreenDiff {
   private last: Grid | null = null;
   private lastShape = -1;
@@ -109,8 +121,9 @@ export class ScreenDiff {
             penLink = l;
           }
         }
-        body += next.chars[i];
-        cx = x + w;
+        const ch = next.chars[i]!;
+        body += ch;
+        cx = ch.charCodeAt(0) >= 0x2000 && unsureWidth(ch) ? -1 : x + w;
         cy = y;
         // At the right margin the terminal is in its pending-wrap state: re-position next time.
         if (cx >= cols) cx = -1;
