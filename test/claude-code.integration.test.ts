@@ -1,0 +1,70 @@
+// Claude Code itself (the npm package, installed into a temporary prefix; skipped with a message
+// where it can't be installed) in a ws pane, typed into through `ws attach` in tmux with the outer
+// keys in CSI u form: Shift+Enter inserts a new line rather than sending the prompt, and Esc Esc
+// (one burst) clears it, as under tmux with extended-keys (issue 23, items 3 and 4). Bedrock mode
+// with its auth skipped: its first screens need no network.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TestServer, waitFor, wsArgv } from "./harness";
+import { Tmux, serverWithTmux } from "./tmux-driver";
+
+/** Reused between runs: installing downloads some 250 MB. */
+const PREFIX = join(tmpdir(), "ws-test-claude-code");
+const CLAUDE = join(PREFIX, "node_modules", ".bin", "claude");
+
+async function installClaude(): Promise<string | undefined> {
+  if (existsSync(CLAUDE)) return undefined;
+  const npm = Bun.which("npm");
+  if (!npm) return "npm is not installed";
+  mkdirSync(PREFIX, { recursive: true });
+  const p = Bun.spawn([npm, "install", "--prefix", PREFIX, "--no-audit", "--no-fund", "@anthropic-ai/claude-code"], { stdout: "ignore", stderr: "pipe" });
+  const timer = setTimeout(() => p.kill(), 240_000);
+  const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  clearTimeout(timer);
+  if (code !== 0 || !existsSync(CLAUDE)) return `npm install @anthropic-ai/claude-code failed (${code}): ${err.trim().split("\n").slice(-2).join(" ")}`;
+  const v = Bun.spawnSync([CLAUDE, "--version"], { stdout: "pipe", stderr: "pipe" });
+  return v.exitCode === 0 ? undefined : "the installed claude does not run here";
+}
+
+let s: TestServer;
+let tmux: Tmux;
+serverWithTmux((server, t) => {
+  s = server;
+  tmux = t;
+});
+
+describe("Claude Code in ws", () => {
+  test("Shift+Enter inserts a new line, not a submit; Esc Esc clears the prompt", async () => {
+    const why = await installClaude();
+    if (why) return console.warn(`skipped: ${why}`);
+    const proj = join(s.root, "proj");
+    mkdirSync(proj, { recursive: true });
+    // Past the first-run theme picker and the folder-trust question, to the prompt.
+    writeFileSync(join(s.root, ".claude.json"), JSON.stringify({ hasCompletedOnboarding: true, theme: "dark", numStartups: 5, projects: { [proj]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
+    const env = ["CLAUDE_CODE_USE_BEDROCK=1", "CLAUDE_CODE_SKIP_BEDROCK_AUTH=1", "AWS_REGION=us-east-1", "DISABLE_AUTOUPDATER=1", `HOME=${s.root}`];
+    const pane = Number((await s.ok(["tab", "new", "--cwd", proj, "--", "env", ...env, CLAUDE])).trim());
+    await s.waitScreen(pane, "? for shortcuts", 90_000);
+
+    // ws attach in tmux, whose extended keys (asked for by ws attach) send S-Enter as CSI 13;2u.
+    await tmux.tmux("new-session", "-d", "-s", "cc", "-x", "120", "-y", "40", `${wsArgv().join(" ")} attach; sleep 3600`, ";", "set", "-g", "extended-keys", "on");
+    await tmux.tmux("set-option", "-t", "=cc:", "status", "off");
+    await tmux.waitFor("cc", /\[main\] tab \d+\/\d+/);
+    expect((await s.request({ v: 5, type: "pane_focus", pane })).type).toBe("ok");
+    await tmux.waitFor("cc", "? for shortcuts", 30_000);
+
+    await tmux.text("cc", "first line");
+    await s.waitScreen(pane, /❯\s*first line/, 30_000); // Claude puts a no-break space after ❯
+    await tmux.keys("cc", "S-Enter");
+    await tmux.text("cc", "second line");
+    const screen = await s.waitScreen(pane, /❯\s*first line\s*\n\s*second line/, 30_000);
+    // Still being edited: nothing was sent (no answer, no error from the model).
+    expect(screen).not.toMatch(/⏺|API Error|Bedrock error/);
+
+    await tmux.keys("cc", "Escape", "Escape");
+    await waitFor("the prompt cleared", async () => !(await s.screen(pane)).includes("first line"), 30_000);
+    expect(await s.screen(pane)).toMatch(/❯\s*\n/);
+    await tmux.keys("cc", "C-Space", "d");
+  }, 300_000);
+});
