@@ -3,7 +3,7 @@
 // C pre-exec, D;status command end), as VS Code, WezTerm and kitty do. The user's rc files are
 // never touched: ws writes its own start-up files into a private directory, and they source the
 // user's first. WS_SHELL_INTEGRATION=0 in a pane's environment turns it off.
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 
 const BASH = String.raw`# ws shell integration (bash --rcfile): what bash would have read, then the OSC 133 hooks.
 if [ -r /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi
@@ -126,7 +126,7 @@ const written = new Map<string, string>();
  * by their hash, each file written to a temporary name with mode 0600 and renamed into place. */
 function ensureFiles(base: string): string {
   const cached = written.get(base);
-  if (cached) return cached;
+  if (cached && existsSync(cached)) return cached; // a server that quit may have removed them
   const probe = files("");
   const dir = `${base}/shell-${Bun.hash(JSON.stringify(probe)).toString(36)}`;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -139,6 +139,19 @@ function ensureFiles(base: string): string {
   }
   written.set(base, dir);
   return dir;
+}
+
+/** Remove the integration's files from `base` (the server quits and no other server's socket is
+ * left there): they are written again when a shell next starts. */
+export function removeShellFiles(base: string): void {
+  written.delete(base);
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const n of names) if (/^shell-[0-9a-z]+$/.test(n)) rmSync(`${base}/${n}`, { recursive: true, force: true });
 }
 
 /**

@@ -10,7 +10,7 @@ import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { raiseFileLimit } from "../model/fd-limit";
-import { shimPaneEnv } from "../tmux-shim/server";
+import { cleanUpAfterServer, shimPaneEnv } from "../tmux-shim/server";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
 import { Services } from "./services";
@@ -136,6 +136,7 @@ export class Daemon {
         } catch {}
       }
       for (const c of this.connections) c.end();
+      cleanUpAfterServer(this.opts.socketPath); // the shim's <name>.tmux/, the shell-*/ files
       this.resolveDone();
     })();
     return this.stopping;

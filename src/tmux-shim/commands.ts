@@ -5,7 +5,8 @@ import { call, ShimError, loadWorld, paneExtras, needsExtras, variables, type TP
 import { expand, isTrue } from "./format";
 import { getopt, has, val, type Parsed } from "./getopt";
 import { resolvePane, resolveSession, resolveWindow, currentPane, type Here } from "./target";
-import { ShimState, BUFFER_MAX_BYTES } from "./state";
+import { ShimState } from "./state";
+import { deleteBuffer, listBuffers, loadBuffer, pasteBuffer, setBuffer, showBuffer } from "./buffers";
 import * as os from "node:os";
 import { existsSync } from "node:fs";
 import { popupStatus } from "../popup-status";
@@ -303,6 +304,9 @@ function hexText(words: string[]): string {
 }
 
 const KEYS_PER_CALL = 10000;
+/** What one send-keys may press in all (`-N` times its keys): far past any tool's use, and the
+ * pane's input queue (4 MiB) drops the rest of a flood anyway. docs/tmux-shim.md#limits. */
+const MAX_REPEATED_KEYS = 1_000_000;
 
 const sendKeys: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
@@ -313,9 +317,14 @@ const sendKeys: Run = async (ctx, p) => {
   if (!Number.isInteger(repeat) || repeat < 1) throw new ShimError(`repeat count ${val(p, "N")} invalid`);
   const literal = has(p, "l") || has(p, "H");
   const one = has(p, "H") ? [hexText(p.args)] : p.args;
-  const keys: string[] = [];
-  for (let i = 0; i < repeat; i++) keys.push(...one);
-  for (let i = 0; i < keys.length; i += KEYS_PER_CALL) await call(ctx.sock, "pane_send_keys", { pane: pane.id, keys: keys.slice(i, i + KEYS_PER_CALL), literal });
+  const total = repeat * one.length;
+  if (total > MAX_REPEATED_KEYS) throw new ShimError(`repeat count ${repeat} too large: ${total} keys (at most ${MAX_REPEATED_KEYS} a send-keys)`);
+  // Each request's keys made as it goes, so memory holds one request's worth, whatever -N says.
+  for (let sent = 0; sent < total; ) {
+    const keys: string[] = [];
+    for (; keys.length < KEYS_PER_CALL && sent < total; sent++) keys.push(one[sent % one.length]!);
+    await call(ctx.sock, "pane_send_keys", { pane: pane.id, keys, literal });
+  }
 };
 
 /** capture-pane's -S/-E: a line number (0 = the screen's top, negative = history) or `-`. */
@@ -549,67 +558,6 @@ const showOptions: Run = async (ctx, p) => {
 };
 
 const quoteOption = (v: string) => (v === "" || /[\s"#;{}]/.test(v) ? `"${v.replace(/(["\\$])/g, "\\$1")}"` : v);
-
-// ---- buffers -------------------------------------------------------------------------------
-
-function findBuffer(ctx: Ctx, name: string | undefined): { name: string; data: string } {
-  const list = ctx.state.buffers();
-  const b = name === undefined ? list[0] : list.find((x) => x.name === name);
-  if (!b) throw new ShimError(name === undefined ? "no buffers" : `unknown buffer: ${name}`);
-  return b;
-}
-
-function bounded(data: string): string {
-  if (data.length > BUFFER_MAX_BYTES) throw new ShimError(`buffer too big (over ${BUFFER_MAX_BYTES} bytes)`);
-  return data;
-}
-
-const setBuffer: Run = async (ctx, p) => {
-  const name = val(p, "b");
-  if (val(p, "n") !== undefined) {
-    const b = findBuffer(ctx, name);
-    ctx.state.saveBuffers([{ name: val(p, "n")!, data: b.data, automatic: false }, ...ctx.state.buffers().filter((x) => x.name !== b.name)]);
-    return;
-  }
-  let data = p.args[0] ?? "";
-  if (has(p, "a") && name !== undefined) data = (ctx.state.buffers().find((x) => x.name === name)?.data ?? "") + data;
-  ctx.state.putBuffer(name, bounded(data));
-};
-
-const loadBuffer: Run = async (ctx, p) => {
-  const path = p.args[0];
-  if (path === undefined) throw new ShimError("load-buffer: no file");
-  let data: string;
-  try {
-    data = path === "-" ? await Bun.stdin.text() : await Bun.file(path).text();
-  } catch (e) {
-    throw new ShimError(`${path}: ${(e as Error).message}`);
-  }
-  ctx.state.putBuffer(val(p, "b"), bounded(data));
-};
-
-const showBuffer: Run = async (ctx, p) => {
-  const b = findBuffer(ctx, val(p, "b"));
-  ctx.out(b.data.endsWith("\n") ? b.data.slice(0, -1) : b.data);
-};
-
-const deleteBuffer: Run = async (ctx, p) => {
-  const b = findBuffer(ctx, val(p, "b"));
-  ctx.state.saveBuffers(ctx.state.buffers().filter((x) => x.name !== b.name));
-};
-
-const listBuffers: Run = async (ctx) => {
-  for (const b of ctx.state.buffers()) ctx.out(`${b.name}: ${new TextEncoder().encode(b.data).length} bytes: "${b.data.slice(0, 50).replace(/\n/g, "\\n")}"`);
-};
-
-const pasteBuffer: Run = async (ctx, p) => {
-  const { world: w, here } = await world(ctx);
-  const pane = resolvePane(w, val(p, "t"), here);
-  const b = findBuffer(ctx, val(p, "b"));
-  const sep = val(p, "s") ?? (has(p, "r") ? "\n" : "\r");
-  await call(ctx.sock, "pane_send", { pane: pane.id, text: b.data.replace(/\n/g, sep) });
-  if (has(p, "d")) ctx.state.saveBuffers(ctx.state.buffers().filter((x) => x.name !== b.name));
-};
 
 /** tmux's -x/-y for a popup of `size` cells on a `whole`-cell client: the left column (x) or the
  * bottom row (y, as tmux reads it); undefined is centred. Only numbers and C are placed. */

@@ -1,7 +1,11 @@
 // keys.toml's `tmux_shim = true`: every pane the server starts gets tmux's environment pointed at
 // ws (TMUX, its own TMUX_PANE, the shim's `tmux` first on PATH). Off by default: a TMUX that is
 // not tmux confuses programs that check for tmux.
+import { readdirSync } from "node:fs";
 import { readTextFile } from "../safe-file";
+import { parentDir } from "../paths";
+import { removeShellFiles } from "../model/shell-integration";
+import { removeShimDir } from "./state";
 import { parse as parseToml } from "smol-toml";
 import { keysTomlPath } from "../ui/keymap";
 import { installTmux } from "./install";
@@ -29,4 +33,17 @@ export function shimPaneEnv(socket: string, basePath: string | undefined, env: R
     }
     return { ...fixed, TMUX_PANE: `%${id}` };
   };
+}
+
+/** What a quitting server leaves in its socket directory is removed: the shim's directory for its
+ * socket (its `tmux`, paste buffers and options, as tmux's buffers go with its server) and, when
+ * no other server's socket is left beside it, the shell-integration files. Never throws. */
+export function cleanUpAfterServer(socket: string): void {
+  try {
+    removeShimDir(socket);
+  } catch {}
+  try {
+    const dir = parentDir(socket);
+    if (!readdirSync(dir).some((n) => n.endsWith(".sock"))) removeShellFiles(dir);
+  } catch {}
 }
