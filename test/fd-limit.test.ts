@@ -64,8 +64,8 @@ test("the soft limit is raised to the hard one at start", async () => {
 }, 60_000);
 
 test("out of descriptors: panes are refused with resource_exhausted, connections still served, no spinning", async () => {
-  // 320 descriptors: 80 for connections, 192 for ws itself and short-lived files, 16 panes.
-  const s = await startLimited(320, 320);
+  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 32 panes.
+  const s = await startLimited(192, 192);
   const pid = s.daemonPid()!;
   // Panes until the descriptors are spoken for: each refused one says why, with the limit.
   let made = 0;
@@ -77,9 +77,9 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   }
   expect(refusal).toBeDefined();
   expect(refusal.code).toBe("resource_exhausted");
-  expect(refusal.hint).toMatchObject({ limit: 320, panes: 16 });
+  expect(refusal.hint).toMatchObject({ limit: 192, panes: 32 });
   expect(refusal.message).toContain("RLIMIT_NOFILE");
-  expect(made).toBe(15);
+  expect(made).toBe(31);
   // The refusal left nothing behind: the panes made are all there is.
   const panes = () => s.list().then((w) => w.flatMap((x: any) => x.tabs.flatMap((t: any) => t.panes)).length);
   expect(await panes()).toBe(made + 1);

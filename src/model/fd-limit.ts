@@ -10,10 +10,11 @@ import { WsError } from "../protocol/errors";
 
 /** Descriptors one pane holds. */
 export const FDS_PER_PANE = 3;
-/** Kept for short-lived files and pipes (saves, git, gh, /proc reads) and refused connections. */
-const SPARE_FDS = 128;
-/** What the daemon holds itself: stdio, its log, the socket, workers, Bun's own. */
-const DAEMON_FDS = 64;
+/** Kept for short-lived files and pipes (saves, git, gh, /proc reads) and refused connections:
+ * 128, or an eighth of a small limit. */
+const spareFds = (limit: number) => Math.min(128, Math.floor(limit / 8));
+/** What the daemon holds itself (stdio, its log, the socket, workers, Bun's own): 64, or an eighth. */
+const daemonFds = (limit: number) => Math.min(64, Math.floor(limit / 8));
 /** Linux's RLIMIT_NOFILE (asm-generic, x86_64 and aarch64 alike). */
 const RLIMIT_NOFILE = 7;
 
@@ -88,11 +89,11 @@ export function openFiles(): number | undefined {
 export function checkFileRoom(n: number, panes: number): void {
   const limit = fileLimit();
   if (!Number.isFinite(limit)) return;
-  const keep = connectionShare(limit) + SPARE_FDS + DAEMON_FDS;
+  const keep = connectionShare(limit) + spareFds(limit) + daemonFds(limit);
   const most = Math.max(0, Math.floor((limit - keep) / FDS_PER_PANE));
   if (panes + n > most) throw resourceExhausted(limit, `that leaves room for ${most} panes (${FDS_PER_PANE} files each; ${keep} are kept for connections and ws itself)`, most);
   const open = openFiles();
-  if (open !== undefined && open + n * FDS_PER_PANE + SPARE_FDS > limit) throw resourceExhausted(limit, `${open} are open now`);
+  if (open !== undefined && open + n * FDS_PER_PANE + spareFds(limit) > limit) throw resourceExhausted(limit, `${open} are open now`);
 }
 
 /** The error for a pane the system's limits refuse (also when the kernel said EMFILE or ENFILE). */
