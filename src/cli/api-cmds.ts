@@ -2,15 +2,17 @@
 // and ws tab list (a view of workspace_list).
 import type { ReplyObject } from "../client/request";
 import { NoServer, streamLines } from "../client/stream";
+import { REPLY_TIMEOUT_MS } from "../client/request";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, messageTable, errorText, noServerError, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
+import { CliError, replyDeadline, messageTable, errorText, noServerError, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { tabLines, type WorkspaceOut } from "./views";
 
-/** A stream's connection failing: "no server" gets the same advice as a request. */
-async function stream(line: string, onLine: (l: string) => boolean | void): Promise<void> {
-  await streamLines(sock(), line, onLine).catch((e) => {
+/** A stream's connection failing: "no server" gets the same advice as a request. `replyMs`: the
+ * first line's deadline (a stream's later lines come when they come). */
+async function stream(line: string, onLine: (l: string) => boolean | void, replyMs: number): Promise<void> {
+  await streamLines(sock(), line, onLine, replyMs).catch((e) => {
     if (e instanceof NoServer) throw noServerError(e);
     throw new CliError((e as Error).message);
   });
@@ -79,7 +81,7 @@ export async function call({ fields: args }: HandlerInput): Promise<void> {
     printJsonLine(l); // a JSON reply, or a plain `ok` / `error: …` line: escaped either way
     // One reply, unless the message turns the connection into a stream.
     if (!entry?.stream || failed) return false;
-  });
+  }, entry ? replyDeadline(entry, fields) : (globals.timeoutMs ?? REPLY_TIMEOUT_MS));
   if (failed) process.exitCode = 1;
 }
 
@@ -106,7 +108,7 @@ export async function events({ fields: args }: HandlerInput): Promise<void> {
     if (o.type === "subscribed") return void printError(`# subscribed at seq ${o.seq}, boot ${o.boot_id}`);
     const { v: _v, type: _t, event, seq, boot_id: _b, time: _time, ...rest } = o;
     print(`${seq ?? "-"} ${event} ${Object.entries(rest).map(([k, val]) => `${k}=${typeof val === "string" ? val : JSON.stringify(val)}`).join(" ")}`);
-  });
+  }, globals.timeoutMs ?? REPLY_TIMEOUT_MS);
   if (failure) throw failure;
 }
 

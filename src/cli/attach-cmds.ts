@@ -1,6 +1,7 @@
 // ws attach, bare ws, ws --local, ws keys.
 import { CliError, globals, print, printError, printJson, sock } from "./common";
 import { startDaemon } from "./server-cmds";
+import { REPLY_TIMEOUT_MS } from "../client/request";
 
 async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
   const { runAttach, AttachRefused } = await import("../client/attach");
@@ -11,7 +12,7 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   if (startIfMissing && !remote) await startDaemon(path, undefined, [], local);
   let code: number;
   try {
-    code = await runAttach({ socketPath: path, local });
+    code = await runAttach({ socketPath: path, local, replyMs: globals.timeoutMs ?? REPLY_TIMEOUT_MS });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;

@@ -2,7 +2,7 @@
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
 import { messageTableJson } from "./message-table" with { type: "macro" };
 import type { MessageInfo } from "./spec";
-import { request, NoServer, type ReplyObject } from "../client/request";
+import { request, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
 import { VERSION } from "../protocol/version";
@@ -13,6 +13,9 @@ export interface Globals extends SocketChoice {
   hosts?: string[];
   /** --all-hosts: every host in the hosts file (ws dashboard). */
   allHosts?: boolean;
+  /** --timeout MS: how long to wait. A wait's own timeout where the command waits (ws wait, agent
+   * send --wait), else the reply's deadline (default REPLY_TIMEOUT_MS). NaN when not a number. */
+  timeoutMs?: number;
 }
 
 /** Global flags may come anywhere before `--`: -L NAME, -H HOST, --local, --json. */
@@ -31,6 +34,10 @@ export function takeGlobals(argv: string[]): { globals: Globals; rest: string[] 
     else if (a === "-H" || a === "--host") (globals.hosts ??= []).push(argv[++i] ?? "");
     else if (a.startsWith("--host=")) (globals.hosts ??= []).push(a.slice(7));
     else if (a === "--all-hosts") globals.allHosts = true;
+    else if (a === "--timeout" || a.startsWith("--timeout=")) {
+      const raw = a === "--timeout" ? argv[++i] : a.slice(10);
+      globals.timeoutMs = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    }
     else if (a === "--local") globals.local = true;
     else if (a === "--json") globals.json = true;
     else rest.push(a);
@@ -98,18 +105,26 @@ export function errorText(reply: ReplyObject): string {
   return text;
 }
 
+/**
+ * How long a request's reply may take, in ms (0: no limit). A wait gets its own timeout and 10 s
+ * more (a timeout of 0 asks the server for no limit: then the CLI has none either); another
+ * long-running request (a big save, a workstream's git) 10 minutes; everything else 10 s.
+ * --timeout changes the last two.
+ */
+export function replyDeadline(entry: MessageInfo, fields: Record<string, unknown>): number {
+  const wait = fields.wait as { timeout?: unknown } | undefined;
+  const timeout = typeof fields.timeout === "number" ? fields.timeout : wait && typeof wait === "object" ? (wait.timeout ?? 0) : undefined;
+  if (entry.longRunning && typeof timeout === "number") return timeout === 0 ? 0 : timeout + 10_000;
+  return globals.timeoutMs ?? (entry.longRunning ? 10 * 60_000 : REPLY_TIMEOUT_MS);
+}
+
 /** Send a registered message at v6, whatever version introduced it, so every error the CLI shows
  * has the structured `code` and `hint` (the spec allows any message at the newest version); throw
  * CliError on an error reply. */
 export async function send(type: string, fields: Record<string, unknown> = {}, info?: MessageInfo): Promise<ReplyObject> {
   const entry = info ?? messageTable()[type];
   if (!entry) throw new Error(`no message ${type} in the registry`);
-  // A long-running request (a big save, a wait) may rightly take longer than the usual 15 s.
-  // A timeout of 0 asks the server for no limit (ws wait, ws run, agent send --wait): then the
-  // CLI has none either.
-  const wait = fields.wait as { timeout?: unknown } | undefined;
-  const timeout = typeof fields.timeout === "number" ? fields.timeout : wait && typeof wait === "object" ? (wait.timeout ?? 0) : undefined;
-  const deadline = entry.longRunning ? (typeof timeout === "number" ? (timeout === 0 ? 0 : timeout + 10_000) : 10 * 60_000) : undefined;
+  const deadline = replyDeadline(entry, fields);
   let reply: ReplyObject;
   try {
     reply = await request(sock(), { v: Math.max(entry.since, VERSION), type, ...fields }, deadline);

@@ -7,6 +7,7 @@ const GLOBALS = [
   ["-H HOST", "Run against the ws server on HOST, through ssh (also WS_HOST; see docs/remote.md)"],
   ["--local", "A private server that lives as long as this client (bare ws only)"],
   ["--json", "Print replies as JSON lines"],
+  ["--timeout MS", "How long to wait for the server's reply (default 10000; 0: no limit); a wait's own timeout for ws wait and agent send --wait"],
   ["--help", "Show help for any command"],
 ];
 

@@ -42,6 +42,7 @@ export async function runCli(argv: string[]): Promise<void> {
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
   try {
+    if (g.timeoutMs !== undefined && !Number.isSafeInteger(g.timeoutMs)) throw new UsageError("--timeout is a whole number of milliseconds (0: no limit)");
     // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
     if ((g.hosts || g.allHosts) && !help) {
       const found = words.length ? (commandNamed(words) ?? findCommand(commandTable(), words)) : undefined;
@@ -87,6 +88,12 @@ async function run(command: Command, words: string[]): Promise<void> {
       local[p.field] = fields[p.field];
       delete fields[p.field];
     }
+  // --timeout is the wait's own where the command waits (ws wait …, agent send --wait); else the
+  // reply's deadline (send reads it from globals).
+  if (globals.timeoutMs !== undefined) {
+    if (command.params.some((p) => p.field === "timeout")) fields.timeout = globals.timeoutMs;
+    else if (fields.wait !== null && typeof fields.wait === "object") fields.wait = { ...fields.wait, timeout: globals.timeoutMs };
+  }
   if (command.run) {
     const load = HANDLERS[command.run];
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);

@@ -7,7 +7,7 @@ import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
 export class UsageError extends Error {}
 
 /** `ws`'s own flags, valid anywhere before `--`. */
-export const GLOBAL_FLAGS = ["-L", "--socket-name", "--local", "--json", "--help", "-h"];
+export const GLOBAL_FLAGS = ["-L", "--socket-name", "--local", "--json", "--timeout", "--help", "-h"];
 
 /** " (did you mean X?)" naming the nearest valid name, else where the valid names are listed. */
 const didYouMean = (word: string, names: readonly string[], show = (s: string) => s, listedBy = "ws --help") => {

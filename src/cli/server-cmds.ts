@@ -5,6 +5,7 @@ import { BUILD } from "../build-info";
 import { clientSocketProblem, socketDirProblem } from "../client/socket-check";
 import { socketDir } from "../paths";
 import { probeSocket, removeIfPresent } from "../socket-files";
+import { NoAnswer, request } from "../client/request";
 import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
@@ -153,9 +154,12 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
       try {
         info = JSON.parse(readFileSync(path.replace(/\.sock$/, "") + ".info.json", "utf8"));
       } catch {}
-      if (info.build && info.build !== BUILD)
+      // Taking connections is the kernel's doing (a stopped server's backlog takes them too): ask it something.
+      const silent = live === "live" ? await noAnswer(path, info.pid) : undefined;
+      if (silent) findings.push({ level: "error", text: `${f}: ${silent}` });
+      else if (info.build && info.build !== BUILD)
         findings.push({ level: "warn", text: `${f}: server build ${info.build} differs from this ws (${BUILD}); restart it: ws kill-server --keep, then ws` });
-      else if (live === "live") findings.push({ level: "ok", text: `${f}: live${info.pid ? ` (pid ${info.pid})` : ""}` });
+      else if (live === "live") findings.push({ level: "ok", text: `${f}: live, answers${info.pid ? ` (pid ${info.pid})` : ""}` });
     }
   }
   await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
@@ -174,6 +178,28 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   }
   if (globals.json) printJson({ type: "doctor", findings: findings.filter((f) => !fixed.includes(f.text)).map(({ level, text, fix }) => ({ level, text, fixable: !!fix })), fixed });
   process.exitCode = bad ? 1 : 0;
+}
+
+/** How long doctor waits for a server's answer (--timeout changes it). */
+const DOCTOR_REPLY_MS = 3000;
+
+/** Why the server on `path` does not answer a request, or undefined when it does. */
+async function noAnswer(path: string, pid: number | undefined): Promise<string | undefined> {
+  const ms = globals.timeoutMs || DOCTOR_REPLY_MS;
+  try {
+    await request(path, { v: 1, type: "workspace_list" }, ms);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof NoAnswer)) return `takes connections but the request failed: ${(e as Error).message}`;
+  }
+  let state = "";
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    state = stat.slice(stat.lastIndexOf(")") + 2)[0] ?? "";
+  } catch {}
+  const who = pid ? `the server (pid ${pid})` : "the server";
+  if (state === "T" || state === "t") return `${who} takes connections but does not answer: it is stopped (resume it: kill -CONT ${pid})`;
+  return `${who} takes connections but did not answer within ${ms / 1000} s (busy or stuck; see its log in ${stateDir()})`;
 }
 
 /** Further checks features add (e.g. a saved session that could not be loaded). */

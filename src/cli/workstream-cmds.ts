@@ -28,7 +28,7 @@ export async function done({ fields }: HandlerInput): Promise<void> {
   const msg = { v: 6, type: "workstream_done", ...(name !== undefined ? { name } : { pane }), force: fields.force === true };
   let reply;
   try {
-    reply = await request(sock(), msg, 10 * 60_000);
+    reply = await request(sock(), msg, globals.timeoutMs ?? 10 * 60_000);
   } catch (e) {
     if (e instanceof NoServer) throw noServerError(e);
     if (inside) return;

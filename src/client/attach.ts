@@ -9,9 +9,9 @@ import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
-import { connectClient, connectsLocally } from "./connect";
+import { connectClient, connectsLocally, serverName } from "./connect";
 import { isTerminalPath, ttyId } from "../protocol/tty-id";
-import { connectFailure } from "./stream";
+import { connectFailure, formatMs } from "./stream";
 import { safeText } from "../safe-text";
 
 // Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events,
@@ -50,7 +50,12 @@ export interface AttachOptions {
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
   /** A --local server, which ends with this client: there is nothing to come back to. */
   local?: boolean;
+  /** How long the server may take to answer the attach (0 or absent: no limit). */
+  replyMs?: number;
 }
+
+/** What a refused attach's text may hold (the rest is dropped): a line or two of the server's. */
+const MAX_REFUSAL = 64 * 1024;
 
 export class AttachRefused extends Error {}
 
@@ -98,9 +103,11 @@ export function runAttach(o: AttachOptions): Promise<number> {
       } catch {}
     };
 
+    let replyTimer: ReturnType<typeof setTimeout> | undefined;
     const finish = (code: number, message?: string) => {
       if (done) return;
       done = true;
+      clearTimeout(replyTimer);
       try {
         clearTimeout(escTimer);
         restore();
@@ -189,6 +196,10 @@ export function runAttach(o: AttachOptions): Promise<number> {
     connectClient(o.socketPath, {
       open(s) {
         sock = s as unknown as Socket<undefined>;
+        if (o.replyMs)
+          replyTimer = setTimeout(() => {
+            if (first) finish(1, `ws: the ws server on ${serverName(o.socketPath)} did not answer within ${formatMs(o.replyMs!)} (is it stopped or stuck? --timeout MS waits longer)`);
+          }, o.replyMs);
         if (tty) enterScreen();
         const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
@@ -197,15 +208,16 @@ export function runAttach(o: AttachOptions): Promise<number> {
         if (done) return;
         if (first) {
           first = false;
+          clearTimeout(replyTimer);
           // The spec: a refused attach answers a text line starting with "e".
           if (bytes[0] === 0x65) {
-            refusal = new TextDecoder().decode(bytes);
+            refusal = new TextDecoder().decode(bytes.subarray(0, MAX_REFUSAL));
             return;
           }
           enterScreen();
         }
         if (refusal) {
-          refusal += new TextDecoder().decode(bytes);
+          if (refusal.length < MAX_REFUSAL) refusal += new TextDecoder().decode(bytes.subarray(0, MAX_REFUSAL));
           return;
         }
         onFrames(bytes);

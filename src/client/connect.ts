@@ -11,14 +11,22 @@ export type Connect = <T = undefined>(path: string, handler: SocketHandler<T>) =
 export class ConnectionFailure extends Error {}
 
 let via: Connect = connectChecked;
+/** What messages call the server when connections go elsewhere (ws -H: "HOST"). */
+let viaName: string | undefined;
 
 export function connectClient<T = undefined>(path: string, handler: SocketHandler<T>): Promise<Socket<T>> {
   return via(path, handler);
 }
 
 /** Route every later client connection through `connect` (ws -H: src/remote/bridge-socket.ts). */
-export function useConnector(connect: Connect): void {
+export function useConnector(connect: Connect, name?: string): void {
   via = connect;
+  viaName = name;
+}
+
+/** The server as messages name it: the socket's path, or with -H the host (whose socket is not this machine's). */
+export function serverName(socketPath: string): string {
+  return viaName ?? socketPath;
 }
 
 /** Whether client connections go to this machine's own socket (no -H bridge). */

@@ -1,19 +1,24 @@
 // One request per connection, as the spec's simplest client does: connect, write a line, read one
 // line back, close. Accepts both reply styles.
 import { parseReply } from "../protocol/envelope";
-import { NoServer, streamLines } from "./stream";
+import { serverName } from "./connect";
+import { NoAnswer, NoServer, streamLines } from "./stream";
 
 export type ReplyObject = { type: string; [k: string]: unknown };
 
-export { NoServer };
+export { NoAnswer, NoServer };
 
-export async function request(socketPath: string, msg: Record<string, unknown>, timeoutMs = 15000): Promise<ReplyObject> {
+/** How long a request that is not a wait may go unanswered (the CLI's --timeout changes it). */
+export const REPLY_TIMEOUT_MS = 10_000;
+
+/** `timeoutMs`: the reply's deadline (0: none, for a wait that may rightly take as long as it takes). */
+export async function request(socketPath: string, msg: Record<string, unknown>, timeoutMs = REPLY_TIMEOUT_MS): Promise<ReplyObject> {
   const line = await requestLine(socketPath, JSON.stringify(msg) + "\n", timeoutMs);
   return parseReply(line);
 }
 
 /** Send raw text and resolve with the first line of the answer (without its newline). */
-export function requestLine(socketPath: string, text: string, timeoutMs = 15000): Promise<string> {
+export function requestLine(socketPath: string, text: string, timeoutMs = REPLY_TIMEOUT_MS): Promise<string> {
   const { promise, resolve, reject } = Promise.withResolvers<string>(); // see streamLines
   let first: string | undefined;
   streamLines(
@@ -28,7 +33,7 @@ export function requestLine(socketPath: string, text: string, timeoutMs = 15000)
     },
     timeoutMs,
   ).then(
-    () => (first !== undefined ? resolve(first) : reject(new Error("the server closed the connection without answering"))),
+    () => (first !== undefined ? resolve(first) : reject(new Error(`the ws server on ${serverName(socketPath)} closed the connection without answering`))),
     // A reset after the answer (a server at its connection limit answers, then closes) still answered.
     (e) => (first !== undefined ? resolve(first) : reject(e)),
   );

@@ -2,11 +2,18 @@
 // the connection closes or onLine returns false (subscribe streams; `ws call`; and, stopping
 // after the first line, every one-shot request).
 
-import { ConnectionFailure, connectClient } from "./connect";
+import { ConnectionFailure, connectClient, serverName } from "./connect";
+import { LineReader } from "./line-reader";
 import { UnsafeSocket } from "./socket-check";
 
 /** Nothing listens on the socket: the CLI turns this into advice to start a server. */
 export class NoServer extends Error {}
+
+/** The server took the request but said nothing within the deadline (stopped, or stuck). */
+export class NoAnswer extends Error {}
+
+/** The longest line a client takes from a server (or, with -H, from ssh): as the attach frame's cap. */
+export const MAX_REPLY_LINE = 64 * 1024 * 1024;
 
 /**
  * What a failed connect means for people. Only a missing socket or a refused connect is "no
@@ -18,26 +25,45 @@ export function connectFailure(socketPath: string, err: unknown): Error {
   const e = err as NodeJS.ErrnoException | undefined;
   const code = e?.code ?? e?.message ?? String(err);
   if (code === "ENOENT" || code === "ECONNREFUSED") return new NoServer(`no ws server on ${socketPath} (${code})`);
-  return new Error(`the ws server on ${socketPath} did not take the connection (${code}); it may be busy or serving too many connections, retry`);
+  return new Error(`the ws server on ${serverName(socketPath)} did not take the connection (${code}); it may be busy or serving too many connections, retry`);
+}
+
+/** "10 s", "1.5 s", "250 ms". */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /**
- * `idleTimeoutMs`: give up (reject) when the server sends nothing for that long, counted in whole
- * seconds by the socket itself (a one-shot request's 15 s), so no timer has to be made.
+ * `replyMs`: give up (reject with NoAnswer) when the first line has not come within that many ms
+ * (a stopped or stuck server takes the connection and then says nothing); 0 or absent: no deadline.
  */
-export function streamLines(socketPath: string, line: string, onLine: (line: string) => boolean | void, idleTimeoutMs?: number): Promise<void> {
+export function streamLines(socketPath: string, line: string, onLine: (line: string) => boolean | void, replyMs?: number): Promise<void> {
   // Promise.withResolvers rather than `new Promise(executor)`: the constructor costs a CLI call
   // ~0.4 ms to compile on first use, withResolvers ~0.04.
   const { promise, resolve, reject } = Promise.withResolvers<void>();
-  let buf = "";
-  const dec = new TextDecoder();
+  const reader = new LineReader(MAX_REPLY_LINE, `a reply from the ws server on ${serverName(socketPath)}`);
+  let answered = false;
+  let ended = false;
+  let sock: { end(): void } | undefined;
+  const fail = (e: Error) => {
+    clearTimeout(timer);
+    reject(e);
+    if (!ended) {
+      ended = true;
+      try {
+        sock?.end();
+      } catch {}
+    }
+  };
+  const timer = replyMs
+    ? setTimeout(() => {
+        if (!answered)
+          fail(new NoAnswer(`the ws server on ${serverName(socketPath)} did not answer within ${formatMs(replyMs)} (is it stopped or stuck? --timeout MS waits longer)`));
+      }, replyMs)
+    : undefined;
   connectClient(socketPath, {
-    timeout(s) {
-      reject(new Error(`no answer from ${socketPath} within ${idleTimeoutMs} ms`));
-      s.end();
-    },
     open(s) {
-      if (idleTimeoutMs) s.timeout(Math.max(1, Math.ceil(idleTimeoutMs / 1000)));
+      sock = s;
       const bytes = new TextEncoder().encode(line.endsWith("\n") ? line : line + "\n");
       const n = s.write(bytes);
       (s as unknown as { rest?: Uint8Array }).rest = n < bytes.length ? bytes.subarray(n) : undefined;
@@ -49,27 +75,36 @@ export function streamLines(socketPath: string, line: string, onLine: (line: str
       st.rest = n < st.rest.length ? st.rest.subarray(n) : undefined;
     },
     data(s, bytes) {
-      buf += dec.decode(bytes, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const l = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
+      if (ended) return;
+      let lines: string[];
+      try {
+        lines = reader.push(bytes);
+      } catch (e) {
+        return fail(e as Error);
+      }
+      for (const l of lines) {
+        if (!answered) {
+          answered = true;
+          clearTimeout(timer);
+        }
         if (onLine(l) === false) {
+          ended = true;
           s.end();
           return;
         }
       }
     },
     close() {
-      if (buf) onLine(buf);
+      clearTimeout(timer);
+      if (!ended && reader.pending) onLine(reader.rest());
       resolve();
     },
     connectError(_s, err) {
-      reject(connectFailure(socketPath, err));
+      fail(connectFailure(socketPath, err));
     },
     error(_s, err) {
-      reject(err);
+      fail(err);
     },
-  }).catch((err) => reject(connectFailure(socketPath, err)));
+  }).catch((err) => fail(connectFailure(socketPath, err)));
   return promise;
 }
