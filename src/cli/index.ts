@@ -2,7 +2,8 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, errorJson, globals, print, printError, printJson, readJsonArg, send, setGlobals, show, takeGlobals } from "./common";
+import { CliError, errorJson, globals, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
+import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { type Found, MissingPane, UsageError, findCommand, parseArgs } from "./parse";
@@ -102,7 +103,15 @@ async function run(command: Command, words: string[]): Promise<void> {
   for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
   const reply = await send(command.message!, fields, command.send);
   const view = command.view ? VIEWS[command.view] : undefined;
-  show(reply, view?.(reply, fields), { keepSgr: fields.styled === true });
+  let human: string | undefined;
+  try {
+    human = view?.(reply, fields);
+  } catch (e) {
+    // A reply not shaped as the message's (a remote ws of another build, or a broken one): said, not a crash.
+    if (e instanceof TypeError) throw new CliError(`bad reply from the ws server on ${serverName(sock())}: ${e.message}`);
+    throw e;
+  }
+  show(reply, human, { keepSgr: fields.styled === true });
   process.exitCode = exitStatus(command, reply, local);
 }
 

@@ -4,7 +4,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import type { Socket } from "bun";
 import { clientSocketProblem, connectChecked } from "../client/socket-check";
 import { MIN_VERSION, VERSION } from "../protocol/version";
-import { CliError, globals, print, printJson, sock } from "./common";
+import { CliError, globals, print, printJson, sock, takeGlobals } from "./common";
 import type { HandlerInput } from "./handlers";
 
 function preambleLine(extra: Record<string, unknown> = {}): string {
@@ -44,7 +44,11 @@ export async function proxy({ fields, runCli }: HandlerInput): Promise<void> {
       argv = JSON.parse(await readLine());
     } catch {}
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) throw new CliError("ws proxy --exec: expected a JSON array of words on stdin");
-    if (argv.some((a) => a === "proxy" || a === "-H" || a === "--host")) throw new CliError("ws proxy --exec: that command does not run through a proxy");
+    // Read as the CLI reads it: no host flag in any spelling (-H, --host, --host=…, --all-hosts), so
+    // it runs here and goes no further; and no proxy.
+    const { globals: g, rest } = takeGlobals(argv);
+    const words = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+    if (g.hosts || g.allHosts || words.includes("proxy")) throw new CliError("ws proxy --exec: that command does not run through a proxy");
     // The command runs here: a WS_HOST in this machine's environment must not send it on again.
     delete process.env.WS_HOST;
     return runCli(argv);
@@ -126,9 +130,24 @@ async function bridgeStdio(path: string): Promise<void> {
   await out.end();
 }
 
+/** What is kept of a remote command's output (uname, --version, ssh's messages); the rest is read and dropped. */
+const OUTPUT_MAX = 64 * 1024;
+
+/** The first `max` bytes of a stream as text; the rest is read (so the writer never blocks) and dropped. */
+async function firstBytes(stream: ReadableStream<Uint8Array>, max = OUTPUT_MAX): Promise<string> {
+  const kept: Uint8Array[] = [];
+  let n = 0;
+  for await (const chunk of stream) {
+    if (n >= max) continue;
+    kept.push(chunk.subarray(0, max - n));
+    n += Math.min(chunk.length, max - n);
+  }
+  return new TextDecoder().decode(Buffer.concat(kept));
+}
+
 async function output(argv: string[], opts: { stdin?: Blob } = {}): Promise<{ code: number; out: string; err: string }> {
   const p = Bun.spawn(argv, { stdin: opts.stdin ?? "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const [out, err, code] = await Promise.all([firstBytes(p.stdout), firstBytes(p.stderr), p.exited]);
   return { code, out: out.trim(), err: err.trim() };
 }
 

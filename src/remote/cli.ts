@@ -3,7 +3,8 @@
 // the commands that work on the server machine's files (start, kill-server, doctor, session …) run
 // there whole (`ws proxy --exec`); ws dashboard merges several hosts.
 import { useConnector } from "../client/connect";
-import { CliError, globals, printError } from "../cli/common";
+import { CliError, globals } from "../cli/common";
+import { safeJson, safeText } from "../safe-text";
 import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
 import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
@@ -52,7 +53,8 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
   }
   // Bare `ws` and `ws attach` start the host's server when none runs (the issue's "start, attach or
   // new"): someone reaching for a remote machine's panes expects them there.
-  useConnector(bridgeConnector(host, { name: globals.name, start: bare || command?.path === "attach" }));
+  // Messages name the host: the socket path this machine would use means nothing there.
+  useConnector(bridgeConnector(host, { name: globals.name, start: bare || command?.path === "attach" }), host);
   return false;
 }
 
@@ -60,28 +62,28 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
 async function execRemote(host: string, argv: string[]): Promise<number> {
   const bridge = await openBridge(host, { name: globals.name, exec: true });
   const { proc, reader } = bridge;
-  // stderr mixes the remote ws's messages with ssh's own (and a server's banner): line by line,
-  // terminal-safe, like everything the CLI prints.
-  let errText = "";
-  const dec = new TextDecoder();
-  bridge.forwardStderr((chunk) => {
-    errText += dec.decode(chunk, { stream: true });
-    const lines = errText.split("\n");
-    errText = lines.pop()!;
-    for (const l of lines) printError(l);
-  });
+  // The remote command's output and ssh's messages are other programs' text: terminal-safe, as
+  // everything the CLI prints, piece by piece as it comes (the escaping is per character, so
+  // nothing needs holding: a line without end costs no memory). --json output stays exact JSON.
+  const safe = globals.json ? safeJson : safeText;
+  const errDec = new TextDecoder();
+  bridge.forwardStderr((chunk) => void process.stderr.write(safeText(errDec.decode(chunk, { stream: true }))));
   quietly(proc.stdin.write(JSON.stringify(argv) + "\n"));
   quietly(proc.stdin.end());
   // Awaited writes: all of it reaches our stdout before main.ts exits, and a slow reader slows ssh.
-  if (bridge.rest.length) await Bun.write(Bun.stdout, bridge.rest);
+  const outDec = new TextDecoder();
+  if (bridge.rest.length) await Bun.write(Bun.stdout, safe(outDec.decode(bridge.rest, { stream: true })));
   for (;;) {
     const r = await reader.read();
     if (r.done) break;
-    await Bun.write(Bun.stdout, r.value);
+    await Bun.write(Bun.stdout, safe(outDec.decode(r.value, { stream: true })));
   }
+  const last = outDec.decode();
+  if (last) await Bun.write(Bun.stdout, safe(last));
   const code = await proc.exited;
   await settledStderr(bridge);
-  if (errText) printError(errText);
+  const lastErr = errDec.decode();
+  if (lastErr) process.stderr.write(safeText(lastErr));
   if (code === 255 || proc.signalCode) throw new CliError(`the connection to ${host} was lost (ssh ${proc.signalCode ?? `exited ${code}`})`);
   return code;
 }

@@ -7,6 +7,7 @@ import { URGENCY } from "../features/agents/status-map";
 import { parseReply } from "../protocol/envelope";
 import { wsDir } from "../xdg-dirs";
 import { openBridge, quietly } from "./ssh";
+import { LineReader } from "../client/line-reader";
 
 /** How long one host may take to answer (ssh, the remote ws and its reply), in ms. */
 export const HOST_TIMEOUT_MS = Number(process.env.WS_HOST_TIMEOUT_MS) || 8000;
@@ -48,6 +49,9 @@ export function readHosts(path = hostsFile()): string[] {
   return hosts;
 }
 
+/** The longest dashboard reply taken from a host (its agents and ports). */
+export const MAX_HOST_REPLY = 8 * 1024 * 1024;
+
 /** One request through a bridge, answered within `timeoutMs` or failed (ssh is ended either way). */
 async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
@@ -56,17 +60,16 @@ async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: nu
   try {
     quietly(proc.stdin.write(JSON.stringify(msg) + "\n"));
     quietly(proc.stdin.flush());
-    let buf = new TextDecoder().decode(bridge.rest);
-    const dec = new TextDecoder();
-    while (!buf.includes("\n")) {
+    const lines = new LineReader(MAX_HOST_REPLY, "the answer");
+    let got = lines.push(bridge.rest);
+    while (!got.length) {
       const left = deadline - Date.now();
       const r = await Promise.race([reader.read(), Bun.sleep(Math.max(0, left)).then(() => "timeout" as const)]);
       if (r === "timeout") throw new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`);
       if (r.done) throw new Error("the server closed the connection without answering");
-      buf += dec.decode(r.value, { stream: true });
-      if (buf.length > 64 * 1024 * 1024) throw new Error("answer too long");
+      got = lines.push(r.value);
     }
-    return parseReply(buf.slice(0, buf.indexOf("\n")));
+    return parseReply(got[0]!);
   } finally {
     try {
       proc.kill();
@@ -74,10 +77,37 @@ async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: nu
   }
 }
 
+const isInt = (v: unknown) => Number.isSafeInteger(v);
+const isStr = (v: unknown) => typeof v === "string";
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** What is wrong with a host's dashboard reply, or undefined: every row is printed and sorted, so each field must be what it says. */
+export function badDashboard(r: Record<string, unknown>): string | undefined {
+  const agents = r.agents ?? [];
+  const ports = r.ports ?? [];
+  if (!Array.isArray(agents)) return "agents is not a list";
+  if (!Array.isArray(ports)) return "ports is not a list";
+  for (const [i, a] of agents.entries()) {
+    if (!isObj(a)) return `agents[${i}] is not an object`;
+    for (const k of ["workspace", "label", "status"] as const) if (!isStr(a[k])) return `agents[${i}].${k} is not a string`;
+    if (!isInt(a.pane)) return `agents[${i}].pane is not a whole number`;
+    if (typeof a.secs !== "number" || !Number.isFinite(a.secs)) return `agents[${i}].secs is not a number`;
+    if (a.detail !== undefined && a.detail !== null && !isStr(a.detail)) return `agents[${i}].detail is not a string`;
+  }
+  for (const [i, p] of ports.entries()) {
+    if (!isObj(p)) return `ports[${i}] is not an object`;
+    for (const k of ["workspace", "tab", "command"] as const) if (!isStr(p[k])) return `ports[${i}].${k} is not a string`;
+    for (const k of ["port", "pane"] as const) if (!isInt(p[k])) return `ports[${i}].${k} is not a whole number`;
+  }
+  return undefined;
+}
+
 async function dashboardOf(host: string): Promise<HostResult> {
   try {
     const r = await askHost(host, { v: 5, type: "dashboard" }, HOST_TIMEOUT_MS);
     if (r.type !== "dashboard") return { host, ok: false, error: String(r.message ?? `unexpected reply ${String(r.type)}`) };
+    const bad = badDashboard(r);
+    if (bad) return { host, ok: false, error: `bad reply (${bad})` };
     return { host, ok: true, agents: (r.agents as Agent[]) ?? [], ports: (r.ports as Port[]) ?? [] };
   } catch (e) {
     return { host, ok: false, error: (e as Error).message };
@@ -85,7 +115,7 @@ async function dashboardOf(host: string): Promise<HostResult> {
 }
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
-const rank = (status: string) => URGENCY[status as keyof typeof URGENCY] ?? 99;
+const rank = (status: string) => (Object.hasOwn(URGENCY, status) ? URGENCY[status as keyof typeof URGENCY] : 99);
 
 export async function mergedDashboard(): Promise<void> {
   const hosts = [...new Set([...(globals.hosts ?? []), ...(globals.allHosts ? readHosts() : [])])];

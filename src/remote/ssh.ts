@@ -42,15 +42,41 @@ export function sshProgram(env = process.env): string[] {
   return words.length ? words : ["ssh"];
 }
 
+/** The private directory `dir` (0700, ours), made when missing; a failure when it is unsafe. */
+function privateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const problem = socketDirProblem(dir, { private: true });
+  if (problem) throw new ConnectionFailure(problem.replace("socket directory", "ssh control directory"));
+  return dir;
+}
+
 /** The private directory for ssh's master sockets, beside ws's own sockets (0700, ours). */
 export function controlDir(): string {
   const base = socketDir();
-  const dir = joinPath(base, "ssh");
   mkdirSync(base, { recursive: true, mode: 0o700 });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const problem = socketDirProblem(base, { private: true }) ?? socketDirProblem(dir, { private: true });
+  const problem = socketDirProblem(base, { private: true });
   if (problem) throw new ConnectionFailure(problem.replace("socket directory", "ssh control directory"));
-  return dir;
+  return privateDir(joinPath(base, "ssh"));
+}
+
+/** The longest socket path every system takes (macOS: 104 bytes with the NUL; Linux 108). */
+const SOCKET_PATH_MAX = 103;
+/** ssh binds its master at ControlPath plus "." and 16 random characters, then renames it. */
+const SSH_TEMP_SUFFIX = 17;
+/** The hashed name's length (hex): 80 bits, as short as a name can be without colliding. */
+const HASH_CHARS = 20;
+
+/**
+ * The master socket for `host`: a short hash of the host and the ssh command (as OpenSSH's `%C`
+ * hashes the connection), in controlDir(), or in /tmp/ws-ssh-UID when that directory is too deep
+ * for a socket (a long XDG_RUNTIME_DIR, macOS's TMPDIR): past the limit every call would fail.
+ */
+export function controlPath(host: string, env = process.env): string {
+  const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify([sshProgram(env), host])).digest("hex").slice(0, HASH_CHARS);
+  const fits = (dir: string) => Buffer.byteLength(dir) + 1 + HASH_CHARS + SSH_TEMP_SUFFIX <= SOCKET_PATH_MAX;
+  const dir = controlDir();
+  if (fits(dir)) return `${dir}/${hash}`;
+  return `${privateDir(`/tmp/ws-ssh-${process.getuid!()}`)}/${hash}`;
 }
 
 /** A pipe write's failure (ssh gone) may arrive later, in a promise: the stream's end reports it instead. */
@@ -66,7 +92,7 @@ export function checkHost(host: string): void {
 /** The full ssh argv for running `remote` (a remoteCommand) on `host`. */
 export function sshArgv(host: string, remote: string, opts: { master?: boolean } = {}): string[] {
   checkHost(host);
-  const master = opts.master === false ? [] : ["-o", "ControlMaster=auto", "-o", `ControlPath=${controlDir()}/%C`, "-o", "ControlPersist=10m"];
+  const master = opts.master === false ? [] : ["-o", "ControlMaster=auto", "-o", `ControlPath=${controlPath(host)}`, "-o", "ControlPersist=10m"];
   return [...sshProgram(), "-T", ...master, "-o", "BatchMode=yes", "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3", "-o", "ConnectTimeout=15", "--", host, remote];
 }
 
@@ -104,6 +130,9 @@ export function checkPreamble(host: string, line: string): Preamble {
   if (p.error) throw p.code === "no_server" ? new NoServer(`no ws server on ${host} (${p.error})`) : new ConnectionFailure(`ws on ${host}: ${p.error}`);
   return p;
 }
+
+/** The longest preamble line taken from the far side. */
+const PREAMBLE_MAX = 64 * 1024;
 
 export interface Bridge {
   proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
@@ -150,26 +179,27 @@ export async function openBridge(host: string, opts: { name?: string; start?: bo
   const timeoutMs = opts.timeoutMs ?? 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
-  let buf = new Uint8Array(0);
+  // The preamble line: only new bytes are searched, and at most PREAMBLE_MAX held.
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
   try {
     for (;;) {
-      const nl = buf.indexOf(0x0a);
-      if (nl >= 0) {
-        const line = new TextDecoder().decode(buf.subarray(0, nl));
-        const preamble = checkPreamble(host, line);
-        return { proc, preamble, rest: buf.subarray(nl + 1), reader, ...tail };
-      }
-      if (buf.length > 64 * 1024) throw new ConnectionFailure(`${host}'s ws did not answer as a ws proxy (no preamble line)`);
       const r = await Promise.race([reader.read(), timedOut]);
       if (r === "timeout") throw new ConnectionFailure(`no answer from ${host} within ${Math.round(timeoutMs / 1000)} s (ssh ${host} ws proxy)`);
       if (r.done) {
         const code = await Promise.race([proc.exited, Bun.sleep(2000).then(() => null)]);
         throw sshFailure(host, code ?? null, await settledStderr(tail));
       }
-      const joined = new Uint8Array(buf.length + r.value.length);
-      joined.set(buf);
-      joined.set(r.value, buf.length);
-      buf = joined;
+      const nl = r.value.indexOf(0x0a);
+      if (nl < 0 || heldBytes + nl > PREAMBLE_MAX) {
+        held.push(r.value);
+        heldBytes += r.value.length;
+        if (heldBytes > PREAMBLE_MAX) throw new ConnectionFailure(`${host}'s ws did not answer as a ws proxy (no preamble line in its first ${PREAMBLE_MAX / 1024} KiB)`);
+        continue;
+      }
+      const line = new TextDecoder().decode(Buffer.concat([...held, r.value.subarray(0, nl)]));
+      const preamble = checkPreamble(host, line);
+      return { proc, preamble, rest: r.value.subarray(nl + 1), reader, ...tail };
     }
   } catch (e) {
     try {
