@@ -155,6 +155,50 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     expect(ran.code).toBe(3);
   }, 60_000);
 
+  test("a long XDG_RUNTIME_DIR, or macOS's long TMPDIR: ssh's master socket gets a short hashed path, and -H still works", async () => {
+    // Both leave ws's own socket directory too deep for `DIR/%C` plus the suffix ssh binds first.
+    const deep = join(local.root, "r".repeat(70), "s".repeat(40));
+    mkdirSync(deep, { recursive: true, mode: 0o700 });
+    const short = `/tmp/ws-ssh-${process.getuid!()}`;
+    const before = new Set(existsSync(short) ? readdirSync(short) : []);
+    for (const env of [{ XDG_RUNTIME_DIR: deep }, { XDG_RUNTIME_DIR: "", TMPDIR: deep }]) {
+      const r = await local.run([...H, "--json", "workspace", "list"], { env });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).type).toBe("workspaces");
+    }
+    // The master listens in the short private directory, under a short hashed name, and is reused.
+    expect(statSync(short).mode & 0o777).toBe(0o700);
+    const made = readdirSync(short).filter((n) => !before.has(n));
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    for (const name of made) {
+      expect(name).toMatch(/^[0-9a-f]{20}$/);
+      expect(`${short}/${name}`.length + 17).toBeLessThan(104);
+    }
+    const check = Bun.spawnSync(["ssh", "-F", rig.sshConfig, "-o", `ControlPath=${short}/${made[0]}`, "-O", "check", rig.host], { stderr: "pipe" });
+    expect(check.stderr.toString()).toContain("Master running");
+  }, 60_000);
+
+  test("the host's server stopped (SIGSTOP): requests give up at --timeout naming the host; doctor there says it is stopped", async () => {
+    const pid = rig.remoteDaemonPid()!;
+    process.kill(pid, "SIGSTOP");
+    try {
+      const started = Date.now();
+      const r = await local.run([...H, "--timeout", "1500", "pane", "list"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`the ws server on ${rig.host} did not answer within 1.5 s`);
+      // Not a socket path of either machine: the host is what the user named.
+      expect(r.stderr).not.toContain(".sock");
+      expect(Date.now() - started).toBeLessThan(1500 + 15_000);
+      const doc = await local.run([...H, "doctor", "--timeout", "1000"]);
+      expect(doc.code).toBe(1);
+      expect(doc.stdout).toContain(`takes connections but does not answer: it is stopped (resume it: kill -CONT ${pid})`);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    await waitFor("the host's server to answer again", async () => (await local.run([...H, "workspace", "list"])).code === 0, 20_000);
+  }, 60_000);
+
   test("a big reply comes through the bridge byte for byte", async () => {
     const pane = Number((await local.ok([...H, "tab", "new", "--", "sh", "-c", "seq -f '%g: a long line, so that the history a pane keeps makes a big reply' 1 40000; echo seq-done; exec sleep 600"])).trim());
     await waitFor("seq to finish", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("seq-done"), 20000);
@@ -390,5 +434,11 @@ describe("ws proxy on its own (what ssh runs on the host)", () => {
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
     expect(code).toBe(1);
     expect(err).toContain("does not run through a proxy");
+    // Host flags in every spelling the CLI reads (issue 22): none gets past the guard.
+    for (const argv of [["--host=elsewhere", "workspace", "list"], ["--all-hosts", "dashboard"], ["-H", "elsewhere", "workspace", "list"], ["--json", "--host", "elsewhere", "doctor"]]) {
+      const q = Bun.spawn([...wsArgv(), "proxy", "--exec"], { env: s.env, cwd: s.root, stdin: new Blob([JSON.stringify(argv) + "\n"]), stdout: "pipe", stderr: "pipe" });
+      const [qerr, qcode] = await Promise.all([new Response(q.stderr).text(), q.exited]);
+      expect({ argv, qcode, said: qerr.includes("does not run through a proxy") }).toEqual({ argv, qcode: 1, said: true });
+    }
   });
 });

@@ -1,0 +1,98 @@
+// issue 22, item 13: the CLI never hangs on a server that takes connections and says nothing. A
+// real daemon, stopped with SIGSTOP (the kernel still accepts connections into its backlog): every
+// request that is not a wait gives up at its deadline (10 s, --timeout MS) with a clear message,
+// `ws doctor` says the server does not answer and why, and `ws agent send --wait` takes --timeout.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
+
+/** Run a ws command; its result and how long it took. */
+async function timed(s: TestServer, args: string[]) {
+  const started = Date.now();
+  const r = await s.run(args);
+  return { ...r, ms: Date.now() - started };
+}
+
+describe("a stopped server (SIGSTOP)", () => {
+  let s: TestServer;
+  let pid: number;
+  beforeAll(async () => {
+    s = await new TestServer().start();
+    pid = s.daemonPid()!;
+    process.kill(pid, "SIGSTOP");
+  });
+  afterAll(async () => {
+    process.kill(pid, "SIGCONT");
+    await s.stop();
+  });
+
+  test("ws pane list, ws call, ws events and ws tab new give up at --timeout, saying the server did not answer", async () => {
+    const cases: string[][] = [
+      ["pane", "list", "--timeout", "1500"],
+      ["--timeout=1500", "call", "workspace_list"],
+      ["events", "--timeout", "1500"],
+      ["tab", "new", "--timeout", "1500"],
+    ];
+    for (const args of cases) {
+      const r = await timed(s, args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`the ws server on ${s.sock} did not answer within 1.5 s`);
+      expect(r.stderr).toContain("--timeout");
+      // The deadline, not much more (bun's start on a loaded machine is the rest).
+      expect(r.ms).toBeGreaterThanOrEqual(1500);
+      expect(r.ms).toBeLessThan(1500 + 8000);
+    }
+    const bad = await s.run(["--timeout", "soon", "pane", "list"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--timeout is a whole number of milliseconds");
+  }, 60_000);
+
+  test("with no --timeout a request gives up at 10 s", async () => {
+    const r = await timed(s, ["workspace", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("did not answer within 10 s");
+    expect(r.ms).toBeGreaterThanOrEqual(10_000);
+    expect(r.ms).toBeLessThan(10_000 + 8000);
+  }, 30_000);
+
+  test("ws doctor says the server takes connections but does not answer, because it is stopped", async () => {
+    const r = await timed(s, ["doctor", "--timeout", "1000"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`error default.sock: the server (pid ${pid}) takes connections but does not answer: it is stopped (resume it: kill -CONT ${pid})`);
+    expect(r.stdout).not.toContain(": live");
+    const j = JSON.parse((await s.run(["--json", "doctor", "--timeout", "1000"])).stdout);
+    expect(j.findings).toContainEqual(expect.objectContaining({ level: "error", text: expect.stringContaining("does not answer") }));
+  }, 30_000);
+
+  test("resumed, the same server answers, and doctor says so", async () => {
+    process.kill(pid, "SIGCONT");
+    try {
+      await waitFor("the server to answer again", async () => (await s.run(["workspace", "list", "--timeout", "3000"])).code === 0, 15_000);
+      const r = await s.run(["doctor"]);
+      expect(r.stdout).toContain(`ok    default.sock: live, answers (pid ${pid})`);
+    } finally {
+      process.kill(pid, "SIGSTOP");
+    }
+  }, 30_000);
+});
+
+test("ws agent send --wait --timeout: the wait's own timeout (exit 124), not a reply deadline", async () => {
+  const { s } = await standInAgentServer();
+  try {
+    const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
+    const shell = (await q({ type: "tab_new", cwd: s.root, command: [] })).pane;
+    const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart"], focus: false })).pane;
+    await waitFor("the agent to be idle", async () => (await q({ type: "dashboard" })).agents.find((a: { pane: number }) => a.pane === agent)?.status === "idle");
+    // A plain prompt: the stand-in logs it and reports nothing, so only the timeout ends the wait.
+    const r = await timed(s, ["agent", "send", "--pane", String(shell), "--wait", "--timeout", "1200", "a plain prompt"]);
+    expect(r.code).toBe(124);
+    expect(r.stderr).toMatch(/timeout|timed out/i);
+    expect(r.ms).toBeGreaterThanOrEqual(1200);
+    expect(r.ms).toBeLessThan(1200 + 8000);
+    // A wait that ends in time is not cut short by --timeout's reply deadline: the status comes back.
+    const ok = await s.run(["agent", "send", "--pane", String(shell), "--wait", "--timeout", "20000", "Stop"]);
+    expect(ok).toMatchObject({ code: 0, stdout: "done\n" });
+  } finally {
+    await s.stop();
+  }
+}, 60_000);
