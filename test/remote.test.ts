@@ -161,7 +161,7 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     mkdirSync(deep, { recursive: true, mode: 0o700 });
     const short = `/tmp/ws-ssh-${process.getuid!()}`;
     const before = new Set(existsSync(short) ? readdirSync(short) : []);
-    for (const env of [{ XDG_RUNTIME_DIR: deep }, { XDG_RUNTIME_DIR: "", TMPDIR: deep }]) {
+    for (const env of [{ XDG_RUNTIME_DIR: deep }, { XDG_RUNTIME_DIR: "", TMPDIR: deep }] as Record<string, string>[]) {
       const r = await local.run([...H, "--json", "workspace", "list"], { env });
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
