@@ -42,6 +42,10 @@ describe("a stopped server (SIGSTOP)", () => {
       expect(r.ms).toBeGreaterThanOrEqual(1500);
       expect(r.ms).toBeLessThan(1500 + 8000);
     }
+    // --json: one error line with the CLI's own code.
+    const j = await s.run(["--json", "workspace", "list", "--timeout", "1000"]);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ type: "error", code: "no_answer" });
     const bad = await s.run(["--timeout", "soon", "pane", "list"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--timeout is a whole number of milliseconds");

@@ -1,11 +1,11 @@
 // The control plane from the shell beyond single messages: ws api describe, ws call, ws events,
 // and ws tab list (a view of workspace_list).
 import type { ReplyObject } from "../client/request";
-import { NoServer, streamLines } from "../client/stream";
+import { streamLines } from "../client/stream";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, replyDeadline, messageTable, errorText, noServerError, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
+import { CliError, clientFailure, replyDeadline, messageTable, errorText, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { tabLines, type WorkspaceOut } from "./views";
 
@@ -13,8 +13,7 @@ import { tabLines, type WorkspaceOut } from "./views";
  * first line's deadline (a stream's later lines come when they come). */
 async function stream(line: string, onLine: (l: string) => boolean | void, replyMs: number): Promise<void> {
   await streamLines(sock(), line, onLine, replyMs).catch((e) => {
-    if (e instanceof NoServer) throw noServerError(e);
-    throw new CliError((e as Error).message);
+    throw clientFailure(e);
   });
 }
 

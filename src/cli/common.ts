@@ -2,7 +2,7 @@
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
 import { messageTableJson } from "./message-table" with { type: "macro" };
 import type { MessageInfo } from "./spec";
-import { request, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
+import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
 import { VERSION } from "../protocol/version";
@@ -118,6 +118,14 @@ export function replyDeadline(entry: MessageInfo, fields: Record<string, unknown
   return globals.timeoutMs ?? (entry.longRunning ? 10 * 60_000 : REPLY_TIMEOUT_MS);
 }
 
+/** A request that got no reply, as the CLI's error: no server, no answer in time, or a failure here. */
+export function clientFailure(e: unknown): CliError {
+  if (e instanceof CliError) return e;
+  if (e instanceof NoServer) return noServerError(e);
+  if (e instanceof NoAnswer) return new CliError(e.message, 1, "no_answer");
+  return new CliError((e as Error).message);
+}
+
 /** Send a registered message at v6, whatever version introduced it, so every error the CLI shows
  * has the structured `code` and `hint` (the spec allows any message at the newest version); throw
  * CliError on an error reply. */
@@ -132,8 +140,7 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
     if (reply.type === "error" && reply.plain && entry.since < VERSION && /protocol version \d+ not supported/.test(String(reply.message)))
       reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
   } catch (e) {
-    if (e instanceof NoServer) throw noServerError(e);
-    throw new CliError((e as Error).message);
+    throw clientFailure(e);
   }
   if (reply.type === "error") {
     const message = String(reply.message ?? "error");

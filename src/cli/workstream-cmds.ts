@@ -1,7 +1,7 @@
 // Workstream commands beyond single messages: ws new (new_workstream sent at v6, so failures come
 // back), ws done (a caller inside the workstream may lose its connection with its tab), ws review
 // (the worktree and .ws/pr.md here, then open_review), ws pr comments, ws templates.
-import { CliError, errorText, noServerError, print, printJson, send, show, sock, globals } from "./common";
+import { CliError, clientFailure, errorText, noServerError, print, printJson, send, show, sock, globals } from "./common";
 import type { HandlerInput } from "./handlers";
 import { request, NoServer } from "../client/request";
 import { WsError } from "../protocol/errors";
@@ -32,7 +32,7 @@ export async function done({ fields }: HandlerInput): Promise<void> {
   } catch (e) {
     if (e instanceof NoServer) throw noServerError(e);
     if (inside) return;
-    throw new CliError((e as Error).message);
+    throw clientFailure(e);
   }
   if (reply.type === "error") throw new CliError(errorText(reply), 1, String(reply.code ?? "internal"), reply);
   show(reply, `workstream ${name ?? `of pane ${pane}`} is done: its worktree is removed and its tab closed (the branch stays)`);
