@@ -4,7 +4,7 @@
 // reaches a pane that asked; focus in/out reach panes as the focus moves between them. Programs
 // in panes are raw readers (test/fixtures/key-reader.ts) that record exactly what they got.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
@@ -117,6 +117,26 @@ describe("the user's terminal", () => {
       await waitFor("the key", () => got(a.log).endsWith(hex("z")));
       expect(got(a.log)).toBe(IN + OUT + IN + hex("z"));
       expect(got(logB)).toBe(IN + OUT);
+    } finally {
+      c.close();
+    }
+  }, 30_000);
+
+  test("a focused pane that turns focus reports on is told at once that it has focus", async () => {
+    const shell = Number((await s.ok(["tab", "new", "--cwd", s.root, "--", "bash", "--norc", "--noprofile"])).trim());
+    await focus(shell);
+    const c = await RawAttach.open(s.sock, attachLine);
+    try {
+      await c.firstFrame();
+      await s.waitScreen(shell, "$ ");
+      const log = logFile();
+      // The program asks for ?1004 once it runs, in the pane that already has the focus.
+      await s.ok(["pane", "send", String(shell), "--enter", "--", `exec ${process.execPath} ${READER} ${log} "$(printf '\033[?1004h')"`]);
+      await s.waitScreen(shell, "READY");
+      await waitFor("focus-in", () => existsSync(log) && got(log) === hex("\x1b[I"));
+      c.send({ Key: { code: { Char: "z" }, modifiers: "", kind: "Press", state: "" } });
+      await waitFor("the key", () => got(log).endsWith(hex("z")));
+      expect(got(log)).toBe(hex("\x1b[Iz")); // once, and nothing else
     } finally {
       c.close();
     }
