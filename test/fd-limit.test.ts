@@ -106,3 +106,14 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   expect((await s.request({ v: 6, type: "tab_new", command: ["cat"] })).type).not.toBe("error");
   for (const st of streams) st.close();
 }, 120_000);
+
+test("the kernel's EMFILE or ENFILE from a PTY, a spawn or an exec check is answered resource_exhausted", async () => {
+  const { startError } = await import("../src/model/launch");
+  for (const code of ["EMFILE", "ENFILE"]) {
+    const e = startError("cat", Object.assign(new Error(`${code}: too many open files`), { code }));
+    expect(e.code).toBe("resource_exhausted");
+    expect(e.message).toContain(code);
+    expect(e.message).toContain("RLIMIT_NOFILE");
+  }
+  expect(startError("cat", Object.assign(new Error("nope"), { code: "ENOENT" })).code).toBe("program_not_found");
+});
