@@ -131,7 +131,7 @@ describe("the user's terminal", () => {
       await s.waitScreen(shell, "$ ");
       const log = logFile();
       // The program asks for ?1004 once it runs, in the pane that already has the focus.
-      await s.ok(["pane", "send", String(shell), "--enter", "--", `exec ${process.execPath} ${READER} ${log} "$(printf '\033[?1004h')"`]);
+      await s.ok(["pane", "send", String(shell), "--enter", "--", `exec ${process.execPath} ${READER} ${log} "$(printf '\\033[?1004h')"`]);
       await s.waitScreen(shell, "READY");
       await waitFor("focus-in", () => existsSync(log) && got(log) === hex("\x1b[I"));
       c.send({ Key: { code: { Char: "z" }, modifiers: "", kind: "Press", state: "" } });
