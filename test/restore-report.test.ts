@@ -125,3 +125,16 @@ test("600 one-pane workspaces: ws start waits for the restore, which restores wh
   expect(serverLog(s)).toMatch(/restored 512 of 600 workspaces, 512 tabs, 512 panes/);
   expect((await s.list()).length).toBe(512);
 }, 300_000);
+
+test("one workspace of 300 panes: ws start waits while the restore starts them, pane by pane", async () => {
+  // 6 tabs of 50 panes; ws start gives a server that shows no progress 5 s here (10 s normally).
+  const body = { size: { cols: 400, rows: 200 }, current: 0, workspaces: [{ name: "big", active: 0, tabs: Array.from({ length: 6 }, (_, t) => tab(50, "", t * 50 + 1)) }] };
+  const { s } = withSave(body, { WS_START_WAIT_MS: "5000" });
+  const started = await s.run(["start"]);
+  expect(started.stderr).not.toContain("did not start");
+  expect(started.code).toBe(0);
+  const log = serverLog(s);
+  console.log(log.match(/restored .* in \d+ ms/)?.[0]);
+  expect(log).toMatch(/restored 1 of 1 workspaces, 6 tabs, 300 panes/);
+  expect(paneIds(await s.list()).length).toBe(300);
+}, 300_000);

@@ -19,7 +19,10 @@ export function stateDir(): string {
 }
 
 /** Start a daemon in the background on the chosen socket and wait until it answers. */
-export async function startDaemon(path = sock(), timeoutMs = 10000, command: string[] = [], local = false): Promise<void> {
+/** How long `ws start` waits for a server that shows no progress (WS_START_WAIT_MS, for tests). */
+const START_WAIT_MS = Number(process.env.WS_START_WAIT_MS) > 0 ? Number(process.env.WS_START_WAIT_MS) : 10_000;
+
+export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, command: string[] = [], local = false): Promise<void> {
   const state = await probeSocket(path);
   if (state === "live") {
     if (command.length) throw new CliError(`a ws server already runs on ${path}; ${command[0]} was not started (use ws tab new -- …)`);

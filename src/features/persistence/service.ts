@@ -8,6 +8,7 @@ import type { ModelEvent, ModelEventType } from "../../model/events";
 import { msSinceInput } from "../../model/parse-slices";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
+import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
 import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
 
@@ -158,14 +159,27 @@ export class PersistenceService {
     const t0 = performance.now();
     let r: RestoreResult | undefined;
     // `ws start` waits while the server's log shows a restore making progress (cli/server-cmds.ts).
+    // Said at once, then every second, before each pane too: one workspace may hold hundreds.
+    this.opts.log.info(`restoring the saved session ${this.opts.path}: ${save.header.workspaces} workspaces, ${save.header.panes} panes`);
     let said = Date.now();
-    const progress = (p: RestoreProgress) => {
-      if (Date.now() - said < PROGRESS_EVERY_MS || p.done === p.of) return;
+    let at = { done: 0, of: save.body.workspaces.length };
+    let starting = 0;
+    const say = () => {
+      if (Date.now() - said < PROGRESS_EVERY_MS) return;
       said = Date.now();
-      this.opts.log.info(`restoring the saved session: ${p.done} of ${p.of} workspaces, ${p.panes} panes so far`);
+      this.opts.log.info(`restoring the saved session: ${at.done} of ${at.of} workspaces done, ${starting} panes started so far`);
+    };
+    const progress = (p: RestoreProgress) => {
+      at = p;
+      say();
+    };
+    const pace = async () => {
+      starting++;
+      say();
+      await yieldTurn();
     };
     try {
-      r = await applySave(this.session, save.body, save.header, { progress });
+      r = await applySave(this.session, save.body, save.header, { progress, pace });
     } catch (e) {
       this.opts.log.error(`restoring the saved session failed: ${(e as Error).message}`);
     }
