@@ -17,8 +17,9 @@ import { safeText } from "../safe-text";
 // Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events,
 // and keys with all their modifiers: the kitty keyboard protocol's "disambiguate" (pushed on the
 // alternate screen's stack) and xterm's modifyOtherKeys 2 for terminals without kitty's (a terminal
-// with both uses kitty's); either way S-Enter is not Enter. ws decodes both forms.
-export const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[>4;2m";
+// with both uses kitty's); either way S-Enter is not Enter. ws decodes both forms. A terminal with
+// neither ignores both; the SGR reset after them undoes one that took the second for SGR 4;2.
+export const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[>4;2m\x1b[0m";
 // All of that undone, and what the server may have set since to follow the focused pane
 // (any-motion mouse, the application keypad): the kitty flags are popped before the alternate
 // screen is left, as they were pushed on its stack.
