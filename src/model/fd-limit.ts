@@ -2,8 +2,11 @@
 // start, and how they are shared. Every pane holds 3 (its PTY master, its process, the stream that
 // reads it) and every connection 1. Run out, and the kernel refuses the next `accept`: the listening
 // socket stays readable, the event loop wakes for it again and again (100% CPU), and no client is
-// answered. So panes may use only what connections, refused connections and short-lived files
-// (a save, git's pipes) leave them: past that, creating a pane is refused with `resource_exhausted`.
+// answered. Bun's listener (usockets) retries such an accept at once and tells JavaScript nothing
+// (no error callback, no backoff: bun PR 32705 is open), so ws can't back off there; it makes sure
+// accept never runs out instead. Panes may use only what connections, refused connections and
+// short-lived files (a save, git's pipes) leave them: past that, creating a pane is refused with
+// `resource_exhausted`, and the listener serves at most `connectionShare` connections.
 import { dlopen, FFIType } from "bun:ffi";
 import { readdirSync } from "node:fs";
 import { WsError } from "../protocol/errors";
