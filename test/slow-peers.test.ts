@@ -67,9 +67,9 @@ async function whileMeasured<T>(what: string, body: () => Promise<T>): Promise<T
 }
 
 /** A ws CLI call killed after `limitMs`, so a stalled server can't hang the test. */
-async function ws(args: string[], o: { cwd?: string; limitMs?: number } = {}): Promise<RunResult & { ms: number }> {
+async function ws(args: string[], o: { cwd?: string; limitMs?: number; env?: Record<string, string> } = {}): Promise<RunResult & { ms: number }> {
   const began = performance.now();
-  const proc = Bun.spawn([...wsArgv(), ...args], { env: s.env, cwd: o.cwd ?? s.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...wsArgv(), ...args], { env: { ...s.env, ...o.env }, cwd: o.cwd ?? s.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), o.limitMs ?? 20_000);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
@@ -181,6 +181,22 @@ describe("a stand-in Neovim that misbehaves", () => {
     expect(r.message).toContain("did not answer");
   }, 60_000);
 });
+
+test("ws open refuses a location with a control character, before it reaches any Neovim", async () => {
+  const stalled = (await q({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
+  const pane = stalled.panes[0];
+  const before = (await q({ type: "pane_list" })).panes.length;
+  mkdirSync(join(s.root, "d"), { recursive: true });
+  writeFileSync(join(s.root, "d", "cr"), "not this one\n");
+  for (const [location, code] of [[`${s.root}/d/cr\rx.txt`, "U+000D"], [`${s.root}/d/nl\nx.txt`, "U+000A"], [`${s.root}/d/esc\x1b[2Jx.txt:3`, "U+001B"], [`${s.root}/d/c1\u009bx.txt`, "U+009B"], [`${s.root}/d/del\x7f.txt`, "U+007F"]] as const) {
+    const began = performance.now();
+    const r = await ws(["open", location], { env: { WS_PANE_ID: String(pane) } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`holds a control character (${code}`);
+    expect(performance.now() - began).toBeLessThan(5000); // refused before asking the (stalled) Neovim
+  }
+  expect((await q({ type: "pane_list" })).panes.length).toBe(before);
+}, 60_000);
 
 test("a FIFO and a stalled Neovim at once: another client's p99 stays low", async () => {
   const file = join(projects(), "buttons/handoff.md");
