@@ -5,6 +5,7 @@
 // (a FIFO opens at once with no writer), optionally without following a final symlink, check
 // with fstat that it is a regular file, and read at most a bound. docs/security.md, docs/limits.md.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** Why a file could not be used; `code` is the errno's name for a system error (ENOENT, EACCES,
  * ELOOP…), or NOT_REGULAR / TOO_BIG for what the checks refused. */
@@ -101,5 +102,41 @@ export function readTextFileIfAny(path: string, max: number, noFollow = false): 
   } catch (e) {
     if (e instanceof FileReadError && e.code === "ENOENT") return undefined;
     throw e;
+  }
+}
+
+/** readTextFile for async code: the same checks, so a FIFO never holds a worker thread (and the
+ * request waiting on it) for as long as it likes. Throws FileReadError. */
+export async function readTextFileAsync(path: string, max: number, noFollow = false): Promise<string> {
+  return (await readFileAsync(path, max, noFollow)).toString("utf8");
+}
+
+/** A whole regular file's bytes, refused past `max`, for async code. Throws FileReadError. */
+export async function readFileAsync(path: string, max: number, noFollow = false): Promise<Buffer> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "ELOOP" && noFollow) throw new FileReadError(`${path} is a symbolic link`, err.code);
+    throw new FileReadError(`${path} can't be read (${err.message})`, err.code ?? "EIO");
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new FileReadError(`${path} is not a regular file (${fileKind(st)})`, "NOT_REGULAR");
+    if (st.size > max) throw new FileReadError(`${path} is too big (${st.size} bytes; at most ${max})`, "TOO_BIG");
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  } catch (e) {
+    if (e instanceof FileReadError) throw e;
+    throw new FileReadError(`${path} can't be read (${(e as Error).message})`, (e as NodeJS.ErrnoException).code ?? "EIO");
+  } finally {
+    await fh.close();
   }
 }

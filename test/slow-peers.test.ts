@@ -145,6 +145,15 @@ describe("a FIFO where ws reads a file", () => {
   }, 60_000);
 });
 
+test("a workstream template that is a FIFO is refused, not waited on", async () => {
+  const dir = join(s.root, "config/ws/templates");
+  mkdirSync(dir, { recursive: true });
+  await mkfifo(join(dir, "piped.toml"));
+  const r = await whileMeasured("a template a FIFO", () => q({ type: "new_workstream", template: "piped", name: "w1", repo: s.root }));
+  expect(r).toMatchObject({ type: "error", code: "template_invalid" });
+  expect(r.message).toBe(`${join(dir, "piped.toml")} is not a regular file (a FIFO)`);
+}, 60_000);
+
 describe("a stand-in Neovim that misbehaves", () => {
   /** A tab running the stand-in on a socket ws would drive; its pane. */
   async function standIn(mode: string): Promise<number> {

@@ -1,7 +1,8 @@
 // Where saves live and how they are written: $XDG_STATE_HOME/ws/<server>.session (else
 // ~/.local/state/ws/), one file per server name, mode 0600, written atomically (temp file, fsync,
 // rename, fsync of the directory), so a crash leaves the old save or the new one, never half.
-import { chmod, copyFile, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readFileAsync, readTextFileAsync } from "../../safe-file";
+import { chmod, copyFile, mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { wsDir } from "../../xdg-dirs";
 import { basename, dirname, join } from "node:path";
 
@@ -59,9 +60,11 @@ export async function writeAtomic(path: string, data: Uint8Array | Uint8Array[])
   } catch {}
 }
 
-export async function readSaveBytes(path: string): Promise<Uint8Array | undefined> {
+/** The save's bytes; undefined when there is none. Never waits on a FIFO or device in its place
+ * (src/safe-file.ts): that is an error, as a file over `max` bytes is. */
+export async function readSaveBytes(path: string, max = 1024 * 1024 * 1024): Promise<Uint8Array | undefined> {
   try {
-    return await readFile(path);
+    return await readFileAsync(path, max);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
@@ -116,7 +119,7 @@ export async function listAside(env: Env = process.env): Promise<AsideFile[]> {
     const m = /^(.*)\.session\.(?:unreadable|partial)-[^.]+$/.exec(n);
     if (!m) continue;
     const path = join(dir, n);
-    const reason = (await readFile(`${path}.reason`, "utf8").catch(() => "unknown reason")).trim();
+    const reason = (await readTextFileAsync(`${path}.reason`, 64 * 1024).catch(() => "unknown reason")).trim();
     // When it was moved aside: the reason note is written then (the file keeps its old mtime).
     const when = await stat(`${path}.reason`).then((s) => s.mtime, () => stat(path).then((s) => s.mtime, () => new Date(0)));
     out.push({ path, server: m[1]!, reason, when });

@@ -4,7 +4,8 @@
 // Placeholders ({name}, {branch}, …) fill a whole argv element or a plain part of one, never script
 // text (script-text.ts); every value is also in the pane's and the setup's environment (WS_BRANCH, …),
 // which is where a script reads it.
-import { readdir, readFile } from "node:fs/promises";
+import { readTextFileAsync } from "../../safe-file";
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../../toml-problem";
@@ -175,6 +176,9 @@ export function copyProblem(p: string): string | undefined {
   return undefined;
 }
 
+/** A template file is a few lines of TOML. */
+const MAX_TEMPLATE_BYTES = 1024 * 1024;
+
 /** A template by name: the user's file first (it may shadow a built-in), else a built-in. */
 export async function loadTemplate(name: string, env: Record<string, string | undefined> = process.env): Promise<Template> {
   const bad = templateNameProblem(name);
@@ -182,9 +186,9 @@ export async function loadTemplate(name: string, env: Record<string, string | un
   const file = join(templatesDir(env), `${name}.toml`);
   let text: string | undefined;
   try {
-    text = await readFile(file, "utf8");
+    text = await readTextFileAsync(file, MAX_TEMPLATE_BYTES); // a FIFO there is refused, not waited on
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw fail(`can't read ${file}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw fail((e as Error).message); // names the file
   }
   if (text !== undefined) return parseTemplate(name, text, file);
   const builtin = BUILTIN_TEXT[name];
