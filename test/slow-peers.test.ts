@@ -3,7 +3,7 @@
 // block the daemon's thread in open() until a writer came; a stand-in Neovim answering `ws open`
 // with a never-ending MessagePack string grew the daemon by hundreds of MB; one that never answers
 // must only fail its own request. Throughout, another client's requests keep answering: the
-// figures are printed (bench/README.md keeps them), the bound is generous for a loaded machine.
+// figures are printed (bench/slow-peers.md keeps them), the bound is generous for a loaded machine.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
