@@ -4,7 +4,8 @@
 // `ws doctor` says the server does not answer and why, and `ws agent send --wait` takes --timeout.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
+import { ROOT, TestServer, standInAgentServer, waitFor, wsArgv } from "./harness";
+import { Tmux } from "./tmux-driver";
 
 /** Run a ws command; its result and how long it took. */
 async function timed(s: TestServer, args: string[]) {
@@ -67,6 +68,20 @@ describe("a stopped server (SIGSTOP)", () => {
     const j = JSON.parse((await s.run(["--json", "doctor", "--timeout", "1000"])).stdout);
     expect(j.findings).toContainEqual(expect.objectContaining({ level: "error", text: expect.stringContaining("does not answer") }));
   }, 30_000);
+
+  test("ws attach in a real terminal gives up at --timeout, gives the terminal back and says why", async () => {
+    const tmux = new Tmux(s.env);
+    try {
+      await tmux.open("a", `sh -c '${wsArgv().join(" ")} attach --timeout 1500; echo "[ws exited $?]"; sleep 3600'`);
+      const screen = await tmux.waitFor("a", "[ws exited", 20_000);
+      expect(screen).toContain(`the ws server on ${s.sock} did not answer within 1.5 s`);
+      expect(screen).toContain("[ws exited 1]");
+      // The terminal is back: the shell's text shows plainly, no ws screen.
+      expect(screen).not.toContain("[main]");
+    } finally {
+      await tmux.kill();
+    }
+  }, 40_000);
 
   test("resumed, the same server answers, and doctor says so", async () => {
     process.kill(pid, "SIGCONT");
