@@ -25,13 +25,14 @@ case $host in
     printf '%s\\n' '{"v":6,"type":"error","code":"internal","message":"boom \\u001b]52;c;SGVsbG8=\\u0007 \\u001b[2J"}' ;;
   sshfail)   # ssh itself failing with escapes in its message
     printf 'kex \\033]52;c;SGVsbG8=\\007 \\033[2J refused\\n' >&2; exit 255 ;;
+  badlists)  echo "$pre"; read -r line; printf '%s\n' '{"v":6,"type":"panes","panes":"abc","workspaces":5}' ;;
   good)      echo "$pre"; read -r line; printf '%s\\n' '${GOOD_DASHBOARD}' ;;
   badagents) echo "$pre"; read -r line; printf '%s\\n' '{"v":6,"type":"dashboard","agents":"abc","ports":[]}' ;;
   badstatus) echo "$pre"; read -r line; printf '%s\\n' '{"v":6,"type":"dashboard","agents":[{"pane":1,"workspace":"w","label":"l","status":5,"secs":1}],"ports":[]}' ;;
   flood)     echo "$pre"; exec sh -c "yes xxxxxxxxxxxxxxx | tr -d '\\\\n'" ;;   # a valid preamble, then endless bytes, no newline
   floodpre)  exec sh -c "yes xxxxxxxxxxxxxxx | tr -d '\\\\n'" ;;                   # no preamble line at all
   floodexec) echo "$pre"; read -r argv; head -c 200000000 /dev/zero | tr '\\0' x ;; # --exec: 200 MB of output, no newline
-  hung)      echo "$pre"; exec cat >/dev/null ;;                                   # takes the request, never answers
+  hung)      echo "$pre"; cat >/dev/null ;;   # takes the request, never answers (sh keeps stdout open)
   *) echo "stand-in ssh: unknown host $host" >&2; exit 255 ;;
 esac
 `;
@@ -99,10 +100,15 @@ describe("ws dashboard across hosts with a host whose reply has the wrong shape 
     expect(bad.stdout).toContain("unreachable: bad reply");
   });
 
-  test("one host with a bad reply (its own dashboard view): a clear error, not a crash", async () => {
+  test("one host with a bad reply (its own dashboard view, pane list, tab list): a clear error naming it, not a crash", async () => {
     const r = await s.run(["-H", "badagents", "dashboard"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("bad reply from the ws server on badagents");
+    for (const cmd of [["pane", "list"], ["tab", "list"]]) {
+      const l = await s.run(["-H", "badlists", ...cmd]);
+      expect(l.code).toBe(1);
+      expect(l.stderr).toMatch(/bad reply from the ws server on badlists: `(panes|workspaces)` is not a list of objects/);
+    }
   });
 });
 
@@ -145,6 +151,15 @@ describe.skipIf(!require("node:fs").existsSync("/usr/bin/time"))("every reader f
 });
 
 describe("a hung ssh peer, and errors that name the host (items 12, 13)", () => {
+  test("the merged dashboard: a hung host is one row at --timeout, the good host still shows", async () => {
+    const started = Date.now();
+    const r = await s.run(["dashboard", "-H", "good", "-H", "hung", "--timeout", "1500"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/hung\s+unreachable: no answer within 1.5 s/);
+    expect(r.stdout).toMatch(/good\s+working/);
+    expect(Date.now() - started).toBeLessThan(1500 + 8000);
+  }, 30_000);
+
   test("a remote that takes the request and never answers: the client gives up at --timeout, naming the host, not a local socket", async () => {
     const started = Date.now();
     const r = await s.run(["-H", "hung", "--timeout", "1000", "workspace", "list"]);

@@ -5,7 +5,7 @@ import { streamLines } from "../client/stream";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, clientFailure, replyDeadline, messageTable, errorText, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
+import { CliError, clientFailure, replyList, replyDeadline, messageTable, errorText, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { tabLines, type WorkspaceOut } from "./views";
 
@@ -114,7 +114,7 @@ export async function events({ fields: args }: HandlerInput): Promise<void> {
 /** ws tab list [--workspace W]: the tabs of one workspace, from workspace_list. */
 export async function tabList({ fields: args }: HandlerInput): Promise<void> {
   const reply = await send("workspace_list");
-  const wss = reply.workspaces as WorkspaceOut[];
+  const wss = replyList<WorkspaceOut>(reply, "workspaces");
   const want = args.workspace as string | undefined;
   const ws = want ? (wss.find((w) => w.name === want) ?? wss.find((w) => w.name.toLowerCase() === want.toLowerCase())) : wss.find((w) => w.current);
   if (!ws) throw new CliError(`no workspace "${want}" (have: ${wss.map((w) => w.name).join(", ")})`);

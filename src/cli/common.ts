@@ -2,6 +2,7 @@
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
 import { messageTableJson } from "./message-table" with { type: "macro" };
 import type { MessageInfo } from "./spec";
+import { serverName } from "../client/connect";
 import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
@@ -149,6 +150,13 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
     throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1, String(reply.code ?? "internal"), reply);
   }
   return reply;
+}
+
+/** A reply's list field, or a clear error when another server (ws -H, another build) sent something else. */
+export function replyList<T>(reply: ReplyObject, field: string): T[] {
+  const v = reply[field];
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "object" && x !== null)) throw new CliError(`bad reply from the ws server on ${serverName(sock())}: \`${field}\` is not a list of objects`);
+  return v as T[];
 }
 
 /** An object-typed argument: the JSON in the file it names, or on stdin for `-`. */

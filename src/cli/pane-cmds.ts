@@ -1,6 +1,6 @@
 // ws pane list: pane_list for people, or one line per pane in a --format of {key}s (tmux -F).
 import type { PaneListing } from "../model/views";
-import { send, show } from "./common";
+import { replyList, send, show } from "./common";
 import type { HandlerInput } from "./handlers";
 import { UsageError } from "./parse";
 
@@ -49,6 +49,6 @@ function paneLine(p: PaneListing): string {
 export async function paneList({ fields }: HandlerInput): Promise<void> {
   const pieces = fields.format !== undefined ? parseFormat(String(fields.format)) : undefined;
   const reply = await send("pane_list", fields.workspace !== undefined ? { workspace: fields.workspace } : {});
-  const panes = reply.panes as PaneListing[];
+  const panes = replyList<PaneListing>(reply, "panes");
   show(reply, panes.map((p) => (pieces ? formatPane(pieces, p) : paneLine(p))).join("\n"));
 }

@@ -8,6 +8,7 @@ import { parseReply } from "../protocol/envelope";
 import { wsDir } from "../xdg-dirs";
 import { openBridge, quietly } from "./ssh";
 import { LineReader } from "../client/line-reader";
+import { formatMs } from "../client/stream";
 
 /** How long one host may take to answer (ssh, the remote ws and its reply), in ms. */
 export const HOST_TIMEOUT_MS = Number(process.env.WS_HOST_TIMEOUT_MS) || 8000;
@@ -65,7 +66,7 @@ async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: nu
     while (!got.length) {
       const left = deadline - Date.now();
       const r = await Promise.race([reader.read(), Bun.sleep(Math.max(0, left)).then(() => "timeout" as const)]);
-      if (r === "timeout") throw new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`);
+      if (r === "timeout") throw new Error(`no answer within ${formatMs(timeoutMs)}`);
       if (r.done) throw new Error("the server closed the connection without answering");
       got = lines.push(r.value);
     }
@@ -104,7 +105,7 @@ export function badDashboard(r: Record<string, unknown>): string | undefined {
 
 async function dashboardOf(host: string): Promise<HostResult> {
   try {
-    const r = await askHost(host, { v: 5, type: "dashboard" }, HOST_TIMEOUT_MS);
+    const r = await askHost(host, { v: 5, type: "dashboard" }, globals.timeoutMs || HOST_TIMEOUT_MS);
     if (r.type !== "dashboard") return { host, ok: false, error: String(r.message ?? `unexpected reply ${String(r.type)}`) };
     const bad = badDashboard(r);
     if (bad) return { host, ok: false, error: `bad reply (${bad})` };
