@@ -83,6 +83,21 @@ describe("modified keys through ws attach in tmux", () => {
     await tmux.waitFor(name, "[ws exited 0]");
   }, 60_000);
 
+  test("the application keypad: the user's terminal is put in it while the focused pane is, so KP keys stay keypad keys", async () => {
+    const r = await reader("\x1b=");
+    const name = await attach(r.pane);
+    // tmux sends its pane's keypad keys as ESC O … only when that pane (ws attach) asked with ESC =.
+    await expectKeys(name, r, ["KP5"], "\x1bOu");
+    await expectKeys(name, r, ["KP-"], "\x1bOm");
+    await expectKeys(name, r, ["KPEnter"], "\x1bOM");
+    const plain = await reader("");
+    expect((await s.request({ v: 5, type: "pane_focus", pane: plain.pane })).type).toBe("ok");
+    await tmux.waitFor(name, new RegExp(`\\] tab \\d+/\\d+ +pane ${plain.pane}\\b`));
+    await expectKeys(name, plain, ["KP5"], "5");
+    await tmux.keys(name, "C-Space", "d");
+    await tmux.waitFor(name, "[ws exited 0]");
+  }, 60_000);
+
   test("modifyOtherKeys 2, with the client pumping its terminal (WS_ATTACH_DIRECT=0): CSI 27 ; m ; k ~", async () => {
     const r = await reader("\x1b[>4;2m");
     const name = await attach(r.pane, "WS_ATTACH_DIRECT=0 ");
