@@ -171,3 +171,27 @@ describe("a hung ssh peer, and errors that name the host (items 12, 13)", () => 
     expect(took).toBeLessThan(1000 + 8000);
   }, 30_000);
 });
+
+test("a hung ssh holds up only its own command: the ws server never runs ssh, and another client's p99 stays low", async () => {
+  const local = await new TestServer().start();
+  const hung = Array.from({ length: 4 }, () =>
+    Bun.spawn([...wsArgv(), "-H", "hung", "--timeout", "20000", "workspace", "list"], { env: { ...local.env, WS_SSH_COMMAND: s.env.WS_SSH_COMMAND! }, cwd: local.root, stdout: "ignore", stderr: "ignore" }),
+  );
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const t = performance.now();
+      expect((await local.request({ v: 6, type: "workspace_list" })).type).toBe("workspaces");
+      times.push(performance.now() - t);
+    }
+    // The hung clients were waiting the whole time.
+    expect(hung.every((p) => p.exitCode === null)).toBe(true);
+    times.sort((a, b) => a - b);
+    const p99 = times[98]!;
+    console.log(`workspace_list with 4 hung ws -H clients waiting: p50 ${times[49]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    expect(p99).toBeLessThan(500);
+  } finally {
+    for (const p of hung) p.kill();
+    await local.stop();
+  }
+}, 60_000);
