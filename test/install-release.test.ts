@@ -75,6 +75,12 @@ describe("curl | sh", () => {
     expect(tree(join(box.home, ".local"))).toEqual(["bin/ws", "share/bash-completion/completions/ws", "share/fish/vendor_completions.d/ws.fish", "share/zsh/site-functions/_ws"]);
     for (const f of ["bash-completion/completions/ws", "zsh/site-functions/_ws", "fish/vendor_completions.d/ws.fish"]) expect(r.stdout).toContain(join(box.home, ".local/share", f));
     expect(tree(box.tmp)).toEqual([]);
+    // fish finds the completions where they were put, with no configuration (bash-completion and
+    // zsh's fpath are covered by test/completion.test.ts and docs/install.md).
+    if (Bun.which("fish")) {
+      const fish = Bun.spawnSync(["fish", "-c", 'complete -C "ws pa"'], { env: { PATH: `${join(box.home, ".local/bin")}:/usr/bin:/bin`, HOME: box.home }, stderr: "pipe" });
+      expect(fish.stdout.toString().trim()).toBe("pane");
+    }
   }, 120_000);
 
   test("--prefix installs DIR/bin/ws, --base names the release, and a bin directory already on the PATH gets no PATH advice", async () => {

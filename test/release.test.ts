@@ -73,3 +73,14 @@ test("the shipped install.sh is the repository's script with only its base URL l
   // The binaries carry it too, as self-update's default.
   expect(readFileSync(join(dir, binaryName(HOST_PLATFORM))).includes(TEST_DEFAULT_BASE)).toBe(true);
 }, 240_000);
+
+test("the GitHub workflows run scripts that exist, with the Bun this project pins", () => {
+  const root = join(import.meta.dir, "..");
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  for (const file of ["ci.yml", "release.yml"]) {
+    const text = readFileSync(join(root, ".github/workflows", file), "utf8");
+    for (const [, script] of text.matchAll(/bun run ([a-z-]+)/g)) expect(pkg.scripts[script!], `${file}: bun run ${script}`).toBeDefined();
+    for (const [, version] of text.matchAll(/bun-version: (\S+)/g)) expect(version).toBe(pkg.devDependencies["@types/bun"]);
+  }
+  expect(readFileSync(join(root, ".github/workflows/release.yml"), "utf8")).toContain("sha256sum -c SHA256SUMS");
+});
