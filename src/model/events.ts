@@ -31,10 +31,6 @@ export type ModelChange =
   | { type: "screen_resized"; cols: number; rows: number }
   /** A pane's emulator parsed new output. */
   | { type: "pane_output"; pane: number }
-  /** A pane's program rang the bell. */
-  | { type: "pane_bell"; pane: number }
-  /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */
-  | { type: "pane_clipboard"; pane: number; data: string }
   /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
   | { type: "command_started"; pane: number; command?: string }
   /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
@@ -56,6 +52,10 @@ export type DaemonEvent =
   | { type: "ports_changed"; panes: number[] }
   | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
   | { type: "agent_attention"; pane: number; status: string; detail?: string }
+  /** A pane's program rang the bell (for the user's terminal; not a change to the model). */
+  | { type: "pane_bell"; pane: number }
+  /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */
+  | { type: "pane_clipboard"; pane: number; data: string }
   /** A script's notify: for the status line, the outer terminal and subscribers. */
   | { type: "notification"; title: string; body?: string; pane?: number };
 
