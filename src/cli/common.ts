@@ -4,6 +4,7 @@ import { messageTableJson } from "./message-table" with { type: "macro" };
 import type { MessageInfo } from "./spec";
 import { serverName } from "../client/connect";
 import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
+import type { KeptConnection } from "../client/kept-connection";
 import { socketPath, type SocketChoice } from "../paths";
 import { safeJson, safeText } from "../safe-text";
 import { VERSION } from "../protocol/version";
@@ -127,6 +128,12 @@ export function clientFailure(e: unknown): CliError {
   return new CliError((e as Error).message);
 }
 
+let kept: KeptConnection | undefined;
+/** Send every later message on one connection (a command chain, ws batch); undefined: one each. */
+export function keepConnection(k: KeptConnection | undefined): void {
+  kept = k;
+}
+
 /** Send a registered message at v6, whatever version introduced it, so every error the CLI shows
  * has the structured `code` and `hint` (the spec allows any message at the newest version); throw
  * CliError on an error reply. */
@@ -136,10 +143,11 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
   const deadline = replyDeadline(entry, fields);
   let reply: ReplyObject;
   try {
-    reply = await request(sock(), { v: Math.max(entry.since, VERSION), type, ...fields }, deadline);
+    const ask = (msg: Record<string, unknown>) => (kept ? kept.request(msg, deadline) : request(sock(), msg, deadline));
+    reply = await ask({ v: Math.max(entry.since, VERSION), type, ...fields });
     // A server from before v6 refuses the version: ask again at the one that introduced the message.
     if (reply.type === "error" && reply.plain && entry.since < VERSION && /protocol version \d+ not supported/.test(String(reply.message)))
-      reply = await request(sock(), { v: entry.since, type, ...fields }, deadline);
+      reply = await ask({ v: entry.since, type, ...fields });
   } catch (e) {
     throw clientFailure(e);
   }

@@ -1,6 +1,7 @@
 // The commands that do more than send one message and print the reply, by the name the command
 // table gives them. Each module loads only when its command runs.
 import type { Command } from "./spec";
+import { UsageError } from "./parse";
 
 export interface HandlerInput {
   command: Command;
@@ -68,4 +69,8 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   open: from(() => import("./open-cmds"), "open"),
   selfUpdate: from(() => import("./self-update"), "selfUpdate"),
   completion: from(() => import("./completion"), "completion"),
+  // runCli takes `ws batch` itself; here it was named inside a chain or a batch.
+  batch: async () => async () => {
+    throw new UsageError("ws batch reads its commands from stdin: it can't be part of a chain or a batch");
+  },
 };

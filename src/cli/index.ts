@@ -2,7 +2,7 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, errorJson, globals, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
+import { CliError, errorJson, type Globals, globals, keepConnection, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
 import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
@@ -35,41 +35,130 @@ function commandNamed(words: string[]): Found | undefined {
 const USAGE_EXIT = 2;
 
 export async function runCli(argv: string[]): Promise<void> {
+  const chain = splitChain(argv);
+  try {
+    if (chain.length > 1 || (chain[0]?.includes("batch") && isBatch(chain[0]))) return await runChain(chain);
+    await execute(argv);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** Report a failure (a line on stderr; under --json the error object on stdout) and exit. */
+function fail(e: unknown): never {
+  const failure = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
+  // Scripts read the JSON error on stdout; people read the line on stderr (both under --json).
+  if (globals.json) printJson(errorJson(failure));
+  printError(`ws: ${failure.message}`);
+  if (process.env.WS_DEBUG) console.error(e);
+  process.exit(failure.exitCode);
+}
+
+/** One command line: globals, then the command (or help, or attach). Throws on failure. */
+async function execute(argv: string[], inherited?: Globals): Promise<void> {
   const { globals: g, rest } = takeGlobals(argv);
+  if (inherited) for (const [k, v] of Object.entries(inherited)) if ((g as unknown as Record<string, unknown>)[k] === undefined || (k === "json" && v)) (g as unknown as Record<string, unknown>)[k] = v;
   if (!g.hosts && process.env.WS_HOST) g.hosts = [process.env.WS_HOST];
   setGlobals(g);
   const dashes = rest.indexOf("--");
   const before = dashes >= 0 ? rest.slice(0, dashes) : rest;
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
+  if (g.timeoutMs !== undefined && !Number.isSafeInteger(g.timeoutMs)) throw new UsageError("--timeout is a whole number of milliseconds (0: no limit)");
+  // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
+  if ((g.hosts || g.allHosts) && !help) {
+    if (inherited) throw new UsageError("command chains and ws batch run against this machine's server; give -H to each ws call instead");
+    const found = words.length ? (commandNamed(words) ?? findCommand(commandTable(), words)) : undefined;
+    if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
+  }
+  if (words.length === 0) {
+    if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));
+    if (inherited) throw new UsageError("an empty command in a chain");
+    // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
+    return await (await import("./attach-cmds")).defaultAttach();
+  }
+  if (words.length === 1 && (words[0] === "--version" || words[0] === "-v")) return print(`${WS_VERSION} (${BUILD})`);
+  const found = commandNamed(words) ?? findCommand(commandTable(), words);
+  if (!("command" in found)) {
+    if (help) return print(groupHelp(found.group, found.commands));
+    throw new UsageError(`${found.group} needs a command: ${found.commands.map((c) => c.path.slice(found.group.length + 1)).join(", ")}`);
+  }
+  const { command } = found;
+  if (help) return print(commandHelp(command));
+  await run(command, found.rest);
+}
+
+/** `a \; b \; c`: the command lines of a chain, split at words that are exactly ";" (a word "\;"
+ * is a literal ";"), as tmux splits its command lists. */
+function splitChain(argv: string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const w of argv) {
+    if (w === ";") out.push([]);
+    else out[out.length - 1]!.push(w === "\\;" ? ";" : w);
+  }
+  return out;
+}
+
+/** `ws batch` (globals allowed before it): the command lines come from stdin. */
+function isBatch(argv: string[]): boolean {
+  const { rest } = takeGlobals(argv);
+  return rest.length === 1 && rest[0] === "batch";
+}
+
+/**
+ * A chain (`ws tab new -- make \; split --below -- htop`) or `ws batch` (one command line per stdin
+ * line): one process and one connection for all, in order, stopping at the first that fails (an
+ * error, or a non-zero exit status such as a search that found nothing), whose status is ws's.
+ */
+/** In a chain, the pane the last command made (tab new, split) is the next one's default PANE, as
+ * tmux's new-window makes its window the current one. */
+let chainPane: number | undefined;
+let chaining = false;
+
+async function runChain(chain: string[][]): Promise<void> {
+  chaining = true;
+  const first = takeGlobals(chain[0]!).globals;
+  const { KeptConnection } = await import("../client/kept-connection");
+  setGlobals(first);
+  const connection = new KeptConnection(sock());
+  keepConnection(connection);
   try {
-    if (g.timeoutMs !== undefined && !Number.isSafeInteger(g.timeoutMs)) throw new UsageError("--timeout is a whole number of milliseconds (0: no limit)");
-    // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
-    if ((g.hosts || g.allHosts) && !help) {
-      const found = words.length ? (commandNamed(words) ?? findCommand(commandTable(), words)) : undefined;
-      if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
+    const lines = isBatch(chain[0]!) ? batchLines() : (async function* () {
+      yield* chain;
+    })();
+    let n = 0;
+    for await (const words of lines) {
+      n++;
+      if (!words.length) throw new UsageError("an empty command in a chain (two ; in a row?)");
+      try {
+        await execute(words, first);
+      } catch (e) {
+        // Say which command of the chain failed; the code and status stay the command's own.
+        const f = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
+        throw new CliError(`command ${n} (${words.join(" ").slice(0, 80)}): ${f.message}`, f.exitCode, f.code, f.reply);
+      }
+      if (process.exitCode) return;
     }
-    if (words.length === 0) {
-      if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));
-      // Bare `ws` (or `ws --local`, `ws -L NAME`): attach, starting the server if none runs.
-      return await (await import("./attach-cmds")).defaultAttach();
+  } finally {
+    keepConnection(undefined);
+    connection.close();
+  }
+}
+
+/** ws batch: stdin's lines, each split into words as a shell would without expanding anything. */
+async function* batchLines(): AsyncGenerator<string[]> {
+  const { splitWords } = await import("./words");
+  let lineNo = 0;
+  for await (const line of console) {
+    lineNo++;
+    let words: string[];
+    try {
+      words = splitWords(line);
+    } catch (e) {
+      throw new UsageError(`stdin line ${lineNo}: ${(e as Error).message}`);
     }
-    if (words.length === 1 && (words[0] === "--version" || words[0] === "-v")) return print(`${WS_VERSION} (${BUILD})`);
-    const found = commandNamed(words) ?? findCommand(commandTable(), words);
-    if (!("command" in found)) {
-      if (help) return print(groupHelp(found.group, found.commands));
-      throw new UsageError(`${found.group} needs a command: ${found.commands.map((c) => c.path.slice(found.group.length + 1)).join(", ")}`);
-    }
-    const { command } = found;
-    if (help) return print(commandHelp(command));
-    await run(command, found.rest);
-  } catch (e) {
-    const failure = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
-    // Scripts read the JSON error on stdout; people read the line on stderr (both under --json).
-    if (globals.json) printJson(errorJson(failure));
-    printError(`ws: ${failure.message}`);
-    if (process.env.WS_DEBUG) console.error(e);
-    process.exit(failure.exitCode);
+    if (!words.length) continue;
+    yield* splitChain(words);
   }
 }
 
@@ -77,7 +166,7 @@ async function run(command: Command, words: string[]): Promise<void> {
   let fields: Record<string, unknown> = {};
   try {
     // With -H, this pane and this directory are not the remote server's: no defaults from them.
-    if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words);
+    if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words, chainPane !== undefined ? { ...process.env, WS_PANE_ID: String(chainPane) } : process.env);
   } catch (e) {
     if (e instanceof MissingPane) throw new CliError(e.message, 1, "invalid_params");
     throw e;
@@ -102,6 +191,7 @@ async function run(command: Command, words: string[]): Promise<void> {
   }
   for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
   const reply = await send(command.message!, fields, command.send);
+  if (reply.type === "pane" && typeof reply.pane === "number" && chaining) chainPane = reply.pane;
   const view = command.view ? VIEWS[command.view] : undefined;
   let human: string | undefined;
   try {

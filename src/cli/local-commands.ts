@@ -16,6 +16,12 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "server",
   },
   { path: "kill-server", summary: "Quit the server and close every pane (--keep saves the session first)", params: [flag("keep", "boolean", "Save the session so the next server restores it")], run: "killServer" },
+  {
+    path: "batch",
+    summary: "Run the commands on stdin, one per line (shell quoting, no expansion), in one process and connection; stops at the first that fails",
+    params: [],
+    run: "batch",
+  },
   { path: "doctor", summary: "Check sockets, their modes, the server's build and saved sessions", params: [flag("fix", "boolean", "Remove stale sockets")], run: "doctor" },
   { path: "restart", summary: "Save the session, quit the server and start it again (new build, same layout)", params: [], run: "restart" },
   { path: "session restore", summary: "Rebuild the saved session: starts a server from it, or adds it to the running one", params: [], run: "sessionRestore" },
