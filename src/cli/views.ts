@@ -16,7 +16,7 @@ export interface WorkspaceOut {
   tabs: TabOut[];
 }
 interface DashboardOut {
-  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number }[];
+  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean }[];
   workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string }[];
   ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
 }
@@ -77,7 +77,7 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
     const d = r as unknown as DashboardOut;
     return [
       "Agents",
-      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}`),
+      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}${a.restored ? "  [restored]" : ""}`),
       ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
       "Workstreams",
       ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${w.pr ? `  ${w.pr}` : ""}`),

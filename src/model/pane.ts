@@ -88,6 +88,9 @@ export class Pane implements Parser {
   exitCode: number | null = null;
   exitSignal: string | null = null;
   exited = false;
+  /** Not a kept pane, but its program failed soon after it started: it stays, showing how it
+   * ended, until a key in it or a close (the Session sets it; tmux's remain-on-exit failed). */
+  held = false;
   lastOutputAt = Date.now();
   /** Called after the emulator has parsed new output. */
   onOutput: (pane: Pane) => void = () => {};
@@ -218,6 +221,7 @@ export class Pane implements Parser {
     old.pty.kill("SIGHUP");
     old.pty.close();
     this.exited = false;
+    this.held = false;
     this.ptyExited = false;
     this.exitCode = null;
     this.exitSignal = null;

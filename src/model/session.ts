@@ -21,9 +21,14 @@ import type { Workstream } from "./workstream";
 
 export type { NewPaneOptions } from "./launch";
 
+/** Saved ids above this are not kept (a hand-made save's 2^53 would leave no ids after it). */
+const MAX_SAVED_ID = 2 ** 31 - 1;
+
 /** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
- * `zoomed` are keys of `panes`, not live ids: every pane gets a new id. */
+ * `zoomed` are keys of `panes`, not live ids: every pane gets a new id, except a saved id a restore
+ * promised (promiseIds), which it keeps; so does the tab's saved `id`. */
 export interface TabSpec {
+  id?: number;
   name?: string;
   project?: string;
   layout: Layout;
@@ -77,6 +82,9 @@ export class Session {
   private reserved = 0;
   /** Workspaces a restore is building, not in the model until their first tab is whole. */
   private readonly building = new WeakSet<Workspace>();
+  /** Saved ids a restore may give back (promiseIds): never issued by this server, and the counters
+   * are above them, so nothing else can take them meanwhile. */
+  private readonly promised = { pane: new Set<number>(), tab: new Set<number>(), workspace: new Set<number>() };
 
   constructor(readonly opts: SessionOptions) {
     this.maxPanes = opts.maxPanes ?? MAX_PANES;
@@ -452,7 +460,7 @@ export class Session {
     let next = this.nextPane;
     const renumber = (l: Layout): Layout => {
       if (l.kind === "split") return { ...l, a: renumber(l.a), b: renumber(l.b) };
-      if (!ids.has(l.pane)) ids.set(l.pane, next++);
+      if (!ids.has(l.pane)) ids.set(l.pane, this.promised.pane.delete(l.pane) ? l.pane : next++);
       return leaf(ids.get(l.pane)!);
     };
     const layout = renumber(spec.layout);
@@ -490,7 +498,7 @@ export class Session {
   private commitTab(ws: Workspace, plan: TabPlan, started: Pane[]): { tab: Tab; ids: Map<number, number> } {
     const { spec, ids, layout } = plan;
     for (const p of started) this.adopt(p);
-    const tab: Tab = { id: this.nextTab++, name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    const tab: Tab = { id: this.takeId("tab", spec.id), name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
     if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
     ws.tabs.push(tab);
     this.relayout(tab);
@@ -502,12 +510,12 @@ export class Session {
   /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
    * tab, a pane at a time (see restoreTabPaced). A tab that can't be rebuilt is left out and said
    * in `skipped`; with none rebuilt, nothing is left and the first failure is thrown. */
-  async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}): Promise<{ ws: Workspace; ids: Map<number, number>; panes: number; skipped: string[] }> {
+  async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}, savedId?: number): Promise<{ ws: Workspace; ids: Map<number, number>; panes: number; skipped: string[] }> {
     checkName("name", name);
     if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "name" });
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     // Out of the model until its first tab is whole: nobody sees a workspace without tabs.
-    const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    const ws: Workspace = { id: this.takeId("workspace", savedId), name, tabs: [], active: 0 };
     this.building.add(ws);
     const ids = new Map<number, number>();
     let panes = 0;
@@ -533,6 +541,46 @@ export class Session {
     if (!ws.tabs.length || !this.workspaces.includes(ws)) throw failure ?? new Error(`workspace "${name}" was closed while it was being restored`);
     ws.active = Math.min(Math.max(0, active - before), ws.tabs.length - 1);
     return { ws, ids, panes, skipped };
+  }
+
+  /**
+   * A restore is about to rebuild a save: the saved ids it may keep. An id this server has not
+   * issued yet (at or above its counter) is promised to the restore; the counters move above every
+   * saved id and the save's own counters (`next`: ids of panes closed before the save stay unused),
+   * so no new pane, tab or workspace takes an id the restore or the saved run gave out. An id
+   * issued already (a restore into a running server) is not promised: that part gets a new id.
+   */
+  promiseIds(saved: { pane: number[]; tab: number[]; workspace: number[] }, next: { pane?: number; tab?: number; workspace?: number } = {}): void {
+    const counters = { pane: this.nextPane, tab: this.nextTab, workspace: this.nextWorkspace };
+    for (const kind of ["pane", "tab", "workspace"] as const) {
+      let top = counters[kind];
+      for (const id of saved[kind])
+        if (Number.isSafeInteger(id) && id >= counters[kind] && id <= MAX_SAVED_ID) {
+          this.promised[kind].add(id);
+          top = Math.max(top, id + 1);
+        }
+      const n = next[kind];
+      if (n !== undefined && Number.isSafeInteger(n) && n <= MAX_SAVED_ID + 1) top = Math.max(top, n);
+      counters[kind] = top;
+    }
+    this.nextPane = counters.pane;
+    this.nextTab = counters.tab;
+    this.nextWorkspace = counters.workspace;
+  }
+
+  /** The restore is over: ids it did not use are not given out (the counters are above them). */
+  forgetPromisedIds(): void {
+    for (const set of Object.values(this.promised)) set.clear();
+  }
+
+  /** The ids to save, so a restore can carry on above them (promiseIds' `next`). */
+  get nextIds(): { pane: number; tab: number; workspace: number } {
+    return { pane: this.nextPane, tab: this.nextTab, workspace: this.nextWorkspace };
+  }
+
+  private takeId(kind: "tab" | "workspace", saved: number | undefined): number {
+    if (saved !== undefined && this.promised[kind].delete(saved)) return saved;
+    return kind === "tab" ? this.nextTab++ : this.nextWorkspace++;
   }
 
   /** A restored workspace's first tab is built: the workspace enters the model (its name still free). */
@@ -611,9 +659,17 @@ export class Session {
       return;
     }
     // A kept pane stays, readable, saying how its program ended, until it is closed or respawned.
-    if (pane.keep) pane.showExit();
+    // So does one whose program failed soon after it started (a typo, make without a Makefile),
+    // until a key in it: it doesn't vanish before anyone could read why (tmux remain-on-exit failed).
+    pane.held = !pane.keep && failedAtStart(pane);
+    if (pane.keep || pane.held) pane.showExit();
     this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
-    if (!pane.keep) this.removePane(pane.id, false);
+    if (!pane.keep && !pane.held) this.removePane(pane.id, false);
+  }
+
+  /** A key in a pane held after its program failed closes it, as its exit would have. */
+  dismissHeld(id: number): void {
+    if (this.panes.get(id)?.held) this.removePane(id, false);
   }
 
   /** Take a pane out of its tab; an emptied tab or workspace closes; no panes left: quit. */
@@ -962,6 +1018,17 @@ function checkName(param: string, name: string): void {
   if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }
 
+
+/** A program that ends this soon after it started, and not well, is held (Session.paneExited). */
+export const FAILED_START_MS = 5_000;
+
+/** Whether a pane's program failed within FAILED_START_MS of starting: a non-zero status, or a
+ * signal other than the hang-up or interrupt a person or ws sends to end it. */
+function failedAtStart(pane: Pane): boolean {
+  if (Date.now() - pane.startedAt > FAILED_START_MS) return false;
+  if (pane.exitSignal !== null) return pane.exitSignal !== "SIGHUP" && pane.exitSignal !== "SIGINT";
+  return pane.exitCode !== null && pane.exitCode !== 0;
+}
 
 /** Whether a popup closes when its program ends this way (tmux's -E, -E -E). */
 function closesOnExit(close: PopupClose, exitCode: number | null): boolean {

@@ -82,7 +82,9 @@ export class Daemon {
     this.features = await Promise.all(FEATURES.map((load) => load()));
     let restored = false;
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
-    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command });
+    // `ws start -- make build`: the pane stays with its status when make ends, rather than the
+    // server quitting with its only pane.
+    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command, ...(this.opts.command?.length ? { keep: true } : {}) });
     else if (this.opts.command?.length) this.log.warn(`the saved session was restored; ${this.opts.command[0]} was not started (ws tab new -- … runs it)`);
     for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.

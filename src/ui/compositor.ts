@@ -4,6 +4,7 @@
 
 import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
+import type { Workspace } from "../model/workspace";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
 import type { Prompt } from "./prompt";
@@ -230,6 +231,8 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   x += g.text(x, y, left, BAR, g.cols - x);
   const badge = v.statusBadge?.();
   if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);
+  const failed = failedNote(s, ws);
+  if (failed) x += g.text(x, y, failed, BAR_PREFIX, g.cols - x);
   const msg = v.copy?.message ?? v.message;
   if (msg) g.text(x + 1, y, msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
   else {
@@ -237,6 +240,19 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
     const w = textWidth(hint);
     if (x + w < g.cols) g.text(g.cols - w, y, hint, { ...BAR, attrs: DIM });
   }
+}
+
+/** Panes of the workspace on screen held after their program failed at start (a template's agent
+ * that exited 1, make without a Makefile): the status line says so until they close. */
+function failedNote(s: Session, ws: Workspace): string | undefined {
+  const held: Pane[] = [];
+  for (const tab of ws.tabs) for (const id of panesOf(tab.layout)) {
+    const p = s.panes.get(id);
+    if (p?.held) held.push(p);
+  }
+  const p = held[0];
+  if (!p) return undefined;
+  return ` pane ${p.id} (${p.commandName}) failed: ${p.exitText}${held.length > 1 ? ` +${held.length - 1}` : ""} `;
 }
 
 function drawOverlay(g: Grid, o: Overlay) {

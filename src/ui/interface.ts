@@ -411,6 +411,8 @@ export class Interface implements UiView {
 
   /** Hand an event to the focused pane, encoded for its modes. */
   toPane(ev: TermEvent, pane = this.focusedPane()): void {
+    // A key in a pane held after its program failed closes it (its status was there to read).
+    if (pane?.held && typeof ev === "object" && "Key" in ev && ev.Key.kind !== "Release") return this.session.dismissHeld(pane.id);
     if (!pane || pane.exited) return;
     const bytes = encodeEvent(ev, pane.screen.modes);
     if (!bytes) return;

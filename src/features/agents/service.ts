@@ -7,6 +7,7 @@ import { PortWatch } from "../port-watch.ts";
 import { alive } from "./agent-process.ts";
 import { foregroundPid } from "../../model/process-info";
 import type { AgentStatus } from "./status-map.ts";
+import type { SavedAgent } from "../persistence/format";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
 
 export interface DashboardAgent {
@@ -16,6 +17,8 @@ export interface DashboardAgent {
   status: AgentStatus;
   detail?: string;
   secs: number;
+  /** Kept over a respawn or a restore: the agent has not reported since. */
+  restored?: true;
 }
 export interface DashboardPort {
   port: number;
@@ -48,6 +51,8 @@ export class AgentService {
       session.bus.on((e) => {
         // A kept pane outlives its program (`keep`): its agent ended with it.
         if (e.type === "pane_closed" || e.type === "pane_exited") this.store.clear(e.pane);
+        // A respawned pane runs its agent again: its last status stays (marked restored).
+        if (e.type === "pane_respawned") this.respawned(e.pane);
         // Bringing a pane on screen is the person looking at it.
         if (e.type === "pane_focused" || e.type === "tab_focused" || e.type === "workspace_focused") this.markSeen();
         // So is typing into it.
@@ -80,7 +85,7 @@ export class AgentService {
     if (this.store.get(pane) && this.store.get(pane)!.pid === undefined && !this.learning.has(pane)) {
       this.learning.add(pane); // one look per pane, however fast the hooks come
       foregroundPid(p.pid)
-        .then((pid) => this.store.get(pane)?.pid === undefined && this.store.setPid(pane, pid))
+        .then((pid) => this.store.get(pane)?.pid === undefined && this.store.setPid(pane, pid, pid === p.pid))
         .finally(() => this.learning.delete(pane));
     }
   }
@@ -98,6 +103,38 @@ export class AgentService {
 
   status(pane: number): AgentState | undefined {
     return this.store.get(pane);
+  }
+
+  /** Whether a pane's agent is its own program, so that starting the pane's program again starts
+   * the agent again (unknown: the pane runs a program, not a shell). */
+  private ownAgent(pane: number): boolean {
+    const s = this.store.get(pane);
+    const p = this.session.panes.get(pane);
+    if (!s || !p) return false;
+    return s.own ?? (s.pid === undefined && p.command.length > 0);
+  }
+
+  /** The status a save keeps for a pane: its agent's last report, when a restore starts that agent again. */
+  savedStatus(pane: number): SavedAgent | undefined {
+    const s = this.store.get(pane);
+    if (!s || !this.ownAgent(pane)) return undefined;
+    return { status: s.status, since: s.since, ...(s.agent !== undefined ? { agent: s.agent } : {}), ...(s.detail !== undefined ? { detail: s.detail } : {}) };
+  }
+
+  /** A restored pane gets its agent's last status back, marked restored, until the agent reports
+   * or the pane's program exits. */
+  restoreStatus(pane: number, saved: SavedAgent): void {
+    const p = this.session.panes.get(pane);
+    if (!p || p.exited) return;
+    this.store.restore(pane, saved, p.pid);
+  }
+
+  private respawned(pane: number): void {
+    const s = this.store.get(pane);
+    const p = this.session.panes.get(pane);
+    if (!s || !p) return;
+    if (this.ownAgent(pane) && !p.exited) this.store.restore(pane, s, p.pid);
+    else this.store.clear(pane); // an agent run from the shell is gone with it
   }
 
   /** agent_send's target: the tab's focused pane if it is an agent, else its first agent; never `from`. */
@@ -122,6 +159,7 @@ export class AgentService {
         status: s.status,
         ...(s.detail ? { detail: s.detail } : {}),
         secs: secsIn(s, now),
+        ...(s.restored ? { restored: true as const } : {}),
       });
     }
     const ports: DashboardPort[] = [];

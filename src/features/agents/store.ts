@@ -12,6 +12,11 @@ export interface AgentState {
   since: number;
   /** The agent's process, when known: the status goes when it exits. */
   pid?: number;
+  /** The agent is the pane's own program (not one run from a shell in it), when known: a respawn
+   * or a restore starts it again, so its status is kept over them. */
+  own?: boolean;
+  /** Kept over a respawn or a restore: the agent has not reported since. */
+  restored?: true;
 }
 
 export interface StatusChange {
@@ -55,16 +60,31 @@ export class AgentStore {
       // Seconds count time in the status, so a run of PreToolUse events keeps one clock.
       since: sameStatus ? prev!.since : now,
       pid: prev?.pid,
+      ...(prev?.own !== undefined ? { own: prev.own } : {}),
     };
     this.states.set(pane, next);
-    if (sameStatus && prev!.detail === next.detail && prev!.agent === next.agent) return null;
+    if (sameStatus && prev!.detail === next.detail && prev!.agent === next.agent && !prev!.restored) return null;
     return this.emit({ pane, before: prev?.status, after: next.status, state: next });
   }
 
-  /** Remember the agent's process so its exit can clear the status. */
-  setPid(pane: number, pid: number | undefined): void {
+  /** Remember the agent's process so its exit can clear the status; `own`: it is the pane's program. */
+  setPid(pane: number, pid: number | undefined, own?: boolean): void {
     const s = this.states.get(pane);
-    if (s && pid) s.pid = pid;
+    if (s && pid) {
+      s.pid = pid;
+      if (own !== undefined) s.own = own;
+    }
+  }
+
+  /** A status kept over a respawn or a restore, marked restored; `pid` is the pane's new program,
+   * whose exit clears it. */
+  restore(pane: number, last: Pick<AgentState, "agent" | "status" | "detail" | "since">, pid: number): StatusChange {
+    const prev = this.states.get(pane);
+    const next: AgentState = { pane, status: last.status, since: last.since, pid, own: true, restored: true };
+    if (last.agent !== undefined) next.agent = last.agent;
+    if (last.detail !== undefined) next.detail = last.detail;
+    this.states.set(pane, next);
+    return this.emit({ pane, before: prev?.status, after: next.status, state: next });
   }
 
   /** The person looked at the pane: a finished agent is now merely idle. */

@@ -30,7 +30,7 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
-    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})${a.detail ? `  ${a.detail}` : ""}`, go(a.pane));
+    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}`, go(a.pane));
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
   add("Workstreams");

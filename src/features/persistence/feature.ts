@@ -14,6 +14,7 @@ export default function persistenceFeature(): Feature {
       server: serverName(d.opts.socketPath),
       ws: `${WS_VERSION} (${BUILD})`,
       log: d.log,
+      agents: () => d.services.get("agents"),
     });
     return svc;
   };

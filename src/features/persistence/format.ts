@@ -20,7 +20,8 @@ export interface SavedRect {
 }
 
 export interface SavedPane {
-  /** The pane's id in the server that saved it; only links the layout to this record. */
+  /** The pane's id in the server that saved it: links the layout to this record, and a restore at
+   * start gives the pane this id again. */
   id: number;
   /** The command as asked for; empty means the user's shell (a restore starts a fresh one). */
   command: string[];
@@ -39,13 +40,26 @@ export interface SavedPane {
   project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */
   env: Record<string, string>;
+  /** The last status its agent reported, when the agent is the pane's own program (a restore
+   * shows it, marked restored, until the agent reports again or exits). */
+  agent?: SavedAgent;
   /** Where the pane's program saw itself when saved (informational; a restore recomputes it). */
   rect?: SavedRect;
   /** The pane's normal-screen scrollback and screen as text, wrapped rows joined, "\n" between lines. */
   scrollback: string;
 }
 
+export interface SavedAgent {
+  agent?: string;
+  status: "blocked" | "working" | "done" | "idle";
+  detail?: string;
+  /** When the status began, ms since the epoch. */
+  since: number;
+}
+
 export interface SavedTab {
+  /** The tab's id (absent in older saves); a restore at start keeps it. */
+  id?: number;
   name?: string;
   project?: string;
   /** Pane ids as in `panes`. */
@@ -56,6 +70,8 @@ export interface SavedTab {
 }
 
 export interface SavedWorkspace {
+  /** The workspace's id (absent in older saves); a restore at start keeps it. */
+  id?: number;
   name: string;
   /** Index of the active tab. */
   active: number;
@@ -80,6 +96,9 @@ export interface SaveBody {
   workspaces: SavedWorkspace[];
   /** Left out when there are none (and by saves from before workstreams). */
   workstreams?: SavedWorkstream[];
+  /** The next ids the saving server would have given (absent in older saves): a restore starts
+   * its counters there, so ids of panes closed before the save are not given out again. */
+  next_ids?: { pane: number; tab: number; workspace: number };
 }
 
 export interface SaveHeader {

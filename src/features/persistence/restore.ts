@@ -1,8 +1,10 @@
 // Rebuilding a save into the live model: the same workspaces, tabs, layouts and focus; each pane's
 // command restarted in its directory (a shell pane gets a fresh shell); old scrollback shown above
-// the new program, marked as restored. Panes get new ids (and WS_PANE_ID with them).
+// the new program, marked as restored. Restored at start, panes, tabs and workspaces keep their
+// saved ids (and WS_PANE_ID with them); restored into a running server, a part whose id this server
+// has given out already gets a new one (Session.promiseIds).
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
-import type { SaveBody, SavedPane, SaveHeader } from "./format";
+import type { SaveBody, SavedAgent, SavedPane, SaveHeader } from "./format";
 import { safeText } from "../../safe-text";
 import { panesOf } from "../../model/layout";
 import { yieldTurn } from "../../model/pace";
@@ -41,6 +43,8 @@ export interface RestoreResult {
   panes: number;
   /** Saved pane id → new pane id. */
   ids: Map<number, number>;
+  /** The saved agent statuses, by new pane id. */
+  agents: Map<number, SavedAgent>;
   /** Each workspace or tab of the save that was left out, and why. */
   skipped: string[];
 }
@@ -68,6 +72,28 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
   const pace = o.pace ?? yieldTurn;
   const fresh = session.workspaces.length === 0;
   if (fresh) session.resizeScreen(body.size.cols, body.size.rows);
+  session.promiseIds(savedIds(body), body.next_ids);
+  try {
+    return await build(session, body, header, fresh, pace, o);
+  } finally {
+    session.forgetPromisedIds();
+  }
+}
+
+/** Every id the save holds, by kind. */
+function savedIds(body: SaveBody): { pane: number[]; tab: number[]; workspace: number[] } {
+  const out = { pane: [] as number[], tab: [] as number[], workspace: [] as number[] };
+  for (const w of body.workspaces) {
+    if (w.id !== undefined) out.workspace.push(w.id);
+    for (const t of w.tabs) {
+      if (t.id !== undefined) out.tab.push(t.id);
+      for (const p of t.panes) out.pane.push(p.id);
+    }
+  }
+  return out;
+}
+
+async function build(session: Session, body: SaveBody, header: SaveHeader | undefined, fresh: boolean, pace: () => Promise<void>, o: ApplyOptions): Promise<RestoreResult> {
   const ids = new Map<number, number>();
   const skipped: string[] = [];
   let tabs = 0;
@@ -78,6 +104,7 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
   let currentName: string | undefined;
   for (const [wi, w] of body.workspaces.entries()) {
     const specs: RestoreTabSpec[] = w.tabs.map((t) => ({
+      id: t.id,
       name: t.name,
       project: t.project,
       layout: t.layout,
@@ -104,7 +131,7 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
       if (added) workspaces++;
     } else {
       try {
-        const r = await session.restoreWorkspace(w.name, specs, w.active, pace);
+        const r = await session.restoreWorkspace(w.name, specs, w.active, pace, w.id);
         for (const tab of r.ws.tabs) for (const id of panesOf(tab.layout)) started.add(id);
         for (const [a, b] of r.ids) ids.set(a, b);
         panes += r.panes;
@@ -123,7 +150,14 @@ export async function applySave(session: Session, body: SaveBody, header?: SaveH
     if (ws) session.focusWorkspace(ws);
   }
   restoreWorkstreams(session, body, started);
-  return { workspaces, tabs, panes, ids, skipped };
+  const agents = new Map<number, SavedAgent>();
+  for (const w of body.workspaces)
+    for (const t of w.tabs)
+      for (const p of t.panes) {
+        const id = ids.get(p.id);
+        if (p.agent && id !== undefined && started.has(id)) agents.set(id, p.agent);
+      }
+  return { workspaces, tabs, panes, ids, agents, skipped };
 }
 
 /** The saved workstreams, each linked to the restored tab whose panes carry its WS_WORKSTREAM

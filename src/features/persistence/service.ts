@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
 import type { ModelEvent, ModelEventType } from "../../model/events";
 import { msSinceInput } from "../../model/parse-slices";
-import { decode, encodeChunks, SaveProblem, type SaveBody, type SaveHeader } from "./format";
+import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type SaveHeader } from "./format";
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
@@ -45,6 +45,9 @@ export interface PersistenceOptions {
   maxDelayMs?: number;
   /** How often scrollback-only changes (output) are saved. */
   scrollbackMs?: number;
+  /** The agents feature's side (absent in a build without it): the status to save for a pane, and
+   * a saved status given back to a restored pane. */
+  agents?: () => { savedStatus(pane: number): SavedAgent | undefined; restoreStatus(pane: number, saved: SavedAgent): void } | undefined;
 }
 
 export interface SaveSummary {
@@ -89,6 +92,8 @@ export class PersistenceService {
   private paused = false;
   /** When this server restored a save (for the guard in beforeShutdown). */
   private restoredAt = 0;
+  /** Agent statuses restored at start, handed to the agents feature once it is there (start). */
+  private pendingAgents = new Map<number, SavedAgent>();
   readonly debounceMs: number;
   readonly maxDelayMs: number;
   readonly scrollbackMs: number;
@@ -97,7 +102,7 @@ export class PersistenceService {
     readonly session: Session,
     readonly opts: PersistenceOptions,
   ) {
-    this.snap = new Snapshotter(session);
+    this.snap = new Snapshotter(session, (pane) => opts.agents?.()?.savedStatus(pane));
     this.debounceMs = opts.debounceMs ?? 500;
     this.maxDelayMs = opts.maxDelayMs ?? 2000;
     this.scrollbackMs = opts.scrollbackMs ?? 10_000;
@@ -190,6 +195,7 @@ export class PersistenceService {
     }
     if (!r) return true;
     this.restoredAt = Date.now();
+    this.pendingAgents = r.agents;
     this.opts.log.info(`restored ${r.workspaces} of ${save.body.workspaces.length} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
     await this.reportLeftOut(r, save.body.workspaces.length);
     return true;
@@ -228,13 +234,22 @@ export class PersistenceService {
     const save = this.checked(decode(bytes)); // a bad file is refused here, not moved: the person is looking at it
     const skippedInFile = save.skipped;
     const r = await applySave(this.session, save.body, save.header);
+    this.giveAgents(r.agents);
     const kept = await this.reportLeftOut(r, save.body.workspaces.length);
     return { ...r, skipped: [...skippedInFile, ...r.skipped], saved_at: save.header.saved_at, saved: save.body.workspaces.length, ...(kept ? { kept } : {}) };
   }
 
   // ---- saving ----------------------------------------------------------------------------------
 
+  /** Restored panes get their agents' last statuses back (marked restored). */
+  private giveAgents(statuses: Map<number, SavedAgent>): void {
+    const agents = this.opts.agents?.();
+    if (agents) for (const [pane, a] of statuses) if (this.session.panes.has(pane)) agents.restoreStatus(pane, a);
+  }
+
   start(): void {
+    this.giveAgents(this.pendingAgents);
+    this.pendingAgents = new Map();
     void removeStaleTemps(this.opts.path);
     this.off = this.session.bus.on((e) => this.onEvent(e));
     this.scrollTimer = setInterval(() => this.saveOutput(), this.scrollbackMs);

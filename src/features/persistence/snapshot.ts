@@ -6,7 +6,7 @@ import { readlink } from "node:fs/promises";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
-import { quoteText, type SaveBody, type SavedPane, type SavedRect, type SavedTab } from "./format";
+import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
@@ -39,7 +39,11 @@ export class Snapshotter {
   private cache = new Map<number, { text: string; quoted?: Uint8Array }>();
   private dirty = new Set<number>();
 
-  constructor(private session: Session) {}
+  /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any. */
+  constructor(
+    private session: Session,
+    private agentOf: (pane: number) => SavedAgent | undefined = () => undefined,
+  ) {}
 
   /** A pane printed something (bus `pane_output`): its text must be taken again. */
   markDirty(pane: number): void {
@@ -72,7 +76,9 @@ export class Snapshotter {
     const body: SaveBody = {
       size: { ...s.size },
       current: s.current,
+      next_ids: s.nextIds,
       workspaces: s.workspaces.map((ws) => ({
+        id: ws.id,
         name: ws.name,
         active: ws.active,
         tabs: ws.tabs.map((tab): SavedTab => {
@@ -95,12 +101,14 @@ export class Snapshotter {
             if (p?.title) rec.name = p.title;
             if (p?.name) rec.label = p.name;
             if (p?.keep) rec.keep = true;
+            const agent = p && this.agentOf(id);
+            if (agent) rec.agent = agent;
             if (p?.env.WS_WORKSTREAM) rec.workstream = p.env.WS_WORKSTREAM;
             if (tab.project !== undefined) rec.project = tab.project;
             panes.push(rec);
             if (p) jobs.push({ pane: p, rec });
           }
-          const t: SavedTab = { layout: structuredClone(tab.layout), focused: tab.focused, panes };
+          const t: SavedTab = { id: tab.id, layout: structuredClone(tab.layout), focused: tab.focused, panes };
           if (tab.name !== undefined) t.name = tab.name;
           if (tab.project !== undefined) t.project = tab.project;
           if (tab.zoomed !== undefined) t.zoomed = tab.zoomed;

@@ -7,7 +7,7 @@ import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
 import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../model/names";
-import type { SaveBody, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
+import type { SaveBody, SavedAgent, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -67,6 +67,9 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
   if (p.keep === true) pane.keep = true;
+  // An agent's status is only shown: a bad one is dropped, the pane kept.
+  const agent = checkAgent(p.agent);
+  if (agent) pane.agent = agent;
   // Where the pane was is only information (a restore lays out afresh): kept when well-formed.
   const r = p.rect;
   if (isObj(r) && isInt(r.x) && isInt(r.y) && isInt(r.cols) && isInt(r.rows)) pane.rect = { x: r.x, y: r.y, cols: r.cols, rows: r.rows };
@@ -86,6 +89,16 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
     else pane.label = p.label as string;
   }
   return { pane, note: notes.length ? notes.join("; ") : undefined };
+}
+
+const AGENT_STATUSES = new Set(["blocked", "working", "done", "idle"]);
+
+function checkAgent(a: unknown): SavedAgent | undefined {
+  if (!isObj(a) || !AGENT_STATUSES.has(a.status) || !isInt(a.since)) return undefined;
+  const out: SavedAgent = { status: a.status, since: a.since };
+  if (typeof a.agent === "string" && a.agent.length <= 64 && !hasControl(a.agent)) out.agent = a.agent;
+  if (typeof a.detail === "string" && a.detail.length <= MAX_TITLE && !hasControl(a.detail)) out.detail = a.detail;
+  return out;
 }
 
 function checkTab(t: unknown, where: string, note: (m: string) => void): SavedTab | string {
@@ -134,6 +147,7 @@ function checkTab(t: unknown, where: string, note: (m: string) => void): SavedTa
   }
   if (t.name !== undefined) tab.name = t.name;
   if (t.project !== undefined) tab.project = t.project;
+  if (isInt(t.id, 1)) tab.id = t.id;
   return tab;
 }
 
@@ -159,7 +173,7 @@ function checkWorkspace(w: unknown, where: string, names: Set<string>, note: (m:
   if (!tabs.length) return "none of its tabs could be restored";
   if (!(isInt(w.active) && w.active < w.tabs.length)) note(`${ww}: active tab ${quote(w.active)} out of range; the first is active`);
   names.add(w.name.toLowerCase());
-  return { name: w.name, active, tabs };
+  return { ...(isInt(w.id, 1) ? { id: w.id } : {}), name: w.name, active, tabs };
 }
 
 /** The saved workstreams that are usable; the others are noted and left out. */
@@ -224,7 +238,9 @@ export function readBody(b: unknown): BodyCheck {
   if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${quote(b.current)} is out of range; showing the first`);
   const workstreams = checkWorkstreams(b.workstreams, note);
   if (skipped.length > MAX_NOTES) skipped.splice(MAX_NOTES, skipped.length, `and ${skipped.length - MAX_NOTES} more`);
-  return { body: { size, current, workspaces, ...(workstreams.length ? { workstreams } : {}) }, skipped };
+  const n = b.next_ids;
+  const next = isObj(n) && isInt(n.pane, 1) && isInt(n.tab, 1) && isInt(n.workspace, 1) ? { pane: n.pane, tab: n.tab, workspace: n.workspace } : undefined;
+  return { body: { size, current, workspaces, ...(workstreams.length ? { workstreams } : {}), ...(next ? { next_ids: next } : {}) }, skipped };
 }
 
 /** The first thing wrong with a body, or undefined when it restores exactly as saved. */
