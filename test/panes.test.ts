@@ -64,9 +64,9 @@ describe("keep and respawn", () => {
     expect(await info(r.pane)).toMatchObject({ exited: true, exit_code: null });
   });
 
-  test("without keep, a pane still closes when its program exits", async () => {
-    const pane = await tab(["sh", "-c", "exit 4"]);
-    await waitFor("the pane to close", async () => !(await list()).some((p) => p.pane === pane));
+  test("without keep, a pane still closes when its program exits (failing after its first seconds)", async () => {
+    const pane = await tab(["sh", "-c", "sleep 5.5; exit 4"]);
+    await waitFor("the pane to close", async () => !(await list()).some((p) => p.pane === pane), 20_000);
     expect(await info(pane)).toEqual({ v: 6, type: "pane_info", pane, exited: true, exit_code: 4, signal: null });
   });
 

@@ -234,7 +234,7 @@ test("a restore whose panes all exit at once keeps the save for another try", as
   const s = server();
   await s.start();
   const flag = join(s.root, "broken");
-  const r = await s.request({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 3; }; exec cat`] });
+  const r = await s.request({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 0; }; exec cat`] });
   expect((await s.request({ v: 2, type: "pane_close", pane: 1 })).type).toBe("ok");
   expect((await s.list())[0].tabs.map((t: any) => t.panes)).toEqual([[r.pane]]);
   expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
