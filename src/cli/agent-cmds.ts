@@ -1,6 +1,8 @@
-// Agent commands beyond single messages: ws hooks install|uninstall, and ws report when it comes
-// through the CLI (src/main.ts runs `ws report` on a fast path before the CLI loads).
-import { CliError, print } from "./common";
+// Agent commands beyond single messages: ws hooks install|uninstall, ws agent send (its pane
+// default), and ws report when it comes through the CLI (src/main.ts runs `ws report` on a fast
+// path before the CLI loads).
+import { CliError, globals, print, send, show } from "./common";
+import { VIEWS } from "./views";
 import type { HandlerInput } from "./handlers";
 
 export async function hooks({ fields }: HandlerInput): Promise<void> {
@@ -23,4 +25,18 @@ export async function hooks({ fields }: HandlerInput): Promise<void> {
 
 export async function report({ words }: HandlerInput): Promise<void> {
   await (await import("../features/agents/report")).main(words);
+}
+
+/** ws agent send: `--to` names the agent itself, from anywhere; without it the text goes to the
+ * agent in the tab of `--pane`, the asking pane, which inside a pane defaults to it (hooks). */
+export async function agentSend({ command, fields }: HandlerInput): Promise<void> {
+  const f = { ...fields };
+  if (f.to === undefined && f.pane === undefined) {
+    // With -H this pane is not the remote server's.
+    const id = globals.hosts ? undefined : process.env.WS_PANE_ID;
+    if (!id || !/^\d+$/.test(id)) throw new CliError("which agent? --to PANE|@TAB|TAB-NAME|WORKSTREAM names it (inside a pane, without --to: the agent in its tab)", 1, "invalid_params");
+    f.pane = Number(id);
+  }
+  const reply = await send(command.message!, f, command.send);
+  show(reply, VIEWS[command.view ?? "agentSent"]?.(reply, f));
 }

@@ -48,6 +48,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
+  agentSend: from(agents, "agentSend"),
   run: from(() => import("./run-cmds"), "run"),
   popup: from(() => import("./run-cmds"), "popup"),
   paneList: from(panes, "paneList"),

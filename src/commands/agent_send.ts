@@ -2,6 +2,10 @@ import { defineMessage } from "./types";
 import { UNTIL_DEFAULT, typeToAgent, type AgentWait } from "./agent-typing";
 import { WsError } from "../protocol/errors";
 import { AGENT_STATUSES } from "./wait_for";
+import { panesOf } from "../model/layout";
+import type { Session } from "../model/session";
+import type { Tab } from "../model/workspace";
+import type { AgentService } from "../features/agents/service";
 
 const MAX_WAIT_MS = 86_400_000;
 
@@ -19,16 +23,49 @@ function waitProblem(v: unknown): string | undefined {
   return undefined;
 }
 
-export default defineMessage<{ pane: number; text: string; wait?: Partial<AgentWait> }>({
+/** The agent `to` names: a pane (`7`, tmux's `%7`) that is an agent itself; a tab (tmux's `@3`,
+ * or its name) or a workstream (its name): the tab's focused pane if it is an agent, else its first. */
+function agentByRef(session: Session, agents: AgentService | undefined, to: string): number {
+  const noAgent = (what: string, extra = ""): never => {
+    throw new WsError(`no agent in ${what}${extra} (an agent is a pane whose hooks report to ws; see ws hooks install)`, "no_agent", { param: "to", command: "ws dashboard" });
+  };
+  const inTab = (tab: Tab, what: string): number => {
+    const isAgent = (id: number) => agents?.status(id) !== undefined;
+    if (isAgent(tab.focused)) return tab.focused;
+    return panesOf(tab.layout).find(isAgent) ?? noAgent(what);
+  };
+  const pane = /^%?(\d+)$/.exec(to);
+  if (pane) {
+    const id = Number(pane[1]);
+    session.pane(id); // no such pane: pane_not_found
+    if (agents?.status(id) === undefined) noAgent(`pane ${id}`, `: --to names the agent's own pane; --pane ${id} names the asking pane and sends to the agent in its tab`);
+    return id;
+  }
+  const tabId = /^@(\d+)$/.exec(to);
+  if (tabId) return inTab(session.tabById(Number(tabId[1])).tab, `tab @${tabId[1]}`);
+  const w = session.workstreams.get(to);
+  if (w) {
+    const at = session.workstreamTab(w);
+    if (!at) throw new WsError(`workstream "${to}" has no open tab`, "no_agent", { param: "to" });
+    return inTab(at.tab, `workstream "${to}"'s tab`);
+  }
+  const tabs = session.workspaces.flatMap((ws) => ws.tabs.filter((t) => session.tabName(t) === to).map((tab) => ({ ws, tab })));
+  if (tabs.length > 1) throw new WsError(`${tabs.length} tabs are named "${to}" (${tabs.map((t) => `@${t.tab.id} in ${t.ws.name}`).join(", ")}): name one by its id, --to @N`, "invalid_params", { param: "to" });
+  if (tabs.length === 1) return inTab(tabs[0]!.tab, `tab "${to}"`);
+  throw new WsError(`no pane, tab or workstream "${to}" (--to takes a pane id, @TAB, a tab's name or a workstream's)`, "invalid_params", { param: "to" });
+}
+
+export default defineMessage<{ pane?: number; to?: string; text: string; wait?: Partial<AgentWait> }>({
   type: "agent_send",
   since: 4,
   request: true,
   longRunning: true,
   reply: "pane",
   summary:
-    "Type text into the agent in the tab holding pane, as a paste, then press Enter. With `wait` (v6) it then waits, in the same request, for the agent to report one of `wait.until`; an agent blocked on a prompt of its own is refused with agent_blocked before anything is typed.",
+    "Type text into an agent, as a paste, then press Enter: the agent `to` names (v6), or the agent in the tab holding `pane` (the asking pane, as hooks send). With `wait` (v6) it then waits, in the same request, for the agent to report one of `wait.until`; an agent blocked on a prompt of its own is refused with agent_blocked before anything is typed.",
   fields: {
-    pane: { type: "integer", required: true, description: "A pane in the tab (usually the caller's own, `$WS_PANE_ID`)" },
+    pane: { type: "integer", description: "The asking pane (usually the caller's own, `$WS_PANE_ID`): the text goes to an agent in its tab, never to the pane itself. Needed without `to`" },
+    to: { type: "string", description: "The agent itself (v6): its pane (`7`), or a tab (`@3` or its name) or a workstream (its name) whose focused agent, else first agent, gets the text" },
     text: { type: "string", required: true, description: "What to type" },
     wait: {
       type: "object",
@@ -42,25 +79,33 @@ export default defineMessage<{ pane: number; text: string; wait?: Partial<AgentW
     status: { type: "string", description: "wait: the status that ended the wait" },
     elapsed_ms: { type: "integer", description: "wait: how long the wait took" },
   },
-  errors: ["no_agent", "agent_blocked", "timeout", "pane_exited"],
+  errors: ["no_agent", "agent_blocked", "timeout", "pane_exited", "pane_not_found", "tab_not_found"],
   example: { v: 4, type: "agent_send", pane: 7, text: "Address these unresolved review comments. …" },
   cli: {
     path: "agent send",
     args: ["text"],
-    defaults: { pane: "$WS_PANE_ID" },
-    flags: ["pane"],
+    flags: ["to", "pane"],
+    // Inside a pane, --pane defaults to it unless --to names the agent (agent-cmds.ts).
+    run: "agentSend",
     switches: { wait: { field: "wait", value: {}, description: `Then wait until the agent is ${UNTIL_DEFAULT.join(", ")}; prints the status` } },
     view: "agentSent",
   },
-  handle({ pane, text, wait }, { session, services, signal }) {
-    session.pane(pane); // no such pane: the usual pane_not_found error
+  handle({ pane, to, text, wait }, { session, services, signal }) {
     const agents = services.get("agents");
-    const target = agents?.agentPaneFor(pane);
-    if (target === undefined) {
-      throw new WsError(`no agent in the tab of pane ${pane} (an agent is a pane whose hooks report to ws; see ws hooks install)`, "no_agent", {
-        param: "pane",
-        command: "ws hooks install claude",
-      });
+    let target: number | undefined;
+    if (to !== undefined) target = agentByRef(session, agents, to);
+    else {
+      if (pane === undefined) throw new WsError("which agent? give `to` (the agent's pane, tab or workstream) or `pane` (the asking pane: the agent in its tab)", "invalid_params", { param: "to" });
+      session.pane(pane); // no such pane: the usual pane_not_found error
+      target = agents?.agentPaneFor(pane);
+      if (target === undefined) {
+        // The dashboard's pane number given as --pane: say which form was meant.
+        const itself = agents?.status(pane) !== undefined ? `; pane ${pane} is an agent itself: --to ${pane} sends to it` : "; --to PANE names the agent's own pane";
+        throw new WsError(`no agent in the tab of pane ${pane} besides it (--pane names the asking pane${itself})`, "no_agent", {
+          param: "pane",
+          command: agents?.status(pane) !== undefined ? `ws agent send --to ${pane}` : "ws hooks install claude",
+        });
+      }
     }
     if (wait && agents?.status(target)?.status === "blocked")
       throw new WsError(`the agent in pane ${target} is blocked on a prompt (${agents.status(target)?.detail ?? "it asks for an answer"}); typing would answer it`, "agent_blocked", { param: "pane" });
