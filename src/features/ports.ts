@@ -3,6 +3,7 @@
 // Elsewhere: one `lsof` and one `ps` per scan. All asynchronous: the daemon must never block.
 
 import { readdir, readFile, readlink } from "node:fs/promises";
+import { platformKind } from "../platform";
 
 export interface ListeningPort {
   port: number;
@@ -226,7 +227,7 @@ export async function scanPorts(
   method?: ScanMethod,
 ): Promise<Map<number, ListeningPort[]>> {
   hasProc ??= (await readText("/proc/net/tcp")) !== "";
-  return (method ?? (hasProc ? "proc" : "lsof")) === "proc" ? scanProc(roots) : scanLsof(roots);
+  return (method ?? (hasProc && platformKind() === "linux" ? "proc" : "lsof")) === "proc" ? scanProc(roots) : scanLsof(roots);
 }
 
 /** Test hook: force the ppid-table path even where children files exist. */
