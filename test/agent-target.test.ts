@@ -1,0 +1,110 @@
+// Agents by their own pane, and statuses that survive (issue 25, items 6 and 7): `ws agent send --to`
+// names the agent itself (its pane, a tab, a tab's name) from anywhere; `--pane` stays the asking
+// pane, and each refusal says which form was meant. An agent's last status is kept, marked
+// restored, over `ws pane respawn` and `ws restart`, until it reports again or its program ends.
+// A stand-in agent in a real pane reports through the real `ws report`, as Claude Code's hooks do.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, TestServer, processAlive, standInAgentServer, waitFor } from "./harness";
+
+const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
+let s: TestServer;
+let log: string;
+const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
+
+beforeAll(async () => {
+  ({ s, log } = await standInAgentServer());
+});
+afterAll(() => s.stop(), 30_000);
+
+const agentRow = async (pane: number) => (await q({ type: "dashboard" })).agents.find((a: any) => a.pane === pane);
+const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
+/** A line typed into the stand-in: an event name fires that hook. */
+const fire = (pane: number, event: string) => q({ type: "pane_send", pane, text: event, enter: true });
+
+test("agent send --to names the agent itself; --pane is the asking pane; refusals say which form was meant", async () => {
+  const shell = (await q({ type: "tab_new", name: "agents-tab", cwd: s.root, command: [] })).pane;
+  const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
+  await waitFor("the agent to be idle", async () => (await agentRow(agent))?.status === "idle");
+  const tabId = (await q({ type: "pane_info", pane: agent })).tab;
+
+  // From outside any pane (the test's own environment has no WS_PANE_ID): the agent by its pane.
+  expect(await s.run(["agent", "send", "--to", String(agent), "first by pane"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
+  await waitFor("the prompt to reach the agent", () => prompts(agent).includes("first by pane"));
+  // By its tab's id and its tab's name.
+  expect((await s.run(["agent", "send", "--to", `@${tabId}`, "second by tab"])).code).toBe(0);
+  expect((await s.run(["agent", "send", "--to", "agents-tab", "third by name"])).code).toBe(0);
+  await waitFor("both prompts to reach the agent", () => prompts(agent).includes("second by tab") && prompts(agent).includes("third by name"));
+
+  // The dashboard's pane number given as --pane: the agent's tab has no other agent. The refusal
+  // names the form that was meant.
+  const wrongForm = await s.run(["--json", "agent", "send", "--pane", String(agent), "hello"]);
+  expect(wrongForm.code).toBe(1);
+  expect(wrongForm.stderr).toContain(`--to ${agent}`);
+  expect(JSON.parse(wrongForm.stdout)).toMatchObject({ code: "no_agent" });
+  // --to a pane that is no agent: the refusal points at --pane.
+  const notAgent = await s.run(["agent", "send", "--to", String(shell), "hello"]);
+  expect(notAgent.code).toBe(1);
+  expect(notAgent.stderr).toContain(`--pane ${shell}`);
+  // The hook form still works: --pane the asking pane, the agent in its tab.
+  expect(await s.run(["agent", "send", "--pane", String(shell), "fourth tab-mate"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
+  await waitFor("the tab-mate prompt to reach the agent", () => prompts(agent).includes("fourth tab-mate"));
+  // Outside a pane with neither: which agent?
+  const neither = await s.run(["agent", "send", "hello"]);
+  expect(neither.code).toBe(1);
+  expect(neither.stderr).toContain("--to");
+  // An unknown name, and a tab name two tabs share, are refused plainly.
+  expect((await q({ type: "agent_send", to: "no-such-thing", text: "x" })).code).toBe("invalid_params");
+  await q({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
+  await q({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
+  const twins = await q({ type: "agent_send", to: "twin", text: "x" });
+  expect(twins).toMatchObject({ type: "error", code: "invalid_params" });
+  expect(twins.message).toContain("@");
+  await q({ type: "pane_close", pane: agent });
+}, 60_000);
+
+/** Watch a status for `ms`: it must be there, as `want`, at every look (the reaper runs every 2 s). */
+async function staysFor(pane: number, want: Record<string, unknown>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    expect(await agentRow(pane)).toMatchObject(want);
+    await Bun.sleep(200);
+  }
+}
+
+test("an agent's status survives ws pane respawn and ws restart, marked restored, until it reports again", async () => {
+  // The agent is the pane's own program, reporting only when told (so a restart does not report).
+  const agent = (await q({ type: "tab_new", name: "keeper", cwd: s.root, command: ["bash", AGENT] })).pane;
+  await s.waitScreen(agent, "stand-in agent ready");
+  await fire(agent, "UserPromptSubmit");
+  await waitFor("the agent to be working", async () => (await agentRow(agent))?.status === "working");
+  expect((await agentRow(agent)).restored).toBeUndefined();
+
+  // Respawn: the old program is hung up on; the status stays, marked restored, past the reaper.
+  const oldPid = (await q({ type: "pane_info", pane: agent })).pid;
+  expect((await s.run(["pane", "respawn", String(agent)])).code).toBe(0);
+  await waitFor("the old agent process to be gone", () => !processAlive(oldPid));
+  await staysFor(agent, { status: "working", restored: true }, 4500);
+  expect(await s.ok(["dashboard"])).toMatch(new RegExp(`working .*pane ${agent} .*\\[restored\\]`));
+  // It reports again: a fresh status, no longer marked.
+  await s.waitScreen(agent, "stand-in agent ready");
+  await fire(agent, "Stop");
+  await waitFor("the agent's own report", async () => (await agentRow(agent))?.status === "done");
+  expect((await agentRow(agent)).restored).toBeUndefined();
+
+  // ws restart (its save is taken as the server stops): the same pane id, the last status back,
+  // marked restored.
+  expect((await s.run(["restart"])).code).toBe(0);
+  await waitFor("the restored status", async () => (await agentRow(agent))?.restored === true, 15_000);
+  expect(await agentRow(agent)).toMatchObject({ status: "done", restored: true });
+  await staysFor(agent, { status: "done", restored: true }, 4500);
+  await s.waitScreen(agent, "stand-in agent ready");
+  await fire(agent, "UserPromptSubmit");
+  await waitFor("the agent's report after the restart", async () => (await agentRow(agent))?.status === "working");
+  expect((await agentRow(agent)).restored).toBeUndefined();
+
+  // Its program ends: the status goes with it.
+  await fire(agent, "exit");
+  await waitFor("the status to go with the agent", async () => (await agentRow(agent)) === undefined);
+}, 120_000);
