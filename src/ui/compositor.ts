@@ -242,14 +242,15 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   }
 }
 
-/** Panes of the workspace on screen held after their program failed at start (a template's agent
- * that exited 1, make without a Makefile): the status line says so until they close. */
+/** Panes held after their program failed at start (a template's agent that exited 1, make without
+ * a Makefile), in any workspace, those on screen first: the status line says so until they close. */
 function failedNote(s: Session, ws: Workspace): string | undefined {
   const held: Pane[] = [];
   for (const tab of ws.tabs) for (const id of panesOf(tab.layout)) {
     const p = s.panes.get(id);
     if (p?.held) held.push(p);
   }
+  for (const p of s.panes.values()) if (p.held && !held.includes(p)) held.push(p);
   const p = held[0];
   if (!p) return undefined;
   return ` pane ${p.id} (${p.commandName}) failed: ${p.exitText}${held.length > 1 ? ` +${held.length - 1}` : ""} `;
