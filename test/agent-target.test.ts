@@ -4,9 +4,10 @@
 // restored, over `ws pane respawn` and `ws restart`, until it reports again or its program ends.
 // A stand-in agent in a real pane reports through the real `ws report`, as Claude Code's hooks do.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, processAlive, standInAgentServer, waitFor } from "./harness";
+import { gitEnv, makeRepo } from "./git-rig";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -50,6 +51,9 @@ test("agent send --to names the agent itself; --pane is the asking pane; refusal
   // The hook form still works: --pane the asking pane, the agent in its tab.
   expect(await s.run(["agent", "send", "--pane", String(shell), "fourth tab-mate"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
   await waitFor("the tab-mate prompt to reach the agent", () => prompts(agent).includes("fourth tab-mate"));
+  // Inside a pane (a hook), with neither: --pane is that pane.
+  expect(await s.run(["agent", "send", "fifth from inside"], { env: { WS_PANE_ID: String(shell), WS_SOCKET: s.sock } })).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
+  await waitFor("the hook-form prompt to reach the agent", () => prompts(agent).includes("fifth from inside"));
   // Outside a pane with neither: which agent?
   const neither = await s.run(["agent", "send", "hello"]);
   expect(neither.code).toBe(1);
@@ -62,6 +66,37 @@ test("agent send --to names the agent itself; --pane is the asking pane; refusal
   expect(twins).toMatchObject({ type: "error", code: "invalid_params" });
   expect(twins.message).toContain("@");
   await q({ type: "pane_close", pane: agent });
+}, 60_000);
+
+test("agent send --to WORKSTREAM: the agent in the workstream's tab", async () => {
+  const { repo } = makeRepo(s.root, gitEnv(s.root));
+  const dir = join(s.root, "config", "ws", "templates");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "paired.toml"),
+    `[layout]
+type = "split"
+direction = "right"
+ratio = 0.5
+
+[layout.first]
+type = "pane"
+
+[layout.second]
+type = "pane"
+command = ["bash", ${JSON.stringify(AGENT)}, "SessionStart"]
+`,
+  );
+  const r = await q({ type: "new_workstream", template: "paired", name: "feat-ag", repo });
+  expect(r).toMatchObject({ type: "pane" });
+  const tab = (await q({ type: "pane_info", pane: r.pane })).tab;
+  const agent = await waitFor("the workstream's agent to report", async () => {
+    const rows = (await q({ type: "dashboard" })).agents;
+    for (const a of rows) if ((await q({ type: "pane_info", pane: a.pane })).tab === tab) return a.pane as number;
+    return undefined;
+  });
+  expect(await s.run(["agent", "send", "--to", "feat-ag", "via the workstream"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
+  await waitFor("the prompt to reach the workstream's agent", () => prompts(agent).includes("via the workstream"));
 }, 60_000);
 
 /** Watch a status for `ms`: it must be there, as `want`, at every look (the reaper runs every 2 s). */
