@@ -57,6 +57,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   tmuxShim: from(() => import("./shim-cmds"), "tmuxShim"),
   newWorkstream: from(workstreams, "newWorkstream"),
   done: from(workstreams, "done"),
+  checkpoint: from(() => import("./checkpoint-cmds"), "checkpoint"),
   review: from(workstreams, "review"),
   prComments: from(workstreams, "prComments"),
   templatesList: from(workstreams, "templatesList"),

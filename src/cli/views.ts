@@ -39,6 +39,16 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
   tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
   workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
   agentSent: (r) => (r.status !== undefined ? String(r.status) : `sent to pane ${r.pane}`),
+  checkpointSaved: (r) => (r.saved ? `checkpoint ${r.n} (${r.files} files changed)` : "unchanged since the last checkpoint: nothing recorded"),
+  checkpoints: (r) => {
+    const list = r.checkpoints as { n: number; time: number; text: string; files: number }[];
+    if (!list.length) return `workstream ${r.workstream} has no checkpoints`;
+    const when = (t: number) => new Date(t * 1000).toISOString().replace("T", " ").slice(0, 19);
+    return list.map((c) => `${String(c.n).padStart(4)}  ${when(c.time)}  ${String(c.files).padStart(4)} files  ${c.text}`).join("\n");
+  },
+  checkpointDiff: (r) => `${r.diff}${r.truncated ? "\n(diff cut at 1 MiB)" : ""}`.replace(/\n$/, ""),
+  checkpointRestored: (r) =>
+    `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`,
   search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,

@@ -55,6 +55,10 @@ import project_handoff from "./project_handoff";
 import open_file from "./open_file";
 import popup from "./popup";
 import layout_select from "./layout_select";
+import checkpoint_save from "./checkpoint_save";
+import checkpoint_list from "./checkpoint_list";
+import checkpoint_diff from "./checkpoint_diff";
+import checkpoint_restore from "./checkpoint_restore";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -115,6 +119,11 @@ export const MESSAGES: MessageEntry[] = [
   // issue 14: the tmux shim (display-popup, select-layout)
   popup,
   layout_select,
+  // issue 28: checkpoints per turn
+  checkpoint_save,
+  checkpoint_list,
+  checkpoint_diff,
+  checkpoint_restore,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

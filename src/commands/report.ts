@@ -14,5 +14,8 @@ export default defineMessage<{ pane: number; agent?: string; event: string; payl
   example: { v: 1, type: "report", pane: 3, agent: "claude", event: "Stop", payload: { session_id: "abc" } },
   handle({ pane, agent, event, payload }, { services }) {
     services.get("agents")?.report(pane, agent, event, payload);
+    // A turn starting in a workstream checkpoints it; the report was answered already, and the
+    // checkpoint runs in the background.
+    services.get("workstreams")?.checkpoints.reported(pane, event, payload);
   },
 });

@@ -57,7 +57,9 @@ export type DaemonEvent =
   /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */
   | { type: "pane_clipboard"; pane: number; data: string }
   /** A script's notify: for the status line, the outer terminal and subscribers. */
-  | { type: "notification"; title: string; body?: string; pane?: number };
+  | { type: "notification"; title: string; body?: string; pane?: number }
+  /** A workstream's worktree was checkpointed (features/workstreams/checkpoints.ts). */
+  | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string };
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

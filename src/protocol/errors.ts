@@ -67,6 +67,8 @@ export const ERROR_CODES = {
   path_escapes: "A file to copy into a new worktree (a template's `copy`, the repo's .worktreeinclude) is, or lies under, a symbolic link that leads out of the main checkout or the new worktree; the message names it. The worktree and its new branch were removed",
   uncommitted_changes: "ws done refused: the worktree has uncommitted changes (commit and push them, or force)",
   unpushed_commits: "ws done refused: the branch has commits on no remote branch (push them, or force)",
+  checkpoint_not_found: "The workstream has no checkpoint by that number; ws checkpoint list shows those it has",
+  agent_working: "Refused while the workstream's agent is working (mid-turn): wait for it, or force",
   nvim_failed: "Neovim answered an error (or did not answer in time) when asked to open the file; the message has its words",
   project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
   pane_is_popup: "The pane is a popup, floating over its tab outside the layout: it can't be split, moved, swapped or zoomed",

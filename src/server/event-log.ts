@@ -35,6 +35,7 @@ export const EVENT_TYPES = [
   "popup_closed",
   "workstream_created",
   "workstream_closed",
+  "checkpoint_saved",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -53,7 +54,7 @@ const SAME_TYPES = [
   "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
   "pane_respawned", "pane_moved",
   "popup_opened", "popup_closed",
-  "workstream_created", "workstream_closed",
+  "workstream_created", "workstream_closed", "checkpoint_saved",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;

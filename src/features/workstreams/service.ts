@@ -14,6 +14,7 @@ import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName
 import { readProject } from "../projects/store";
 import { parentDir } from "../../paths";
 import { PrStatus } from "./pr-status";
+import { Checkpointer } from "./checkpoint-service";
 
 export interface NewWorkstream {
   template: string;
@@ -57,11 +58,14 @@ export class WorkstreamService {
   /** Names being made now: a second request for one is refused while the first runs. */
   private pending = new Set<string>();
   readonly prs = new PrStatus();
+  readonly checkpoints: Checkpointer;
 
   constructor(
     private session: Session,
     private env: Record<string, string | undefined> = process.env,
-  ) {}
+  ) {
+    this.checkpoints = new Checkpointer(session);
+  }
 
   /** Where Neovims of template panes listen, so ws open can drive them (features/nvim). */
   private get socketDir(): string {
@@ -106,6 +110,7 @@ export class WorkstreamService {
         const tree = instantiate(t, vars, dir, p.name, this.socketDir);
         const { ws, tab } = this.openTab(fill(t.workspace ?? repoName(repo), vars), tree, p.name, true);
         this.session.addWorkstream({ name: p.name, repo, dir, branch: wt.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
+        this.checkpoints.setPolicy(p.name, t.checkpoints);
         if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
         return { ws, tab, dir, branch: wt.branch };
       } catch (e) {
@@ -155,7 +160,7 @@ export class WorkstreamService {
   }
 
   /** The workstream a workstream_done means: by name, else the one whose tab holds the pane. */
-  private resolve(p: { name?: string; pane?: number }): Workstream {
+  resolve(p: { name?: string; pane?: number }): Workstream {
     const names = [...this.session.workstreams.keys()];
     if (p.name !== undefined) {
       const w = this.session.workstreams.get(p.name);
@@ -201,6 +206,7 @@ export class WorkstreamService {
     if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
     if (this.session.workstreams.get(w.name) === w) this.session.removeWorkstream(w.name);
     this.prs.forget(w.name);
+    await this.checkpoints.remove(w); // never fails: a ref left over is harmless
   }
 
   private refuseLastTab(w: Workstream): void {

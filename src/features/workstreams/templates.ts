@@ -15,6 +15,7 @@ import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
 import { pathNameProblem } from "../../model/names";
 import { interpreterName, scriptElements } from "./script-text";
+import { type CheckpointPolicy, DEFAULT_POLICY } from "./checkpoints";
 
 export interface Template {
   name: string;
@@ -29,6 +30,8 @@ export interface Template {
   /** argv arrays, or strings the user wrote as shell command lines (run with sh -c; no placeholders). */
   setup: (string | string[])[];
   layout: TreeNode;
+  /** How many checkpoints to keep and for how long ([checkpoints]; default DEFAULT_POLICY). */
+  checkpoints?: CheckpointPolicy;
 }
 
 /** The placeholders a template may use; one with no value becomes "". Each is also the
@@ -44,7 +47,7 @@ const isPlaceholder = (key: string) => (PLACEHOLDERS as readonly string[]).inclu
 /** The review agent's command line ({review_command}) unless WS_REVIEW_COMMAND says otherwise. */
 export const DEFAULT_REVIEW_COMMAND = `claude 'Review this pull request. Its title, description, changed files and checks are in .ws/pr.md; the code is checked out here.'`;
 
-const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout"];
+const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout", "checkpoints"];
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const templateNameProblem = (name: string) => pathNameProblem(name) ?? (TEMPLATE_NAME.test(name) ? undefined : 'holds characters other than letters, digits, ".", "_" and "-"');
 
@@ -165,7 +168,22 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     }
   };
   walk(layout as TreeNode, ["layout"]);
-  return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode };
+  const checkpoints = checkpointPolicy(doc.checkpoints, (k) => fail(`${where(["checkpoints", ...k])}: ${k.length ? `checkpoints.${k[0]} must be a whole number from 1 to 100000` : "checkpoints must be a table: keep = 50, max_age_days = 14"}`));
+  return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode, ...(checkpoints ? { checkpoints } : {}) };
+}
+
+/** The [checkpoints] table: keep (a count) and max_age_days, each defaulting to DEFAULT_POLICY's. */
+function checkpointPolicy(v: unknown, bad: (key: string[]) => Error): CheckpointPolicy | undefined {
+  if (v === undefined) return undefined;
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw bad([]);
+  const t = v as Record<string, unknown>;
+  for (const k of Object.keys(t)) if (k !== "keep" && k !== "max_age_days") throw bad([k]);
+  const num = (k: "keep" | "max_age_days"): number => {
+    const x = t[k] ?? DEFAULT_POLICY[k];
+    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 1 || x > 100_000) throw bad([k]);
+    return x;
+  };
+  return { keep: num("keep"), max_age_days: num("max_age_days") };
 }
 
 /** Why a copy entry is refused: it must stay inside the repo. */

@@ -1,0 +1,32 @@
+// checkpoint_restore: put a workstream's worktree back to a checkpoint (ws checkpoint restore N).
+import { defineMessage } from "./types";
+import { workstreamsOf, CHECKPOINT_ERRORS, agentWorking } from "./checkpoint-shared";
+
+export default defineMessage<{ name?: string; pane?: number; n: number; force: boolean }>({
+  type: "checkpoint_restore",
+  since: 6,
+  request: true,
+  longRunning: true,
+  reply: "checkpoint_restored",
+  summary:
+    "Put a workstream's worktree back to checkpoint n: files are written and removed so the worktree matches it (ignored files, the index, HEAD, the branch and the stash stay). First the present state is checkpointed (`saved`), so the restore can itself be undone. Refused while the workstream's agent is working, unless force.",
+  fields: {
+    n: { type: "integer", required: true, min: 1, description: "The checkpoint to restore" },
+    name: { type: "string", name: true, description: "The workstream (default: the one this runs in)" },
+    pane: { type: "integer", description: "A pane in the workstream's tab, used when name is missing" },
+    force: { type: "boolean", default: false, description: "Restore even while the agent is working" },
+  },
+  replyFields: {
+    saved: { type: "integer", description: "The checkpoint of the state before the restore (missing when it equals the last checkpoint)" },
+    written: { type: "integer", description: "Files written" },
+    removed: { type: "integer", description: "Files removed" },
+  },
+  errors: [...CHECKPOINT_ERRORS, "checkpoint_not_found", "agent_working"],
+  example: { v: 6, type: "checkpoint_restore", name: "fix-login", n: 3 },
+  cli: { path: "checkpoint restore", summary: "Put the worktree back to checkpoint N (checkpointing the present state first)", args: ["n"], flags: ["name", "force"], run: "checkpoint", view: "checkpointRestored" },
+  async handle(p, { services, session }) {
+    const { svc, w } = workstreamsOf(services, p);
+    const r = await svc.checkpoints.restore(w, p.n, { force: p.force, working: agentWorking(session, services, w) });
+    return { type: "checkpoint_restored", n: p.n, ...r };
+  },
+});
