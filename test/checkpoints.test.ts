@@ -1,0 +1,185 @@
+// Checkpoints per turn (issue 28): a stand-in agent in a workstream fires UserPromptSubmit through
+// the real `ws report`, and the daemon records the worktree on refs/ws/checkpoints/<ws>/<n>; list,
+// diff and restore (untracked files, deletions; the index, HEAD and the stash untouched), a restore
+// of a restore, pruning by the template's policy, and ws done removing the refs. Real daemon, real
+// shells, real git with a bare remote.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, readUntil } from "./v6-client";
+import { git, gitEnv, makeRepo } from "./git-rig";
+import { pruneCheckpoints, listCheckpoints } from "../src/features/workstreams/checkpoints";
+
+const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
+let s: TestServer;
+let env: Record<string, string>;
+let repo: string;
+const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
+
+beforeAll(async () => {
+  s = new TestServer();
+  env = gitEnv(s.root);
+  const wrapper = join(s.root, "ws-wrapper");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
+  Object.assign(s.env, env, { STANDIN_WS: wrapper, STANDIN_LOG: join(s.root, "prompts") });
+  ({ repo } = makeRepo(s.root, env, { ".gitignore": "*.log\n", "sub/keep.txt": "keep\n", "src/a.txt": "a1\n" }));
+  const templates = join(s.root, "config", "ws", "templates");
+  mkdirSync(templates, { recursive: true });
+  const layout = `[layout]\ntype = "pane"\ncommand = ["bash", ${JSON.stringify(AGENT)}, "SessionStart"]\n`;
+  writeFileSync(join(templates, "agent.toml"), layout);
+  writeFileSync(join(templates, "agent-keep2.toml"), `[checkpoints]\nkeep = 2\n\n${layout}`);
+  await s.start();
+}, 60_000);
+afterAll(async () => {
+  await s.stop();
+}, 60_000);
+
+/** A workstream whose pane is the stand-in agent, once it reports idle. */
+async function workstream(name: string, template = "agent"): Promise<{ dir: string; pane: number }> {
+  const r = await v6({ type: "new_workstream", template, name, repo });
+  expect(r.type).toBe("pane");
+  await waitFor("the agent to start", async () => (await v6({ type: "dashboard" })).agents.some((a: any) => a.pane === r.pane && a.status === "idle"), 20_000);
+  return { dir: r.dir, pane: r.pane };
+}
+const list = async (name: string) => (await v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string }[];
+const fire = (pane: number, event: string) => v6({ type: "pane_send", pane, text: event, enter: true });
+const status = async (pane: number) => (await v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+/** What must never change: HEAD, the branch, the index (with its staged content) and the stash. */
+const untouched = (dir: string) => ({
+  head: git(dir, ["rev-parse", "HEAD"], env),
+  branch: git(dir, ["symbolic-ref", "HEAD"], env),
+  index: git(dir, ["ls-files", "-s"], env),
+  staged: git(dir, ["diff", "--cached", "--name-status"], env),
+  stash: git(dir, ["stash", "list", "--format=%H %s"], env),
+});
+const treeOf = (dir: string, rev: string) => git(dir, ["ls-tree", "-r", "--name-only", rev], env).split("\n").sort();
+
+test("a turn's start checkpoints the worktree (untracked too, ignored not) and changes nothing else; an unchanged tree records nothing", async () => {
+  const { dir, pane } = await workstream("cp-a");
+  const sub = await Conn.open(s.sock);
+  try {
+    sub.send({ v: 6, id: "sub", type: "subscribe", types: ["checkpoint_saved"] });
+    expect((await sub.next()).type).toBe("subscribed");
+    // A stash, a staged file, a modified file, an untracked one and an ignored one.
+    writeFileSync(join(dir, "stashed.txt"), "s\n");
+    git(dir, ["stash", "push", "--include-untracked", "-m", "kept"], env);
+    writeFileSync(join(dir, "staged.txt"), "staged\n");
+    git(dir, ["add", "staged.txt"], env);
+    writeFileSync(join(dir, "src/a.txt"), "a2\n");
+    writeFileSync(join(dir, "new.txt"), "new\n");
+    writeFileSync(join(dir, "debug.log"), "ignored\n");
+    const before = untouched(dir);
+
+    await fire(pane, "UserPromptSubmit");
+    const [saved] = await readUntil(sub, (e) => e.event === "checkpoint_saved");
+    expect(saved).toMatchObject({ event: "checkpoint_saved", workstream: "cp-a", n: 1, files: 3, text: "fix the failing test" });
+    const [one] = await list("cp-a");
+    expect(one).toMatchObject({ n: 1, text: "fix the failing test", files: 3, commit: saved.commit });
+    const ref = "refs/ws/checkpoints/cp-a/1";
+    expect(git(dir, ["rev-parse", ref], env)).toBe(saved.commit);
+    expect(treeOf(dir, ref)).toEqual([".gitignore", "README.md", "new.txt", "src/a.txt", "staged.txt", "sub/keep.txt"]);
+    expect(git(dir, ["show", `${ref}:src/a.txt`], env)).toBe("a2");
+    expect(git(dir, ["rev-parse", `${ref}^`], env)).toBe(before.head); // its parent is HEAD
+    expect(untouched(dir)).toEqual(before);
+    expect(existsSync(join(dir, "debug.log"))).toBe(true);
+    expect(git(dir, ["status", "--porcelain"], env).split("\n").map((l) => l.trim()).sort()).toEqual(["?? new.txt", "A  staged.txt", "M src/a.txt"]);
+
+    // The same tree again: nothing recorded (a save queues behind the hook's).
+    await fire(pane, "Stop");
+    await fire(pane, "UserPromptSubmit");
+    await s.waitScreen(pane, /fired UserPromptSubmit[^]*fired Stop[^]*fired UserPromptSubmit/);
+    expect(await v6({ type: "checkpoint_save", name: "cp-a" })).toMatchObject({ type: "checkpoint", saved: false });
+    expect((await list("cp-a")).map((c) => c.n)).toEqual([1]);
+  } finally {
+    sub.close();
+  }
+}, 60_000);
+
+test("list, diff and restore with untracked files and deletions; a restore of a restore; index, HEAD and stash untouched", async () => {
+  const dir = join(s.root, "data", "ws", "worktrees", "app", "cp-a");
+  const pane = (await v6({ type: "dashboard" })).workstreams.find((w: any) => w.name === "cp-a").pane;
+  // Turn 1's work: a tracked file deleted, a new untracked one, a change.
+  rmSync(join(dir, "sub/keep.txt"));
+  mkdirSync(join(dir, "more"), { recursive: true });
+  writeFileSync(join(dir, "more/b.txt"), "b\n");
+  writeFileSync(join(dir, "src/a.txt"), "a3\n");
+  const before = untouched(dir);
+  const cli = await s.run(["checkpoint", "save", "--name", "cp-a", "--message", "second\nmore text"]);
+  expect(cli).toMatchObject({ code: 0, stdout: "checkpoint 2 (3 files changed)\n" });
+  expect(treeOf(dir, "refs/ws/checkpoints/cp-a/2")).not.toContain("sub/keep.txt");
+
+  const listed = await s.run(["checkpoint", "list", "--name", "cp-a"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toMatch(/^ {3}1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {5}3 files {2}fix the failing test\n {3}2 .* {5}3 files {2}second\n$/);
+  const json = JSON.parse((await s.run(["--json", "checkpoint", "list", "--name", "cp-a"])).stdout);
+  expect(json.checkpoints.map((c: any) => [c.n, c.text])).toEqual([[1, "fix the failing test"], [2, "second"]]);
+
+  const d12 = await s.ok(["checkpoint", "diff", "1", "2", "--name", "cp-a"]);
+  expect(d12).toContain("deleted file mode 100644\n");
+  expect(d12).toContain("--- a/sub/keep.txt");
+  expect(d12).toContain("+++ b/more/b.txt");
+  expect(d12).toContain("-a2\n+a3");
+  // Against the worktree now (from a pane in the workstream: no name needed).
+  writeFileSync(join(dir, "src/a.txt"), "a4\n");
+  const d2 = await s.ok(["checkpoint", "diff", "2"], { env: { WS_PANE_ID: String(pane) } });
+  expect(d2).toContain("-a3\n+a4");
+  expect(d2).not.toContain("keep.txt");
+  expect((await v6({ type: "checkpoint_diff", name: "cp-a", from: 9 })).code).toBe("checkpoint_not_found");
+
+  // The agent mid-turn: refused unless forced.
+  await fire(pane, "UserPromptSubmit");
+  await waitFor("the agent to work", async () => (await status(pane)) === "working");
+  await waitFor("the turn's checkpoint", async () => (await list("cp-a")).length === 3);
+  const refused = await s.run(["checkpoint", "restore", "1", "--name", "cp-a"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("is working");
+  expect((await v6({ type: "checkpoint_restore", name: "cp-a", n: 1 })).code).toBe("agent_working");
+  await fire(pane, "Stop");
+  await waitFor("the agent to be done", async () => (await status(pane)) === "done");
+
+  writeFileSync(join(dir, "more/c.txt"), "c\n"); // after checkpoint 3: only the restore's own checkpoint holds it
+  const r = await v6({ type: "checkpoint_restore", name: "cp-a", n: 1 });
+  expect(r).toMatchObject({ type: "checkpoint_restored", n: 1, saved: 4 });
+  expect(readFileSync(join(dir, "sub/keep.txt"), "utf8")).toBe("keep\n");
+  expect(readFileSync(join(dir, "src/a.txt"), "utf8")).toBe("a2\n");
+  expect(existsSync(join(dir, "more"))).toBe(false); // its files gone, and the directory with them
+  expect(readFileSync(join(dir, "new.txt"), "utf8")).toBe("new\n");
+  expect(existsSync(join(dir, "debug.log"))).toBe(true); // ignored: not ws's to touch
+  expect(untouched(dir)).toEqual(before);
+  expect(await s.ok(["checkpoint", "diff", "1", "--name", "cp-a"])).toBe(""); // the worktree is checkpoint 1
+
+  // Undo the restore: back to what checkpoint 4 saved.
+  const undo = await s.ok(["checkpoint", "restore", "4", "--name", "cp-a"]);
+  expect(undo).toContain("restored checkpoint 4");
+  expect(readFileSync(join(dir, "more/c.txt"), "utf8")).toBe("c\n");
+  expect(readFileSync(join(dir, "src/a.txt"), "utf8")).toBe("a4\n");
+  expect(existsSync(join(dir, "sub/keep.txt"))).toBe(false);
+  expect(untouched(dir)).toEqual(before);
+  expect((await list("cp-a")).map((c) => c.n)).toEqual([1, 2, 3, 4, 5]);
+}, 60_000);
+
+test("the template's keep prunes old checkpoints; age prunes all but the newest; ws done removes the refs", async () => {
+  const { dir } = await workstream("cp-b", "agent-keep2");
+  for (const i of [1, 2, 3, 4]) {
+    writeFileSync(join(dir, "f.txt"), `${i}\n`);
+    expect(await v6({ type: "checkpoint_save", name: "cp-b", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
+  }
+  expect((await list("cp-b")).map((c) => [c.n, c.text])).toEqual([[3, "save 3"], [4, "save 4"]]);
+  expect(git(repo, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/cp-b/"], env).split("\n")).toEqual(["refs/ws/checkpoints/cp-b/3", "refs/ws/checkpoints/cp-b/4"]);
+  // A month on, with a 14-day age: only the newest stays.
+  expect(await pruneCheckpoints(dir, "cp-b", { keep: 50, max_age_days: 14 }, Date.now() + 30 * 86400_000)).toEqual([3]);
+  expect((await listCheckpoints(dir, "cp-b")).map((c) => c.n)).toEqual([4]);
+
+  await s.ok(["done", "cp-b", "--force"]);
+  await s.ok(["done", "cp-a", "--force"]);
+  expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/"], env)).toBe("");
+}, 60_000);
+
+test("bad templates' [checkpoints] are refused naming the line", async () => {
+  const templates = join(s.root, "config", "ws", "templates");
+  writeFileSync(join(templates, "bad.toml"), `[checkpoints]\nkeep = 0\n`);
+  const r = await v6({ type: "new_workstream", template: "bad", name: "cp-bad", repo });
+  expect(r).toMatchObject({ type: "error", code: "template_invalid" });
+  expect(r.message).toContain("bad.toml:2: checkpoints.keep must be a whole number");
+}, 30_000);
