@@ -58,6 +58,10 @@ test("agent send --to names the agent itself; --pane is the asking pane; refusal
   const neither = await s.run(["agent", "send", "hello"]);
   expect(neither.code).toBe(1);
   expect(neither.stderr).toContain("--to");
+  // v1–v5 lines are answered as they always were: `pane` needed, `to` ignored.
+  expect(await s.rawLine('{"v":4,"type":"agent_send","to":"1","text":"x"}\n')).toBe("error: invalid message: missing field `pane`");
+  expect(await s.rawLine(`{"v":4,"type":"agent_send","pane":${shell},"to":"no-such-thing","text":"sixth v4"}\n`)).toBe(`{"v":5,"type":"pane","pane":${agent}}`);
+  await waitFor("the v4 prompt to reach the agent", () => prompts(agent).includes("sixth v4"));
   // An unknown name, and a tab name two tabs share, are refused plainly.
   expect((await q({ type: "agent_send", to: "no-such-thing", text: "x" })).code).toBe("invalid_params");
   await q({ type: "tab_new", name: "twin", cwd: s.root, command: [] });

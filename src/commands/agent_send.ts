@@ -64,7 +64,7 @@ export default defineMessage<{ pane?: number; to?: string; text: string; wait?: 
   summary:
     "Type text into an agent, as a paste, then press Enter: the agent `to` names (v6), or the agent in the tab holding `pane` (the asking pane, as hooks send). With `wait` (v6) it then waits, in the same request, for the agent to report one of `wait.until`; an agent blocked on a prompt of its own is refused with agent_blocked before anything is typed.",
   fields: {
-    pane: { type: "integer", description: "The asking pane (usually the caller's own, `$WS_PANE_ID`): the text goes to an agent in its tab, never to the pane itself. Needed without `to`" },
+    pane: { type: "integer", requiredBefore: 6, description: "The asking pane (usually the caller's own, `$WS_PANE_ID`): the text goes to an agent in its tab, never to the pane itself. Needed without `to`" },
     to: { type: "string", description: "The agent itself (v6): its pane (`7`), or a tab (`@3` or its name) or a workstream (its name) whose focused agent, else first agent, gets the text" },
     text: { type: "string", required: true, description: "What to type" },
     wait: {
@@ -90,14 +90,18 @@ export default defineMessage<{ pane?: number; to?: string; text: string; wait?: 
     switches: { wait: { field: "wait", value: {}, description: `Then wait until the agent is ${UNTIL_DEFAULT.join(", ")}; prints the status` } },
     view: "agentSent",
   },
-  handle({ pane, to, text, wait }, { session, services, signal }) {
+  handle({ pane, to, text, wait }, { session, services, signal, version }) {
     const agents = services.get("agents");
     let target: number | undefined;
-    if (to !== undefined) target = agentByRef(session, agents, to);
+    // v1–v5 lines ignore fields they did not have.
+    if (to !== undefined && (version ?? 0) >= 6) target = agentByRef(session, agents, to);
     else {
       if (pane === undefined) throw new WsError("which agent? give `to` (the agent's pane, tab or workstream) or `pane` (the asking pane: the agent in its tab)", "invalid_params", { param: "to" });
       session.pane(pane); // no such pane: the usual pane_not_found error
       target = agents?.agentPaneFor(pane);
+      // v1–v5 lines keep the refusal they always got (test/protocol-compat.test.ts).
+      if (target === undefined && (version ?? 0) < 6)
+        throw new WsError(`no agent in the tab of pane ${pane} (an agent is a pane whose hooks report to ws; see ws hooks install)`, "no_agent", { param: "pane", command: "ws hooks install claude" });
       if (target === undefined) {
         // The dashboard's pane number given as --pane: say which form was meant.
         const itself = agents?.status(pane) !== undefined ? `; pane ${pane} is an agent itself: --to ${pane} sends to it` : "; --to PANE names the agent's own pane";

@@ -17,6 +17,9 @@ export interface FieldSpec {
   type: FieldType;
   /** Required fields have no default. */
   required?: boolean;
+  /** Required in lines sent below this version only: it became optional then (v1–v5 lines keep
+   * the refusal they always got). */
+  requiredBefore?: number;
   default?: unknown;
   /** For strings: the accepted values. For string[]: the accepted values of each element. */
   accepted?: readonly string[];
@@ -111,6 +114,8 @@ export interface ValidateOptions {
   strict?: boolean;
   /** Envelope fields that are never the message's own (`v`, `type`, `id`). */
   envelope?: readonly string[];
+  /** The version the line was sent at (for `requiredBefore`). */
+  version?: number;
 }
 
 /** Check a message's fields against its schema and fill in defaults. */
@@ -131,7 +136,8 @@ export function validateFields(
   for (const [name, spec] of Object.entries(fields)) {
     const v = msg[name];
     if (v === undefined || (v === null && !spec.required && spec.type !== "any")) {
-      if (spec.required) return { error: `missing field \`${name}\``, problem: { message: `missing field \`${name}\``, param: name } };
+      if (spec.required || (spec.requiredBefore !== undefined && o.version !== undefined && o.version < spec.requiredBefore))
+        return { error: `missing field \`${name}\``, problem: { message: `missing field \`${name}\``, param: name } };
       if (spec.default !== undefined) params[name] = structuredClone(spec.default);
       continue;
     }

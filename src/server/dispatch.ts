@@ -92,7 +92,7 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
     const message = `${entry.type} needs protocol version ${entry.since} (sent at "v":${v})`;
     if (!structured) return { reply: plainError(`invalid message: ${message}`), entry, v };
   }
-  const checked = validateFields(entry.fields, env.msg, { strict: structured, envelope: ENVELOPE_FIELDS });
+  const checked = validateFields(entry.fields, env.msg, { strict: structured, envelope: ENVELOPE_FIELDS, version: v });
   if ("error" in checked) {
     if (!structured) return { reply: plainError(`invalid message: ${checked.error}`), entry, v };
     const p = checked.problem;
