@@ -183,3 +183,21 @@ test("bad templates' [checkpoints] are refused naming the line", async () => {
   expect(r).toMatchObject({ type: "error", code: "template_invalid" });
   expect(r.message).toContain("bad.toml:2: checkpoints.keep must be a whole number");
 }, 30_000);
+
+test("a workstream name git refuses in a ref (a space, a colon, .lock) gets its own encoded refs", async () => {
+  const { refComponent, saveCheckpoint } = await import("../src/features/workstreams/checkpoints");
+  expect(refComponent("fix-login_2.x")).toBe("fix-login_2.x");
+  expect(refComponent("my task: v2.lock")).toBe("my%20task%3A%20v2%2Elock");
+  expect(refComponent("50%")).toBe("50%25");
+  const scratch = join(s.root, "scratch");
+  git(s.root, ["clone", "--quiet", repo, scratch], env);
+  writeFileSync(join(scratch, "x.txt"), "x\n");
+  for (const name of ["my task: v2.lock", "my task: v2"]) {
+    expect(await saveCheckpoint(scratch, name, `for ${name}`)).toMatchObject({ n: 1 });
+    expect((await listCheckpoints(scratch, name)).map((c) => c.text)).toEqual([`for ${name}`]);
+  }
+  expect(git(scratch, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/"], env).split("\n")).toEqual([
+    "refs/ws/checkpoints/my%20task%3A%20v2%2Elock/1",
+    "refs/ws/checkpoints/my%20task%3A%20v2/1",
+  ]);
+}, 30_000);

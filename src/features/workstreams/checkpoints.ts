@@ -34,7 +34,22 @@ export interface Checkpoint {
   files: number;
 }
 
-const prefix = (ws: string) => `${REF_ROOT}/${ws}/`;
+/** The workstream's name as one ref component: itself when git allows it, else with each byte git
+ * refuses (and "%") written %XX, so every name has its own refs (a name with a space, a ":", …). */
+export function refComponent(ws: string): string {
+  const plain = /^[A-Za-z0-9_+,=@-][A-Za-z0-9._+,=@-]*$/.test(ws) && !ws.endsWith(".") && !ws.endsWith(".lock");
+  if (plain) return ws;
+  const bytes = new TextEncoder().encode(ws);
+  let out = "";
+  bytes.forEach((b, i) => {
+    const c = String.fromCharCode(b);
+    const keep = /[A-Za-z0-9_+,=@-]/.test(c) || (c === "." && i > 0 && i < bytes.length - 1);
+    out += keep ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  });
+  return out.endsWith(".lock") ? `${out.slice(0, -5)}%2Elock` : out;
+}
+
+const prefix = (ws: string) => `${REF_ROOT}/${refComponent(ws)}/`;
 const refOf = (ws: string, n: number) => `${prefix(ws)}${n}`;
 
 /** Checkpoints are made by ws, whatever identity the user's git has (or lacks). */
