@@ -31,6 +31,11 @@ function wantsHelp(args: string[]): boolean {
     await (await import("./features/agents/report")).main(argv.slice(1));
     process.exit(0);
   }
+  // An agent's PermissionRequest hook (the approvals inbox): the same fast path as report.
+  if (argv[0] === "approval-hook" && !wantsHelp(argv)) {
+    await (await import("./features/approvals/hook")).main(argv.slice(1));
+    process.exit(0);
+  }
   // The daemon's regex helper (REGEX_WORKER_ARG, src/server/regex-worker.ts): nothing of the CLI either.
   if (argv[0] === "__regex-worker") {
     await (await import("./server/regex-worker")).main(argv.slice(1));

@@ -20,6 +20,8 @@ import { parse as parseToml } from "smol-toml";
 import {
   backupPath,
   CLAUDE_EVENTS,
+  PERMISSION_EVENT,
+  PERMISSION_HOOK_TIMEOUT_S,
   claudeCommand,
   installClaude,
   lineDiff,
@@ -64,6 +66,10 @@ describe("claude settings.json", () => {
       expect(ours[0].hooks[0]).toEqual({ type: "command", command: `'/opt/ws dir/ws' report ${event} --agent claude` });
     }
     expect(after.hooks.PreToolUse[1].matcher).toBe("*");
+    // The approvals inbox's hook (issue 26), with a time limit above its own wait.
+    expect(after.hooks[PERMISSION_EVENT]).toEqual([
+      { matcher: "*", hooks: [{ type: "command", command: "'/opt/ws dir/ws' approval-hook --agent claude", timeout: PERMISSION_HOOK_TIMEOUT_S }] },
+    ]);
     expect(readFileSync(backupPath(file), "utf8")).toBe(userSettings);
     expect(readFileSync(file, "utf8")).toContain('\n    "model"'); // the file's own indent
     // Installing twice changes nothing.
@@ -101,7 +107,7 @@ describe("claude settings.json", () => {
   test("a file that did not exist is created, then removed again", () => {
     const file = join(dir, "sub", "settings.json");
     runHooks({ action: "install", target: "claude", file, ws: WS });
-    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).hooks)).toEqual([...CLAUDE_EVENTS]);
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).hooks)).toEqual([...CLAUDE_EVENTS, PERMISSION_EVENT]);
     runHooks({ action: "uninstall", target: "claude", file, ws: WS });
     expect(existsSync(file)).toBe(false);
   });
@@ -269,7 +275,7 @@ describe("ws hooks on the files as they are on disk", () => {
     symlinkSync(real, link);
     expect((await hooks("install", "claude")).code).toBe(0);
     expect(readlinkSync(link)).toBe(real);
-    expect(Object.keys(JSON.parse(readFileSync(real, "utf8")).hooks)).toEqual([...CLAUDE_EVENTS]);
+    expect(Object.keys(JSON.parse(readFileSync(real, "utf8")).hooks)).toEqual([...CLAUDE_EVENTS, PERMISSION_EVENT]);
     expect(existsSync(backupPath(link))).toBe(false); // there was nothing to back up
     expect((await hooks("uninstall", "claude")).code).toBe(0);
     expect(existsSync(real)).toBe(false);

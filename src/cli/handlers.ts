@@ -49,6 +49,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   hooks: from(agents, "hooks"),
   report: from(agents, "report"),
   agentSend: from(agents, "agentSend"),
+  approvalHook: from(() => import("./approval-cmds"), "approvalHook"),
   run: from(() => import("./run-cmds"), "run"),
   popup: from(() => import("./run-cmds"), "popup"),
   paneList: from(panes, "paneList"),

@@ -66,6 +66,13 @@ export const LOCAL_COMMANDS: Command[] = [
     ownArgs: true,
   },
   {
+    path: "approval-hook",
+    summary: "An agent's PermissionRequest hook: ask in ws's inbox, wait, print the answer for the agent (silence: its own dialog decides)",
+    params: [flag("agent", "string", "claude, codex, …"), flag("timeout", "integer", "How long to wait for an answer in ws, in ms (default 300000, or $WS_APPROVAL_TIMEOUT_MS)")],
+    run: "approvalHook",
+    ownArgs: true,
+  },
+  {
     path: "proxy",
     summary: "Bridge stdio to this machine's ws server: what `ws -H HOST` runs on HOST through ssh",
     params: [

@@ -1,7 +1,7 @@
 // How a message's reply reads for people, by the view name its `cli` section gives. (--json
 // prints the reply itself.)
 import type { ReplyObject } from "../client/request";
-import { safeJson } from "../safe-text";
+import { safeJson, safeText } from "../safe-text";
 
 interface TabOut {
   name: string;
@@ -50,6 +50,17 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
   checkpointRestored: (r) =>
     `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`,
   search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
+  /** ws inbox: one line a request (the server made its text safe; safeText again as the terminal's guard). */
+  inbox: (r) =>
+    (r.approvals as Record<string, unknown>[])
+      .map((a) => {
+        const where = [a.workspace, a.tab_name, a.workstream].filter((x) => x !== undefined).join("/");
+        const text = String(a.summary ?? "");
+        const shown = text.length > 100 ? `${text.slice(0, 99)}…` : text;
+        return safeText(`${a.id}  ${a.agent ?? "agent"} in pane ${a.pane}${where ? ` (${where})` : ""}  ${a.tool}: ${shown}  waited ${Math.round(Number(a.waited_ms) / 1000)}s`);
+      })
+      .join("\n"),
+  approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {

@@ -59,6 +59,9 @@ import checkpoint_save from "./checkpoint_save";
 import checkpoint_list from "./checkpoint_list";
 import checkpoint_diff from "./checkpoint_diff";
 import checkpoint_restore from "./checkpoint_restore";
+import approval_request from "./approval_request";
+import approval_list from "./approval_list";
+import approval_answer from "./approval_answer";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -124,6 +127,10 @@ export const MESSAGES: MessageEntry[] = [
   checkpoint_list,
   checkpoint_diff,
   checkpoint_restore,
+  // issue 26: the approvals inbox
+  approval_request,
+  approval_list,
+  approval_answer,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

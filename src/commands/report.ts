@@ -17,5 +17,6 @@ export default defineMessage<{ pane: number; agent?: string; event: string; payl
     // A turn starting in a workstream checkpoints it; the report was answered already, and the
     // checkpoint runs in the background.
     services.get("workstreams")?.checkpoints.reported(pane, event, payload);
+    services.get("approvals")?.report(pane, event, payload);
   },
 });

@@ -60,6 +60,10 @@ export type DaemonEvent =
   | { type: "notification"; title: string; body?: string; pane?: number }
   /** A workstream's worktree was checkpointed (features/workstreams/checkpoints.ts). */
   | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string };
+  /** An agent's hook asked for permission (features/approvals): the inbox's new row. */
+  | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
+  /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */
+  | { type: "approval_resolved"; id: number; pane: number; behavior: string; by: string; message?: string };
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

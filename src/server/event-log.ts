@@ -36,6 +36,8 @@ export const EVENT_TYPES = [
   "workstream_created",
   "workstream_closed",
   "checkpoint_saved",
+  "approval_requested",
+  "approval_resolved",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];
@@ -139,6 +141,11 @@ export class EventLog {
       case "notification": {
         const { type: _, ...fields } = e;
         return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
+      }
+      case "approval_requested":
+      case "approval_resolved": {
+        const { type, ...fields } = e;
+        return this.publish({ event: type, ...this.where(e.pane), ...fields });
       }
       case "command_started":
         return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}) });

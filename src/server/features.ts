@@ -26,4 +26,5 @@ export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/program-names")).default(),
   async () => (await import("../features/workstreams/feature")).default(),
   async () => (await import("../features/projects/feature")).default(),
+  async () => (await import("../features/approvals/feature")).default(),
 ];

@@ -9,6 +9,7 @@ import type { PersistenceService } from "../features/persistence/service";
 import type { Interface } from "../ui/interface";
 import type { WorkstreamService } from "../features/workstreams/service";
 import type { ProjectService } from "../features/projects/feature";
+import type { ApprovalService } from "../features/approvals/service";
 
 /** Runs a keymap command by name, as its key would (run_command). */
 export type RunCommandService = (name: string) => void;
@@ -29,6 +30,8 @@ export interface ServiceTypes {
   workstreams: WorkstreamService;
   /** The projects store, read with the daemon's environment (features/projects). */
   projects: ProjectService;
+  /** Agents' permission requests waiting for a person (features/approvals). */
+  approvals: ApprovalService;
 }
 
 export class Services {

@@ -40,6 +40,10 @@ export const CLAUDE_EVENTS = [
   "SessionEnd",
 ] as const;
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
+/** The approvals inbox's hook (features/approvals/hook.ts): one more group, with a time limit in
+ * seconds above the hook's own default wait (300 s), so the hook gives up before Claude kills it. */
+export const PERMISSION_EVENT = "PermissionRequest";
+export const PERMISSION_HOOK_TIMEOUT_S = 330;
 
 export class HooksError extends Error {}
 
@@ -59,8 +63,10 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
 export const claudeCommand = (ws: string[], event: string) =>
   [...ws, "report", event, "--agent", "claude"].map(shellWord).join(" ");
 
+export const claudeApprovalCommand = (ws: string[]) => [...ws, "approval-hook", "--agent", "claude"].map(shellWord).join(" ");
+
 // Ours whatever path ws had when it was installed, so uninstall still works after ws moves.
-const OURS_CLAUDE = /(^|[\s/'])(ws|main\.ts)'?\s+report\s+\S+\s+--agent\s+claude$/;
+const OURS_CLAUDE = /(^|[\s/'])(ws|main\.ts)'?\s+(report\s+\S+|approval-hook)\s+--agent\s+claude$/;
 const isOurClaudeHook = (h: unknown) =>
   !!h && typeof h === "object" && typeof (h as any).command === "string" && OURS_CLAUDE.test((h as any).command);
 
@@ -92,16 +98,18 @@ export function installClaude(text: string | null, ws: string[]): string {
   }
   const hooks = (settings.hooks ??= {});
   let changed = false;
-  for (const event of CLAUDE_EVENTS) {
+  for (const event of [...CLAUDE_EVENTS, PERMISSION_EVENT]) {
     const groups = (hooks[event] ??= []);
     if (!Array.isArray(groups)) throw new HooksError(`hooks.${event} is not a list; nothing was changed`);
-    const command = claudeCommand(ws, event);
+    const approval = event === PERMISSION_EVENT;
+    const command = approval ? claudeApprovalCommand(ws) : claudeCommand(ws, event);
     const mine = groups.flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurClaudeHook);
     if (mine) {
       if (mine.command !== command) [mine.command, changed] = [command, true]; // ws moved
       continue;
     }
-    groups.push({ ...(TOOL_EVENTS.has(event) ? { matcher: "*" } : {}), hooks: [{ type: "command", command }] });
+    const hook = approval ? { type: "command", command, timeout: PERMISSION_HOOK_TIMEOUT_S } : { type: "command", command };
+    groups.push({ ...(TOOL_EVENTS.has(event) || approval ? { matcher: "*" } : {}), hooks: [hook] });
     changed = true;
   }
   return changed ? writeJsonLike(settings, text) : (text ?? "");

@@ -55,7 +55,7 @@ function parseJson(text: string): unknown {
 // `ws report Stop` at a terminal just waits out the deadline (or presses ^D). glibc's poll and read
 // where they are at hand (client/libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
 // call ~3.5 ms.
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const libc = clientLibc();
   if (libc) {
     let bytes: Uint8Array | undefined;

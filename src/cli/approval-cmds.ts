@@ -1,0 +1,6 @@
+// ws approval-hook when it comes through the CLI (src/main.ts runs it on a fast path first).
+import type { HandlerInput } from "./handlers";
+
+export async function approvalHook({ words }: HandlerInput): Promise<void> {
+  await (await import("../features/approvals/hook")).main(words);
+}

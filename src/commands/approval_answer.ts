@@ -1,0 +1,55 @@
+// approval_answer: a person allows or denies a waiting request (ws approve, ws deny). Only a person:
+// the server asks the kernel who connected (SO_PEERCRED) and refuses a process inside a ws pane
+// (docs/security.md "Approvals").
+import { WsError } from "../protocol/errors";
+import { paneOfProcess, peerPid } from "../features/approvals/peer";
+import { defineMessage } from "./types";
+
+export const MAX_MESSAGE = 2000;
+
+interface Peer {
+  socket?: { fd?: number };
+}
+
+export default defineMessage<{ approval: number; behavior: "allow" | "deny"; message?: string }>({
+  type: "approval_answer",
+  since: 6,
+  request: true,
+  reply: "approval_answered",
+  summary:
+    "Allow or deny a waiting permission request; its hook prints the decision to its agent. Refused with forbidden when the connecting process runs inside a ws pane (an agent must not answer its own or another agent's request): answer from the attached client or a terminal outside ws.",
+  fields: {
+    approval: { type: "integer", required: true, description: "The request's id (ws inbox)" },
+    behavior: { type: "string", required: true, accepted: ["allow", "deny"], description: "The answer" },
+    message: { type: "string", description: `deny: the reason, which the agent reads (at most ${MAX_MESSAGE} characters)` },
+  },
+  replyFields: {
+    approval: { type: "integer", description: "The request answered" },
+    pane: { type: "integer", description: "Its agent's pane" },
+    behavior: { type: "string", description: "The answer given" },
+  },
+  errors: ["approval_not_found", "forbidden", "invalid_params"],
+  example: { v: 6, id: 1, type: "approval_answer", approval: 4, behavior: "deny", message: "not on main" },
+  cli: [
+    { path: "approve", summary: "Allow a waiting permission request (ws inbox lists them)", args: ["approval"], fixed: { behavior: "allow" }, flags: [], view: "approval_answered" },
+    { path: "deny", summary: "Deny a waiting permission request, optionally saying why", args: ["approval"], fixed: { behavior: "deny" }, flags: ["message"], view: "approval_answered" },
+  ],
+  handle(p, { session, services, connection }) {
+    if (p.message !== undefined && p.message.length > MAX_MESSAGE)
+      throw new WsError(`message must be at most ${MAX_MESSAGE} characters, got ${p.message.length}`, "invalid_params", { param: "message" });
+    const approvals = services.get("approvals");
+    if (!approvals) throw new WsError("this build has no approvals inbox", "unsupported");
+    const pid = peerPid((connection as Peer | undefined)?.socket?.fd);
+    // On Linux the kernel always knows the peer: not knowing it is refused rather than trusted.
+    if (pid === undefined && process.platform === "linux")
+      throw new WsError("refused: the server could not tell which process sent this answer", "forbidden");
+    if (pid !== undefined) {
+      const panePids = new Map([...session.panes].filter(([, pane]) => !pane.exited).map(([id, pane]) => [pane.pid, id]));
+      const inside = paneOfProcess(pid, panePids);
+      if (inside !== undefined)
+        throw new WsError(`refused: this comes from a process inside ws pane ${inside}; only a person answers approvals (the attached client, or a terminal outside ws)`, "forbidden");
+    }
+    const a = approvals.answer(p.approval, p.behavior, p.behavior === "deny" ? p.message : undefined);
+    return { type: "approval_answered", approval: a.id, pane: a.pane, behavior: p.behavior };
+  },
+});

@@ -1,0 +1,24 @@
+// approval_list: what waits for a person, oldest first (ws inbox).
+import { defineMessage } from "./types";
+
+export default defineMessage<Record<string, never>>({
+  type: "approval_list",
+  since: 6,
+  request: true,
+  reply: "approvals",
+  summary: "The agents' permission requests waiting for a person, oldest first: agent, where its pane is, the tool and what it wants (safe text, long input cut), and how long it has waited.",
+  fields: {},
+  replyFields: {
+    approvals: {
+      type: "array",
+      description: "One object per request: id, pane, agent, workspace, tab, tab_name, workstream (where there is one), tool, summary, waited_ms, timeout_ms (left before the hook gives up)",
+    },
+  },
+  example: { v: 6, id: 1, type: "approval_list" },
+  cli: { path: "inbox", summary: "What waits for you: the agents' permission requests, oldest first", view: "inbox" },
+  handle(_p, { services }) {
+    const approvals = services.get("approvals");
+    const now = Date.now();
+    return { type: "approvals", approvals: approvals ? approvals.list().map((a) => approvals.view(a, now)) : [] };
+  },
+});
