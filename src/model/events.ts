@@ -59,7 +59,7 @@ export type DaemonEvent =
   /** A script's notify: for the status line, the outer terminal and subscribers. */
   | { type: "notification"; title: string; body?: string; pane?: number }
   /** A workstream's worktree was checkpointed (features/workstreams/checkpoints.ts). */
-  | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string };
+  | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string }
   /** An agent's hook asked for permission (features/approvals): the inbox's new row. */
   | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
   /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */
