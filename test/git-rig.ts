@@ -37,8 +37,9 @@ export function makeRepo(root: string, env: Record<string, string>, files: Recor
 }
 
 /** A stand-in `gh` on PATH: answers `pr view` from $GH_STANDIN/pr.json, `api graphql` from
- * threads.json, and `pr checkout N [--branch B]` by fetching origin's pull/N/head. Every call is
- * logged to calls.log. */
+ * threads.json, `pr checkout N [--branch B]` by fetching origin's pull/N/head, and `pr create` by
+ * writing its argv, each word ended by an ASCII RS (0x1e), to pr-create.argv and printing a PR
+ * URL. Every call is logged to calls.log. */
 export function ghStandIn(root: string): { bin: string; dir: string } {
   const bin = join(root, "gh-bin");
   const dir = join(root, "gh-data");
@@ -56,6 +57,7 @@ case "$1 $2" in
     n=$3; shift 3; branch=$(cat "$d/head-branch" 2>/dev/null || echo pr-head)
     while [ $# -gt 0 ]; do [ "$1" = --branch ] && { branch=$2; shift; }; shift; done
     git fetch -q origin "pull/$n/head" && git checkout -q -B "$branch" FETCH_HEAD ;;
+  "pr create") printf '%s\\036' "$@" > "$d/pr-create.argv"; echo "https://github.example.invalid/o/app/pull/7" ;;
   *) echo "stand-in gh: no answer for: $*" >&2; exit 1 ;;
 esac
 `,

@@ -61,6 +61,7 @@ export const HANDLERS: Record<string, () => Promise<Handler>> = {
   checkpoint: from(() => import("./checkpoint-cmds"), "checkpoint"),
   review: from(workstreams, "review"),
   prComments: from(workstreams, "prComments"),
+  ship: from(() => import("./ship-cmds"), "ship"),
   templatesList: from(workstreams, "templatesList"),
   templatesShow: from(workstreams, "templatesShow"),
   projectNew: from(projects, "projectNew"),

@@ -1,0 +1,91 @@
+// ws ship: turn a workstream's worktree into a commit, a pushed branch and a PR. Runs in the CLI
+// process (the worktree is local to it), git and gh through argv arrays (git.ts). Every refusal
+// is checked before anything changes, and says what to do instead.
+import { WsError } from "../../protocol/errors";
+import { git, gitOk, gitSaid, onPath, run } from "./git";
+import { defaultBranch, remoteOf } from "./worktree";
+
+export interface ShipOptions {
+  message?: string;
+  push: boolean;
+  pr: boolean;
+  draft: boolean;
+  /** Told the staged summary (git diff --cached --stat) before the commit is made. */
+  onStaged?: (summary: string) => void;
+}
+
+export interface Shipped {
+  dir: string;
+  branch: string;
+  /** The commit made, when there was something to commit. */
+  commit?: string;
+  /** git diff --cached --stat of that commit. */
+  summary?: string;
+  /** Commits on the branch that no remote branch has, after the commit (0 once pushed). */
+  unpushed: number;
+  remote?: string;
+  pushed: boolean;
+  /** What gh pr create printed: the PR's URL. */
+  pr?: string;
+}
+
+const refuse = (message: string) => new WsError(message, "ship_refused");
+
+async function count(dir: string, args: string[]): Promise<number> {
+  const r = await git(dir, ["rev-list", "--count", ...args]);
+  return r.code === 0 ? Number(r.stdout.trim()) : 0;
+}
+
+/** Ship the checkout `cwd` is in: see docs/workstreams.md (Ship). */
+export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
+  const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+  if (top.code !== 0 || !top.stdout.trim()) throw new WsError(`${cwd} is not in a git repository: run ws ship inside the workstream's worktree, or give --name`, "not_a_repo");
+  const dir = top.stdout.trim();
+  const head = await git(dir, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  if (head.code !== 0) throw refuse(`HEAD is detached in ${dir}: put the work on a branch first (git switch -c NAME), then ws ship again`);
+  const branch = head.stdout.trim();
+  const publish = o.push || o.pr;
+  const remote = publish ? await remoteOf(dir) : undefined;
+  if (publish && !remote) throw refuse(`${dir} has no remote to push ${branch} to: add one (git remote add origin URL), or ship without --push/--pr`);
+  if (o.pr && !onPath("gh")) throw refuse("--pr opens the PR with the GitHub CLI (gh), which is not installed here: install it and run gh auth login, or ws ship --push and open the PR yourself");
+
+  const changed = (await gitOk(dir, ["status", "--porcelain"], "ws ship")).length > 0;
+  const base = o.pr ? await defaultBranch(dir) : undefined;
+  let unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
+  const aheadOfBase = base ? await count(dir, [`${base}..HEAD`]) : unpushed;
+  if (!changed) {
+    if (!publish) throw refuse(`nothing to commit in ${dir}${unpushed ? `; ${unpushed} ${unpushed === 1 ? "commit waits" : "commits wait"} to be pushed: ws ship --push` : ""}`);
+    if (unpushed === 0 && !(o.pr && aheadOfBase > 0)) throw refuse(`nothing to commit and nothing to push: ${branch} is on the remote as it is. Let the agent make changes first`);
+  } else if (o.message === undefined || o.message.trim() === "") {
+    throw refuse(`${dir} has changes to commit: give the commit's message with -m MSG`);
+  }
+
+  const out: Shipped = { dir, branch, unpushed, pushed: false, ...(remote ? { remote } : {}) };
+  if (changed) {
+    await gitOk(dir, ["add", "-A"], "ws ship");
+    out.summary = (await gitOk(dir, ["diff", "--cached", "--stat"], "ws ship")).replace(/\n+$/, "");
+    o.onStaged?.(out.summary);
+    const c = await git(dir, ["commit", "--quiet", "-m", o.message!]);
+    if (c.code !== 0) throw new WsError(`ws ship: git commit failed (the changes stay staged): ${gitSaid(c)}`, "git_failed");
+    out.commit = await gitOk(dir, ["rev-parse", "HEAD"], "ws ship");
+    out.unpushed = unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
+  }
+  if (!publish) return out;
+
+  const p = await git(dir, ["push", "--quiet", "-u", remote!, branch], { timeoutMs: 300_000 });
+  if (p.code !== 0) throw new WsError(`ws ship: git push -u ${remote} ${branch} failed${out.commit ? " (the commit is made)" : ""}: ${gitSaid(p)}`, "git_failed");
+  out.pushed = true;
+  out.unpushed = 0;
+  if (!o.pr) return out;
+
+  const baseName = base?.slice(base.indexOf("/") + 1);
+  const range = base ? `${base}..HEAD` : "HEAD";
+  const subjects = (await gitOk(dir, ["log", "--reverse", "--format=%s", range], "ws ship")).split("\n").filter(Boolean).slice(0, 100);
+  const title = o.message?.trim() || subjects[0] || branch;
+  const body = ["Commits:", "", ...subjects.map((s) => `- ${s}`)].join("\n");
+  const argv = ["gh", "pr", "create", "--head", branch, "--title", title, "--body", body, ...(baseName ? ["--base", baseName] : []), ...(o.draft ? ["--draft"] : [])];
+  const g = await run(argv, { cwd: dir, timeoutMs: 120_000 });
+  if (g.code !== 0) throw new WsError(`ws ship: gh pr create failed (${branch} is pushed): ${gitSaid(g)}`, "git_failed");
+  out.pr = g.stdout.trim().split("\n").pop();
+  return out;
+}
