@@ -35,7 +35,8 @@ export interface SocketChoice {
 
 /** The socket a command should use. Inside a pane WS_SOCKET wins unless -L or --local says otherwise. */
 export function socketPath(choice: SocketChoice = {}, env: Env = process.env): string {
-  if (choice.local) return joinPath(socketDir(env), `ws-${process.pid}.sock`);
+  // --local inside a pane of a --local server means that server (its socket is ws-<its pid>.sock).
+  if (choice.local) return env.WS_SOCKET && /(^|\/)ws-\d+\.sock$/.test(env.WS_SOCKET) ? env.WS_SOCKET : joinPath(socketDir(env), `ws-${process.pid}.sock`);
   if (choice.name === undefined && env.WS_SOCKET) return env.WS_SOCKET;
   // "default" needs no sanitising: the regex (and its first-use cost) only for -L names.
   return joinPath(socketDir(env), `${choice.name === undefined ? "default" : sanitizeName(choice.name)}.sock`);

@@ -136,8 +136,8 @@ describe("copy mode", () => {
 });
 
 describe("workspaces and help", () => {
-  test("prefix w makes a workspace; prefix s picks one; prefix ? lists every binding", async () => {
-    await tmux.keys("ws", "C-Space", "w");
+  test("prefix N makes a workspace; prefix s picks one; prefix ? lists every binding", async () => {
+    await tmux.keys("ws", "C-Space", "N");
     await tmux.waitFor("ws", "new workspace name:");
     await tmux.text("ws", "Games");
     await tmux.keys("ws", "Enter");

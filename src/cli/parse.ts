@@ -3,6 +3,7 @@
 // are refused (UsageError, exit 2) with the nearest valid name.
 import { closest } from "../protocol/errors";
 import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
+import { tmuxCommandHint, tmuxFlagHint } from "./tmux-habits";
 
 export class UsageError extends Error {}
 
@@ -30,7 +31,7 @@ export function findCommand(table: readonly Command[], words: string[]): Found {
   if (!group.length) {
     if (first.startsWith("-")) throw new UsageError(`unknown flag ${first}${didYouMean(first, GLOBAL_FLAGS)}`);
     const tops = [...new Set(table.map((c) => c.path.split(" ")[0]!))];
-    throw new UsageError(`unknown command ${first}${didYouMean(first, tops)}`);
+    throw new UsageError(`unknown command ${first}${tmuxCommandHint(first) || didYouMean(first, tops)}`);
   }
   const second = words[1];
   if (second === undefined || second.startsWith("-")) return { group: first, commands: group, rest: words.slice(1) };
@@ -90,7 +91,7 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
           p = f;
           break;
         }
-      if (!p) throw new UsageError(`unknown flag ${spelled} for ${cmd.path}${didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
+      if (!p) throw new UsageError(`unknown flag ${spelled} for ${cmd.path}${tmuxFlagHint(cmd.path, spelled) || didYouMean(name, flags.map((f) => f.flag!), (s) => `--${s}`, `ws ${cmd.path} --help`)}`);
       let value: unknown;
       if (p.type === "map") {
         // Repeatable: each NAME=VALUE adds to the object.

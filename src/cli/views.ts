@@ -61,6 +61,10 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
       })
       .join("\n"),
   approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
+  configReloaded: (r) => {
+    const w = (r.warnings as string[] | undefined) ?? [];
+    return w.length ? `keys.toml read again, with ${w.length} problem${w.length === 1 ? "" : "s"} (defaults kept for those):\n${w.map((x) => `  ${safeJson(x)}`).join("\n")}` : "keys.toml read again";
+  },
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {

@@ -62,6 +62,7 @@ import checkpoint_restore from "./checkpoint_restore";
 import approval_request from "./approval_request";
 import approval_list from "./approval_list";
 import approval_answer from "./approval_answer";
+import config_reload from "./config_reload";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -131,6 +132,8 @@ export const MESSAGES: MessageEntry[] = [
   approval_request,
   approval_list,
   approval_answer,
+  // issue 25: reload keys.toml in place
+  config_reload,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

@@ -14,7 +14,7 @@ export default defineMessage<{ pane: number; location: string }>({
   fields: OPEN_FIELDS,
   errors: ["pane_not_found", "nvim_failed", "program_not_found", "limit_exceeded"],
   example: { v: 6, type: "open_file", pane: 7, location: "/code/app/models/user.rb:42:5" },
-  cli: { path: "open", args: ["location"], defaults: { pane: "$WS_PANE_ID" }, flags: ["pane"], view: "pane", run: "open" },
+  cli: { path: "open", summary: "Show the file at path[:line[:col]] in the Neovim of the pane's workstream (else its tab), starting one in a split when there is none; prints that pane", args: ["location"], defaults: { pane: "$WS_PANE_ID" }, flags: ["pane"], view: "pane", run: "open" },
   handle({ pane, location }, { session }) {
     return openLocation(session, pane, location).then((id) => ({ type: "pane", pane: id }));
   },

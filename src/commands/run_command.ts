@@ -10,6 +10,7 @@ export default defineMessage<{ name: string }>({
   summary: "Run a keymap command by its keys.toml name, as if its key had been pressed.",
   fields: { name: { type: "string", required: true, description: "The command: `new-tab`, `split-right`, … (ws keys --list lists them)" } },
   example: { v: 5, type: "run_command", name: "new-tab" },
+  cli: { path: "command", args: ["name"], summary: "Run an interface command by name, as its key would (ws keys --list names them; sync-panes, last-pane, …)" },
   handle({ name }, { services }) {
     if (!isCommand(name))
       throw new WsError(`no command "${name}" (have: ${COMMANDS.map((c) => c.name).join(", ")}); ws keys --list lists them`, "unknown_command", { param: "name" });

@@ -37,7 +37,7 @@ export default defineMessage<Params>({
     "Block until a condition holds, then reply; `timeout` ends it with code timeout. It is woken by the events that can change its answer, never by polling. output: the pane's text (scrollback included) matches a regex, checked at once and then on new output; exit: the pane's program exits; idle: the pane has printed nothing for idle_ms; workspace_exists / pane_exists; agent_status: the pane's agent status is one of statuses; command_finished: the pane's shell finishes its next command (shell integration, docs/shell-integration.md).",
   fields: {
     condition: { type: "string", required: true, accepted: CONDITIONS, description: "What to wait for" },
-    pane: { type: "integer", description: "The pane (output, exit, idle, pane_exists, agent_status, command_finished)" },
+    pane: { type: "integer", description: "The pane to watch" },
     workspace: { type: "string", description: "The workspace name (workspace_exists; exact, then ignoring case)" },
     pattern: {
       type: "string",

@@ -39,6 +39,15 @@ export const COMMANDS: CommandInfo[] = [
   { name: "dashboard", description: "Agents (most urgent first), workstreams and ports; Enter goes to one" },
   { name: "new-workstream", description: "Open a workstream: asks TEMPLATE NAME; the repo is the focused pane's checkout" },
   { name: "send-prefix", description: "Send the prefix key (Ctrl-Space) to the pane" },
+  { name: "last-pane", description: "Go back to the pane focused before this one in this tab" },
+  { name: "last-tab", description: "Go back to the tab shown before this one" },
+  { name: "close-tab", description: "Close the current tab and every pane in it", confirms: true },
+  { name: "paste", description: "Paste the last copy (copy mode or a mouse selection) into the pane" },
+  { name: "command-prompt", description: "Run any ws command line, e.g. split --right (Tab completes)" },
+  { name: "choose-tree", description: "Pick a workspace, tab or pane from a tree, with a preview" },
+  { name: "sync-panes", description: "Type into every pane of this tab at once, or stop (SYNC on the status line)" },
+  { name: "reload-config", description: "Read keys.toml again (as ws config reload)" },
+  { name: "next-blocked-agent", description: "Go to the next agent that waits for you, without the dashboard" },
 ];
 
 const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));

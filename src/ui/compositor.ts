@@ -8,7 +8,7 @@ import type { Workspace } from "../model/workspace";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
 import type { Prompt } from "./prompt";
-import { type CopyMode, isSelected } from "./copy-mode";
+import { type CopyMode, isMarked } from "./copy-mode";
 
 export interface Overlay {
   title: string;
@@ -30,6 +30,8 @@ export interface UiView {
   statusBadge?(): string | undefined;
   /** Whether a pane of these rang the bell while off screen (its tab gets tmux's `!`). */
   bellMark?(panes: number[]): boolean;
+  /** The status line's left and right parts (keys.toml `[status]`); without it, the defaults. */
+  statusParts?(): { left: string; right: string; badge: boolean };
 }
 
 const BAR: Style = { fg: pal(252), bg: pal(236) };
@@ -140,7 +142,7 @@ function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focus
   if (cm) {
     for (let y = 0; y < r.rows; y++)
       for (let x = 0; x < r.cols; x++)
-        if (isSelected(cm, screen, x, y)) {
+        if (isMarked(cm, screen, x, y)) {
           const i = (r.y + y) * g.cols + r.x + x;
           g.attrs[i] = g.attrs[i]! ^ INVERSE;
         }
@@ -219,6 +221,7 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
     const used = g.text(0, y, p.confirm ? ` ${p.label} ` : ` ${p.label}: `, BAR_PREFIX);
     const before = [...p.text].slice(0, p.pos).join("");
     g.text(used, y, p.text, BAR, g.cols - used - 1);
+    if (p.choices) g.text(used + textWidth(p.text) + 2, y, p.choices.join("  "), { ...BAR, attrs: DIM }, Math.max(0, g.cols - used - textWidth(p.text) - 3));
     g.cursor = { x: Math.min(g.cols - 1, used + textWidth(before)), y, visible: true, shape: 0 };
     return;
   }
@@ -227,16 +230,17 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   let x = 0;
   if (v.prefixPending) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
   if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
-  const left = ` [${ws.name}] tab ${ws.active + 1}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
+  const parts = v.statusParts?.();
+  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${ws.active + 1}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
   x += g.text(x, y, left, BAR, g.cols - x);
-  const badge = v.statusBadge?.();
+  const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
   if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);
   const failed = failedNote(s, ws);
   if (failed) x += g.text(x, y, failed, BAR_PREFIX, g.cols - x);
   const msg = v.copy?.message ?? v.message;
   if (msg) g.text(x + 1, y, msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
   else {
-    const hint = v.copy ? " q exit  / search  v select  y copy " : " C-Space ? help ";
+    const hint = v.copy ? " q exit  / search  v select  V lines  y copy " : parts ? ` ${parts.right} ` : " C-Space ? help ";
     const w = textWidth(hint);
     if (x + w < g.cols) g.text(g.cols - w, y, hint, { ...BAR, attrs: DIM });
   }

@@ -13,7 +13,11 @@ export interface CopyMode {
   y: number;
   /** Selection anchor in absolute buffer coordinates, when selecting. */
   anchor?: { x: number; line: number };
+  /** `V`: the selection is whole lines. */
+  lines?: boolean;
   search?: string;
+  /** The search's matches on screen, by viewport row: [start, end) columns; made for one view. */
+  shown?: { key: string; rows: [number, number][][] };
   message?: string;
 }
 
@@ -43,12 +47,18 @@ function moveY(cm: CopyMode, t: Screen, dy: number) {
   } else cm.y = y;
 }
 
+/** The selection's ends in order (line mode: whole lines). */
+function ends(cm: CopyMode, t: Screen): [{ x: number; line: number }, { x: number; line: number }] {
+  const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
+  let [a, b] = [cm.anchor!, cur];
+  if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
+  return cm.lines ? [{ x: 0, line: a.line }, { x: Infinity, line: b.line }] : [a, b];
+}
+
 /** The selected text: from anchor to cursor, lines joined with newlines. */
 export function selectionText(cm: CopyMode, t: Screen): string {
   if (!cm.anchor) return lineText(t, topLine(cm, t) + cm.y);
-  const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
-  let [a, b] = [cm.anchor, cur];
-  if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
+  const [a, b] = ends(cm, t);
   // One read for the whole selection (the emulator may be on another thread).
   const texts = t.lines(a.line, b.line + 1);
   return texts.map((text, i) => text.slice(i === 0 ? a.x : 0, i === texts.length - 1 ? b.x + 1 : text.length)).join("\n");
@@ -58,13 +68,29 @@ export function selectionText(cm: CopyMode, t: Screen): string {
 export function isSelected(cm: CopyMode, t: Screen, x: number, y: number): boolean {
   if (!cm.anchor) return false;
   const line = topLine(cm, t) + y;
-  const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
-  let [a, b] = [cm.anchor, cur];
-  if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
+  const [a, b] = ends(cm, t);
   if (line < a.line || line > b.line) return false;
   if (line === a.line && x < a.x) return false;
   if (line === b.line && x > b.x) return false;
   return true;
+}
+
+/** Whether the viewport cell (x, y) is drawn inverted: selected, or part of a search match. */
+export function isMarked(cm: CopyMode, t: Screen, x: number, y: number): boolean {
+  if (isSelected(cm, t, x, y)) return true;
+  if (!cm.search) return false;
+  const top = topLine(cm, t);
+  const key = `${cm.search}\0${top}\0${t.baseY}\0${t.rows}`;
+  if (cm.shown?.key !== key) {
+    // One read of the view per change of view or search, not one per cell.
+    const rows = t.lines(top, top + t.rows).map((text) => {
+      const found: [number, number][] = [];
+      for (let at = text.indexOf(cm.search!); at >= 0 && found.length < 200; at = text.indexOf(cm.search!, at + 1)) found.push([at, at + cm.search!.length]);
+      return found;
+    });
+    cm.shown = { key, rows };
+  }
+  return cm.shown.rows[y]?.some(([s, e]) => x >= s && x < e) ?? false;
 }
 
 /** Find `query` searching back (older) from the cursor, or forward with `forward`. Moves the view. */
@@ -96,8 +122,10 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   const ctrl = (mods & CONTROL) !== 0;
   const page = Math.max(1, t.rows - 1);
   cm.message = undefined;
-  if (c === "Esc" || (ch === "q" && !ctrl) || (ctrl && ch === "c")) return { kind: "exit" };
-  if (c === "Up" || (ch === "k" && !ctrl) || (ctrl && ch === "p")) moveY(cm, t, -1);
+  // Escape clears a selection first, as tmux's copy mode does; then it leaves.
+  if (c === "Esc" && cm.anchor) cm.anchor = undefined;
+  else if (c === "Esc" || (ch === "q" && !ctrl) || (ctrl && ch === "c")) return { kind: "exit" };
+  else if (c === "Up" || (ch === "k" && !ctrl) || (ctrl && ch === "p")) moveY(cm, t, -1);
   else if (c === "Down" || (ch === "j" && !ctrl) || (ctrl && ch === "n")) moveY(cm, t, 1);
   else if (c === "Left" || (ch === "h" && !ctrl)) cm.x = Math.max(0, cm.x - 1);
   else if (c === "Right" || (ch === "l" && !ctrl)) cm.x = Math.min(t.cols - 1, cm.x + 1);
@@ -109,7 +137,15 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   else if (ch === "G") { cm.offset = 0; cm.y = t.rows - 1; }
   else if (ch === "0" || c === "Home") cm.x = 0;
   else if (ch === "$" || c === "End") cm.x = Math.max(0, lineText(t, topLine(cm, t) + cm.y).length - 1);
-  else if (ch === "v" || ch === " ") cm.anchor = cm.anchor ? undefined : { x: cm.x, line: topLine(cm, t) + cm.y };
+  else if (ch === "v" || ch === " " || ch === "V") {
+    const lines = ch === "V";
+    // v and V switch between character and line selection as vim's do; the same key again ends it.
+    if (cm.anchor && cm.lines === lines) cm.anchor = undefined;
+    else {
+      cm.anchor ??= { x: cm.x, line: topLine(cm, t) + cm.y };
+      cm.lines = lines;
+    }
+  }
   else if (ch === "y" || c === "Enter") return { kind: "copy", text: selectionText(cm, t) };
   else if (ch === "/" || ch === "?") return { kind: "search" };
   else if (ch === "n" && cm.search) searchCopy(cm, t, cm.search);

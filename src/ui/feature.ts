@@ -8,6 +8,7 @@ import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
 import { loadKeymap, isCommand } from "./keymap";
+import { checkCommandLine } from "./command-line";
 
 export default function uiFeature(): Feature {
   let ui: Interface | undefined;
@@ -17,7 +18,7 @@ export default function uiFeature(): Feature {
   return {
     name: "ui",
     provide(d) {
-      const { keymap, warnings: found } = loadKeymap();
+      const { keymap, warnings: found } = loadKeymap(process.env, checkCommandLine);
       warnings = found;
       for (const w of warnings) d.log.warn(w);
       ui = new Interface({
@@ -28,7 +29,16 @@ export default function uiFeature(): Feature {
         shutdown: (keep) => void d.shutdown(keep),
         keepOnQuit: !d.opts.local,
         log: d.log,
+        socketPath: d.opts.socketPath,
       });
+      // ws config reload, prefix r: keys.toml again, in place; its problems are the answer.
+      // (Workstream templates are read each time one is used: nothing to reload for them.)
+      ui.reloadConfig = () => {
+        const { keymap: next, warnings: problems } = loadKeymap(process.env, checkCommandLine);
+        for (const w of problems) d.log.warn(w);
+        ui!.replaceKeymap(next);
+        return problems;
+      };
       d.services.provide("ui", ui); // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
         if (e.type === "server_quitting") quitting = true;

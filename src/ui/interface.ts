@@ -31,6 +31,8 @@ import { handleMouse, type DragState } from "./mouse";
 import { notificationBytes } from "./notification";
 import { OuterModes, PaneFocus } from "./outer-modes";
 import { Passthrough } from "./passthrough";
+import { FocusHistory } from "./focus-history";
+import { clock, DEFAULT_LEFT, DEFAULT_RIGHT, hostName, renderFormat, usesTime } from "./status-format";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -62,6 +64,8 @@ export interface InterfaceOptions {
   keepOnQuit?: boolean;
   /** Where faults and dropped input are reported (the daemon's log). */
   log?: ClientLog;
+  /** This server's socket, for command lines run from the interface (prefix :). */
+  socketPath?: string;
 }
 
 export interface AttachRequest {
@@ -76,13 +80,15 @@ export interface AttachRequest {
 
 export class Interface implements UiView {
   readonly session: Session;
+  /** Changed in place by ws config reload (the passthrough holds the same object). */
   readonly keymap: Keymap;
   client: AttachedClient | undefined;
   /** The attached client's $TERM, when it sent a sane one. */
   clientTerm: string | undefined;
   prefixPending = false;
   prompt?: Prompt;
-  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void };
+  /** `items`: how many of the lines can be picked (the rest is the selected item's preview). */
+  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void; items?: number; preview?: (i: number) => string[] };
   copy?: CopyMode;
   message?: string;
   drag?: DragState;
@@ -94,6 +100,16 @@ export class Interface implements UiView {
   dashboard?: () => void;
   /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
   newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
+  /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
+  nextBlockedAgent?: (after: number | undefined) => number | undefined;
+  /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
+  reloadConfig?: () => string[];
+  /** The last text copied (copy mode, a mouse selection), for `prefix ]`. */
+  lastCopy?: string;
+  /** Tabs whose panes all get what is typed (sync-panes), by tab id. */
+  readonly syncTabs = new Set<number>();
+  readonly focusHistory: FocusHistory;
+  private clockTimer: ReturnType<typeof setInterval> | undefined;
   private scheduled = false;
   private dueAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -127,6 +143,8 @@ export class Interface implements UiView {
     this.log = opts.log ?? console;
     this.keymap = opts.keymap;
     this.passthrough = new Passthrough(opts.keymap);
+    this.focusHistory = new FocusHistory(this.session);
+    this.keymapChanged();
     for (const p of this.session.panes.values()) this.track(p);
     this.unsubscribe = this.session.bus.on((e) => {
       switch (e.type) {
@@ -142,7 +160,15 @@ export class Interface implements UiView {
           if (this.visible.has(e.pane))
             this.invalidate(e.pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
           return;
+        case "tab_focused":
+        case "pane_focused":
+        case "workspace_focused":
+        case "tab_closed":
+        case "workspace_closed":
+          this.focusHistory.observe();
+          break;
         case "pane_closed":
+          this.focusHistory.observe();
           this.passthrough.forget(e.pane);
           this.dirty.delete(e.pane);
           this.dirtyRows.get(e.pane)?.dispose();
@@ -171,9 +197,54 @@ export class Interface implements UiView {
 
   dispose(): void {
     this.unsubscribe();
+    clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
     for (const d of this.dirtyRows.values()) d.dispose();
     this.dirtyRows.clear();
+  }
+
+  /** Take a keymap read again (ws config reload): in place, so whatever holds it sees the new one. */
+  replaceKeymap(next: Keymap): void {
+    const km = this.keymap as unknown as Record<string, unknown>;
+    for (const k of Object.keys(km)) delete km[k];
+    Object.assign(km, next);
+    this.keymapChanged();
+    this.invalidate();
+  }
+
+  private keymapChanged(): void {
+    clearInterval(this.clockTimer);
+    this.clockTimer = undefined;
+    // {time} on the status line: a frame each minute keeps it right (none while nobody is attached).
+    if (this.keymap.status && usesTime(this.keymap.status)) {
+      this.clockTimer = setInterval(() => this.invalidate(), 15_000);
+      this.clockTimer.unref?.();
+    }
+  }
+
+  /** The status line's parts: keys.toml's [status] formats, or the defaults naming the prefix. */
+  statusParts(): { left: string; right: string; badge: boolean } {
+    const s = this.session;
+    const ws = s.currentWorkspace;
+    const tab = ws.tabs[ws.active];
+    const f = this.keymap.status ?? {};
+    const sync = tab && this.syncTabs.has(tab.id) ? "SYNC" : "";
+    const values: Record<string, string | undefined> = {
+      workspace: ws.name,
+      tab: tab ? s.tabName(tab) : "",
+      tab_index: `${ws.active + 1}/${ws.tabs.length}`,
+      pane: tab ? `${tab.focused}${tab.zoomed !== undefined ? " (zoomed)" : ""}` : "-",
+      agents: f.left?.includes("{agents}") || f.right?.includes("{agents}") ? this.statusBadge?.() : undefined,
+      time: clock(),
+      host: hostName(),
+      prefix: this.keymap.prefix,
+      sync,
+    };
+    const left = renderFormat(f.left ?? DEFAULT_LEFT, values) + (f.left === undefined && sync ? "  SYNC" : "");
+    const right = renderFormat(f.right ?? DEFAULT_RIGHT, values);
+    // The agents summary shows after the left part unless a format places it itself.
+    const placed = !!(f.left?.includes("{agents}") || f.right?.includes("{agents}"));
+    return { left, right, badge: !placed };
   }
 
   // ---- clients -------------------------------------------------------------
@@ -405,8 +476,23 @@ export class Interface implements UiView {
         return this.invalidate();
       }
       if (this.overlay || this.copy) return;
+      return this.typeIn(ev);
     }
     this.toPane(ev);
+  }
+
+  /** What the person types: to the focused pane, or to every pane of a synchronized tab (each
+   * encoded for its own modes), as tmux's synchronize-panes. */
+  typeIn(ev: TermEvent): void {
+    const focused = this.focusedPane();
+    const ws = this.session.currentWorkspace;
+    const tab = ws.tabs[ws.active];
+    if (!focused || !tab || !this.syncTabs.has(tab.id) || this.popup()) return this.toPane(ev, focused);
+    for (const r of this.session.rects(tab)) {
+      const p = this.session.panes.get(r.pane);
+      if (p) this.toPane(ev, p);
+    }
+    this.toPane(ev, focused); // last: the typed pane's echo is the one drawn at once
   }
 
   /** Hand an event to the focused pane, encoded for its modes. */
@@ -457,7 +543,7 @@ export class Interface implements UiView {
     }
     const root = name ? this.keymap.root.get(name) : undefined;
     if (root) return this.runKey(root);
-    this.toPane({ Key: k });
+    this.typeIn({ Key: k });
   }
 
   /** A key while a popup is open goes to it, as in tmux, where Esc and C-c close it once its
@@ -488,8 +574,8 @@ export class Interface implements UiView {
 
   // ---- overlays, prompts, copy mode -----------------------------------------
 
-  ask(label: string, initial: string, submit: (t: string) => void): void {
-    this.prompt = { label, text: initial, pos: [...initial].length, submit };
+  ask(label: string, initial: string, submit: (t: string) => void, complete?: Prompt["complete"]): void {
+    this.prompt = { label, text: initial, pos: [...initial].length, submit, complete };
     this.invalidate();
   }
 
@@ -501,11 +587,21 @@ export class Interface implements UiView {
 
   showHelp(): void {
     const lines = describeKeymap(this.keymap, "prefix");
+    if (this.keymap.prefixTable.get("w") === "choose-tree" && this.keymap.prefixTable.get("N") === "new-workspace")
+      lines.unshift("prefix w is the tree picker (choose-tree), as in tmux; prefix N makes a new workspace", "");
     this.overlay = { title: `Keys (prefix is ${this.keymap.prefix}; q or Esc closes)`, lines, scroll: 0 };
   }
 
-  pick(title: string, items: string[], selected: number, onPick: (i: number) => void): void {
-    this.overlay = { title, lines: items, selected, scroll: 0, onPick };
+  pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[]): void {
+    this.overlay = { title, lines: items, items: items.length, selected, scroll: 0, onPick, preview };
+    if (preview) this.overlay.lines = [...items, ...preview(selected)];
+    this.invalidate();
+  }
+
+  /** Text to read (a command line's output): scrolls, q or Escape closes. */
+  view(title: string, lines: string[]): void {
+    this.overlay = { title, lines, scroll: 0 };
+    this.invalidate();
   }
 
   private overlayKey(k: KeyEvent): void {
@@ -515,7 +611,8 @@ export class Interface implements UiView {
     const rows = Math.max(1, this.session.size.rows - 4);
     const move = (d: number) => {
       if (o.selected !== undefined) {
-        o.selected = Math.max(0, Math.min(o.lines.length - 1, o.selected + d));
+        o.selected = Math.max(0, Math.min((o.items ?? o.lines.length) - 1, o.selected + d));
+        if (o.preview) o.lines = [...o.lines.slice(0, o.items), ...o.preview(o.selected)];
         if (o.selected < o.scroll) o.scroll = o.selected;
         if (o.selected >= o.scroll + rows) o.scroll = o.selected - rows + 1;
       } else o.scroll = Math.max(0, Math.min(Math.max(0, o.lines.length - rows), o.scroll + d));
@@ -528,10 +625,18 @@ export class Interface implements UiView {
     else if (c === "Enter" && o.onPick && o.selected !== undefined) {
       this.overlay = undefined;
       o.onPick(o.selected);
-    } else if (ch && /^[1-9]$/.test(ch) && o.onPick && Number(ch) <= o.lines.length) {
+    } else if (ch && /^[1-9]$/.test(ch) && o.onPick && !o.preview && Number(ch) <= o.lines.length) {
       this.overlay = undefined;
       o.onPick(Number(ch) - 1);
     }
+  }
+
+  /** Text copied (copy mode, a mouse selection): to the user's clipboard (OSC 52) and for prefix ]. */
+  copied(text: string): void {
+    this.sendRaw(osc52(text));
+    this.lastCopy = text;
+    this.message = `copied ${[...text].length} characters`;
+    this.invalidate();
   }
 
   enterCopy(): void {
@@ -562,9 +667,8 @@ export class Interface implements UiView {
     const a = copyKey(cm, pane.screen, k);
     if (a.kind === "exit") this.copy = undefined;
     else if (a.kind === "copy") {
-      this.sendRaw(osc52(a.text));
+      this.copied(a.text);
       this.copy = undefined;
-      this.message = `copied ${[...a.text].length} characters`;
     } else if (a.kind === "search") {
       this.ask("search", cm.search ?? "", (q) => {
         if (this.copy === cm) searchCopy(cm, pane.screen, q);

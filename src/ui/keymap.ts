@@ -11,6 +11,7 @@ import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protoco
 // use it without loading the keys.toml parser on every CLI call.
 import { wsDir } from "../xdg-dirs";
 import { COMMANDS, isCommand, type CommandInfo } from "./commands-table";
+import { checkFormat, type StatusFormat } from "./status-format";
 export { COMMANDS, isCommand, type CommandInfo };
 
 
@@ -27,6 +28,8 @@ export interface Keymap {
   clipboard?: boolean;
   /** keys.toml `titles = true`: the user's terminal's title follows the focused pane (tmux's set-titles). */
   titles?: boolean;
+  /** keys.toml `[status]`: the status line's left and right parts (src/ui/status-format.ts). */
+  status?: StatusFormat;
 }
 
 const CONFIRMABLE = COMMANDS.filter((c) => c.confirms).map((c) => c.name);
@@ -40,9 +43,11 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
   ["x", "close-pane"], ["z", "zoom"],
   ["C-Left", "resize-left"], ["C-Right", "resize-right"], ["C-Up", "resize-up"], ["C-Down", "resize-down"],
   ["H", "resize-left"], ["L", "resize-right"], ["K", "resize-up"], ["J", "resize-down"],
-  ["w", "new-workspace"], ["s", "switch-workspace"], [")", "next-workspace"], ["(", "prev-workspace"],
+  ["N", "new-workspace"], ["w", "choose-tree"], ["s", "switch-workspace"], [")", "next-workspace"], ["(", "prev-workspace"],
   [",", "rename-tab"], ["$", "rename-workspace"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"], ["W", "new-workstream"],
   ["C-Space", "send-prefix"],
+  [";", "last-pane"], ["l", "last-tab"], ["&", "close-tab"], ["]", "paste"], [":", "command-prompt"],
+  ["S", "sync-panes"], ["r", "reload-config"], ["!", "next-blocked-agent"],
 ];
 
 export function defaultKeymap(): Keymap {
@@ -146,7 +151,7 @@ function lineOf(text: string, key: string): number {
  *   [root]          # without the prefix
  *   "M-Left" = "focus-left"
  */
-export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
+export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineCheck = checkWords): LoadedKeymap {
   const keymap = defaultKeymap();
   const warnings: string[] = [];
   let doc: Record<string, unknown>;
@@ -184,11 +189,14 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
           table.delete(name);
           continue;
         }
-        if (typeof cmd !== "string" || !isCommand(cmd)) {
-          warnings.push(`${where(key)}: ${JSON.stringify(cmd)} is not a command (ws keys --list lists them)`);
+        // A command name, or any ws command line with its arguments ("split --right --size 40%").
+        const wrong = typeof cmd !== "string" ? "must be text" : isCommand(cmd) ? undefined : checkLine(cmd);
+        const problem = wrong && `is not a command name nor a ws command line: ${wrong}`;
+        if (problem !== undefined) {
+          warnings.push(`${where(key)}: ${JSON.stringify(cmd)} ${problem} (ws keys --list lists the command names; ws --help the command lines)`);
           continue;
         }
-        table.set(name, cmd);
+        table.set(name, (cmd as string).trim());
       }
     } else if (k === "clipboard") {
       // tmux's set-clipboard words; "external" is tmux's "on" without programs reading it back.
@@ -198,21 +206,41 @@ export function applyKeysToml(text: string, file = "keys.toml"): LoadedKeymap {
     } else if (k === "titles") {
       if (typeof v !== "boolean") warnings.push(`${where(k)}: titles must be true or false`);
       else keymap.titles = v;
+    } else if (k === "status") {
+      if (!v || typeof v !== "object" || Array.isArray(v)) {
+        warnings.push(`${where(k)}: [status] must be a table of left = "…" and right = "…"`);
+        continue;
+      }
+      const status: StatusFormat = {};
+      for (const [part, text] of Object.entries(v as Record<string, unknown>)) {
+        const problem = typeof text !== "string" ? "must be text" : checkFormat(text);
+        if (part !== "left" && part !== "right") warnings.push(`${where(part)}: [status] has left and right, not ${JSON.stringify(part)}`);
+        else if (problem) warnings.push(`${where(part)}: status ${part} ${problem}; keeping the default`);
+        else status[part] = text as string;
+      }
+      keymap.status = status;
     } else if (k === "tmux_shim") {
       // Read by the server when it starts (src/tmux-shim/server.ts).
       if (typeof v !== "boolean") warnings.push(`${where(k)}: tmux_shim must be true or false`);
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, [keys] or [root])`);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, [keys], [root] or [status])`);
     }
   }
   return { keymap, warnings };
 }
 
+/** What is wrong with a bound command line (undefined: nothing). The server checks it against the
+ * CLI's command table (src/ui/command-line.ts); without the table, only its words are checked. */
+export type LineCheck = (line: string) => string | undefined;
+function checkWords(line: string): string | undefined {
+  return /^[a-z][a-z-]*(\s|$)/.test(line.trim()) ? undefined : "not a word";
+}
+
 /** The most of keys.toml ws reads (a real one is a few KiB). */
 const KEYS_TOML_MAX = 1024 * 1024;
 
-/** Read keys.toml if there is one. Called once at server start, not on a hot path. */
-export function loadKeymap(env: Record<string, string | undefined> = process.env): LoadedKeymap {
+/** Read keys.toml if there is one. Called at server start and by ws config reload, not on a hot path. */
+export function loadKeymap(env: Record<string, string | undefined> = process.env, checkLine?: LineCheck): LoadedKeymap {
   const path = keysTomlPath(env);
   let text: string;
   try {
@@ -222,7 +250,7 @@ export function loadKeymap(env: Record<string, string | undefined> = process.env
     const missing = e instanceof FileReadError && e.code === "ENOENT";
     return { keymap: defaultKeymap(), warnings: missing ? [] : [`${(e as Error).message}: the default keys are used`] };
   }
-  return applyKeysToml(text, path);
+  return applyKeysToml(text, path, checkLine);
 }
 
 /** The keys bound to a command, as "prefix X" or "X" for root bindings. */
@@ -239,5 +267,9 @@ export function describeKeymap(km: Keymap, prefixLabel = km.prefix): string[] {
   const keys = COMMANDS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
   const kw = Math.max(...keys.map((k) => k.length));
   const asks = (name: string) => (km.confirm.has(name) ? " (asks y/n first)" : "");
-  return COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
+  const lines = COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
+  // Keys bound to command lines (keys.toml "v" = "split --right --size 40%").
+  for (const [table, label] of [[km.prefixTable, `${prefixLabel} `], [km.root, ""]] as const)
+    for (const [k, c] of table) if (!isCommand(c)) lines.push(`${"(command line)".padEnd(w)}  ${(label + k).padEnd(kw)}  ws ${c}`);
+  return lines;
 }

@@ -8,10 +8,12 @@ import type { Interface } from "./interface";
 import { tabAt } from "./compositor";
 import { moveBorder } from "./ui-commands";
 import { encodeMouse, modesOf } from "./key-encoder";
+import { moveSelect, pressSelect, type SelectDrag } from "./mouse-select";
 
 export type DragState =
   | { kind: "v"; left?: number; right?: number; col: number }
-  | { kind: "h"; above?: number; below: number; row: number };
+  | { kind: "h"; above?: number; below: number; row: number }
+  | SelectDrag;
 
 const WHEEL_LINES = 3;
 
@@ -31,6 +33,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
   const rects = s.rects(tab);
   const area = s.layoutArea();
 
+  if (moveSelect(ui, m)) return;
   if (typeof kind === "object" && "Drag" in kind && ui.drag) return dragTo(ui, m.column, m.row);
   if (typeof kind === "object" && "Up" in kind && ui.drag) {
     ui.drag = undefined;
@@ -84,6 +87,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     if (bytes) pane.write(bytes);
     return;
   }
+  if (typeof kind === "object" && "Down" in kind && kind.Down === "Left" && !pane.screen.alt) return pressSelect(ui, pane, r.x, r.y, local.column, local.row);
   if (kind === "ScrollUp" || kind === "ScrollDown") {
     if (pane.screen.alt && !inCopy) {
       // Full-screen programs without mouse support get arrow keys, as terminals do.
@@ -102,7 +106,7 @@ function dragTo(ui: Interface, col: number, row: number): void {
     const n = Math.abs(delta);
     const ok = (d.left !== undefined && moveBorder(ui, towards, n, d.left, "hi")) || (d.right !== undefined && moveBorder(ui, towards, n, d.right, "lo"));
     if (ok) d.col = col;
-  } else {
+  } else if (d.kind === "h") {
     const delta = row - d.row;
     if (!delta) return;
     const towards = delta > 0 ? "down" : "up";

@@ -12,6 +12,10 @@ export interface Prompt {
   cancel?(): void;
   /** A y/n question: the next key answers it, `y` yes and anything else no. */
   confirm?: boolean;
+  /** Tab completes the text (prefix :): the new text, and the choices shown when there are several. */
+  complete?(text: string): { line: string; choices: string[] };
+  /** The choices the last Tab found, shown after the text. */
+  choices?: string[];
 }
 
 export function newPrompt(label: string, initial: string, submit: (t: string) => void, cancel?: () => void): Prompt {
@@ -33,6 +37,14 @@ export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" 
   }
   if (c === "Enter") return "submit";
   if (c === "Esc") return "cancel";
+  p.choices = undefined;
+  if (c === "Tab" && p.complete) {
+    const r = p.complete(p.text);
+    p.text = r.line;
+    p.pos = [...r.line].length;
+    p.choices = r.choices.length ? r.choices.slice(0, 40) : undefined;
+    return "edit";
+  }
   if (typeof c === "object" && "Char" in c && mods & CONTROL) {
     switch (c.Char) {
       case "c": case "g": return "cancel";

@@ -6,6 +6,33 @@ import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
+import { isCommand } from "./commands-table";
+import { checkCommandLine, completeLine, runCommandLine } from "./command-line";
+import { chooseTree } from "./choose-tree";
+
+function say(ui: Interface, text: string): void {
+  ui.message = text;
+  ui.invalidate();
+}
+
+/** A ws command line (prefix :, a key keys.toml binds to one): checked as the CLI would, run in
+ * the focused pane's place; one line of output goes on the status line, more in a view. */
+export function commandLine(ui: Interface, line: string): void {
+  const problem = checkCommandLine(line);
+  if (problem) return say(ui, `ws ${line}: ${problem}`);
+  const socket = ui.opts.socketPath;
+  if (!socket) return say(ui, "this server runs no command lines");
+  const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
+  void runCommandLine(line, socket, pane).then(
+    ({ status, output }) => {
+      const lines = output ? output.split("\n") : [];
+      if (lines.length > 1) return ui.view(`ws ${line}${status ? ` (exit ${status})` : ""}  (q closes)`, lines);
+      say(ui, lines[0] ?? (status ? `ws ${line}: exit ${status}` : ""));
+      if (!lines.length && !status) ui.message = undefined;
+    },
+    (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
+  );
+}
 
 /** Run `act` in the focused program's current directory (so a split opens where you are), once it
  * has been read. What goes wrong then shows on the status line, as a key's failure does. */
@@ -107,6 +134,13 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
     const n = s.panes.size;
     return { question: `Quit the ws server and close ${n === 1 ? "its only pane" : `all ${n} panes`}? (y/n)`, yes: () => quit(ui) };
   }
+  if (name === "close-tab") {
+    const ws = s.currentWorkspace;
+    const tab = s.activeTab(ws);
+    const n = panesOf(tab.layout).length;
+    if (s.workspaces.length === 1 && ws.tabs.length === 1) return undefined; // the command says why not
+    return { question: `Close tab ${ws.active + 1} (${s.tabName(tab).replace(CONTROL_CHARS, "").slice(0, 40)})${n > 1 ? ` and its ${n} panes` : ""}? (y/n)`, yes: () => ws.tabs.includes(tab) && s.closeTab(ws, tab) };
+  }
   if (name === "close-pane") {
     const pane = s.panes.get(s.activeTab(s.currentWorkspace).focused);
     // The last pane can't be closed: run the command, which says so, rather than ask for nothing.
@@ -119,6 +153,7 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
 /** A command as a key runs it: asking first when keys.toml's `confirm` says so. run_command and the
  * dashboard's buttons are explicit already and call runUiCommand directly. */
 export function runKeyCommand(ui: Interface, name: string): void {
+  if (!isCommand(name)) return commandLine(ui, name); // keys.toml bound a command line
   const ask = ui.keymap.confirm.has(name) ? confirmation(ui, name) : undefined;
   if (ask) ui.confirm(ask.question, ask.yes);
   else runUiCommand(ui, name);
@@ -219,12 +254,49 @@ export function runUiCommand(ui: Interface, name: string): void {
         ui.message = text;
         ui.invalidate();
       };
-      return ui.ask("new workstream: TEMPLATE NAME", "default ", (t) => {
+      return ui.ask("new workstream: TEMPLATE NAME", "", (t) => {
         const [template, name, ...extra] = t.trim().split(/\s+/);
         if (!template || !name || extra.length) return say("give a template and a name, e.g. default fix-login");
         say(`making workstream ${name}…`);
         inCwdOf(ui, focused, (cwd) => void make(template, name, cwd).then(() => say(`workstream ${name} is open`), (e) => say((e as Error).message)));
       });
+    }
+    case "last-pane": {
+      const id = ui.focusHistory.lastPane();
+      if (id === undefined) return say(ui, "no last pane in this tab");
+      return s.focusPane(id);
+    }
+    case "last-tab": {
+      const id = ui.focusHistory.lastTab();
+      const t = ws.tabs.find((t) => t.id === id);
+      if (!t) return say(ui, "no last tab");
+      return s.focusTab(ws, t);
+    }
+    case "close-tab":
+      return s.closeTab(ws, tab); // the last tab: an error the status line shows
+    case "paste":
+      if (ui.lastCopy === undefined) return say(ui, "nothing copied yet (prefix [ to copy)");
+      return ui.typeIn({ Paste: ui.lastCopy });
+    case "command-prompt":
+      return ui.ask("ws", "", (line) => {
+        if (line.trim()) commandLine(ui, line);
+      }, completeLine);
+    case "choose-tree":
+      return chooseTree(ui);
+    case "sync-panes":
+      if (ui.syncTabs.delete(tab.id)) return say(ui, "panes of this tab no longer synchronized");
+      ui.syncTabs.add(tab.id);
+      return say(ui, "typing goes to every pane of this tab (prefix S again stops it)");
+    case "reload-config": {
+      if (!ui.reloadConfig) throw new Error("this server can't read its configuration again");
+      const problems = ui.reloadConfig();
+      return say(ui, problems.length ? problems.join("  ·  ") : "keys.toml read again");
+    }
+    case "next-blocked-agent": {
+      if (!ui.nextBlockedAgent) throw new Error("the agents feature is not in this ws build");
+      const id = ui.nextBlockedAgent(focused?.id);
+      if (id === undefined) return say(ui, "no agent is waiting for you");
+      return s.focusPane(id);
     }
     case "send-prefix":
       if (focused) ui.toPane({ Key: { code: { Char: " " }, modifiers: "CONTROL", kind: "Press", state: "" } }, focused);

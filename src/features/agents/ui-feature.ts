@@ -20,6 +20,20 @@ export function notifyKinds(env = process.env): Set<string> {
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
 const BUTTONS = ["new-tab", "new-workspace", "new-workstream", "switch-workspace", "help"];
 
+const clean = (s: string) => s.replace(/[\x00-\x1f\x7f-\x9f]/g, "");
+
+/** An agent's row names what a person named: workspace / tab, the workstream, the agent
+ * (claude, codex) and what runs, then the pane id for scripts: "main / beta · claude  [ws fix-z]  (pane 4)". */
+export function agentPlace(ui: Interface, agents: AgentService, pane: number, workspace: string, label: string): string {
+  const s = ui.session;
+  const at = s.where(pane);
+  const tab = at ? s.tabName(at.tab) : label;
+  const agent = agents.status(pane)?.agent;
+  const ws = s.workstreamOfPane(pane)?.name;
+  const who = agent && agent !== tab ? ` · ${agent}` : label !== tab ? ` · ${label}` : "";
+  return clean(`${workspace} / ${tab}${who}${ws ? `  [ws ${ws}]` : ""}  (pane ${pane})`);
+}
+
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
 export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = []): void {
   const d = agents.dashboard();
@@ -30,7 +44,7 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
-    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}`, go(a.pane));
+    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${agentPlace(ui, agents, a.pane, a.workspace, a.label)}${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}`, go(a.pane));
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
   add("Workstreams");
@@ -71,6 +85,11 @@ export default function agentsUiFeature(): Feature {
       };
       const workstreams = d.services.get("workstreams");
       ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow());
+      // prefix !: the next blocked agent after `after`, in pane order, round the end.
+      ui.nextBlockedAgent = (after) => {
+        const blocked = agents.store.all().filter((a) => a.status === "blocked" && d.session.panes.has(a.pane)).map((a) => a.pane).sort((a, b) => a - b);
+        return blocked.find((p) => after === undefined || p > after) ?? blocked[0];
+      };
       // Name the agent as the tab bar does: the tab's name says more than the program's.
       const where = (pane: number) => {
         const at = d.session.where(pane);

@@ -1,0 +1,137 @@
+// ws command lines inside the interface: `prefix :` (tmux's command-prompt) and keys.toml keys
+// bound to a line with arguments ("v" = "split --right --size 40%"). A line is split into words
+// the way a shell would quote them (no expansion, no shell), checked against the CLI's command
+// table, and run as the ws CLI itself, in the focused pane's place: $WS_PANE_ID is that pane, so
+// `split --right` splits it, as the same words typed in its shell would.
+
+import { buildCommandTable } from "../cli/table";
+import { findCommand, parseArgs, UsageError } from "../cli/parse";
+import type { Command } from "../cli/spec";
+import { selfArgv } from "../paths";
+import { safeText } from "../safe-text";
+
+/** How long a command line may run before it is stopped (a wait that never ends). */
+export const LINE_TIMEOUT_MS = 30_000;
+/** The most of a command's output kept for the status line or the output view. */
+const OUTPUT_MAX = 64 * 1024;
+
+let table: Command[] | undefined;
+const commands = () => (table ??= buildCommandTable());
+
+/** Words as a shell would split them: 'single' and "double" quotes and backslashes; nothing is
+ * expanded. Throws on an unclosed quote. */
+export function splitWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      word ??= "";
+    } else if (c === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i];
+    else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else word = (word ?? "") + c;
+  }
+  if (quote) throw new UsageError(`unclosed ${quote} in the command line`);
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** Words for the CLI: a leading "ws" is the command's own name, typed out of habit. */
+function lineWords(line: string): string[] {
+  const words = splitWords(line);
+  return words[0] === "ws" ? words.slice(1) : words;
+}
+
+/** What is wrong with a command line, as the CLI would refuse it; undefined when nothing is. */
+export function checkCommandLine(line: string): string | undefined {
+  try {
+    const words = lineWords(line);
+    if (!words.length) return "is empty";
+    if (words[0] === "attach" || words[0]!.startsWith("-")) return "can't run inside the interface";
+    const found = findCommand(commands(), words);
+    if (!("command" in found)) return `needs a command: ${found.commands.map((c) => c.path).join(", ")}`;
+    if (!found.command.ownArgs) parseArgs(found.command, found.rest, { WS_PANE_ID: "1" }, () => "/");
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Tab completion: the line with its last word completed as far as it is one word, and the
+ * choices when there are several. */
+export function completeLine(line: string): { line: string; choices: string[] } {
+  let words: string[];
+  try {
+    words = splitWords(line);
+  } catch {
+    return { line, choices: [] };
+  }
+  const ended = line === "" || /\s$/.test(line);
+  const last = ended ? "" : (words.pop() ?? "");
+  const lead = words[0] === "ws" ? words.slice(1) : words;
+  let choices: string[];
+  if (last.startsWith("-")) {
+    const found = lead.length ? safeFind(lead) : undefined;
+    const flags = found?.params.filter((p) => p.flag).map((p) => `--${p.flag}`) ?? [];
+    choices = flags.filter((f) => f.startsWith(last));
+  } else if (lead.length <= 1) {
+    // The command's first or second word.
+    const paths = commands().map((c) => c.path.split(" "));
+    const at = lead.length;
+    choices = [...new Set(paths.filter((p) => p.length > at && (at === 0 || p[0] === lead[0])).map((p) => p[at]!))].filter((w) => w.startsWith(last)).sort();
+  } else choices = [];
+  if (!choices.length) return { line, choices };
+  let common = choices[0]!;
+  for (const c of choices) while (!c.startsWith(common)) common = common.slice(0, -1);
+  const base = ended ? line : line.slice(0, line.length - last.length);
+  if (choices.length === 1) return { line: `${base}${common} `, choices: [] };
+  return { line: base + (common.length > last.length ? common : last), choices };
+}
+
+function safeFind(words: string[]): Command | undefined {
+  try {
+    const f = findCommand(commands(), words);
+    return "command" in f ? f.command : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LineResult {
+  status: number;
+  /** What it printed, free of escape sequences, stdout first. */
+  output: string;
+}
+
+async function readBounded(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size < OUTPUT_MAX) chunks.push(chunk.subarray(0, OUTPUT_MAX - size));
+    size += chunk.length; // the rest is read and dropped, so the command never blocks on a full pipe
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Run a checked command line as the ws CLI against this server, in `pane`'s place. */
+export async function runCommandLine(line: string, socketPath: string, pane: number | undefined): Promise<LineResult> {
+  const words = lineWords(line);
+  const env: Record<string, string | undefined> = { ...process.env, WS_SOCKET: socketPath, WS_PANE_ID: pane === undefined ? undefined : String(pane), WS_HOST: undefined };
+  // argv, never a shell string: the words go to ws as they are.
+  const child = Bun.spawn([...selfArgv(), ...words], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill(), LINE_TIMEOUT_MS);
+  try {
+    const [out, err, status] = await Promise.all([readBounded(child.stdout), readBounded(child.stderr), child.exited]);
+    return { status, output: safeText((out + err).trimEnd()).replace(/\t/g, "  ") };
+  } finally {
+    clearTimeout(timer);
+  }
+}
