@@ -126,10 +126,10 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => statusLine(s).includes("ws:"));
     await tmux.text("a", "spl");
     await tmux.keys("a", "Tab");
-    await tmux.waitFor("a", (s) => statusLine(s).includes("ws: split "));
-    await tmux.text("a", "--bel");
+    await tmux.waitFor("a", (s) => /ws: split$/.test(statusLine(s)));
+    await tmux.tmux("send-keys", "-t", "=a:", "-l", "--", "--bel");
     await tmux.keys("a", "Tab");
-    await tmux.waitFor("a", (s) => statusLine(s).includes("ws: split --below "));
+    await tmux.waitFor("a", (s) => /ws: split --below$/.test(statusLine(s)));
     await tmux.keys("a", "Enter");
     await waitFor("a third pane", async () => (await panesOf(server)).length === 3);
     // A mistake is said on the status line, as the CLI would say it.
@@ -181,13 +181,15 @@ describe("default keys", () => {
     await tmux.keys("a", P, "?");
     await tmux.waitFor("a", "prefix N makes a new workspace");
     await tmux.keys("a", "q");
+    await tmux.waitFor("a", (s) => !s.includes("prefix N makes"));
   });
 
   test("prefix W asks for TEMPLATE NAME with nothing filled in", async () => {
     await tmux.keys("a", P, "W");
-    await tmux.waitFor("a", (s) => /new workstream: TEMPLATE NAME: *$/.test(statusLine(s).trimEnd() + " "));
+    await tmux.waitFor("a", (s) => /new workstream: TEMPLATE NAME:$/.test(statusLine(s)));
     expect(statusLine(await tmux.capture("a"))).not.toContain("default");
     await tmux.keys("a", "Escape");
+    await tmux.waitFor("a", (s) => !s.includes("TEMPLATE NAME"));
   });
 
   test("prefix ! goes to the next blocked agent; the dashboard names workspace, tab and agent", async () => {

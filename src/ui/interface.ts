@@ -490,7 +490,7 @@ export class Interface implements UiView {
     if (!focused || !tab || !this.syncTabs.has(tab.id) || this.popup()) return this.toPane(ev, focused);
     for (const r of this.session.rects(tab)) {
       const p = this.session.panes.get(r.pane);
-      if (p) this.toPane(ev, p);
+      if (p && p !== focused) this.toPane(ev, p);
     }
     this.toPane(ev, focused); // last: the typed pane's echo is the one drawn at once
   }
