@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyKeysToml, defaultKeymap, keyName, parseKeyName, loadKeymap, keysTomlPath, COMMANDS, describeKeymap } from "../src/ui/keymap";
+import { checkCommandLine } from "../src/ui/command-line";
 import { InputParser } from "../src/protocol/input-parser";
 
 const nameOf = (raw: string) => {
@@ -62,14 +63,17 @@ describe("keymap", () => {
     expect(bad.warnings.length).toBe(1);
     expect(bad.warnings[0]).toMatch(/^\/cfg\/keys\.toml:3: /);
     expect(bad.keymap.prefixTable.get("d")).toBe("detach");
-    const unknown = applyKeysToml('[keys]\n\n"v" = "explode"\n"Bogus Key" = "zoom"\n');
+    // The server checks a value that is no command name as a ws command line (src/ui/command-line.ts).
+    const unknown = applyKeysToml('[keys]\n\n"v" = "explode"\n"Bogus Key" = "zoom"\n"e" = "layout select even-horizontal"\n', "keys.toml", checkCommandLine);
     expect(unknown.warnings[0]).toMatch(/keys\.toml:3: "explode" is not a command/);
     expect(unknown.warnings[1]).toMatch(/keys\.toml:4: "Bogus Key" is not a key name/);
     expect(unknown.keymap.prefixTable.get("z")).toBe("zoom");
+    expect(unknown.keymap.prefixTable.get("e")).toBe("layout select even-horizontal");
+    expect(unknown.warnings.length).toBe(2);
   });
 
   test("quit and close-pane ask first by default; confirm = false / a list / nonsense", () => {
-    expect([...defaultKeymap().confirm].sort()).toEqual(["close-pane", "quit"]);
+    expect([...defaultKeymap().confirm].sort()).toEqual(["close-pane", "close-tab", "quit"]);
     expect(describeKeymap(defaultKeymap()).find((l) => l.startsWith("quit"))).toContain("(asks y/n first)");
     expect(describeKeymap(defaultKeymap()).find((l) => l.startsWith("detach"))).not.toContain("asks");
     const off = applyKeysToml("confirm = false\n");
@@ -79,8 +83,8 @@ describe("keymap", () => {
     const some = applyKeysToml('confirm = ["quit"]\n');
     expect([...some.keymap.confirm]).toEqual(["quit"]);
     const bad = applyKeysToml('prefix = "C-a"\nconfirm = ["zoom"]\n');
-    expect(bad.warnings).toEqual(['keys.toml:2: confirm must be true, false or a list of "quit", "close-pane" (not "zoom"); keeping the default']);
-    expect([...bad.keymap.confirm].sort()).toEqual(["close-pane", "quit"]);
+    expect(bad.warnings).toEqual(['keys.toml:2: confirm must be true, false or a list of "quit", "close-pane", "close-tab" (not "zoom"); keeping the default']);
+    expect([...bad.keymap.confirm].sort()).toEqual(["close-pane", "close-tab", "quit"]);
     expect(applyKeysToml('confirm = "no"\n').warnings[0]).toMatch(/^keys\.toml:1: confirm must be true, false or a list/);
   });
 

@@ -302,3 +302,32 @@ describe("habit traps", () => {
     expect(await server.ok(["open", "--help"])).not.toContain("as a request");
   });
 });
+
+describe("ws restart", () => {
+  let server: TestServer;
+  let tmux: Tmux;
+  beforeAll(async () => {
+    server = await new TestServer().start();
+    tmux = new Tmux(server.env);
+    await tmux.open("r", `${WS} attach; echo "[ws exited $?]"; sleep 3600`, 100, 30);
+    await tmux.waitFor("r", "[main] tab 1/1");
+  });
+  afterAll(async () => {
+    await tmux.kill();
+    await server.stop();
+  });
+
+  test("an attached ws client attaches again by itself", async () => {
+    await server.ok(["tab", "new", "--name", "kept", "--focus"]);
+    await tmux.waitFor("r", "tab 2/2");
+    const pid = server.daemonPid();
+    await server.ok(["restart"]);
+    await waitFor("a new server", () => server.daemonPid() !== pid && server.daemonPid() !== undefined, 20000);
+    // Back on the restored layout, the client never having exited.
+    await tmux.waitFor("r", (s) => statusLine(s).includes("tab 2/2") || statusLine(s).includes("tab 1/2"), 20000);
+    expect(await tmux.capture("r")).not.toContain("[ws exited");
+    // It is a live client of the new server: a key works.
+    await tmux.keys("r", P, "%");
+    await waitFor("a split on the new server", async () => (await panesOf(server)).length === 3, 15000);
+  });
+});

@@ -4,7 +4,7 @@ import { startDaemon } from "./server-cmds";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 
 async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
-  const { runAttach, AttachRefused } = await import("../client/attach");
+  const { runAttach, AttachRefused, RESTARTING } = await import("../client/attach");
   // With -H the server is on another machine (the bridge starts it there when asked).
   const remote = globals.hosts !== undefined;
   if (!remote && process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
@@ -12,7 +12,10 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   if (startIfMissing && !remote) await startDaemon(path, undefined, [], local);
   let code: number;
   try {
-    code = await runAttach({ socketPath: path, local, replyMs: globals.timeoutMs ?? REPLY_TIMEOUT_MS });
+    const replyMs = globals.timeoutMs ?? REPLY_TIMEOUT_MS;
+    code = await runAttach({ socketPath: path, local, replyMs });
+    // ws restart: the server comes back on the same socket; attach to it again by ourselves.
+    while (code === RESTARTING && (await serverBack(path))) code = await runAttach({ socketPath: path, local, replyMs });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;
@@ -24,6 +27,25 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
     }
   }
   process.exit(code);
+}
+
+/** How long a restart may take before the client gives up waiting for the server. */
+const RESTART_WAIT_MS = 30_000;
+
+/** Whether the server answers on `path` again within RESTART_WAIT_MS (after ws restart). */
+async function serverBack(path: string): Promise<boolean> {
+  const { request } = await import("../client/request");
+  const deadline = Date.now() + RESTART_WAIT_MS;
+  while (Date.now() < deadline) {
+    const ok = await request(path, { v: 1, type: "workspace_list" }, 2000).then(
+      (r) => r.type === "workspaces",
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  printError(`ws: the server did not come back on ${path}; ws attach when it does`);
+  return false;
 }
 
 export async function attach(): Promise<void> {

@@ -105,7 +105,7 @@ export async function restart(): Promise<void> {
     return;
   }
   if (await live()) {
-    await send("shutdown_keep");
+    await send("shutdown_keep", { restart: true });
     await waitGone(path);
   }
   await startDaemon(path);

@@ -60,6 +60,9 @@ const MAX_REFUSAL = 64 * 1024;
 
 export class AttachRefused extends Error {}
 
+/** runAttach's status when the server quit for `ws restart`: the caller attaches again. */
+export const RESTARTING = 75;
+
 /** The terminal device this client runs in, when the server may drive it itself (attach's v6
  * `tty`): a local server, stdin and stdout the same terminal, and not WS_ATTACH_DIRECT=0. */
 function directTty(): { tty: string; tty_id: string } | undefined {
@@ -186,6 +189,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
             n = JSON.parse(frameText(f));
           } catch {}
           if (o.local && n.reason === "detached") return finish(0, "detached; the --local server ends with this session");
+          if (n.restart === true && !o.local) return finish(RESTARTING, n.message ?? "the ws server is restarting");
           return finish(0, n.message ?? `[${n.reason}]`);
         }
       }

@@ -20,6 +20,8 @@ export interface Frame {
 export interface ExitNotice {
   reason: "detached" | "replaced" | "quit";
   message?: string;
+  /** v6: the server quit for `ws restart`; a client may attach again once it is back. */
+  restart?: boolean;
 }
 
 /** Buffer space kept between frames; more is let go once it is empty. */
