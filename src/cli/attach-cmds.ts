@@ -13,9 +13,11 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   let code: number;
   try {
     const replyMs = globals.timeoutMs ?? REPLY_TIMEOUT_MS;
+    // Which server start this is: after ws restart, the next one is the one to attach to.
+    let boot = remote || local ? undefined : await bootId(path);
     code = await runAttach({ socketPath: path, local, replyMs });
     // ws restart: the server comes back on the same socket; attach to it again by ourselves.
-    while (code === RESTARTING && (await serverBack(path))) code = await runAttach({ socketPath: path, local, replyMs });
+    while (code === RESTARTING && boot !== undefined && (boot = await serverBack(path, boot)) !== undefined) code = await runAttach({ socketPath: path, local, replyMs });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;
@@ -32,20 +34,26 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
 /** How long a restart may take before the client gives up waiting for the server. */
 const RESTART_WAIT_MS = 30_000;
 
-/** Whether the server answers on `path` again within RESTART_WAIT_MS (after ws restart). */
-async function serverBack(path: string): Promise<boolean> {
+/** The boot id of the server on `path` (hello), or undefined when it does not answer. */
+async function bootId(path: string): Promise<string | undefined> {
   const { request } = await import("../client/request");
+  return request(path, { v: 6, id: 1, type: "hello" }, 2000).then(
+    (r) => (typeof r.boot_id === "string" ? r.boot_id : undefined),
+    () => undefined,
+  );
+}
+
+/** The boot id of a new server on `path` (not `old`, which is quitting), once one answers within
+ * RESTART_WAIT_MS of ws restart; undefined if none does. */
+async function serverBack(path: string, old: string): Promise<string | undefined> {
   const deadline = Date.now() + RESTART_WAIT_MS;
   while (Date.now() < deadline) {
-    const ok = await request(path, { v: 1, type: "workspace_list" }, 2000).then(
-      (r) => r.type === "workspaces",
-      () => false,
-    );
-    if (ok) return true;
+    const boot = await bootId(path);
+    if (boot !== undefined && boot !== old) return boot;
     await new Promise((r) => setTimeout(r, 100));
   }
   printError(`ws: the server did not come back on ${path}; ws attach when it does`);
-  return false;
+  return undefined;
 }
 
 export async function attach(): Promise<void> {
