@@ -105,7 +105,7 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   writeFileSync(join(dir, "more/b.txt"), "b\n");
   writeFileSync(join(dir, "src/a.txt"), "a3\n");
   const before = untouched(dir);
-  const cli = await s.run(["checkpoint", "save", "--name", "cp-a", "--message", "second\nmore text"]);
+  const cli = await s.run(["checkpoint", "save", "--name", "cp-a", "-m", "second\nmore text"]);
   expect(cli).toMatchObject({ code: 0, stdout: "checkpoint 2 (3 files changed)\n" });
   expect(treeOf(dir, "refs/ws/checkpoints/cp-a/2")).not.toContain("sub/keep.txt");
 

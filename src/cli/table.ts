@@ -49,6 +49,7 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
   };
   const params: Param[] = args.map((a) => ({ ...param(a.field, undefined, a.optional), ...(a.many ? { many: true } : {}) }));
   for (const field of cli.flags ?? Object.keys(fields)) if (!taken.has(field)) params.push(param(field, flagName(field)));
+  for (const [letter, field] of Object.entries(cli.short ?? {})) params.push({ ...param(field, letter), description: `Short for --${flagName(field)}` });
   for (const [flag, sw] of Object.entries(cli.switches ?? {})) {
     spec(sw.field);
     params.push({ field: sw.field, flag, type: "boolean", description: sw.description, value: sw.value });

@@ -23,7 +23,7 @@ export default defineMessage<{ name?: string; pane?: number; message?: string }>
   },
   errors: CHECKPOINT_ERRORS,
   example: { v: 6, type: "checkpoint_save", name: "fix-login", message: "before refactor" },
-  cli: { path: "checkpoint save", summary: "Checkpoint a workstream's worktree now (default: the one this runs in)", flags: ["name", "message"], run: "checkpoint", view: "checkpointSaved" },
+  cli: { path: "checkpoint save", summary: "Checkpoint a workstream's worktree now (default: the one this runs in)", flags: ["name", "message"], short: { m: "message" }, run: "checkpoint", view: "checkpointSaved" },
   async handle(p, { services }) {
     const { svc, w } = workstreamsOf(services, p);
     const c = await svc.checkpoints.save(w, p.message || "manual checkpoint");
