@@ -126,6 +126,11 @@ test("bash with bracketed paste runs nothing of the issue's paste", async () => 
   expect(await q({ type: "pane_send", pane, text: `A\x1b[20\x1b[201~1~;touch ${flag}\rB` })).toMatchObject({ type: "ok" });
   // Throw the pasted line away, then run a command: had the paste ended early, the touch would have run before it.
   expect(await q({ type: "pane_send_keys", pane, keys: ["C-c"] })).toMatchObject({ type: "ok" });
+  // readline has thrown the line away once it draws a fresh prompt (on a loaded machine, typing
+  // earlier could land in the old line).
+  await waitFor("bash's prompt after C-c", async () => /\^C\n.*[$#] *$/.test(await screen(pane)), 10_000).catch(async (e) => {
+    throw new Error(`${e.message}; screen: ${JSON.stringify(await screen(pane))}`);
+  });
   expect(await q({ type: "pane_send", pane, text: "echo synced-$((6*7))", enter: true })).toMatchObject({ type: "ok" });
   await waitFor("the command after the paste", async () => (await screen(pane)).includes("synced-42"));
   expect(existsSync(flag)).toBe(false);
