@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
+import { socketPath } from "../src/paths";
 
 const WS = wsArgv().join(" ");
 const P = "C-Space";
@@ -289,6 +290,12 @@ describe("habit traps", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(hint);
     }
+  });
+
+  test("--local inside a --local server's pane means that server; elsewhere a private one", () => {
+    expect(socketPath({ local: true }, { WS_SOCKET: "/run/u/ws/ws-4242.sock", XDG_RUNTIME_DIR: "/run/u" })).toBe("/run/u/ws/ws-4242.sock");
+    expect(socketPath({ local: true }, { WS_SOCKET: "/run/u/ws/default.sock", XDG_RUNTIME_DIR: "/run/u" })).toBe(`/run/u/ws/ws-${process.pid}.sock`);
+    expect(socketPath({ local: true }, { XDG_RUNTIME_DIR: "/run/u" })).toBe(`/run/u/ws/ws-${process.pid}.sock`);
   });
 
   test("ws dashboard --help lists -H and --all-hosts", async () => {
