@@ -88,7 +88,7 @@ export class Interface implements UiView {
   prefixPending = false;
   prompt?: Prompt;
   /** `items`: how many of the lines can be picked (the rest is the selected item's preview). */
-  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void; items?: number; preview?: (i: number) => string[] };
+  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void; items?: number; preview?: (i: number) => string[]; onChar?: (ch: string, selected: number) => boolean };
   copy?: CopyMode;
   message?: string;
   drag?: DragState;
@@ -592,8 +592,9 @@ export class Interface implements UiView {
     this.overlay = { title: `Keys (prefix is ${this.keymap.prefix}; q or Esc closes)`, lines, scroll: 0 };
   }
 
-  pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[]): void {
-    this.overlay = { title, lines: items, items: items.length, selected, scroll: 0, onPick, preview };
+  /** `onChar`: a letter key on the selected line (the dashboard's y and n); true closes the list. */
+  pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void {
+    this.overlay = { title, lines: items, items: items.length, selected, scroll: 0, onPick, preview, ...(onChar ? { onChar } : {}) };
     if (preview) this.overlay.lines = [...items, ...preview(selected)];
     this.invalidate();
   }
@@ -617,7 +618,8 @@ export class Interface implements UiView {
         if (o.selected >= o.scroll + rows) o.scroll = o.selected - rows + 1;
       } else o.scroll = Math.max(0, Math.min(Math.max(0, o.lines.length - rows), o.scroll + d));
     };
-    if (c === "Esc" || ch === "q") this.overlay = undefined;
+    if (ch && o.onChar && o.selected !== undefined && o.onChar(ch, o.selected)) this.overlay = undefined;
+    else if (c === "Esc" || ch === "q") this.overlay = undefined;
     else if (c === "Up" || ch === "k") move(-1);
     else if (c === "Down" || ch === "j") move(1);
     else if (c === "PageUp") move(-rows);

@@ -8,6 +8,8 @@ import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
 import type { DashboardWorkstream } from "../workstreams/service";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
+import type { ApprovalService } from "../approvals/service";
+import { answerKey, needsYouBadge, needsYouRows, type NeedsYouRow } from "../approvals/ui";
 
 const MARK: Partial<Record<AgentStatus, string>> = { blocked: "!", done: "✓" };
 
@@ -35,12 +37,17 @@ export function agentPlace(ui: Interface, agents: AgentService, pane: number, wo
 }
 
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
-export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = []): void {
+export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = [], approvals?: ApprovalService): void {
   const d = agents.dashboard();
   const lines: string[] = [];
   const actions: (() => void)[] = [];
   const add = (line: string, act: () => void = () => {}) => (lines.push(line), actions.push(act));
   const go = (pane: number) => () => ui.session.focusPane(pane);
+  // The inbox first (features/approvals/ui.ts): y allows, n denies, Enter goes to the pane.
+  const asks = new Map<number, NeedsYouRow>();
+  const needs = approvals ? needsYouRows(approvals) : [];
+  if (needs.length) add("Needs you (y allows, n denies)");
+  for (const r of needs) (asks.set(lines.length, r), add(r.line, go(r.pane)));
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
@@ -56,8 +63,9 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   add("Commands");
   for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
   // Start on the most urgent agent, else the first workstream, else the first button.
-  const selected = d.agents.length ? 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
-  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.());
+  const agentsAt = lines.indexOf("Agents");
+  const selected = needs.length ? 1 : d.agents.length ? agentsAt + 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
+  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch) : undefined);
 }
 
 export default function agentsUiFeature(): Feature {
@@ -69,6 +77,7 @@ export default function agentsUiFeature(): Feature {
       const agents = d.services.get("agents");
       if (!ui || !agents) return;
       const kinds = notifyKinds();
+      const approvals = d.services.get("approvals");
       ui.tabBadge = (panes) => {
         let best: AgentStatus | undefined;
         for (const p of panes) {
@@ -80,13 +89,16 @@ export default function agentsUiFeature(): Feature {
       ui.statusBadge = () => {
         const n = { blocked: 0, done: 0 };
         for (const a of agents.store.all()) if (a.status === "blocked" || a.status === "done") n[a.status]++;
-        const parts = [n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
+        const parts = [approvals ? (needsYouBadge(approvals) ?? "") : "", n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       const workstreams = d.services.get("workstreams");
-      ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow());
+      ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow(), approvals);
       // prefix !: the next blocked agent after `after`, in pane order, round the end.
       ui.nextBlockedAgent = (after) => {
+        // The oldest permission request waiting in the inbox comes first (features/approvals).
+        const oldest = approvals?.list()[0]?.pane;
+        if (oldest !== undefined && oldest !== after && d.session.panes.has(oldest)) return oldest;
         const blocked = agents.store.all().filter((a) => a.status === "blocked" && d.session.panes.has(a.pane)).map((a) => a.pane).sort((a, b) => a - b);
         return blocked.find((p) => after === undefined || p > after) ?? blocked[0];
       };
@@ -97,7 +109,7 @@ export default function agentsUiFeature(): Feature {
       };
       off.push(
         d.session.bus.on((e) => {
-          if (e.type === "agent_status") ui.invalidate();
+          if (e.type === "agent_status" || e.type === "approval_requested" || e.type === "approval_resolved") ui.invalidate();
           if (e.type === "agent_attention" && ui.client && kinds.size) {
             const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
             ui.sendRaw(notificationBytes(kinds, "ws", `${where(e.pane)} (pane ${e.pane}) ${what}`));

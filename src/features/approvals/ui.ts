@@ -1,0 +1,43 @@
+// The inbox on the attached terminal: the dashboard's "Needs you" rows (y allows, n denies, Enter
+// goes to the pane) and the status line's count. The keys act in the server itself, so they are the
+// person's answer (approval_answer's pane guard is for connections).
+import type { ApprovalService } from "./service";
+
+const ago = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`;
+};
+/** Characters of what the agent wants shown on a row; the rest is folded into "…". */
+export const ROW_TEXT = 80;
+
+export interface NeedsYouRow {
+  line: string;
+  pane: number;
+  id: number;
+}
+
+/** One row per waiting request, oldest first: agent, where, tool, what (safe text, folded), how long. */
+export function needsYouRows(approvals: ApprovalService, now = Date.now()): NeedsYouRow[] {
+  return approvals.list().map((a) => {
+    const v = approvals.view(a, now);
+    const where = [v.workspace, v.tab_name, v.workstream].filter((x) => x !== undefined).join(" / ");
+    const what = v.summary.length > ROW_TEXT ? `${v.summary.slice(0, ROW_TEXT - 1)}…` : v.summary;
+    return { id: a.id, pane: a.pane, line: `? ${ago(v.waited_ms).padStart(4)}  ${v.agent ?? "agent"}  ${where} (pane ${a.pane})  ${v.tool}: ${what}` };
+  });
+}
+
+/** The status line's part: "2 need you", or nothing. */
+export function needsYouBadge(approvals: ApprovalService): string | undefined {
+  return approvals.count ? `? ${approvals.count} need${approvals.count === 1 ? "s" : ""} you` : undefined;
+}
+
+/** y allows, n denies the request on the selected row; true when the key was one of them. */
+export function answerKey(approvals: ApprovalService, row: NeedsYouRow | undefined, ch: string): boolean {
+  if (!row || (ch !== "y" && ch !== "n")) return false;
+  try {
+    approvals.answer(row.id, ch === "y" ? "allow" : "deny", ch === "n" ? "Denied in ws" : undefined);
+  } catch {
+    // answered meanwhile (the agent's own dialog, a timeout): nothing left to do
+  }
+  return true;
+}

@@ -1,0 +1,94 @@
+// The inbox on the attached terminal (issue 26): the status line counts what waits, the Dashboard's
+// "Needs you" rows come first, y allows and n denies. A real daemon, a raw attach client replayed
+// into a real terminal emulator, and the stand-in Claude Code running the installed hook.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Terminal } from "@xterm/headless";
+import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
+import { ROOT, TestServer, waitFor } from "./harness";
+
+const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
+let s: TestServer;
+
+beforeAll(async () => {
+  s = await new TestServer().start();
+  await s.ok(["hooks", "install", "claude"], { env: { CLAUDE_CONFIG_DIR: join(s.root, ".claude") } });
+});
+afterAll(() => s.stop());
+
+function agent(pane: number, command: string) {
+  const proc = Bun.spawn([process.execPath, AGENT, "Bash", command], {
+    env: { ...s.env, CLAUDE_CONFIG_DIR: join(s.root, ".claude"), WS_SOCKET: s.sock, WS_PANE_ID: String(pane) },
+    cwd: s.root,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  return new Response(proc.stdout).text().then((t) => t.trim());
+}
+
+async function attach(cols = 120, rows = 30) {
+  const term = new Terminal({ cols, rows, allowProposedApi: true });
+  const decoder = new FrameDecoder();
+  let pending = Promise.resolve();
+  const sock = await Bun.connect({
+    unix: s.sock,
+    socket: {
+      data(_s, chunk) {
+        for (const f of decoder.push(new Uint8Array(chunk))) {
+          if (f.kind !== FRAME_OUTPUT) continue;
+          const text = new TextDecoder().decode(f.payload);
+          pending = pending.then(() => new Promise<void>((r) => term.write(text, r)));
+        }
+      },
+    },
+  });
+  sock.write(JSON.stringify({ v: 1, type: "attach", cols, rows }) + "\n");
+  const line = (y: number) => term.buffer.active.getLine(y)?.translateToString(true) ?? "";
+  return {
+    screen: async () => (await pending, Array.from({ length: rows }, (_, y) => line(y))),
+    key: (char: string, modifiers = "") =>
+      sock.write(encodeFrame(FRAME_EVENT, JSON.stringify({ Key: { code: char === "Enter" ? "Enter" : { Char: char }, modifiers, kind: "Press", state: "" } }))),
+    close: () => sock.end(),
+  };
+}
+
+const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
+
+test("Needs you: the status line counts, the Dashboard lists them first, y allows and n denies", async () => {
+  const c = await attach();
+  try {
+    await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
+    const first = agent(1, "npm publish");
+    await waitFor("the first request", async () => (await inbox()).length === 1, 20000);
+    const pane2 = (await s.request({ v: 2, type: "tab_new", name: "second", cwd: s.root })).pane as number;
+    const second = agent(pane2, "git push --force");
+    await waitFor("both requests", async () => (await inbox()).length === 2, 20000);
+    await waitFor("the status line count", async () => (await c.screen()).at(-1)!.includes("? 2 need you"), 20000);
+
+    const openDashboard = async () => {
+      c.key(" ", "CONTROL");
+      c.key("a");
+      return waitFor("the Dashboard", async () => {
+        const lines = await c.screen();
+        return lines.some((l) => l.includes("Dashboard")) && lines.some((l) => l.includes("Needs you")) ? lines : undefined;
+      }, 20000);
+    };
+    const dash = await openDashboard();
+    const at = dash.findIndex((l) => l.includes("Needs you"));
+    expect(dash[at + 1]).toMatch(/claude .*\(pane 1\)\s+Bash: npm publish/);
+    expect(dash[at + 2]).toMatch(new RegExp(`claude .*second \\(pane ${pane2}\\)\\s+Bash: git push --force`));
+    expect(dash.findIndex((l) => /^\s*Agents/.test(l) || l.includes("Agents"))).toBeGreaterThan(at + 2); // at the top
+
+    c.key("y"); // the selection starts on the oldest
+    expect(await first).toBe("DECISION allow");
+    await waitFor("the count to drop", async () => (await c.screen()).at(-1)!.includes("? 1 needs you"), 20000);
+
+    await openDashboard();
+    c.key("n");
+    expect(await second).toBe("DECISION deny: Denied in ws");
+    await waitFor("the count to go", async () => !(await c.screen()).at(-1)!.includes("need"), 20000);
+    expect(await inbox()).toEqual([]);
+  } finally {
+    c.close();
+  }
+}, 90_000);
