@@ -4,7 +4,7 @@
 // of a restore, pruning by the template's policy, and ws done removing the refs. Real daemon, real
 // shells, real git with a bare remote.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { Conn, readUntil } from "./v6-client";
@@ -200,4 +200,31 @@ test("a workstream name git refuses in a ref (a space, a colon, .lock) gets its 
     "refs/ws/checkpoints/my%20task%3A%20v2%2Elock/1",
     "refs/ws/checkpoints/my%20task%3A%20v2/1",
   ]);
+}, 30_000);
+
+test("restore swaps a file and a directory of the same name, both ways, and a symlink stays a symlink", async () => {
+  const { saveCheckpointTree, restoreFiles } = await import("../src/features/workstreams/checkpoints");
+  const dir = join(s.root, "swap");
+  git(s.root, ["clone", "--quiet", repo, dir], env);
+  writeFileSync(join(dir, "x"), "a file\n");
+  symlinkSync("README.md", join(dir, "link"));
+  expect((await saveCheckpointTree(dir, "swap", "x is a file")).checkpoint?.n).toBe(1);
+  rmSync(join(dir, "x"));
+  rmSync(join(dir, "link"));
+  mkdirSync(join(dir, "x/y"), { recursive: true });
+  writeFileSync(join(dir, "x/y/z.txt"), "deep\n");
+  writeFileSync(join(dir, "link"), "now a file\n");
+  const two = await saveCheckpointTree(dir, "swap", "x is a directory");
+  expect(two.checkpoint?.n).toBe(2);
+
+  await restoreFiles(dir, "swap", 1, two.tree);
+  expect(readFileSync(join(dir, "x"), "utf8")).toBe("a file\n");
+  expect(readlinkSync(join(dir, "link"))).toBe("README.md");
+  const back = await saveCheckpointTree(dir, "swap", "after");
+  expect(back.checkpoint?.n).toBe(3); // differs from the last (2), so recorded: it is checkpoint 1's tree
+  expect(back.tree).toBe(git(dir, ["rev-parse", "refs/ws/checkpoints/swap/1^{tree}"], env));
+
+  await restoreFiles(dir, "swap", 2, back.tree);
+  expect(readFileSync(join(dir, "x/y/z.txt"), "utf8")).toBe("deep\n");
+  expect(readFileSync(join(dir, "link"), "utf8")).toBe("now a file\n");
 }, 30_000);
