@@ -88,6 +88,26 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     expect(await second).toBe("DECISION deny: Denied in ws");
     await waitFor("the count to go", async () => !(await c.screen()).at(-1)!.includes("need"), 20000);
     expect(await inbox()).toEqual([]);
+
+    // prefix ! goes to the oldest request's pane; on the Dashboard, Enter on its row goes there too.
+    const activeTabHas = async (pane: number) => (await s.list())[0].tabs.find((t: any) => t.panes.includes(pane))?.active;
+    await s.request({ v: 6, type: "pane_focus", pane: pane2 });
+    await waitFor("the second tab on screen", () => activeTabHas(pane2));
+    const third = agent(1, "make deploy");
+    const [row] = await waitFor("the third request", async () => {
+      const rows = await inbox();
+      return rows.length === 1 ? rows : undefined;
+    }, 20000);
+    c.key(" ", "CONTROL");
+    c.key("!");
+    await waitFor("prefix ! to go to pane 1", () => activeTabHas(1), 20000);
+    await s.request({ v: 6, type: "pane_focus", pane: pane2 });
+    await waitFor("the second tab on screen again", () => activeTabHas(pane2));
+    await openDashboard();
+    c.key("Enter"); // the selection starts on the Needs you row
+    await waitFor("Enter to go to pane 1", () => activeTabHas(1), 20000);
+    await s.ok(["deny", String(row.id)]);
+    expect(await third).toBe("DECISION deny: Denied in ws");
   } finally {
     c.close();
   }
