@@ -2,16 +2,21 @@
 // "Needs you" rows come first, y allows and n denies. A real daemon, a raw attach client replayed
 // into a real terminal emulator, and the stand-in Claude Code running the installed hook.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
-import { ROOT, TestServer, waitFor } from "./harness";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await new TestServer().start();
+  s = new TestServer();
+  const wrapper = join(s.root, "ws-wrapper");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
+  Object.assign(s.env, { STANDIN_WS: wrapper, STANDIN_LOG: join(s.root, "prompts") });
+  await s.start();
   await s.ok(["hooks", "install", "claude"], { env: { CLAUDE_CONFIG_DIR: join(s.root, ".claude") } });
 });
 afterAll(() => s.stop());
@@ -108,6 +113,15 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     await waitFor("Enter to go to pane 1", () => activeTabHas(1), 20000);
     await s.ok(["deny", String(row.id)]);
     expect(await third).toBe("DECISION deny: Denied in ws");
+
+    // An agent blocked on a question of its own (Claude Code's permission_prompt notification, no
+    // hook request) is listed there too, with its text.
+    const asker = (await s.request({ v: 2, type: "tab_new", name: "asker", cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart", "Permission"] })).pane as number;
+    await waitFor("the asker blocked", async () => (await s.request({ v: 5, type: "dashboard" })).agents.some((a: any) => a.pane === asker && a.status === "blocked"), 20000);
+    const withQuestion = await openDashboard();
+    const q = withQuestion.findIndex((l) => l.includes("Needs you"));
+    expect(withQuestion[q + 1]).toMatch(new RegExp(`\\(pane ${asker}\\)\\s+Claude needs your permission to use Bash`));
+    c.key("q");
   } finally {
     c.close();
   }

@@ -46,8 +46,12 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   // The inbox first (features/approvals/ui.ts): y allows, n denies, Enter goes to the pane.
   const asks = new Map<number, NeedsYouRow>();
   const needs = approvals ? needsYouRows(approvals) : [];
-  if (needs.length) add("Needs you (y allows, n denies)");
+  // Agents blocked on a question of their own (no request in the inbox): Enter answers it in its pane.
+  const asking = new Set(needs.map((r) => r.pane));
+  const questions = d.agents.filter((a) => a.status === "blocked" && !asking.has(a.pane));
+  if (needs.length || questions.length) add("Needs you (y allows, n denies, Enter goes to the pane)");
   for (const r of needs) (asks.set(lines.length, r), add(r.line, go(r.pane)));
+  for (const a of questions) add(`! ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})  ${a.detail ?? "waits for you"}`, go(a.pane));
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
@@ -64,7 +68,7 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
   // Start on the most urgent agent, else the first workstream, else the first button.
   const agentsAt = lines.indexOf("Agents");
-  const selected = needs.length ? 1 : d.agents.length ? agentsAt + 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
+  const selected = needs.length || questions.length ? 1 : d.agents.length ? agentsAt + 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
   ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch) : undefined);
 }
 
