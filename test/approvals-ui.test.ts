@@ -59,7 +59,7 @@ async function attach(cols = 120, rows = 30) {
 
 const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
 
-test("Needs you: the status line counts, the Dashboard lists them first, y allows and n denies", async () => {
+test("Needs you: the status line counts, the Dashboard lists them first, y allows, n denies with a reason typed on the status line", async () => {
   const c = await attach();
   try {
     await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
@@ -89,8 +89,11 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     await waitFor("the count to drop", async () => (await c.screen()).at(-1)!.includes("? 1 needs you"), 20000);
 
     await openDashboard();
-    c.key("n");
-    expect(await second).toBe("DECISION deny: Denied in ws");
+    c.key("n"); // asks for a reason on the status line
+    await waitFor("the reason prompt", async () => (await c.screen()).at(-1)!.includes("deny: reason"), 20000);
+    for (const ch of "not today") c.key(ch);
+    c.key("Enter");
+    expect(await second).toBe("DECISION deny: not today");
     await waitFor("the count to go", async () => !(await c.screen()).at(-1)!.includes("need"), 20000);
     expect(await inbox()).toEqual([]);
 

@@ -69,7 +69,7 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   // Start on the most urgent agent, else the first workstream, else the first button.
   const agentsAt = lines.indexOf("Agents");
   const selected = needs.length || questions.length ? 1 : d.agents.length ? agentsAt + 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
-  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch) : undefined);
+  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit)) : undefined);
 }
 
 export default function agentsUiFeature(): Feature {

@@ -31,13 +31,25 @@ export function needsYouBadge(approvals: ApprovalService): string | undefined {
   return approvals.count ? `? ${approvals.count} need${approvals.count === 1 ? "s" : ""} you` : undefined;
 }
 
-/** y allows, n denies the request on the selected row; true when the key was one of them. */
-export function answerKey(approvals: ApprovalService, row: NeedsYouRow | undefined, ch: string): boolean {
+/** The longest reason typed for a deny that is passed on (approval_answer's own limit). */
+const MAX_REASON = 2000;
+
+/**
+ * y allows, n denies the request on the selected row; true when the key was one of them. With
+ * `ask` (the status line's prompt), n first asks for an optional reason: Enter sends it, Esc
+ * leaves the request waiting.
+ */
+export function answerKey(approvals: ApprovalService, row: NeedsYouRow | undefined, ch: string, ask?: (label: string, submit: (text: string) => void) => void): boolean {
   if (!row || (ch !== "y" && ch !== "n")) return false;
-  try {
-    approvals.answer(row.id, ch === "y" ? "allow" : "deny", ch === "n" ? "Denied in ws" : undefined);
-  } catch {
-    // answered meanwhile (the agent's own dialog, a timeout): nothing left to do
-  }
+  const answer = (behavior: "allow" | "deny", reason?: string) => {
+    try {
+      approvals.answer(row.id, behavior, behavior === "deny" ? reason?.trim().slice(0, MAX_REASON) || "Denied in ws" : undefined);
+    } catch {
+      // answered meanwhile (the agent's own dialog, a timeout): nothing left to do
+    }
+  };
+  if (ch === "y") answer("allow");
+  else if (ask) ask("deny: reason (Enter for none) ", (text) => answer("deny", text));
+  else answer("deny");
   return true;
 }
