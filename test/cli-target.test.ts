@@ -46,3 +46,17 @@ test("ws pane keys Enter inside a pane presses Enter in that pane", async () => 
   expect(await s.run(["pane", "keys", "Enter"], { env: { WS_PANE_ID: String(pane) } })).toMatchObject({ code: 0 });
   await s.waitScreen(pane, "got [typed]");
 });
+
+test("split --size takes a percentage of the pane it splits, as tmux's -l N%", async () => {
+  expect(parseArgs(cmd("split"), ["--size", "40%"], { WS_PANE_ID: "1" })).toMatchObject({ percent: 40 });
+  expect(() => parseArgs(cmd("split"), ["--size", "x%"], { WS_PANE_ID: "1" })).toThrow("percentage");
+  const pane = Number((await s.ok(["tab", "new", "--cwd", "/tmp", "--", "cat"])).trim());
+  const before = (await s.request({ v: 6, type: "pane_info", pane })).cols as number;
+  const right = Number((await s.ok(["split", String(pane), "--size", "40%", "--cwd", "/tmp", "--", "cat"])).trim());
+  const cols = (await s.request({ v: 6, type: "pane_info", pane: right })).cols as number;
+  expect(Math.abs(cols - Math.round(before * 0.4))).toBeLessThanOrEqual(1);
+  const below = Number((await s.ok(["split", String(pane), "--below", "--size=25%", "--cwd", "/tmp", "--", "cat"])).trim());
+  const rows = (await s.request({ v: 6, type: "pane_info", pane: below })).rows as number;
+  const total = (await s.request({ v: 6, type: "pane_info", pane })).rows as number + rows;
+  expect(rows).toBeLessThan(total / 2);
+});

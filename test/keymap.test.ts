@@ -64,11 +64,13 @@ describe("keymap", () => {
     expect(bad.warnings[0]).toMatch(/^\/cfg\/keys\.toml:3: /);
     expect(bad.keymap.prefixTable.get("d")).toBe("detach");
     // The server checks a value that is no command name as a ws command line (src/ui/command-line.ts).
-    const unknown = applyKeysToml('[keys]\n\n"v" = "explode"\n"Bogus Key" = "zoom"\n"e" = "layout select even-horizontal"\n', "keys.toml", checkCommandLine);
+    const unknown = applyKeysToml('[keys]\n\n"v" = "explode"\n"Bogus Key" = "zoom"\n"e" = "layout select even-horizontal"\n"V" = "split --right --size 40%"\n', "keys.toml", checkCommandLine);
     expect(unknown.warnings[0]).toMatch(/keys\.toml:3: "explode" is not a command/);
     expect(unknown.warnings[1]).toMatch(/keys\.toml:4: "Bogus Key" is not a key name/);
     expect(unknown.keymap.prefixTable.get("z")).toBe("zoom");
     expect(unknown.keymap.prefixTable.get("e")).toBe("layout select even-horizontal");
+    // The issue's own example: a size as a percentage.
+    expect(unknown.keymap.prefixTable.get("V")).toBe("split --right --size 40%");
     expect(unknown.warnings.length).toBe(2);
   });
 

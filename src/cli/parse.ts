@@ -108,6 +108,12 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
       else {
         const raw = eq > 0 ? w.slice(eq + 1) : words[++i];
         if (raw === undefined) throw new UsageError(`--${name} for ${cmd.path} needs a value`);
+        if (p.percentField && raw.endsWith("%")) {
+          const pct = raw.slice(0, -1);
+          if (!/^\d+$/.test(pct)) throw new UsageError(`--${name} for ${cmd.path} is a whole number of cells or a percentage (40%), got "${raw}"`);
+          fields[p.percentField] = Number(pct);
+          continue;
+        }
         value = convert(cmd, p, raw, `--${name}`);
       }
       // A switch sets its constant (--below: right=false); given false, it leaves the default.

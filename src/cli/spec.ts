@@ -25,6 +25,8 @@ export interface Param {
   many?: boolean;
   /** The CLI's own flag: never sent to the server (`--status-ok`). */
   local?: boolean;
+  /** A value ending in % sets this field instead, as a number (`--size 40%`: percent=40). */
+  percentField?: string;
 }
 
 export interface Command {

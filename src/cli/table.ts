@@ -49,6 +49,12 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
   };
   const params: Param[] = args.map((a) => ({ ...param(a.field, undefined, a.optional), ...(a.many ? { many: true } : {}) }));
   for (const field of cli.flags ?? Object.keys(fields)) if (!taken.has(field)) params.push(param(field, flagName(field)));
+  for (const [flag, field] of Object.entries(cli.percent ?? {})) {
+    spec(field);
+    const p = params.find((x) => x.field === flag);
+    if (!p || p.type !== "integer") throw new Error(`${entry.type}: percent needs an integer flag, not "${flag}"`);
+    p.percentField = field;
+  }
   for (const [letter, field] of Object.entries(cli.short ?? {})) params.push({ ...param(field, letter), description: `Short for --${flagName(field)}` });
   for (const [flag, sw] of Object.entries(cli.switches ?? {})) {
     spec(sw.field);

@@ -2,7 +2,7 @@ import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ pane: number; right: boolean; cwd: string; command: string[]; focus: boolean; size?: number; keep: boolean; env?: Record<string, string> }>({
+export default defineMessage<{ pane: number; right: boolean; cwd: string; command: string[]; focus: boolean; size?: number; percent?: number; keep: boolean; env?: Record<string, string> }>({
   type: "split",
   since: 1,
   request: true,
@@ -15,6 +15,7 @@ export default defineMessage<{ pane: number; right: boolean; cwd: string; comman
     command: { type: "string[]", required: true, description: "The program and its arguments. Empty runs the user's shell" },
     focus: { type: "boolean", default: true, description: "Show and focus the new pane (--focus=false builds it in the background)" },
     size: { type: "integer", description: "The new pane's size in the split's direction, in cells its program sees: columns to the right, rows below. Default: half" },
+    percent: { type: "integer", min: 1, max: 99, description: "The new pane's size as a percentage of the pane it splits, in the split's direction (tmux's -l N%); size wins when both are given" },
     keep: KEEP_FIELD,
     env: ENV_FIELD,
   },
@@ -30,11 +31,17 @@ export default defineMessage<{ pane: number; right: boolean; cwd: string; comman
       right: { field: "right", value: true, description: "Put the new pane to the right (the default; as tmux's -h)" },
     },
     defaults: { pane: "$WS_PANE_ID", cwd: "$PWD", focus: false },
+    percent: { size: "percent" },
     view: "pane",
   },
   handle(p, { session }) {
     if (p.size !== undefined && p.size < 1) throw new WsError(`size must be at least 1, got ${p.size}`, "invalid_params", { param: "size" });
-    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size: p.size, keep: p.keep, env: p.env });
+    let size = p.size;
+    if (size === undefined && p.percent !== undefined) {
+      const target = session.pane(p.pane);
+      size = Math.max(1, Math.round(((p.right ? target.cols : target.rows) * p.percent) / 100));
+    }
+    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env });
     return { type: "pane", pane: pane.id };
   },
 });

@@ -86,6 +86,8 @@ export interface MessageCli {
   flags?: string[];
   /** One-letter spellings of flags, by letter: `{ m: "message" }` makes `-m MSG` mean `--message MSG`. */
   short?: Record<string, string>;
+  /** Flags that also take a percentage: `--size 40%` sets the named field (percent) instead. */
+  percent?: Record<string, string>;
   /** Flags that set a field to a constant, e.g. `below: { field: "right", value: false }`. */
   switches?: Record<string, { field: string; value: unknown; description: string }>;
   /** How to print the reply for people (a name in src/cli/views.ts); default: nothing. */
