@@ -176,7 +176,7 @@ function lineFor(m: MessageEntry, v: number, id: number, wrong: Record<string, s
   }
   for (const [k, raw] of Object.entries(wrong)) fields.set(k, raw);
   // A wait never blocks the fuzz: a valid timeout is kept tiny.
-  if (m.type === "wait_for" || m.type === "run") {
+  if (m.type === "wait_for" || m.type === "run" || m.type === "approval_request") {
     // (Left out or null, it is the default: long; 0 is no limit.)
     const raw = fields.get("timeout");
     const t = Number(raw);
