@@ -165,3 +165,14 @@ describe("only a person answers", () => {
     expect(await a.output).toBe("DECISION deny: Denied in ws");
   }, 60000);
 });
+
+describe("a restart", () => {
+  test("pending approvals are gone after a server restart, and their hooks fall back to the dialog at once", async () => {
+    const a = agent(1, ["Bash", "make release"]);
+    await waitInbox(1);
+    await s.ok(["kill-server"]);
+    expect(await a.output).toMatch(/^DECISION dialog after \d+ ms$/);
+    await s.start();
+    expect(await inbox()).toEqual([]);
+  }, 60000);
+});
