@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wsArgv } from "./harness";
+import { TestServer, waitFor, wsArgv } from "./harness";
 import { ghStandIn, git, gitEnv, makeRepo } from "./git-rig";
 
 let root: string;
@@ -174,3 +174,39 @@ test("ws ship refuses, changing nothing: a detached HEAD, changes without -m, no
   expect(outside.stderr).toContain("not in a git repository");
   expect(existsSync(join(gh.dir, "calls.log")) ? readFileSync(join(gh.dir, "calls.log"), "utf8") : "").not.toContain("feat-z");
 }, 60_000);
+
+test("the dashboard's workstream rows show the ship state at v6 (commits ahead, pushed), and v5's rows stay as they were", async () => {
+  const s = new TestServer();
+  try {
+    const senv = gitEnv(s.root);
+    Object.assign(s.env, senv);
+    const { repo: srepo } = makeRepo(s.root, senv);
+    await s.start();
+    const made = await s.request({ v: 6, id: 1, type: "new_workstream", template: "default", name: "dash-a", repo: srepo });
+    expect(made.type).toBe("pane");
+    const dir = String(made.dir);
+    const row = async (v: number) => ((await s.request({ v, id: 2, type: "dashboard" })).workstreams as Record<string, unknown>[]).find((w) => w.name === "dash-a");
+    expect(await row(6)).toMatchObject({ ahead: 0, pushed: false });
+
+    writeFileSync(join(dir, "d.txt"), "d\n");
+    git(dir, ["add", "-A"], senv);
+    git(dir, ["commit", "--quiet", "-m", "d"], senv);
+    await waitFor("1 commit ahead, not pushed", async () => {
+      const r = await row(6);
+      return r?.ahead === 1 && r.pushed === false;
+    }, 20_000, 250);
+    expect(await s.ok(["dashboard"])).toMatch(/dash-a .*1 ahead, not pushed/);
+
+    await s.ok(["ship", "--push"], { cwd: dir });
+    await waitFor("pushed, nothing ahead", async () => {
+      const r = await row(6);
+      return r?.ahead === 0 && r.pushed === true;
+    }, 20_000, 250);
+    expect(await s.ok(["dashboard"])).toMatch(/dash-a .* pushed$/m);
+    const v5 = await row(5);
+    expect(v5).toBeDefined();
+    expect(Object.keys(v5!).sort()).toEqual(["branch", "name", "pane", "workspace"]);
+  } finally {
+    await s.stop();
+  }
+}, 90_000);

@@ -2,6 +2,7 @@
 // prints the reply itself.)
 import type { ReplyObject } from "../client/request";
 import { safeJson, safeText } from "../safe-text";
+import { shipText } from "../features/workstreams/ship-text";
 
 interface TabOut {
   name: string;
@@ -17,7 +18,7 @@ export interface WorkspaceOut {
 }
 interface DashboardOut {
   agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean }[];
-  workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string }[];
+  workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string; ahead?: number; pushed?: boolean }[];
   ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
 }
 
@@ -105,7 +106,7 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
       ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}${a.restored ? "  [restored]" : ""}`),
       ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
       "Workstreams",
-      ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${w.pr ? `  ${w.pr}` : ""}`),
+      ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${shipText(w) ? `  ${shipText(w)}` : ""}${w.pr ? `  ${w.pr}` : ""}`),
       ...(d.workstreams?.length ? [] : ["  none (ws new TEMPLATE NAME)"]),
       "Ports",
       ...d.ports.map((p) => `  ${String(p.port).padStart(5)}  pane ${p.pane}  ${p.workspace} / ${p.tab}  ${p.command}`),

@@ -12,10 +12,10 @@ export default defineMessage({
   fields: {},
   example: { v: 5, type: "dashboard" },
   cli: { path: "dashboard", view: "dashboard" },
-  async handle(_p, { services }) {
+  async handle(_p, { services, version }) {
     const agents = services.get("agents");
     const base = agents?.dashboard() ?? { agents: [], workstreams: [], ports: [] };
-    const workstreams = (await services.get("workstreams")?.rows(PR_WAIT_MS)) ?? base.workstreams;
+    const workstreams = (await services.get("workstreams")?.rows(PR_WAIT_MS, { ship: (version ?? 5) >= 6 })) ?? base.workstreams;
     return { type: "dashboard", ...base, workstreams };
   },
 });

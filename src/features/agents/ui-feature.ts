@@ -7,6 +7,7 @@ import { notificationBytes } from "../../ui/notification";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
 import type { DashboardWorkstream } from "../workstreams/service";
+import { shipText } from "../workstreams/ship-text";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
 import type { ApprovalService } from "../approvals/service";
 import { answerKey, needsYouBadge, needsYouRows, type NeedsYouRow } from "../approvals/ui";
@@ -59,7 +60,7 @@ export function showDashboard(ui: Interface, agents: AgentService, workstreams: 
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
   add("Workstreams");
-  for (const w of workstreams) add(`  ${w.name}  ${w.workspace} (pane ${w.pane})${w.branch ? `  ${w.branch}` : ""}${w.pr ? `  ${w.pr}` : ""}`, go(w.pane));
+  for (const w of workstreams) add(`  ${w.name}  ${w.workspace} (pane ${w.pane})${w.branch ? `  ${w.branch}` : ""}${shipText(w) ? `  ${shipText(w)}` : ""}${w.pr ? `  ${w.pr}` : ""}`, go(w.pane));
   if (!workstreams.length) add("  none: ws new TEMPLATE NAME");
   add("Ports");
   for (const p of d.ports) add(`  ${String(p.port).padStart(5)}  ${p.workspace} / ${p.tab} (pane ${p.pane})  ${p.command}`, go(p.pane));

@@ -13,6 +13,7 @@ import { pathNameProblem } from "../../model/names";
 import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
 import { readProject } from "../projects/store";
 import { parentDir } from "../../paths";
+import { ShipState } from "./ship-state";
 import { PrStatus } from "./pr-status";
 import { Checkpointer } from "./checkpoint-service";
 
@@ -52,12 +53,16 @@ export interface DashboardWorkstream {
   pane: number;
   branch?: string;
   pr?: string;
+  /** Commits no remote branch has, and whether the branch is on its remote (v6 replies only). */
+  ahead?: number;
+  pushed?: boolean;
 }
 
 export class WorkstreamService {
   /** Names being made now: a second request for one is refused while the first runs. */
   private pending = new Set<string>();
   readonly prs = new PrStatus();
+  readonly shipStates = new ShipState();
   readonly checkpoints: Checkpointer;
 
   constructor(
@@ -156,6 +161,7 @@ export class WorkstreamService {
     const pr = Number(vars.pr);
     this.session.addWorkstream({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
     this.prs.forget(p.name);
+    this.shipStates.forget(p.name);
     return { pane: tab.focused };
   }
 
@@ -206,6 +212,7 @@ export class WorkstreamService {
     if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
     if (this.session.workstreams.get(w.name) === w) this.session.removeWorkstream(w.name);
     this.prs.forget(w.name);
+    this.shipStates.forget(w.name);
     await this.checkpoints.remove(w); // never fails: a ref left over is harmless
   }
 
@@ -217,21 +224,24 @@ export class WorkstreamService {
 
   /** The dashboard's rows: each workstream with an open tab, PR statuses as known now (asking gh
    * again in the background when they are old). */
-  rowsNow(): DashboardWorkstream[] {
+  rowsNow(o: { ship?: boolean } = { ship: true }): DashboardWorkstream[] {
     return this.open().map(({ w, at }) => {
       const pr = this.prStatus(w).text;
-      return { name: w.name, workspace: at.ws.name, pane: at.tab.focused, ...(w.branch ? { branch: w.branch } : {}), ...(pr ? { pr } : {}) };
+      const ship = o.ship && !w.review ? this.shipStates.get(w.name, w.dir, w.branch).state : undefined;
+      return { name: w.name, workspace: at.ws.name, pane: at.tab.focused, ...(w.branch ? { branch: w.branch } : {}), ...(pr ? { pr } : {}), ...(ship ?? {}) };
     });
   }
 
-  /** The rows, waiting up to `waitMs` for PR statuses gh has not told yet. */
-  async rows(waitMs: number): Promise<DashboardWorkstream[]> {
+  /** The rows, waiting up to `waitMs` for PR statuses gh has not told yet (and, with `ship`, for
+   * ship states git has not told yet). */
+  async rows(waitMs: number, o: { ship?: boolean } = {}): Promise<DashboardWorkstream[]> {
     const pending = this.open().flatMap(({ w }) => {
       const s = this.prStatus(w);
-      return s.text === undefined && s.pending ? [s.pending] : [];
+      const ship = o.ship && !w.review ? this.shipStates.get(w.name, w.dir, w.branch) : undefined;
+      return [...(s.text === undefined && s.pending ? [s.pending] : []), ...(ship && ship.state === undefined && ship.pending ? [ship.pending] : [])];
     });
     if (pending.length) await Promise.race([Promise.all(pending), Bun.sleep(waitMs)]);
-    return this.rowsNow();
+    return this.rowsNow(o);
   }
 
   private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
