@@ -285,7 +285,8 @@ test("the interface's new-workstream prompt (prefix W; run_command and the Dashb
     await tmux.waitFor("ws", "1:");
     await tmux.keys("ws", "C-Space", "W");
     await tmux.waitFor("ws", "new workstream: TEMPLATE NAME");
-    await tmux.text("ws", "ui-ws");
+    // The prompt starts empty: TEMPLATE NAME, as the README says.
+    await tmux.text("ws", "default ui-ws");
     await tmux.keys("ws", "Enter");
     await waitFor("the workstream", () => tabOfWorkstream("ui-ws"), 20_000);
     expect(git(join(wtRoot, "ui-ws"), ["rev-parse", "--abbrev-ref", "HEAD"], env)).toBe("ui-ws");
