@@ -3,7 +3,7 @@
 // private ref refs/ws/checkpoints/<workstream>/<n>. It is made through a temporary index (a copy of
 // the real one, so unchanged files are not hashed again), so the branch, HEAD, the index and the
 // stash never change. Every git call is an argv array run asynchronously (git.ts).
-import { copyFile, mkdtemp, rm, rmdir } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { WsError } from "../../protocol/errors";
@@ -78,7 +78,15 @@ export async function snapshotTree(dir: string): Promise<string> {
   return withTempIndex(async (index) => {
     const real = (await gitIn(dir, ["rev-parse", "--path-format=absolute", "--git-path", "index"], "checkpoint")).trim();
     // Starting from the real index keeps its stat data: only changed files are hashed again.
-    await copyFile(real, index).catch(() => undefined);
+    // Its mtime too: git re-checks entries written in the same second as the index ("racily
+    // clean"), judged by the index file's own mtime; a copy made later would hide an edit of the
+    // same size made in that second.
+    await copyFile(real, index)
+      .then(async () => {
+        const st = await stat(real);
+        await utimes(index, st.atime, st.mtime);
+      })
+      .catch(() => undefined);
     const env = { GIT_INDEX_FILE: index };
     await gitIn(dir, ["add", "-A", "--", "."], "checkpoint", env);
     return (await gitIn(dir, ["write-tree"], "checkpoint", env)).trim();

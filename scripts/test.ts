@@ -1,0 +1,44 @@
+// `bun run test`: the whole suite as two `bun test` processes side by side, each with half of the
+// test files (balanced by size, the heaviest first), so a 2-core CI machine runs it in about half
+// the time: most of a test's time is waiting on real shells, PTYs and sockets, not the CPU.
+// Each shard's output is printed whole when it ends; the last lines are the totals, in bun's own
+// form (` N pass`, ` N fail`), which .ci/run reads. Arguments go to both shards (e.g. -t NAME).
+//   bun run test            WS_TEST_SHARDS=1 bun run test   (one process, as `bun test`)
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const shards = Math.max(1, Number(process.env.WS_TEST_SHARDS ?? 2));
+// Files that share a rig built once per test process (the release build under dist/test-release)
+// must run in the same shard, or two shards would build it into the same place at once.
+const SHARED_RIGS = ["./release-rig"];
+const units = new Map<string, { paths: string[]; size: number }>();
+for (const f of readdirSync(join(root, "test")).filter((f) => f.endsWith(".test.ts"))) {
+  const path = join(root, "test", f);
+  const rig = SHARED_RIGS.find((r) => readFileSync(path, "utf8").includes(`"${r}"`));
+  const unit = units.get(rig ?? f) ?? { paths: [], size: 0 };
+  unit.paths.push(`test/${f}`);
+  unit.size += statSync(path).size;
+  units.set(rig ?? f, unit);
+}
+const groups = Array.from({ length: shards }, () => ({ files: [] as string[], size: 0 }));
+for (const u of [...units.values()].sort((a, b) => b.size - a.size)) {
+  const g = groups.reduce((a, b) => (b.size < a.size ? b : a));
+  g.files.push(...u.paths);
+  g.size += u.size;
+}
+
+const runs = groups.map(async (g, i) => {
+  const p = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...process.argv.slice(2), ...g.files], { cwd: root, stdout: "pipe", stderr: "pipe", env: process.env });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  // bun test writes its results to stderr; print each shard whole so its lines stay together.
+  process.stdout.write(`\n== shard ${i + 1} of ${shards} (${g.files.length} files)\n${out}${err}`);
+  const count = (word: string) => [...`${out}${err}`.matchAll(new RegExp(`^ *(\\d+) ${word}$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
+  return { code, pass: count("pass"), fail: count("fail") };
+});
+const results = await Promise.all(runs);
+const pass = results.reduce((n, r) => n + r.pass, 0);
+const fail = results.reduce((n, r) => n + r.fail, 0);
+const failedShard = results.some((r) => r.code !== 0);
+console.log(`\nall shards:\n ${pass} pass\n ${fail || (failedShard ? 1 : 0)} fail`);
+process.exit(failedShard ? 1 : 0);
