@@ -31,13 +31,14 @@ test("a flood is held back instead of queued: the program waits for the emulator
   // The program writes 64 KB at a time: blocks of short lines (slow to parse), each led by a marker with
   // the bytes written before it, and records its total in a side file. What the emulator has
   // parsed is the last marker on screen; without backpressure the gap grows by the PTY's rate.
+  // Markers come every 1,025 lines, so one is always within the 2,000-line history and the screen.
   const side = join(s.root, "written");
   const prog = `import os
 total=0
-sub=b"y\\n"*2048
+sub=b"y\\n"*1024
 while True:
     out=b""
-    for i in range(16):
+    for i in range(32):
         m=("#%d\\n" % (total+len(out))).encode()
         out+=m+sub
     os.write(1,out); total+=len(out)
