@@ -6,12 +6,42 @@
 // visibly, as `cat -v` does, so nothing is hidden either. docs/security.md "Terminal-safe output".
 
 /**
- * The characters a terminal must not get raw: C0 controls other than tab and newline (ESC, BEL,
- * CR, …), DEL, the C1 controls U+0080–U+009F (CSI, OSC, DCS, ST in 8-bit form), the bidi
- * embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E, U+200F
- * and U+061C, and the line and paragraph separators U+2028, U+2029.
+ * The named character classes, each written once (as the inside of a regex class), from which
+ * every set below and elsewhere (src/protocol/quote.ts CONTROL_CHARS, names, notifications) is built.
  */
-export const UNSAFE_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+export const CHARS = {
+  /** C0 controls: ESC, BEL, CR, tab, newline, … */
+  c0: "\\x00-\\x1f",
+  /** C0 controls other than tab and newline. */
+  c0ButTabNewline: "\\x00-\\x08\\x0b-\\x1f",
+  del: "\\x7f",
+  /** C1 controls U+0080–U+009F: CSI, OSC, DCS, ST in 8-bit form. */
+  c1: "\\x80-\\x9f",
+  /** Bidi embeddings and overrides U+202A–U+202E. */
+  bidiEmbeddings: "\\u202a-\\u202e",
+  /** Bidi isolates U+2066–U+2069. */
+  bidiIsolates: "\\u2066-\\u2069",
+  /** Bidi marks: U+061C, U+200E, U+200F. */
+  bidiMarks: "\\u061c\\u200e\\u200f",
+  /** Zero-width space, non-joiner, joiner U+200B–U+200D. */
+  zeroWidth: "\\u200b-\\u200d",
+  /** The line and paragraph separators U+2028, U+2029. */
+  lineSeparators: "\\u2028\\u2029",
+} as const;
+
+/** A regex matching any character of the named classes. */
+export function charClass(names: (keyof typeof CHARS)[], flags = ""): RegExp {
+  return new RegExp(`[${names.map((n) => CHARS[n]).join("")}]`, flags);
+}
+
+/** C0 controls, DEL and the C1 controls: what must never reach a terminal from others' text. */
+export const CONTROL_CHARS = charClass(["c0", "del", "c1"], "g");
+
+/**
+ * The characters a terminal must not get raw: C0 controls other than tab and newline, DEL, C1,
+ * the bidi embeddings, overrides, isolates and marks, and the line and paragraph separators.
+ */
+export const UNSAFE_CHARS = charClass(["c0ButTabNewline", "del", "c1", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
 
 /** A C0 control or DEL in caret notation (ESC → ^[, BEL → ^G, DEL → ^?); anything else as <U+XXXX>. */
 function visible(c: string): string {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { PortWatch } from "../src/features/port-watch.ts";
-import { _forceChildrenFiles, parseLsof, parseProcNetTcp, parseStatPpid, scanPorts } from "../src/features/ports.ts";
+import { _forceChildrenFiles, parseLsof, parseProcNetTcp, scanPorts } from "../src/features/ports.ts";
 import { waitFor } from "./harness.ts";
 
 describe("parsers", () => {
@@ -13,9 +13,6 @@ describe("parsers", () => {
     expect([...parseProcNetTcp(text)]).toEqual([["1611", 2024]]);
     const v6 = "  sl  local_address remote_address st ...\n   0: 00000000000000000000000001000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 3333 1 0 100 0 0 10 0";
     expect([...parseProcNetTcp(v6)]).toEqual([["3333", 8080]]);
-  });
-  test("stat ppid survives odd command names", () => {
-    expect(parseStatPpid("123 (my (odd) name) S 45 123 123 0 -1")).toBe(45);
   });
   test("lsof -F pcn", () => {
     expect(parseLsof("p10\ncnode\nn*:3000\nn[::1]:3001\np11\ncpython3\nn127.0.0.1:8000\n")).toEqual([

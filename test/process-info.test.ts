@@ -5,7 +5,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { foregroundProcess, parseTpgid, processCwd } from "../src/model/process-info";
+import { foregroundProcess, processCwd } from "../src/model/process-info";
+import { parseStat } from "../src/platform/linux";
 import { TestServer, waitFor } from "./harness";
 
 let s: TestServer;
@@ -29,10 +30,12 @@ test("a process's cwd and argv; a process that has gone has none", async () => {
   expect(await foregroundProcess(child.pid)).toBeNull();
 });
 
-test("tpgid is read past a command name holding spaces and parentheses", () => {
-  const stat = "4242 (a (b) c) S 1 4242 4242 34816 4300 4194304 0 0";
-  expect(parseTpgid(stat)).toBe(4300);
-  expect(parseTpgid("4242 (sh) S 1 4242 4242 0 -1 4194304")).toBeUndefined();
+test("/proc/<pid>/stat is read past a command name holding spaces and parentheses", () => {
+  const stat = "4242 (a (b) c) S 1 4243 4244 34816 4300 4194304 0 0";
+  expect(parseStat(stat)).toEqual({ state: "S", ppid: 1, pgrp: 4243, session: 4244, tpgid: 4300 });
+  expect(parseStat("4242 (sh) T 1 4242 4242 0 -1 4194304")).toEqual({ state: "T", ppid: 1, pgrp: 4242, session: 4242, tpgid: -1 });
+  expect(parseStat("")).toBeUndefined();
+  expect(parseStat("4242 (sh) S x")).toBeUndefined();
 });
 
 test("pane_info names the foreground program and its cwd; a split from the keys opens where the focused program is", async () => {

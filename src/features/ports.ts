@@ -4,6 +4,7 @@
 
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { platformKind } from "../platform";
+import * as linux from "../platform/linux";
 
 export interface ListeningPort {
   port: number;
@@ -25,13 +26,6 @@ export function parseProcNetTcp(text: string, into = new Map<string, number>()):
     if (f[9] !== "0" && port > 0) into.set(f[9]!, port);
   }
   return into;
-}
-
-/** ppid from /proc/<pid>/stat text; the command name may hold spaces and parentheses. */
-export function parseStatPpid(text: string): number | undefined {
-  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  const ppid = Number(rest[1]);
-  return Number.isInteger(ppid) ? ppid : undefined;
 }
 
 const readText = (path: string) => readFile(path, "utf8").catch(() => "");
@@ -68,7 +62,7 @@ async function ppidTable(): Promise<Map<number, number[]>> {
   await Promise.all(
     [...live].map(async (pid) => {
       const known = ppids.get(pid);
-      const ppid = known !== undefined && (known === 0 || live.has(known)) ? known : parseStatPpid(await readText(`/proc/${pid}/stat`));
+      const ppid = known !== undefined && (known === 0 || live.has(known)) ? known : (await linux.stat(pid))?.ppid;
       if (ppid !== undefined) next.set(pid, ppid);
     }),
   );

@@ -2,8 +2,9 @@
 // (DEL and C1 too, which JSON leaves as they are) written as \u escapes, so what is shown can never
 // carry a terminal escape sequence.
 
-/** C0 controls, DEL and the C1 controls: what must never reach a terminal from others' text. */
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
+import { CONTROL_CHARS } from "../safe-text";
+
+export { CONTROL_CHARS };
 
 /** Whether `s` has a control character. */
 export function hasControl(s: string): boolean {

@@ -2,6 +2,9 @@
 // question (confirm before quit or close, as tmux's confirm-before).
 
 import { type KeyEvent, parseMods, CONTROL, ALT } from "../protocol/events";
+import { charClass } from "../safe-text";
+
+const C0_AND_DEL = charClass(["c0", "del"], "g");
 
 export interface Prompt {
   label: string;
@@ -91,7 +94,7 @@ export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" 
 
 export function insertText(p: Prompt, s: string): void {
   if (p.confirm) return; // a paste is no answer
-  const clean = s.replace(/[\x00-\x1f\x7f]/g, "");
+  const clean = s.replace(C0_AND_DEL, "");
   const chars = [...p.text];
   const add = [...clean];
   chars.splice(p.pos, 0, ...add);

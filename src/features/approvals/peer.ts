@@ -3,7 +3,7 @@
 // guard (docs/security.md "Approvals") uses it so that a program inside a pane can't answer an
 // agent's permission request.
 import { dlopen, FFIType, ptr } from "bun:ffi";
-import { readFileSync } from "node:fs";
+import * as linux from "../../platform/linux";
 
 // Linux values, the same on x86_64 and aarch64.
 const SOL_SOCKET = 1;
@@ -38,21 +38,6 @@ export function peerPid(fd: number | undefined): number | undefined {
   return cred[0]! > 0 ? cred[0] : undefined;
 }
 
-/** ppid and session id from /proc/PID/stat (the command name may hold spaces and parentheses). */
-export function procStat(pid: number): { ppid: number; sid: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // After "(comm) ": state ppid pgrp session …
-  const ppid = Number(rest[1]);
-  const sid = Number(rest[3]);
-  return Number.isInteger(ppid) && Number.isInteger(sid) ? { ppid, sid } : undefined;
-}
-
 /**
  * The pane `pid` runs in, if any: a pane's program is a session leader (ws starts it with setsid),
  * so a process in that session, or one whose ancestry reaches a pane's program, is inside it.
@@ -63,9 +48,9 @@ export function paneOfProcess(pid: number, panePids: ReadonlyMap<number, number>
   for (let depth = 0; depth < MAX_DEPTH && p > 1; depth++) {
     const direct = panePids.get(p);
     if (direct !== undefined) return direct;
-    const st = procStat(p);
+    const st = linux.statSync(p);
     if (!st) return undefined;
-    const bySession = panePids.get(st.sid);
+    const bySession = panePids.get(st.session);
     if (bySession !== undefined) return bySession;
     p = st.ppid;
   }

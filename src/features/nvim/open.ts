@@ -6,6 +6,7 @@ import type { Tab } from "../../model/workspace";
 import { panesOf } from "../../model/layout";
 import { parentDir } from "../../paths";
 import { WsError } from "../../protocol/errors";
+import { charClass } from "../../safe-text";
 import { connectNvim } from "./rpc";
 import { nvimSocketOf, nvimSocketPath } from "./listen";
 import { parseLocation, type Location } from "./location";
@@ -15,7 +16,7 @@ const MAX_POSITION = 2 ** 31 - 1;
 
 /** C0 controls (NUL, CR, LF, ESC, …), DEL and the C1 controls: none belongs in a file's name, and
  * Neovim's `:drop` would take a CR or LF as the end of the name. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = charClass(["c0", "del", "c1"]);
 
 function checkLocation(text: string): Location {
   const bad = CONTROL.exec(text);

@@ -2,23 +2,20 @@
 // one synchronous step, so it is consistent; scrollback text and working directories are filled in
 // afterwards, yielding between panes so a big save never stalls the daemon for long. Scrollback is
 // captured again only for panes that printed something since their last capture.
-import { readlink } from "node:fs/promises";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
+import { platformKind } from "../../platform";
+import * as linux from "../../platform/linux";
 import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
 
-/** The program's current directory (Linux /proc); else where it started. */
+/** The program's current directory (Linux /proc); else where it started. Elsewhere a save does
+ * not ask lsof: one child process per pane on every save costs more than the cwd is worth. */
 async function currentDir(p: Pane): Promise<string> {
-  if (process.platform === "linux" && !p.exited) {
-    try {
-      return await readlink(`/proc/${p.pid}/cwd`);
-    } catch {}
-  }
-  return p.cwd;
+  return (platformKind() === "linux" && !p.exited ? await linux.cwd(p.pid) : undefined) ?? p.cwd;
 }
 
 function extraEnv(p: Pane, base: Record<string, string>): Record<string, string> {

@@ -9,7 +9,7 @@ import { DEFAULT_REVIEW_COMMAND, fill, loadTemplate } from "./templates";
 import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRoot, reviewBranchWorktree, worktreesRoot } from "./worktree";
 import { git, gitSaid, onPath, run } from "./git";
 import type { OpenReview } from "./service";
-import { safeText } from "../../safe-text";
+import { charClass, safeText } from "../../safe-text";
 import { pathNameProblem } from "../../model/names";
 
 type Env = Record<string, string | undefined>;
@@ -39,10 +39,11 @@ async function ghPr(ref: string, cwd: string): Promise<PrMeta | undefined> {
   }
 }
 
+const NOT_IN_NAMES = charClass(["c0", "del", "c1", "zeroWidth", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
+
 /** A name held to the name rule: no control characters, not too long. */
 function plainName(s: string, max = 80): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, " ").replace(/\s+/g, " ").trim();
+  const clean = s.replace(NOT_IN_NAMES, " ").replace(/\s+/g, " ").trim();
   return clean.length > max ? clean.slice(0, max - 1) + "…" : clean;
 }
 
