@@ -1,0 +1,77 @@
+// docs/limits.md's table against the constants it states: a limit changed in code and not in the
+// docs (or the other way) fails here, as the README's CLI table is checked in cli-registry.test.ts.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { MAX_MATCHES } from "../src/commands/search";
+import { MAX_BODY, MAX_TITLE } from "../src/commands/notify";
+import { MAX_KEYS } from "../src/commands/pane_send_keys";
+import { MAX_PENDING, MAX_SUMMARY } from "../src/features/approvals/service";
+import { MAX_WAIT_MS } from "../src/features/approvals/hook";
+import { MAX_ENV_BYTES, MAX_ENV_VARS, MAX_LAYOUT_DEPTH, MAX_PANES, MAX_PANES_PER_REQUEST } from "../src/model/limits";
+import { NAME_MAX_LENGTH } from "../src/model/names";
+import { SCROLLBACK_DEFAULT, SCROLLBACK_MAX } from "../src/model/pane";
+import { MAX_RUN_OUTPUT } from "../src/model/shell-marks";
+import { MAX_LINE } from "../src/protocol/version";
+import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
+
+const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
+const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
+/** The table's rows: the "What" cell → the "Limit" cell. */
+const rows = new Map(
+  table
+    .split("\n")
+    .filter((l) => l.startsWith("| ") && !l.startsWith("| What"))
+    .map((l) => l.split(" | "))
+    .map((c) => [c[0]!.slice(2), c[1]!] as const),
+);
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+/** The ways the docs write a number: 10,000 or 4096 (plain for powers of two), or in KiB/MiB, or hours. */
+const forms = (n: number, unit?: "bytes" | "ms"): string[] => {
+  if (unit === "bytes") return n % MiB === 0 ? [`${n / MiB} MiB`] : [`${n / KiB} KiB`];
+  if (unit === "ms") return n % 3_600_000 === 0 ? [`${n / 3_600_000} h`] : [`${n / 1000} s`];
+  return [n.toLocaleString("en-US"), String(n)];
+};
+/** Whether `cell` states `n` as a whole number (not part of a bigger one). */
+const states = (cell: string, n: number, unit?: "bytes" | "ms") =>
+  forms(n, unit).some((f) => new RegExp(`(?<![\\d.]|\\d,)${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\d]|[,.]\\d)`).test(cell));
+
+// The row (by the start of its "What" cell) and the constants its "Limit" cell states.
+const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
+  ["Names", [[NAME_MAX_LENGTH]]],
+  ["Approvals waiting", [[MAX_PENDING], [MAX_SUMMARY], [MAX_WAIT_MS, "ms"]]],
+  ["Panes one request starts", [[MAX_PANES_PER_REQUEST]]],
+  ["Panes one server runs", [[MAX_PANES]]],
+  ["Layout tree nesting", [[MAX_LAYOUT_DEPTH]]],
+  ["A pane's `env`", [[MAX_ENV_VARS], [MAX_ENV_BYTES, "bytes"]]],
+  ["History a pane keeps", [[SCROLLBACK_DEFAULT], [SCROLLBACK_MAX]]],
+  ["`pane_send_keys` keys", [[MAX_KEYS]]],
+  ["`notify` text", [[MAX_TITLE], [MAX_BODY]]],
+  ["`search`", [[MAX_MATCHES]]],
+  ["`run` output", [[MAX_RUN_OUTPUT, "bytes"], [SCROLLBACK_DEFAULT]]],
+  ["Connections", [[MAX_CONNECTIONS], [RESERVED_SLOTS]]],
+  ["Line, request budget", [[MAX_LINE, "bytes"]]],
+];
+
+describe("docs/limits.md states the limits the code has", () => {
+  test("the table was found and every checked row is in it", () => {
+    expect(rows.size).toBeGreaterThan(20);
+    for (const [row] of CHECKS) expect([...rows.keys()].some((k) => k.startsWith(row)), `no row "${row}"`).toBe(true);
+  });
+  for (const [row, values] of CHECKS)
+    test(row, () => {
+      const cell = [...rows].find(([k]) => k.startsWith(row))![1];
+      for (const [n, unit] of values) expect(states(cell, n, unit), `"${row}" should state ${forms(n, unit)[0]}: ${cell}`).toBe(true);
+    });
+  test("the check fails on a wrong number", () => {
+    expect(states("its last 1 MiB, history (2,000 lines)", 10_000)).toBe(false);
+    expect(states("2,000 lines", 2_000)).toBe(true);
+    expect(states("12,000 lines", 2_000)).toBe(false);
+    expect(states("64 KiB", 64 * KiB, "bytes")).toBe(true);
+    expect(states("640 KiB", 64 * KiB, "bytes")).toBe(false);
+    expect(states("0–100,000, in", 100_000)).toBe(true);
+    expect(states("100,0000", 100_000)).toBe(false);
+  });
+});
