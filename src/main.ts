@@ -29,12 +29,12 @@ function wantsHelp(args: string[]): boolean {
   // needs (request, libc); the CLI's modules are in the entry chunk but only define things, and
   // none of its tables is parsed. (`ws report --help` is the CLI's: help comes from the command table.)
   if (argv[0] === "report" && !wantsHelp(argv)) {
-    await (await import("./features/agents/report")).main(argv.slice(1));
+    await (await import("./cli/report")).main(argv.slice(1));
     process.exit(0);
   }
   // An agent's PermissionRequest hook (the approvals inbox): the same fast path as report.
   if (argv[0] === "approval-hook" && !wantsHelp(argv)) {
-    await (await import("./features/approvals/hook")).main(argv.slice(1));
+    await (await import("./cli/approval-hook")).main(argv.slice(1));
     process.exit(0);
   }
   // The daemon's regex helper (REGEX_WORKER_ARG, src/server/regex-worker.ts): nothing of the CLI either.

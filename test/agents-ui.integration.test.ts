@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
 import { notifyKinds } from "../src/features/agents/ui-feature";
-import { notificationBytes } from "../src/ui/notification";
+import { notificationBytes } from "../src/protocol/notification";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");

@@ -1,11 +1,11 @@
-// The client's own lstat (glibc through bun:ffi, client/libc.ts) reads exactly what node:fs reads,
+// The client's own lstat (glibc through bun:ffi, libc.ts) reads exactly what node:fs reads,
 // for every kind of entry the socket checks meet; and on this Linux machine it is the one in use.
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FFI_TYPE, clientLibc } from "../src/client/libc";
-import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/client/lstat";
+import { FFI_TYPE, clientLibc } from "../src/libc";
+import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/lstat";
 
 const dir = mkdtempSync(join(tmpdir(), "ws-lstat-"));
 const listener = Bun.listen({ unix: join(dir, "s.sock"), socket: { data() {} } });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
-import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/ui/key-encoder";
+import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/model/key-encoder";
 import { trackModes } from "../src/model/emulator-modes";
 import { InputParser } from "../src/protocol/input-parser";
 

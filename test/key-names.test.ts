@@ -1,7 +1,7 @@
-// tmux key names → keys → bytes (src/ui/key-names.ts), without a server.
+// tmux key names → keys → bytes (src/protocol/key-names.ts, src/model/key-encoder.ts), without a server.
 import { expect, test } from "bun:test";
-import { DEFAULT_MODES } from "../src/ui/key-encoder";
-import { KEY_NAMES, keysToBytes, parseKeyName } from "../src/ui/key-names";
+import { DEFAULT_MODES, keysToBytes } from "../src/model/key-encoder";
+import { KEY_NAMES, parseKeyName } from "../src/protocol/key-names";
 
 const bytes = (...keys: string[]) => keysToBytes(keys, DEFAULT_MODES);
 

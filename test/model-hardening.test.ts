@@ -11,7 +11,7 @@ import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
 import { Session } from "../src/model/session";
 import { paneBaseEnv } from "../src/model/launch";
-import { NAME_MAX_LENGTH } from "../src/model/names";
+import { NAME_MAX_LENGTH } from "../src/protocol/names";
 
 let s: TestServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseReportArgs } from "../src/features/agents/report.ts";
+import { parseReportArgs } from "../src/cli/report.ts";
 import { waitFor } from "./harness.ts";
 
 const script = join(import.meta.dir, "../src/main.ts"); // through main.ts: the fast path hooks use
@@ -106,7 +106,7 @@ describe("ws report", () => {
   });
 
   test("a payload of megabytes on stdin arrives whole", async () => {
-    // Read in many chunks (client/libc.ts readToEnd): a stand-in that collects the whole line.
+    // Read in many chunks (libc.ts readToEnd): a stand-in that collects the whole line.
     const got: string[] = [];
     const bigSock = join(dir, "big.sock");
     let buf = "";

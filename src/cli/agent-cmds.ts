@@ -24,7 +24,7 @@ export async function hooks({ fields }: HandlerInput): Promise<void> {
 }
 
 export async function report({ words }: HandlerInput): Promise<void> {
-  await (await import("../features/agents/report")).main(words);
+  await (await import("./report")).main(words);
 }
 
 /** ws agent send: `--to` names the agent itself, from anywhere; without it the text goes to the

@@ -2,5 +2,5 @@
 import type { HandlerInput } from "./handlers";
 
 export async function approvalHook({ words }: HandlerInput): Promise<void> {
-  await (await import("../features/approvals/hook")).main(words);
+  await (await import("./approval-hook")).main(words);
 }

@@ -2,7 +2,7 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
-import { clientSocketProblem, socketDirProblem } from "../client/socket-check";
+import { clientSocketProblem, socketDirProblem } from "../socket-check";
 import { socketDir } from "../paths";
 import { probeSocket, removeIfPresent } from "../socket-files";
 import { NoAnswer, request } from "../client/request";
@@ -108,10 +108,11 @@ export async function start({ fields }: HandlerInput): Promise<void> {
 
 export async function server({ fields }: HandlerInput): Promise<void> {
   const { runServer } = await import("../server/daemon");
+  const { cleanUpAfterServer, shimPaneEnv } = await import("../tmux-shim/server");
   const path = (fields.socket_path as string | undefined) || sock();
   const command = fields.command as string[];
   // --local (a global flag) marks the private server bare `ws --local` starts.
-  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, ...(command.length ? { command } : {}) });
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv: shimPaneEnv, afterStop: cleanUpAfterServer }, ...(command.length ? { command } : {}) });
   process.exit(process.exitCode);
 }
 
@@ -133,7 +134,7 @@ interface Finding {
 export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   const dir = socketDir();
   const findings: Finding[] = [];
-  // The same checks every client makes before it connects (client/socket-check.ts), so doctor and the CLI agree.
+  // The same checks every client makes before it connects (socket-check.ts), so doctor and the CLI agree.
   const problem = socketDirProblem(dir, { private: true });
   if (problem) findings.push({ level: "error", text: problem });
   if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });

@@ -1,7 +1,7 @@
 // notify: a message for the person at the attached terminal (its status line, and a desktop
 // notification through the outer terminal) and for event subscribers.
 import { WsError } from "../protocol/errors";
-import { notificationText } from "../ui/notification";
+import { notificationText } from "../protocol/notification";
 import { defineMessage } from "./types";
 
 /** Longest title and body, in characters: a status line and a desktop notification show little more. */

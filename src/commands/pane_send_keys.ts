@@ -1,9 +1,9 @@
 // pane_send_keys: keys by tmux's names, encoded for the program's current modes (application
-// cursor keys, keypad, kitty keyboard flags) by the attach UI's own encoder, and written as keys,
+// cursor keys, keypad, kitty keyboard flags) by the encoder the attach UI uses too (src/model/key-encoder.ts), and written as keys,
 // never as a paste.
 import { WsError } from "../protocol/errors";
-import { modesOf } from "../ui/key-encoder";
-import { KEY_MODIFIERS, KEY_NAMES, keysToBytes } from "../ui/key-names";
+import { keysToBytes, modesOf } from "../model/key-encoder";
+import { KEY_MODIFIERS, KEY_NAMES } from "../protocol/key-names";
 import { defineMessage, ok } from "./types";
 
 /** Keys one request may send. */

@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { COMMANDS, isCommand } from "../ui/commands-table";
+import { COMMANDS, isCommand } from "./commands-table";
 import { defineMessage, ok } from "./types";
 
 export default defineMessage<{ name: string }>({

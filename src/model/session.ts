@@ -6,7 +6,7 @@ import { Pane } from "./pane";
 import { findByName, type Tab, type Workspace } from "./workspace";
 import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
 import { WsError, have } from "../protocol/errors";
-import { nameProblem } from "./names";
+import { nameProblem } from "../protocol/names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
 import { EventBus } from "./events";
@@ -1011,7 +1011,7 @@ export type MoveTarget = { focus?: boolean; name?: string } & (
   | { newWorkspace: string }
 );
 
-/** Refuse a name that breaks the rule of src/model/names.ts (the protocol's schema checks it too;
+/** Refuse a name that breaks the rule of src/protocol/names.ts (the protocol's schema checks it too;
  * this holds for the UI's prompts and every other caller). */
 function checkName(param: string, name: string): void {
   const problem = nameProblem(name);

@@ -2,7 +2,7 @@
 // whose leaves say what to run where. Checked here before anything starts.
 import type { Layout } from "./layout";
 import { MAX_LAYOUT_DEPTH } from "./limits";
-import { nameProblem } from "./names";
+import { nameProblem } from "../protocol/names";
 import { envProblem } from "./env-vars";
 
 export type TreeNode =

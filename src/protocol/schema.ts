@@ -1,6 +1,6 @@
 // Field schemas for protocol messages: the one description that drives validation, the CLI's help,
 // the `describe` catalogue and the docs. Kept free of server imports so the CLI can load it cheaply.
-import { nameProblem } from "../model/names";
+import { nameProblem } from "./names";
 
 export type FieldType =
   | "integer"
@@ -23,7 +23,7 @@ export interface FieldSpec {
   default?: unknown;
   /** For strings: the accepted values. For string[]: the accepted values of each element. */
   accepted?: readonly string[];
-  /** For strings: the value is a name, held to the one rule of src/model/names.ts. */
+  /** For strings: the value is a name, held to the one rule of src/protocol/names.ts. */
   name?: boolean;
   /** For integers and numbers (and each of an integer[]'s): the smallest and largest accepted value. */
   min?: number;

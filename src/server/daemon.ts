@@ -10,7 +10,6 @@ import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { raiseFileLimit } from "../model/fd-limit";
-import { cleanUpAfterServer, shimPaneEnv } from "../tmux-shim/server";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
 import { Services } from "./services";
@@ -24,6 +23,16 @@ export interface DaemonOptions {
   command?: string[];
   /** A `ws --local` server: private to the client that started it, ends with it, never saved for later. */
   local?: boolean;
+  /** What the entry point plugs in (cli/server-cmds.ts sets the tmux shim's), so the daemon core
+   * loads no shim or keymap module itself. */
+  hooks?: DaemonHooks;
+}
+
+export interface DaemonHooks {
+  /** Extra variables for each pane, given its id (the shim's TMUX and PATH), or undefined for none. */
+  paneEnv?(socket: string, basePath: string | undefined): ((id: number) => Record<string, string>) | undefined;
+  /** After every pane and connection has ended: remove what this server left beside its socket. */
+  afterStop?(socket: string): void;
 }
 
 export class ServerStartError extends Error {}
@@ -51,7 +60,7 @@ export class Daemon {
     this.session = new Session({
       socketPath: opts.socketPath,
       baseEnv: paneBaseEnv(process.env),
-      paneEnv: shimPaneEnv(opts.socketPath, process.env.PATH),
+      paneEnv: opts.hooks?.paneEnv?.(opts.socketPath, process.env.PATH),
       onEmpty: () => {
         this.log.info("the last pane exited; quitting");
         void this.shutdown(false);
@@ -138,7 +147,9 @@ export class Daemon {
         } catch {}
       }
       for (const c of this.connections) c.end();
-      cleanUpAfterServer(this.opts.socketPath); // the shim's <name>.tmux/, the shell-*/ files
+      try {
+        this.opts.hooks?.afterStop?.(this.opts.socketPath); // the shim's <name>.tmux/, the shell-*/ files
+      } catch {}
       this.resolveDone();
     })();
     return this.stopping;

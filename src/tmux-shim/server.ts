@@ -2,19 +2,17 @@
 // ws (TMUX, its own TMUX_PANE, the shim's `tmux` first on PATH). Off by default: a TMUX that is
 // not tmux confuses programs that check for tmux.
 import { readdirSync } from "node:fs";
-import { readTextFile } from "../safe-file";
 import { parentDir } from "../paths";
 import { removeShellFiles } from "../model/shell-integration";
 import { removeShimDir } from "./state";
-import { parse as parseToml } from "smol-toml";
-import { keysTomlPath } from "../ui/keymap";
+import { parseKeysToml, readKeysToml } from "../keys-toml";
 import { installTmux } from "./install";
 import { shimPath, tmuxVar } from "./env";
 
 /** Whether keys.toml asks for it (a broken file is the keymap's to report: here it is off). */
 export function tmuxShimWanted(env: Record<string, string | undefined> = process.env): boolean {
   try {
-    return (parseToml(readTextFile(keysTomlPath(env), 1024 * 1024)) as Record<string, unknown>).tmux_shim === true;
+    return parseKeysToml(readKeysToml(env)).tmux_shim === true;
   } catch {
     return false;
   }

@@ -2,15 +2,14 @@
 // keys.toml overrides. COMMANDS is the one table of command names: the key
 // dispatcher, `ws keys --list` and `run_command` all read it.
 
-import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../toml-problem";
-import { FileReadError, readTextFile } from "../safe-file";
+import { FileReadError } from "../safe-file";
+import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
 import { type KeyEvent, parseMods, SHIFT, CONTROL, ALT, SUPER } from "../protocol/events";
 
 // The command table lives in its own small module so the protocol registry (run_command) can
 // use it without loading the keys.toml parser on every CLI call.
-import { wsDir } from "../xdg-dirs";
-import { COMMANDS, isCommand, type CommandInfo } from "./commands-table";
+import { COMMANDS, isCommand, type CommandInfo } from "../commands/commands-table";
 import { checkFormat, type StatusFormat } from "./status-format";
 export { COMMANDS, isCommand, type CommandInfo };
 
@@ -120,9 +119,7 @@ export function parseKeyName(s: string): string | null {
 
 // ---- keys.toml -------------------------------------------------------------
 
-export function keysTomlPath(env: Record<string, string | undefined> = process.env): string {
-  return wsDir("config", env, "keys.toml");
-}
+export { keysTomlPath };
 
 export interface LoadedKeymap {
   keymap: Keymap;
@@ -156,7 +153,7 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
   const warnings: string[] = [];
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseKeysToml(text);
   } catch (e) {
     warnings.push(`${tomlProblem(e, file)}; using the default keys`);
     return { keymap, warnings };
@@ -236,16 +233,12 @@ function checkWords(line: string): string | undefined {
   return /^[a-z][a-z-]*(\s|$)/.test(line.trim()) ? undefined : "not a word";
 }
 
-/** The most of keys.toml ws reads (a real one is a few KiB). */
-const KEYS_TOML_MAX = 1024 * 1024;
-
 /** Read keys.toml if there is one. Called at server start and by ws config reload, not on a hot path. */
 export function loadKeymap(env: Record<string, string | undefined> = process.env, checkLine?: LineCheck): LoadedKeymap {
   const path = keysTomlPath(env);
   let text: string;
   try {
-    // Never waits on a FIFO in its place (src/safe-file.ts).
-    text = readTextFile(path, KEYS_TOML_MAX);
+    text = readKeysToml(env);
   } catch (e) {
     const missing = e instanceof FileReadError && e.code === "ENOENT";
     return { keymap: defaultKeymap(), warnings: missing ? [] : [`${(e as Error).message}: the default keys are used`] };

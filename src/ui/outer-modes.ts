@@ -10,7 +10,7 @@
 // gets CSI I when it turns the reports on, as tmux sends it, so it need not wait for a change.
 
 import type { Pane } from "../model/pane";
-import type { PaneInputModes } from "./key-encoder";
+import type { PaneInputModes } from "../model/key-encoder";
 
 /** What ws has asked of the user's terminal beyond the attach client's setup. */
 interface OuterState {

@@ -6,7 +6,7 @@ import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
-import { isCommand } from "./commands-table";
+import { isCommand } from "../commands/commands-table";
 import { checkCommandLine, completeLine, runCommandLine } from "./command-line";
 import { chooseTree } from "./choose-tree";
 

@@ -40,7 +40,7 @@ export const CLAUDE_EVENTS = [
   "SessionEnd",
 ] as const;
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
-/** The approvals inbox's hook (features/approvals/hook.ts): one more group, with a time limit in
+/** The approvals inbox's hook (cli/approval-hook.ts): one more group, with a time limit in
  * seconds above the hook's own default wait (300 s), so the hook gives up before Claude kills it. */
 export const PERMISSION_EVENT = "PermissionRequest";
 export const PERMISSION_HOOK_TIMEOUT_S = 330;

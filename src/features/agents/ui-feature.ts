@@ -3,7 +3,7 @@
 // the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
 
 import type { Feature } from "../../server/features";
-import { notificationBytes } from "../../ui/notification";
+import { notificationBytes } from "../../protocol/notification";
 import { CONTROL_CHARS } from "../../safe-text";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";

@@ -6,7 +6,7 @@ import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
 import { hasControl, quote } from "../../protocol/quote";
-import { nameProblem } from "../../model/names";
+import { nameProblem } from "../../protocol/names";
 import type { SaveBody, SavedAgent, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
@@ -26,7 +26,7 @@ const isInt = (v: unknown, min = 0): v is number => Number.isSafeInteger(v) && (
 const noNul = (s: unknown): s is string => typeof s === "string" && !s.includes("\u0000");
 const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every(noNul);
 
-/** Why a saved name can't be used (the model's one rule, src/model/names.ts), or undefined. */
+/** Why a saved name can't be used (the model's one rule, src/protocol/names.ts), or undefined. */
 export function savedNameProblem(v: unknown, what: string): string | undefined {
   if (typeof v !== "string") return `no ${what}`;
   const problem = nameProblem(v);

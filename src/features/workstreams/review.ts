@@ -10,7 +10,7 @@ import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRo
 import { git, gitSaid, onPath, run } from "./git";
 import type { OpenReview } from "./service";
 import { charClass, safeText } from "../../safe-text";
-import { pathNameProblem } from "../../model/names";
+import { pathNameProblem } from "../../protocol/names";
 
 type Env = Record<string, string | undefined>;
 

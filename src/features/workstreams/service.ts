@@ -9,7 +9,7 @@ import type { TreeNode } from "../../model/tree";
 import type { Workstream } from "../../model/workstream";
 import { WsError, have } from "../../protocol/errors";
 import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, placeholderEnv, setupCommands, type Vars } from "./templates";
-import { pathNameProblem } from "../../model/names";
+import { pathNameProblem } from "../../protocol/names";
 import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
 import { readProject } from "../projects/store";
 import { parentDir } from "../../paths";

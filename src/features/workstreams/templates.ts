@@ -13,7 +13,7 @@ import { WsError } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
-import { pathNameProblem } from "../../model/names";
+import { pathNameProblem } from "../../protocol/names";
 import { interpreterName, scriptElements } from "./script-text";
 import { type CheckpointPolicy, DEFAULT_POLICY } from "./checkpoints";
 

@@ -1,10 +1,10 @@
 // The rules every client applies before it connects (spec: "Finding the socket"): the socket
 // directory is a real directory, ours, mode 0700; the socket is a socket, ours. Otherwise another
-// user could pose as the server and read what we send. lstat only (client/lstat.ts): a check
+// user could pose as the server and read what we send. lstat only (lstat.ts): a check
 // costs microseconds once glibc is at hand, and loads no node module.
 import type { Socket, SocketHandler } from "bun";
 import { lstatEntry } from "./lstat";
-import { parentDir } from "../paths";
+import { parentDir } from "./paths";
 
 /** A socket or socket directory that must not be used: someone else could see or spoof it. */
 export class UnsafeSocket extends Error {}

@@ -5,9 +5,9 @@
 // Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
-import { clientLibc } from "../../client/libc";
-import { requestLine } from "../../client/request";
-import { safeText } from "../../safe-text";
+import { clientLibc } from "../libc";
+import { requestLine } from "../client/request";
+import { safeText } from "../safe-text";
 
 const STDIN_WAIT_MS = 1000;
 const SOCKET_WAIT_MS = 1500;
@@ -53,7 +53,7 @@ function parseJson(text: string): unknown {
 
 // No isatty check: node:tty alone costs ~20 ms to load. Hooks always pipe stdin; a person typing
 // `ws report Stop` at a terminal just waits out the deadline (or presses ^D). glibc's poll and read
-// where they are at hand (client/libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
+// where they are at hand (libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
 // call ~3.5 ms.
 export async function readStdin(): Promise<string> {
   const libc = clientLibc();

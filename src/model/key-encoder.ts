@@ -2,9 +2,10 @@
 // modes it has set (what xterm would send for the same key, or kitty when the
 // program pushed kitty keyboard flags).
 
-import { pasteBytes } from "../model/paste";
+import { pasteBytes } from "./paste";
 import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
-import { modesOf, type PaneInputModes, type MouseEncoding } from "../model/emulator-modes";
+import { modesOf, type PaneInputModes, type MouseEncoding } from "./emulator-modes";
+import { parseKeyName } from "../protocol/key-names";
 export { modesOf, type PaneInputModes };
 
 export const DEFAULT_MODES: PaneInputModes = {
@@ -250,3 +251,12 @@ export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null
   return null;
 }
 
+/** The bytes for `keys` in the program's current modes: each a key name, or else text typed as it is. */
+export function keysToBytes(keys: readonly string[], modes: PaneInputModes, literal = false): string {
+  let out = "";
+  for (const k of keys) {
+    const key = literal ? undefined : parseKeyName(k);
+    out += (key && encodeKey(key.code, key.mods, key.state, modes)) ?? k;
+  }
+  return out;
+}

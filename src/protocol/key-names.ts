@@ -1,9 +1,8 @@
 // Keys by tmux's names (tmux 3.3 key-string.c), for pane_send_keys: a name such as "Escape",
-// "C-c", "M-Left" or "S-Tab" becomes a crossterm key, which the attach UI's encoder turns into the
-// bytes the pane's program expects in its current modes. The one table of names: the message's
+// "C-c", "M-Left" or "S-Tab" becomes a crossterm key, which src/model/key-encoder.ts turns into the
+// bytes the pane's program expects in its current modes (keysToBytes). The one table of names: the message's
 // description, `describe`, the docs and the CLI's help all read KEY_NAMES.
-import { type KeyCode, SHIFT, CONTROL, ALT, KEYPAD } from "../protocol/events";
-import { encodeKey, type PaneInputModes } from "./key-encoder";
+import { type KeyCode, SHIFT, CONTROL, ALT, KEYPAD } from "./events";
 
 export interface NamedKey {
   code: KeyCode;
@@ -83,14 +82,4 @@ export function parseKeyName(name: string): NamedKey | undefined {
     return { code: { Char: rest }, mods, state: 0 };
   }
   return undefined;
-}
-
-/** The bytes for `keys` in the program's current modes: each a key name, or else text typed as it is. */
-export function keysToBytes(keys: readonly string[], modes: PaneInputModes, literal = false): string {
-  let out = "";
-  for (const k of keys) {
-    const key = literal ? undefined : parseKeyName(k);
-    out += (key && encodeKey(key.code, key.mods, key.state, modes)) ?? k;
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
 // OSC 777 notify (urxvt, VTE, Ghostty), optionally after a bell. The text comes from others (a
 // script's notify, an agent's detail): control characters would end the OSC early or inject
 // sequences, so they become spaces.
-import { CONTROL_CHARS } from "../protocol/quote";
+import { CONTROL_CHARS } from "./quote";
 import { UNSAFE_CHARS } from "../safe-text";
 
 /** `s` with control, bidi and line-separator characters made spaces: safe inside an OSC and on the status line. */

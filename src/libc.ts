@@ -1,5 +1,5 @@
 // The few libc calls a CLI call makes itself, on Linux with glibc: lstat for the socket checks
-// (client/lstat.ts), poll and read for a hook's stdin (ws report). They are on the path of every
+// (lstat.ts), poll and read for a hook's stdin (ws report). They are on the path of every
 // call, and the alternatives cost more than the call's own work: loading node:fs ~4 ms (Bun
 // compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. Through Bun.FFI these
 // symbols cost ~1 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,

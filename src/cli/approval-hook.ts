@@ -7,7 +7,7 @@
 // Claude Code runs this hook while its permission dialog is already on screen (the first answer
 // wins there, so nothing is answered twice); the wait's default is therefore long, and it ends
 // early when the agent reports it moved on (docs/agents.md "Approvals").
-import { readStdin, sendLine } from "../agents/report";
+import { readStdin, sendLine } from "./report";
 
 /** How long the hook waits for an answer in ws by default: 5 minutes. */
 export const DEFAULT_WAIT_MS = 300_000;
