@@ -23,7 +23,6 @@ const KNOWN: readonly string[] = [
   "commands/handoff.ts -> ../server/services",
   "commands/search.ts -> ../server/regex-pool",
   "commands/search.ts -> ../server/user-pattern",
-  "commands/subscribe.ts -> ../server/connection",
   "commands/subscribe.ts -> ../server/event-log",
   "commands/types.ts -> ../server/services",
   "commands/wait_for.ts -> ../server/regex-pool",
@@ -40,13 +39,10 @@ const KNOWN: readonly string[] = [
   "remote/cli.ts -> ../cli/common",
   "remote/cli.ts -> ../cli/spec",
   "remote/dashboard.ts -> ../cli/common",
-  "ui/attached-client.ts -> ../server/connection",
   "ui/command-line.ts -> ../cli/parse",
   "ui/command-line.ts -> ../cli/spec",
   "ui/command-line.ts -> ../cli/table",
-  "ui/feature.ts -> ../server/connection",
   "ui/feature.ts -> ../server/features",
-  "ui/interface.ts -> ../server/connection",
 ];
 
 function layerOf(file: string): Layer | undefined {

@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import type { Connection } from "../server/connection";
+import type { Connection } from "../protocol/connection";
 import { EVENT_TYPES } from "../server/event-log";
 import { defineMessage } from "./types";
 

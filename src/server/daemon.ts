@@ -13,7 +13,7 @@ import { raiseFileLimit } from "../model/fd-limit";
 import { FEATURES, type Feature } from "./features";
 import { Control } from "./control";
 import { Services } from "./services";
-import type { Connection } from "./connection";
+import type { Connection } from "../protocol/connection";
 
 export interface DaemonOptions {
   socketPath: string;

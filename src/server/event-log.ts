@@ -3,7 +3,7 @@
 // stays bounded however slow a reader is: the ring has a fixed size in events and bytes, and a
 // subscriber never has more than SUB_MAX_QUEUED bytes queued; a reader that falls behind catches up
 // from the ring, and gets a `gap` only for events the ring no longer holds.
-import type { Connection } from "./connection";
+import type { Connection } from "../protocol/connection";
 import type { EventBus, ModelEvent } from "../model/events";
 import type { Session } from "../model/session";
 

@@ -11,7 +11,7 @@ import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";
 import { envInt } from "../model/limits";
 import { connectionShare } from "../model/fd-limit";
-import { Connection } from "./connection";
+import { Connection } from "../protocol/connection";
 import { dispatchLine, type LineStyle } from "./dispatch";
 
 export const IDLE_CLOSE_MS = 2000;

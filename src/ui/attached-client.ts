@@ -6,7 +6,7 @@
 // warning (the framing is intact, so the next event is fine); any fault while handling the
 // client's bytes closes this connection with a logged error and touches nothing else.
 
-import type { Connection } from "../server/connection";
+import type { Connection } from "../protocol/connection";
 import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
 import { openClientTty, type ClientTty } from "./client-tty";

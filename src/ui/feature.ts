@@ -3,7 +3,7 @@
 
 import type { Feature } from "../server/features";
 import type { AttachParams } from "../commands/attach";
-import type { Connection } from "../server/connection";
+import type { Connection } from "../protocol/connection";
 import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";

@@ -12,7 +12,7 @@
 // drawn, until that one's OUTPUT_FRAME_MS are up: the echo never waits behind a flood's redraw.
 
 import type { Session } from "../model/session";
-import type { Connection } from "../server/connection";
+import type { Connection } from "../protocol/connection";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";

@@ -1,5 +1,6 @@
-// One client connection: a write queue that respects the kernel's buffer (Bun's socket.write may
-// take only part), and a swappable reader so `attach` can take the stream over.
+// One client connection of the server: a write queue that respects the kernel's buffer (Bun's
+// socket.write may take only part), and a swappable reader so `attach` can take the stream over.
+// In protocol/ so that handlers and the UI, below the server, can name it.
 import type { Socket } from "bun";
 
 export interface ConnectionReader {
