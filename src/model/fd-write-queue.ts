@@ -6,7 +6,8 @@ import { writeSome, type Libc } from "./pty-libc";
 export interface FdWriteQueueOptions {
   /** How often a full fd is tried again (ms). */
   retryMs: number;
-  /** The most that may wait (bytes); a write past it is dropped whole. */
+  /** The most that may wait (bytes). A write that would take what waits past it is dropped whole;
+   * when nothing waited, the fd already took a part of it and only the rest is dropped. */
   limit?: number;
   /** The fd failed for good (hung up): everything queued is dropped first. */
   onError: () => void;
