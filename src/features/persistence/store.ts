@@ -35,17 +35,19 @@ export async function writeAtomic(path: string, data: Uint8Array | Uint8Array[])
   await unlink(tmp).catch(() => {});
   const fh = await open(tmp, "wx", 0o600);
   try {
-    for (const bytes of chunks) {
-      let off = 0;
-      while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+    try {
+      for (const bytes of chunks) {
+        let off = 0;
+        while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+      }
+      await fh.sync();
+    } finally {
+      await fh.close();
     }
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
     await rename(tmp, path);
   } catch (e) {
+    // A full disk, a file size limit, an I/O error: the old save stays as it was, and no half
+    // written temp file is left behind.
     await unlink(tmp).catch(() => {});
     throw e;
   }
