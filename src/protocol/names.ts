@@ -4,12 +4,14 @@
 // reorders text on screen, no unpaired surrogate. Pure: the protocol schema, the session and
 // restore all check with it.
 
+import { charClass } from "../safe-text";
+
 /** The most characters (code points) a name may have. */
 export const NAME_MAX_LENGTH = 128;
 
 /** C0 and C1 controls (NUL, ESC, newline, tab, DEL, …), the bidi embedding/override (U+202A–U+202E)
  * and isolate (U+2066–U+2069) controls, and the line and paragraph separators (U+2028, U+2029). */
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const FORBIDDEN = charClass(["c0", "del", "c1", "lineSeparators", "bidiEmbeddings", "bidiIsolates"]);
 
 /** What is wrong with a name, as a phrase that follows it ("… is empty"), or undefined if it is fine. */
 export function nameProblem(name: string): string | undefined {
