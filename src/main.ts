@@ -25,9 +25,10 @@ function wantsHelp(args: string[]): boolean {
   if (asTmux || argv[0] === "__tmux") {
     process.exit(await (await import("./tmux-shim/main")).main(asTmux ? argv : argv.slice(1)));
   }
-  // Agent hooks run `ws report` on every event: load only that module and the client modules it
-  // needs (request, libc); the CLI's modules are in the entry chunk but only define things, and
-  // none of its tables is parsed. (`ws report --help` is the CLI's: help comes from the command table.)
+  // Agent hooks run `ws report` on every event: load only that module and what it needs
+  // (client/request, libc, safe-text). The CLI's modules are in the entry chunk, but they only
+  // define things: none of its tables is parsed. (`ws report --help` is the CLI's: help comes
+  // from the command table.)
   if (argv[0] === "report" && !wantsHelp(argv)) {
     await (await import("./cli/report")).main(argv.slice(1));
     process.exit(0);
