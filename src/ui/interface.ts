@@ -13,6 +13,7 @@
 
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
+import type { AttachParams } from "../commands/attach";
 import type { Pane } from "../model/pane";
 import { type TermEvent, type KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
@@ -66,16 +67,6 @@ export interface InterfaceOptions {
   log?: ClientLog;
   /** This server's socket, for command lines run from the interface (prefix :). */
   socketPath?: string;
-}
-
-export interface AttachRequest {
-  cols: number;
-  rows: number;
-  build?: string;
-  term?: string;
-  /** The client's terminal device, for the server to drive itself (attach's v6 `tty`). */
-  tty?: string;
-  tty_id?: string;
 }
 
 export class Interface implements UiView {
@@ -249,7 +240,7 @@ export class Interface implements UiView {
 
   // ---- clients -------------------------------------------------------------
 
-  attach(req: AttachRequest, conn: Connection): void {
+  attach(req: AttachParams, conn: Connection): void {
     const old = this.client;
     if (old) {
       this.client = undefined;
