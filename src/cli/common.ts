@@ -5,47 +5,12 @@ import type { MessageInfo } from "./spec";
 import { serverName } from "../client/connect";
 import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import type { KeptConnection } from "../client/kept-connection";
-import { socketPath, type SocketChoice } from "../paths";
+import { socketPath } from "../paths";
+import { type Globals, takeGlobals } from "../global-flags";
 import { safeJson, safeText } from "../safe-text";
 import { VERSION } from "../protocol/version";
 
-export interface Globals extends SocketChoice {
-  json: boolean;
-  /** -H HOST (repeatable; WS_HOST when none): run against the ws on those machines (src/remote/). */
-  hosts?: string[];
-  /** --all-hosts: every host in the hosts file (ws dashboard). */
-  allHosts?: boolean;
-  /** --timeout MS: how long to wait. A wait's own timeout where the command waits (ws wait, agent
-   * send --wait), else the reply's deadline (default REPLY_TIMEOUT_MS). NaN when not a number. */
-  timeoutMs?: number;
-}
-
-/** Global flags may come anywhere before `--`: -L NAME, -H HOST, --local, --json. */
-export function takeGlobals(argv: string[]): { globals: Globals; rest: string[] } {
-  const globals: Globals = { json: false };
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    if (a === "-L" || a === "--socket-name") globals.name = argv[++i];
-    else if (a.startsWith("-L") && a.length > 2) globals.name = a.slice(2);
-    else if (a.startsWith("--socket-name=")) globals.name = a.slice(14);
-    else if (a === "-H" || a === "--host") (globals.hosts ??= []).push(argv[++i] ?? "");
-    else if (a.startsWith("--host=")) (globals.hosts ??= []).push(a.slice(7));
-    else if (a === "--all-hosts") globals.allHosts = true;
-    else if (a === "--timeout" || a.startsWith("--timeout=")) {
-      const raw = a === "--timeout" ? argv[++i] : a.slice(10);
-      globals.timeoutMs = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : NaN;
-    }
-    else if (a === "--local") globals.local = true;
-    else if (a === "--json") globals.json = true;
-    else rest.push(a);
-  }
-  return { globals, rest };
-}
+export { type Globals, takeGlobals };
 
 export let globals: Globals = { json: false };
 export function setGlobals(g: Globals): void {

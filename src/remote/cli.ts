@@ -7,6 +7,7 @@ import { CliError, globals } from "../cli/common";
 import { safeJson, safeText } from "../safe-text";
 import type { Command } from "../cli/spec";
 import { bridgeConnector } from "./bridge-socket";
+import { withoutHostFlags } from "../global-flags";
 import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
 
 /** Handlers that work on the server machine's files or settings (sockets, saves, hooks, keymap): they
@@ -15,21 +16,6 @@ import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
 const RUN_THERE = new Set(["start", "killServer", "doctor", "restart", "sessionRestore", "sessionDiscard", "sessionInfo", "keys", "hooks", "report"]);
 /** Commands that act on this machine whatever -H says. */
 const LOCAL_ONLY = new Set(["proxy", "remote install"]);
-
-/** The command line without -H/--host/--all-hosts (before `--`), for the remote ws to run. */
-export function withoutHostFlags(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (a === "-H" || a === "--host") i++;
-    else if (!a.startsWith("--host=") && a !== "--all-hosts") out.push(a);
-  }
-  return out;
-}
 
 /**
  * Run `command` (`bare`: no command, i.e. attach) against the remote host(s). Returns true when it
