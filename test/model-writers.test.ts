@@ -1,6 +1,8 @@
 // The Session is the model's only writer (docs/architecture.md "The model"): outside src/model/ no
-// code publishes a model change on the bus, and none assigns to a field of a workspace or a tab
-// (found by type, with the TypeScript compiler, so a saved tab's record is not mistaken for one).
+// code publishes a model change on the bus, none assigns to a field of a workspace or a tab, and
+// none calls a pane's owner-only writers (found by type, with the TypeScript compiler, so a saved
+// tab's record is not mistaken for one). A pane's label fields are read-only outside: the compiler
+// refuses a write.
 import { test, expect } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -31,12 +33,17 @@ function emits(text: string): string[] {
 
 const MODEL_TYPES = new Set(["Tab", "Workspace"]);
 const WORKSPACE_TS = join(MODEL, "workspace.ts");
+const PANE_TS = join(MODEL, "pane.ts");
+/** Pane methods only the Session calls: they change what the model says about a pane. */
+const PANE_WRITERS = new Set(["setName", "restoreTitle", "noteForeground", "setHeld", "respawn"]);
+/** Pane fields everyone reads and nobody outside the model writes. */
+const PANE_READONLY = ["title", "name", "program", "foregroundPid", "titleOwner", "held"];
 
 const OUTSIDE = sources(SRC).filter((f) => !f.startsWith(MODEL + "/"));
 const PROBE = join(ROOT, "test", "fixtures", "model-writer-probe.ts");
 
-/** Assignments (`=`, `+=`, `++`, …) to a field of a model Tab or Workspace, by file. One program
- * (the slow part) serves both tests. */
+/** Assignments (`=`, `+=`, `++`, …) to a field of a model Tab or Workspace, and calls of a pane's
+ * owner-only writers, by file. One program (the slow part) serves both tests. */
 let writesByFile: Map<string, string[]> | undefined;
 function modelFieldWrites(file: string): string[] {
   writesByFile ??= findWrites([...OUTSIDE, PROBE]);
@@ -49,6 +56,10 @@ function findWrites(files: string[]): Map<string, string[]> {
   const isModel = (node: ts.Expression): boolean => {
     const symbol = checker.getTypeAtLocation(node).getSymbol() ?? checker.getTypeAtLocation(node).aliasSymbol;
     return !!symbol && MODEL_TYPES.has(symbol.getName()) && (symbol.declarations ?? []).some((d) => d.getSourceFile().fileName === WORKSPACE_TS);
+  };
+  const isPane = (node: ts.Expression): boolean => {
+    const symbol = checker.getTypeAtLocation(node).getSymbol();
+    return !!symbol && symbol.getName() === "Pane" && (symbol.declarations ?? []).some((d) => d.getSourceFile().fileName === PANE_TS);
   };
   const byFile = new Map<string, string[]>();
   for (const file of files) {
@@ -65,6 +76,10 @@ function findWrites(files: string[]): Map<string, string[]> {
     const visit = (n: ts.Node): void => {
       if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) target(n.left);
       if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) target(n.operand);
+      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && PANE_WRITERS.has(n.expression.name.text) && isPane(n.expression.expression)) {
+        const { line } = sf.getLineAndCharacterOfPosition(n.getStart());
+        found.push(`${relative(ROOT, file)}:${line + 1} calls ${n.expression.getText()}`);
+      }
       ts.forEachChild(n, visit);
     };
     visit(sf);
@@ -86,5 +101,27 @@ test("outside src/model/, nothing publishes a model change or writes a field of 
 test("the checks see a writer when there is one", () => {
   expect(emits(`session.bus.emit({ type: "layout_changed", workspace: ws.name });`).filter((t) => !daemonEventTypes().has(t))).toEqual(["layout_changed"]);
   // A module that writes a model tab's zoom and a workspace's active tab, beside a look-alike record.
-  expect(modelFieldWrites(PROBE).map((w) => w.replace(/^.*:(\d+) /, "$1 "))).toEqual(["7 writes tab.zoomed", "8 writes ws.active"]);
+  // … and calls a pane's owner-only writer.
+  expect(modelFieldWrites(PROBE).map((w) => w.replace(/^.*:(\d+) /, "$1 "))).toEqual(["9 writes tab.zoomed", "10 writes ws.active", "11 calls pane.setName"]);
+}, 60_000);
+
+test("a pane's label fields are read-only outside the model: the compiler refuses a write", () => {
+  // A module outside src/model/ writing each field, and reading one (no error). Compiled in memory:
+  // written to disk, `bun run typecheck` would fail on it.
+  const file = join(ROOT, "test", "fixtures", "pane-write-probe.ts");
+  const lines = ['import type { Pane } from "../../src/model/pane";', "export function probe(pane: Pane): string {", ...PANE_READONLY.map((f) => `  pane.${f} = pane.${f};`), "  return pane.label;", "}"];
+  const text = lines.join("\n");
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, ...rest) => (name === file ? ts.createSourceFile(name, text, lang) : getSourceFile(name, lang, ...rest));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  const errors = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
+    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
+    return `${line + 1} TS${d.code}`;
+  });
+  // Each write, and nothing else, is refused as a write to a read-only property (TS2540).
+  expect(errors).toEqual(PANE_READONLY.map((_, i) => `${i + 3} TS2540`));
 }, 60_000);

@@ -191,7 +191,8 @@ describe("save → restore on a live session", () => {
     a.focusWorkspace(other);
     a.pane(1).write("typed into cat\n");
     await waitFor("cat's echo", () => a.pane(1).readText().join("\n").includes("typed into cat"));
-    a.pane(1).title = "my title";
+    a.pane(1).write("\x1b]2;my title\x07\n"); // cat writes it back: its program set the title
+    await waitFor("the title", () => a.pane(1).title === "my title");
     const body = await new Snapshotter(a).capture({ fresh: true });
     expect(checkBody(body)).toBeUndefined();
     const saved = decode(encode(body, meta)).body;

@@ -75,22 +75,18 @@ export class Pane implements Parser {
   private launch: ShellLaunch | undefined;
   cols: number;
   rows: number;
-  title = "";
-  /** The name pane_rename gave it; it wins over the title and the program's name. */
-  name: string | undefined;
-  /** The program in its terminal's foreground, once looked at (the Session sets them): its name and pid. */
-  program = "";
-  foregroundPid = 0;
-  /** The foreground pid when the title was last set (undefined until looked at): a title is the
-   * label only while the program that set it is in the foreground, so `top` run from a shell that
-   * titles its prompt is labelled `top`. */
-  titleOwner: number | undefined;
+  // The label's parts and the hold are read by everyone and written only by the pane itself and by
+  // the Session (the model's one writer), through the methods below: from outside they are
+  // read-only (test/model-writers.test.ts proves a write fails to compile).
+  #title = "";
+  #name: string | undefined;
+  #program = "";
+  #foregroundPid = 0;
+  #titleOwner: number | undefined;
+  #held = false;
   exitCode: number | null = null;
   exitSignal: string | null = null;
   exited = false;
-  /** Not a kept pane, but its program failed soon after it started: it stays, showing how it
-   * ended, until a key in it or a close (the Session sets it; tmux's remain-on-exit failed). */
-  held = false;
   lastOutputAt = Date.now();
   /** Called after the emulator has parsed new output. */
   onOutput: (pane: Pane) => void = () => {};
@@ -125,9 +121,9 @@ export class Pane implements Parser {
     this.rows = spec.rows;
     this.screen = createScreen({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });
     this.screen.onTitle = (t) => {
-      this.titleOwner = undefined; // set again, maybe by another program: looked at next time
-      if (t === this.title) return;
-      this.title = t;
+      this.#titleOwner = undefined; // set again, maybe by another program: looked at next time
+      if (t === this.#title) return;
+      this.#title = t;
       this.onTitle(this);
     };
     this.screen.onParsed = (n) => this.parsedElsewhere(n);
@@ -221,12 +217,12 @@ export class Pane implements Parser {
     old.pty.kill("SIGHUP");
     old.pty.close();
     this.exited = false;
-    this.held = false;
+    this.#held = false;
     this.ptyExited = false;
     this.exitCode = null;
     this.exitSignal = null;
-    this.program = "";
-    this.foregroundPid = 0;
+    this.#program = "";
+    this.#foregroundPid = 0;
     this.startedAt = Date.now();
     // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
     // a fresh line of the main screen.
@@ -235,6 +231,61 @@ export class Pane implements Parser {
 
   get pid(): number {
     return this.pty.pid;
+  }
+
+  /** The title its program set (OSC 0/2). */
+  get title(): string {
+    return this.#title;
+  }
+
+  /** The name pane_rename gave it; it wins over the title and the program's name. */
+  get name(): string | undefined {
+    return this.#name;
+  }
+
+  /** The program in its terminal's foreground, once looked at: its name and pid. */
+  get program(): string {
+    return this.#program;
+  }
+
+  get foregroundPid(): number {
+    return this.#foregroundPid;
+  }
+
+  /** The foreground pid when the title was last set (undefined until looked at): a title is the
+   * label only while the program that set it is in the foreground, so `top` run from a shell that
+   * titles its prompt is labelled `top`. */
+  get titleOwner(): number | undefined {
+    return this.#titleOwner;
+  }
+
+  /** Not a kept pane, but its program failed soon after it started: it stays, showing how it
+   * ended, until a key in it or a close (tmux's remain-on-exit failed). */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  // Owner-only writers: the Session's alone (test/model-writers.test.ts finds any other caller).
+
+  /** Name the pane (undefined: no name). */
+  setName(name: string | undefined): void {
+    this.#name = name;
+  }
+
+  /** A restored pane's saved title, shown until its program sets one. */
+  restoreTitle(title: string): void {
+    this.#title = title;
+  }
+
+  /** What a look at the pane's foreground found; a title set before it is now that program's. */
+  noteForeground(pid: number, program: string): void {
+    this.#foregroundPid = pid;
+    this.#program = program;
+    if (this.#titleOwner === undefined && this.#title) this.#titleOwner = pid;
+  }
+
+  setHeld(held: boolean): void {
+    this.#held = held;
   }
 
   /** What the pane is called when it has no title: its program's name. */

@@ -484,8 +484,8 @@ export class Session {
     const r = plan.cells.get(id)!;
     try {
       const pane = this.startPane(ws, o, r.cols, r.rows, id);
-      if (o.title) pane.title = o.title;
-      if (o.name) pane.name = o.name;
+      if (o.title) pane.restoreTitle(o.title);
+      if (o.name) pane.setName(o.name);
       return pane;
     } catch (e) {
       // Out of descriptors or processes, a shell would fail too: say so rather than try.
@@ -661,7 +661,7 @@ export class Session {
     // A kept pane stays, readable, saying how its program ended, until it is closed or respawned.
     // So does one whose program failed soon after it started (a typo, make without a Makefile),
     // until a key in it: it doesn't vanish before anyone could read why (tmux remain-on-exit failed).
-    pane.held = !pane.keep && failedAtStart(pane);
+    pane.setHeld(!pane.keep && failedAtStart(pane));
     if (pane.keep || pane.held) pane.showExit();
     this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
     if (!pane.keep && !pane.held) this.removePane(pane.id, false);
@@ -845,7 +845,7 @@ export class Session {
   renamePane(id: number, name: string): void {
     const pane = this.pane(id);
     if (name) checkName("name", name);
-    pane.name = name || undefined;
+    pane.setName(name || undefined);
     this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label, name: pane.name ?? null });
   }
 
@@ -854,9 +854,7 @@ export class Session {
     const pane = this.panes.get(id);
     if (!pane || pane.exited) return;
     const label = pane.label;
-    pane.foregroundPid = fg.pid;
-    pane.program = fg.name;
-    if (pane.titleOwner === undefined && pane.title) pane.titleOwner = fg.pid;
+    pane.noteForeground(fg.pid, fg.name);
     if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
   }
 
