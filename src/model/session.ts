@@ -1,57 +1,34 @@
 // The server's model and every operation on it: workspaces → tabs → layouts → panes. Handlers,
 // the UI and persistence change the model only through here, and each change is published on the
-// event bus.
+// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts) and the tab
+// builder's plan (tab-builder.ts) are their own modules; this one holds the writes. It is one piece
+// (over 500 lines) because it is the model's one writer: every change and its event are here.
 import { homedir } from "node:os";
-import { Pane } from "./pane";
+import { Pane, type PaneSpec } from "./pane";
 import { findByName, type Tab, type Workspace } from "./workspace";
-import { contains, leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
-import { WsError, have } from "../protocol/errors";
+import { leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
+import { WsError } from "../protocol/errors";
 import { nameProblem } from "../protocol/names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
 import { EventBus } from "./events";
-import { treeToSpec, type TreeNode } from "./tree";
+import { type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
 import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
 import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
 import { popupRects, type Popup, type PopupClose } from "./popup";
+import { locateInLayout, locatePane, paneById, paneWhere, tabById, tabByRef, tabName, tabWhere, workspaceNamed, type Place } from "./session-lookups";
+import { layoutArea, sizePanes, tabPopupRects, tabRects } from "./session-geometry";
+import { fallbackNote, planTab, runNow, runPaced, treeTabSpec, type BuildSteps, type RestoreTabSpec, type TabPlan, type TabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
 import type { Workstream } from "./workstream";
 
 export type { NewPaneOptions } from "./launch";
+export type { RestoreTabSpec, TabSpec } from "./tab-builder";
 
 /** Saved ids above this are not kept (a hand-made save's 2^53 would leave no ids after it). */
 const MAX_SAVED_ID = 2 ** 31 - 1;
-
-/** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
- * `zoomed` are keys of `panes`, not live ids: every pane gets a new id, except a saved id a restore
- * promised (promiseIds), which it keeps; so does the tab's saved `id`. */
-export interface TabSpec {
-  id?: number;
-  name?: string;
-  project?: string;
-  layout: Layout;
-  panes: Map<number, NewPaneOptions & { title?: string; name?: string }>;
-  focused: number;
-  zoomed?: number;
-}
-
-export type RestoreTabSpec = TabSpec;
-
-/** A tab being built: its spec, its renumbered layout, the saved → new ids and each pane's cell. */
-interface TabPlan {
-  spec: TabSpec;
-  name?: string;
-  project?: string;
-  layout: Layout;
-  ids: Map<number, number>;
-  byNew: Map<number, number>;
-  cells: Map<number, PaneRect>;
-  /** The ids reserved: first up to (not including) next. */
-  first: number;
-  next: number;
-}
 
 export interface SessionOptions {
   socketPath: string;
@@ -63,6 +40,9 @@ export interface SessionOptions {
   maxPanes?: number;
   /** Variables a pane gets over the base environment, by its id (the tmux shim's TMUX_PANE). */
   paneEnv?: (id: number) => Record<string, string>;
+  /** Makes a pane from its spec (default: a real one, its program on a PTY). A test gives panes
+   * over a fake PTY, to drive the Session in-process. */
+  createPane?: (spec: PaneSpec) => Pane;
 }
 
 export class Session {
@@ -124,46 +104,29 @@ export class Session {
   }
 
   workspace(name: string): Workspace {
-    const ws = this.findWorkspace(name);
-    if (!ws) throw new WsError(`no workspace "${name}"${have(this.workspaces.map((w) => w.name))}`, "workspace_not_found", { param: "name", available: this.workspaces.map((w) => w.name) });
-    return ws;
+    return workspaceNamed(this, name);
   }
 
   pane(id: number): Pane {
-    const p = this.panes.get(id);
-    if (!p) throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
-    return p;
+    return paneById(this, id);
   }
 
   /** Where a pane lives, if it is in a tab. */
-  where(id: number): { ws: Workspace; tab: Tab } | undefined {
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (contains(tab.layout, id) || tab.popup?.pane === id) return { ws, tab };
-    return undefined;
-  }
-
-  /** Where a pane of a layout lives: a popup floats over its tab, so splits, moves, swaps and zooms
-   * refuse it. */
-  private locateInLayout(id: number, param = "pane"): { ws: Workspace; tab: Tab } {
-    const at = this.locate(id);
-    if (at.tab.popup?.pane === id) throw new WsError(`pane ${id} is a popup: it floats over its tab, outside the layout`, "pane_is_popup", { param });
-    return at;
+  where(id: number): Place | undefined {
+    return paneWhere(this, id);
   }
 
   /** Where a pane lives; pane_not_found for one that isn't. */
-  locate(id: number): { ws: Workspace; tab: Tab } {
-    const found = this.where(id);
-    if (!found) throw new WsError(`no pane ${id}${have([...this.panes.keys()])}`, "pane_not_found", { param: "pane", available: [...this.panes.keys()] });
-    return found;
+  locate(id: number): Place {
+    return locatePane(this, id);
   }
 
-  tabById(id: number): { ws: Workspace; tab: Tab } {
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (tab.id === id) return { ws, tab };
-    const ids = this.workspaces.flatMap((w) => w.tabs.map((t) => t.id));
-    throw new WsError(`no tab ${id}${have(ids)}`, "tab_not_found", { param: "tab", available: ids });
+  tabById(id: number): Place {
+    return tabById(this, id);
   }
 
   /** The tab a message means: `tab` by id, else the tab holding `pane`, else the one on screen. */
-  resolveTab(p: { tab?: number; pane?: number }): { ws: Workspace; tab: Tab } {
+  resolveTab(p: { tab?: number; pane?: number }): Place {
     if (p.tab !== undefined) return this.tabById(p.tab);
     if (p.pane !== undefined) return this.locate(p.pane);
     const ws = this.currentWorkspace;
@@ -171,16 +134,12 @@ export class Session {
   }
 
   tabName(tab: Tab): string {
-    return tab.name ?? this.panes.get(tab.focused)?.label ?? "tab";
+    return tabName(this, tab);
   }
 
   /** A tab by its name or its 1-based number. */
   findTab(ws: Workspace, ref: string): Tab {
-    const byName = ws.tabs.find((t) => this.tabName(t) === ref) ?? ws.tabs.find((t) => this.tabName(t).toLowerCase() === ref.toLowerCase());
-    if (byName) return byName;
-    if (/^\d+$/.test(ref) && Number(ref) >= 1 && Number(ref) <= ws.tabs.length) return ws.tabs[Number(ref) - 1]!;
-    const names = ws.tabs.map((t) => this.tabName(t));
-    throw new WsError(`no tab "${ref}" in workspace "${ws.name}"${have(names)}`, "tab_not_found", { param: "tab", available: names });
+    return tabByRef(this, ws, ref);
   }
 
   /** Refuse a workspace that has closed (a caller that waited may still hold it). */
@@ -192,26 +151,22 @@ export class Session {
 
   /** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
   layoutArea(): Rect {
-    return { x: 0, y: 1, cols: Math.max(1, this.size.cols), rows: Math.max(1, this.size.rows - 2) };
+    return layoutArea(this.size);
   }
 
   /** Where each pane of a tab sits on screen (or would, with `layout`). A zoomed pane fills the tab. */
   rects(tab: Tab, layout: Layout = tab.layout): PaneRect[] {
-    const area = this.layoutArea();
-    if (tab.zoomed !== undefined) return [{ pane: tab.zoomed, ...area }];
-    return paneRects(layout, area, panesOf(layout).length > 1);
+    return tabRects(tab, this.layoutArea(), layout);
   }
 
   /** Size every pane of a tab to its cell. */
   relayout(tab: Tab): void {
-    for (const r of this.rects(tab)) this.panes.get(r.pane)?.resize(r.cols, r.rows);
-    const popup = this.popupRects(tab);
-    if (popup) this.panes.get(tab.popup!.pane)?.resize(popup.inner.cols, popup.inner.rows);
+    sizePanes(tab, this.layoutArea(), this.panes);
   }
 
   /** Where a tab's popup sits on screen: its box and the part its program sees. */
   popupRects(tab: Tab): { outer: Rect; inner: Rect } | undefined {
-    return tab.popup && popupRects(tab.popup, this.layoutArea());
+    return tabPopupRects(tab, this.layoutArea());
   }
 
   relayoutAll(): void {
@@ -254,7 +209,8 @@ export class Session {
     const argv = programOf(o, this.opts.baseEnv);
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
-      return new Pane({ id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep });
+      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep };
+      return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
     } catch (e) {
       throw startError(argv[0]!, e);
     }
@@ -316,7 +272,7 @@ export class Session {
   }
 
   split(target: number, o: NewPaneOptions & { right: boolean; focus: boolean; size?: number }): Pane {
-    const { ws, tab } = this.locateInLayout(target);
+    const { ws, tab } = locateInLayout(this, target);
     this.pane(target);
     this.checkRoom(1);
     const id = this.nextPane;
@@ -361,23 +317,20 @@ export class Session {
     if (tab.popup) this.removePane(tab.popup.pane, true);
   }
 
-  /** A new tab at the end of `ws` built from a tree (layout_apply): every program starts at its
-   * cell's size, or, if one can't, none does and nothing changes. */
-  newTabFromSpec(ws: Workspace, spec: TabSpec): Tab {
-    return this.buildTab(ws, spec, false).tab;
-  }
-
   /**
    * Build a fresh tab at the end of `ws` from a tree (layout_apply). Everything is checked before any
    * program starts (the pane limits, then each leaf's cwd and program, named by its path in the
-   * tree), and the model changes only once every program has started.
+   * tree), and the model changes only once every program has started: if one can't, none does.
    */
   applyTree(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }): Tab {
-    const { layout, panes, paths } = treeToSpec(root);
-    const leaves = new Map([...panes].map(([key, leaf]) => [key, { ...leaf, strictCwd: true }]));
-    this.checkRoom(leaves.size);
-    for (const [key, leaf] of leaves) this.checkLaunch(leaf, paths.get(key));
-    const tab = this.newTabFromSpec(ws, { name: o.name, layout, panes: leaves, focused: 1 });
+    const tab = runNow(this.treeSteps(ws, root, o.name));
+    if (o.focus) this.focusTab(ws, tab);
+    return tab;
+  }
+
+  /** applyTree a pane at a time (layout_apply): 64 panes would hold the thread for seconds. */
+  async applyTreePaced(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }, pace: () => Promise<void>): Promise<Tab> {
+    const tab = await runPaced(this.treeSteps(ws, root, o.name), pace);
     if (o.focus) this.focusTab(ws, tab);
     return tab;
   }
@@ -385,54 +338,40 @@ export class Session {
   /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
    * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
   restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
-    return this.buildTab(ws, spec, true);
-  }
-
-  /** Start every pane of `spec`, then put the tab in the model. With `fallback` (restore) a program
-   * that can't start gets the user's shell with a note; without it the first that can't start
-   * stops the build, and the panes already started are stopped. */
-  private buildTab(ws: Workspace, spec: TabSpec, fallback: boolean): { tab: Tab; ids: Map<number, number> } {
-    const plan = this.planTab(ws, spec, fallback);
-    const started: Pane[] = [];
-    try {
-      for (const id of plan.ids.values()) started.push(this.startPlanned(ws, plan, id, fallback));
-    } catch (e) {
-      for (const p of started) this.discard(p);
-      this.unreserveIds(plan);
-      throw e;
-    } finally {
-      this.reserved -= plan.ids.size;
-    }
-    return this.commitTab(ws, plan, started);
+    return runNow(this.buildSteps(ws, spec, true));
   }
 
   /**
-   * A saved tab rebuilt as buildTab does, but the thread is given back (`pace`) after each pane,
-   * so a restore of hundreds of panes never holds other clients up for more than one pane's start.
-   * The new ids and the room for the panes are reserved first; the tab enters the model whole, once
-   * every program has started. A workspace closed meanwhile: the panes are stopped, nothing stays.
+   * restoreTab, giving the thread back (`pace`) before each pane, so a restore of hundreds of panes
+   * never holds other clients up for more than one pane's start. The tab enters the model whole,
+   * once every program has started. A workspace closed meanwhile: the panes are stopped, nothing
+   * stays.
    */
   restoreTabPaced(ws: Workspace, spec: RestoreTabSpec, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
-    return this.buildTabPaced(ws, spec, true, pace);
+    return runPaced(this.buildSteps(ws, spec, true), pace);
   }
 
-  /** applyTree a pane at a time (layout_apply): 64 panes would hold the thread for seconds. */
-  async applyTreePaced(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }, pace: () => Promise<void>): Promise<Tab> {
-    const { layout, panes, paths } = treeToSpec(root);
-    const leaves = new Map([...panes].map(([key, leaf]) => [key, { ...leaf, strictCwd: true }]));
-    this.checkRoom(leaves.size);
-    for (const [key, leaf] of leaves) this.checkLaunch(leaf, paths.get(key));
-    const { tab } = await this.buildTabPaced(ws, { name: o.name, layout, panes: leaves, focused: 1 }, false, pace);
-    if (o.focus) this.focusTab(ws, tab);
-    return tab;
+  /** A tree's tab, checked before its build starts (the limits, then each leaf's launch). */
+  private *treeSteps(ws: Workspace, root: TreeNode, name: string | undefined): BuildSteps<Tab> {
+    const { spec, paths } = treeTabSpec(root, name);
+    this.checkRoom(spec.panes.size);
+    for (const [key, leaf] of spec.panes) this.checkLaunch(leaf, paths.get(key));
+    return (yield* this.buildSteps(ws, spec, false)).tab;
   }
 
-  private async buildTabPaced(ws: Workspace, spec: TabSpec, fallback: boolean, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
-    const plan = this.planTab(ws, spec, fallback);
+  /**
+   * Start every pane of `spec`, yielding before each (tab-builder.ts runs the steps at once or
+   * paced), then put the tab in the model. The new ids and the room for the panes are reserved
+   * first. With `fallback` (restore) a program that can't start gets the user's shell with a note;
+   * without it the first that can't start stops the build. A build that stops stops the panes it
+   * started. The workspace must still be there (or be one a restore is building) at every step.
+   */
+  private *buildSteps(ws: Workspace, spec: TabSpec, fallback: boolean): BuildSteps<{ tab: Tab; ids: Map<number, number> }> {
+    const plan = this.reserveTab(ws, spec, fallback);
     const started: Pane[] = [];
     try {
       for (const id of plan.ids.values()) {
-        await pace();
+        yield;
         if (!this.building.has(ws)) this.checkLive(ws);
         started.push(this.startPlanned(ws, plan, id, fallback));
       }
@@ -448,30 +387,18 @@ export class Session {
     return this.commitTab(ws, plan, started);
   }
 
-  /** Check a tab to build and reserve its pane ids (and its room: `reserved`, released by the caller). */
-  private planTab(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
+  /** Check a tab to build, plan it, and reserve its pane ids (and its room: `reserved`, released by
+   * the build). */
+  private reserveTab(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
     if (!this.building.has(ws)) this.checkLive(ws);
-    // An empty name is no name (older saves may hold one).
-    const name = spec.name || undefined;
-    const project = spec.project || undefined;
-    if (name !== undefined) checkName("name", name);
-    if (project !== undefined) checkName("project", project);
-    const ids = new Map<number, number>();
-    let next = this.nextPane;
-    const renumber = (l: Layout): Layout => {
-      if (l.kind === "split") return { ...l, a: renumber(l.a), b: renumber(l.b) };
-      if (!ids.has(l.pane)) ids.set(l.pane, this.promised.pane.delete(l.pane) ? l.pane : next++);
-      return leaf(ids.get(l.pane)!);
-    };
-    const layout = renumber(spec.layout);
+    if (spec.name) checkName("name", spec.name);
+    if (spec.project) checkName("project", spec.project);
+    const plan = planTab(spec, this.nextPane, (id) => this.promised.pane.delete(id), this.layoutArea());
     // A saved tab was within the limits when it was made; only the server's bound applies to it.
-    this.checkRoom(ids.size, !fallback);
-    const first = this.nextPane;
-    this.nextPane = next;
-    this.reserved += ids.size;
-    const cells = new Map(paneRects(layout, this.layoutArea(), ids.size > 1).map((r) => [r.pane, r]));
-    const byNew = new Map([...ids].map(([old, id]) => [id, old]));
-    return { spec, name, project, layout, ids, byNew, cells, first, next };
+    this.checkRoom(plan.ids.size, !fallback);
+    this.nextPane = plan.next;
+    this.reserved += plan.ids.size;
+    return plan;
   }
 
   /** A build that failed gives its ids back, unless later panes took ids after them meanwhile. */
@@ -490,8 +417,7 @@ export class Session {
     } catch (e) {
       // Out of descriptors or processes, a shell would fail too: say so rather than try.
       if (!fallback || (e instanceof WsError && e.code === "resource_exhausted")) throw e;
-      const note = `\x1b[33mws: could not restart ${JSON.stringify(o.argv ?? [])}: ${(e as Error).message}; started a shell instead\x1b[0m\r\n`;
-      return this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + note }, r.cols, r.rows, id);
+      return this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + fallbackNote(o.argv, e) }, r.cols, r.rows, id);
     }
   }
 
@@ -801,7 +727,7 @@ export class Session {
   /** Show a pane alone, filling its tab (`on`), put its tab's layout back (`off`), or whichever it is
    * not (`toggle`). Zooming a pane focuses it. Returns whether the zoom changed. */
   zoom(id: number, mode: "toggle" | "on" | "off"): boolean {
-    const { ws, tab } = this.locateInLayout(id);
+    const { ws, tab } = locateInLayout(this, id);
     const on = mode === "on" || (mode === "toggle" && tab.zoomed !== id);
     const next = on ? id : undefined;
     if (tab.zoomed === next) return false;
@@ -868,7 +794,7 @@ export class Session {
    */
   movePane(id: number, to: MoveTarget): { ws: Workspace; tab: Tab } {
     this.pane(id);
-    const from = this.locateInLayout(id);
+    const from = locateInLayout(this, id);
     const alone = panesOf(from.tab.layout).length === 1;
     const refuse = (why: string, param?: string): never => {
       throw new WsError(`can't move pane ${id}: ${why}`, "invalid_move", param ? { param } : undefined);
@@ -877,7 +803,7 @@ export class Session {
     if ("beside" in to) {
       if (to.beside === id) refuse("a pane can't go beside itself", "beside");
       this.pane(to.beside);
-      const at = this.locateInLayout(to.beside, "beside");
+      const at = locateInLayout(this, to.beside, "beside");
       if (to.size !== undefined && to.size < 1) throw new WsError(`size must be at least 1, got ${to.size}`, "invalid_params", { param: "size" });
       // Beside a pane of its own tab: take it out first, then split beside the other.
       const base = at.tab === from.tab ? removePane(from.tab.layout, id)! : at.tab.layout;
@@ -945,10 +871,8 @@ export class Session {
   }
 
   /** A workstream's tab, while it is open. */
-  workstreamTab(w: Workstream): { ws: Workspace; tab: Tab } | undefined {
-    if (w.tab === undefined) return undefined;
-    for (const ws of this.workspaces) for (const tab of ws.tabs) if (tab.id === w.tab) return { ws, tab };
-    return undefined;
+  workstreamTab(w: Workstream): Place | undefined {
+    return w.tab === undefined ? undefined : tabWhere(this, w.tab);
   }
 
   /** The workstream whose tab holds `pane`. */
@@ -978,9 +902,9 @@ export class Session {
   applyTreeInNewWorkspace(name: string, root: TreeNode, o: { name?: string; focus: boolean }): { ws: Workspace; tab: Tab } {
     checkName("name", name);
     if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "workspace" });
-    const { panes, paths } = treeToSpec(root);
-    this.checkRoom(panes.size);
-    for (const [key, leaf] of panes) this.checkLaunch({ ...leaf, strictCwd: true }, paths.get(key));
+    const { spec, paths } = treeTabSpec(root, o.name);
+    this.checkRoom(spec.panes.size);
+    for (const [key, leaf] of spec.panes) this.checkLaunch(leaf, paths.get(key));
     const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
     this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
@@ -994,8 +918,8 @@ export class Session {
 
   /** Swap two panes of one tab: the split shape stays, the panes change places. */
   swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
-    const at = this.locateInLayout(a);
-    const other = this.locateInLayout(b, "with");
+    const at = locateInLayout(this, a);
+    const other = locateInLayout(this, b, "with");
     if (at.tab !== other.tab) throw new WsError(`panes ${a} and ${b} are in different tabs`, "cross_tab", { param: "with" });
     if (a !== b) this.setLayout(at.ws, at.tab, swapPanes(at.tab.layout, a, b));
     return at;
