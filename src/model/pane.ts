@@ -2,7 +2,7 @@
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
 // `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
 import { pasteBytes } from "./paste";
-import { spawnPty, type Pty } from "./pty";
+import { spawnPty, type Pty, type PtyOptions } from "./pty";
 import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
 import type { ShellView } from "./shell-marks";
 import type { Screen } from "./screen";
@@ -110,7 +110,11 @@ export class Pane implements Parser {
   /** Counts programs run in this pane: a replaced program's late output and exit are ignored. */
   private generation = 0;
 
-  constructor(spec: PaneSpec) {
+  /** `spawn` starts the program (a test gives a fake PTY: Session's createPane). */
+  constructor(
+    spec: PaneSpec,
+    private readonly spawnProgram: (o: PtyOptions) => Pty = spawnPty,
+  ) {
     this.id = spec.id;
     this.argv = spec.argv;
     this.command = spec.command ?? spec.argv;
@@ -153,7 +157,7 @@ export class Pane implements Parser {
   /** Start `argv` on a new PTY at the pane's size; its output and exit count while it is current. */
   private spawn(): Pty {
     const gen = ++this.generation;
-    return spawnPty({
+    return this.spawnProgram({
       argv: this.launch?.argv ?? this.argv,
       cwd: this.cwd,
       env: this.launch ? { ...this.env, ...this.launch.env } : this.env,
