@@ -6,7 +6,7 @@ import { CliError, errorJson, type Globals, globals, keepConnection, print, prin
 import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
-import { type Found, MissingPane, UsageError, findCommand, parseArgs } from "./parse";
+import { type Found, MissingPane, UsageError, findCommand, parseArgs, takesFirst } from "./parse";
 import type { Command } from "./spec";
 import { VIEWS } from "./views";
 
@@ -24,11 +24,15 @@ export function commandTable(): Command[] {
  * findCommand, over the whole table, finds a group or says what is wrong. */
 function commandNamed(words: string[]): Found | undefined {
   const first = words[0]!;
-  if (Object.hasOwn(COMMAND_JSON, first)) return { command: JSON.parse(COMMAND_JSON[first]!), rest: words.slice(1) };
   const second = words[1];
-  if (second === undefined || second.startsWith("-")) return undefined;
+  // `ws fan status NAME` before `ws fan N …`: a command's subcommand wins over its own argument.
   const path = `${first} ${second}`;
-  return Object.hasOwn(COMMAND_JSON, path) ? { command: JSON.parse(COMMAND_JSON[path]!), rest: words.slice(2) } : undefined;
+  if (second !== undefined && !second.startsWith("-") && Object.hasOwn(COMMAND_JSON, path)) return { command: JSON.parse(COMMAND_JSON[path]!), rest: words.slice(2) };
+  if (!Object.hasOwn(COMMAND_JSON, first)) return undefined;
+  const command = JSON.parse(COMMAND_JSON[first]!) as Command;
+  // A word the command can't take may be a mistyped subcommand: findCommand says which.
+  if (second !== undefined && !second.startsWith("-") && !takesFirst(command, second) && Object.keys(COMMAND_JSON).some((p) => p.startsWith(`${first} `))) return undefined;
+  return { command, rest: words.slice(1) };
 }
 
 /** Exit status for a mistake in the command line (as getopt-style tools do). */

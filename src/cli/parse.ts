@@ -16,6 +16,17 @@ const didYouMean = (word: string, names: readonly string[], show = (s: string) =
   return near === undefined ? ` (${listedBy} lists them)` : ` (did you mean ${show(String(near))}?)`;
 };
 
+/** Whether `word` can be the command's first positional argument (a number for an integer one). */
+export function takesFirst(cmd: Command, word: string): boolean {
+  let first: Param | undefined;
+  for (const p of cmd.params) if (p.flag === undefined) {
+    first = p;
+    break;
+  }
+  if (!first) return false;
+  return first.type !== "integer" || /^-?\d+$/.test(word);
+}
+
 export type Found = { command: Command; rest: string[] } | { group: string; commands: Command[]; rest: string[] };
 
 /** The command the leading words name (or the group they start, e.g. `ws workspace`). */
@@ -24,9 +35,18 @@ export function findCommand(table: readonly Command[], words: string[]): Found {
   // takes a callback (find, filter) costs ~0.5 ms to compile on its first use.
   const first = words[0]!;
   const group: Command[] = [];
+  let exact: Command | undefined;
   for (const c of table) {
-    if (c.path === first) return { command: c, rest: words.slice(1) };
-    if (c.path.startsWith(first + " ")) group.push(c);
+    if (c.path === first) exact = c;
+    else if (c.path.startsWith(first + " ")) group.push(c);
+  }
+  // A command that is also a group's first word (ws fan N … and ws fan status NAME): a known
+  // second word picks the group's command, one the command takes is its own argument, and
+  // anything else is a mistyped subcommand.
+  if (exact) {
+    const second = words[1];
+    for (const c of group) if (c.path === `${first} ${second}`) return { command: c, rest: words.slice(2) };
+    if (!group.length || second === undefined || second.startsWith("-") || takesFirst(exact, second)) return { command: exact, rest: words.slice(1) };
   }
   if (!group.length) {
     if (first.startsWith("-")) throw new UsageError(`unknown flag ${first}${didYouMean(first, GLOBAL_FLAGS)}`);

@@ -50,6 +50,20 @@ export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unkno
   checkpointDiff: (r) => `${r.diff}${r.truncated ? "\n(diff cut at 1 MiB)" : ""}`.replace(/\n$/, ""),
   checkpointRestored: (r) =>
     `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`,
+  fanStarted: (r) =>
+    (r.candidates as { workstream: string; pane: number; workspace: string }[]).map((c) => safeText(`${c.workstream}  pane ${c.pane}  ${c.workspace}`)).join("\n"),
+  fanStatus: (r) => {
+    const rows = r.candidates as { k: number; workstream: string; open: boolean; status: string | null; prompted: boolean; files?: number; added?: number; removed?: number; check: string; exit_code?: number }[];
+    const lines = rows.map((c) => {
+      const agent = !c.open ? "closed" : (c.status ?? (c.prompted ? "prompted" : "starting"));
+      const changes = c.files !== undefined ? `${c.files} files  +${c.added} -${c.removed}` : "";
+      const check = c.check === "none" ? "" : `check ${c.check}${c.exit_code !== undefined && c.check === "failed" ? ` (exit ${c.exit_code})` : ""}`;
+      return safeText([String(c.k).padStart(2), c.workstream, agent, changes, check].filter(Boolean).join("  "));
+    });
+    return [safeText(`fan ${r.fan} (template ${r.template}, base ${String(r.base).slice(0, 12)})`), ...lines].join("\n");
+  },
+  fanKept: (r) =>
+    safeText(`kept ${r.kept} (branch ${r.branch})${(r.closed as string[]).length ? `; closed ${(r.closed as string[]).join(", ")}` : ""}${(r.deleted_branches as string[]).length ? `; deleted branches ${(r.deleted_branches as string[]).join(", ")}` : ""}`),
   search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
   /** ws inbox: one line a request (the server made its text safe; safeText again as the terminal's guard). */
   inbox: (r) =>

@@ -63,6 +63,10 @@ import approval_request from "./approval_request";
 import approval_list from "./approval_list";
 import approval_answer from "./approval_answer";
 import config_reload from "./config_reload";
+import fan_start from "./fan_start";
+import fan_status from "./fan_status";
+import fan_compare from "./fan_compare";
+import fan_keep from "./fan_keep";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -128,6 +132,11 @@ export const MESSAGES: MessageEntry[] = [
   checkpoint_list,
   checkpoint_diff,
   checkpoint_restore,
+  // issue 28: fan-out
+  fan_start,
+  fan_status,
+  fan_compare,
+  fan_keep,
   // issue 26: the approvals inbox
   approval_request,
   approval_list,

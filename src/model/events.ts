@@ -60,6 +60,12 @@ export type DaemonEvent =
   | { type: "notification"; title: string; body?: string; pane?: number }
   /** A workstream's worktree was checkpointed (features/workstreams/checkpoints.ts). */
   | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string }
+  /** ws fan made its candidates (features/workstreams/fan.ts). */
+  | { type: "fan_started"; fan: string; template: string; workstreams: string[]; base: string; tiled: boolean }
+  /** A fan candidate's agent finished a turn; `check`: the template's check's result, when it has one. */
+  | { type: "fan_candidate_done"; fan: string; workstream: string; k: number; check?: { exit_code: number; passed: boolean; ms: number } }
+  /** ship (through the server) committed, pushed or opened a PR. */
+  | { type: "shipped"; workstream: string; branch: string; commit?: string; pushed: boolean; pr?: string }
   /** An agent's hook asked for permission (features/approvals): the inbox's new row. */
   | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
   /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */

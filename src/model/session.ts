@@ -875,12 +875,18 @@ export class Session {
     return w.tab === undefined ? undefined : tabWhere(this, w.tab);
   }
 
-  /** The workstream whose tab holds `pane`. */
+  /** The workstream whose tab holds `pane`; in a tab several share (ws fan --tiled), the one the
+   * pane's WS_WORKSTREAM names. */
   workstreamOfPane(pane: number): Workstream | undefined {
     const at = this.where(pane);
     if (!at) return undefined;
-    for (const w of this.workstreams.values()) if (w.tab === at.tab.id) return w;
-    return undefined;
+    let first: Workstream | undefined;
+    for (const w of this.workstreams.values()) {
+      if (w.tab !== at.tab.id) continue;
+      if (w.name === this.panes.get(pane)?.env.WS_WORKSTREAM) return w;
+      first ??= w;
+    }
+    return first;
   }
 
   /** Record a workstream (or replace the record of one by that name: a review opened afresh). */

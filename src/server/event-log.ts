@@ -36,6 +36,9 @@ export const EVENT_TYPES = [
   "workstream_created",
   "workstream_closed",
   "checkpoint_saved",
+  "fan_started",
+  "fan_candidate_done",
+  "shipped",
   "approval_requested",
   "approval_resolved",
 ] as const;
@@ -57,6 +60,7 @@ const SAME_TYPES = [
   "pane_respawned", "pane_moved",
   "popup_opened", "popup_closed",
   "workstream_created", "workstream_closed", "checkpoint_saved",
+  "fan_started", "fan_candidate_done", "shipped",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;

@@ -1,13 +1,16 @@
-// Plugs workstreams into the daemon: the service new_workstream, open_review, workstream_done and
-// the dashboard use, and the interface's new-workstream prompt.
+// Plugs workstreams into the daemon: the service new_workstream, open_review, workstream_done, fan_*
+// and the dashboard use, and the interface's new-workstream prompt.
 import type { Feature } from "../../server/features";
 import { WorkstreamService } from "./service";
+import { FanService } from "./fan";
 
 export default function workstreamsFeature(): Feature {
   return {
     name: "workstreams",
     provide(d) {
-      d.services.provide("workstreams", new WorkstreamService(d.session));
+      const svc = new WorkstreamService(d.session);
+      svc.fans = new FanService(d.session, svc, () => d.services.get("agents"));
+      d.services.provide("workstreams", svc);
     },
     start(d) {
       // The interface's new-workstream prompt (and run_command's).

@@ -6,9 +6,10 @@ import { isAbsolute, join } from "node:path";
 import type { Session } from "../../model/session";
 import type { Tab, Workspace } from "../../model/workspace";
 import type { TreeNode } from "../../model/tree";
+import { panesOf } from "../../model/layout";
 import type { Workstream } from "../../model/workstream";
 import { WsError, have } from "../../protocol/errors";
-import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, placeholderEnv, setupCommands, type Vars } from "./templates";
+import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, placeholderEnv, setupCommands, type Template, type Vars } from "./templates";
 import { pathNameProblem } from "../../protocol/names";
 import { copyFiles, copyList, expandHome, makeWorktree, removeWorktree, repoName, repoRoot, runSetup, undoWorktree, unfinishedWork, worktreesRoot } from "./worktree";
 import { readProject } from "../projects/store";
@@ -16,6 +17,7 @@ import { parentDir } from "../../paths";
 import { ShipState } from "./ship-state";
 import { PrStatus } from "./pr-status";
 import { Checkpointer } from "./checkpoint-service";
+import type { FanService } from "./fan";
 
 export interface NewWorkstream {
   template: string;
@@ -25,6 +27,22 @@ export interface NewWorkstream {
   project?: string;
   /** Where the CLI runs: the repo when neither the template nor the project names one. */
   repo?: string;
+  /** A commit the new branch starts from instead of the template's base (ws fan). */
+  startCommit?: string;
+}
+
+/** A workstream made up to its tab (WorkstreamService.prepare). */
+export interface Prepared {
+  p: NewWorkstream;
+  template: Template;
+  vars: Vars;
+  repo: string;
+  dir: string;
+  branch: string;
+  tree: TreeNode;
+  workspace: string;
+  /** Remove the worktree again (and the branch made for it), freeing the name. */
+  undo: () => Promise<void>;
 }
 
 export interface OpenReview {
@@ -64,6 +82,8 @@ export class WorkstreamService {
   readonly prs = new PrStatus();
   readonly shipStates = new ShipState();
   readonly checkpoints: Checkpointer;
+  /** ws fan (fan.ts); the feature sets it, as it knows the agents. */
+  fans?: FanService;
 
   constructor(
     private session: Session,
@@ -83,12 +103,12 @@ export class WorkstreamService {
   }
 
   /** A workstream's name names its worktree's directory: one path component, no option. */
-  private checkName(name: string): void {
+  checkName(name: string): void {
     const problem = pathNameProblem(name);
     if (problem) throw new WsError(`invalid workstream name ${JSON.stringify(name)}: it ${problem}`, "invalid_params", { param: "name" });
   }
 
-  private checkFree(name: string): void {
+  checkFree(name: string): void {
     if (this.session.workstreams.has(name) || this.pending.has(name))
       throw new WsError(`there is a workstream "${name}" already: ws done ${name} first, or pick another name`, "workstream_exists", { param: "name" });
   }
@@ -96,6 +116,20 @@ export class WorkstreamService {
   /** new_workstream: the worktree, its files, setup, then the template's tab. A failure undoes the
    * worktree (and a branch made for it) and changes nothing in the session. */
   async create(p: NewWorkstream): Promise<Opened> {
+    const made = await this.prepare(p);
+    try {
+      const { ws, tab } = this.openTab(made.workspace, made.tree, p.name, true);
+      return this.record(made, ws, tab);
+    } catch (e) {
+      await made.undo();
+      throw e;
+    }
+  }
+
+  /** A workstream up to its tab: the worktree, its files and setup, and the tab's tree, not yet
+   * opened (ws fan tiles several in one tab). The name is held until `undo` or `record`. A failure
+   * undoes the worktree (and a branch made for it). */
+  async prepare(p: NewWorkstream): Promise<Prepared> {
     if (p.branch !== undefined && p.pr !== undefined) throw new WsError("give branch or pr, not both", "invalid_params", { param: "pr" });
     this.checkName(p.name);
     this.checkFree(p.name);
@@ -107,28 +141,39 @@ export class WorkstreamService {
         throw new WsError(`no repo for workstream "${p.name}": template ${t.name} names none${p.project ? `, nor does project ${p.project}` : ""}; run ws new inside a git checkout or give --repo DIR`, "not_a_repo", { param: "repo" });
       const repo = await repoRoot(from);
       const dir = join(worktreesRoot(this.env), repoName(repo), p.name);
-      const wt = await makeWorktree({ repo, dir, name: p.name, branch: p.branch, pr: p.pr, base: t.base });
+      const wt = await makeWorktree({ repo, dir, name: p.name, branch: p.branch, pr: p.pr, base: t.base, ...(p.startCommit ? { startCommit: p.startCommit } : {}) });
       try {
         const vars: Vars = { name: p.name, branch: wt.branch, dir, repo, pr: p.pr !== undefined ? String(p.pr) : "", review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND };
         await copyFiles(repo, dir, await copyList(repo, t.copy));
         await runSetup(setupCommands(t, vars), dir, { ...placeholderEnv(vars), WS_WORKSTREAM: p.name });
         const tree = instantiate(t, vars, dir, p.name, this.socketDir);
-        const { ws, tab } = this.openTab(fill(t.workspace ?? repoName(repo), vars), tree, p.name, true);
-        this.session.addWorkstream({ name: p.name, repo, dir, branch: wt.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
-        this.checkpoints.setPolicy(p.name, t.checkpoints);
-        if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
-        return { ws, tab, dir, branch: wt.branch };
+        const undo = async () => {
+          this.pending.delete(p.name);
+          await undoWorktree(wt);
+        };
+        return { p, template: t, vars, repo, dir, branch: wt.branch, tree, workspace: fill(t.workspace ?? repoName(repo), vars), undo };
       } catch (e) {
         await undoWorktree(wt);
         throw e;
       }
-    } finally {
+    } catch (e) {
       this.pending.delete(p.name);
+      throw e;
     }
   }
 
+  /** Record a prepared workstream whose tree is now open in `tab` (its own, or one it shares). */
+  record(made: Prepared, ws: Workspace, tab: Tab): Opened {
+    const { p } = made;
+    this.pending.delete(p.name);
+    this.session.addWorkstream({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
+    this.checkpoints.setPolicy(p.name, made.template.checkpoints);
+    if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
+    return { ws, tab, dir: made.dir, branch: made.branch };
+  }
+
   /** The tab, in workspace `name` (made when missing). */
-  private openTab(workspace: string, tree: TreeNode, name: string, focus: boolean): { ws: Workspace; tab: Tab } {
+  openTab(workspace: string, tree: TreeNode, name: string, focus: boolean): { ws: Workspace; tab: Tab } {
     const ws = this.session.findWorkspace(workspace);
     if (ws) return { ws, tab: this.session.applyTree(ws, tree, { name, focus }) };
     return this.session.applyTreeInNewWorkspace(workspace, tree, { name, focus });
@@ -209,16 +254,29 @@ export class WorkstreamService {
     // Now the rest can't fail. A caller inside the tab goes with it. (Should the tab have become
     // the last in ws meanwhile, it stays open, over a worktree that is gone.)
     const at = this.session.workstreamTab(w);
-    if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
+    const shared = at && [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    if (at && shared) for (const id of this.ownPanes(w)) this.session.closePane(id); // ws fan --tiled: only its own panes
+    else if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
     if (this.session.workstreams.get(w.name) === w) this.session.removeWorkstream(w.name);
     this.prs.forget(w.name);
     this.shipStates.forget(w.name);
     await this.checkpoints.remove(w); // never fails: a ref left over is harmless
   }
 
+  /** The panes of w's tab that are its own: all of them, or in a tab it shares (ws fan --tiled)
+   * those whose WS_WORKSTREAM names it. */
+  ownPanes(w: Workstream): number[] {
+    const at = this.session.workstreamTab(w);
+    if (!at) return [];
+    const panes = panesOf(at.tab.layout);
+    const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    return shared ? panes.filter((id) => this.session.panes.get(id)?.env.WS_WORKSTREAM === w.name) : panes;
+  }
+
   private refuseLastTab(w: Workstream): void {
     const at = this.session.workstreamTab(w);
-    if (at && this.session.workspaces.length === 1 && at.ws.tabs.length === 1)
+    const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    if (at && !shared && this.session.workspaces.length === 1 && at.ws.tabs.length === 1)
       throw new WsError(`workstream "${w.name}" has the last tab in ws: open another tab first (ws tab new), then ws done again`, "last_pane");
   }
 

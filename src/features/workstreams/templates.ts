@@ -32,7 +32,15 @@ export interface Template {
   layout: TreeNode;
   /** How many checkpoints to keep and for how long ([checkpoints]; default DEFAULT_POLICY). */
   checkpoints?: CheckpointPolicy;
+  /** ws fan: the command that judges a candidate once its agent is done (tests), run in its
+   * worktree; an argv list, or a command line run with sh -c (no placeholders). */
+  check?: string | string[];
+  /** ws fan: how long to wait for the agent to report ready before typing the prompt anyway (ms). */
+  startup_ms?: number;
 }
+
+/** How long ws fan waits for an agent to report before typing its prompt anyway. */
+export const DEFAULT_STARTUP_MS = 10_000;
 
 /** The placeholders a template may use; one with no value becomes "". Each is also the
  * environment variable WS_<NAME> in every pane and setup command (envName). */
@@ -47,7 +55,7 @@ const isPlaceholder = (key: string) => (PLACEHOLDERS as readonly string[]).inclu
 /** The review agent's command line ({review_command}) unless WS_REVIEW_COMMAND says otherwise. */
 export const DEFAULT_REVIEW_COMMAND = `claude 'Review this pull request. Its title, description, changed files and checks are in .ws/pr.md; the code is checked out here.'`;
 
-const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout", "checkpoints"];
+const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout", "checkpoints", "check", "startup_ms"];
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const templateNameProblem = (name: string) => pathNameProblem(name) ?? (TEMPLATE_NAME.test(name) ? undefined : 'holds characters other than letters, digits, ".", "_" and "-"');
 
@@ -168,8 +176,18 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     }
   };
   walk(layout as TreeNode, ["layout"]);
+  const check = doc.check;
+  if (check !== undefined) {
+    const okShape = (typeof check === "string" && check.trim() !== "") || (Array.isArray(check) && check.length > 0 && check.every((x) => typeof x === "string"));
+    if (!okShape) throw fail(`${where(["check"])}: check must be a command, an argv list like ["bun", "test"] or a command line string`);
+    const bad = typeof check === "string" ? scriptTextProblem(check, "sh -c (a check string)", "sh") : argvProblem(check as string[]);
+    if (bad) throw fail(`${where(["check"])}: check ${JSON.stringify(check)}: ${bad}`);
+  }
+  const startup = doc.startup_ms;
+  if (startup !== undefined && !(typeof startup === "number" && Number.isSafeInteger(startup) && startup >= 0 && startup <= 600_000))
+    throw fail(`${where(["startup_ms"])}: startup_ms must be a whole number of milliseconds from 0 to 600000`);
   const checkpoints = checkpointPolicy(doc.checkpoints, (k) => fail(`${where(["checkpoints", ...k])}: ${k.length ? `checkpoints.${k[0]} must be a whole number from 1 to 100000` : "checkpoints must be a table: keep = 50, max_age_days = 14"}`));
-  return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode, ...(checkpoints ? { checkpoints } : {}) };
+  return { name, file, text, repo: str("repo"), workspace: str("workspace"), base: str("base"), copy: copy as string[], setup: setup as Template["setup"], layout: layout as TreeNode, ...(checkpoints ? { checkpoints } : {}), ...(check !== undefined ? { check: check as string | string[] } : {}), ...(startup !== undefined ? { startup_ms: startup as number } : {}) };
 }
 
 /** The [checkpoints] table: keep (a count) and max_age_days, each defaulting to DEFAULT_POLICY's. */
@@ -306,6 +324,12 @@ export function instantiate(t: Template, given: Vars, dir: string, workstream: s
   const problem = checkTree(tree);
   if (problem) throw fail(`template ${t.name}, once filled in: ${problem.replace(/`root/g, "`layout")}`);
   return tree;
+}
+
+/** The check command (ws fan) as argv, or undefined: a string is the user's command line (sh -c). */
+export function checkCommand(t: Template, vars: Vars): string[] | undefined {
+  if (t.check === undefined) return undefined;
+  return typeof t.check === "string" ? ["sh", "-c", t.check] : fillArgv(t.check, vars);
 }
 
 /** The setup commands as argv: a string is the user's command line, run with sh -c as written

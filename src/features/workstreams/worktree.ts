@@ -64,6 +64,8 @@ export interface WorktreeRequest {
   prBranch?: string;
   /** Where a new branch starts (default: the remote's default branch, else HEAD). */
   base?: string;
+  /** A commit a new branch starts from, instead of base (ws fan: every candidate from one). */
+  startCommit?: string;
 }
 
 export interface Worktree {
@@ -101,7 +103,7 @@ export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
   }
   if (await hasRef(repo, `refs/heads/${req.name}`))
     throw new WsError(`branch "${req.name}" exists in ${repo}: use --branch ${req.name} to work on it, or pick another name`, "branch_exists", { param: "name", command: `ws new TEMPLATE ${req.name} --branch ${req.name}` });
-  const start = await startPoint(repo, remote, req.base);
+  const start = req.startCommit ?? (await startPoint(repo, remote, req.base));
   await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, dir, start], `making branch ${req.name} from ${start}`));
   return { repo, dir, branch: req.name, newBranch: true };
 }

@@ -1,0 +1,151 @@
+// Fan-out (issue 28): ws fan N TEMPLATE NAME PROMPT makes N workstreams from one base, each with a
+// stand-in agent (test/fixtures/fan-agent.sh, reporting through the real `ws report`) that writes
+// files of its own when prompted. The same prompt reaches each; fan status shows each one's
+// changes and the template's check, run when its agent is done; compare opens a diff tab; keep
+// leaves the right branch and finishes the others as ws done --force. Events are read over the
+// socket. Real daemon, real shells, real git with a bare remote.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, readUntil } from "./v6-client";
+import { git, gitEnv, makeRepo } from "./git-rig";
+
+const AGENT = join(ROOT, "test/fixtures/fan-agent.sh");
+let s: TestServer;
+let env: Record<string, string>;
+let repo: string;
+let prompts: string;
+const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
+const worktree = (name: string) => join(s.root, "data", "ws", "worktrees", "app", name);
+/** The tab (workspace_list's row) that holds the pane. */
+const tabWith = async (pane: number) => (await v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.panes.includes(pane));
+const dashboard = async () => (await v6({ type: "dashboard" })) as { workstreams: { name: string; pane: number; workspace: string }[] };
+
+beforeAll(async () => {
+  s = new TestServer();
+  env = gitEnv(s.root);
+  const wrapper = join(s.root, "ws-wrapper");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
+  prompts = join(s.root, "prompts");
+  Object.assign(s.env, env, { STANDIN_WS: wrapper, STANDIN_LOG: prompts });
+  ({ repo } = makeRepo(s.root, env, { "src/a.txt": "a\n" }));
+  const templates = join(s.root, "config", "ws", "templates");
+  mkdirSync(templates, { recursive: true });
+  const agentPane = `type = "pane"\nlabel = "agent"\ncommand = ["bash", ${JSON.stringify(AGENT)}]`;
+  // The check passes only where cand-2.txt is: for candidate 2.
+  writeFileSync(join(templates, "fanagent.toml"), `check = ["test", "-f", "cand-2.txt"]\nstartup_ms = 60000\n\n[layout]\n${agentPane}\n`);
+  writeFileSync(
+    join(templates, "fanpair.toml"),
+    `startup_ms = 60000\n\n[layout]\ntype = "split"\ndirection = "down"\nratio = 0.5\n\n[layout.first]\n${agentPane}\n\n[layout.second]\ntype = "pane"\nlabel = "shell"\n`,
+  );
+  await s.start();
+}, 60_000);
+afterAll(async () => {
+  await s.stop();
+}, 60_000);
+
+test("ws fan: three candidates from one base, the same prompt to each, status with changes and the check, compare, keep", async () => {
+  const sub = await Conn.open(s.sock);
+  try {
+    sub.send({ v: 6, id: "sub", type: "subscribe", types: ["fan_started", "fan_candidate_done"] });
+    expect((await sub.next()).type).toBe("subscribed");
+    // A commit on main that origin lacks: the candidates start from origin's main, all the same one.
+    const base = git(repo, ["rev-parse", "origin/main"], env);
+
+    const started = await s.run(["fan", "3", "fanagent", "race", "add your file"], { cwd: repo });
+    expect(started.stderr).toBe("");
+    expect(started.code).toBe(0);
+    expect(started.stdout.split("\n").filter(Boolean).map((l) => l.split("  ")[0])).toEqual(["race-1", "race-2", "race-3"]);
+
+    const [first] = await readUntil(sub, (e) => e.event === "fan_started", 30_000);
+    expect(first).toMatchObject({ event: "fan_started", fan: "race", template: "fanagent", workstreams: ["race-1", "race-2", "race-3"], base, tiled: false });
+
+    // Each agent gets the prompt once, finishes its turn, and its check runs: one event each.
+    let seen = 0;
+    const done = (await readUntil(sub, (e) => e.event === "fan_candidate_done" && ++seen === 3, 90_000)).filter((e) => e.event === "fan_candidate_done");
+    expect(done.map((e) => [e.workstream, e.k, e.check.passed, e.check.exit_code === 0]).sort()).toEqual([
+      ["race-1", 1, false, false],
+      ["race-2", 2, true, true],
+      ["race-3", 3, false, false],
+    ]);
+    for (const k of [1, 2, 3]) expect(readFileSync(`${prompts}.race-${k}`, "utf8")).toBe("add your file\n");
+
+    // One tab each, every branch at the base.
+    const rows = (await dashboard()).workstreams.filter((w) => w.name.startsWith("race-"));
+    expect(rows.map((w) => w.name).sort()).toEqual(["race-1", "race-2", "race-3"]);
+    expect(new Set(rows.map((w) => w.pane)).size).toBe(3);
+    for (const k of [1, 2, 3]) expect(git(repo, ["rev-parse", `race-${k}`], env)).toBe(base);
+
+    // Status: cand-K.txt (K lines) and one line in README.md: 2 files, K+1 added.
+    const st = JSON.parse(await s.ok(["--json", "fan", "status", "race"]));
+    expect(st).toMatchObject({ type: "fan_status", fan: "race", template: "fanagent", base, prompt: "add your file" });
+    expect(st.candidates.map((c: any) => [c.k, c.workstream, c.open, c.status, c.prompted, c.turns, c.files, c.added, c.removed, c.check, c.exit_code])).toEqual([
+      [1, "race-1", true, "done", true, 1, 2, 2, 0, "failed", 1],
+      [2, "race-2", true, "done", true, 1, 2, 3, 0, "passed", 0],
+      [3, "race-3", true, "done", true, 1, 2, 4, 0, "failed", 1],
+    ]);
+    const shown = await s.ok(["fan", "status", "race"]);
+    expect(shown).toContain(" 2  race-2  done  2 files  +3 -0  check passed\n");
+    expect(shown).toContain(" 3  race-3  done  2 files  +4 -0  check failed (exit 1)\n");
+
+    // Compare: a tab of diffs between the branches, candidate 1 beside each other one.
+    const cmp = await v6({ type: "fan_compare", name: "race" });
+    expect(cmp).toMatchObject({ type: "pane", pairs: [["race-1", "race-2"], ["race-1", "race-3"]] });
+    const nvim = Bun.which("nvim", { PATH: s.env.PATH ?? "" }) !== null;
+    expect(cmp.tool).toBe(nvim ? "nvim" : "git");
+    const tab = await tabWith(cmp.pane);
+    expect(tab.name).toBe("race compare");
+    expect(tab.panes.length).toBe(2);
+    const info = await v6({ type: "pane_info", pane: tab.panes[0] });
+    expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
+    expect(info.command.slice(-3)).toEqual(["race-1", "race-2", "--"]);
+
+    // Keep 2: the others go although they have changes (--force semantics), their branches stay.
+    const kept = JSON.parse(await s.ok(["--json", "fan", "keep", "race", "2"]));
+    expect(kept).toMatchObject({ kept: "race-2", branch: "race-2", closed: ["race-1", "race-3"], deleted_branches: [] });
+    expect((await dashboard()).workstreams.map((w) => w.name).filter((n) => n.startsWith("race-"))).toEqual(["race-2"]);
+    expect(existsSync(worktree("race-1"))).toBe(false);
+    expect(existsSync(worktree("race-3"))).toBe(false);
+    expect(readFileSync(join(worktree("race-2"), "cand-2.txt"), "utf8")).toBe("candidate 2 line 1\ncandidate 2 line 2\n");
+    expect(git(repo, ["branch", "--list", "race-*", "--format=%(refname:short)"], env).split("\n")).toEqual(["race-1", "race-2", "race-3"]);
+    expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/race-1/"], env)).toBe("");
+    // The fan is forgotten; the kept workstream is an ordinary one.
+    const gone = await v6({ type: "fan_status", name: "race" });
+    expect(gone).toMatchObject({ type: "error", code: "not_a_workstream" });
+  } finally {
+    sub.close();
+  }
+}, 180_000);
+
+test("ws fan --tiled: one tab holds every candidate; keep --delete-branches closes only the others' panes and deletes their branches", async () => {
+  const r = await v6({ type: "fan_start", count: 2, template: "fanpair", name: "tile", prompt: "tiled prompt", tiled: true, repo });
+  expect(r).toMatchObject({ type: "fan_started", fan: "tile" });
+  const [a, b] = r.candidates;
+  expect(a.tab).toBe(b.tab);
+  expect((await tabWith(a.pane)).panes.length).toBe(4);
+  expect((await tabWith(a.pane)).name).toBe("tile");
+  for (const k of [1, 2]) await waitFor(`tile-${k} to get its prompt`, () => existsSync(`${prompts}.tile-${k}`) && readFileSync(`${prompts}.tile-${k}`, "utf8") === "tiled prompt\n", 60_000);
+  // Each candidate's agent is told apart in the shared tab.
+  await waitFor("both turns to finish", async () => {
+    const st = await v6({ type: "fan_status", name: "tile" });
+    return st.candidates.every((c: any) => c.status === "done" && c.check === "none") && st;
+  }, 60_000);
+
+  const kept = await v6({ type: "fan_keep", name: "tile", k: 1, delete_branches: true });
+  expect(kept).toMatchObject({ type: "fan_kept", kept: "tile-1", closed: ["tile-2"], deleted_branches: ["tile-2"] });
+  const tab = await tabWith(a.pane);
+  expect(tab.panes.length).toBe(2);
+  expect(tab.panes).toContain(a.pane);
+  expect(tab.panes).not.toContain(b.pane);
+  expect(git(repo, ["branch", "--list", "tile-*", "--format=%(refname:short)"], env)).toBe("tile-1");
+  expect(existsSync(worktree("tile-2"))).toBe(false);
+}, 180_000);
+
+test("ws fan refuses bad counts and names in use before making anything", async () => {
+  expect(await v6({ type: "fan_start", count: 1, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
+  expect(await v6({ type: "fan_start", count: 2, template: "fanagent", name: "tile", prompt: "p", repo })).toMatchObject({ type: "error", code: "workstream_exists" });
+  expect(await v6({ type: "fan_start", count: 2, template: "nope", name: "none", prompt: "p", repo })).toMatchObject({ type: "error", code: "template_not_found" });
+  expect(existsSync(worktree("none-1"))).toBe(false);
+  expect(git(repo, ["branch", "--list", "none-*"], env)).toBe("");
+}, 60_000);
