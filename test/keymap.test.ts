@@ -2,7 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyKeysToml, defaultKeymap, keyName, parseKeyName, loadKeymap, keysTomlPath, COMMANDS, describeKeymap } from "../src/ui/keymap";
+import { defaultKeymap, COMMANDS, describeKeymap } from "../src/ui/keymap";
+import { applyKeysToml, loadKeymap } from "../src/ui/keymap-toml";
+import { keyName, parseKeyName } from "../src/ui/keymap-names";
+import { keysTomlPath } from "../src/keys-toml";
 import { checkCommandLine } from "../src/ui/command-line";
 import { InputParser } from "../src/protocol/input-parser";
 
@@ -99,4 +102,14 @@ describe("keymap", () => {
     expect(loadKeymap({ XDG_CONFIG_HOME: dir }).keymap.prefixTable.get("v")).toBe("split-right");
     expect(loadKeymap({ XDG_CONFIG_HOME: join(dir, "none") }).warnings).toEqual([]);
   });
+});
+
+test("keys.toml and pane_send_keys read one table of key names: every tmux name is a keymap key", async () => {
+  const { KEY_NAMES } = await import("../src/protocol/key-names");
+  for (const name of KEY_NAMES.filter((n) => !n.startsWith("KP"))) expect({ name, parsed: parseKeyName(name) !== null }).toEqual({ name, parsed: true });
+  expect(parseKeyName("IC")).toBe("Insert");
+  expect(parseKeyName("C-PPage")).toBe("C-PageUp");
+  expect(parseKeyName("ctrl+esc")).toBe("C-Esc");
+  expect(parseKeyName("return")).toBe("Enter");
+  expect(parseKeyName("Nope")).toBeNull();
 });

@@ -66,7 +66,8 @@ export async function defaultAttach(): Promise<void> {
 }
 
 export async function keys(): Promise<void> {
-  const { loadKeymap, describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
+  const { describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
+  const { loadKeymap } = await import("../ui/keymap-toml");
   const { keymap, warnings } = loadKeymap();
   for (const w of warnings) printError(`ws: ${w}`);
   if (globals.json) {

@@ -50,6 +50,16 @@ export const KEY_MODIFIERS: Record<string, number> = { "C-": CONTROL, "M-": ALT,
 
 const BY_LOWER = new Map(Object.entries(NAMED).map(([k, v]) => [k.toLowerCase(), v]));
 
+/** keys.toml's own spellings besides tmux's names (ws's first keymap took these). */
+const KEYS_TOML_ALIASES: Record<string, KeyCode> = { backspace: "Backspace", return: "Enter", del: "Delete", ins: "Insert", esc: "Esc", backtab: "BackTab" };
+
+/** The key a named key stands for as keys.toml spells it (ignoring case): tmux's names and
+ * keys.toml's aliases, F1 to F24 left to the keymap; undefined for anything else. */
+export function keysTomlKeyCode(name: string): KeyCode | undefined {
+  const lower = name.toLowerCase();
+  return BY_LOWER.get(lower) ?? KEYS_TOML_ALIASES[lower];
+}
+
 /** The key a tmux key name stands for, or undefined when the string is not one (it is then typed as text). */
 export function parseKeyName(name: string): NamedKey | undefined {
   let mods = 0;

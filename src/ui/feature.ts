@@ -7,7 +7,8 @@ import type { Connection } from "../protocol/connection";
 import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
-import { loadKeymap, isCommand } from "./keymap";
+import { isCommand } from "./keymap";
+import { loadKeymap } from "./keymap-toml";
 import { checkCommandLine } from "./command-line";
 
 export default function uiFeature(): Feature {
