@@ -7,7 +7,7 @@
 
 /**
  * The named character classes, each written once (as the inside of a regex class), from which
- * every set below and elsewhere (src/protocol/quote.ts CONTROL_CHARS, names, notifications) is built.
+ * every set below and elsewhere (controlChars, unsafeChars, names, notifications, prompts) is built.
  */
 export const CHARS = {
   /** C0 controls: ESC, BEL, CR, tab, newline, … */
@@ -29,19 +29,28 @@ export const CHARS = {
   lineSeparators: "\\u2028\\u2029",
 } as const;
 
-/** A regex matching any character of the named classes. */
+const built = new Map<string, RegExp>();
+
+/**
+ * A regex matching any character of the named classes. Built on first use and then shared: a CLI
+ * call that never needs one never pays the ~0.3 ms building a RegExp costs. With the g flag, use
+ * it with replace (or reset lastIndex before test/exec).
+ */
 export function charClass(names: (keyof typeof CHARS)[], flags = ""): RegExp {
-  return new RegExp(`[${names.map((n) => CHARS[n]).join("")}]`, flags);
+  const key = `${names.join(" ")}/${flags}`;
+  let re = built.get(key);
+  if (!re) built.set(key, (re = new RegExp(`[${names.map((n) => CHARS[n]).join("")}]`, flags)));
+  return re;
 }
 
 /** C0 controls, DEL and the C1 controls: what must never reach a terminal from others' text. */
-export const CONTROL_CHARS = charClass(["c0", "del", "c1"], "g");
+export const controlChars = () => charClass(["c0", "del", "c1"], "g");
 
 /**
  * The characters a terminal must not get raw: C0 controls other than tab and newline, DEL, C1,
  * the bidi embeddings, overrides, isolates and marks, and the line and paragraph separators.
  */
-export const UNSAFE_CHARS = charClass(["c0ButTabNewline", "del", "c1", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
+export const unsafeChars = () => charClass(["c0ButTabNewline", "del", "c1", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
 
 /** A C0 control or DEL in caret notation (ESC → ^[, BEL → ^G, DEL → ^?); anything else as <U+XXXX>. */
 function visible(c: string): string {
@@ -55,7 +64,7 @@ function visible(c: string): string {
 const SGR = /\x1b\[[0-9;:]*m/g;
 
 /**
- * Whether `s` holds a character of UNSAFE_CHARS: the same class as a loop, because nearly all text
+ * Whether `s` holds a character of unsafeChars(): the same class as a loop, because nearly all text
  * has none, and a CLI call then never pays the ~0.4 ms a first regex replace costs to compile.
  * (test/safe-text.test.ts holds the two to the same class over every UTF-16 code unit.)
  */
@@ -75,14 +84,14 @@ export function hasUnsafe(s: string): boolean {
 /** `s` with every unsafe character shown visibly; with `keepSgr`, SGR sequences pass unchanged. */
 export function safeText(s: string, opts: { keepSgr?: boolean } = {}): string {
   if (!hasUnsafe(s)) return s;
-  if (!opts.keepSgr) return s.replace(UNSAFE_CHARS, visible);
+  if (!opts.keepSgr) return s.replace(unsafeChars(), visible);
   let out = "";
   let from = 0;
   for (const m of s.matchAll(SGR)) {
-    out += s.slice(from, m.index).replace(UNSAFE_CHARS, visible) + m[0];
+    out += s.slice(from, m.index).replace(unsafeChars(), visible) + m[0];
     from = m.index + m[0].length;
   }
-  return out + s.slice(from).replace(UNSAFE_CHARS, visible);
+  return out + s.slice(from).replace(unsafeChars(), visible);
 }
 
 /**
@@ -92,5 +101,5 @@ export function safeText(s: string, opts: { keepSgr?: boolean } = {}): string {
  */
 export function safeJson(text: string): string {
   if (!hasUnsafe(text)) return text;
-  return text.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(unsafeChars(), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -1,20 +1,20 @@
 // The terminal-safe text rules (src/safe-text.ts): the fast loop `hasUnsafe` and the regex
-// UNSAFE_CHARS that does the replacing must agree on every UTF-16 code unit, and the named classes
+// unsafeChars() that does the replacing must agree on every UTF-16 code unit, and the named classes
 // build exactly the sets the docs list (docs/security.md "Terminal-safe output").
 import { expect, test } from "bun:test";
-import { CHARS, charClass, CONTROL_CHARS, hasUnsafe, safeJson, safeText, UNSAFE_CHARS } from "../src/safe-text";
+import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeText, unsafeChars } from "../src/safe-text";
 
 const one = (re: RegExp, c: string) => {
   re.lastIndex = 0;
   return re.test(c);
 };
 
-test("hasUnsafe and UNSAFE_CHARS agree on all 65,536 code units", () => {
+test("hasUnsafe and unsafeChars() agree on all 65,536 code units", () => {
   const disagree: number[] = [];
   let unsafe = 0;
   for (let n = 0; n <= 0xffff; n++) {
     const c = String.fromCharCode(n);
-    const byRegex = one(UNSAFE_CHARS, c);
+    const byRegex = one(unsafeChars(), c);
     if (byRegex) unsafe++;
     if (hasUnsafe(c) !== byRegex || hasUnsafe(`ok ${c} ok`) !== byRegex) disagree.push(n);
   }
@@ -30,8 +30,8 @@ test("the classes hold exactly the characters they name", () => {
     return out;
   };
   const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  expect(members(CONTROL_CHARS)).toEqual([...range(0, 0x1f), ...range(0x7f, 0x9f)]);
-  expect(members(UNSAFE_CHARS)).toEqual([
+  expect(members(controlChars())).toEqual([...range(0, 0x1f), ...range(0x7f, 0x9f)]);
+  expect(members(unsafeChars())).toEqual([
     ...range(0, 8),
     ...range(0x0b, 0x1f),
     ...range(0x7f, 0x9f),

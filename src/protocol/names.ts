@@ -11,14 +11,14 @@ export const NAME_MAX_LENGTH = 128;
 
 /** C0 and C1 controls (NUL, ESC, newline, tab, DEL, …), the bidi embedding/override (U+202A–U+202E)
  * and isolate (U+2066–U+2069) controls, and the line and paragraph separators (U+2028, U+2029). */
-const FORBIDDEN = charClass(["c0", "del", "c1", "lineSeparators", "bidiEmbeddings", "bidiIsolates"]);
+const forbidden = () => charClass(["c0", "del", "c1", "lineSeparators", "bidiEmbeddings", "bidiIsolates"]);
 
 /** What is wrong with a name, as a phrase that follows it ("… is empty"), or undefined if it is fine. */
 export function nameProblem(name: string): string | undefined {
   if (!name.trim()) return "is empty";
   const length = [...name].length;
   if (length > NAME_MAX_LENGTH) return `is ${length} characters long (at most ${NAME_MAX_LENGTH})`;
-  const bad = FORBIDDEN.exec(name);
+  const bad = forbidden().exec(name);
   if (bad) return `holds the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (names may not hold control or bidi-override characters)`;
   if (!name.isWellFormed()) return "holds an unpaired surrogate (it is not valid Unicode text)";
   return undefined;

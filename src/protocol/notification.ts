@@ -2,11 +2,10 @@
 // OSC 777 notify (urxvt, VTE, Ghostty), optionally after a bell. The text comes from others (a
 // script's notify, an agent's detail): control characters would end the OSC early or inject
 // sequences, so they become spaces.
-import { CONTROL_CHARS } from "./quote";
-import { UNSAFE_CHARS } from "../safe-text";
+import { controlChars, unsafeChars } from "../safe-text";
 
 /** `s` with control, bidi and line-separator characters made spaces: safe inside an OSC and on the status line. */
-export const notificationText = (s: string) => s.replace(CONTROL_CHARS, " ").replace(UNSAFE_CHARS, " ");
+export const notificationText = (s: string) => s.replace(controlChars(), " ").replace(unsafeChars(), " ");
 
 /** The bytes for a notification: `kinds` names which of bell, osc9 and osc777 to send. */
 export function notificationBytes(kinds: ReadonlySet<string>, title: string, body: string): string {

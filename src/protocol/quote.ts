@@ -2,19 +2,18 @@
 // (DEL and C1 too, which JSON leaves as they are) written as \u escapes, so what is shown can never
 // carry a terminal escape sequence.
 
-import { CONTROL_CHARS } from "../safe-text";
-
-export { CONTROL_CHARS };
+import { controlChars } from "../safe-text";
 
 /** Whether `s` has a control character. */
 export function hasControl(s: string): boolean {
-  CONTROL_CHARS.lastIndex = 0;
-  return CONTROL_CHARS.test(s);
+  const re = controlChars();
+  re.lastIndex = 0;
+  return re.test(s);
 }
 
 /** `s` with every control character escaped. */
 export function plain(s: string): string {
-  return s.replace(CONTROL_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return s.replace(controlChars(), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A value in JSON form, cut to a short length, control characters escaped. */

@@ -3,7 +3,7 @@
 // Enter (or a click of the list's keys) goes there.
 
 import { panesOf } from "../model/layout";
-import { CONTROL_CHARS } from "../protocol/quote";
+import { controlChars } from "../safe-text";
 import type { Interface } from "./interface";
 
 type Item = { workspace: number; tab?: number; pane?: number };
@@ -11,7 +11,7 @@ type Item = { workspace: number; tab?: number; pane?: number };
 /** How many of the pane's last lines the preview shows. */
 const PREVIEW_ROWS = 8;
 
-const clean = (s: string) => s.replace(CONTROL_CHARS, "");
+const clean = (s: string) => s.replace(controlChars(), "");
 
 export function chooseTree(ui: Interface): void {
   const s = ui.session;

@@ -4,7 +4,7 @@
 // `titles = true`, tmux's set-titles) and the cursor colour (OSC 12), both from the focused pane.
 // A pane that rings while it is not on screen marks its tab until it is shown.
 import type { Pane } from "../model/pane";
-import { UNSAFE_CHARS } from "../safe-text";
+import { unsafeChars } from "../safe-text";
 
 export interface PassthroughSettings {
   /** Forward a program's OSC 52 (clipboard writes) to the user's terminal. */
@@ -76,7 +76,7 @@ export class Passthrough {
     this.pending = "";
     this.ring = false;
     if (this.settings.titles && focused) {
-      const t = focused.label.replace(UNSAFE_CHARS, "").slice(0, TITLE_MAX);
+      const t = focused.label.replace(unsafeChars(), "").slice(0, TITLE_MAX);
       if (t !== this.title) {
         out += `\x1b]2;${t}\x07`;
         this.title = t;

@@ -4,7 +4,7 @@
 import { type KeyEvent, parseMods, CONTROL, ALT } from "../protocol/events";
 import { charClass } from "../safe-text";
 
-const C0_AND_DEL = charClass(["c0", "del"], "g");
+const c0AndDel = () => charClass(["c0", "del"], "g");
 
 export interface Prompt {
   label: string;
@@ -94,7 +94,7 @@ export function promptKey(p: Prompt, k: KeyEvent): "submit" | "cancel" | "edit" 
 
 export function insertText(p: Prompt, s: string): void {
   if (p.confirm) return; // a paste is no answer
-  const clean = s.replace(C0_AND_DEL, "");
+  const clean = s.replace(c0AndDel(), "");
   const chars = [...p.text];
   const add = [...clean];
   chars.splice(p.pos, 0, ...add);

@@ -2,7 +2,7 @@
 // status-left/status-right, in a smaller language): text with `{name}` fields filled in per frame.
 
 import { hostname } from "node:os";
-import { CONTROL_CHARS } from "../safe-text";
+import { controlChars } from "../safe-text";
 
 /** The fields a format may name, each with what it shows (for docs and mistakes). */
 export const STATUS_FIELDS: Record<string, string> = {
@@ -38,7 +38,7 @@ export function checkFormat(text: string): string | undefined {
 /** Fill a checked format from `values`; a field with no value shows nothing. Control characters
  * in a value (a tab named by a program) never reach the terminal. */
 export function renderFormat(text: string, values: Record<string, string | undefined>): string {
-  return text.replace(/\{([a-z_]+)\}/g, (_, f: string) => (values[f] ?? "").replace(CONTROL_CHARS, ""));
+  return text.replace(/\{([a-z_]+)\}/g, (_, f: string) => (values[f] ?? "").replace(controlChars(), ""));
 }
 
 export const usesTime = (f: StatusFormat) => !!(f.left?.includes("{time}") || f.right?.includes("{time}"));

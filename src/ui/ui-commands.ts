@@ -1,7 +1,7 @@
 // What each keymap command does. Names and descriptions live in keymap.ts's
 // COMMANDS table; this is only the behaviour.
 
-import { CONTROL_CHARS } from "../protocol/quote";
+import { controlChars } from "../safe-text";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
@@ -124,7 +124,7 @@ function closePane(ui: Interface, id: number): void {
 }
 
 /** A pane as the question names it: its label (title or program), without control characters. */
-const paneLabel = (p: Pane) => [...p.label.replace(CONTROL_CHARS, "")].slice(0, 40).join("");
+const paneLabel = (p: Pane) => [...p.label.replace(controlChars(), "")].slice(0, 40).join("");
 
 /** The y/n question a key asks before a command that can't be undone, and what `y` then does. The
  * answer acts on what was asked about (this pane), whatever has focus by then. */
@@ -139,7 +139,7 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
     const tab = s.activeTab(ws);
     const n = panesOf(tab.layout).length;
     if (s.workspaces.length === 1 && ws.tabs.length === 1) return undefined; // the command says why not
-    return { question: `Close tab ${ws.active + 1} (${s.tabName(tab).replace(CONTROL_CHARS, "").slice(0, 40)})${n > 1 ? ` and its ${n} panes` : ""}? (y/n)`, yes: () => ws.tabs.includes(tab) && s.closeTab(ws, tab) };
+    return { question: `Close tab ${ws.active + 1} (${s.tabName(tab).replace(controlChars(), "").slice(0, 40)})${n > 1 ? ` and its ${n} panes` : ""}? (y/n)`, yes: () => ws.tabs.includes(tab) && s.closeTab(ws, tab) };
   }
   if (name === "close-pane") {
     const pane = s.panes.get(s.activeTab(s.currentWorkspace).focused);

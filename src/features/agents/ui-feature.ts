@@ -4,7 +4,7 @@
 
 import type { Feature } from "../../server/features";
 import { notificationBytes } from "../../protocol/notification";
-import { CONTROL_CHARS } from "../../safe-text";
+import { controlChars } from "../../safe-text";
 import type { Interface } from "../../ui/interface";
 import type { AgentService } from "./service.ts";
 import type { DashboardWorkstream } from "../workstreams/service";
@@ -24,7 +24,7 @@ export function notifyKinds(env = process.env): Set<string> {
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
 const BUTTONS = ["new-tab", "new-workspace", "new-workstream", "switch-workspace", "help"];
 
-const clean = (s: string) => s.replace(CONTROL_CHARS, "");
+const clean = (s: string) => s.replace(controlChars(), "");
 
 /** An agent's row names what a person named: workspace / tab, the workstream, the agent
  * (claude, codex) and what runs, then the pane id for scripts: "main / beta · claude  [ws fix-z]  (pane 4)". */

@@ -16,10 +16,10 @@ const MAX_POSITION = 2 ** 31 - 1;
 
 /** C0 controls (NUL, CR, LF, ESC, …), DEL and the C1 controls: none belongs in a file's name, and
  * Neovim's `:drop` would take a CR or LF as the end of the name. */
-const CONTROL = charClass(["c0", "del", "c1"]);
+const control = () => charClass(["c0", "del", "c1"]);
 
 function checkLocation(text: string): Location {
-  const bad = CONTROL.exec(text);
+  const bad = control().exec(text);
   if (bad) {
     const code = `U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
     throw new WsError(`\`location\` holds a control character (${code} at ${bad.index}); a location may hold none`, "invalid_params", { param: "location" });

@@ -39,11 +39,11 @@ async function ghPr(ref: string, cwd: string): Promise<PrMeta | undefined> {
   }
 }
 
-const NOT_IN_NAMES = charClass(["c0", "del", "c1", "zeroWidth", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
+const notInNames = () => charClass(["c0", "del", "c1", "zeroWidth", "bidiMarks", "lineSeparators", "bidiEmbeddings", "bidiIsolates"], "g");
 
 /** A name held to the name rule: no control characters, not too long. */
 function plainName(s: string, max = 80): string {
-  const clean = s.replace(NOT_IN_NAMES, " ").replace(/\s+/g, " ").trim();
+  const clean = s.replace(notInNames(), " ").replace(/\s+/g, " ").trim();
   return clean.length > max ? clean.slice(0, max - 1) + "…" : clean;
 }
 
