@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { ghStandIn, git, gitEnv, makeRepo } from "./git-rig";
+import { Conn, readUntil } from "./v6-client";
+import { saveCheckpointTree } from "../src/features/workstreams/checkpoints";
 
 let root: string;
 let env: Record<string, string>;
@@ -207,6 +209,58 @@ test("the dashboard's workstream rows show the ship state at v6 (commits ahead, 
     expect(v5).toBeDefined();
     expect(Object.keys(v5!).sort()).toEqual(["branch", "name", "pane", "workspace"]);
   } finally {
+    await s.stop();
+  }
+}, 90_000);
+
+test("ws ship --pr gives the PR the workstream's last checkpoint prompts, then its commits, as body (a restore's own checkpoint left out)", async () => {
+  const dir = workstream("feat-p");
+  writeFileSync(join(dir, "p1.txt"), "1\n");
+  await saveCheckpointTree(dir, "feat-p", "first prompt");
+  writeFileSync(join(dir, "p2.txt"), "2\n");
+  await saveCheckpointTree(dir, "feat-p", "second prompt\nwith more lines");
+  writeFileSync(join(dir, "p3.txt"), "3\n");
+  await saveCheckpointTree(dir, "feat-p", "before restore to checkpoint 1");
+  // Found from the worktree's place ($WS_WORKTREES/app/feat-p), without --name or $WS_WORKSTREAM.
+  const r = await ws(dir, ["ship", "-m", "P change", "--pr"]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(prArgv()).toEqual(["pr", "create", "--head", "feat-p", "--title", "P change", "--body", "Prompts:\n\n- first prompt\n- second prompt\n\nCommits:\n\n- P change", "--base", "main"]);
+}, 60_000);
+
+test("the ship message ships a workstream in the server and publishes shipped; a refusal changes nothing and publishes nothing", async () => {
+  const s = new TestServer();
+  const sub = { conn: undefined as Conn | undefined };
+  try {
+    const senv = gitEnv(s.root);
+    const sgh = ghStandIn(s.root);
+    Object.assign(s.env, senv, { PATH: `${sgh.bin}:${s.env.PATH}` });
+    const { repo: srepo, remote: sremote } = makeRepo(s.root, senv);
+    await s.start();
+    const made = await s.request({ v: 6, id: 1, type: "new_workstream", template: "default", name: "ship-m", repo: srepo });
+    expect(made.type).toBe("pane");
+    const dir = String(made.dir);
+    sub.conn = await Conn.open(s.sock);
+    sub.conn.send({ v: 6, id: "sub", type: "subscribe", types: ["shipped"] });
+    expect((await sub.conn.next()).type).toBe("subscribed");
+
+    const refused = await s.request({ v: 6, id: 2, type: "ship", name: "ship-m", push: true });
+    expect(refused).toMatchObject({ type: "error", code: "ship_refused" });
+    writeFileSync(join(dir, "m.txt"), "m\n");
+    const noMessage = await s.request({ v: 6, id: 3, type: "ship", name: "ship-m", push: true });
+    expect(noMessage).toMatchObject({ type: "error", code: "ship_refused" });
+    expect(git(dir, ["status", "--porcelain"], senv)).toBe("?? m.txt");
+
+    const r = await s.request({ v: 6, id: 4, type: "ship", name: "ship-m", message: "Ship m", pr: true, draft: true });
+    expect(r).toMatchObject({ type: "shipped", workstream: "ship-m", branch: "ship-m", pushed: true, unpushed: 0, remote: "origin", pr: "https://github.example.invalid/o/app/pull/7" });
+    expect(r.summary).toContain("m.txt");
+    expect(git(sremote, ["rev-parse", "refs/heads/ship-m"], senv)).toBe(r.commit);
+    const [e] = await readUntil(sub.conn, (x) => x.event === "shipped", 20_000);
+    // The first event is this ship's: the refusals published nothing.
+    expect(e).toMatchObject({ event: "shipped", workstream: "ship-m", branch: "ship-m", commit: r.commit, pushed: true, pr: r.pr });
+    expect(readFileSync(join(sgh.dir, "pr-create.argv"), "utf8").split("\x1e")).toContain("--draft");
+  } finally {
+    sub.conn?.close();
     await s.stop();
   }
 }, 90_000);

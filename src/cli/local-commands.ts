@@ -100,19 +100,6 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "review",
   },
   {
-    path: "ship",
-    summary: "Commit the workstream's worktree (git add -A; the staged summary first), then --push its branch, --pr open a PR with gh",
-    params: [
-      flag("m", "string", "The commit's message (needed when there is something to commit); also the PR's title", "message"),
-      flag("message", "string", "The same as -m"),
-      flag("push", "boolean", "Push the branch (git push -u origin BRANCH)"),
-      flag("pr", "boolean", "Push, then open a PR with gh pr create (title: -m or the first commit's subject; body: the commits)"),
-      flag("draft", "boolean", "With --pr: a draft PR"),
-      flag("name", "string", "The workstream (default: the checkout this runs in)"),
-    ],
-    run: "ship",
-  },
-  {
     path: "pr comments",
     summary: "Send the PR's unresolved review comments (from gh) to the agent in this tab",
     params: [{ ...arg("pr", "The PR's number (default: the review's, or gh's for this branch)"), type: "integer" }, { ...flag("pane", "integer", "A pane in the agent's tab"), default: "$WS_PANE_ID" }],

@@ -1,10 +1,18 @@
 // ws ship: runs here, in the CLI process, on the workstream's worktree (local to the CLI): the
-// checkout this runs in, or with --name the workstream's worktree next to it. No event is sent.
-import { join } from "node:path";
+// checkout this runs in, or with --name the workstream's worktree next to it. No event is sent
+// (the `ship` message, sent to the server, ships there and publishes `shipped`).
+import { basename, dirname, join } from "node:path";
 import { CliError, globals, print, printJson } from "./common";
 import type { HandlerInput } from "./handlers";
 import { WsError } from "../protocol/errors";
 import { safeText } from "../safe-text";
+
+/** The workstream a checkout under $WS_WORKTREES/REPO/NAME is (for its checkpoint prompts). */
+async function worktreeName(dir: string, root: string): Promise<string | undefined> {
+  const { git } = await import("../features/workstreams/git");
+  const top = (await git(dir, ["rev-parse", "--show-toplevel"])).stdout.trim();
+  return top && dirname(dirname(top)) === root ? basename(top) : undefined;
+}
 
 export async function ship({ fields }: HandlerInput): Promise<void> {
   const { ship: shipIt } = await import("../features/workstreams/ship");
@@ -18,7 +26,9 @@ export async function ship({ fields }: HandlerInput): Promise<void> {
       if (!(await isWorktree(dir))) throw new CliError(`no workstream "${name}" of this repository: its worktree would be ${dir}`, 1, "not_a_workstream");
     }
     const shown = (s: string) => print(safeText(s));
+    const workstream = name ?? (process.env.WS_WORKSTREAM || (await worktreeName(dir, worktreesRoot())));
     const r = await shipIt(dir, {
+      ...(workstream ? { workstream } : {}),
       ...(typeof fields.message === "string" ? { message: fields.message } : {}),
       push: fields.push === true,
       pr: fields.pr === true,

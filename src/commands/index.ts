@@ -67,6 +67,7 @@ import fan_start from "./fan_start";
 import fan_status from "./fan_status";
 import fan_compare from "./fan_compare";
 import fan_keep from "./fan_keep";
+import ship from "./ship";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -137,6 +138,7 @@ export const MESSAGES: MessageEntry[] = [
   fan_status,
   fan_compare,
   fan_keep,
+  ship,
   // issue 26: the approvals inbox
   approval_request,
   approval_list,

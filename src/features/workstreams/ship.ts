@@ -4,6 +4,7 @@
 import { WsError } from "../../protocol/errors";
 import { git, gitOk, gitSaid, onPath, run } from "./git";
 import { defaultBranch, remoteOf } from "./worktree";
+import { listCheckpoints } from "./checkpoints";
 
 export interface ShipOptions {
   message?: string;
@@ -12,7 +13,12 @@ export interface ShipOptions {
   draft: boolean;
   /** Told the staged summary (git diff --cached --stat) before the commit is made. */
   onStaged?: (summary: string) => void;
+  /** The workstream, whose last checkpoint prompts make the PR's body. */
+  workstream?: string;
 }
+
+/** Checkpoint prompts that go into a PR's body, newest last. */
+const PR_PROMPTS = 5;
 
 export interface Shipped {
   dir: string;
@@ -34,6 +40,17 @@ const refuse = (message: string) => new WsError(message, "ship_refused");
 async function count(dir: string, args: string[]): Promise<number> {
   const r = await git(dir, ["rev-list", "--count", ...args]);
   return r.code === 0 ? Number(r.stdout.trim()) : 0;
+}
+
+/** The body's first part: the prompts that started the workstream's last turns (its checkpoints'
+ * oldest of them first), the ones ws itself wrote (a restore's) left out; none without checkpoints. */
+async function promptsPart(dir: string, workstream: string | undefined): Promise<string[]> {
+  if (workstream === undefined) return [];
+  const texts = (await listCheckpoints(dir, workstream).catch(() => []))
+    .map((c) => c.text)
+    .filter((t) => t && !/^before restore to checkpoint \d+$/.test(t));
+  const last = texts.slice(-PR_PROMPTS);
+  return last.length ? ["Prompts:", "", ...last.map((t) => `- ${t}`), ""] : [];
 }
 
 /** Ship the checkout `cwd` is in: see docs/workstreams.md (Ship). */
@@ -82,7 +99,7 @@ export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
   const range = base ? `${base}..HEAD` : "HEAD";
   const subjects = (await gitOk(dir, ["log", "--reverse", "--format=%s", range], "ws ship")).split("\n").filter(Boolean).slice(0, 100);
   const title = o.message?.trim() || subjects[0] || branch;
-  const body = ["Commits:", "", ...subjects.map((s) => `- ${s}`)].join("\n");
+  const body = [...(await promptsPart(dir, o.workstream)), "Commits:", "", ...subjects.map((s) => `- ${s}`)].join("\n");
   const argv = ["gh", "pr", "create", "--head", branch, "--title", title, "--body", body, ...(baseName ? ["--base", baseName] : []), ...(o.draft ? ["--draft"] : [])];
   const g = await run(argv, { cwd: dir, timeoutMs: 120_000 });
   if (g.code !== 0) throw new WsError(`ws ship: gh pr create failed (${branch} is pushed): ${gitSaid(g)}`, "git_failed");
