@@ -51,7 +51,8 @@ export function render(): string {
       out.push("|---|---|---|---|---|");
       for (const f of m.fields) {
         const accepted = [f.accepted ? f.accepted.map((a) => `\`${a}\``).join(", ") : "", f.min !== undefined ? `≥ ${f.min}` : "", f.max !== undefined ? `≤ ${f.max}` : "", f.format === "name" ? "a name ([limits.md](limits.md#names))" : ""].filter(Boolean).join("; ");
-        const dflt = f.required ? "required" : f.default !== undefined ? code(f.default) : "none";
+        const when = Object.entries(f.required_when ?? {}).map(([by, values]) => `required for ${by} ${values.map((v) => `\`${v}\``).join(", ")}`);
+        const dflt = f.required ? "required" : when.length ? when.join("; ") : f.default !== undefined ? code(f.default) : "none";
         out.push(`| \`${f.name}\` | ${f.type} | ${dflt} | ${accepted} | ${esc(f.description)}${f.shape ? ` Shape: \`${esc(f.shape)}\`` : ""} |`);
       }
     } else out.push("No fields.");

@@ -1,6 +1,7 @@
 // The commands that do more than send one message and print the reply, by the name the command
 // table gives them. Each module loads only when its command runs.
 import type { Command } from "./spec";
+import type { RunName } from "../commands/cli-names";
 import { UsageError } from "./parse";
 
 export interface HandlerInput {
@@ -31,7 +32,7 @@ const remote = () => import("./remote-cmds");
 const workstreams = () => import("./workstream-cmds");
 const projects = () => import("./project-cmds");
 
-export const HANDLERS: Record<string, () => Promise<Handler>> = {
+export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   start: from(server, "start"),
   server: from(server, "server"),
   killServer: from(server, "killServer"),

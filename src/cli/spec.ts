@@ -1,6 +1,7 @@
 // The shape of the CLI's command table: every command, from a registry message or the CLI's own,
 // with its arguments and flags. Built at build time (table.ts through the message-table macro), so
 // a CLI call parses, helps and refuses without loading the registry or any command's code.
+import type { RunName, ViewName } from "../commands/cli-names";
 
 /** "object": JSON read from the file the argument names (`-`: stdin). "map": an object of strings,
  * given as a repeatable `--flag NAME=VALUE`. */
@@ -43,9 +44,9 @@ export interface Command {
   /** Fields the command sets itself. */
   fixed?: Record<string, unknown>;
   /** How to print the reply for people (views.ts). */
-  view?: string;
+  view?: ViewName;
   /** The handler that runs it (handlers.ts), when it does more than send and print. */
-  run?: string;
+  run?: RunName;
   /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
   ownArgs?: boolean;
   /** What the exit status says (src/commands/types.ts MessageCli.status). */

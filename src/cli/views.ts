@@ -1,6 +1,7 @@
 // How a message's reply reads for people, by the view name its `cli` section gives. (--json
 // prints the reply itself.)
 import type { ReplyObject } from "../client/request";
+import type { ViewName } from "../commands/cli-names";
 import { safeJson, safeText } from "../safe-text";
 import { shipText } from "../features/workstreams/ship-text";
 
@@ -33,7 +34,7 @@ export function tabLines(tabs: TabOut[], indent = ""): string[] {
 }
 
 /** Each view: the text for a reply (and the fields sent, e.g. pane read --styled). */
-export const VIEWS: Record<string, (r: ReplyObject, fields: Record<string, unknown>) => string> = {
+export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unknown>) => string> = {
   pane: (r) => (r.pane !== undefined ? String(r.pane) : ""),
   text: (r) => String(r.text ?? ""),
   /** A layout's tree as JSON that layout apply reads back (escaped, so it prints as it parses). */

@@ -1,6 +1,7 @@
 import { defineMessage } from "./types";
 import { UNTIL_DEFAULT, typeToAgent, type AgentWait } from "./agent-typing";
 import { WsError } from "../protocol/errors";
+import { typed } from "../protocol/schema";
 import { AGENT_STATUSES } from "./wait_for";
 import { panesOf } from "../model/layout";
 import type { Session } from "../model/session";
@@ -55,7 +56,7 @@ function agentByRef(session: Session, agents: AgentService | undefined, to: stri
   throw new WsError(`no pane, tab or workstream "${to}" (--to takes a pane id, @TAB, a tab's name or a workstream's)`, "invalid_params", { param: "to" });
 }
 
-export default defineMessage<{ pane?: number; to?: string; text: string; wait?: Partial<AgentWait> }>({
+export default defineMessage({
   type: "agent_send",
   since: 4,
   request: true,
@@ -67,12 +68,12 @@ export default defineMessage<{ pane?: number; to?: string; text: string; wait?: 
     pane: { type: "integer", requiredBefore: 6, description: "The asking pane (usually the caller's own, `$WS_PANE_ID`): the text goes to an agent in its tab, never to the pane itself. Needed without `to`" },
     to: { type: "string", description: "The agent itself (v6): its pane (`7`), or a tab (`@3` or its name) or a workstream (its name) whose focused agent, else first agent, gets the text" },
     text: { type: "string", required: true, description: "What to type" },
-    wait: {
+    wait: typed<Partial<AgentWait>>()({
       type: "object",
       description: `Then wait for the agent's status: until (default ${UNTIL_DEFAULT.join(", ")}), timeout in ms (default 0: no limit). Only a status it reports after the text is typed counts`,
       shape: "{ until?: string[] (blocked | working | done | idle), timeout?: integer }",
       check: waitProblem,
-    },
+    }),
   },
   replyFields: {
     pane: { type: "integer", description: "The agent's pane" },

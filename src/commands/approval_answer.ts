@@ -11,7 +11,7 @@ interface Peer {
   socket?: { fd?: number };
 }
 
-export default defineMessage<{ approval: number; behavior: "allow" | "deny"; message?: string }>({
+export default defineMessage({
   type: "approval_answer",
   since: 6,
   request: true,

@@ -1,7 +1,7 @@
 // approval_list: what waits for a person, oldest first (ws inbox).
 import { defineMessage } from "./types";
 
-export default defineMessage<Record<string, never>>({
+export default defineMessage({
   type: "approval_list",
   since: 6,
   request: true,

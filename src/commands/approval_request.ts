@@ -5,7 +5,7 @@ import { defineMessage } from "./types";
 
 export const MAX_TIMEOUT_MS = 3_600_000;
 
-export default defineMessage<{ pane: number; agent?: string; payload: unknown; timeout: number }>({
+export default defineMessage({
   type: "approval_request",
   since: 6,
   request: true,

@@ -1,4 +1,5 @@
 import { WsError } from "../protocol/errors";
+import { typed } from "../protocol/schema";
 import { defineMessage } from "./types";
 import { U16_MAX } from "../protocol/events";
 
@@ -15,7 +16,7 @@ export interface AttachParams {
 /** The attach service the UI registers: it takes the connection over. */
 export type AttachService = (p: AttachParams, connection: unknown) => void;
 
-export default defineMessage<AttachParams>({
+export default defineMessage({
   type: "attach",
   since: 1,
   request: false,
@@ -36,7 +37,7 @@ export default defineMessage<AttachParams>({
       description:
         "The terminal `tty` names, as the client sees it: `DEV:RDEV` from fstat of its stdin (the device of the filesystem the node is on, and the terminal's own device number). The server drives the terminal only if its own open of `tty` matches, so a server in another mount namespace never takes a different terminal of the same name. Added in v6: older servers ignore it",
     },
-    open: {
+    open: typed<NonNullable<AttachParams["open"]>>()({
       type: "object",
       description: "A tab to open on attach (see open_tab; an unknown `project` refuses the attach)",
       check: (v) => {
@@ -48,7 +49,7 @@ export default defineMessage<AttachParams>({
           if (o[k] !== undefined && typeof o[k] !== "string") return `invalid type for \`open.${k}\`: expected a string`;
         return undefined;
       },
-    },
+    }),
   },
   example: { v: 1, type: "attach", cols: 120, rows: 40 },
   handle(p, ctx) {

@@ -2,17 +2,20 @@
 // from the registry entries dispatch validates against, so it cannot disagree with the server.
 import { MESSAGES } from "./index";
 import type { MessageEntry } from "./types";
-import { ERROR_CODES } from "../protocol/errors";
+import { ERROR_CODES, type ErrorCode } from "../protocol/errors";
+import type { Fields } from "../protocol/schema";
 import { EVENT_TYPES, OPT_IN } from "../server/event-log";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
 
 /** Codes any message can get from the envelope, validation and the server's limits. */
-export const ENVELOPE_ERRORS = ["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "busy", "timeout", "internal"];
+export const ENVELOPE_ERRORS: readonly ErrorCode[] = ["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "busy", "timeout", "internal"];
 
 export interface FieldDoc {
   name: string;
   type: string;
   required: boolean;
+  /** Required only for some values of another field (wait_for's condition): by field, the values. */
+  required_when?: Record<string, string[]>;
   default?: unknown;
   accepted?: readonly string[];
   min?: number;
@@ -37,7 +40,21 @@ export interface MessageDoc {
   example?: Record<string, unknown>;
 }
 
+/** For each field some value of another field requires: that field and those values. */
+function requiredWhen(fields: Fields): Map<string, Record<string, string[]>> {
+  const out = new Map<string, Record<string, string[]>>();
+  for (const [by, spec] of Object.entries(fields))
+    for (const [value, needs] of Object.entries(spec.requires ?? {}))
+      for (const name of needs) {
+        const when = out.get(name) ?? {};
+        (when[by] ??= []).push(value);
+        out.set(name, when);
+      }
+  return out;
+}
+
 export function describeEntry(e: MessageEntry): MessageDoc {
+  const when = requiredWhen(e.fields);
   return {
     type: e.type,
     since: e.since,
@@ -49,6 +66,7 @@ export function describeEntry(e: MessageEntry): MessageDoc {
       name,
       type: f.type,
       required: !!f.required,
+      ...(when.has(name) ? { required_when: when.get(name) } : {}),
       ...(f.default !== undefined ? { default: f.default } : {}),
       ...(f.accepted ? { accepted: f.accepted } : {}),
       ...(f.min !== undefined ? { min: f.min } : {}),

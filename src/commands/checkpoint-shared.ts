@@ -2,10 +2,10 @@
 import { panesOf } from "../model/layout";
 import type { Session } from "../model/session";
 import type { Workstream } from "../model/workstream";
-import { WsError } from "../protocol/errors";
+import { WsError, type ErrorCode } from "../protocol/errors";
 import type { Services } from "../server/services";
 
-export const CHECKPOINT_ERRORS = ["not_a_workstream", "pane_not_found", "git_failed", "unsupported"];
+export const CHECKPOINT_ERRORS: readonly ErrorCode[] = ["not_a_workstream", "pane_not_found", "git_failed", "unsupported"];
 
 export function workstreamsOf(services: Services, p: { name?: string; pane?: number }) {
   const svc = services.get("workstreams");

@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { workstreamsOf, CHECKPOINT_ERRORS } from "./checkpoint-shared";
 
-export default defineMessage<{ name?: string; pane?: number; from: number; to?: number }>({
+export default defineMessage({
   type: "checkpoint_diff",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { workstreamsOf, CHECKPOINT_ERRORS } from "./checkpoint-shared";
 
-export default defineMessage<{ name?: string; pane?: number }>({
+export default defineMessage({
   type: "checkpoint_list",
   since: 6,
   request: true,

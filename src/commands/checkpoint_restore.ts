@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { workstreamsOf, CHECKPOINT_ERRORS, agentWorking } from "./checkpoint-shared";
 
-export default defineMessage<{ name?: string; pane?: number; n: number; force: boolean }>({
+export default defineMessage({
   type: "checkpoint_restore",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { workstreamsOf, CHECKPOINT_ERRORS } from "./checkpoint-shared";
 
-export default defineMessage<{ name?: string; pane?: number; message?: string }>({
+export default defineMessage({
   type: "checkpoint_save",
   since: 6,
   request: true,

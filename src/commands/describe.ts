@@ -1,7 +1,7 @@
 import { WsError, closest } from "../protocol/errors";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ message?: string }>({
+export default defineMessage({
   type: "describe",
   since: 6,
   request: true,

@@ -45,7 +45,7 @@ export function needAgents(found: ProjectAgent[], slug: string): void {
     });
 }
 
-export default defineMessage<{ slug: string }>({
+export default defineMessage({
   type: "handoff",
   since: 1,
   request: false,

@@ -2,7 +2,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ client?: string }>({
+export default defineMessage({
   type: "hello",
   since: 6,
   request: true,

@@ -2,17 +2,18 @@ import { yieldTurn } from "../model/pace";
 import { WsError } from "../protocol/errors";
 import { layoutReply } from "../model/views";
 import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
+import { typed } from "../protocol/schema";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 
-export default defineMessage<{ root: TreeNode; workspace?: string; name?: string; tab?: number; focus: boolean }>({
+export default defineMessage({
   type: "layout_apply",
   since: 6,
   request: true,
   reply: "layout",
   summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one in its place (it is made first, then the old one closes). Running programs and scrollback are not carried over.",
   fields: {
-    root: { type: "object", required: true, shape: TREE_SHAPE, check: (v) => checkTree(v), description: "The tree. Pane ids in it are ignored: every pane is new" },
+    root: typed<TreeNode>()({ type: "object", required: true, shape: TREE_SHAPE, check: (v) => checkTree(v), description: "The tree. Pane ids in it are ignored: every pane is new" }),
     workspace: { type: "string", name: true, description: "The workspace for the tab (default: the replaced tab's, else the one on screen)" },
     name: { type: "string", name: true, description: "The new tab's name" },
     tab: { type: "integer", description: "A tab to replace, by id" },

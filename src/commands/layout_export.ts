@@ -2,7 +2,7 @@ import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ tab?: number; pane?: number }>({
+export default defineMessage({
   type: "layout_export",
   since: 6,
   request: true,

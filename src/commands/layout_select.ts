@@ -3,7 +3,7 @@ import { LAYOUT_PRESETS, type LayoutPreset } from "../model/layout-presets";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ tab?: number; pane?: number; layout: LayoutPreset; main_width?: number; main_height?: number }>({
+export default defineMessage({
   type: "layout_select",
   since: 6,
   request: true,

@@ -4,7 +4,7 @@
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 
-export default defineMessage<{ template: string; name: string; branch?: string; pr?: number; project?: string; repo?: string }>({
+export default defineMessage({
   type: "new_workstream",
   since: 1,
   request: false,

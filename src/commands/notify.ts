@@ -8,7 +8,7 @@ import { defineMessage } from "./types";
 export const MAX_TITLE = 256;
 export const MAX_BODY = 4096;
 
-export default defineMessage<{ title: string; body?: string; pane?: number }>({
+export default defineMessage({
   type: "notify",
   since: 6,
   request: true,

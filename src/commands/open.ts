@@ -8,7 +8,7 @@ export const OPEN_FIELDS = {
   location: { type: "string", required: true, description: "path[:line[:col]], with an absolute path" },
 } as const;
 
-export default defineMessage<{ pane: number; location: string }>({
+export default defineMessage({
   type: "open",
   since: 1,
   request: false,

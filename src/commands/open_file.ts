@@ -4,7 +4,7 @@ import { defineMessage } from "./types";
 import { openLocation } from "../features/nvim/open";
 import { OPEN_FIELDS } from "./open";
 
-export default defineMessage<{ pane: number; location: string }>({
+export default defineMessage({
   type: "open_file",
   since: 6,
   request: true,

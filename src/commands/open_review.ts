@@ -4,7 +4,7 @@ import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 import type { OpenReview } from "../features/workstreams/service";
 
-export default defineMessage<OpenReview>({
+export default defineMessage({
   type: "open_review",
   since: 3,
   request: true,

@@ -1,7 +1,7 @@
 import { defineMessage } from "./types";
 import { KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ cwd: string; command: string[]; name?: string; project?: string; keep: boolean }>({
+export default defineMessage({
   type: "open_tab",
   since: 1,
   request: false,

@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ pane: number }>({
+export default defineMessage({
   type: "pane_focus",
   since: 5,
   request: true,

@@ -1,7 +1,7 @@
 import { paneInfo } from "../model/views";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number }>({
+export default defineMessage({
   type: "pane_info",
   since: 6,
   request: true,

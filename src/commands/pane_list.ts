@@ -1,7 +1,7 @@
 import { paneListing } from "../model/views";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ workspace?: string }>({
+export default defineMessage({
   type: "pane_list",
   since: 6,
   request: true,

@@ -2,18 +2,7 @@ import { WsError } from "../protocol/errors";
 import type { MoveTarget } from "../model/session";
 import { defineMessage } from "./types";
 
-interface Params {
-  pane: number;
-  beside?: number;
-  right: boolean;
-  size?: number;
-  workspace?: string;
-  new_workspace?: string;
-  name?: string;
-  focus: boolean;
-}
-
-export default defineMessage<Params>({
+export default defineMessage({
   type: "pane_move",
   since: 6,
   request: true,

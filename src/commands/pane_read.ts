@@ -2,7 +2,7 @@ import { WsError } from "../protocol/errors";
 import { SOURCES, type Source } from "../model/text-sources";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; source: Source; lines?: number; start?: number; end?: number; styled: boolean }>({
+export default defineMessage({
   type: "pane_read",
   since: 6,
   request: true,

@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ pane: number; name: string }>({
+export default defineMessage({
   type: "pane_rename",
   since: 6,
   request: true,

@@ -3,7 +3,7 @@ import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; direction: "left" | "right" | "up" | "down"; cells: number }>({
+export default defineMessage({
   type: "pane_resize",
   since: 6,
   request: true,

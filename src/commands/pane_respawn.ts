@@ -1,6 +1,6 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; command?: string[]; cwd?: string }>({
+export default defineMessage({
   type: "pane_respawn",
   since: 6,
   request: true,

@@ -1,7 +1,7 @@
 import { WsError } from "../protocol/errors";
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ pane: number; text: string; enter: boolean }>({
+export default defineMessage({
   type: "pane_send",
   since: 2,
   request: true,

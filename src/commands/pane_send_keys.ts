@@ -9,7 +9,7 @@ import { defineMessage, ok } from "./types";
 /** Keys one request may send. */
 export const MAX_KEYS = 10_000;
 
-export default defineMessage<{ pane: number; keys: string[]; literal: boolean }>({
+export default defineMessage({
   type: "pane_send_keys",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@ import { layoutReply } from "../model/views";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; mode: "toggle" | "on" | "off" }>({
+export default defineMessage({
   type: "pane_zoom",
   since: 6,
   request: true,

@@ -5,23 +5,9 @@ import { POPUP_CLOSE, POPUP_SIZE, type PopupClose } from "../model/popup";
 import { PANE_START_ERRORS, defineMessage, type Reply } from "./types";
 import { ENV_FIELD } from "./pane-fields";
 
-interface Params {
-  pane?: number;
-  command: string[];
-  cwd?: string;
-  env?: Record<string, string>;
-  width: string;
-  height: string;
-  x?: number;
-  y?: number;
-  close: PopupClose;
-  wait: boolean;
-  border: boolean;
-}
-
 const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
 
-export default defineMessage<Params>({
+export default defineMessage({
   type: "popup",
   since: 6,
   request: true,

@@ -1,6 +1,6 @@
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; slug: string }>({
+export default defineMessage({
   type: "project_attach",
   since: 1,
   request: false,

@@ -21,7 +21,7 @@ interface AgentOutcome {
   error?: string;
 }
 
-export default defineMessage<{ slug: string; timeout: number }>({
+export default defineMessage({
   type: "project_handoff",
   since: 6,
   request: true,

@@ -1,6 +1,6 @@
 import { defineMessage } from "./types";
 
-export default defineMessage<{ from: string; to: string }>({
+export default defineMessage({
   type: "project_renamed",
   since: 2,
   request: false,

@@ -1,6 +1,6 @@
 import { defineMessage } from "./types";
 
-export default defineMessage<{ pane: number; agent?: string; event: string; payload: unknown }>({
+export default defineMessage({
   type: "report",
   since: 1,
   request: false,

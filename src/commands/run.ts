@@ -11,12 +11,6 @@ import { waiting } from "./waiting";
  * before its pane counts as one without integration. */
 export const FIRST_PROMPT_MS = 15_000;
 
-interface Params {
-  pane?: number;
-  command: unknown;
-  timeout: number;
-}
-
 /** The command line to type: a string, or words joined with spaces (as ssh joins them). */
 function commandLine(command: unknown): string {
   const line = typeof command === "string" ? command : Array.isArray(command) && command.every((w) => typeof w === "string") ? command.join(" ") : undefined;
@@ -33,7 +27,7 @@ function targetPane(session: Session, pane: number | undefined): Pane {
   return session.pane(session.activeTab(ws).focused);
 }
 
-export default defineMessage<Params>({
+export default defineMessage({
   type: "run",
   since: 6,
   request: true,

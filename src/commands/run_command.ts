@@ -2,7 +2,7 @@ import { WsError } from "../protocol/errors";
 import { COMMANDS, isCommand } from "./commands-table";
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ name: string }>({
+export default defineMessage({
   type: "run_command",
   since: 5,
   request: true,

@@ -14,14 +14,6 @@ export const MAX_MATCHES = 10_000;
 /** The reply's matched text at most, in characters: past it the search stops, `truncated`. */
 export const MAX_REPLY_TEXT = 4 * 1024 * 1024;
 
-interface Params {
-  pattern: string;
-  regex: boolean;
-  case: boolean;
-  max: number;
-  panes?: number[];
-}
-
 interface Match {
   pane: number;
   line: number;
@@ -29,7 +21,7 @@ interface Match {
   text: string;
 }
 
-export default defineMessage<Params>({
+export default defineMessage({
   type: "search",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@ import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ pane: number; right: boolean; cwd: string; command: string[]; focus: boolean; size?: number; percent?: number; keep: boolean; env?: Record<string, string> }>({
+export default defineMessage({
   type: "split",
   since: 1,
   request: true,

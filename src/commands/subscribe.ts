@@ -5,7 +5,7 @@ import { defineMessage } from "./types";
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== "gap");
 
-export default defineMessage<{ types?: string[]; workspace?: string; pane?: number; after_seq?: number; boot_id?: string }>({
+export default defineMessage({
   type: "subscribe",
   since: 6,
   request: true,

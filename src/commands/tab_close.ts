@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ workspace?: string; tab: string }>({
+export default defineMessage({
   type: "tab_close",
   since: 2,
   request: true,

@@ -1,7 +1,7 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
 import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
 
-export default defineMessage<{ workspace?: string; name?: string; cwd?: string; project?: string; command: string[]; focus: boolean; keep: boolean; env?: Record<string, string> }>({
+export default defineMessage({
   type: "tab_new",
   since: 2,
   request: true,

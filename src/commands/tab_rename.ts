@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ workspace?: string; tab: string; to: string }>({
+export default defineMessage({
   type: "tab_rename",
   since: 6,
   request: true,

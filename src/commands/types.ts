@@ -1,7 +1,9 @@
 // The shape of one protocol message's registry entry (DESIGN.md "The registry"). Validation,
 // dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
 // so the CLI can load the registry without loading the server.
-import type { Fields } from "../protocol/schema";
+import type { Fields, Static } from "../protocol/schema";
+import type { ErrorCode } from "../protocol/errors";
+import type { RunName, ViewName } from "./cli-names";
 import type { Session } from "../model/session";
 import type { Services } from "../server/services";
 
@@ -34,7 +36,10 @@ export interface ReplyField {
   description: string;
 }
 
-export interface MessageEntry<P = any> {
+/** A handler's parameters: inferred from the entry's fields (any for an entry of unknown fields). */
+export type Params<F extends Fields> = string extends keyof F ? any : Static<F>;
+
+export interface MessageEntry<F extends Fields = Fields> {
   type: string;
   /** The protocol version that introduced it: clients send it at this version. */
   since: number;
@@ -44,7 +49,7 @@ export interface MessageEntry<P = any> {
    * waits for the handler and gets its reply or error (new_workstream at v6). */
   requestFrom?: number;
   summary: string;
-  fields: Fields;
+  fields: F;
   /** The reply's `type` for a request that succeeds. */
   reply?: string;
   /** Example line, as the spec gives it. */
@@ -52,7 +57,7 @@ export interface MessageEntry<P = any> {
   /** The reply's fields (besides `v`, `id`, `type`), for the catalogue and docs. */
   replyFields?: Record<string, ReplyField>;
   /** Error codes the handler itself can answer (the envelope's own codes apply to every message). */
-  errors?: string[];
+  errors?: readonly ErrorCode[];
   /** Requests that may rightly take longer than the 10 s answer deadline (waits, streams). */
   longRunning?: boolean;
   /** After its reply the connection carries a stream of lines, not more replies. */
@@ -60,7 +65,7 @@ export interface MessageEntry<P = any> {
   /** How the CLI offers it (a message without one is reached only by `ws call`). */
   cli?: MessageCli | MessageCli[];
   /** Requests return their reply; messages return nothing. Throw WsError to refuse. */
-  handle(params: P, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
+  handle(params: Params<F>, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
 }
 
 /**
@@ -91,9 +96,9 @@ export interface MessageCli {
   /** Flags that set a field to a constant, e.g. `below: { field: "right", value: false }`. */
   switches?: Record<string, { field: string; value: unknown; description: string }>;
   /** How to print the reply for people (a name in src/cli/views.ts); default: nothing. */
-  view?: string;
+  view?: ViewName;
   /** A handler in src/cli/handlers.ts for a command that does more than send and print. */
-  run?: string;
+  run?: RunName;
   /** What the CLI's exit status says (docs/cli.md, Exit statuses): exit_code: the reply's
    * `exit_code` (a program's status; `--status-ok` makes it 0); found: 1 when `matches` is empty,
    * as grep. Default: 0 on success. */
@@ -102,11 +107,12 @@ export interface MessageCli {
 
 export type ExitStatusRule = "exit_code" | "found";
 
-export function defineMessage<P = any>(e: MessageEntry<P>): MessageEntry<P> {
+/** A registry entry; its handler's parameter type is inferred from `fields`. */
+export function defineMessage<const F extends Fields>(e: MessageEntry<F>): MessageEntry<F> {
   return e;
 }
 
 export const ok = (): Reply => ({ type: "ok" });
 
 /** Codes a request that starts panes can answer; each leaves the model as it was. */
-export const PANE_START_ERRORS = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded"];
+export const PANE_START_ERRORS: readonly ErrorCode[] = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded"];

@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ name: string }>({
+export default defineMessage({
   type: "workspace_focus",
   since: 5,
   request: true,

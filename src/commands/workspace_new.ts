@@ -1,7 +1,7 @@
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage, ok } from "./types";
 
-export default defineMessage<{ name: string; exists_ok: boolean }>({
+export default defineMessage({
   type: "workspace_new",
   since: 2,
   request: true,

@@ -1,6 +1,6 @@
 import { defineMessage, ok } from "./types";
 
-export default defineMessage<{ name: string; to: string }>({
+export default defineMessage({
   type: "workspace_rename",
   since: 6,
   request: true,

@@ -5,7 +5,7 @@
 import { WsError } from "../protocol/errors";
 import { defineMessage } from "./types";
 
-export default defineMessage<{ name?: string; pane?: number; force: boolean }>({
+export default defineMessage({
   type: "workstream_done",
   since: 2,
   request: true,

@@ -89,7 +89,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export class WsError extends Error {
   constructor(
     message: string,
-    readonly code: string = "invalid_request",
+    readonly code: ErrorCode = "invalid_request",
     readonly hint?: ErrorHint,
   ) {
     super(message);

@@ -35,9 +35,70 @@ export interface FieldSpec {
   shape?: string;
   /** For object fields of strings: the CLI takes it as a repeatable `--flag NAME=VALUE`. */
   keyValue?: boolean;
+  /** For a required string with accepted values (a discriminator, e.g. wait_for's condition): the
+   * fields each value needs. The wire stays flat; validation refuses a line that lacks one. */
+  requires?: Readonly<Record<string, readonly string[]>>;
+  /** Type only: what an object or any field's value is (see `typed`). */
+  readonly [valueType]?: unknown;
 }
 
 export type Fields = Record<string, FieldSpec>;
+
+declare const valueType: unique symbol;
+
+/** An object or any field whose value has a known TypeScript type (the schema checks it with
+ * `check`; the type is what handlers see): `typed<TreeNode>()({ type: "object", … })`. */
+export const typed =
+  <T>() =>
+  <const S extends FieldSpec & { type: "object" | "any" }>(spec: S): S & { readonly [valueType]?: T } =>
+    spec as S & { readonly [valueType]?: T };
+
+/** The TypeScript type of one field's value, as validation lets it through (TypeBox's `Static`). */
+export type FieldValue<S> = S extends { type: "integer" | "number" }
+  ? number
+  : S extends { type: "boolean" }
+    ? boolean
+    : S extends { type: "string"; accepted: readonly (infer A)[] }
+      ? A
+      : S extends { type: "string" }
+        ? string
+        : S extends { type: "string[]"; accepted: readonly (infer A)[] }
+          ? A[]
+          : S extends { type: "string[]" }
+            ? string[]
+            : S extends { type: "integer[]" }
+              ? number[]
+              : S extends { type: "pairs" }
+                ? [string, string][]
+                : S extends { type: "object" }
+                  ? unknown extends Declared<S>
+                    ? Record<string, unknown>
+                    : Declared<S>
+                  : Declared<S>;
+
+/** The type `typed` gave a field, else unknown. */
+type Declared<S> = typeof valueType extends keyof S ? Exclude<S[typeof valueType], undefined> : unknown;
+
+/** Fields always present after validation: required ones and those with a default. */
+type PresentKeys<F> = { [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { default: {} | null } ? K : never }[keyof F];
+
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+type Plain<F> = Flatten<{ [K in PresentKeys<F>]: FieldValue<F[K]> } & { [K in Exclude<keyof F, PresentKeys<F>>]?: FieldValue<F[K]> }>;
+
+/** The field (if any) whose values each require other fields. */
+type Discriminator<F> = { [K in keyof F]: F[K] extends { requires: object } ? K : never }[keyof F];
+
+type Variant<F, D extends keyof F, V extends string, R extends PropertyKey> = Flatten<
+  Omit<Plain<F>, D | R> & { [K in D]: V } & { [K in R & keyof F]-?: FieldValue<F[K]> }
+>;
+
+type Variants<F, D extends keyof F> = F[D] extends { requires: infer Q }
+  ? { [V in keyof Q & string]: Variant<F, D, V, Q[V] extends readonly (infer R extends PropertyKey)[] ? R : never> }[keyof Q & string]
+  : never;
+
+/** A message's parameters as its handler gets them, inferred from its fields. */
+export type Static<F> = [Discriminator<F>] extends [never] ? Plain<F> : Variants<F, Discriminator<F>>;
 
 export interface FieldProblem {
   message: string;
@@ -144,6 +205,14 @@ export function validateFields(
     const problem = checkType(name, spec, v);
     if (problem) return { error: problem.message, problem };
     params[name] = v;
+  }
+  for (const [name, spec] of Object.entries(fields)) {
+    const needs = spec.requires?.[params[name] as string];
+    const missing = needs?.find((f) => params[f] === undefined);
+    if (missing !== undefined) {
+      const message = `${name} ${params[name]} needs \`${missing}\``;
+      return { error: message, problem: { message, param: missing } };
+    }
   }
   return { params };
 }

@@ -9,7 +9,7 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../../toml-problem";
-import { WsError } from "../../protocol/errors";
+import { WsError, type ErrorCode } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
@@ -108,7 +108,7 @@ export function templatesDir(env: Record<string, string | undefined> = process.e
   return wsDir("config", env, "templates");
 }
 
-const fail = (message: string, code = "template_invalid") => new WsError(message, code, { command: "ws templates list" });
+const fail = (message: string, code: ErrorCode = "template_invalid") => new WsError(message, code, { command: "ws templates list" });
 
 /** The line of `text` that sets the key at `path` (["layout", "first", "command"]): under its
  * table's [header] when there is one, else the first line naming the key; 0 when not found. */

@@ -1,0 +1,20 @@
+// The names a registry entry's `cli.view` and `cli.run` may give: src/cli/views.ts and
+// src/cli/handlers.ts define exactly these (their tables are typed by them), so a misspelt name or
+// a view without its code is a compile error. Kept here so the registry needs no CLI import.
+
+export const VIEW_NAMES = [
+  "pane", "text", "tree", "workspaces", "agentSent", "checkpointSaved", "checkpoints",
+  "checkpointDiff", "checkpointRestored", "search", "inbox", "approval_answered",
+  "configReloaded", "notified", "saved", "wait", "paneInfo", "dashboard",
+] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+export const RUN_NAMES = [
+  "start", "server", "killServer", "doctor", "restart", "sessionRestore", "sessionDiscard",
+  "sessionInfo", "describe", "call", "events", "tabList", "attach", "keys", "hooks", "report",
+  "agentSend", "approvalHook", "run", "popup", "paneList", "proxy", "remoteInstall", "tmuxShim",
+  "newWorkstream", "done", "checkpoint", "review", "prComments", "ship", "templatesList",
+  "templatesShow", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
+  "projectHandoff", "open", "selfUpdate", "completion", "batch",
+] as const;
+export type RunName = (typeof RUN_NAMES)[number];
