@@ -2,7 +2,7 @@
 import { defineMessage, PANE_START_ERRORS } from "./types";
 import { fansOf } from "./fan-shared";
 
-export default defineMessage<{ name: string }>({
+export default defineMessage({
   type: "fan_compare",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { fansOf } from "./fan-shared";
 
-export default defineMessage<{ name: string; k: number; delete_branches: boolean }>({
+export default defineMessage({
   type: "fan_keep",
   since: 6,
   request: true,

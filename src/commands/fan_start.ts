@@ -6,7 +6,7 @@ import { fansOf } from "./fan-shared";
 import { typeToAgent } from "./agent-typing";
 import { MAX_CANDIDATES } from "../features/workstreams/fan";
 
-export default defineMessage<{ count: number; template: string; name: string; prompt: string; tiled: boolean; project?: string; repo?: string }>({
+export default defineMessage({
   type: "fan_start",
   since: 6,
   request: true,

@@ -2,7 +2,7 @@
 import { defineMessage } from "./types";
 import { fansOf } from "./fan-shared";
 
-export default defineMessage<{ name: string }>({
+export default defineMessage({
   type: "fan_status",
   since: 6,
   request: true,
