@@ -6,7 +6,7 @@ import { defineMessage } from "./types";
 import { workstreamsOf } from "./checkpoint-shared";
 import { ship } from "../features/workstreams/ship";
 
-export default defineMessage<{ name?: string; pane?: number; message?: string; push: boolean; pr: boolean; draft: boolean }>({
+export default defineMessage({
   type: "ship",
   since: 6,
   request: true,
