@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, type RunResult } from "./harness";
-import { pieces } from "../src/tmux-shim/buffers";
+import { pieces } from "../src/tmux-shim/cmd/buffers";
 import { BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT } from "../src/tmux-shim/state";
 
 const READER = join(ROOT, "test/fixtures/raw-reader.py");

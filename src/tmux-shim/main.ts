@@ -2,7 +2,7 @@
 // vim-slime, scripts) get ws panes. A call meant for a real tmux server (no ws socket in $TMUX, or
 // -L/-S naming another server) goes to the real tmux on PATH, with the same arguments.
 import { getopt, has, val } from "./getopt";
-import { runCommand, type Ctx } from "./commands";
+import { runCommand, type Ctx } from "./cmd/index";
 import { ShimError } from "./world";
 import { existsSync, readFileSync } from "node:fs";
 import { tmuxVar } from "./env";

@@ -1,15 +1,13 @@
 // The paste-buffer commands: set-buffer, load-buffer, show-buffer, delete-buffer, list-buffers,
 // paste-buffer, over the buffers ShimState keeps (state.ts: each buffer's text a file of its own,
 // counts and sizes bounded). A paste goes to the pane through pane_send, in pieces that fit the
-// protocol's 1 MiB line, so a buffer of any accepted size can be pasted.
-import type { Parsed } from "./getopt";
-import { has, val } from "./getopt";
-import { call, loadWorld, ShimError } from "./world";
-import { resolvePane } from "./target";
-import { BUFFER_MAX_BYTES, type PasteBuffer } from "./state";
-import type { Ctx } from "./commands";
-
-type Run = (ctx: Ctx, p: Parsed) => Promise<void>;
+// protocol's 1 MiB line, so a buffer of any accepted size can be pasted. Each command exports its
+// entry (tmux's cmd-set-buffer.c, cmd-paste-buffer.c, …); cmd/index.ts puts them in tmux's table.
+import { has, val } from "../getopt";
+import { call, loadWorld, ShimError } from "../world";
+import { resolvePane } from "../target";
+import { BUFFER_MAX_BYTES, type PasteBuffer } from "../state";
+import { entry, type Ctx, type Run } from "./helpers";
 
 /** The most of a pane_send line's `text` one piece holds, as JSON (the line may be 1 MiB). */
 const PIECE_JSON_BYTES = 512 * 1024;
@@ -62,7 +60,7 @@ async function readBounded(path: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export const setBuffer: Run = async (ctx, p) => {
+const setBuffer: Run = async (ctx, p) => {
   const name = val(p, "b");
   if (val(p, "n") !== undefined) return ctx.state.renameBuffer(findBuffer(ctx, name), val(p, "n")!);
   let data = p.args[0] ?? "";
@@ -73,7 +71,7 @@ export const setBuffer: Run = async (ctx, p) => {
   ctx.state.putBuffer(name, data);
 };
 
-export const loadBuffer: Run = async (ctx, p) => {
+const loadBuffer: Run = async (ctx, p) => {
   const path = p.args[0];
   if (path === undefined) throw new ShimError("load-buffer: no file");
   let data: string;
@@ -86,20 +84,20 @@ export const loadBuffer: Run = async (ctx, p) => {
   ctx.state.putBuffer(val(p, "b"), data);
 };
 
-export const showBuffer: Run = async (ctx, p) => {
+const showBuffer: Run = async (ctx, p) => {
   const text = textOf(ctx, findBuffer(ctx, val(p, "b")));
   ctx.out(text.endsWith("\n") ? text.slice(0, -1) : text);
 };
 
-export const deleteBuffer: Run = async (ctx, p) => {
+const deleteBuffer: Run = async (ctx, p) => {
   ctx.state.deleteBuffer(findBuffer(ctx, val(p, "b")));
 };
 
-export const listBuffers: Run = async (ctx) => {
+const listBuffers: Run = async (ctx) => {
   for (const b of ctx.state.buffers()) ctx.out(`${b.name}: ${b.bytes} bytes: "${b.sample.replace(/\n/g, "\\n")}"`);
 };
 
-export const pasteBuffer: Run = async (ctx, p) => {
+const pasteBuffer: Run = async (ctx, p) => {
   const w = await loadWorld(ctx.sock);
   const pane = resolvePane(w, val(p, "t"), { pane: ctx.paneId !== undefined ? w.panes.get(ctx.paneId) : undefined });
   const b = findBuffer(ctx, val(p, "b"));
@@ -107,3 +105,14 @@ export const pasteBuffer: Run = async (ctx, p) => {
   for (const text of pieces(textOf(ctx, b).replace(/\n/g, sep))) await call(ctx.sock, "pane_send", { pane: pane.id, text });
   if (has(p, "d")) ctx.state.deleteBuffer(b);
 };
+
+// ---- the entries ---------------------------------------------------------------------------
+
+export const chooseBufferEntry = entry("choose-buffer", undefined);
+export const deleteBufferEntry = entry("delete-buffer", "deleteb", "b:", deleteBuffer);
+export const listBuffersEntry = entry("list-buffers", "lsb", "F:f:", listBuffers);
+export const loadBufferEntry = entry("load-buffer", "loadb", "b:t:w", loadBuffer);
+export const pasteBufferEntry = entry("paste-buffer", "pasteb", "db:prs:t:", pasteBuffer);
+export const saveBufferEntry = entry("save-buffer", "saveb");
+export const setBufferEntry = entry("set-buffer", "setb", "ab:t:n:w", setBuffer);
+export const showBufferEntry = entry("show-buffer", "showb", "b:", showBuffer);
