@@ -7,6 +7,7 @@ import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { CliError, print, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import type { Command, Param } from "./spec";
+import { quoteSh as q } from "../shell-quote";
 
 /** What an argument's values are: "-" none offered, "file", "command", "=a,b" these, or a dynamic KIND. */
 export type ValueKind = string;
@@ -28,9 +29,6 @@ export function valueKind(c: Command, p: Param): ValueKind {
   if (["cwd", "file", "repo", "location", "socket-path"].includes(key) || p.type === "object") return "file";
   return "-";
 }
-
-/** Single-quoted for sh. */
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The POSIX sh function that, given the words before the cursor (without `ws`), prints the
  * candidates one a line; "@file" and "@command" ask the shell for its own file or command names. */

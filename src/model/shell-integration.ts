@@ -4,6 +4,7 @@
 // never touched: ws writes its own start-up files into a private directory, and they source the
 // user's first. WS_SHELL_INTEGRATION=0 in a pane's environment turns it off.
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { quoteFish, quoteSh } from "../shell-quote";
 
 const BASH = String.raw`# ws shell integration (bash --rcfile): what bash would have read, then the OSC 133 hooks.
 if [ -r /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi
@@ -90,11 +91,6 @@ if functions -q fish_prompt; and not functions -q __ws_user_prompt
 end
 `;
 
-/** A path as one single-quoted word for sh, zsh and fish alike (none of them expands inside). */
-function quoteSh(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The files of one version of the integration, by name. */
 function files(dir: string): Record<string, string> {
   return { "bash.rc": BASH, ".zshenv": zshenv(dir), "ws.zsh": ZSH_HOOKS, "ws.fish": FISH };
@@ -177,6 +173,6 @@ export function shellLaunch(argv: readonly string[], env: Record<string, string>
       return { argv: [...argv], env: { ZDOTDIR: dir, ...(orig !== undefined ? { WS_ZDOTDIR_ORIG: orig, WS_ZDOTDIR_SET: "1" } : {}) } };
     }
     default:
-      return { argv: [argv[0]!, ...argv.slice(1), "--init-command", `source ${quoteSh(`${dir}/ws.fish`)}`], env: {} };
+      return { argv: [argv[0]!, ...argv.slice(1), "--init-command", `source ${quoteFish(`${dir}/ws.fish`)}`], env: {} };
   }
 }

@@ -4,9 +4,7 @@
 import { readlinkSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { selfArgv } from "../paths";
 import { ensureShimDir } from "./state";
-
-/** Single-quoted for sh. */
-const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { quoteSh } from "../shell-quote";
 
 /** Make the directory and its `tmux`; returns the directory. Replaced whole, so a running call never sees half. */
 export function installTmux(socket: string): string {
@@ -19,7 +17,7 @@ export function installTmux(socket: string): string {
       if (readlinkSync(path) === self[0]) return dir;
     } catch {}
     symlinkSync(self[0]!, tmp);
-  } else writeFileSync(tmp, `#!/bin/sh\nexec ${self.map(shQuote).join(" ")} __tmux "$@"\n`, { mode: 0o700 });
+  } else writeFileSync(tmp, `#!/bin/sh\nexec ${self.map(quoteSh).join(" ")} __tmux "$@"\n`, { mode: 0o700 });
   renameSync(tmp, path);
   return dir;
 }

@@ -4,6 +4,7 @@
 // its mode, its owner and (for a symlink) its link.
 
 import { randomBytes } from "node:crypto";
+import { shellWord } from "../../shell-quote";
 import {
   closeSync,
   existsSync,
@@ -59,7 +60,6 @@ export function selfCommand(): string[] {
   return compiled ? [process.execPath] : [process.execPath, Bun.main];
 }
 
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`);
 export const claudeCommand = (ws: string[], event: string) =>
   [...ws, "report", event, "--agent", "claude"].map(shellWord).join(" ");
 
