@@ -4,7 +4,7 @@
 //    jittered keys;
 //  - bytes ws sends its client while a pane floods (a few screens, not the flood);
 //  - bytes ws sends with three idle shells over 10 s (target 0).
-import { Arrival, BenchEnv, WS, median, report } from "./lib";
+import { Arrival, BenchEnv, median, report } from "./lib";
 import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 300);
@@ -50,7 +50,7 @@ async function wsEcho(env: BenchEnv): Promise<number[]> {
     c.text = "";
     const t0 = performance.now();
     c.sock.write(encodeEvent({ Key: { code: { Char: ch }, modifiers: "", kind: "Press", state: "" } }));
-    await until(() => c.text.includes(ch)).catch((e) => {
+    await until(() => c.text.includes(ch)).catch(() => {
       throw new Error(`ws echo of key ${i} (${ch}) never came back; got ${JSON.stringify(c.text.slice(-200))}`);
     });
     lat.push(performance.now() - t0);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { TestServer, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 import { Conn } from "./v6-client";
 

@@ -1,7 +1,7 @@
 // The interface as a person uses it: `ws attach` in a real terminal (tmux),
 // keys sent with send-keys, the screen read with capture-pane.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { TestServer, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");

@@ -1,6 +1,6 @@
 // The scripting CLI as a user runs it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, unlinkSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 

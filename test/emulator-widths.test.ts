@@ -98,7 +98,7 @@ describe("through the daemon to the user's terminal", () => {
     const { c, outer } = await attach(100, 20);
     const pane = Number((await s.ok(["tab", "new", "--focus", "--", "sh", "-c", "printf '\\033[H\\033[2J✅ABCDEF\\033[1;5HZ\\033[1;10H👨‍👩‍👧|🇯🇵|e\\314\\201|日本'; exec cat"])).trim());
     await s.waitScreen(pane, "日本");
-    const text = (await s.screen(pane)).split("\n")[0];
+    const text = (await s.screen(pane)).split("\n")[0] ?? "";
     expect(text).toBe("✅ABZDEF 👨‍👩‍👧|🇯🇵|e\u0301|日本");
     // The single pane's first row is the screen's second (the tab bar is above it).
     const row = await waitFor("the user's screen to show it", async () => ((await outer.rows())[1] === text ? text : undefined));

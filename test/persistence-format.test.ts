@@ -64,7 +64,7 @@ describe("save format", () => {
     ["empty", () => new Uint8Array(), "truncated", /empty/],
     ["cut in the header", (b) => b.subarray(0, 40), "truncated", /inside its header/],
     ["cut in the body", (b) => b.subarray(0, b.length - 100), "truncated", /cut short/],
-    ["one byte changed", (b) => { const c = Buffer.from(b); c[c.length - 30] ^= 1; return c; }, "corrupt", /checksum/],
+    ["one byte changed", (b) => { const c = Buffer.from(b); c[c.length - 30]! ^= 1; return c; }, "corrupt", /checksum/],
     ["bytes added", (b) => Buffer.concat([b, Buffer.from("{}\n")]), "corrupt", /more than its header/],
     ["not a save", () => Buffer.from("hello\nworld\n"), "corrupt", /header is not JSON/],
     ["another format", () => Buffer.from('{"format":"other","version":1}\n{}\n'), "corrupt", /not a ws-session file/],

@@ -383,7 +383,7 @@ function show(line: string): string {
 }
 
 /** Whether the reply says the request failed; throws if the reply is malformed or an internal error. */
-function judgeReply(m: MessageEntry, v: number | undefined, line: string, reply: string): boolean {
+function judgeReply(v: number | undefined, line: string, reply: string): boolean {
   const where = `seed ${SEED} (FUZZ_SEED=${SEED} replays), line: ${show(line)}\nreply: ${show(reply)}`;
   if (v === undefined) {
     // A line without a usable `v`: any error, in either style.
@@ -455,7 +455,7 @@ async function exchange(m: MessageEntry, v: number | undefined, line: string): P
   stats.lines++;
   const took = performance.now() - sentAt;
   if (took > stats.slowest.ms) stats.slowest = { ms: took, line: show(line).slice(0, 200) };
-  let failed = judgeReply(m, v, line, reply);
+  let failed = judgeReply(v, line, reply);
   const afterModel = await model(); // also a barrier: a non-request's action has run by now
   const logged = logSince(logFrom);
   if (/handler failed|internal error|connection failed/i.test(logged)) throw new Error(`the daemon logged a failure — seed ${SEED}, line: ${show(line)}\nlog: ${show(logged)}`);

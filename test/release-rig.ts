@@ -66,7 +66,7 @@ export function serveRelease(dir: string, o: ServeOptions = {}) {
       if (name.includes("/") || name.startsWith(".") || name === o.missing || !existsSync(join(dir, name))) return new Response("not found", { status: 404 });
       if (name === o.corrupt || name === o.truncate) {
         const data = readFileSync(join(dir, name));
-        if (name === o.corrupt) data[data.length >> 1] ^= 0xff;
+        if (name === o.corrupt) data[data.length >> 1]! ^= 0xff;
         return new Response(name === o.truncate ? data.subarray(0, data.length >> 1) : data);
       }
       return new Response(Bun.file(join(dir, name)));

@@ -116,7 +116,7 @@ test("ws review N: the worktree and .ws/pr.md from gh, the review tab with its a
 test("ws pr comments sends the unresolved review threads to the tab's agent; without gh it says so", async () => {
   const row = (await dashboard()).workstreams.find((w) => w.name === "review-app-9")!;
   const tab = (await tabOf(row.pane))!.tab;
-  const [agent, shell] = tab.panes as number[];
+  const [agent, shell] = tab.panes as [number, number];
   await s.request({ v: 1, type: "report", pane: agent, agent: "claude", event: "SessionStart" });
   await waitFor("the agent to report", async () => (await s.request({ v: 5, type: "dashboard" })).agents.some((a: any) => a.pane === agent));
   const dir = join(wtRoot, "review-app-9");

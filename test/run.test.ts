@@ -10,7 +10,7 @@ let s: TestServer;
 const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 /** The user's start-up files: each sets a variable the test reads back through `run`. */
-let rcFiles: Record<string, string>;
+let rcFiles: Record<"bash" | "zshenv" | "zsh" | "fish", string>;
 const snapshot = () => Object.fromEntries(Object.values(rcFiles).map((f) => [f, { bytes: readFileSync(f, "utf8"), mtime: statSync(f).mtimeMs, mode: statSync(f).mode }]));
 let before: ReturnType<typeof snapshot>;
 

@@ -8,7 +8,7 @@ import { TestServer, waitFor, type RunResult } from "./harness";
 
 let s: TestServer;
 let lead: number;
-let shimEnv: Record<string, string>;
+let shimEnv: Record<string, string> & { PATH: string; TMUX: string };
 let dir: string;
 const REAL_TMUX = Bun.which("tmux");
 
@@ -270,7 +270,7 @@ describe("wait-for", () => {
 describe("select-layout", () => {
   test("even-horizontal, even-vertical, main-vertical, main-horizontal, tiled arrange the same panes, running on; other names fail as in tmux", async () => {
     const first = Number((await ok(["new-window", "-d", "-P", "-F", "#{pane_id}", "--", "sleep", "1000"])).trim().slice(1));
-    const ids = [first];
+    const ids: number[] = [first];
     for (let i = 0; i < 3; i++) ids.push(Number((await ok(["split-window", "-d", "-t", `%${first}`, "-P", "-F", "#{pane_id}", "--", "sleep", "1000"])).trim().slice(1)));
     const pids = await Promise.all(ids.map(async (id) => (await info(id)).pid));
     type Geo = { id: number; left: number; top: number; width: number; height: number };
@@ -283,7 +283,7 @@ describe("select-layout", () => {
     const spread = (ns: number[]) => Math.max(...ns) - Math.min(...ns);
 
     const order = (await geometry()).map((p) => p.id); // tmux's pane order: each split right after the first
-    expect(order).toEqual([ids[0], ids[3], ids[2], ids[1]]);
+    expect(order).toEqual([ids[0]!, ids[3]!, ids[2]!, ids[1]!]);
     await ok(["select-layout", "-t", `%${first}`, "even-horizontal"]);
     let g = await geometry();
     expect(g.map((p) => p.id)).toEqual(order);

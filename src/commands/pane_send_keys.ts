@@ -2,7 +2,7 @@
 // cursor keys, keypad, kitty keyboard flags) by the encoder the attach UI uses too (src/model/key-encoder.ts), and written as keys,
 // never as a paste.
 import { WsError } from "../protocol/errors";
-import { keysToBytes, modesOf } from "../model/key-encoder";
+import { keysToBytes } from "../model/key-encoder";
 import { KEY_MODIFIERS, KEY_NAMES } from "../protocol/key-names";
 import { defineMessage, ok } from "./types";
 
@@ -34,7 +34,7 @@ export default defineMessage({
     switches: { l: { field: "literal", value: true, description: "Type every word as text, names included" } },
     defaults: { pane: "$WS_PANE_ID" },
   },
-  handle({ pane, keys, literal }, { session, services }) {
+  handle({ pane, keys, literal }, { session }) {
     if (keys.length > MAX_KEYS) throw new WsError(`${keys.length} keys in one request; at most ${MAX_KEYS}`, "invalid_params", { param: "keys" });
     const p = session.pane(pane);
     if (p.exited) throw new WsError(`pane ${pane}'s program has exited`, "pane_exited", { param: "pane" });

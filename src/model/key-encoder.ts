@@ -4,7 +4,7 @@
 
 import { pasteBytes } from "./paste";
 import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
-import { modesOf, type PaneInputModes, type MouseEncoding } from "./emulator-modes";
+import { modesOf, type PaneInputModes } from "./emulator-modes";
 import { parseKeyName } from "../protocol/key-names";
 export { modesOf, type PaneInputModes };
 

@@ -28,8 +28,8 @@ export function splitWords(line: string): string[] {
     const c = line[i]!;
     if (quote) {
       if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < line.length) word += line[++i];
-      else word += c;
+      else if (c === "\\" && quote === '"' && i + 1 < line.length) word = (word ?? "") + line[++i];
+      else word = (word ?? "") + c;
     } else if (c === "'" || c === '"') {
       quote = c;
       word ??= "";

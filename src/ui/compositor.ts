@@ -121,7 +121,7 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   return g;
 }
 
-function drawPane(g: Grid, s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse) {
+function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse) {
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
     g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);

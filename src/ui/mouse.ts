@@ -7,7 +7,7 @@ import type { PaneRect } from "../model/layout";
 import type { Interface } from "./interface";
 import { tabAt } from "./compositor";
 import { moveBorder } from "./ui-commands";
-import { encodeMouse, modesOf } from "../model/key-encoder";
+import { encodeMouse } from "../model/key-encoder";
 import { moveSelect, pressSelect, type SelectDrag } from "./mouse-select";
 
 export type DragState =
