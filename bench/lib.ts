@@ -40,7 +40,7 @@ export class Arrival {
   /** Data arrived: settle the wait if its condition now holds. */
   check(): void {
     const w = this.waiting;
-    if (!w || !w.cond()) return;
+    if (!w?.cond()) return;
     this.waiting = undefined;
     clearTimeout(w.timer);
     w.resolve();

@@ -182,7 +182,7 @@ function rawExchange(path: string, data: string | Uint8Array, timeoutMs: number,
       unix: path,
       socket: {
         open(s) {
-          let off = s.write(bytes);
+          const off = s.write(bytes);
           (s as any).rest = bytes.subarray(off);
         },
         drain(s) {

@@ -20,7 +20,7 @@ function peer(answer: (id: number, method: string, write: (b: Uint8Array) => voi
   const path = join(dir, "sock");
   let pending = new Uint8Array(0);
   // Bun's socket write takes what fits and returns the count: the rest waits for drain.
-  let queue: Uint8Array[] = [];
+  const queue: Uint8Array[] = [];
   const flush = (s: { write(b: Uint8Array): number }) => {
     while (queue.length) {
       const n = s.write(queue[0]!);

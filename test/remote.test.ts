@@ -135,7 +135,7 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     await local.ok([...H, "pane", "send", String(pane), "echo over-ssh-$((6*7))", "--enter"]);
     await waitFor("the remote pane to show the output", async () => (await local.ok([...H, "pane", "read", String(pane)])).includes("over-ssh-42"), 15000);
     const tabs = JSON.parse(await local.ok([...H, "--json", "tab", "list"]));
-    expect(tabs.tabs.map((t: { panes: number[] }) => t.panes).flat()).toContain(pane);
+    expect(tabs.tabs.flatMap((t: { panes: number[] }) => t.panes)).toContain(pane);
     // A handler that speaks the protocol itself (pane list) goes through the bridge too.
     const panes = JSON.parse(await local.ok([...H, "--json", "pane", "list"]));
     expect(JSON.stringify(panes)).toContain(`"pane":${pane}`);

@@ -10,7 +10,7 @@ let dir: string;
 let sock: string;
 let silentSock: string;
 const lines: string[] = [];
-let servers: { stop(force?: boolean): void }[] = [];
+const servers: { stop(force?: boolean): void }[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "ws-report-"));

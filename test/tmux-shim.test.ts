@@ -401,7 +401,7 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
       const got = await tmux(args);
       expect(got.code).toBe(0);
       const wanted = want.stdout.split("\n");
-      got.stdout.split("\n").forEach((line, i) => expect({ target: t, format: FORMATS[i], line }).toEqual({ target: t, format: FORMATS[i], line: wanted[i]! }));
+      for (const [i, line] of got.stdout.split("\n").entries()) expect({ target: t, format: FORMATS[i], line }).toEqual({ target: t, format: FORMATS[i], line: wanted[i]! });
       expect(got).toEqual(want);
     }
   });

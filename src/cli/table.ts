@@ -52,7 +52,7 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
   for (const [flag, field] of Object.entries(cli.percent ?? {})) {
     spec(field);
     const p = params.find((x) => x.field === flag);
-    if (!p || p.type !== "integer") throw new Error(`${entry.type}: percent needs an integer flag, not "${flag}"`);
+    if (p?.type !== "integer") throw new Error(`${entry.type}: percent needs an integer flag, not "${flag}"`);
     p.percentField = field;
   }
   for (const [letter, field] of Object.entries(cli.short ?? {})) params.push({ ...param(field, letter), description: `Short for --${flagName(field)}` });

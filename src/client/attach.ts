@@ -94,7 +94,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     const decoder = new FrameDecoder();
     const parser = new InputParser();
     let escTimer: ReturnType<typeof setTimeout> | undefined;
-    let outQueue: Uint8Array[] = [];
+    const outQueue: Uint8Array[] = [];
 
     const restore = () => {
       if (!entered) return;

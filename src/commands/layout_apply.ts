@@ -35,7 +35,7 @@ export default defineMessage({
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
     // A pane at a time, the thread given back between them: other clients are answered meanwhile.
     const tab = await session.applyTreePaced(ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, yieldTurn);
-    if (old && old.ws.tabs.includes(old.tab)) {
+    if (old?.ws.tabs.includes(old.tab)) {
       const at = old.ws.tabs.indexOf(old.tab);
       session.closeTab(old.ws, old.tab);
       session.moveTab(ws, tab, at); // the replacement takes the old tab's place

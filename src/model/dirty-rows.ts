@@ -5,9 +5,7 @@
 
 import type { Terminal } from "@xterm/headless";
 
-interface RangeEvent {
-  (listener: (e: { start: number; end: number } | undefined) => void): { dispose(): void };
-}
+type RangeEvent = (listener: (e: { start: number; end: number } | undefined) => void) => { dispose(): void };
 
 /** Changed rows, start..end inclusive (start > end: none); every row until something is known. */
 export class RowRange {

@@ -81,5 +81,5 @@ function addDecGraphicsArrows(term: Terminal): void {
   ih.selectCharset("(0");
   const dec = cs._charsets[0] as Record<string, string> | undefined;
   cs.setgCharset(0, before);
-  if (dec && dec["`"] === "◆" && dec["q"] === "─") Object.assign(dec, DEC_ARROWS);
+  if (dec && dec["`"] === "◆" && dec.q === "─") Object.assign(dec, DEC_ARROWS);
 }

@@ -79,6 +79,7 @@ class Host {
 const hosts = new Map<number, Host>();
 const ready = new Set<Host>();
 let scheduled = false;
+// biome-ignore lint/correctness/noUnusedVariables: read by `??=` below (one hold timer at a time); Biome sees only the writes.
 let holdTimer: ReturnType<typeof setTimeout> | undefined;
 
 function schedule(): void {

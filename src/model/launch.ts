@@ -33,7 +33,7 @@ export function paneBaseEnv(env: Record<string, string | undefined>): Record<str
 
 /** What runs: the command asked for, else the user's shell. */
 export function programOf(o: NewPaneOptions, baseEnv: Record<string, string>): string[] {
-  return o.argv && o.argv.length ? o.argv : [baseEnv.SHELL || "/bin/sh"];
+  return o.argv?.length ? o.argv : [baseEnv.SHELL || "/bin/sh"];
 }
 
 /** Refuse, before anything changes, a pane that could not start: a NUL where the system takes

@@ -230,7 +230,7 @@ export function textBetween(term: Terminal, line: number, col: number, endLine: 
     const continues = next?.isWrapped === true;
     const from = y === line ? col : 0;
     const to = y === endLine ? endCol : term.cols;
-    let piece = row.translateToString(!continues && y !== endLine ? true : false, from, to);
+    let piece = row.translateToString(!continues && y !== endLine, from, to);
     if (y === endLine) piece = piece.replace(/\s+$/, "");
     if (y < endLine && !continues) piece += "\n";
     parts.push(piece);

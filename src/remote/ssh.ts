@@ -121,7 +121,7 @@ export function checkPreamble(host: string, line: string): Preamble {
   try {
     p = JSON.parse(line);
   } catch {}
-  if (!p || p.ws_proxy !== 1 || typeof p.min !== "number" || typeof p.max !== "number")
+  if (p?.ws_proxy !== 1 || typeof p.min !== "number" || typeof p.max !== "number")
     throw new ConnectionFailure(`${host}'s ws did not answer as a ws proxy (it said ${JSON.stringify(line.slice(0, 200))}); it may be too old: \`ws remote install ${host}\``);
   if (p.max < MIN_VERSION || p.min > VERSION)
     throw new ConnectionFailure(

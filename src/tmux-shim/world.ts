@@ -67,7 +67,7 @@ export async function call(sock: string, type: string, fields: Record<string, un
   let reply: ReplyObject;
   try {
     reply = await request(sock, { v: 6, type, ...fields }, timeoutMs);
-  } catch (e) {
+  } catch {
     throw new ShimError(`no server running on ${sock}`);
   }
   if (reply.type === "error") throw new ShimError(String(reply.message ?? "error"), typeof reply.code === "string" ? reply.code : undefined);

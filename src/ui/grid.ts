@@ -27,7 +27,7 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** Display width of one grapheme cluster (0, 1 or 2). */
 export function graphemeWidth(g: string): number {
   const w = Bun.stringWidth(g);
-  return w > 2 ? 2 : w;
+  return Math.min(w, 2);
 }
 
 /** Printable ASCII only: one cell per character, nothing to segment. Nearly every label, name and
@@ -211,7 +211,7 @@ export class Grid {
     }
     let used = 0;
     for (const { segment } of segmenter.segment(s)) {
-      let w = graphemeWidth(segment);
+      const w = graphemeWidth(segment);
       if (w === 0) continue;
       if (used + w > maxWidth) break;
       this.set(x + used, y, segment, w, style.fg, style.bg, style.attrs);

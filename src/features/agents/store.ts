@@ -90,7 +90,7 @@ export class AgentStore {
   /** The person looked at the pane: a finished agent is now merely idle. */
   seen(pane: number, now = Date.now()): StatusChange | null {
     const s = this.states.get(pane);
-    if (!s || s.status !== "done") return null;
+    if (s?.status !== "done") return null;
     const next: AgentState = { ...s, status: "idle", since: now };
     this.states.set(pane, next);
     return this.emit({ pane, before: "done", after: "idle", state: next });

@@ -32,5 +32,5 @@ export function nvimSocketOf(argv: readonly string[], socketDir: string): string
   const i = argv.indexOf(LISTEN);
   const sock = i >= 0 ? argv[i + 1] : undefined;
   const dir = socketDir.replace(/\/+$/, "") + "/";
-  return sock !== undefined && sock.startsWith(dir) && !sock.slice(dir.length).includes("/") ? sock : undefined;
+  return sock?.startsWith(dir) && !sock.slice(dir.length).includes("/") ? sock : undefined;
 }
