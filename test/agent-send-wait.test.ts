@@ -9,19 +9,18 @@ import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
 let log: string;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 beforeAll(async () => {
   ({ s, log } = await standInAgentServer());
 });
 afterAll(() => s.stop());
 
-const statusOf = async (pane: number) => (await q({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 
 test("agent_send wait: types, then answers with the status the agent reports next", async () => {
-  const shell = (await q({ type: "tab_new", cwd: s.root, command: [] })).pane;
-  const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
+  const shell = (await s.v6({ type: "tab_new", cwd: s.root, command: [] })).pane;
+  const agent = (await s.v6({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
   await waitFor("the agent to be idle", async () => (await statusOf(agent)) === "idle");
 
   // The stand-in turns a line naming a hook event into that report, as if the prompt made the
@@ -29,24 +28,24 @@ test("agent_send wait: types, then answers with the status the agent reports nex
   const cli = await s.run(["agent", "send", "--pane", String(shell), "--wait", "Stop"]);
   expect(cli).toMatchObject({ code: 0, stdout: "done\n" });
 
-  const working = await q({ type: "agent_send", pane: shell, text: "UserPromptSubmit", wait: { until: ["working"], timeout: 10000 } });
+  const working = await s.v6({ type: "agent_send", pane: shell, text: "UserPromptSubmit", wait: { until: ["working"], timeout: 10000 } });
   expect(working).toMatchObject({ type: "pane", pane: agent, status: "working" });
   expect(working.elapsed_ms).toBeGreaterThanOrEqual(0);
-  expect(await q({ type: "agent_send", pane: shell, text: "Stop", wait: {} })).toMatchObject({ type: "pane", pane: agent, status: "done" });
+  expect(await s.v6({ type: "agent_send", pane: shell, text: "Stop", wait: {} })).toMatchObject({ type: "pane", pane: agent, status: "done" });
 
   // Blocked on its own prompt: refused, and nothing is typed (a later prompt arrives alone).
-  await q({ type: "agent_send", pane: shell, text: "Permission" });
+  await s.v6({ type: "agent_send", pane: shell, text: "Permission" });
   await waitFor("the agent to be blocked", async () => (await statusOf(agent)) === "blocked");
-  const refused = await q({ type: "agent_send", pane: shell, text: "answer it", wait: { until: ["done"] } });
+  const refused = await s.v6({ type: "agent_send", pane: shell, text: "answer it", wait: { until: ["done"] } });
   expect(refused).toMatchObject({ type: "error", code: "agent_blocked" });
   const cliRefused = await s.run(["agent", "send", "--pane", String(shell), "--wait", "answer it too"]);
   expect(cliRefused.code).toBe(1);
   expect(cliRefused.stderr).toContain("blocked");
-  expect((await q({ type: "agent_send", pane: shell, text: "Stop" })).type).toBe("pane");
+  expect((await s.v6({ type: "agent_send", pane: shell, text: "Stop" })).type).toBe("pane");
   await waitFor("the agent to be done", async () => (await statusOf(agent)) === "done");
 
   // A timeout: the text was typed, the status never came.
-  const late = await q({ type: "agent_send", pane: shell, text: "a plain prompt", wait: { until: ["working"], timeout: 300 } });
+  const late = await s.v6({ type: "agent_send", pane: shell, text: "a plain prompt", wait: { until: ["working"], timeout: 300 } });
   expect(late).toMatchObject({ type: "error", code: "timeout" });
   await waitFor("the prompt to reach the agent", () => prompts(agent).includes("a plain prompt\n"));
   expect(prompts(agent)).toBe("a plain prompt\n");
@@ -56,12 +55,12 @@ test("agent_send wait: types, then answers with the status the agent reports nex
 }, 30_000);
 
 test("agent_send wait: a bad wait is invalid_params and types nothing", async () => {
-  const shell = (await q({ type: "tab_new", cwd: s.root, command: [] })).pane;
-  const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
+  const shell = (await s.v6({ type: "tab_new", cwd: s.root, command: [] })).pane;
+  const agent = (await s.v6({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
   await waitFor("the agent to be idle", async () => (await statusOf(agent)) === "idle");
   for (const wait of [{ until: ["bogus"] }, { until: [] }, { timeout: -1 }, { later: 1 }, "soon"])
-    expect(await q({ type: "agent_send", pane: shell, text: "nothing", wait })).toMatchObject({ type: "error", code: "invalid_params" });
-  await q({ type: "agent_send", pane: shell, text: "something" });
+    expect(await s.v6({ type: "agent_send", pane: shell, text: "nothing", wait })).toMatchObject({ type: "error", code: "invalid_params" });
+  await s.v6({ type: "agent_send", pane: shell, text: "something" });
   await waitFor("the prompt to reach the agent", () => prompts(agent).includes("something\n"));
   expect(prompts(agent)).toBe("something\n");
 }, 30_000);

@@ -12,23 +12,22 @@ import { gitEnv, makeRepo } from "./git-rig";
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
 let log: string;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 beforeAll(async () => {
   ({ s, log } = await standInAgentServer());
 });
 afterAll(() => s.stop(), 30_000);
 
-const agentRow = async (pane: number) => (await q({ type: "dashboard" })).agents.find((a: any) => a.pane === pane);
+const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane);
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 /** A line typed into the stand-in: an event name fires that hook. */
-const fire = (pane: number, event: string) => q({ type: "pane_send", pane, text: event, enter: true });
+const fire = (pane: number, event: string) => s.v6({ type: "pane_send", pane, text: event, enter: true });
 
 test("agent send --to names the agent itself; --pane is the asking pane; refusals say which form was meant", async () => {
-  const shell = (await q({ type: "tab_new", name: "agents-tab", cwd: s.root, command: [] })).pane;
-  const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
+  const shell = (await s.v6({ type: "tab_new", name: "agents-tab", cwd: s.root, command: [] })).pane;
+  const agent = (await s.v6({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", AGENT, "SessionStart"], focus: false })).pane;
   await waitFor("the agent to be idle", async () => (await agentRow(agent))?.status === "idle");
-  const tabId = (await q({ type: "pane_info", pane: agent })).tab;
+  const tabId = (await s.v6({ type: "pane_info", pane: agent })).tab;
 
   // From outside any pane (the test's own environment has no WS_PANE_ID): the agent by its pane.
   expect(await s.run(["agent", "send", "--to", String(agent), "first by pane"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
@@ -63,13 +62,13 @@ test("agent send --to names the agent itself; --pane is the asking pane; refusal
   expect(await s.rawLine(`{"v":4,"type":"agent_send","pane":${shell},"to":"no-such-thing","text":"sixth v4"}\n`)).toBe(`{"v":5,"type":"pane","pane":${agent}}`);
   await waitFor("the v4 prompt to reach the agent", () => prompts(agent).includes("sixth v4"));
   // An unknown name, and a tab name two tabs share, are refused plainly.
-  expect((await q({ type: "agent_send", to: "no-such-thing", text: "x" })).code).toBe("invalid_params");
-  await q({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
-  await q({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
-  const twins = await q({ type: "agent_send", to: "twin", text: "x" });
+  expect((await s.v6({ type: "agent_send", to: "no-such-thing", text: "x" })).code).toBe("invalid_params");
+  await s.v6({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
+  await s.v6({ type: "tab_new", name: "twin", cwd: s.root, command: [] });
+  const twins = await s.v6({ type: "agent_send", to: "twin", text: "x" });
   expect(twins).toMatchObject({ type: "error", code: "invalid_params" });
   expect(twins.message).toContain("@");
-  await q({ type: "pane_close", pane: agent });
+  await s.v6({ type: "pane_close", pane: agent });
 }, 60_000);
 
 test("agent send --to WORKSTREAM: the agent in the workstream's tab", async () => {
@@ -91,12 +90,12 @@ type = "pane"
 command = ["bash", ${JSON.stringify(AGENT)}, "SessionStart"]
 `,
   );
-  const r = await q({ type: "new_workstream", template: "paired", name: "feat-ag", repo });
+  const r = await s.v6({ type: "new_workstream", template: "paired", name: "feat-ag", repo });
   expect(r).toMatchObject({ type: "pane" });
-  const tab = (await q({ type: "pane_info", pane: r.pane })).tab;
+  const tab = (await s.v6({ type: "pane_info", pane: r.pane })).tab;
   const agent = await waitFor("the workstream's agent to report", async () => {
-    const rows = (await q({ type: "dashboard" })).agents;
-    for (const a of rows) if ((await q({ type: "pane_info", pane: a.pane })).tab === tab) return a.pane as number;
+    const rows = (await s.v6({ type: "dashboard" })).agents;
+    for (const a of rows) if ((await s.v6({ type: "pane_info", pane: a.pane })).tab === tab) return a.pane as number;
     return undefined;
   });
   expect(await s.run(["agent", "send", "--to", "feat-ag", "via the workstream"])).toMatchObject({ code: 0, stdout: `sent to pane ${agent}\n` });
@@ -114,14 +113,14 @@ async function staysFor(pane: number, want: Record<string, unknown>, ms: number)
 
 test("an agent's status survives ws pane respawn and ws restart, marked restored, until it reports again", async () => {
   // The agent is the pane's own program, reporting only when told (so a restart does not report).
-  const agent = (await q({ type: "tab_new", name: "keeper", cwd: s.root, command: ["bash", AGENT] })).pane;
+  const agent = (await s.v6({ type: "tab_new", name: "keeper", cwd: s.root, command: ["bash", AGENT] })).pane;
   await s.waitScreen(agent, "stand-in agent ready");
   await fire(agent, "UserPromptSubmit");
   await waitFor("the agent to be working", async () => (await agentRow(agent))?.status === "working");
   expect((await agentRow(agent)).restored).toBeUndefined();
 
   // Respawn: the old program is hung up on; the status stays, marked restored, past the reaper.
-  const oldPid = (await q({ type: "pane_info", pane: agent })).pid;
+  const oldPid = (await s.v6({ type: "pane_info", pane: agent })).pid;
   expect((await s.run(["pane", "respawn", String(agent)])).code).toBe(0);
   await waitFor("the old agent process to be gone", () => !processAlive(oldPid));
   await staysFor(agent, { status: "working", restored: true }, 4500);

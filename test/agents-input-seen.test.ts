@@ -1,14 +1,10 @@
 // Typing into a pane whose agent is `done` is the person attending to it: it turns `idle`, even
 // when that pane was already on screen (no focus change to notice).
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, waitFor } from "./harness";
+import { expect, test } from "bun:test";
+import { useServer, waitFor } from "./harness";
 import { encodeEvent } from "../src/protocol/frames";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const statusOf = async (pane: number) => ((await s.request({ v: 5, type: "dashboard" })).agents as { pane: number; status: string }[]).find((a) => a.pane === pane)?.status;
 

@@ -99,7 +99,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
 
     // prefix ! goes to the oldest request's pane; on the Dashboard, Enter on its row goes there too.
     const activeTabHas = async (pane: number) => (await s.list())[0].tabs.find((t: any) => t.panes.includes(pane))?.active;
-    await s.request({ v: 6, type: "pane_focus", pane: pane2 });
+    await s.v6({ type: "pane_focus", pane: pane2 });
     await waitFor("the second tab on screen", () => activeTabHas(pane2));
     const third = agent(1, "make deploy");
     const [row] = await waitFor("the third request", async () => {
@@ -109,7 +109,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     c.key(" ", "CONTROL");
     c.key("!");
     await waitFor("prefix ! to go to pane 1", () => activeTabHas(1), 20000);
-    await s.request({ v: 6, type: "pane_focus", pane: pane2 });
+    await s.v6({ type: "pane_focus", pane: pane2 });
     await waitFor("the second tab on screen again", () => activeTabHas(pane2));
     await openDashboard();
     c.key("Enter"); // the selection starts on the Needs you row

@@ -92,7 +92,7 @@ describe("the server drives the client's terminal", () => {
   });
 
   test("a terminal that hangs up drops its client; the server and its panes go on", async () => {
-    const before = await s.request({ v: 6, type: "pane_list" });
+    const before = await s.v6({ type: "pane_list" });
     const t = await terminal();
     const c = await RawAttach.open(s.sock, attachLine(t.path));
     await waitFor("the status line on the terminal", () => t.screen().includes("[main]"));
@@ -100,7 +100,7 @@ describe("the server drives the client's terminal", () => {
     t.proc.terminal!.close(); // the last open master: the terminal hangs up
     await waitFor("the client to be dropped", () => c.closed);
     await waitFor("the daemon to close the terminal", () => !daemonHolds(t.path));
-    expect(await s.request({ v: 6, type: "pane_list" })).toEqual(before);
+    expect(await s.v6({ type: "pane_list" })).toEqual(before);
   });
 });
 
@@ -117,7 +117,7 @@ test("a terminal that takes no output is dropped after 5 s; the server answers m
     expect(client.direct).toBe(true);
     const t0 = Date.now();
     const q0 = performance.now();
-    await s.request({ v: 6, type: "pane_list" });
+    await s.v6({ type: "pane_list" });
     expect(performance.now() - q0).toBeLessThan(1000);
     await waitFor("the client to be dropped", () => client.closed, 20_000);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(4900);

@@ -3,8 +3,8 @@
 // oversized length prefixes — against the real daemon. It lives through it, a control client
 // keeps working the whole time, and its memory comes back near where it started.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, processAlive, waitFor } from "./harness";
-import { RawAttach, rssKb } from "./raw-attach";
+import { TestServer, processAlive, rssKb, waitFor } from "./harness";
+import { RawAttach } from "./raw-attach";
 import { checkTermEvent } from "../src/protocol/events";
 import { encodeFrame, FRAME_EVENT, FRAME_HEADER, MAX_FRAME_PAYLOAD } from "../src/protocol/frames";
 

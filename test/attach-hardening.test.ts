@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, processAlive, waitFor } from "./harness";
-import { RawAttach, rssKb } from "./raw-attach";
+import { TestServer, processAlive, rssKb, waitFor } from "./harness";
+import { RawAttach } from "./raw-attach";
 import { checkTermEvent, type TermEvent } from "../src/protocol/events";
 import { InputParser } from "../src/protocol/input-parser";
 import { decode, encode } from "../src/features/persistence/format";
@@ -139,7 +139,7 @@ test("a huge but well-formed size is clamped to the documented maximum", async (
   const c = await RawAttach.open(s.sock, { v: 1, type: "attach", cols: 80, rows: 24 });
   await c.firstFrame();
   await c.redrawAfterResize(65535, 65535, 20000);
-  const info = await s.request({ v: 6, type: "pane_info", pane: 1 });
+  const info = await s.v6({ type: "pane_info", pane: 1 });
   expect(info.cols).toBeLessThanOrEqual(MAX_COLS);
   expect(info.rows).toBeLessThanOrEqual(MAX_ROWS);
   expect(info.cols).toBeGreaterThan(MAX_COLS / 3);
@@ -170,7 +170,7 @@ test("a frame whose length can't be right closes that connection only", async ()
 });
 
 test("attach with cols 2147483647 is refused (invalid_params) and changes nothing", async () => {
-  const before = await s.request({ v: 6, type: "pane_info", pane: 1 });
+  const before = await s.v6({ type: "pane_info", pane: 1 });
   const v1 = await RawAttach.open(s.sock, { v: 1, type: "attach", cols: 2147483647, rows: 1 });
   await waitFor("the refusal", () => v1.refusal.includes("\n"));
   expect(v1.refusal).toBe("error: invalid message: invalid value for `cols`: 2147483647, expected at most 65535\n");
@@ -178,14 +178,14 @@ test("attach with cols 2147483647 is refused (invalid_params) and changes nothin
   await waitFor("the refusal", () => v6.refusal.includes("\n"));
   expect(JSON.parse(v6.refusal)).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "cols" } });
   for (const bad of [-1, 1.5, "80", 65536]) {
-    const r = await s.request({ v: 6, type: "attach", cols: 80, rows: bad });
+    const r = await s.v6({ type: "attach", cols: 80, rows: bad });
     expect(r).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "rows" } });
   }
   for (const open of [{ cwd: "/tmp", name: 5 }, { cwd: "/tmp", project: {} }, { cwd: 1 }, { cwd: "/tmp", command: "ls" }]) {
-    const r = await s.request({ v: 6, type: "attach", cols: 80, rows: 24, open });
+    const r = await s.v6({ type: "attach", cols: 80, rows: 24, open });
     expect(r).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "open" } });
   }
-  const after = await s.request({ v: 6, type: "pane_info", pane: 1 });
+  const after = await s.v6({ type: "pane_info", pane: 1 });
   expect({ cols: after.cols, rows: after.rows }).toEqual({ cols: before.cols, rows: before.rows });
   await serverWorks("refused");
 });
@@ -263,7 +263,7 @@ describe("restoring a hand-made save", () => {
       const panes = ws.flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes.map((p: any) => (typeof p === "number" ? p : p.id))));
       expect(panes.length).toBe(3);
       for (const p of panes) await srv.waitScreen(p, /restored-\d/);
-      const info = await srv.request({ v: 6, type: "pane_info", pane: panes[0] });
+      const info = await srv.v6({ type: "pane_info", pane: panes[0] });
       expect(info.cols).toBeLessThanOrEqual(MAX_COLS);
       // The person sees it too, on the first attach.
       const c = await RawAttach.open(srv.sock, { v: 1, type: "attach", cols: 200, rows: 30 });

@@ -68,7 +68,7 @@ describe("rename-workspace", () => {
     const sub = await Conn.open(server.sock);
     sub.send({ v: 6, id: "sub", type: "subscribe", types: ["workspace_renamed"] });
     expect((await sub.next()).type).toBe("subscribed");
-    const wait = server.request({ v: 6, type: "wait_for", condition: "workspace_exists", workspace: "Renamed", timeout: 20000 });
+    const wait = server.v6({ type: "wait_for", condition: "workspace_exists", workspace: "Renamed", timeout: 20000 });
     await server.request({ v: 5, type: "run_command", name: "rename-workspace" });
     await tmux.waitFor("ws", "rename workspace:");
     await tmux.keys("ws", "C-u");

@@ -15,7 +15,6 @@ const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
 let env: Record<string, string>;
 let repo: string;
-const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
 
 beforeAll(async () => {
   s = new TestServer();
@@ -37,14 +36,14 @@ afterAll(async () => {
 
 /** A workstream whose pane is the stand-in agent, once it reports idle. */
 async function workstream(name: string, template = "agent"): Promise<{ dir: string; pane: number }> {
-  const r = await v6({ type: "new_workstream", template, name, repo });
+  const r = await s.v6({ type: "new_workstream", template, name, repo });
   expect(r.type).toBe("pane");
-  await waitFor("the agent to start", async () => (await v6({ type: "dashboard" })).agents.some((a: any) => a.pane === r.pane && a.status === "idle"), 20_000);
+  await waitFor("the agent to start", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === r.pane && a.status === "idle"), 20_000);
   return { dir: r.dir, pane: r.pane };
 }
-const list = async (name: string) => (await v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string }[];
-const fire = (pane: number, event: string) => v6({ type: "pane_send", pane, text: event, enter: true });
-const status = async (pane: number) => (await v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const list = async (name: string) => (await s.v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string }[];
+const fire = (pane: number, event: string) => s.v6({ type: "pane_send", pane, text: event, enter: true });
+const status = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
 /** What must never change: HEAD, the branch, the index (with its staged content) and the stash. */
 const untouched = (dir: string) => ({
   head: git(dir, ["rev-parse", "HEAD"], env),
@@ -89,7 +88,7 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
     await fire(pane, "Stop");
     await fire(pane, "UserPromptSubmit");
     await s.waitScreen(pane, /fired UserPromptSubmit[^]*fired Stop[^]*fired UserPromptSubmit/);
-    expect(await v6({ type: "checkpoint_save", name: "cp-a" })).toMatchObject({ type: "checkpoint", saved: false });
+    expect(await s.v6({ type: "checkpoint_save", name: "cp-a" })).toMatchObject({ type: "checkpoint", saved: false });
     expect((await list("cp-a")).map((c) => c.n)).toEqual([1]);
   } finally {
     sub.close();
@@ -98,7 +97,7 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
 
 test("list, diff and restore with untracked files and deletions; a restore of a restore; index, HEAD and stash untouched", async () => {
   const dir = join(s.root, "data", "ws", "worktrees", "app", "cp-a");
-  const pane = (await v6({ type: "dashboard" })).workstreams.find((w: any) => w.name === "cp-a").pane;
+  const pane = (await s.v6({ type: "dashboard" })).workstreams.find((w: any) => w.name === "cp-a").pane;
   // Turn 1's work: a tracked file deleted, a new untracked one, a change.
   rmSync(join(dir, "sub/keep.txt"));
   mkdirSync(join(dir, "more"), { recursive: true });
@@ -125,7 +124,7 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   const d2 = await s.ok(["checkpoint", "diff", "2"], { env: { WS_PANE_ID: String(pane) } });
   expect(d2).toContain("-a3\n+a4");
   expect(d2).not.toContain("keep.txt");
-  expect((await v6({ type: "checkpoint_diff", name: "cp-a", from: 9 })).code).toBe("checkpoint_not_found");
+  expect((await s.v6({ type: "checkpoint_diff", name: "cp-a", from: 9 })).code).toBe("checkpoint_not_found");
 
   // The agent mid-turn: refused unless forced.
   await fire(pane, "UserPromptSubmit");
@@ -134,12 +133,12 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   const refused = await s.run(["checkpoint", "restore", "1", "--name", "cp-a"]);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("is working");
-  expect((await v6({ type: "checkpoint_restore", name: "cp-a", n: 1 })).code).toBe("agent_working");
+  expect((await s.v6({ type: "checkpoint_restore", name: "cp-a", n: 1 })).code).toBe("agent_working");
   await fire(pane, "Stop");
   await waitFor("the agent to be done", async () => (await status(pane)) === "done");
 
   writeFileSync(join(dir, "more/c.txt"), "c\n"); // after checkpoint 3: only the restore's own checkpoint holds it
-  const r = await v6({ type: "checkpoint_restore", name: "cp-a", n: 1 });
+  const r = await s.v6({ type: "checkpoint_restore", name: "cp-a", n: 1 });
   expect(r).toMatchObject({ type: "checkpoint_restored", n: 1, saved: 4 });
   expect(readFileSync(join(dir, "sub/keep.txt"), "utf8")).toBe("keep\n");
   expect(readFileSync(join(dir, "src/a.txt"), "utf8")).toBe("a2\n");
@@ -163,7 +162,7 @@ test("the template's keep prunes old checkpoints; age prunes all but the newest;
   const { dir } = await workstream("cp-b", "agent-keep2");
   for (const i of [1, 2, 3, 4]) {
     writeFileSync(join(dir, "f.txt"), `${i}\n`);
-    expect(await v6({ type: "checkpoint_save", name: "cp-b", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
+    expect(await s.v6({ type: "checkpoint_save", name: "cp-b", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
   }
   expect((await list("cp-b")).map((c) => [c.n, c.text])).toEqual([[3, "save 3"], [4, "save 4"]]);
   expect(git(repo, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/cp-b/"], env).split("\n")).toEqual(["refs/ws/checkpoints/cp-b/3", "refs/ws/checkpoints/cp-b/4"]);
@@ -179,7 +178,7 @@ test("the template's keep prunes old checkpoints; age prunes all but the newest;
 test("bad templates' [checkpoints] are refused naming the line", async () => {
   const templates = join(s.root, "config", "ws", "templates");
   writeFileSync(join(templates, "bad.toml"), `[checkpoints]\nkeep = 0\n`);
-  const r = await v6({ type: "new_workstream", template: "bad", name: "cp-bad", repo });
+  const r = await s.v6({ type: "new_workstream", template: "bad", name: "cp-bad", repo });
   expect(r).toMatchObject({ type: "error", code: "template_invalid" });
   expect(r.message).toContain("bad.toml:2: checkpoints.keep must be a whole number");
 }, 30_000);

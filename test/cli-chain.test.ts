@@ -1,16 +1,12 @@
 // Command chains (`ws a \; b`) and `ws batch`: many commands in one process and one connection,
 // in order, stopping at the first that fails (issue 25, item 8).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { splitWords } from "../src/cli/words";
-import { TestServer } from "./harness";
+import { useServer } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
-const tabNames = async () => (await s.request({ v: 6, type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs.map((t: any) => t.name));
+const tabNames = async () => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs.map((t: any) => t.name));
 
 test("a chain: the pane a command made is the next one's default, each reply printed in order", async () => {
   const r = await s.run(["tab", "new", "--name", "Build", "--cwd", "/tmp", "--", "cat", ";", "split", "--below", "--cwd", "/tmp", "--", "cat", ";", "pane", "send", "hi-from-chain", "--enter"]);
@@ -18,7 +14,7 @@ test("a chain: the pane a command made is the next one's default, each reply pri
   const [tabPane, splitPane] = r.stdout.trim().split("\n").map(Number);
   expect(splitPane).toBeGreaterThan(tabPane!);
   // The split is in the new tab, and the text went to the split pane.
-  const listed = (await s.request({ v: 6, type: "pane_list" })).panes;
+  const listed = (await s.v6({ type: "pane_list" })).panes;
   const where = (p: number) => listed.find((x: any) => x.pane === p);
   expect(where(splitPane!).tab).toBe(where(tabPane!).tab);
   await s.waitScreen(splitPane!, "hi-from-chain");

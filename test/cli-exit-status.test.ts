@@ -1,15 +1,11 @@
 // What scripts branch on: one --json error shape (code, message, hint) for every command that can
 // fail, and exit statuses from one table (docs/cli.md): 2 usage, 1 refused, 124 timeout, the
 // program's own status for run / wait exit / wait command, grep's 1 for a search with no match.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const jsonError = async (args: string[], exit = 1) => {
   const r = await s.run(["--json", ...args]);
@@ -72,7 +68,7 @@ describe("exit statuses", () => {
     const waiting = s.run(["wait", "command", String(pane)]);
     await waitFor("the wait's connection", () => sockets() > before);
     // A round trip on another connection: by its answer the server has read the wait's line.
-    await s.request({ v: 6, type: "pane_info", pane });
+    await s.v6({ type: "pane_info", pane });
     await s.ok(["pane", "send", String(pane), "", "--enter"]);
     expect(await waiting).toMatchObject({ code: 7, stdout: "7\n" });
   });
@@ -86,7 +82,7 @@ describe("exit statuses", () => {
 
   test("pane send to a pane whose program exited says so on stderr and exits 1", async () => {
     const pane = await kept("exit 0");
-    await waitFor("the program to exit", async () => (await s.request({ v: 6, type: "pane_info", pane })).exit_code !== undefined);
+    await waitFor("the program to exit", async () => (await s.v6({ type: "pane_info", pane })).exit_code !== undefined);
     const r = await s.run(["pane", "send", String(pane), "hello"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("has exited");

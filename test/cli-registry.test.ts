@@ -195,7 +195,7 @@ test("ws start -- CMD runs CMD in pane 1", async () => {
     expect(r.code).toBe(0);
     await t.waitScreen(1, "started-3");
     const pane = await waitFor("pane 1's command", async () => {
-      const info = await t.request({ v: 6, type: "pane_info", pane: 1 });
+      const info = await t.v6({ type: "pane_info", pane: 1 });
       return info.argv?.[0] === "sh" ? info : undefined;
     });
     expect(pane.argv).toEqual(["sh", "-c", "echo started-$((1+2)); exec cat"]);

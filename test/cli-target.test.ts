@@ -1,10 +1,10 @@
 // No guessing the target: outside ws a command that acts on a pane needs one (ws run used to type
 // into whatever pane the person was looking at); inside a pane $WS_PANE_ID is the default, and may
 // be left out before other words (`ws pane keys Enter`).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { commandTable } from "../src/cli/index";
 import { parseArgs } from "../src/cli/parse";
-import { TestServer } from "./harness";
+import { useServer } from "./harness";
 
 const cmd = (path: string) => commandTable().find((c) => c.path === path)!;
 
@@ -22,11 +22,7 @@ test("inside a pane, a word that is not a number goes to the argument after the 
   expect(parseArgs(cmd("run"), ["--", "make"], inPane)).toMatchObject({ pane: 7, command: ["make"] });
 });
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 test("ws run outside a pane refuses without a PANE and types nothing anywhere", async () => {
   const pane = Number((await s.ok(["tab", "new", "--focus", "--cwd", "/tmp", "--", "bash"])).trim());
@@ -51,12 +47,12 @@ test("split --size takes a percentage of the pane it splits, as tmux's -l N%", a
   expect(parseArgs(cmd("split"), ["--size", "40%"], { WS_PANE_ID: "1" })).toMatchObject({ percent: 40 });
   expect(() => parseArgs(cmd("split"), ["--size", "x%"], { WS_PANE_ID: "1" })).toThrow("percentage");
   const pane = Number((await s.ok(["tab", "new", "--cwd", "/tmp", "--", "cat"])).trim());
-  const before = (await s.request({ v: 6, type: "pane_info", pane })).cols as number;
+  const before = (await s.v6({ type: "pane_info", pane })).cols as number;
   const right = Number((await s.ok(["split", String(pane), "--size", "40%", "--cwd", "/tmp", "--", "cat"])).trim());
-  const cols = (await s.request({ v: 6, type: "pane_info", pane: right })).cols as number;
+  const cols = (await s.v6({ type: "pane_info", pane: right })).cols as number;
   expect(Math.abs(cols - Math.round(before * 0.4))).toBeLessThanOrEqual(1);
   const below = Number((await s.ok(["split", String(pane), "--below", "--size=25%", "--cwd", "/tmp", "--", "cat"])).trim());
-  const rows = (await s.request({ v: 6, type: "pane_info", pane: below })).rows as number;
-  const total = (await s.request({ v: 6, type: "pane_info", pane })).rows as number + rows;
+  const rows = (await s.v6({ type: "pane_info", pane: below })).rows as number;
+  const total = (await s.v6({ type: "pane_info", pane })).rows as number + rows;
   expect(rows).toBeLessThan(total / 2);
 });

@@ -98,7 +98,7 @@ describe("a stopped server (SIGSTOP)", () => {
 test("ws agent send --wait --timeout: the wait's own timeout (exit 124), not a reply deadline", async () => {
   const { s } = await standInAgentServer();
   try {
-    const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
+    const q = (msg: Record<string, unknown>) => s.v6({ ...msg });
     const shell = (await q({ type: "tab_new", cwd: s.root, command: [] })).pane;
     const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart"], focus: false })).pane;
     await waitFor("the agent to be idle", async () => (await q({ type: "dashboard" })).agents.find((a: { pane: number }) => a.pane === agent)?.status === "idle");

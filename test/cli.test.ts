@@ -1,14 +1,10 @@
 // The scripting CLI as a user runs it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 test("workspace new / list / focus / close", async () => {
   await s.ok(["workspace", "new", "Games"]);

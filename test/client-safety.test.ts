@@ -259,7 +259,7 @@ describe("names and titles reach the terminal safe (item 8)", () => {
     // A title can carry a bidi override (the emulator ends a title at ESC or a C1 control).
     await s.ok(["pane", "send", "1", "printf '\\033]2;ab\\342\\200\\256cd\\007'", "--enter"]);
     const title = await waitFor("the title", async () => {
-      const t = (await s.request({ v: 6, type: "pane_info", pane: 1 })).title as string;
+      const t = (await s.v6({ type: "pane_info", pane: 1 })).title as string;
       return t.includes("\u202e") ? t : undefined;
     });
     // A hook's payload is JSON: any character at all can arrive in an agent's detail.

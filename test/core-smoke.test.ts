@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer } from "./harness";
+import { expect, test } from "bun:test";
+import { useServer } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 test("a new server holds workspace main with one shell tab in pane 1", async () => {
   const wss = await s.list();

@@ -11,7 +11,7 @@ let s: TestServer;
 let cat: any;
 beforeAll(async () => {
   s = await new TestServer().start();
-  cat = await s.request({ v: 6, type: "describe" });
+  cat = await s.v6({ type: "describe" });
 });
 afterAll(() => s.stop());
 
@@ -74,9 +74,9 @@ test("every example is a valid message", () => {
 });
 
 test("describe of one message, and of an unknown one", async () => {
-  const one = await s.request({ v: 6, type: "describe", message: "wait_for" });
+  const one = await s.v6({ type: "describe", message: "wait_for" });
   expect(one.messages.map((m: any) => m.type)).toEqual(["wait_for"]);
-  expect(await s.request({ v: 6, type: "describe", message: "wait_fro" })).toMatchObject({ code: "unknown_type", hint: { did_you_mean: "wait_for" } });
+  expect(await s.v6({ type: "describe", message: "wait_fro" })).toMatchObject({ code: "unknown_type", hint: { did_you_mean: "wait_for" } });
 });
 
 test("every described field's type, range, accepted values and requirement is enforced at v6", async () => {

@@ -93,7 +93,7 @@ describe("through the daemon", () => {
     const N = 300_000;
     const pane = (await s.request({ v: 2, type: "split", pane: (await s.list())[0].tabs[0].panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
     await s.waitScreen(pane, "FLOOD-DONE", 60_000);
-    const r = await s.request({ v: 6, type: "pane_read", pane, source: "recent" });
+    const r = await s.v6({ type: "pane_read", pane, source: "recent" });
     const lines: string[] = r.text.split("\n");
     const end = lines.indexOf("FLOOD-DONE");
     expect(end).toBeGreaterThanOrEqual(SCROLLBACK_DEFAULT);
@@ -111,13 +111,13 @@ describe("through the daemon", () => {
     const marker = (await s.request({ v: 2, type: "split", pane: first, right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", "read x; echo got-$x; exec cat"] })).pane;
     for (let i = 0; i < 20; i++) {
       const t0 = performance.now();
-      const info = await s.request({ v: 6, type: "pane_info", pane: flood });
+      const info = await s.v6({ type: "pane_info", pane: flood });
       expect(info.pane).toBe(flood);
       // Generous: a loaded machine, not a speed test (bench/flood-echo.ts measures).
       expect(performance.now() - t0).toBeLessThan(5000);
     }
-    await s.request({ v: 6, type: "pane_send", pane: marker, text: "ok\r" });
+    await s.v6({ type: "pane_send", pane: marker, text: "ok\r" });
     await s.waitScreen(marker, "got-ok", 10_000);
-    await s.request({ v: 6, type: "pane_close", pane: flood });
+    await s.v6({ type: "pane_close", pane: flood });
   }, 60_000);
 });

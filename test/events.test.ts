@@ -1,18 +1,13 @@
 // subscribe: a scripted sequence seen in order with increasing seq; resume after a disconnect
 // without losing or repeating an event; filters; opt-in output; gaps; and a flood to a reader that
 // never reads (the daemon's memory stays bounded, other clients are unaffected, the reader gets a gap).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 import { Conn, readUntil } from "./v6-client";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 async function subscribe(fields: Record<string, unknown> = {}, opts: { read?: boolean } = {}) {
   const c = await Conn.open(s.sock, opts);
@@ -22,18 +17,18 @@ async function subscribe(fields: Record<string, unknown> = {}, opts: { read?: bo
 
 
 test("a scripted sequence arrives in order with increasing seq; a resumed subscriber misses and repeats nothing", async () => {
-  const hello = await q({ type: "hello" });
+  const hello = await s.v6({ type: "hello" });
   const c = await subscribe();
   const ack = await c.next();
   expect(ack).toMatchObject({ v: 6, id: "sub", type: "subscribed", boot_id: hello.boot_id });
   expect(ack.seq).toBeGreaterThanOrEqual(hello.seq);
 
-  const pane = (await q({ type: "tab_new", name: "seq", cwd: "/tmp", command: ["cat"] })).pane;
-  const tab = (await q({ type: "pane_info", pane })).tab;
-  const second = (await q({ type: "split", pane, cwd: "/tmp", command: ["cat"], focus: false })).pane;
-  await q({ type: "pane_send", pane, text: "hello", enter: true });
-  await q({ type: "pane_close", pane: second });
-  await q({ type: "tab_close", tab: "seq" });
+  const pane = (await s.v6({ type: "tab_new", name: "seq", cwd: "/tmp", command: ["cat"] })).pane;
+  const tab = (await s.v6({ type: "pane_info", pane })).tab;
+  const second = (await s.v6({ type: "split", pane, cwd: "/tmp", command: ["cat"], focus: false })).pane;
+  await s.v6({ type: "pane_send", pane, text: "hello", enter: true });
+  await s.v6({ type: "pane_close", pane: second });
+  await s.v6({ type: "tab_close", tab: "seq" });
   const seen = await readUntil(c, (e) => e.event === "tab_closed" && e.tab === tab);
   const names = seen.map((e) => `${e.event}${e.pane !== undefined ? `:${e.pane}` : ""}`);
   expect(names).toEqual([
@@ -55,8 +50,8 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
   // Disconnect, let things happen, resume from the last seq seen.
   c.close();
   const last = seen[seen.length - 1].seq;
-  const p2 = (await q({ type: "tab_new", name: "while-away", cwd: "/tmp", command: ["cat"] })).pane;
-  await q({ type: "tab_close", tab: "while-away" });
+  const p2 = (await s.v6({ type: "tab_new", name: "while-away", cwd: "/tmp", command: ["cat"] })).pane;
+  await s.v6({ type: "tab_close", tab: "while-away" });
   const r = await subscribe({ after_seq: last, boot_id: ack.boot_id });
   const ack2 = await r.next();
   expect(ack2.type).toBe("subscribed");
@@ -66,7 +61,7 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
   expect(missed.map((e) => e.seq)).toEqual([last + 1, last + 2, last + 3, last + 4]);
   expect(ack2.seq).toBe(last + 4);
   // Then live, continuing the same numbering.
-  await q({ type: "workspace_new", name: "Live" });
+  await s.v6({ type: "workspace_new", name: "Live" });
   const live = await readUntil(r, (e) => e.event === "pane_created");
   expect(live.map((e) => e.seq)).toEqual([last + 5, last + 6, last + 7]);
   r.close();
@@ -77,45 +72,45 @@ test("a program setting its title publishes pane_renamed once per change, with w
   expect((await c.next()).type).toBe("subscribed");
   // The same title twice is one change; the shell reading `go` lets the titles come after the subscription.
   const script = "read go; printf '\\033]0;first\\007'; printf '\\033]0;first\\007'; printf '\\033]0;second\\007'; exec cat";
-  const pane = (await q({ type: "tab_new", name: "titles", cwd: "/tmp", command: ["sh", "-c", script] })).pane;
-  const tab = (await q({ type: "pane_info", pane })).tab;
-  await q({ type: "pane_send", pane, text: "go", enter: true });
+  const pane = (await s.v6({ type: "tab_new", name: "titles", cwd: "/tmp", command: ["sh", "-c", script] })).pane;
+  const tab = (await s.v6({ type: "pane_info", pane })).tab;
+  await s.v6({ type: "pane_send", pane, text: "go", enter: true });
   const seen = await readUntil(c, (e) => e.title === "second");
   expect(seen.map((e) => [e.event, e.pane, e.title, e.label])).toEqual([
     ["pane_renamed", pane, "first", "first"],
     ["pane_renamed", pane, "second", "second"],
   ]);
   expect(seen[0]).toMatchObject({ workspace: "main", tab });
-  expect((await q({ type: "pane_info", pane })).title).toBe("second");
+  expect((await s.v6({ type: "pane_info", pane })).title).toBe("second");
   c.close();
-  await q({ type: "tab_close", tab: "titles" });
+  await s.v6({ type: "tab_close", tab: "titles" });
 });
 
 test("filters: types, workspace, pane; gap always comes", async () => {
   const c = await subscribe({ types: ["pane_created", "pane_exited"], workspace: "Live" });
   await c.next();
-  await q({ type: "tab_new", workspace: "main", cwd: "/tmp", command: ["cat"] }); // other workspace: not seen
-  const p = (await q({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "exit 3"] })).pane;
+  await s.v6({ type: "tab_new", workspace: "main", cwd: "/tmp", command: ["cat"] }); // other workspace: not seen
+  const p = (await s.v6({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "exit 3"] })).pane;
   const [created] = await readUntil(c, () => true);
   expect(created).toMatchObject({ event: "pane_created", workspace: "Live", pane: p });
   const [exited] = await readUntil(c, () => true);
   expect(exited).toMatchObject({ event: "pane_exited", pane: p, exit_code: 3 });
   c.close();
-  expect(await q({ type: "subscribe", types: ["pane_creatd"] })).toMatchObject({ code: "invalid_params", hint: { param: "types", did_you_mean: "pane_created" } });
+  expect(await s.v6({ type: "subscribe", types: ["pane_creatd"] })).toMatchObject({ code: "invalid_params", hint: { param: "types", did_you_mean: "pane_created" } });
 });
 
 test("output events are opt-in and rate-limited, with no seq", async () => {
-  const p = (await q({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "read x; for i in $(seq 1 400); do echo out-$i; done; exec cat"] })).pane;
+  const p = (await s.v6({ type: "tab_new", workspace: "Live", cwd: "/tmp", command: ["sh", "-c", "read x; for i in $(seq 1 400); do echo out-$i; done; exec cat"] })).pane;
   const all = await subscribe({ pane: p });
   const out = await subscribe({ pane: p, types: ["output"] });
   await all.next();
   await out.next();
   const t0 = Date.now();
-  await q({ type: "pane_send", pane: p, text: "", enter: true });
-  await waitFor("the output", async () => (await q({ type: "pane_read", pane: p })).text.includes("out-400"));
-  await q({ type: "wait_for", condition: "idle", pane: p, idle_ms: 300 });
+  await s.v6({ type: "pane_send", pane: p, text: "", enter: true });
+  await waitFor("the output", async () => (await s.v6({ type: "pane_read", pane: p })).text.includes("out-400"));
+  await s.v6({ type: "wait_for", condition: "idle", pane: p, idle_ms: 300 });
   const elapsed = Date.now() - t0;
-  await q({ type: "pane_close", pane: p });
+  await s.v6({ type: "pane_close", pane: p });
   const events: any[] = [];
   for (;;) {
     try {
@@ -140,8 +135,8 @@ test("resuming from another boot, or from the future", async () => {
   expect((await c.next()).type).toBe("subscribed");
   expect(await c.next()).toMatchObject({ event: "gap", reason: "boot_changed" });
   c.close();
-  const seq = (await q({ type: "hello" })).seq;
-  expect(await q({ type: "subscribe", after_seq: seq + 100 })).toMatchObject({ code: "invalid_params", hint: { param: "after_seq" } });
+  const seq = (await s.v6({ type: "hello" })).seq;
+  expect(await s.v6({ type: "subscribe", after_seq: seq + 100 })).toMatchObject({ code: "invalid_params", hint: { param: "after_seq" } });
 });
 
 function rssKiB(pid: number): number {
@@ -150,9 +145,9 @@ function rssKiB(pid: number): number {
 }
 
 test("a flood to a reader that never reads: bounded memory, others unaffected, the reader gets a gap", async () => {
-  const { pid } = await q({ type: "hello" });
-  const a = (await q({ type: "tab_new", workspace: "main", name: "flood", cwd: "/tmp", command: ["cat"] })).pane;
-  const b = (await q({ type: "split", pane: a, cwd: "/tmp", command: ["cat"], focus: false })).pane;
+  const { pid } = await s.v6({ type: "hello" });
+  const a = (await s.v6({ type: "tab_new", workspace: "main", name: "flood", cwd: "/tmp", command: ["cat"] })).pane;
+  const b = (await s.v6({ type: "split", pane: a, cwd: "/tmp", command: ["cat"], focus: false })).pane;
   const stuck = await subscribe({ types: ["pane_focused", "workspace_created"] });
   // Subscribed (the ack is its proof) before the flood starts, then a reader that never reads.
   expect((await stuck.next()).type).toBe("subscribed");
@@ -172,7 +167,7 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
     answered++;
     if (answered % 3000 === 0) {
       const h0 = Date.now();
-      expect((await q({ type: "hello" })).type).toBe("hello");
+      expect((await s.v6({ type: "hello" })).type).toBe("hello");
       otherWorst = Math.max(otherWorst, Date.now() - h0);
     }
   }
@@ -181,7 +176,7 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
   expect(otherWorst).toBeLessThan(2000);
   // The ring holds 4096 small events and the stuck reader at most 128 KiB: far below this bound.
   expect(after - before).toBeLessThan(64 * 1024);
-  await q({ type: "workspace_new", name: "FloodOver" });
+  await s.v6({ type: "workspace_new", name: "FloodOver" });
   stuck.resume();
   const got = await readUntil(stuck, (e) => e.event === "workspace_created" && e.workspace === "FloodOver", 20000);
   const events = got;

@@ -62,7 +62,7 @@ type = "pane"
 command = ["sh", "-c", "echo 'claude: not logged in'; exit 1"]
 `,
   );
-  const r = await s.request({ v: 6, id: 1, type: "new_workstream", template: "agent", name: "feat-x", repo });
+  const r = await s.v6({ id: 1, type: "new_workstream", template: "agent", name: "feat-x", repo });
   expect(r).toMatchObject({ type: "pane" });
   const held = await waitFor("the template's failing pane to be held", async () => {
     const list = JSON.parse(await s.ok(["--json", "pane", "list"])).panes;

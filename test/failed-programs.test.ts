@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 
 const panesOf = async (s: TestServer): Promise<any[]> => JSON.parse(await s.ok(["--json", "pane", "list"])).panes;
-const info = (s: TestServer, pane: number) => s.request({ v: 6, id: 1, type: "pane_info", pane });
+const info = (s: TestServer, pane: number) => s.v6({ id: 1, type: "pane_info", pane });
 
 describe("a running server", () => {
   let s: TestServer;

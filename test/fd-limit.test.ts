@@ -71,7 +71,7 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   let made = 0;
   let refusal: any;
   for (let i = 0; i < 100 && !refusal; i++) {
-    const r = await s.request({ v: 6, type: "tab_new", command: ["cat"] });
+    const r = await s.v6({ type: "tab_new", command: ["cat"] });
     if (r.type === "error") refusal = r;
     else made++;
   }
@@ -99,11 +99,11 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   console.log(`daemon CPU while out of pane room with 20 streams: ${Math.round(busy * 100)}%`);
   expect(busy).toBeLessThan(0.5);
   // Another pane is still refused cleanly; once panes close there is room again.
-  expect((await s.request({ v: 6, type: "tab_new", command: ["cat"] })).code).toBe("resource_exhausted");
+  expect((await s.v6({ type: "tab_new", command: ["cat"] })).code).toBe("resource_exhausted");
   const wss = await s.list();
   const last = wss[0].tabs.at(-1).panes[0];
-  await s.request({ v: 6, type: "pane_close", pane: typeof last === "number" ? last : last.id });
-  expect((await s.request({ v: 6, type: "tab_new", command: ["cat"] })).type).not.toBe("error");
+  await s.v6({ type: "pane_close", pane: typeof last === "number" ? last : last.id });
+  expect((await s.v6({ type: "tab_new", command: ["cat"] })).type).not.toBe("error");
   for (const st of streams) st.close();
 }, 120_000);
 

@@ -1,6 +1,7 @@
 // Test harness: a real ws daemon on a private socket directory, real shells in real PTYs, and
 // the real socket. Everything waits on conditions with deadlines, never on fixed sleeps.
-import { mkdtempSync, chmodSync, existsSync, rmSync, realpathSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll } from "bun:test";
+import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -111,6 +112,11 @@ export class TestServer {
     return JSON.parse(line);
   }
 
+  /** One protocol-v6 request on its own connection; the parsed reply. */
+  v6(msg: Record<string, unknown>): Promise<any> {
+    return this.request({ v: 6, ...msg });
+  }
+
   /** Send raw bytes; resolve with the first line back (or all text if the server closes first). */
   rawLine(data: string | Uint8Array, timeoutMs = 10000): Promise<string> {
     return rawExchange(this.sock, data, timeoutMs, true);
@@ -144,7 +150,7 @@ export class TestServer {
   /** The running daemon's pid, from the info file it writes beside its socket. */
   daemonPid(): number | undefined {
     try {
-      return JSON.parse(require("node:fs").readFileSync(this.sock.replace(/\.sock$/, ".info.json"), "utf8")).pid;
+      return JSON.parse(readFileSync(this.sock.replace(/\.sock$/, ".info.json"), "utf8")).pid;
     } catch {
       return undefined;
     }
@@ -210,6 +216,23 @@ function rawExchange(path: string, data: string | Uint8Array, timeoutMs: number,
   });
 }
 
+/**
+ * A server started before the file's tests and stopped after them (bun:test's beforeAll and
+ * afterAll): `const s = useServer();` at the top of a test file.
+ */
+export function useServer(opts: ConstructorParameters<typeof TestServer>[0] = {}): TestServer {
+  const s = new TestServer(opts);
+  beforeAll(() => s.start());
+  afterAll(() => s.stop());
+  return s;
+}
+
+/** Resident memory of a process in kB (Linux /proc). */
+export function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) : 0;
+}
+
 /** Whether a process is running (a zombie waiting to be reaped counts as gone). */
 export function processAlive(pid: number): boolean {
   try {
@@ -218,7 +241,7 @@ export function processAlive(pid: number): boolean {
     return false;
   }
   try {
-    const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
   } catch {
     return true;

@@ -17,7 +17,7 @@ const pidOf = (s: TestServer): number => JSON.parse(readFileSync(join(s.socketDi
 
 /** Every workspace, tab and pane id, as the v6 snapshot gives them. */
 async function ids(s: TestServer): Promise<{ name: string; id: number; tabs: { id: number; panes: number[]; focused: number }[] }[]> {
-  const snap = await s.request({ v: 6, id: 1, type: "session_snapshot" });
+  const snap = await s.v6({ id: 1, type: "session_snapshot" });
   expect(snap.type).toBe("snapshot");
   return snap.workspaces.map((w: any) => ({ name: w.name, id: w.id, tabs: w.tabs.map((t: any) => ({ id: t.id, panes: t.panes, focused: t.focused })) }));
 }

@@ -29,7 +29,7 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
     held.push(stream);
     stream.send({ v: 6, type: "wait_for", condition: "pane_exists", pane: 999, timeout: 20000 });
     expect(await stream.next()).toMatchObject({ type: "error", code: "too_many_connections" });
-    expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+    expect((await s.v6({ type: "hello" })).type).toBe("hello");
     // A reserved slot is closed after 1 s idle, by the server: then the reserve is free again.
     await waitFor("the server to close the idle reserved connection", () => stream.closed);
     // Fill the reserve too, with connections that keep sending part of a line.
@@ -46,7 +46,7 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
     held.shift()!.close();
     // Once one has gone, a new connection is served; the held ones still get their events.
     let hello: any;
-    for (let i = 0; i < 50 && hello?.type !== "hello"; i++) hello = await s.request({ v: 6, type: "hello" });
+    for (let i = 0; i < 50 && hello?.type !== "hello"; i++) hello = await s.v6({ type: "hello" });
     expect(hello.type).toBe("hello");
   } finally {
     for (const t of tricklers) clearInterval(t);
@@ -63,19 +63,19 @@ test("a request over 64 KiB with no budget waits up to 2 s, then is refused with
   let r: any;
   const t0 = Date.now();
   for (let i = 0; i < 20; i++) {
-    r = await s.request({ v: 6, id: "big", type: "pane_send", pane: 1, text: `: ${marker}` });
+    r = await s.v6({ id: "big", type: "pane_send", pane: 1, text: `: ${marker}` });
     if (r.code === "busy") break;
   }
   const waited = Date.now() - t0;
   expect(r).toMatchObject({ v: 6, id: "big", type: "error", code: "busy" });
   expect(waited).toBeGreaterThanOrEqual(1900);
-  expect((await s.request({ v: 6, type: "pane_read", pane: 1, source: "recent" })).text).not.toContain("mmmmmmmm");
+  expect((await s.v6({ type: "pane_read", pane: 1, source: "recent" })).text).not.toContain("mmmmmmmm");
   // Small requests are not held back.
-  expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+  expect((await s.v6({ type: "hello" })).type).toBe("hello");
   // The holder goes: its budget comes back and the large request goes through.
   holder.close();
   let ok: any;
-  for (let i = 0; i < 10 && ok?.type !== "ok"; i++) ok = await s.request({ v: 6, type: "pane_send", pane: 1, text: `: ${marker}` });
+  for (let i = 0; i < 10 && ok?.type !== "ok"; i++) ok = await s.v6({ type: "pane_send", pane: 1, text: `: ${marker}` });
   expect(ok.type).toBe("ok");
   // Legacy lines get busy in their own style.
   const h2 = await Conn.open(s.sock);

@@ -2,10 +2,10 @@
 // Names hold no control or bidi-override characters and at most 128 characters; a program or cwd
 // that isn't there is refused before the layout changes; pane limits per request and per server.
 // Every check runs against the real daemon, socket and PTYs (and the compiled binary with WS_BIN).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
+import { TestServer, useServer, waitFor } from "./harness";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
@@ -13,15 +13,11 @@ import { Session } from "../src/model/session";
 import { paneBaseEnv } from "../src/model/launch";
 import { NAME_MAX_LENGTH } from "../src/protocol/names";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 /** The model as a client sees it, minus what moves by itself (the event counter). */
 async function model(server = s): Promise<unknown> {
-  const snap = await server.request({ v: 6, type: "session_snapshot" });
+  const snap = await server.v6({ type: "session_snapshot" });
   expect(snap.type).toBe("snapshot");
   const { seq: _seq, ...rest } = snap;
   return rest;
@@ -66,7 +62,7 @@ test('ws call workspace_new \'{"name":"x\\u0000"}\' is refused with invalid_para
   expect(JSON.parse(v6.stdout)).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "name" } });
   expect(await model()).toEqual(before);
   // workspace_close of such a name is refused too, never a false "ok".
-  expect(await s.request({ v: 6, type: "workspace_close", name: "x\u0000" })).toMatchObject({ code: "invalid_params", hint: { param: "name" } });
+  expect(await s.v6({ type: "workspace_close", name: "x\u0000" })).toMatchObject({ code: "invalid_params", hint: { param: "name" } });
 
   await s.ok(["workspace", "new", "Kept"]);
   const names = (await s.list()).map((w) => w.name);
@@ -98,7 +94,7 @@ const SHOWN_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066
 
 test("every name field of every message refuses each kind of bad name with invalid_params naming the field", async () => {
   const before = await model();
-  const cat = await s.request({ v: 6, type: "describe" });
+  const cat = await s.v6({ type: "describe" });
   const nameFields = cat.messages.flatMap((m: any) => m.fields.filter((f: any) => f.format === "name").map((f: any) => ({ m, f: f.name as string })));
   // The fields that name workspaces, tabs and projects are all held to the rule.
   expect(nameFields.map((x: any) => `${x.m.type}.${x.f}`)).toEqual(
@@ -121,7 +117,7 @@ test("every name field of every message refuses each kind of bad name with inval
   expect(checked).toBe(nameFields.length * BAD_NAMES.length);
   // A layout tree's labels are names too.
   for (const [what, bad] of BAD_NAMES.filter(([w]) => w !== "empty")) {
-    const r = await s.request({ v: 6, type: "layout_apply", root: { type: "pane", label: bad, command: ["cat"] } });
+    const r = await s.v6({ type: "layout_apply", root: { type: "pane", label: bad, command: ["cat"] } });
     expect({ what, code: r.code, param: r.hint?.param }).toEqual({ what, code: "invalid_params", param: "root" });
     expect(r.message).toContain("root.label");
   }
@@ -166,21 +162,21 @@ test("ws split 1 -- claudee names the program, with its own code, and the layout
   const probe = await split();
   await s.ok(["pane", "close", String(probe.pane)]);
   const before = await model();
-  const layout = await s.request({ v: 6, type: "layout_export", pane: 1 });
+  const layout = await s.v6({ type: "layout_export", pane: 1 });
   const kids = children();
   const r = await s.run(["split", "1", "--", "claudee"]);
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('can\'t run "claudee": not found on PATH');
   expect(r.stderr).not.toContain("internal");
-  const v6 = await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: ["claudee", "--flag"] });
+  const v6 = await s.v6({ type: "split", pane: 1, cwd: "/tmp", command: ["claudee", "--flag"] });
   expect(v6).toMatchObject({ type: "error", code: "program_not_found", hint: { param: "command" } });
   expect(v6.message).toContain('"claudee"');
   // A path that is not an executable file.
   const file = join(s.root, "not-executable");
   writeFileSync(file, "echo hi\n");
-  expect(await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: [file] })).toMatchObject({ code: "program_not_found" });
+  expect(await s.v6({ type: "split", pane: 1, cwd: "/tmp", command: [file] })).toMatchObject({ code: "program_not_found" });
   expect(await model()).toEqual(before);
-  expect(await s.request({ v: 6, type: "layout_export", pane: 1 })).toEqual(layout);
+  expect(await s.v6({ type: "layout_export", pane: 1 })).toEqual(layout);
   expect(startedSince(kids)).toEqual([]);
   // The next split gets the next pane id: the failures took none.
   const ok = await split();
@@ -194,10 +190,10 @@ test("a cwd that does not exist, or is a file, is refused with cwd_not_found bef
   const r = await s.run(["split", "1", "--cwd", "/nonexistent/dir", "--", "sh"]);
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain('can\'t start in "/nonexistent/dir": no such directory');
-  expect(await s.request({ v: 6, type: "split", pane: 1, cwd: "/nonexistent/dir", command: [] })).toMatchObject({ code: "cwd_not_found", hint: { param: "cwd" } });
-  expect(await s.request({ v: 6, type: "tab_new", cwd: "/etc/passwd", command: [] })).toMatchObject({ code: "cwd_not_found", message: 'can\'t start in "/etc/passwd": not a directory' });
-  expect(await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp\u0000x", command: [] })).toMatchObject({ code: "invalid_params", hint: { param: "cwd" } });
-  expect(await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: ["echo", "a\u0000b"] })).toMatchObject({ code: "invalid_params", hint: { param: "command" } });
+  expect(await s.v6({ type: "split", pane: 1, cwd: "/nonexistent/dir", command: [] })).toMatchObject({ code: "cwd_not_found", hint: { param: "cwd" } });
+  expect(await s.v6({ type: "tab_new", cwd: "/etc/passwd", command: [] })).toMatchObject({ code: "cwd_not_found", message: 'can\'t start in "/etc/passwd": not a directory' });
+  expect(await s.v6({ type: "split", pane: 1, cwd: "/tmp\u0000x", command: [] })).toMatchObject({ code: "invalid_params", hint: { param: "cwd" } });
+  expect(await s.v6({ type: "split", pane: 1, cwd: "/tmp", command: ["echo", "a\u0000b"] })).toMatchObject({ code: "invalid_params", hint: { param: "command" } });
   expect(await model()).toEqual(before);
   expect(startedSince(kids)).toEqual([]);
 });
@@ -219,12 +215,12 @@ test("layout_apply with one missing program or cwd deep in the tree starts nothi
   const marker = join(s.root, "started");
   const leaf = { type: "pane", cwd: "/tmp", command: ["sh", "-c", `echo > ${marker}-$WS_PANE_ID; exec cat`] };
   const root = { type: "split", direction: "right", ratio: 0.5, first: leaf, second: { type: "split", direction: "down", ratio: 0.5, first: leaf, second: { type: "pane", command: ["claudee"] } } };
-  expect(await s.request({ v: 6, type: "layout_apply", name: "dev", root })).toMatchObject({ code: "program_not_found", hint: { param: "root.second.second.command" } });
+  expect(await s.v6({ type: "layout_apply", name: "dev", root })).toMatchObject({ code: "program_not_found", hint: { param: "root.second.second.command" } });
   const root2 = { ...root, second: { ...root.second, first: { type: "pane", cwd: "/nonexistent/dir" } } };
-  expect(await s.request({ v: 6, type: "layout_apply", name: "dev", root: root2 })).toMatchObject({ code: "cwd_not_found", hint: { param: "root.second.first.cwd" } });
+  expect(await s.v6({ type: "layout_apply", name: "dev", root: root2 })).toMatchObject({ code: "cwd_not_found", hint: { param: "root.second.first.cwd" } });
   // Replacing a tab: the old one stays when the new one can't be made.
   const tab = (before as any).workspaces[0].tabs[0].id;
-  expect(await s.request({ v: 6, type: "layout_apply", tab, root })).toMatchObject({ code: "program_not_found" });
+  expect(await s.v6({ type: "layout_apply", tab, root })).toMatchObject({ code: "program_not_found" });
   expect(await model()).toEqual(before);
   expect(startedSince(kids)).toEqual([]);
   expect(readdirSync(s.root).filter((f) => f.startsWith("started"))).toEqual([]);
@@ -243,14 +239,14 @@ test("a program that passes the checks but can't start (missing interpreter, bad
   const before = await model();
   const kids = children();
   for (const program of [interp, elf, envScript]) {
-    const r = await s.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: [program] });
+    const r = await s.v6({ type: "split", pane: 1, cwd: "/tmp", command: [program] });
     expect(r).toMatchObject({ type: "error", code: "program_not_found", hint: { param: "command" } });
     expect(r.message).toStartWith(`can't run ${JSON.stringify(program)}: `);
   }
   // Two panes start, the third can't: the two are stopped and the model is as it was.
   const cat = { type: "pane", cwd: "/tmp", command: ["cat"] };
   const root = { type: "split", direction: "right", ratio: 0.5, first: cat, second: { type: "split", direction: "down", ratio: 0.5, first: cat, second: { type: "pane", command: [interp] } } };
-  expect(await s.request({ v: 6, type: "layout_apply", root })).toMatchObject({ code: "program_not_found" });
+  expect(await s.v6({ type: "layout_apply", root })).toMatchObject({ code: "program_not_found" });
   expect(await model()).toEqual(before);
   await waitFor("the started panes' programs to be stopped", () => startedSince(kids).length === 0);
 });
@@ -266,13 +262,13 @@ test("ws workspace new whose shell has gone is refused with program_not_found an
     // The first pane's shell has read its script (else removing it would end that pane, and the server).
     await t.waitScreen(1, "shell-ready");
     // Its label has followed it to `cat` (labels follow the foreground program a moment later).
-    await waitFor("the label to follow the program", async () => (await t.request({ v: 6, type: "pane_list" })).panes[0].label === "cat");
+    await waitFor("the label to follow the program", async () => (await t.v6({ type: "pane_list" })).panes[0].label === "cat");
     rmSync(shell);
     const before = await model(t);
     const r = await t.run(["workspace", "new", "Ghost"]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(`can't run ${JSON.stringify(shell)}: no executable file there`);
-    expect(await t.request({ v: 6, type: "workspace_new", name: "Ghost" })).toMatchObject({ code: "program_not_found" });
+    expect(await t.v6({ type: "workspace_new", name: "Ghost" })).toMatchObject({ code: "program_not_found" });
     expect(await model(t)).toEqual(before);
     expect((await t.list()).map((w) => w.name)).toEqual(["main"]);
   } finally {
@@ -294,46 +290,46 @@ test(`layout_apply over ${MAX_PANES_PER_REQUEST} panes is refused with limit_exc
   expect(r).toMatchObject({ type: "error", code: "limit_exceeded", hint: { limit: MAX_PANES_PER_REQUEST } });
   expect(r.message).toBe(`one request may start at most ${MAX_PANES_PER_REQUEST} panes; this one would start 256`);
   expect(took).toBeLessThan(1000);
-  expect(await s.request({ v: 6, type: "layout_apply", root: tree(MAX_PANES_PER_REQUEST + 1) })).toMatchObject({ code: "limit_exceeded" });
+  expect(await s.v6({ type: "layout_apply", root: tree(MAX_PANES_PER_REQUEST + 1) })).toMatchObject({ code: "limit_exceeded" });
   expect(await model()).toEqual(before);
   expect(startedSince(kids)).toEqual([]);
 });
 
 test(`layout_apply of exactly ${MAX_PANES_PER_REQUEST} panes works`, async () => {
   const t0 = performance.now();
-  const r = await s.request({ v: 6, type: "layout_apply", name: "wide", root: tree(MAX_PANES_PER_REQUEST) });
+  const r = await s.v6({ type: "layout_apply", name: "wide", root: tree(MAX_PANES_PER_REQUEST) });
   const took = performance.now() - t0;
   expect(r.type).toBe("layout");
   expect(r.panes.length).toBe(MAX_PANES_PER_REQUEST);
   console.log(`layout_apply of ${MAX_PANES_PER_REQUEST} panes answered in ${took.toFixed(0)} ms`);
-  expect(await s.request({ v: 6, type: "tab_close", tab: "wide" })).toMatchObject({ type: "ok" });
+  expect(await s.v6({ type: "tab_close", tab: "wide" })).toMatchObject({ type: "ok" });
 });
 
 test("the server-wide pane limit: past it every way of starting a pane is refused, with the limit", async () => {
   const t = await new TestServer({ name: "small", env: { WS_MAX_PANES: "3" } }).start();
   try {
-    expect((await t.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: ["cat"] })).type).toBe("pane");
-    expect((await t.request({ v: 6, type: "tab_new", cwd: "/tmp", command: ["cat"] })).type).toBe("pane");
+    expect((await t.v6({ type: "split", pane: 1, cwd: "/tmp", command: ["cat"] })).type).toBe("pane");
+    expect((await t.v6({ type: "tab_new", cwd: "/tmp", command: ["cat"] })).type).toBe("pane");
     const before = await model(t);
     const kids = children(t);
     const full = { code: "limit_exceeded", hint: { limit: 3 }, message: "ws runs at most 3 panes at once; it runs 3, and this would start 1 more" };
-    expect(await t.request({ v: 6, type: "split", pane: 1, cwd: "/tmp", command: ["cat"] })).toMatchObject(full);
-    expect(await t.request({ v: 6, type: "tab_new", cwd: "/tmp", command: ["cat"] })).toMatchObject(full);
-    expect(await t.request({ v: 6, type: "workspace_new", name: "More" })).toMatchObject(full);
-    expect(await t.request({ v: 6, type: "layout_apply", root: tree(2) })).toMatchObject({ code: "limit_exceeded", hint: { limit: 3 } });
+    expect(await t.v6({ type: "split", pane: 1, cwd: "/tmp", command: ["cat"] })).toMatchObject(full);
+    expect(await t.v6({ type: "tab_new", cwd: "/tmp", command: ["cat"] })).toMatchObject(full);
+    expect(await t.v6({ type: "workspace_new", name: "More" })).toMatchObject(full);
+    expect(await t.v6({ type: "layout_apply", root: tree(2) })).toMatchObject({ code: "limit_exceeded", hint: { limit: 3 } });
     const legacy = await t.run(["split", "1", "--", "cat"]);
     expect(legacy.stderr).toContain("ws runs at most 3 panes at once");
     expect(await model(t)).toEqual(before);
     expect(children(t)).toEqual(kids);
     // Room again once a pane has gone.
     await t.ok(["pane", "close", "2"]);
-    expect((await t.request({ v: 6, type: "workspace_new", name: "More" })).type).toBe("ok");
+    expect((await t.v6({ type: "workspace_new", name: "More" })).type).toBe("ok");
   } finally {
     await t.stop();
   }
 });
 
 test("the daemon is unharmed by all of the above", async () => {
-  expect((await s.request({ v: 6, type: "hello" })).type).toBe("hello");
+  expect((await s.v6({ type: "hello" })).type).toBe("hello");
   expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
 });

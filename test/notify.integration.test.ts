@@ -38,7 +38,7 @@ test("notify shows on the status line, reaches the outer terminal and subscriber
   const pane = (await s.list())[0].tabs[0].panes[0];
   const c = await subscribe();
 
-  const reply = await s.request({ v: 6, id: 1, type: "notify", title: "build\x1b]0;evil\x07 done", body: "all\ngreen\u202e", pane });
+  const reply = await s.v6({ id: 1, type: "notify", title: "build\x1b]0;evil\x07 done", body: "all\ngreen\u202e", pane });
   expect(reply).toMatchObject({ type: "notified", attached: true });
   const shown = `pane ${pane}: build ]0;evil  done: all green`;
   await tmux.waitFor("n", (screen) => screen.trimEnd().split("\n").at(-1)!.includes(shown));
@@ -65,7 +65,7 @@ test("notify shows on the status line, reaches the outer terminal and subscriber
 
 test("bad notifications are refused and send nothing", async () => {
   const c = await subscribe();
-  const ask = (f: Record<string, unknown>) => s.request({ v: 6, id: 2, type: "notify", ...f });
+  const ask = (f: Record<string, unknown>) => s.v6({ id: 2, type: "notify", ...f });
   expect((await ask({ title: "" })).code).toBe("invalid_params");
   expect((await ask({ title: "x".repeat(257) })).code).toBe("invalid_params");
   expect((await ask({ title: "t", body: "x".repeat(4097) })).code).toBe("invalid_params");

@@ -10,7 +10,6 @@ import { parseLocation } from "../src/features/nvim/location";
 import { nvimListenArgv, nvimSocketOf } from "../src/features/nvim/listen";
 
 let s: TestServer;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} ${"x".repeat(20)}`).join("\n") + "\n";
 const nvimSockets = () => readdirSync(s.socketDir).filter((f) => /^nvim-.*\.sock$/.test(f)).map((f) => join(s.socketDir, f));
 
@@ -35,7 +34,7 @@ const waitWhere = (sock: string, want: { file: string; line: number; col: number
   });
 /** The pane on screen: the current workspace's active tab's focused pane. */
 const focusedPane = async () => {
-  const cur = (await q({ type: "session_snapshot" })).workspaces.find((w: any) => w.current);
+  const cur = (await s.v6({ type: "session_snapshot" })).workspaces.find((w: any) => w.current);
   return cur.tabs.find((t: any) => t.active).focused;
 };
 
@@ -65,14 +64,14 @@ test("ws open starts a Neovim beside the caller at line and column, and a second
   const second = join(dir, `"quoted" % #name.txt`);
   writeFileSync(first, lines(60));
   writeFileSync(second, lines(30));
-  const shell = (await q({ type: "tab_new", cwd: s.root, name: "edit", focus: true })).pane;
+  const shell = (await s.v6({ type: "tab_new", cwd: s.root, name: "edit", focus: true })).pane;
   const env = { WS_PANE_ID: String(shell) };
 
   // Relative to the caller's directory, spaces, a quote and a bar in the name.
   const out = await s.ok(["open", `dir with space/it's a |file.txt:12:3`], { env, cwd: s.root });
   const nvimPane = Number(/^pane (\d+)\n$/.exec(out)![1]);
   expect(nvimPane).not.toBe(shell);
-  const tab = (await q({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit");
+  const tab = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit");
   expect(tab.panes).toEqual([shell, nvimPane]);
   expect(await focusedPane()).toBe(nvimPane);
   const [sock] = await waitFor("the Neovim's socket", () => (nvimSockets().length ? nvimSockets() : undefined));
@@ -80,21 +79,21 @@ test("ws open starts a Neovim beside the caller at line and column, and a second
   await waitWhere(sock!, { file: first, line: 12, col: 3 });
 
   // Again, after the shell took the focus back: the same Neovim, a new place, the focus on it.
-  await q({ type: "pane_focus", pane: shell });
+  await s.v6({ type: "pane_focus", pane: shell });
   expect(await s.ok(["open", `${first}:40`], { env })).toBe(`pane ${nvimPane}\n`);
   await waitWhere(sock!, { file: first, line: 40, col: 1 });
   expect(await focusedPane()).toBe(nvimPane);
-  expect(await q({ type: "open_file", pane: shell, location: `${second}:7:4` })).toMatchObject({ type: "pane", pane: nvimPane });
+  expect(await s.v6({ type: "open_file", pane: shell, location: `${second}:7:4` })).toMatchObject({ type: "pane", pane: nvimPane });
   await waitWhere(sock!, { file: second, line: 7, col: 4 });
 
   // The v1 message: answered ok, then acted on.
   expect(await s.request({ v: 1, type: "open", pane: shell, location: `${first}:5` })).toEqual({ type: "ok" });
   await waitWhere(sock!, { file: first, line: 5, col: 1 });
   // A file that does not exist yet: Neovim opens a new buffer for it.
-  expect(await q({ type: "open_file", pane: shell, location: join(dir, "new file.txt") })).toMatchObject({ type: "pane", pane: nvimPane });
+  expect(await s.v6({ type: "open_file", pane: shell, location: join(dir, "new file.txt") })).toMatchObject({ type: "pane", pane: nvimPane });
   await waitWhere(sock!, { file: join(dir, "new file.txt"), line: 1, col: 1 });
   expect(nvimSockets()).toHaveLength(1);
-  expect((await q({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit").panes).toEqual([shell, nvimPane]);
+  expect((await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit").panes).toEqual([shell, nvimPane]);
 }, 30_000);
 
 test("inside a workstream, open goes to the workstream's Neovim in another tab", async () => {
@@ -102,19 +101,19 @@ test("inside a workstream, open goes to the workstream's Neovim in another tab",
   writeFileSync(file, lines(20));
   const sock = join(s.socketDir, "nvim-workstreamtest0.sock");
   const env = { WS_WORKSTREAM: "feat-1" };
-  const editor = (await q({ type: "tab_new", cwd: s.root, name: "feat editor", command: ["nvim", "--listen", sock], env })).pane;
+  const editor = (await s.v6({ type: "tab_new", cwd: s.root, name: "feat editor", command: ["nvim", "--listen", sock], env })).pane;
   await waitFor("the workstream's Neovim to listen", async () => (await nvimExpr(sock, "1").catch(() => "")) === "1");
-  const agentTab = (await q({ type: "tab_new", cwd: s.root, name: "feat agent", env, focus: true })).pane;
-  expect(await q({ type: "open_file", pane: agentTab, location: `${file}:9:2` })).toMatchObject({ type: "pane", pane: editor });
+  const agentTab = (await s.v6({ type: "tab_new", cwd: s.root, name: "feat agent", env, focus: true })).pane;
+  expect(await s.v6({ type: "open_file", pane: agentTab, location: `${file}:9:2` })).toMatchObject({ type: "pane", pane: editor });
   await waitWhere(sock, { file, line: 9, col: 2 });
   expect(await focusedPane()).toBe(editor);
 });
 
 test("open's errors: a pane that has gone, a relative path; nothing is started", async () => {
   const before = nvimSockets().length;
-  expect(await q({ type: "open_file", pane: 9999, location: "/tmp/x" })).toMatchObject({ type: "error", code: "pane_not_found" });
-  const shell = (await q({ type: "tab_new", cwd: s.root })).pane;
-  expect(await q({ type: "open_file", pane: shell, location: "rel/x.txt:3" })).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "location" } });
+  expect(await s.v6({ type: "open_file", pane: 9999, location: "/tmp/x" })).toMatchObject({ type: "error", code: "pane_not_found" });
+  const shell = (await s.v6({ type: "tab_new", cwd: s.root })).pane;
+  expect(await s.v6({ type: "open_file", pane: shell, location: "rel/x.txt:3" })).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "location" } });
   const r = await s.run(["open", "x.txt"], { env: { WS_PANE_ID: "9999" } });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("9999");

@@ -3,17 +3,13 @@
 // frames follow the focused pane's any-motion mouse (?1003) and application keypad, so hover
 // reaches a pane that asked; focus in/out reach panes as the focus moves between them. Programs
 // in panes are raw readers (test/fixtures/key-reader.ts) that record exactly what they got.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { useServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const READER = join(import.meta.dir, "fixtures", "key-reader.ts");
 const hex = (bytes: string) => [...Buffer.from(bytes, "latin1")].map((b) => b.toString(16).padStart(2, "0") + " ").join("");

@@ -59,7 +59,7 @@ test("C-c interrupts sleep in a shell and the prompt comes back; Up recalls hist
   const pane = await newPane("bash", "--norc", "--noprofile", "-i");
   await s.waitScreen(pane, "$ ");
   await s.ok(["pane", "keys", String(pane), "sleep 100", "Enter"]);
-  await waitFor("sleep to run in the foreground", async () => (await s.request({ v: 6, type: "pane_info", pane })).foreground?.argv?.[0] === "sleep");
+  await waitFor("sleep to run in the foreground", async () => (await s.v6({ type: "pane_info", pane })).foreground?.argv?.[0] === "sleep");
   await s.ok(["pane", "keys", String(pane), "C-c"]);
   await s.ok(["pane", "keys", String(pane), "echo back-$((40+2))", "Enter"]);
   await s.waitScreen(pane, /^back-42$/m);
@@ -84,11 +84,11 @@ test("-l types every word as text, key names included", async () => {
 });
 
 test("describe lists the key names; bad requests are refused and leave the pane as it was", async () => {
-  const d = await s.request({ v: 6, id: 1, type: "describe", message: "pane_send_keys" });
+  const d = await s.v6({ id: 1, type: "describe", message: "pane_send_keys" });
   const keys = d.messages[0].fields.find((f: any) => f.name === "keys");
   for (const name of ["Escape", "PPage", "NPage", "BSpace", "F12", "KPEnter", "C-"]) expect(keys.description).toContain(name);
-  expect((await s.request({ v: 6, id: 2, type: "pane_send_keys", pane: 9999, keys: ["Enter"] })).code).toBe("pane_not_found");
-  expect((await s.request({ v: 6, id: 3, type: "pane_send_keys", pane: 1, keys: "Enter" })).code).toBe("invalid_params");
+  expect((await s.v6({ id: 2, type: "pane_send_keys", pane: 9999, keys: ["Enter"] })).code).toBe("pane_not_found");
+  expect((await s.v6({ id: 3, type: "pane_send_keys", pane: 1, keys: "Enter" })).code).toBe("invalid_params");
   const r = await s.run(["pane", "keys", "1"]);
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("needs KEYS");

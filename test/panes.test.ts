@@ -2,22 +2,17 @@
 // reaching the program (ws's own variables winning); labels following the foreground program, in
 // pane_list and in the attached UI; renames and moves seen in events; moves keep the program
 // running and the id; ws pane list --format. A real daemon, real shells, the real socket.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
+import { describe, expect, test } from "bun:test";
+import { processAlive, TestServer, useServer, waitFor, wsArgv } from "./harness";
 import { Conn, readUntil } from "./v6-client";
 import { Tmux } from "./tmux-driver";
 import { parseArgs } from "../src/cli/parse";
 import { buildCommandTable } from "../src/cli/table";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
-const info = (pane: number) => q({ type: "pane_info", pane });
-const list = async () => (await q({ type: "pane_list" })).panes as any[];
+const info = (pane: number) => s.v6({ type: "pane_info", pane });
+const list = async () => (await s.v6({ type: "pane_list" })).panes as any[];
 const row = async (pane: number) => (await list()).find((p) => p.pane === pane);
 /** A new background tab running argv; its pane id. */
 async function tab(argv: string[], extra: string[] = []): Promise<number> {
@@ -45,21 +40,21 @@ describe("keep and respawn", () => {
     const r = await row(pane);
     expect(r).toMatchObject({ exited: true, exit_code: 3, command: [] });
     // search finds its text.
-    const found = await q({ type: "search", pattern: "[exited: status 3]", panes: [pane] });
+    const found = await s.v6({ type: "search", pattern: "[exited: status 3]", panes: [pane] });
     expect(found.matches.map((m: any) => m.text)).toEqual(["[exited: status 3]"]);
-    expect((await q({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m: any) => m.text)).toEqual(["hi"]);
+    expect((await s.v6({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m: any) => m.text)).toEqual(["hi"]);
     // Waits answer as for any exited pane; text sent to it goes nowhere.
-    expect(await q({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
+    expect(await s.v6({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
     // At v6 text sent to it is refused with pane_exited (nothing reads it); v2 lines keep their plain ok.
-    expect(await q({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "error", code: "pane_exited" });
+    expect(await s.v6({ type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "error", code: "pane_exited" });
     expect(await s.request({ v: 2, type: "pane_send", pane, text: "ignored", enter: true })).toMatchObject({ type: "ok" });
     expect(await s.screen(pane)).toBe("hi\n[exited: status 3]");
-    expect(await q({ type: "run", pane, command: "true" })).toMatchObject({ type: "error", code: "pane_exited" });
-    expect(await q({ type: "pane_send_keys", pane, keys: ["Enter"] })).toMatchObject({ type: "error", code: "pane_exited" });
+    expect(await s.v6({ type: "run", pane, command: "true" })).toMatchObject({ type: "error", code: "pane_exited" });
+    expect(await s.v6({ type: "pane_send_keys", pane, keys: ["Enter"] })).toMatchObject({ type: "error", code: "pane_exited" });
   });
 
   test("a kept pane killed by a signal says which", async () => {
-    const r = await q({ type: "tab_new", command: ["sh", "-c", "kill -TERM $$"], keep: true });
+    const r = await s.v6({ type: "tab_new", command: ["sh", "-c", "kill -TERM $$"], keep: true });
     await s.waitScreen(r.pane, "[exited: signal SIGTERM]");
     expect(await info(r.pane)).toMatchObject({ exited: true, exit_code: null });
   });
@@ -79,13 +74,13 @@ describe("keep and respawn", () => {
     const text = await s.waitScreen(pane, "second");
     expect(text).toContain("first"); // the old output stays above
     // A wait for its exit now waits for the new program, not the last one's exit.
-    const wait = await q({ type: "wait_for", condition: "exit", pane, timeout: 300 });
+    const wait = await s.v6({ type: "wait_for", condition: "exit", pane, timeout: 300 });
     expect(wait).toMatchObject({ type: "error", code: "timeout" });
     const running = await info(pane);
     expect(running).toMatchObject({ exited: false, exit_code: null, command: ["sh", "-c", "echo second; exec sleep 1000"] });
     // Respawning a running pane (its own command again, by default) hangs the old program up.
     const oldPid = running.pid as number;
-    expect(await q({ type: "pane_respawn", pane })).toMatchObject({ type: "pane", pane });
+    expect(await s.v6({ type: "pane_respawn", pane })).toMatchObject({ type: "pane", pane });
     await waitFor("the old program to go", () => !processAlive(oldPid));
     const again = await info(pane);
     expect(again.pid).not.toBe(oldPid);
@@ -95,11 +90,11 @@ describe("keep and respawn", () => {
 
   test("a respawned shell gets shell integration again: run works in it", async () => {
     const pane = await tab([], ["--keep"]);
-    expect(await q({ type: "run", pane, command: "echo one", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 0, output: "one\n" });
+    expect(await s.v6({ type: "run", pane, command: "echo one", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 0, output: "one\n" });
     await s.ok(["pane", "send", String(pane), "exit 6", "--enter"]);
     await s.waitScreen(pane, "[exited: status 6]");
     await s.ok(["pane", "respawn", String(pane)]);
-    expect(await q({ type: "run", pane, command: "echo two; false", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 1, output: "two\n" });
+    expect(await s.v6({ type: "run", pane, command: "echo two; false", timeout: 15000 })).toMatchObject({ type: "run_result", exit_code: 1, output: "two\n" });
     // The old lines stay as they were, above the new shell's.
     const lines = (await s.screen(pane)).split("\n");
     expect(lines.indexOf("[exited: status 6]")).toBeGreaterThan(lines.findIndex((l) => l.endsWith("exit 6")));
@@ -117,18 +112,18 @@ describe("keep and respawn", () => {
   test("respawn refuses a program that can't start and changes nothing", async () => {
     const pane = await tab(["sleep", "1000"], ["--keep"]);
     const before = await info(pane);
-    const r = await q({ type: "pane_respawn", pane, command: ["no-such-program-xyz"] });
+    const r = await s.v6({ type: "pane_respawn", pane, command: ["no-such-program-xyz"] });
     expect(r).toMatchObject({ type: "error", code: "program_not_found" });
     expect((await info(pane)).pid).toBe(before.pid);
     expect(processAlive(before.pid)).toBe(true);
   });
 
   test("layout leaves take keep", async () => {
-    const r = await q({ type: "layout_apply", root: { type: "split", direction: "right", ratio: 0.5, first: { type: "pane", command: ["sh", "-c", "echo left; exit 5"], keep: true }, second: { type: "pane", command: ["sleep", "1000"] } } });
+    const r = await s.v6({ type: "layout_apply", root: { type: "split", direction: "right", ratio: 0.5, first: { type: "pane", command: ["sh", "-c", "echo left; exit 5"], keep: true }, second: { type: "pane", command: ["sleep", "1000"] } } });
     expect(r.type).toBe("layout");
     const [left] = r.panes as number[];
     await s.waitScreen(left!, "[exited: status 5]");
-    expect((await q({ type: "layout_export", pane: left })).root.first).toMatchObject({ type: "pane", keep: true });
+    expect((await s.v6({ type: "layout_export", pane: left })).root.first).toMatchObject({ type: "pane", keep: true });
   });
 });
 
@@ -149,21 +144,21 @@ describe("env", () => {
 
   test("split and layout leaves take env", async () => {
     const base = await tab(["sleep", "1000"]);
-    const r = await q({ type: "split", pane: base, cwd: "/", command: ["sh", "-c", 'echo "split=$X"; exec sleep 1000'], env: { X: "1" }, focus: false });
+    const r = await s.v6({ type: "split", pane: base, cwd: "/", command: ["sh", "-c", 'echo "split=$X"; exec sleep 1000'], env: { X: "1" }, focus: false });
     await s.waitScreen(r.pane, "split=1");
-    const l = await q({ type: "layout_apply", root: { type: "pane", command: ["sh", "-c", 'echo "leaf=$Y"; exec sleep 1000'], env: { Y: "2" } } });
+    const l = await s.v6({ type: "layout_apply", root: { type: "pane", command: ["sh", "-c", 'echo "leaf=$Y"; exec sleep 1000'], env: { Y: "2" } } });
     await s.waitScreen(l.panes[0], "leaf=2");
   });
 
   test("bad env is refused before anything starts", async () => {
     const before = (await list()).length;
     for (const env of [{ "1BAD": "x" }, { "A-B": "x" }, { OK: "nul\u0000" }, { OK: 3 }, ["A=b"]]) {
-      const r = await q({ type: "tab_new", command: ["sleep", "1"], env });
+      const r = await s.v6({ type: "tab_new", command: ["sleep", "1"], env });
       expect(r, JSON.stringify(env)).toMatchObject({ type: "error", code: "invalid_params" });
     }
     const tooMany = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`V${i}`, "x"]));
-    expect(await q({ type: "tab_new", command: ["sleep", "1"], env: tooMany })).toMatchObject({ type: "error", code: "invalid_params" });
-    const leaf = await q({ type: "layout_apply", root: { type: "pane", env: { "=": "x" } } });
+    expect(await s.v6({ type: "tab_new", command: ["sleep", "1"], env: tooMany })).toMatchObject({ type: "error", code: "invalid_params" });
+    const leaf = await s.v6({ type: "layout_apply", root: { type: "pane", env: { "=": "x" } } });
     expect(leaf).toMatchObject({ type: "error", code: "invalid_params" });
     expect(leaf.message).toContain("root.env");
     expect((await list()).length).toBe(before);
@@ -230,11 +225,11 @@ describe("renames", () => {
   });
 
   test("refusals", async () => {
-    expect(await q({ type: "workspace_rename", name: "nope", to: "x" })).toMatchObject({ code: "workspace_not_found" });
-    expect(await q({ type: "workspace_rename", name: "renamed", to: "MAIN" })).toMatchObject({ code: "workspace_exists" });
-    expect(await q({ type: "tab_rename", tab: "99", to: "x" })).toMatchObject({ code: "tab_not_found" });
-    expect(await q({ type: "pane_rename", pane: 9999, name: "x" })).toMatchObject({ code: "pane_not_found" });
-    expect(await q({ type: "pane_rename", pane: 1, name: "bad\u001bname" })).toMatchObject({ code: "invalid_params" });
+    expect(await s.v6({ type: "workspace_rename", name: "nope", to: "x" })).toMatchObject({ code: "workspace_not_found" });
+    expect(await s.v6({ type: "workspace_rename", name: "renamed", to: "MAIN" })).toMatchObject({ code: "workspace_exists" });
+    expect(await s.v6({ type: "tab_rename", tab: "99", to: "x" })).toMatchObject({ code: "tab_not_found" });
+    expect(await s.v6({ type: "pane_rename", pane: 9999, name: "x" })).toMatchObject({ code: "pane_not_found" });
+    expect(await s.v6({ type: "pane_rename", pane: 1, name: "bad\u001bname" })).toMatchObject({ code: "invalid_params" });
   });
 });
 
@@ -249,7 +244,7 @@ describe("move", () => {
     const before = await info(pane);
     await waitFor("ticks", async () => (await lastTick(pane)) > 0);
     const c = await subscribe(["pane_moved", "tab_closed", "layout_changed"]);
-    const r = await q({ type: "pane_move", pane, beside: target, right: false, size: 5 });
+    const r = await s.v6({ type: "pane_move", pane, beside: target, right: false, size: 5 });
     expect(r).toMatchObject({ type: "moved", pane, workspace: "dest" });
     const got = await readUntil(c, (e) => e.event === "pane_moved");
     expect(got.find((e) => e.event === "tab_closed")).toMatchObject({ workspace: "main", tab: before.tab });
@@ -264,7 +259,7 @@ describe("move", () => {
   test("to a new tab, to a new workspace, and within its own tab", async () => {
     const pane = await tab(ticker);
     const { tab: home } = await info(pane);
-    const other = (await q({ type: "split", pane, cwd: "/", command: ["sleep", "1000"], focus: false })).pane as number;
+    const other = (await s.v6({ type: "split", pane, cwd: "/", command: ["sleep", "1000"], focus: false })).pane as number;
     // break-pane: out into a new tab of its workspace, named.
     const r1 = await s.ok(["--json", "pane", "move", String(pane), "--name", "ticker"]);
     const moved = JSON.parse(r1);
@@ -273,10 +268,10 @@ describe("move", () => {
     expect(await row(other)).toMatchObject({ tab: home });
     // Back beside `other`, below it.
     await s.ok(["pane", "move", String(pane), "--beside", String(other), "--below"]);
-    expect((await q({ type: "layout_export", pane })).root).toMatchObject({ type: "split", direction: "down", first: { pane: other }, second: { pane } });
+    expect((await s.v6({ type: "layout_export", pane })).root).toMatchObject({ type: "split", direction: "down", first: { pane: other }, second: { pane } });
     // Within its own tab: to the right of `other` instead.
     await s.ok(["pane", "move", String(pane), "--beside", String(other)]);
-    expect((await q({ type: "layout_export", pane })).root).toMatchObject({ type: "split", direction: "right", first: { pane: other }, second: { pane } });
+    expect((await s.v6({ type: "layout_export", pane })).root).toMatchObject({ type: "split", direction: "right", first: { pane: other }, second: { pane } });
     // Into a new workspace.
     const c = await subscribe(["workspace_created", "pane_moved"]);
     await s.ok(["pane", "move", String(pane), "--new-workspace", "solo"]);
@@ -290,15 +285,15 @@ describe("move", () => {
 
   test("moves that make no sense are refused with clear codes, changing nothing", async () => {
     const pane = await tab(["sleep", "1000"]);
-    const before = await q({ type: "session_snapshot" });
-    expect(await q({ type: "pane_move", pane, beside: pane })).toMatchObject({ code: "invalid_move" });
-    expect(await q({ type: "pane_move", pane })).toMatchObject({ code: "invalid_move" });
-    expect(await q({ type: "pane_move", pane, workspace: "main" })).toMatchObject({ code: "invalid_move" });
-    expect(await q({ type: "pane_move", pane, new_workspace: "MAIN" })).toMatchObject({ code: "workspace_exists" });
-    expect(await q({ type: "pane_move", pane, beside: 99999 })).toMatchObject({ code: "pane_not_found" });
-    expect(await q({ type: "pane_move", pane, workspace: "nope" })).toMatchObject({ code: "workspace_not_found" });
-    expect(await q({ type: "pane_move", pane, beside: 1, workspace: "main" })).toMatchObject({ code: "invalid_params" });
-    const after = await q({ type: "session_snapshot" });
+    const before = await s.v6({ type: "session_snapshot" });
+    expect(await s.v6({ type: "pane_move", pane, beside: pane })).toMatchObject({ code: "invalid_move" });
+    expect(await s.v6({ type: "pane_move", pane })).toMatchObject({ code: "invalid_move" });
+    expect(await s.v6({ type: "pane_move", pane, workspace: "main" })).toMatchObject({ code: "invalid_move" });
+    expect(await s.v6({ type: "pane_move", pane, new_workspace: "MAIN" })).toMatchObject({ code: "workspace_exists" });
+    expect(await s.v6({ type: "pane_move", pane, beside: 99999 })).toMatchObject({ code: "pane_not_found" });
+    expect(await s.v6({ type: "pane_move", pane, workspace: "nope" })).toMatchObject({ code: "workspace_not_found" });
+    expect(await s.v6({ type: "pane_move", pane, beside: 1, workspace: "main" })).toMatchObject({ code: "invalid_params" });
+    const after = await s.v6({ type: "session_snapshot" });
     expect(after.workspaces).toEqual(before.workspaces);
   });
 });
@@ -351,12 +346,12 @@ describe("saved sessions", () => {
       expect((await srv.run(["kill-server", "--keep"])).code).toBe(0);
       await waitFor("the server to be gone", async () => (await srv.run(["pane", "list"])).code !== 0, 20_000);
       await srv.ok(["start"]);
-      const panes = (await srv.request({ v: 6, type: "pane_list" })).panes as any[];
+      const panes = (await srv.v6({ type: "pane_list" })).panes as any[];
       const back = panes.find((p) => p.name === "result");
       expect(back).toMatchObject({ label: "result", start_command: ["sh", "-c", 'echo "saved=$SAVED"; exit 2'] });
       // Its program ran again with its env, and it is kept again when it exits.
       await srv.waitScreen(back.pane, /saved=yes[^]*\[exited: status 2\][^]*saved=yes[^]*\[exited: status 2\]/);
-      expect((await srv.request({ v: 6, type: "layout_export", pane: back.pane })).root).toMatchObject({ keep: true });
+      expect((await srv.v6({ type: "layout_export", pane: back.pane })).root).toMatchObject({ keep: true });
     } finally {
       await srv.stop();
     }

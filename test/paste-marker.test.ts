@@ -14,8 +14,7 @@ const END = "\x1b[201~";
 const START = "\x1b[200~";
 
 let s: TestServer;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
-const screen = async (pane: number) => (await q({ type: "pane_read", pane })).text as string;
+const screen = async (pane: number) => (await s.v6({ type: "pane_read", pane })).text as string;
 
 /** The marker nested in itself `depth` times, split at a different place each time. */
 function nested(depth: number): string {
@@ -55,10 +54,10 @@ test("the filter leaves no marker, in linear time, and keeps everything else", (
 /** A tab running the raw reader; with `agent`, also a shell beside it, and the reader reports as an agent. */
 async function readerTab(name: string, agent = false): Promise<{ reader: number; caller: number; out: string }> {
   const out = join(s.root, `${name}.bytes`);
-  const caller = (await q({ type: "tab_new", cwd: s.root, name, focus: false })).pane;
-  const reader = (await q({ type: "split", pane: caller, right: true, cwd: s.root, command: ["python3", READER, out], focus: false, ...(agent ? {} : { env: { STANDIN_WS: "" } }) })).pane;
+  const caller = (await s.v6({ type: "tab_new", cwd: s.root, name, focus: false })).pane;
+  const reader = (await s.v6({ type: "split", pane: caller, right: true, cwd: s.root, command: ["python3", READER, out], focus: false, ...(agent ? {} : { env: { STANDIN_WS: "" } }) })).pane;
   await waitFor(`the raw reader in pane ${reader}`, async () => (await screen(reader)).includes("raw reader ready"));
-  if (agent) await waitFor("the reader to be an agent", async () => (await q({ type: "dashboard" })).agents.some((a: any) => a.pane === reader));
+  if (agent) await waitFor("the reader to be an agent", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === reader));
   return { reader, caller, out };
 }
 
@@ -75,12 +74,12 @@ describe("every sender delivers one whole paste", () => {
     const { reader, out } = await readerTab("send");
     let expected = "";
     for (const [, text, want] of CASES) {
-      expect(await q({ type: "pane_send", pane: reader, text })).toMatchObject({ type: "ok" });
+      expect(await s.v6({ type: "pane_send", pane: reader, text })).toMatchObject({ type: "ok" });
       expected += START + want + END;
       expect(await receive(out, expected)).toBe(expected);
     }
     // A marker split across two sends: each is its own paste and ends only at its own marker.
-    for (const text of ["A\x1b[20", "1~;touch /tmp/P\rB"]) expect(await q({ type: "pane_send", pane: reader, text })).toMatchObject({ type: "ok" });
+    for (const text of ["A\x1b[20", "1~;touch /tmp/P\rB"]) expect(await s.v6({ type: "pane_send", pane: reader, text })).toMatchObject({ type: "ok" });
     expected += `${START}A\x1b[20${END}${START}1~;touch /tmp/P\rB${END}`;
     expect(await receive(out, expected)).toBe(expected);
   }, 60_000);
@@ -89,7 +88,7 @@ describe("every sender delivers one whole paste", () => {
     const { caller, out } = await readerTab("agent", true);
     let expected = "";
     for (const [, text, want] of CASES) {
-      expect((await q({ type: "agent_send", pane: caller, text })).type).toBe("pane");
+      expect((await s.v6({ type: "agent_send", pane: caller, text })).type).toBe("pane");
       expected += START + want + END + "\r";
       expect(await receive(out, expected)).toBe(expected);
     }
@@ -118,20 +117,20 @@ describe("every sender delivers one whole paste", () => {
 
 test("bash with bracketed paste runs nothing of the issue's paste", async () => {
   const flag = join(s.root, "PWNED");
-  const pane = (await q({ type: "tab_new", cwd: s.root, name: "bash", command: ["bash", "-i"], focus: false })).pane;
+  const pane = (await s.v6({ type: "tab_new", cwd: s.root, name: "bash", command: ["bash", "-i"], focus: false })).pane;
   await waitFor("bash's prompt", async () => /[$#] *$/m.test(await screen(pane)), 10_000).catch(async (e) => {
     throw new Error(`${e.message}; screen: ${JSON.stringify(await screen(pane))}`);
   });
   // readline turns bracketed paste on as it starts reading a line, before it draws the prompt.
-  expect(await q({ type: "pane_send", pane, text: `A\x1b[20\x1b[201~1~;touch ${flag}\rB` })).toMatchObject({ type: "ok" });
+  expect(await s.v6({ type: "pane_send", pane, text: `A\x1b[20\x1b[201~1~;touch ${flag}\rB` })).toMatchObject({ type: "ok" });
   // Throw the pasted line away, then run a command: had the paste ended early, the touch would have run before it.
-  expect(await q({ type: "pane_send_keys", pane, keys: ["C-c"] })).toMatchObject({ type: "ok" });
+  expect(await s.v6({ type: "pane_send_keys", pane, keys: ["C-c"] })).toMatchObject({ type: "ok" });
   // readline has thrown the line away once it draws a fresh prompt (on a loaded machine, typing
   // earlier could land in the old line).
   await waitFor("bash's prompt after C-c", async () => /\^C\n.*[$#] *$/.test(await screen(pane)), 10_000).catch(async (e) => {
     throw new Error(`${e.message}; screen: ${JSON.stringify(await screen(pane))}`);
   });
-  expect(await q({ type: "pane_send", pane, text: "echo synced-$((6*7))", enter: true })).toMatchObject({ type: "ok" });
+  expect(await s.v6({ type: "pane_send", pane, text: "echo synced-$((6*7))", enter: true })).toMatchObject({ type: "ok" });
   await waitFor("the command after the paste", async () => (await screen(pane)).includes("synced-42"));
   expect(existsSync(flag)).toBe(false);
 }, 30_000);

@@ -238,7 +238,7 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
   test("a key bound to a command line with arguments runs it", async () => {
     await tmux.keys("b", "C-b", "v");
     await waitFor("a split", async () => (await panesOf(server)).length === 2);
-    const cols = async () => (await server.request({ v: 6, id: 1, type: "pane_list" })).panes?.map((p: any) => p.cols) ?? [];
+    const cols = async () => (await server.v6({ id: 1, type: "pane_list" })).panes?.map((p: any) => p.cols) ?? [];
     const before = await waitFor("two panes", async () => ((await cols()).length === 2 ? await cols() : undefined));
     expect(before[1]).toBe(48);
     await tmux.keys("b", "C-b", "e");

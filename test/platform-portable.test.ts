@@ -67,9 +67,9 @@ test("the port scan's default is lsof and ps: a listener in the tree is found, a
 test("a daemon on the portable path: pane_info names the foreground program (its terminal's group and argv from ps) and its cwd (lsof)", async () => {
   const s = await new TestServer({ env: { WS_PLATFORM: "portable" } }).start();
   try {
-    await s.request({ v: 6, type: "pane_send", pane: 1, text: `cd ${dir} && sh -c 'sleep 60; true' 'x y'`, enter: true });
+    await s.v6({ type: "pane_send", pane: 1, text: `cd ${dir} && sh -c 'sleep 60; true' 'x y'`, enter: true });
     const info = await waitFor("sh in the foreground, in the new directory", async () => {
-      const i = await s.request({ v: 6, type: "pane_info", pane: 1 });
+      const i = await s.v6({ type: "pane_info", pane: 1 });
       return i.foreground?.argv?.[0] === "sh" && i.cwd === dir ? i : undefined;
     }, 20_000);
     // The shell stays the pane's process; sh leads the terminal's foreground group. Its argv is

@@ -1,19 +1,15 @@
 // What a pane's program is doing now (src/model/process-info.ts): a process's cwd and the
 // foreground process, read from /proc without blocking; and the UI's split opening in the focused
 // program's current directory through it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foregroundProcess, processCwd } from "../src/model/process-info";
 import { parseStat } from "../src/platform/linux";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 test("a process's cwd and argv; a process that has gone has none", async () => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "ws-pi-")));
@@ -40,14 +36,14 @@ test("/proc/<pid>/stat is read past a command name holding spaces and parenthese
 
 test("pane_info names the foreground program and its cwd; a split from the keys opens where the focused program is", async () => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "ws-split-cwd-")));
-  await s.request({ v: 6, type: "pane_send", pane: 1, text: `cd ${dir} && exec sleep 60`, enter: true });
+  await s.v6({ type: "pane_send", pane: 1, text: `cd ${dir} && exec sleep 60`, enter: true });
   const info = await waitFor("sleep in the foreground, in the new directory", async () => {
-    const i = await s.request({ v: 6, type: "pane_info", pane: 1 });
+    const i = await s.v6({ type: "pane_info", pane: 1 });
     return i.foreground?.argv?.[0] === "sleep" && i.cwd === dir ? i : undefined;
   });
   expect(info.foreground).toEqual({ pid: info.pid, argv: ["sleep", "60"] }); // exec: the shell became sleep
   expect(info.start_cwd).not.toBe(dir);
   expect(await s.request({ v: 5, type: "run_command", name: "split-right" })).toMatchObject({ type: "ok" });
   const second = await waitFor("the split's pane", async () => (await s.list())[0].tabs[0].panes.find((p: number) => p !== 1));
-  expect((await s.request({ v: 6, type: "pane_info", pane: second })).start_cwd).toBe(dir);
+  expect((await s.v6({ type: "pane_info", pane: second })).start_cwd).toBe(dir);
 });

@@ -13,12 +13,11 @@ let log: string;
 let file: string;
 // HOME is the test's root, so projects live in its ~/.local/share.
 const dataDir = () => join(s.root, ".local/share");
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
-const statusOf = async (pane: number) => (await q({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 
 async function agentIn(tabPane: number, argv: string[], env: Record<string, string> = {}, want = "idle"): Promise<number> {
-  const pane = (await q({ type: "split", pane: tabPane, right: true, cwd: s.root, command: argv, focus: false, env })).pane;
+  const pane = (await s.v6({ type: "split", pane: tabPane, right: true, cwd: s.root, command: argv, focus: false, env })).pane;
   await waitFor(`the agent in pane ${pane} to be ${want}`, async () => (await statusOf(pane)) === want);
   return pane;
 }
@@ -32,9 +31,9 @@ test("ws project handoff asks each agent in the project's tabs, waits, and print
   await s.ok(["project", "new", "buttons"]);
   await s.ok(["project", "new", "elsewhere"]);
   file = join(dataDir(), "ws/projects/buttons/handoff.md");
-  const t1 = (await q({ type: "tab_new", cwd: s.root, project: "buttons", name: "one" })).pane;
-  const t2 = (await q({ type: "tab_new", cwd: s.root, project: "buttons", name: "two" })).pane;
-  const t3 = (await q({ type: "tab_new", cwd: s.root, project: "elsewhere", name: "three" })).pane;
+  const t1 = (await s.v6({ type: "tab_new", cwd: s.root, project: "buttons", name: "one" })).pane;
+  const t2 = (await s.v6({ type: "tab_new", cwd: s.root, project: "buttons", name: "two" })).pane;
+  const t3 = (await s.v6({ type: "tab_new", cwd: s.root, project: "elsewhere", name: "three" })).pane;
   const a1 = await agentIn(t1, ["bash", HANDOFF_AGENT], { HANDOFF_WORK: "focus rings" });
   const a2 = await agentIn(t2, ["bash", HANDOFF_AGENT], { HANDOFF_WORK: "aria labels" });
   const outside = await agentIn(t3, ["bash", LOGGING_AGENT, "SessionStart"]);
@@ -59,7 +58,7 @@ test("ws project handoff asks each agent in the project's tabs, waits, and print
 
 test("an agent blocked on a prompt is not typed into; the CLI says so and exits 1", async () => {
   await s.ok(["project", "new", "blocked-one"]);
-  const t = (await q({ type: "tab_new", cwd: s.root, project: "blocked-one", name: "b" })).pane;
+  const t = (await s.v6({ type: "tab_new", cwd: s.root, project: "blocked-one", name: "b" })).pane;
   const ok = await agentIn(t, ["bash", HANDOFF_AGENT], { HANDOFF_WORK: "tests" });
   const blocked = await agentIn(t, ["bash", LOGGING_AGENT, "SessionStart", "Permission"], {}, "blocked");
   const r = await s.run(["project", "handoff", "blocked-one"]);
@@ -71,15 +70,15 @@ test("an agent blocked on a prompt is not typed into; the CLI says so and exits 
 
 test("handoff at v1 is answered ok and asks the agents; errors: an unknown project, a project without agents", async () => {
   await s.ok(["project", "new", "v1-proj"]);
-  const t = (await q({ type: "tab_new", cwd: s.root, project: "v1-proj", name: "v1" })).pane;
+  const t = (await s.v6({ type: "tab_new", cwd: s.root, project: "v1-proj", name: "v1" })).pane;
   const a = await agentIn(t, ["bash", HANDOFF_AGENT], { HANDOFF_WORK: "the v1 path" });
   expect(await s.request({ v: 1, type: "handoff", slug: "v1-proj" })).toEqual({ type: "ok" });
   const v1file = join(dataDir(), "ws/projects/v1-proj/handoff.md");
   await waitFor("the agent's entry", () => existsSync(v1file) && readFileSync(v1file, "utf8").includes(`## pane ${a}\nDid: the v1 path\n`));
 
-  expect(await q({ type: "project_handoff", slug: "nope" })).toMatchObject({ type: "error", code: "project_not_found", hint: { param: "slug" } });
+  expect(await s.v6({ type: "project_handoff", slug: "nope" })).toMatchObject({ type: "error", code: "project_not_found", hint: { param: "slug" } });
   await s.ok(["project", "new", "empty"]);
-  expect(await q({ type: "project_handoff", slug: "empty" })).toMatchObject({ type: "error", code: "no_agent" });
+  expect(await s.v6({ type: "project_handoff", slug: "empty" })).toMatchObject({ type: "error", code: "no_agent" });
   const r = await s.run(["project", "handoff", "empty"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("no running agent in the tabs of project empty");

@@ -8,7 +8,6 @@ import { TestServer, waitFor } from "./harness";
 
 let s: TestServer;
 let data: string;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 const tabsOf = async () => (await s.list()).flatMap((w: any) => w.tabs);
 
 beforeAll(async () => {
@@ -50,7 +49,7 @@ test("project new, list, show: a private directory with the name, repo and notes
 test("tab_new and open_tab with an unknown slug are errors and open nothing; a known one links the tab", async () => {
   await s.ok(["project", "new", "known"]);
   const before = (await tabsOf()).length;
-  const refused = await q({ type: "tab_new", cwd: s.root, project: "unknown" });
+  const refused = await s.v6({ type: "tab_new", cwd: s.root, project: "unknown" });
   expect(refused).toMatchObject({ type: "error", code: "project_not_found", hint: { param: "project" } });
   expect(refused.hint.available).toContain("known");
   expect(await s.request({ v: 2, type: "tab_new", cwd: s.root, project: "unknown" })).toMatchObject({ type: "error", message: expect.stringContaining('no project "unknown"') });
@@ -65,7 +64,7 @@ test("tab_new and open_tab with an unknown slug are errors and open nothing; a k
   expect(tabs.length).toBe(before + 1);
   expect(tabs.find((t: any) => t.name === "after").project).toBe("known");
 
-  const pane = (await q({ type: "tab_new", cwd: s.root, project: "known", name: "linked" })).pane;
+  const pane = (await s.v6({ type: "tab_new", cwd: s.root, project: "known", name: "linked" })).pane;
   expect((await tabsOf()).find((t: any) => t.name === "linked")).toMatchObject({ project: "known", panes: [pane] });
 
   // The tab an attach opens is open_tab's: refused the same way (a refused attach answers a line
@@ -78,7 +77,7 @@ test("tab_new and open_tab with an unknown slug are errors and open nothing; a k
 
 test("project attach links the caller's tab; an unknown slug is refused and links nothing", async () => {
   await s.ok(["project", "new", "attach-me"]);
-  const pane = (await q({ type: "tab_new", cwd: s.root, name: "to-attach" })).pane;
+  const pane = (await s.v6({ type: "tab_new", cwd: s.root, name: "to-attach" })).pane;
   const env = { WS_PANE_ID: String(pane) };
   const r = await s.run(["project", "attach", "attach-mee"], { env });
   expect(r.code).toBe(1);
@@ -95,9 +94,9 @@ test("project attach links the caller's tab; an unknown slug is refused and link
 
 test("project rename moves the project on disk and relinks its tabs", async () => {
   await s.ok(["project", "new", "old-slug", "--name", "Kept name"]);
-  const a = (await q({ type: "tab_new", cwd: s.root, project: "old-slug", name: "r1" })).pane;
-  await q({ type: "tab_new", cwd: s.root, project: "old-slug", name: "r2" });
-  await q({ type: "tab_new", cwd: s.root, project: "zeta", name: "other" });
+  const a = (await s.v6({ type: "tab_new", cwd: s.root, project: "old-slug", name: "r1" })).pane;
+  await s.v6({ type: "tab_new", cwd: s.root, project: "old-slug", name: "r2" });
+  await s.v6({ type: "tab_new", cwd: s.root, project: "zeta", name: "other" });
   expect((await s.run(["project", "rename", "old-slug", "--slug", "zeta"])).stderr).toContain('a project "zeta" exists');
 
   await s.ok(["project", "rename", "old-slug", "--slug", "new-slug"]);
@@ -111,5 +110,5 @@ test("project rename moves the project on disk and relinks its tabs", async () =
   expect(tabs.find((t: any) => t.name === "r1")).toMatchObject({ project: "new-slug", panes: [a] });
   expect(tabs.find((t: any) => t.name === "other").project).toBe("zeta");
   // The old slug is gone for the server too.
-  expect(await q({ type: "tab_new", cwd: s.root, project: "old-slug" })).toMatchObject({ type: "error", code: "project_not_found" });
+  expect(await s.v6({ type: "tab_new", cwd: s.root, project: "old-slug" })).toMatchObject({ type: "error", code: "project_not_found" });
 });

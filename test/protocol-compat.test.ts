@@ -2,15 +2,11 @@
 // got before protocol v6 existed (JSON replies at "v":5, plain `ok` / `error: …` lines, unknown
 // fields ignored). Written before v6 was added; the only thing allowed to move is the version range
 // in the version error, which names the range this build speaks.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer } from "./harness";
+import { expect, test } from "bun:test";
+import { useServer } from "./harness";
 import { MIN_VERSION, VERSION } from "../src/protocol/version";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const range = `${MIN_VERSION}..=${VERSION}`;
 

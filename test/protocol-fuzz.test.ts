@@ -10,8 +10,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, processAlive, waitFor } from "./harness";
-import { rssKb } from "./raw-attach";
+import { TestServer, processAlive, rssKb, waitFor } from "./harness";
 import { MESSAGES } from "../src/commands";
 import type { MessageEntry } from "../src/commands/types";
 import type { FieldSpec } from "../src/protocol/schema";
@@ -607,7 +606,7 @@ test("another client is answered quickly throughout a burst, and the daemon's me
     while (!stop) {
       const t = performance.now();
       const during = inFlight;
-      const r = await s.request({ v: 6, type: "workspace_list" }).catch((e) => ({ type: `no answer (${(e as Error).message}) while the fuzz sent ${show(during)}` }));
+      const r = await s.v6({ type: "workspace_list" }).catch((e) => ({ type: `no answer (${(e as Error).message}) while the fuzz sent ${show(during)}` }));
       expect(r.type).toBe("workspaces");
       const took = performance.now() - t;
       latencies.push(took);

@@ -1,12 +1,8 @@
 // Every v1–v5 message the core implements, over the real socket, with its replies and errors.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestServer, waitFor } from "./harness";
+import { describe, expect, test } from "bun:test";
+import { TestServer, useServer, waitFor } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const ws = (name: string) => s.list().then((l) => l.find((w) => w.name === name));
 

@@ -1,7 +1,6 @@
 // A raw attach client for tests: the `attach` line, then frames both ways over the real socket.
 // It keeps what the server sends (OUTPUT bytes, EXIT) so a test can wait for a redraw.
 import type { Socket } from "bun";
-import { readFileSync } from "node:fs";
 import { FrameDecoder, FRAME_DIRECT, FRAME_EXIT, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
 import { waitFor } from "./harness";
 
@@ -108,8 +107,3 @@ export class RawAttach {
   }
 }
 
-/** Resident memory of a process in kB (Linux /proc). */
-export function rssKb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) : 0;
-}

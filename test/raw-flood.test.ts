@@ -97,7 +97,7 @@ test("a raw-mode flood: bounded memory, every byte parsed in order, another pane
     peak = Math.max(peak, rssMB());
     // What the pane shows now is a run of consecutive lines, and the writer is not far ahead of
     // it: it is held back, not queued for.
-    const shown = checkedLines((await s.request({ v: 6, type: "pane_read", pane: flood, source: "recent", lines: WINDOW })).text);
+    const shown = checkedLines((await s.v6({ type: "pane_read", pane: flood, source: "recent", lines: WINDOW })).text);
     expect(shown.length).toBeGreaterThan(100);
     maxLag = Math.max(maxLag, Number(readFileSync(written, "utf8")) - (shown.at(-1)!.off + LINE));
     windows++;
@@ -131,7 +131,7 @@ test("closing a flooding pane drops its backlog: the daemon's CPU use stops at o
   // The issue's reproduction: 64 KB writes of "x" for ever, in raw mode.
   const r = await s.request({ v: 2, type: "split", pane: shell, right: false, focus: false, cwd: "/tmp", command: ["python3", "-c", "import tty,os;tty.setraw(0);exec('while 1: os.write(1,b\"x\"*65536)')"] });
   const flood = r.pane as number;
-  const info = await s.request({ v: 6, type: "pane_info", pane: flood });
+  const info = await s.v6({ type: "pane_info", pane: flood });
   const pid = info.pid as number;
   // Flooding: the daemon is busy parsing.
   const t0 = cpuTicks();

@@ -2,15 +2,11 @@
 // a pane showing "aaaa…ab" (each check would backtrack for hours) run while another client works:
 // that client's requests answer at once, a sane wait still matches, and every bad wait ends with
 // regex_timeout. Then the pool is whole again: another bad wait fails the same way, a good one matches.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { processAlive, TestServer, waitFor } from "./harness";
+import { processAlive, TestServer, useServer, waitFor } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const EVIL = "(a+)+$";
 const BAD_WAITS = 20;
@@ -54,14 +50,14 @@ test(`${BAD_WAITS} waits for ${EVIL} on "aaaa…ab" stall no one but themselves`
   for (let i = 0; !allBad || i < 5; i++) {
     const [list, tList] = await timed(() => s.request({ v: 2, type: "workspace_list" }));
     expect(list.type).toBe("workspaces");
-    const [sent, tSend] = await timed(() => s.request({ v: 6, type: "pane_send", pane: other, text: `ping ${i}`, enter: true }));
+    const [sent, tSend] = await timed(() => s.v6({ type: "pane_send", pane: other, text: `ping ${i}`, enter: true }));
     expect(sent.type).toBe("ok");
     const [, tRead] = await timed(() => waitFor(`ping ${i} on pane ${other}`, async () => (await s.screen(other)).includes(`ping ${i}`), ANSWER_WITHIN_MS, 5));
     latencies.push(tList, tSend, tRead);
     answered++;
     if (i === 3) {
       readyAt = performance.now();
-      await s.request({ v: 6, type: "pane_send", pane: other, text: "ready 42", enter: true });
+      await s.v6({ type: "pane_send", pane: other, text: "ready 42", enter: true });
     }
   }
   const results = await badDone;
@@ -91,20 +87,20 @@ test("afterwards the pool works: a bad wait fails again, good ones match, the da
   await s.waitScreen(evil, "ab");
   const r = await slowRequest({ v: 6, id: 1, type: "wait_for", condition: "output", pane: evil, pattern: EVIL, timeout: 60_000 });
   expect(r.code).toBe("regex_timeout");
-  const ok = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "a{48}(b)", timeout: 10_000 });
+  const ok = await s.v6({ id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "a{48}(b)", timeout: 10_000 });
   expect(ok.type).toBe("wait_result");
   expect(ok.groups).toEqual(["b"]);
   // The literal fast path (no helper) gives the same answer shape.
-  const lit = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "ab", timeout: 10_000 });
+  const lit = await s.v6({ id: 1, type: "wait_for", condition: "output", pane: evil, pattern: "ab", timeout: 10_000 });
   expect(lit).toMatchObject({ type: "wait_result", match: "ab", groups: [], line: 1 });
 });
 
 test("a pattern over the length limit or with bad syntax is refused up front with invalid_params", async () => {
   const pane = Number((await s.ok(["tab", "new", "--", "cat"])).trim());
-  const long = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "x".repeat(4097), timeout: 1000 });
+  const long = await s.v6({ id: 1, type: "wait_for", condition: "output", pane, pattern: "x".repeat(4097), timeout: 1000 });
   expect(long).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "pattern" } });
   expect(long.message).toContain("at most 4096");
-  const bad = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "(a+", timeout: 1000 });
+  const bad = await s.v6({ id: 1, type: "wait_for", condition: "output", pane, pattern: "(a+", timeout: 1000 });
   expect(bad).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "pattern" } });
 });
 
@@ -112,7 +108,7 @@ test("the daemon's regex helpers end with it", async () => {
   const own = await new TestServer().start();
   try {
     const pane = Number((await own.ok(["tab", "new", "--", "sh", "-c", "echo ready 7; exec cat"])).trim());
-    const r = await own.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "ready (\\d)", timeout: 10_000 });
+    const r = await own.v6({ id: 1, type: "wait_for", condition: "output", pane, pattern: "ready (\\d)", timeout: 10_000 });
     expect(r.groups).toEqual(["7"]);
     const daemon = own.daemonPid()!;
     const helpers = readdirSync(`/proc/${daemon}/task`)

@@ -181,7 +181,7 @@ test("a hung ssh holds up only its own command: the ws server never runs ssh, an
     const times: number[] = [];
     for (let i = 0; i < 100; i++) {
       const t = performance.now();
-      expect((await local.request({ v: 6, type: "workspace_list" })).type).toBe("workspaces");
+      expect((await local.v6({ type: "workspace_list" })).type).toBe("workspaces");
       times.push(performance.now() - t);
     }
     // The hung clients were waiting the whole time.

@@ -44,7 +44,7 @@ test("saved scrollback is replayed as text: an OSC title in it renames nothing a
   // The text arrives (the marker follows it), with its control characters shown, not run.
   const text = await (async () => {
     for (;;) {
-      const r = await s.request({ v: 6, type: "pane_read", pane, source: "recent" });
+      const r = await s.v6({ type: "pane_read", pane, source: "recent" });
       if (r.type === "error") throw new Error(r.message);
       if ((r.text as string).includes("── restored")) return r.text as string;
       await Bun.sleep(20);
@@ -54,7 +54,7 @@ test("saved scrollback is replayed as text: an OSC title in it renames nothing a
   expect(text).toContain("second ^[[2J<U+009B>2Jline");
   const wss = await s.list();
   expect(JSON.stringify(wss)).not.toContain("evil");
-  const info = await s.request({ v: 6, type: "pane_info", pane });
+  const info = await s.v6({ type: "pane_info", pane });
   expect(info.title ?? "").not.toContain("evil");
 }, 60_000);
 
@@ -105,7 +105,7 @@ test("ws session restore into a running server reports true counts and what it l
   expect(r.stderr).toContain('workspace "r3" left out: ws runs at most 8 panes at once');
   expect(r.stderr).toContain('workspace "r4" left out');
   expect(r.stderr).toMatch(/the original save is kept at \S+\.partial-/);
-  const json = await s.request({ v: 6, type: "session_restore" });
+  const json = await s.v6({ type: "session_restore" });
   expect(json).toMatchObject({ type: "session_restored", workspaces: 0, saved: 4, tabs: 0 });
   expect(json.skipped.length).toBe(4);
   expect((await s.list()).length).toBe(3);

@@ -64,7 +64,6 @@ afterAll(async () => {
   await s.stop();
 }, 60_000);
 
-const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
 const dashboard = async () => (await s.request({ v: 5, type: "dashboard" })) as { workstreams: { name: string; workspace: string; pane: number; branch?: string; pr?: string }[] };
 const tabOf = async (pane: number) => {
   for (const w of await s.list()) for (const t of w.tabs) if (t.panes.includes(pane)) return { ws: w.name, tab: t };
@@ -127,7 +126,7 @@ test("ws pr comments sends the unresolved review threads to the tab's agent; wit
   // A reviewer's control characters arrive as text: ^C did not stop the agent, ESC cleared nothing.
   expect(screen).toContain("reply from dev: Why?^C^[[2Jnow");
   expect(screen).toContain("agent for review-app-9");
-  expect((await s.request({ v: 6, type: "pane_info", pane: agent })).exited).toBeFalsy();
+  expect((await s.v6({ type: "pane_info", pane: agent })).exited).toBeFalsy();
   expect(screen).not.toContain("Settled already");
   const none = await s.run(["pr", "comments", "--pane", String(shell)], { cwd: dir, env: { PATH: plainPath } });
   expect(none.code).toBe(1);
@@ -151,7 +150,7 @@ test("ws review BRANCH without gh: .ws/pr.md from git alone", async () => {
 }, 30_000);
 
 test("ws done inside the workstream: the tab closes under it, and that is success", async () => {
-  const r = await v6({ type: "new_workstream", template: "default", name: "inside", repo });
+  const r = await s.v6({ type: "new_workstream", template: "default", name: "inside", repo });
   await s.waitScreen(r.pane, /[$#] ?$/m); // the shell's prompt
   await s.request({ v: 2, type: "pane_send", pane: r.pane, text: "ws done", enter: true });
   await waitFor("the tab to close", async () => (await tabOf(r.pane)) === undefined);
@@ -178,7 +177,7 @@ test("a restart keeps the workstreams; done refuses the last tab in ws", async (
   const last = await s.run(["done", "pr-9", "--force"]);
   expect(last.code).toBe(1);
   expect(last.stderr).toContain("last tab in ws");
-  expect((await v6({ type: "workstream_done", name: "pr-9" })).code).toBe("last_pane");
+  expect((await s.v6({ type: "workstream_done", name: "pr-9" })).code).toBe("last_pane");
   await s.request({ v: 2, type: "tab_new", workspace: "app", cwd: s.root });
   await s.ok(["done", "pr-9"]);
   await waitFor("the worktree to go", () => !existsSync(join(wtRoot, "pr-9")));

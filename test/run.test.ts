@@ -7,7 +7,6 @@ import { TestServer, waitFor } from "./harness";
 import { Conn } from "./v6-client";
 
 let s: TestServer;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 /** The user's start-up files: each sets a variable the test reads back through `run`. */
 let rcFiles: Record<"bash" | "zshenv" | "zsh" | "fish", string>;
@@ -37,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const tabNew = async (command: string[]): Promise<number> => {
-  const r = await q({ type: "tab_new", command, cwd: s.root });
+  const r = await s.v6({ type: "tab_new", command, cwd: s.root });
   expect(r.type).toBe("pane");
   return r.pane;
 };
@@ -51,7 +50,7 @@ for (const sh of SHELLS) {
     test.skipIf(!installed(sh))("exit status, output with wrapped lines joined, the user's rc ran", async () => {
       const pane = await tabNew([sh]);
       const long = "x".repeat(150); // wider than the 80-column pane: it wraps on screen
-      const r = await q({ type: "run", pane, command: `echo first; echo ${long}; echo "rc=$FROM_RC"; false`, timeout: 15000 });
+      const r = await s.v6({ type: "run", pane, command: `echo first; echo ${long}; echo "rc=$FROM_RC"; false`, timeout: 15000 });
       expect(r.type).toBe("run_result");
       expect(r.exit_code).toBe(1);
       expect(r.output).toBe(`first\n${long}\nrc=${{ bash: "bashrc", zsh: "zshrc", fish: "fishconfig" }[sh]}\n`);
@@ -59,7 +58,7 @@ for (const sh of SHELLS) {
       // The screen really wrapped the long line.
       expect((await s.screen(pane)).split("\n")).toContain("x".repeat(80));
 
-      const ok = await q({ type: "run", pane, command: "printf 'no newline'", timeout: 15000 });
+      const ok = await s.v6({ type: "run", pane, command: "printf 'no newline'", timeout: 15000 });
       expect(ok.exit_code).toBe(0);
       expect(ok.output).toBe("no newline");
 
@@ -73,7 +72,7 @@ for (const sh of SHELLS) {
         const lines = (await s.screen(pane)).split("\n");
         expect(lines.filter((l) => /^[#%]?\s*$/.test(l))).toEqual([]);
         expect(lines.some((l) => /^no newline[#%]/.test(l))).toBe(true);
-        const z = await q({ type: "run", pane, command: 'echo "$FROM_ZSHENV $ZDOTDIR"', timeout: 15000 });
+        const z = await s.v6({ type: "run", pane, command: 'echo "$FROM_ZSHENV $ZDOTDIR"', timeout: 15000 });
         expect(z.output).toBe(`zshenv ${join(s.root, "zdot")}\n`);
       }
     }, 30000);
@@ -82,16 +81,16 @@ for (const sh of SHELLS) {
 
 describe("the user's shell", () => {
   test("a pane started without a command ($SHELL) has integration; a run message without a pane uses the focused pane", async () => {
-    const focused = await q({ type: "tab_new", cwd: s.root, focus: true });
+    const focused = await s.v6({ type: "tab_new", cwd: s.root, focus: true });
     expect(focused.type).toBe("pane");
     // The protocol's default; the CLI names the pane (docs/cli.md: no guessing the target).
-    expect(await q({ type: "run", command: 'echo "in $WS_PANE_ID"', timeout: 15000 })).toMatchObject({ exit_code: 0, output: `in ${focused.pane}\n` });
+    expect(await s.v6({ type: "run", command: 'echo "in $WS_PANE_ID"', timeout: 15000 })).toMatchObject({ exit_code: 0, output: `in ${focused.pane}\n` });
     const cli = await s.run(["run", String(focused.pane), "--", 'echo "in $WS_PANE_ID"']);
     expect(cli).toMatchObject({ code: 0, stdout: `in ${focused.pane}\n` });
     // Shown as the shell it is, not as ws's way of starting it (bash --rcfile <ws's file>).
-    const info = await q({ type: "pane_info", pane: focused.pane });
+    const info = await s.v6({ type: "pane_info", pane: focused.pane });
     expect(info.foreground.argv).toEqual(info.argv);
-    const listed = (await q({ type: "pane_list" })).panes.find((p: { pane: number }) => p.pane === focused.pane);
+    const listed = (await s.v6({ type: "pane_list" })).panes.find((p: { pane: number }) => p.pane === focused.pane);
     expect(listed.command).toEqual(info.argv);
   }, 30000);
 });
@@ -102,11 +101,11 @@ describe("run refuses", () => {
     const events = await Conn.open(s.sock);
     events.send({ v: 6, id: "sub", type: "subscribe", pane, types: ["command_started"] });
     expect((await events.next()).type).toBe("subscribed");
-    await q({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
-    await q({ type: "pane_send", pane, text: "sleep 30", enter: true });
+    await s.v6({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
+    await s.v6({ type: "pane_send", pane, text: "sleep 30", enter: true });
     await waitFor("sleep 30 to start", async () => (await events.next()).command === "sleep 30");
     events.close();
-    const r = await q({ type: "run", pane, command: "echo hi", timeout: 5000 });
+    const r = await s.v6({ type: "run", pane, command: "echo hi", timeout: 5000 });
     expect(r.code).toBe("not_at_prompt");
     expect(r.message).toContain("sleep 30");
     expect(await s.screen(pane)).not.toContain("echo hi");
@@ -114,10 +113,10 @@ describe("run refuses", () => {
 
   test("not_at_prompt when text is typed at the prompt; nothing is added to it", async () => {
     const pane = await tabNew(["bash"]);
-    await q({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
-    await q({ type: "pane_send", pane, text: "half-typed" });
+    await s.v6({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
+    await s.v6({ type: "pane_send", pane, text: "half-typed" });
     await s.waitScreen(pane, /half-typed$/m);
-    const r = await q({ type: "run", pane, command: "echo hi", timeout: 5000 });
+    const r = await s.v6({ type: "run", pane, command: "echo hi", timeout: 5000 });
     expect(r.code).toBe("not_at_prompt");
     expect(r.message).toContain("typed");
     expect((await s.screen(pane)).split("\n").at(-1)).toMatch(/half-typed$/);
@@ -127,7 +126,7 @@ describe("run refuses", () => {
     for (const command of [["sh"], ["cat"]]) {
       const pane = await tabNew(command);
       const t0 = Date.now();
-      const r = await q({ type: "run", pane, command: "echo hi", timeout: 10000 });
+      const r = await s.v6({ type: "run", pane, command: "echo hi", timeout: 10000 });
       expect(r.code).toBe("no_shell_integration");
       expect(Date.now() - t0).toBeLessThan(3000);
     }
@@ -135,17 +134,17 @@ describe("run refuses", () => {
 
   test("a timeout, a bad command, a missing pane", async () => {
     const pane = await tabNew(["bash"]);
-    const r = await q({ type: "run", pane, command: "sleep 5", timeout: 300 });
+    const r = await s.v6({ type: "run", pane, command: "sleep 5", timeout: 300 });
     expect(r.code).toBe("timeout");
     expect(r.message).toContain("still running");
-    expect((await q({ type: "run", pane, command: "  ", timeout: 300 })).code).toBe("invalid_params");
-    expect((await q({ type: "run", pane, command: "a\nb", timeout: 300 })).code).toBe("invalid_params");
-    expect((await q({ type: "run", pane: 9999, command: "true" })).code).toBe("pane_not_found");
+    expect((await s.v6({ type: "run", pane, command: "  ", timeout: 300 })).code).toBe("invalid_params");
+    expect((await s.v6({ type: "run", pane, command: "a\nb", timeout: 300 })).code).toBe("invalid_params");
+    expect((await s.v6({ type: "run", pane: 9999, command: "true" })).code).toBe("pane_not_found");
   }, 30000);
 
   test.skipIf(!installed("fish"))("command_not_run when the shell only shows its prompt again (a fish syntax error)", async () => {
     const pane = await tabNew(["fish"]);
-    const r = await q({ type: "run", pane, command: "f() { return 3; }", timeout: 10000 });
+    const r = await s.v6({ type: "run", pane, command: "f() { return 3; }", timeout: 10000 });
     expect(r.code).toBe("command_not_run");
   }, 30000);
 });
@@ -153,21 +152,21 @@ describe("run refuses", () => {
 describe("events and waits", () => {
   test("command_started and command_finished reach subscribers; wait_for command_finished answers", async () => {
     const pane = await tabNew(["bash"]);
-    await q({ type: "run", pane, command: "true", timeout: 15000 });
+    await s.v6({ type: "run", pane, command: "true", timeout: 15000 });
     const events = await Conn.open(s.sock);
     events.send({ v: 6, id: "sub", type: "subscribe", pane, types: ["command_started", "command_finished"] });
     expect((await events.next()).type).toBe("subscribed");
     // The command waits for a line from the terminal: it ends only when the test says so, once
     // the wait is in place.
     const command = "read -r _; (exit 4)";
-    await q({ type: "pane_send", pane, text: command, enter: true });
+    await s.v6({ type: "pane_send", pane, text: command, enter: true });
     const started = await events.next();
     expect(started).toMatchObject({ event: "command_started", pane, command });
     const waiter = await Conn.open(s.sock);
     waiter.send({ v: 6, id: 1, type: "wait_for", condition: "command_finished", pane, timeout: 15000 });
     // A round trip on another connection: the server has read the wait by its answer.
-    await q({ type: "pane_info", pane });
-    await q({ type: "pane_send", pane, text: "", enter: true });
+    await s.v6({ type: "pane_info", pane });
+    await s.v6({ type: "pane_send", pane, text: "", enter: true });
     const finished = await events.next();
     events.close();
     expect(finished).toMatchObject({ event: "command_finished", pane, command, exit_code: 4 });
@@ -178,13 +177,13 @@ describe("events and waits", () => {
 
   test("^ and $ match at line starts and ends in wait_for output; ws wait prints the match", async () => {
     const pane = await tabNew(["bash"]);
-    await q({ type: "run", pane, command: "printf 'already\\nready\\nready now\\n'", timeout: 15000 });
-    const r = await q({ type: "wait_for", condition: "output", pane, pattern: "^ready$", timeout: 5000 });
+    await s.v6({ type: "run", pane, command: "printf 'already\\nready\\nready now\\n'", timeout: 15000 });
+    const r = await s.v6({ type: "wait_for", condition: "output", pane, pattern: "^ready$", timeout: 5000 });
     expect(r.type).toBe("wait_result");
     expect(r.match).toBe("ready");
-    const text = (await q({ type: "pane_read", pane, source: "recent" })).text.split("\n");
+    const text = (await s.v6({ type: "pane_read", pane, source: "recent" })).text.split("\n");
     expect(text[r.line - 1]).toBe("ready");
-    const ends = await q({ type: "wait_for", condition: "output", pane, pattern: "(\\w+) now$", timeout: 5000 });
+    const ends = await s.v6({ type: "wait_for", condition: "output", pane, pattern: "(\\w+) now$", timeout: 5000 });
     expect(ends.groups).toEqual(["ready"]);
     const cli = await s.run(["wait", "output", String(pane), "^al(re)ady$"]);
     expect(cli.code).toBe(0);
@@ -206,7 +205,7 @@ describe("events and waits", () => {
       standin.stop(true);
     }
     const waiting = Bun.spawn([...(await import("./harness")).wsArgv(), "wait", "workspace", "later"], { env: s.env, stdout: "pipe", stderr: "pipe" });
-    expect((await q({ type: "workspace_new", name: "later" })).type).not.toBe("error");
+    expect((await s.v6({ type: "workspace_new", name: "later" })).type).not.toBe("error");
     expect(await waiting.exited).toBe(0);
     expect(await new Response(waiting.stdout).text()).toBe("later\n");
     const limited = await s.run(["wait", "workspace", "never", "--timeout", "200"]);
@@ -230,10 +229,10 @@ describe("turned off", () => {
     const off = new TestServer({ env: { WS_SHELL_INTEGRATION: "0" } });
     try {
       await off.start();
-      const pane = (await off.request({ v: 6, type: "tab_new", command: ["bash"] })).pane;
-      await off.request({ v: 6, type: "pane_send", pane, text: "echo started-$((6*7))", enter: true });
+      const pane = (await off.v6({ type: "tab_new", command: ["bash"] })).pane;
+      await off.v6({ type: "pane_send", pane, text: "echo started-$((6*7))", enter: true });
       await off.waitScreen(pane, "started-42");
-      const r = await off.request({ v: 6, type: "run", pane, command: "true", timeout: 5000 });
+      const r = await off.v6({ type: "run", pane, command: "true", timeout: 5000 });
       expect(r.code).toBe("no_shell_integration");
       expect([...new Bun.Glob("shell-*").scanSync({ cwd: off.socketDir, onlyFiles: false })]).toEqual([]);
     } finally {

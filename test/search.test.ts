@@ -7,7 +7,7 @@ import { TestServer } from "./harness";
 let s: TestServer;
 let a: number;
 let b: number;
-const search = (f: Record<string, unknown>) => s.request({ v: 6, id: 1, type: "search", ...f });
+const search = (f: Record<string, unknown>) => s.v6({ id: 1, type: "search", ...f });
 
 beforeAll(async () => {
   s = await new TestServer().start();
@@ -30,7 +30,7 @@ test("finds text in history beyond the screen, ignoring case by default; line re
   expect(brief(r)).toEqual([`${a}:1:FINDME alpha`, `${a}:502:findme beta`, `${b}:1:FINDME gamma`]);
   const beta = r.matches[1];
   expect(beta.row).toBeGreaterThanOrEqual(501);
-  const read = await s.request({ v: 6, id: 2, type: "pane_read", pane: a, source: "recent-unwrapped", start: beta.line, end: beta.line });
+  const read = await s.v6({ id: 2, type: "pane_read", pane: a, source: "recent-unwrapped", start: beta.line, end: beta.line });
   expect(read.text).toBe("findme beta");
 });
 
@@ -64,7 +64,7 @@ test("a catastrophic regex ends with regex_timeout; the daemon answers meanwhile
   const started = Date.now();
   const pending = search({ pattern: "^(a+)+$", regex: true, panes: [evil] });
   const t0 = Date.now();
-  expect((await s.request({ v: 6, id: 3, type: "pane_info", pane: a })).type).toBe("pane_info");
+  expect((await s.v6({ id: 3, type: "pane_info", pane: a })).type).toBe("pane_info");
   expect(Date.now() - t0).toBeLessThan(1000);
   const r = await pending;
   expect(r.code).toBe("regex_timeout");

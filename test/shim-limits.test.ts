@@ -15,14 +15,13 @@ let s: TestServer;
 let reader: number;
 let out: string;
 let shimEnv: Record<string, string>;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 beforeAll(async () => {
   s = await new TestServer().start();
   out = join(s.root, "reader.bytes");
-  const first = (await q({ type: "pane_list" })).panes[0].pane;
-  reader = (await q({ type: "split", pane: first, right: true, cwd: s.root, command: ["python3", READER, out], focus: false })).pane;
-  await waitFor("the raw reader", async () => (await q({ type: "pane_read", pane: reader })).text.includes("raw reader ready"));
+  const first = (await s.v6({ type: "pane_list" })).panes[0].pane;
+  reader = (await s.v6({ type: "split", pane: first, right: true, cwd: s.root, command: ["python3", READER, out], focus: false })).pane;
+  await waitFor("the raw reader", async () => (await s.v6({ type: "pane_read", pane: reader })).text.includes("raw reader ready"));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(reader), WS_SOCKET: s.sock } });
   expect(r.code).toBe(0);
   const [path, tmuxVar] = r.stdout.split("\n");
@@ -146,7 +145,7 @@ test("after the server quits, its shim directory and the shell-integration files
   const other = await new TestServer().start();
   try {
     const socketDir = other.socketDir;
-    const bash = (await other.request({ v: 6, type: "tab_new", command: ["bash", "-i"], cwd: other.root })).pane;
+    const bash = (await other.v6({ type: "tab_new", command: ["bash", "-i"], cwd: other.root })).pane;
     await waitFor("bash's integration files", () => readdirSync(socketDir).some((n) => n.startsWith("shell-")));
     expect(bash).toBeGreaterThan(0);
     const env = (await other.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(bash), WS_SOCKET: other.sock } })).stdout.split("\n");

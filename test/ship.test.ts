@@ -184,7 +184,7 @@ test("the dashboard's workstream rows show the ship state at v6 (commits ahead, 
     Object.assign(s.env, senv);
     const { repo: srepo } = makeRepo(s.root, senv);
     await s.start();
-    const made = await s.request({ v: 6, id: 1, type: "new_workstream", template: "default", name: "dash-a", repo: srepo });
+    const made = await s.v6({ id: 1, type: "new_workstream", template: "default", name: "dash-a", repo: srepo });
     expect(made.type).toBe("pane");
     const dir = String(made.dir);
     const row = async (v: number) => ((await s.request({ v, id: 2, type: "dashboard" })).workstreams as Record<string, unknown>[]).find((w) => w.name === "dash-a");

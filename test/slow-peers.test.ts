@@ -16,7 +16,6 @@ const P99_BOUND_MS = 1000;
 const MAX_BOUND_MS = 3000;
 
 let s: TestServer;
-const q = (msg: Record<string, unknown>) => s.request({ v: 6, ...msg });
 
 beforeAll(async () => {
   s = await new TestServer().start();
@@ -93,7 +92,7 @@ describe("a FIFO where ws reads a file", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`can't hand off: ${file} is not a regular file (a FIFO)`);
     expect(r.ms).toBeLessThan(10_000);
-    const json = await q({ type: "project_handoff", slug: "buttons" });
+    const json = await s.v6({ type: "project_handoff", slug: "buttons" });
     expect(json).toMatchObject({ type: "error", code: "file_refused" });
   }, 60_000);
 
@@ -102,7 +101,7 @@ describe("a FIFO where ws reads a file", () => {
     mkdirSync(dir, { recursive: true });
     await mkfifo(join(dir, "interp"), 0o755);
     writeFileSync(join(dir, "s"), `#!${join(dir, "interp")}\necho hello\n`, { mode: 0o755 });
-    const before = (await q({ type: "pane_list" })).panes.length;
+    const before = (await s.v6({ type: "pane_list" })).panes.length;
     const r = await whileMeasured("#! names a FIFO", () => ws(["tab", "new", "--", "./s"], { cwd: dir }));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${join(dir, "interp")} is not a regular file (a FIFO)`);
@@ -112,7 +111,7 @@ describe("a FIFO where ws reads a file", () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain("can't run");
     // Nothing was made.
-    expect((await q({ type: "pane_list" })).panes.length).toBe(before);
+    expect((await s.v6({ type: "pane_list" })).panes.length).toBe(before);
   }, 60_000);
 
   test("projects/evil/project.json a FIFO before any project look-up", async () => {
@@ -124,16 +123,16 @@ describe("a FIFO where ws reads a file", () => {
       const missing = await ws(["tab", "new", "--project", "nope"]);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('no project "nope"');
-      const nope = await q({ type: "tab_new", project: "nope" });
+      const nope = await s.v6({ type: "tab_new", project: "nope" });
       expect(nope).toMatchObject({ type: "error", code: "project_not_found" });
       expect(nope.hint.available).toContain("good");
       expect(nope.hint.available).not.toContain("evil");
       // The FIFO's own slug: a clear error naming the file.
-      const evil = await q({ type: "tab_new", project: "evil" });
+      const evil = await s.v6({ type: "tab_new", project: "evil" });
       expect(evil).toMatchObject({ type: "error", code: "project_not_found" });
       expect(evil.message).toContain(`${join(projects(), "evil/project.json")} is not a regular file (a FIFO)`);
       // A good project still works.
-      expect((await q({ type: "tab_new", project: "good", cwd: s.root })).type).toBe("pane");
+      expect((await s.v6({ type: "tab_new", project: "good", cwd: s.root })).type).toBe("pane");
       // The CLI's own reads don't wait either.
       const list = await ws(["project", "list"]);
       expect(list.code).toBe(0);
@@ -149,7 +148,7 @@ test("a workstream template that is a FIFO is refused, not waited on", async () 
   const dir = join(s.root, "config/ws/templates");
   mkdirSync(dir, { recursive: true });
   await mkfifo(join(dir, "piped.toml"));
-  const r = await whileMeasured("a template a FIFO", () => q({ type: "new_workstream", template: "piped", name: "w1", repo: s.root }));
+  const r = await whileMeasured("a template a FIFO", () => s.v6({ type: "new_workstream", template: "piped", name: "w1", repo: s.root }));
   expect(r).toMatchObject({ type: "error", code: "template_invalid" });
   expect(r.message).toBe(`${join(dir, "piped.toml")} is not a regular file (a FIFO)`);
 }, 60_000);
@@ -162,8 +161,8 @@ describe("a stand-in Neovim that misbehaves", () => {
     const bin = join(s.root, "nvim-bin");
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, "nvim"), `#!/bin/sh\nexec python3 ${STAND_IN_NVIM} "$@"\n`, { mode: 0o755 });
-    const pane = (await q({ type: "tab_new", name: `nvim-${mode}`, cwd: s.root, command: [join(bin, "nvim"), "--listen", sock], env: { NVIM_STANDIN: mode }, focus: false })).pane;
-    await waitFor(`the ${mode} stand-in to listen`, async () => (await q({ type: "pane_read", pane })).text.includes("listening"));
+    const pane = (await s.v6({ type: "tab_new", name: `nvim-${mode}`, cwd: s.root, command: [join(bin, "nvim"), "--listen", sock], env: { NVIM_STANDIN: mode }, focus: false })).pane;
+    await waitFor(`the ${mode} stand-in to listen`, async () => (await s.v6({ type: "pane_read", pane })).text.includes("listening"));
     return pane;
   }
   const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.daemonPid()}/status`, "utf8"))![1]);
@@ -172,7 +171,7 @@ describe("a stand-in Neovim that misbehaves", () => {
     const pane = await standIn("flood");
     const before = rssKiB();
     const began = performance.now();
-    const r = await whileMeasured("a flooding nvim", () => q({ type: "open_file", pane, location: join(s.root, "x.txt") }));
+    const r = await whileMeasured("a flooding nvim", () => s.v6({ type: "open_file", pane, location: join(s.root, "x.txt") }));
     const ms = performance.now() - began;
     expect(r).toMatchObject({ type: "error", code: "nvim_failed" });
     expect(r.message).toContain("over 1048576 bytes");
@@ -185,16 +184,16 @@ describe("a stand-in Neovim that misbehaves", () => {
 
   test("a Neovim that never answers fails only its own request, after the reply deadline", async () => {
     const pane = await standIn("stall");
-    const r = await whileMeasured("a stalled nvim", () => q({ type: "open_file", pane, location: join(s.root, "x.txt") }));
+    const r = await whileMeasured("a stalled nvim", () => s.v6({ type: "open_file", pane, location: join(s.root, "x.txt") }));
     expect(r).toMatchObject({ type: "error", code: "nvim_failed" });
     expect(r.message).toContain("did not answer");
   }, 60_000);
 });
 
 test("ws open refuses a location with a control character, before it reaches any Neovim", async () => {
-  const stalled = (await q({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
+  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
   const pane = stalled.panes[0];
-  const before = (await q({ type: "pane_list" })).panes.length;
+  const before = (await s.v6({ type: "pane_list" })).panes.length;
   mkdirSync(join(s.root, "d"), { recursive: true });
   writeFileSync(join(s.root, "d", "cr"), "not this one\n");
   for (const [location, code] of [[`${s.root}/d/cr\rx.txt`, "U+000D"], [`${s.root}/d/nl\nx.txt`, "U+000A"], [`${s.root}/d/esc\x1b[2Jx.txt:3`, "U+001B"], [`${s.root}/d/c1\u009bx.txt`, "U+009B"], [`${s.root}/d/del\x7f.txt`, "U+007F"]] as const) {
@@ -204,16 +203,16 @@ test("ws open refuses a location with a control character, before it reaches any
     expect(r.stderr).toContain(`holds a control character (${code}`);
     expect(performance.now() - began).toBeLessThan(5000); // refused before asking the (stalled) Neovim
   }
-  expect((await q({ type: "pane_list" })).panes.length).toBe(before);
+  expect((await s.v6({ type: "pane_list" })).panes.length).toBe(before);
 }, 60_000);
 
 test("a FIFO and a stalled Neovim at once: another client's p99 stays low", async () => {
   const file = join(projects(), "buttons/handoff.md");
   await mkfifo(file);
-  const stalled = (await q({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
+  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
   expect(stalled).toBeDefined();
   const results = await whileMeasured("a FIFO and a stalled nvim together", () =>
-    Promise.all([q({ type: "open_file", pane: stalled.panes[0], location: join(s.root, "y.txt") }), ws(["project", "handoff", "buttons"]), ws(["tab", "new", "--", "./s"], { cwd: join(s.root, "fifo-script") })]),
+    Promise.all([s.v6({ type: "open_file", pane: stalled.panes[0], location: join(s.root, "y.txt") }), ws(["project", "handoff", "buttons"]), ws(["tab", "new", "--", "./s"], { cwd: join(s.root, "fifo-script") })]),
   );
   expect(results[0]).toMatchObject({ type: "error", code: "nvim_failed" });
   expect(results[1].code).toBe(1);

@@ -93,7 +93,7 @@ test("layout_apply of 64 panes and 100 tab_new: another client is answered throu
   p = probe(s);
   t0 = performance.now();
   for (let i = 0; i < 100; i++) {
-    const t = await s.request({ v: 6, type: "tab_new", command: ["cat"] });
+    const t = await s.v6({ type: "tab_new", command: ["cat"] });
     expect(t.type).not.toBe("error");
   }
   t1 = performance.now();

@@ -1,20 +1,16 @@
 // Underline styles (4:2–4:5, 21), underline colours (58:2::R:G:B, 58:5:N) and OSC 8 hyperlinks
 // reach the user's terminal as the program wrote them (issue 23, item 6): a real daemon, a program
 // in a pane, an attach client whose frames are replayed into a terminal that reads the cells back.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Terminal, type IBufferCell } from "@xterm/headless";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { OuterTerminal } from "./outer-terminal";
 import { underlineColor, underlineStyle } from "../src/model/render-cells";
 import { Grid, UNDERLINE, UL_SHIFT, RGB, PALETTE } from "../src/ui/grid";
 import { ScreenDiff } from "../src/ui/diff";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 /** Each cell of row y: its text, underline style and colour, and link URI. */
 function cellsOf(term: Terminal, y: number, n: number) {
@@ -54,7 +50,7 @@ test("underline styles and colours, and hyperlinks, reach the user's terminal", 
   expect(outer.bytes).toContain("4:3;58:2::255:0:0");
   expect(outer.bytes).toMatch(/\x1b\]8;id=a1;https:\/\/example\.invalid\/x\x1b\\LINK(\x1b\[[0-9;:]*m)?\x1b\]8;;\x1b\\(\x1b\[[0-9;:]*m)?U/);
   // pane read --styled keeps them too.
-  const styled = await s.request({ v: 6, type: "pane_read", pane, source: "visible", styled: true });
+  const styled = await s.v6({ type: "pane_read", pane, source: "visible", styled: true });
   expect(styled.text).toContain("4:3;58:2::255:0:0m");
   c.close();
 }, 60000);

@@ -1,18 +1,14 @@
 // A pane's program that asks its terminal a question gets the answer ws's emulator gives, from
 // the pane's own state, in order, on its own input, and the user's terminal never sees it
 // (issue 23, item 2). Real daemon, a real program in a real PTY reading its input raw.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
+import { useServer, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { XTVERSION_REPLY } from "../src/model/emulator-queries";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 const ASKER = join(import.meta.dir, "fixtures", "ask-terminal.ts");
 

@@ -16,7 +16,7 @@ let dir: string;
 beforeAll(async () => {
   s = await new TestServer().start();
   term = new Tmux(s.env);
-  lead = (await s.request({ v: 6, type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
   dir = realpathSync(mkdtempSync(join(s.root, "popup-")));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
   expect(r.code).toBe(0);
@@ -35,12 +35,12 @@ async function shim(args: string[]): Promise<RunResult> {
   return { code, stdout, stderr };
 }
 
-const paneIds = async () => ((await s.request({ v: 6, type: "pane_list" })).panes as { pane: number }[]).map((p) => p.pane);
+const paneIds = async () => ((await s.v6({ type: "pane_list" })).panes as { pane: number }[]).map((p) => p.pane);
 
 describe("with nobody attached", () => {
   test("ws popup fails with no_client and starts nothing; the shim's display-popup fails as tmux does", async () => {
     const before = await paneIds();
-    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["true"] });
+    const r = await s.v6({ id: 1, type: "popup", command: ["true"] });
     expect(r.type).toBe("error");
     expect(r.code).toBe("no_client");
     expect(await paneIds()).toEqual(before);
@@ -67,10 +67,10 @@ describe("attached", () => {
   });
 
   test("a popup is drawn over the tab with a border, takes the keys, and closes with its program, the screen under it back", async () => {
-    const before = await s.request({ v: 6, type: "pane_info", pane: lead });
+    const before = await s.v6({ type: "pane_info", pane: lead });
     // It stays until the test has seen its answer (the gate file), then exits.
     const gate = join(dir, "popup-gate");
-    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", 'printf "pick> "; read x; echo "got $x"; while [ ! -e "$1" ]; do sleep 0.05; done', "sh", gate], width: "40", height: "10" });
+    const r = await s.v6({ id: 1, type: "popup", command: ["sh", "-c", 'printf "pick> "; read x; echo "got $x"; while [ ! -e "$1" ]; do sleep 0.05; done', "sh", gate], width: "40", height: "10" });
     expect(r.type).toBe("popup");
     const id = r.pane as number;
     const screen = await term.waitFor("ws", "pick> ");
@@ -84,8 +84,8 @@ describe("attached", () => {
     expect(lines[top + 9]!.slice(30, 70)).toBe("└" + "─".repeat(38) + "┘");
     expect(lines[top + 1]!.slice(30, 40)).toBe("│pick> ".padEnd(10));
     // The popup's program sees the inside of the border; the layout did not move.
-    expect((await s.request({ v: 6, type: "pane_info", pane: id })).cols).toBe(38);
-    expect((await s.request({ v: 6, type: "pane_info", pane: lead })).cols).toBe(before.cols);
+    expect((await s.v6({ type: "pane_info", pane: id })).cols).toBe(38);
+    expect((await s.v6({ type: "pane_info", pane: lead })).cols).toBe(before.cols);
     // Keys go to the popup, not the pane under it.
     await term.text("ws", "apple");
     await term.keys("ws", "Enter");
@@ -103,11 +103,11 @@ describe("attached", () => {
   });
 
   test("close=key keeps it after its program exits, until Esc; a second popup on a tab is refused", async () => {
-    const r = await s.request({ v: 6, id: 1, type: "popup", command: ["sh", "-c", "echo DONE-HERE"], close: "key" });
+    const r = await s.v6({ id: 1, type: "popup", command: ["sh", "-c", "echo DONE-HERE"], close: "key" });
     const id = r.pane as number;
     await term.waitFor("ws", (t) => t.includes("DONE-HERE") && t.includes("[exited: status 0]"));
-    expect((await s.request({ v: 6, id: 2, type: "popup", command: ["true"] })).code).toBe("popup_open");
-    expect((await s.request({ v: 6, id: 3, type: "split", pane: id, cwd: "/", command: [] })).code).toBe("pane_is_popup");
+    expect((await s.v6({ id: 2, type: "popup", command: ["true"] })).code).toBe("popup_open");
+    expect((await s.v6({ id: 3, type: "split", pane: id, cwd: "/", command: [] })).code).toBe("pane_is_popup");
     await term.keys("ws", "Escape");
     await waitFor("Esc to close the popup", async () => !(await paneIds()).includes(id));
     await term.waitFor("ws", (t) => !t.includes("DONE-HERE"));
@@ -118,16 +118,16 @@ describe("attached", () => {
     const waiting = shim(["display-popup", "-E", "echo STILL-RUNNING; exec sleep 1000"]);
     const id = await waitFor("the popup to open", async () => (await paneIds()).find((p) => !before.includes(p)));
     await s.waitScreen(id, "STILL-RUNNING");
-    expect((await s.request({ v: 6, id: 1, type: "pane_close", pane: id })).type).not.toBe("error");
+    expect((await s.v6({ id: 1, type: "pane_close", pane: id })).type).not.toBe("error");
     expect((await waiting).code).toBe(129);
 
-    const tab = (await s.request({ v: 6, id: 2, type: "tab_new", command: ["sleep", "1000"], focus: true })).pane as number;
-    const popup = (await s.request({ v: 6, id: 3, type: "popup", pane: tab, command: ["sleep", "1000"] })).pane as number;
-    const closed = s.request({ v: 6, id: 4, type: "popup", pane: lead, command: ["true"] }); // another tab: its own popup
+    const tab = (await s.v6({ id: 2, type: "tab_new", command: ["sleep", "1000"], focus: true })).pane as number;
+    const popup = (await s.v6({ id: 3, type: "popup", pane: tab, command: ["sleep", "1000"] })).pane as number;
+    const closed = s.v6({ id: 4, type: "popup", pane: lead, command: ["true"] }); // another tab: its own popup
     expect((await closed).type).toBe("popup");
-    await s.request({ v: 6, id: 5, type: "pane_close", pane: tab });
+    await s.v6({ id: 5, type: "pane_close", pane: tab });
     await waitFor("the popup to go with its tab", async () => !(await paneIds()).includes(popup));
-    await s.request({ v: 6, id: 6, type: "pane_focus", pane: lead });
+    await s.v6({ id: 6, type: "pane_focus", pane: lead });
     await term.waitFor("ws", (t) => !t.includes("┌") && t.includes("UNDER-THE-POPUP"));
   });
 
@@ -138,7 +138,7 @@ describe("attached", () => {
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(readFileSync(file, "utf8")).toBe("hi\n");
-    expect((await s.request({ v: 6, type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
+    expect((await s.v6({ type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
   });
 
   test("ws popup --wait returns when the popup closes and exits with its program's status; without --wait it prints the pane at once", async () => {
@@ -150,7 +150,7 @@ describe("attached", () => {
     expect(quick.code).toBe(0);
     const id = Number(quick.stdout);
     expect(await paneIds()).toContain(id);
-    await s.request({ v: 6, id: 1, type: "pane_close", pane: id });
+    await s.v6({ id: 1, type: "pane_close", pane: id });
     await waitFor("the popup to close", async () => !(await paneIds()).includes(id));
   });
 

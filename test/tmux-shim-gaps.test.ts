@@ -18,7 +18,7 @@ const REAL_TMUX = Bun.which("tmux");
 
 beforeAll(async () => {
   s = await new TestServer().start();
-  lead = (await s.request({ v: 6, type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
   dir = realpathSync(mkdtempSync(join(s.root, "gaps-")));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
   expect(r.code).toBe(0);
@@ -48,7 +48,7 @@ describe("a call with TMUX removed (libtmux around new-session)", () => {
     expect(await ok(["display-message", "-p", "#{socket_path}"], { unset: ["TMUX", "TMUX_PANE"] })).toBe(`${s.sock}\n`);
     const id = (await ok(["new-session", "-d", "-s", "libtmux-made", "-P", "-F", "#{session_id}"], { unset: ["TMUX"] })).trim();
     expect(id).toMatch(/^\$\d+$/);
-    const names = ((await s.request({ v: 6, type: "session_snapshot" })).workspaces as { name: string }[]).map((w) => w.name);
+    const names = ((await s.v6({ type: "session_snapshot" })).workspaces as { name: string }[]).map((w) => w.name);
     expect(names).toContain("libtmux-made");
     // Its pane got TMUX back, naming ws, as tmux gives its panes TMUX.
     const pane = Number((await ok(["list-panes", "-t", "libtmux-made", "-F", "#{pane_id}"], { unset: ["TMUX"] })).trim().slice(1));
@@ -163,11 +163,11 @@ describe("display-popup -B", () => {
     const c = await RawAttach.open(s.sock, { v: 6, type: "attach", cols: 100, rows: 30 });
     try {
       await c.firstFrame();
-      const r = await s.request({ v: 6, type: "popup", command: ["sh", "-c", "printf BORDERLESS; exec sleep 100"], width: "30", height: "5", border: false });
+      const r = await s.v6({ type: "popup", command: ["sh", "-c", "printf BORDERLESS; exec sleep 100"], width: "30", height: "5", border: false });
       expect(r.type).toBe("popup");
       await waitFor("the popup drawn", () => c.output.includes("BORDERLESS"));
       expect(c.output).not.toContain("┌");
-      await s.request({ v: 6, type: "pane_close", pane: r.pane });
+      await s.v6({ type: "pane_close", pane: r.pane });
     } finally {
       c.close();
     }

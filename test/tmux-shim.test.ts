@@ -14,7 +14,7 @@ const REAL_TMUX = Bun.which("tmux");
 
 beforeAll(async () => {
   s = await new TestServer().start();
-  lead = (await s.request({ v: 6, type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
   dir = realpathSync(mkdtempSync(join(s.root, "shim-")));
   // What `ws tmux-shim` gives its command, read back from inside.
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX" "$TMUX_PANE"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
@@ -44,8 +44,8 @@ async function ok(args: string[], o: Parameters<typeof tmux>[1] = {}): Promise<s
   return r.stdout;
 }
 
-const paneList = async () => (await s.request({ v: 6, type: "pane_list" })).panes as { pane: number; cols: number; rows: number; tab: number; focused: boolean; name: string | null }[];
-const info = (pane: number) => s.request({ v: 6, type: "pane_info", pane });
+const paneList = async () => (await s.v6({ type: "pane_list" })).panes as { pane: number; cols: number; rows: number; tab: number; focused: boolean; name: string | null }[];
+const info = (pane: number) => s.v6({ type: "pane_info", pane });
 
 describe("ws tmux-shim", () => {
   test("puts a tmux that is ws first on PATH, in a private directory beside the socket, with TMUX and TMUX_PANE", () => {

@@ -1,5 +1,4 @@
 // Test helpers for protocol v6 over the real socket: one connection, several lines, N replies.
-import type { TestServer } from "./harness";
 
 /** A connection that collects lines as they come; `next()` resolves with the next one. */
 export class Conn {
@@ -97,12 +96,6 @@ export class Conn {
   close(): void {
     this.sock.end();
   }
-}
-
-/** One v6 request on its own connection; the parsed reply. */
-export async function v6(s: TestServer, msg: Record<string, unknown>): Promise<any> {
-  const r = await s.request({ v: 6, ...msg });
-  return r;
 }
 
 /** Lines from `c` (parsed) until one satisfies `until`; returns them all, that one last. */

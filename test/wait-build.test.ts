@@ -1,13 +1,9 @@
 // A script that waits for a build's output with `ws wait` (one wait_for, woken by the pane's
 // output) instead of a poll loop of `ws pane read`, then reads the result.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer } from "./harness";
+import { expect, test } from "bun:test";
+import { useServer } from "./harness";
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await new TestServer().start();
-});
-afterAll(() => s.stop());
+const s = useServer();
 
 test("ws wait output blocks until the build says it is done, then ws pane read gets the result", async () => {
   const build = "read go; for step in compile link test; do echo \"[build] $step\"; sleep 0.3; done; echo 'BUILD OK in 0.9s'; exec cat";

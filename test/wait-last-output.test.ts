@@ -36,7 +36,7 @@ test("the same with a pattern that is matched in a regex helper process", async 
 
 test("a wait still fails with pane_exited when the closed pane never printed a match", async () => {
   const pane = Number((await s.ok(["tab", "new", "--", "sh", "-c", "sleep 0.5; echo BUILD FAILED"])).trim());
-  const r = await s.request({ v: 6, id: 1, type: "wait_for", condition: "output", pane, pattern: "BUILD OK", timeout: 10000 });
+  const r = await s.v6({ id: 1, type: "wait_for", condition: "output", pane, pattern: "BUILD OK", timeout: 10000 });
   expect(r.type).toBe("error");
   expect(r.code).toBe("pane_exited");
 });

@@ -47,7 +47,6 @@ afterAll(async () => {
   await s.stop();
 }, 60_000);
 
-const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
 const branches = () => git(repo, ["branch", "--list", "--format=%(refname:short)"], env).split("\n").filter(Boolean);
 const workstreams = async () => ((await s.request({ v: 5, type: "dashboard" })).workstreams as { name: string; pane: number }[]).map((w) => w.name);
 
@@ -147,7 +146,7 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
     for (let i = 0; i < SCRIPT_FORMS[p].length; i++) {
       for (const kind of ["code", "pane"]) {
         const t = `${kind}-${p}-${i}`;
-        const r = await v6({ type: "new_workstream", template: t, name, repo });
+        const r = await s.v6({ type: "new_workstream", template: t, name, repo });
         expect({ t, code: r.code }).toEqual({ t, code: "template_invalid" });
         // The setup is on line 1, the pane's command on line 5 (4 in the pane-only file).
         expect(r.message).toContain(`${join(tdir, `${t}.toml`)}:${kind === "code" ? 1 : 4}:`);
@@ -168,7 +167,7 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
   expect(branches()).toEqual(before);
   expect(markers(s.root)).toEqual([]);
   // The name from the issue, with its /, is no workstream name at all (item 5).
-  const issue = await v6({ type: "new_workstream", template: "default", name: "z;touch${IFS}/tmp/PWN", repo });
+  const issue = await s.v6({ type: "new_workstream", template: "default", name: "z;touch${IFS}/tmp/PWN", repo });
   expect(issue.code).toBe("invalid_params");
   expect(issue.message).toContain("holds a /");
 }, 60_000);
@@ -236,7 +235,7 @@ test("write escape: origin/main makes conf a link to a directory outside, .workt
     expect(existsSync(join(wtRoot, "w"))).toBe(false);
     expect(branches()).toEqual(before);
   }
-  expect((await v6({ type: "new_workstream", template: "default", name: "w", repo })).code).toBe("path_escapes");
+  expect((await s.v6({ type: "new_workstream", template: "default", name: "w", repo })).code).toBe("path_escapes");
   expect(await workstreams()).not.toContain("w");
   // The link is reverted on the remote, so the next tests start from a plain conf again.
   git(other, ["revert", "--no-edit", "HEAD"], env);
@@ -268,7 +267,7 @@ test("read escape: the clone tracks lnk -> a directory outside and lists lnk/id_
   ];
   for (const [template, include, says] of cases) {
     writeFileSync(join(repo, ".worktreeinclude"), include ? `${include}\n` : "");
-    const r = await v6({ type: "new_workstream", template, name: "r2", repo });
+    const r = await s.v6({ type: "new_workstream", template, name: "r2", repo });
     expect({ template, include, code: r.code }).toEqual({ template, include, code: "path_escapes" });
     expect(r.message).toContain(says);
     expect(r.message).toContain("outside the main checkout");
@@ -281,7 +280,7 @@ test("read escape: the clone tracks lnk -> a directory outside and lists lnk/id_
   symlinkSync("ok.txt", join(repo, "cfgdir", "alias"));
   Bun.spawnSync(["mkfifo", join(repo, "cfgdir", "pipe")]);
   writeFileSync(join(repo, ".worktreeinclude"), "cfgdir\n");
-  const ok = await v6({ type: "new_workstream", template: "default", name: "r3", repo });
+  const ok = await s.v6({ type: "new_workstream", template: "default", name: "r3", repo });
   expect(ok.type).toBe("pane");
   expect(readFileSync(join(ok.dir, "cfgdir", "ok.txt"), "utf8")).toBe("fine\n");
   expect(readlinkSync(join(ok.dir, "cfgdir", "alias"))).toBe("ok.txt");
@@ -312,7 +311,7 @@ test("workstream, review and template names follow the path-name rule (no /, no 
     "a/b",
   ];
   for (const name of bad) {
-    const r = await v6({ type: "new_workstream", template: "default", name, branch: "main", repo });
+    const r = await s.v6({ type: "new_workstream", template: "default", name, branch: "main", repo });
     expect({ name, code: r.code }).toEqual({ name, code: "invalid_params" });
     const cli = await s.run(["new", "default", name, "--branch", "side"], { cwd: repo });
     expect(cli.code).not.toBe(0);
@@ -320,16 +319,16 @@ test("workstream, review and template names follow the path-name rule (no /, no 
   expect(existsSync(join(s.root, "escape2"))).toBe(false);
   // Names the rule lets through but git refuses as branches: still nothing made.
   for (const name of ["has space", "x.lock", "a:b", "end."]) {
-    const r = await v6({ type: "new_workstream", template: "default", name, repo });
+    const r = await s.v6({ type: "new_workstream", template: "default", name, repo });
     expect({ name, code: r.code }).toEqual({ name, code: "invalid_params" });
   }
   expect(worktreeDirs()).toEqual(before);
   expect(branches()).toEqual(beforeBranches);
   // Templates: the same rule.
-  for (const t of ["../default", "-x", "a..b"]) expect((await v6({ type: "new_workstream", template: t, name: "t1", repo })).code).toBe("template_not_found");
+  for (const t of ["../default", "-x", "a..b"]) expect((await s.v6({ type: "new_workstream", template: t, name: "t1", repo })).code).toBe("template_not_found");
   // Reviews: open_review's name is a workstream's name too, and its paths are absolute.
   const review = (o: Record<string, unknown>) =>
-    v6({ type: "open_review", workspace: "PR Review", title: "t", name: "review-app-1", template: "review", repo, dir: join(wtRoot, "nope"), vars: [], ...o });
+    s.v6({ type: "open_review", workspace: "PR Review", title: "t", name: "review-app-1", template: "review", repo, dir: join(wtRoot, "nope"), vars: [], ...o });
   expect((await review({ name: "../review" })).code).toBe("invalid_params");
   expect((await review({ dir: "relative/dir" })).code).toBe("invalid_params");
   expect(worktreeDirs()).toEqual(before);
@@ -338,7 +337,7 @@ test("workstream, review and template names follow the path-name rule (no /, no 
 // ---- item 11: ws done finishes, or refuses and the workstream stays -----------------------
 
 test("ws done: a file that appears after its check (git refuses the removal) makes it refuse, and the workstream, its tab and worktree stay; then it finishes", async () => {
-  const made = await v6({ type: "new_workstream", template: "default", name: "race-1", repo });
+  const made = await s.v6({ type: "new_workstream", template: "default", name: "race-1", repo });
   expect(made.type).toBe("pane");
   const dir = made.dir as string;
   writeFileSync(lateTrigger, "");
@@ -350,21 +349,21 @@ test("ws done: a file that appears after its check (git refuses the removal) mak
   expect(await workstreams()).toContain("race-1");
   expect((await s.list()).flatMap((w) => w.tabs).some((t: any) => t.panes.includes(made.pane))).toBe(true);
   // Asked again, it names the file; once it is gone, done finishes: the worktree goes, then the name.
-  const again = await v6({ type: "workstream_done", name: "race-1" });
+  const again = await s.v6({ type: "workstream_done", name: "race-1" });
   expect(again.code).toBe("uncommitted_changes");
   expect(again.message).toContain("appeared-late.txt");
   rmSync(join(dir, "appeared-late.txt"));
-  expect((await v6({ type: "workstream_done", name: "race-1" })).type).toBe("ok");
+  expect((await s.v6({ type: "workstream_done", name: "race-1" })).type).toBe("ok");
   expect(existsSync(dir)).toBe(false); // gone by the time of the reply
   expect(git(repo, ["worktree", "list"], env)).not.toContain(dir);
-  expect((await v6({ type: "workstream_done", name: "race-1" })).code).toBe("not_a_workstream");
+  expect((await s.v6({ type: "workstream_done", name: "race-1" })).code).toBe("not_a_workstream");
 }, 60_000);
 
 test("ws done while a program keeps writing files into the worktree: each time it either finished (worktree and name gone) or refused (both still there)", async () => {
   const outcomes: string[] = [];
   for (const [i, delay] of ["0", "0.3", "0.6", "1.2"].entries()) {
     const name = `race-w${i}`;
-    const made = await v6({ type: "new_workstream", template: "default", name, repo });
+    const made = await s.v6({ type: "new_workstream", template: "default", name, repo });
     const dir = made.dir as string;
     // The writer starts a moment after ws done does, at a different moment each round.
     const writer = Bun.spawn(["sh", "-c", `sleep ${delay}; n=0; while [ $n -lt 1000 ]; do { echo x > "$1/w$n.txt"; } 2>/dev/null || exit 0; n=$((n+1)); done`, "sh", dir]);

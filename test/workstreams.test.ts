@@ -32,7 +32,6 @@ const tabOf = async (pane: number) => {
   for (const w of await s.list()) for (const t of w.tabs) if (t.panes.includes(pane)) return { ws: w.name, tab: t };
   return undefined;
 };
-const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
 
 test("ws new default: a worktree on a new branch from origin's main, a tab in the repo's workspace, WS_WORKSTREAM set", async () => {
   const out = await s.ok(["new", "default", "feat-a"], { cwd: repo });
@@ -74,7 +73,7 @@ cwd = "sub"
 env = { GREETING = "hi {name}" }
 `,
   );
-  const r = await v6({ type: "new_workstream", template: "dev", name: "feat-b", repo });
+  const r = await s.v6({ type: "new_workstream", template: "dev", name: "feat-b", repo });
   expect(r.type).toBe("pane");
   const wt = join(wtRoot, "feat-b");
   expect(r.dir).toBe(wt);
@@ -84,7 +83,7 @@ env = { GREETING = "hi {name}" }
   expect(existsSync(join(wt, "missing.txt"))).toBe(false);
   expect(readFileSync(join(wt, "setup-ran.txt"), "utf8")).toBe("ran\n");
   expect(readFileSync(join(wt, "branch.txt"), "utf8")).toBe("feat-b\n");
-  const layout = await v6({ type: "layout_export", pane: r.pane });
+  const layout = await s.v6({ type: "layout_export", pane: r.pane });
   expect(layout.root.type).toBe("split");
   expect(layout.root.direction).toBe("right");
   expect(layout.root.first.label).toBe("left-feat-b");
@@ -103,20 +102,20 @@ test("failures reach the user with a code: not a repo, branch exists, path taken
   const a = await s.run(["new", "default", "x1"], { cwd: notRepo });
   expect(a.code).toBe(1);
   expect(a.stderr).toContain("is not in a git repository");
-  expect((await v6({ type: "new_workstream", template: "default", name: "x1", repo: notRepo })).code).toBe("not_a_repo");
+  expect((await s.v6({ type: "new_workstream", template: "default", name: "x1", repo: notRepo })).code).toBe("not_a_repo");
 
   git(repo, ["branch", "taken-branch"], env);
   const b = await s.run(["new", "default", "taken-branch"], { cwd: repo });
   expect(b.code).toBe(1);
   expect(b.stderr).toContain('branch "taken-branch" exists');
   expect(b.stderr).toContain("--branch taken-branch");
-  expect((await v6({ type: "new_workstream", template: "default", name: "taken-branch", repo })).code).toBe("branch_exists");
+  expect((await s.v6({ type: "new_workstream", template: "default", name: "taken-branch", repo })).code).toBe("branch_exists");
   // …and --branch checks it out.
-  const c = await v6({ type: "new_workstream", template: "default", name: "on-taken", branch: "taken-branch", repo });
+  const c = await s.v6({ type: "new_workstream", template: "default", name: "on-taken", branch: "taken-branch", repo });
   expect(c.branch).toBe("taken-branch");
 
   mkdirSync(join(wtRoot, "squat"), { recursive: true });
-  const d = await v6({ type: "new_workstream", template: "default", name: "squat", repo });
+  const d = await s.v6({ type: "new_workstream", template: "default", name: "squat", repo });
   expect(d.code).toBe("path_taken");
   expect(git(repo, ["branch", "--list", "squat"], env)).toBe(""); // nothing left behind
 
@@ -127,13 +126,13 @@ test("failures reach the user with a code: not a repo, branch exists, path taken
   expect(e.stderr).toContain(`${join(tdir, "bad.toml")}:4:`);
   expect(e.stderr).toContain("command");
   writeFileSync(join(tdir, "broken.toml"), `workspace = "a"\nlayout = [\n`);
-  const f = await v6({ type: "new_workstream", template: "broken", name: "x3", repo });
+  const f = await s.v6({ type: "new_workstream", template: "broken", name: "x3", repo });
   expect(f.code).toBe("template_invalid");
   expect(f.message).toContain(`${join(tdir, "broken.toml")}:`);
-  expect((await v6({ type: "new_workstream", template: "nope", name: "x4", repo })).code).toBe("template_not_found");
+  expect((await s.v6({ type: "new_workstream", template: "nope", name: "x4", repo })).code).toBe("template_not_found");
   // A setup that fails undoes the worktree and its branch.
   writeFileSync(join(tdir, "failing.toml"), `setup = [["sh", "-c", "echo broken >&2; exit 3"]]\n`);
-  const g = await v6({ type: "new_workstream", template: "failing", name: "x5", repo });
+  const g = await s.v6({ type: "new_workstream", template: "failing", name: "x5", repo });
   expect(g.code).toBe("setup_failed");
   expect(g.message).toContain("broken");
   expect(existsSync(join(wtRoot, "x5"))).toBe(false);
@@ -156,7 +155,7 @@ test("ws templates list and show", async () => {
 
 test("ws new --pr without gh: the PR's head from origin's pull/N/head", async () => {
   makePr(repo, env, 7, "pr-seven-head");
-  const r = await v6({ type: "new_workstream", template: "default", name: "pr-7", pr: 7, repo });
+  const r = await s.v6({ type: "new_workstream", template: "default", name: "pr-7", pr: 7, repo });
   expect(r.type).toBe("pane");
   expect(r.branch).toBe("pr-7");
   expect(git(r.dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "pr-seven-head"], env));
@@ -169,7 +168,7 @@ test("ws done refuses uncommitted changes, unpushed commits and names that are n
   const missing = await s.run(["done", "no-such"]);
   expect(missing.code).toBe(1);
   expect(missing.stderr).toContain('no workstream "no-such"');
-  expect((await v6({ type: "workstream_done", name: "no-such" })).code).toBe("not_a_workstream");
+  expect((await s.v6({ type: "workstream_done", name: "no-such" })).code).toBe("not_a_workstream");
 
   writeFileSync(join(dir, "wip.txt"), "wip\n");
   const dirty = await s.run(["done", "feat-a"]);
@@ -177,7 +176,7 @@ test("ws done refuses uncommitted changes, unpushed commits and names that are n
   expect(dirty.stderr).toContain("uncommitted changes");
   expect(dirty.stderr).toContain("wip.txt");
   expect(dirty.stderr).toContain("--force");
-  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("uncommitted_changes");
+  expect((await s.v6({ type: "workstream_done", name: "feat-a" })).code).toBe("uncommitted_changes");
 
   git(dir, ["add", "wip.txt"], env);
   git(dir, ["commit", "--quiet", "-m", "wip"], env);
@@ -185,7 +184,7 @@ test("ws done refuses uncommitted changes, unpushed commits and names that are n
   expect(unpushed.code).toBe(1);
   expect(unpushed.stderr).toContain("1 commit on feat-a is on no remote branch");
   expect(unpushed.stderr).toContain("git push -u origin feat-a");
-  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("unpushed_commits");
+  expect((await s.v6({ type: "workstream_done", name: "feat-a" })).code).toBe("unpushed_commits");
   expect(await tabOf(pane)).toBeDefined(); // every refusal left the tab
 
   git(dir, ["push", "--quiet", "-u", "origin", "feat-a"], env);
@@ -195,7 +194,7 @@ test("ws done refuses uncommitted changes, unpushed commits and names that are n
   await waitFor("the worktree to go", () => !existsSync(dir));
   expect(git(repo, ["branch", "--list", "feat-a"], env)).toContain("feat-a");
   expect(git(repo, ["worktree", "list"], env)).not.toContain(dir);
-  expect((await v6({ type: "workstream_done", name: "feat-a" })).code).toBe("not_a_workstream");
+  expect((await s.v6({ type: "workstream_done", name: "feat-a" })).code).toBe("not_a_workstream");
 }, 30_000);
 
 test("ws done --force removes a worktree with uncommitted files", async () => {
@@ -236,7 +235,7 @@ test("the daemon answers others while a workstream's setup runs; the same name m
   const tdir = join(s.root, "config", "ws", "templates");
   const gate = join(s.root, "setup-gate");
   writeFileSync(join(tdir, "slow.toml"), `setup = [["sh", "-c", "while [ ! -e '${gate}' ]; do sleep 0.05; done"]]\n`);
-  const making = v6({ type: "new_workstream", template: "slow", name: "slow-1", repo });
+  const making = s.v6({ type: "new_workstream", template: "slow", name: "slow-1", repo });
   await waitFor("setup to be running", () => existsSync(join(wtRoot, "slow-1")));
   const t0 = performance.now();
   const list = await s.list();
@@ -244,7 +243,7 @@ test("the daemon answers others while a workstream's setup runs; the same name m
   console.log(`workspace_list while a setup runs: ${ms.toFixed(1)} ms`);
   expect(list.length).toBeGreaterThan(0);
   expect(ms).toBeLessThan(1000);
-  expect((await v6({ type: "new_workstream", template: "default", name: "slow-1", repo })).code).toBe("workstream_exists");
+  expect((await s.v6({ type: "new_workstream", template: "default", name: "slow-1", repo })).code).toBe("workstream_exists");
   writeFileSync(gate, "");
   expect((await making).type).toBe("pane");
 }, 30_000);
@@ -255,7 +254,7 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
   const unknown = await s.run(["new", "default", "p-0", "--project", "nope"], { cwd: elsewhere });
   expect(unknown.code).toBe(1);
   expect(unknown.stderr).toContain('no project "nope"');
-  expect((await v6({ type: "new_workstream", template: "default", name: "p-0", project: "nope" })).code).toBe("project_not_found");
+  expect((await s.v6({ type: "new_workstream", template: "default", name: "p-0", project: "nope" })).code).toBe("project_not_found");
   expect(existsSync(join(wtRoot, "p-0"))).toBe(false);
 
   await s.ok(["project", "new", "proj1", "--repo", repo]);
@@ -266,14 +265,14 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
   const out = await s.ok(["new", "editor", "ed-1", "--project", "proj1"], { cwd: elsewhere });
   const dir = join(wtRoot, "ed-1");
   expect(out).toContain(`worktree ${dir}`);
-  const layout = await v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
+  const layout = await s.v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
   const [editor, shell] = layout.panes as number[];
   expect(layout.root.first.command.slice(0, 2)).toEqual(["nvim", "--listen"]);
   expect((await s.list()).flatMap((w) => w.tabs).find((t: any) => t.panes.includes(editor))?.project).toBe("proj1");
   await s.waitScreen(editor!, "# app");
-  const opened = await v6({ type: "open_file", pane: shell, location: `${dir}/README.md:1` });
+  const opened = await s.v6({ type: "open_file", pane: shell, location: `${dir}/README.md:1` });
   expect(opened.pane).toBe(editor);
-  expect((await v6({ type: "layout_export", pane: editor })).panes).toEqual([editor, shell]);
+  expect((await s.v6({ type: "layout_export", pane: editor })).panes).toEqual([editor, shell]);
 }, 30_000);
 
 test("the interface's new-workstream prompt (prefix W; run_command and the Dashboard's button run the same command) makes one in the focused pane's checkout", async () => {
@@ -301,7 +300,7 @@ test("subscribers see workstream_created and workstream_closed", async () => {
   try {
     c.send({ v: 6, id: "sub", type: "subscribe", types: ["workstream_created", "workstream_closed"] });
     expect((await c.next()).type).toBe("subscribed");
-    const r = await v6({ type: "new_workstream", template: "default", name: "evt-1", repo });
+    const r = await s.v6({ type: "new_workstream", template: "default", name: "evt-1", repo });
     const [created] = await readUntil(c, (e) => e.event === "workstream_created");
     expect(created).toMatchObject({ event: "workstream_created", workstream: "evt-1", workspace: "app", tab: r.tab });
     await s.ok(["done", "evt-1"]);
@@ -313,7 +312,7 @@ test("subscribers see workstream_created and workstream_closed", async () => {
 }, 30_000);
 
 test("ws new inside a workstream's worktree makes a sibling from the main clone", async () => {
-  const inside = (await v6({ type: "new_workstream", template: "default", name: "sib-a", repo })).dir as string;
+  const inside = (await s.v6({ type: "new_workstream", template: "default", name: "sib-a", repo })).dir as string;
   const r = await s.run(["new", "default", "sib-b"], { cwd: inside });
   expect(r.stderr).toBe("");
   expect(r.stdout).toContain(`worktree ${join(wtRoot, "sib-b")} on branch sib-b`);
