@@ -47,6 +47,46 @@ export class Arrival {
   }
 }
 
+/**
+ * One JSON-lines connection to ws: `send` a message, `next` resolves with the next reply line (in
+ * order, kept if it came first), `request` is both. Usable at once (it connects in the background).
+ */
+export function jsonLines(sock: string) {
+  let buf = "";
+  const waiters: ((l: string) => void)[] = [];
+  const lines: string[] = [];
+  const ready = Bun.connect({
+    unix: sock,
+    socket: {
+      data(_s, b) {
+        buf += Buffer.from(b).toString();
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          const l = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          const w = waiters.shift();
+          w ? w(l) : lines.push(l);
+        }
+      },
+    },
+  });
+  const next = (): Promise<string> => (lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((r) => waiters.push(r)));
+  const send = async (o: unknown): Promise<void> => {
+    (await ready).write(JSON.stringify(o) + "\n");
+  };
+  return {
+    send,
+    next,
+    async request(o: unknown): Promise<string> {
+      await send(o);
+      return next();
+    },
+    async close(): Promise<void> {
+      (await ready).end();
+    },
+  };
+}
+
 export function report(what: string, unit: string, ws: number, tmux: number, lowerIsBetter = true): void {
   const ratio = ws / tmux;
   const verdict = lowerIsBetter ? (ratio < 1 ? "ws faster" : "tmux faster") : ratio > 1 ? "ws faster" : "tmux faster";

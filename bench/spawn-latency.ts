@@ -8,40 +8,11 @@
 // BENCH_PANES (default 100). Needs dist/ws (bun run build) and tmux.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BenchEnv, report } from "./lib";
+import { BenchEnv, jsonLines, report } from "./lib";
 import { encode } from "../src/features/persistence/format";
 
 const PANES = Number(process.env.BENCH_PANES ?? 100);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-
-/** One JSON-lines connection to ws: request() resolves with each reply line in order. */
-async function wsConn(sock: string) {
-  const waiting: ((line: string) => void)[] = [];
-  let buf = "";
-  const s = await Bun.connect({
-    unix: sock,
-    socket: {
-      data(_s, b) {
-        buf += Buffer.from(b).toString();
-        let nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          waiting.shift()?.(line);
-        }
-      },
-    },
-  });
-  return {
-    request(msg: object): Promise<string> {
-      return new Promise((r) => {
-        waiting.push(r);
-        s.write(JSON.stringify(msg) + "\n");
-      });
-    },
-    close: () => s.end(),
-  };
-}
 
 /** A tmux control-mode client: command() resolves when its %end (or %error) arrives. */
 function tmuxConn(sock: string) {
@@ -104,8 +75,8 @@ function line(what: string, r: { times: number[]; took: number }) {
 const env = new BenchEnv();
 try {
   await env.start();
-  const creator = await wsConn(env.wsSock);
-  const prober = await wsConn(env.wsSock);
+  const creator = jsonLines(env.wsSock);
+  const prober = jsonLines(env.wsSock);
   const ws = await whileProbing(
     () => prober.request({ v: 2, type: "workspace_list" }),
     async () => {
@@ -145,8 +116,8 @@ try {
     async () => void (await creator.request({ v: 6, type: "session_restore" })),
   );
   line(`ws: session_restore of ${PANES} panes`, restore);
-  creator.close();
-  prober.close();
+  await creator.close();
+  await prober.close();
 } finally {
   await env.stop();
 }

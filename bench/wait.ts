@@ -1,40 +1,10 @@
 // wait_for against polling: latency from a pane printing a line to the wait's answer, ws wait_for
 // (woken by the pane's output) beside the tmux way (a loop of `tmux capture-pane -p` until the
 // line shows), in the same run; and how many events per second one subscriber sustains.
-import { BenchEnv, median, report } from "./lib";
+import { BenchEnv, jsonLines as conn, median, report } from "./lib";
 
 const N = Number(process.env.BENCH_WAITS ?? 50);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
-
-function conn(sock: string) {
-  let buf = "";
-  const waiters: ((l: string) => void)[] = [];
-  const lines: string[] = [];
-  const ready = Bun.connect({
-    unix: sock,
-    socket: {
-      data(_s, b) {
-        buf += Buffer.from(b).toString();
-        let nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const l = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          const w = waiters.shift();
-          w ? w(l) : lines.push(l);
-        }
-      },
-    },
-  });
-  return {
-    async send(o: unknown) {
-      (await ready).write(JSON.stringify(o) + "\n");
-    },
-    next: () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((r) => waiters.push(r))),
-    async close() {
-      (await ready).end();
-    },
-  };
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

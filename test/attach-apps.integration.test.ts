@@ -1,31 +1,23 @@
 // Full-screen programs inside a ws pane look as they do in a bare terminal of
 // the pane's size; a flooding pane does not delay keys for another.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { FrameDecoder, encodeEvent, frameText, FRAME_OUTPUT } from "../src/protocol/frames";
-import { Tmux } from "./tmux-driver";
+import { serverWithTmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");
-let server: TestServer;
-let tmux: Tmux;
+const { s: server, tmux } = serverWithTmux();
 let file: string;
 
 beforeAll(async () => {
-  server = await new TestServer().start();
-  tmux = new Tmux(server.env);
   file = join(server.root, "sample.txt");
   const lines = Array.from({ length: 300 }, (_, i) => `line ${i + 1}: ${"abcdefghij".repeat((i % 9) + 1)} 中文 end`);
   writeFileSync(file, lines.join("\n") + "\n");
   await tmux.open("ws", `${WS} attach; sleep 3600`, 120, 40);
   await tmux.waitFor("ws", "[main] tab 1/1");
 });
-afterAll(async () => {
-  await tmux.kill();
-  await server.stop();
-});
-
 const trim = (lines: string[]) => lines.map((l) => l.trimEnd());
 
 /** The ws pane's area (rows 1..38 of the 40-row client) beside the bare window's 38 rows. */

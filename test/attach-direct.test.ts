@@ -4,18 +4,13 @@
 // and nothing else; `ws attach` in a real terminal (tmux) uses it unless WS_ATTACH_DIRECT=0.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync, statSync } from "node:fs";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
-import { Tmux, serverWithTmux } from "./tmux-driver";
+import { serverWithTmux } from "./tmux-driver";
 import { ttyId } from "../src/protocol/tty-id";
 import { libc, openPtyPair } from "../src/model/pty-libc";
 
-let s: TestServer;
-let tmux: Tmux;
-serverWithTmux((server, t) => {
-  s = server;
-  tmux = t;
-});
+const { s, tmux } = serverWithTmux();
 
 /** Whether the daemon has `path` open. */
 function daemonHolds(path: string): boolean {

@@ -1,24 +1,14 @@
 // The interface as a person uses it: `ws attach` in a real terminal (tmux),
 // keys sent with send-keys, the screen read with capture-pane.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TestServer, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { describe, expect, test } from "bun:test";
+import { wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");
 const attachCmd = (extra = "") => `${WS} ${extra} attach; echo "[ws exited $?]"; sleep 3600`;
 const PREFIX = "C-Space";
 
-let server: TestServer;
-let tmux: Tmux;
-
-beforeAll(async () => {
-  server = await new TestServer().start();
-  tmux = new Tmux(server.env);
-});
-afterAll(async () => {
-  await tmux.kill();
-  await server.stop();
-});
+const { s: server, tmux } = serverWithTmux();
 
 async function attached(name: string) {
   await tmux.open(name, attachCmd());

@@ -7,8 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux, serverWithTmux } from "./tmux-driver";
+import { waitFor, wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 
 /** Reused between runs: installing downloads some 250 MB. */
 const PREFIX = join(tmpdir(), "ws-test-claude-code");
@@ -28,12 +28,7 @@ async function installClaude(): Promise<string | undefined> {
   return v.exitCode === 0 ? undefined : "the installed claude does not run here";
 }
 
-let s: TestServer;
-let tmux: Tmux;
-serverWithTmux((server, t) => {
-  s = server;
-  tmux = t;
-});
+const { s, tmux } = serverWithTmux();
 
 describe("Claude Code in ws", () => {
   test("Shift+Enter inserts a new line, not a submit; Esc Esc clears the prompt", async () => {

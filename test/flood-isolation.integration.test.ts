@@ -2,9 +2,9 @@
 // quiet pane shows, in order and intact, while the pane beside it floods (cooked, and a raw-mode
 // writer as agent TUIs are), and the flooding pane keeps being redrawn meanwhile. The bounds are
 // generous: speed is measured by bench/flood-echo.ts, this checks nothing stalls or garbles.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { beforeAll, expect, test } from "bun:test";
+import { waitFor, wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 
 const KEYS = 60;
 /** How long one key may take to show, under any load this machine sees. */
@@ -18,19 +18,11 @@ for i in itertools.count():
     os.write(1, b"".join(b"F%d${raw ? "\\r\\n" : "\\n"}" % (i * 512 + j) for j in range(512)))
 `;
 
-let server: TestServer;
-let tmux: Tmux;
+const { s: server, tmux } = serverWithTmux();
 beforeAll(async () => {
-  server = await new TestServer().start();
-  tmux = new Tmux(server.env);
   await tmux.open("ws", `${wsArgv().join(" ")} attach; sleep 3600`, 120, 40);
   await tmux.waitFor("ws", "[main] tab 1/1");
 });
-afterAll(async () => {
-  await tmux.kill();
-  await server.stop();
-});
-
 for (const raw of [false, true]) {
   test(`keys typed beside a ${raw ? "raw-mode" : "cooked"} flood all show, in order, and the flood keeps being drawn`, async () => {
     const first = (await server.list())[0].tabs[0].panes[0];

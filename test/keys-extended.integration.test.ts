@@ -6,15 +6,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux, serverWithTmux } from "./tmux-driver";
+import { waitFor, wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 
-let s: TestServer;
-let tmux: Tmux;
-serverWithTmux((server, t) => {
-  s = server;
-  tmux = t;
-});
+const { s, tmux } = serverWithTmux();
 
 const READER = join(import.meta.dir, "fixtures", "key-reader.ts");
 const hex = (bytes: string) => [...Buffer.from(bytes, "latin1")].map((b) => b.toString(16).padStart(2, "0") + " ").join("");

@@ -4,16 +4,11 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux, serverWithTmux } from "./tmux-driver";
+import { waitFor, wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 import { Conn } from "./v6-client";
 
-let s: TestServer;
-let tmux: Tmux;
-serverWithTmux((server, t) => {
-  s = server;
-  tmux = t;
-});
+const { s, tmux } = serverWithTmux();
 
 async function subscribe(): Promise<Conn> {
   const c = await Conn.open(s.sock);

@@ -59,18 +59,18 @@ export class Tmux {
   }
 }
 
-/** A test file's server and a tmux to run `ws attach` in, started before its tests and stopped
- * after them; `ready` gets both once they are up. */
-export function serverWithTmux(ready: (s: TestServer, tmux: Tmux) => void): void {
-  let s: TestServer | undefined;
-  let tmux: Tmux | undefined;
-  beforeAll(async () => {
-    s = await new TestServer().start();
-    tmux = new Tmux(s.env);
-    ready(s, tmux);
-  });
+/**
+ * A test file's server and a tmux to run `ws attach` in (it shares the server's environment),
+ * the server started before the file's tests (bun:test's beforeAll; a file's own beforeAll runs
+ * after it) and both stopped after them: `const { s, tmux } = serverWithTmux();`.
+ */
+export function serverWithTmux(opts: ConstructorParameters<typeof TestServer>[0] = {}): { s: TestServer; tmux: Tmux } {
+  const s = new TestServer(opts);
+  const tmux = new Tmux(s.env);
+  beforeAll(() => s.start());
   afterAll(async () => {
-    await tmux?.kill();
-    await s?.stop();
+    await tmux.kill();
+    await s.stop();
   });
+  return { s, tmux };
 }
