@@ -1,5 +1,5 @@
 import { layoutReply } from "../model/views";
-import { LAYOUT_PRESETS, type LayoutPreset } from "../model/layout-presets";
+import { LAYOUT_PRESETS } from "../model/layout-presets";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { defineMessage } from "./types";
 

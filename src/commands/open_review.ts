@@ -2,7 +2,6 @@
 // again goes to the open tab, unless fresh replaces it so the agent starts over.
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import type { OpenReview } from "../features/workstreams/service";
 
 export default defineMessage({
   type: "open_review",

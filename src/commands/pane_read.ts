@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { SOURCES, type Source } from "../model/text-sources";
+import { SOURCES } from "../model/text-sources";
 import { defineMessage } from "./types";
 
 export default defineMessage({

@@ -1,7 +1,7 @@
 // popup: a pane floating over a tab (tmux's display-popup), drawn with a border over the layout,
 // nothing in it moving; it takes the keys while open and closes with its program (model/popup.ts).
 import { WsError } from "../protocol/errors";
-import { POPUP_CLOSE, POPUP_SIZE, type PopupClose } from "../model/popup";
+import { POPUP_CLOSE, POPUP_SIZE } from "../model/popup";
 import { PANE_START_ERRORS, defineMessage, type Reply } from "./types";
 import { ENV_FIELD } from "./pane-fields";
 

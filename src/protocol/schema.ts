@@ -80,6 +80,7 @@ export type FieldValue<S> = S extends { type: "integer" | "number" }
 type Declared<S> = typeof valueType extends keyof S ? Exclude<S[typeof valueType], undefined> : unknown;
 
 /** Fields always present after validation: required ones and those with a default. */
+// biome-ignore lint/complexity/noBannedTypes: `{} | null` is "any default value but undefined", on purpose.
 type PresentKeys<F> = { [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { default: {} | null } ? K : never }[keyof F];
 
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
