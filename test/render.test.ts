@@ -3,7 +3,8 @@ import { Terminal } from "@xterm/headless";
 import { Grid, BOLD, ITALIC, UNDERLINE, INVERSE, STRIKE, DIM, pal, rgb, textWidth } from "../src/ui/grid";
 import { renderPane } from "../src/model/render-cells";
 import { DirtyRows } from "../src/model/dirty-rows";
-import { ScreenDiff, sgr } from "../src/ui/diff";
+import { ScreenDiff } from "../src/ui/diff";
+import { sgr } from "../src/model/sgr";
 
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
 const term = (cols = 20, rows = 5) => new Terminal({ cols, rows, allowProposedApi: true, scrollback: 100 });

@@ -36,6 +36,39 @@ export function underlineColor(cell: IBufferCell): number {
   return mode === 3 ? RGB | (ext & 0xffffff) : mode ? PALETTE | (ext & 0xff) : 0;
 }
 
+/** A cell's pen in ws's encoding (model/cells.ts). */
+export interface Pen {
+  fg: number;
+  bg: number;
+  attrs: number;
+  ul: number;
+}
+
+/** Read `cell`'s colours and attributes into `pen` (reused: this runs for every cell drawn). */
+export function readPen(cell: IBufferCell, pen: Pen): Pen {
+  pen.fg = cell.isFgRGB() ? RGB | cell.getFgColor() : cell.isFgPalette() ? PALETTE | cell.getFgColor() : 0;
+  pen.bg = cell.isBgRGB() ? RGB | cell.getBgColor() : cell.isBgPalette() ? PALETTE | cell.getBgColor() : 0;
+  let attrs = 0;
+  pen.ul = 0;
+  if (cell.isBold()) attrs |= BOLD;
+  if (cell.isDim()) attrs |= DIM;
+  if (cell.isItalic()) attrs |= ITALIC;
+  const style = underlineStyle(cell);
+  if (style) {
+    attrs |= UNDERLINE | (style > 1 ? style << UL_SHIFT : 0);
+    pen.ul = underlineColor(cell);
+  }
+  if (cell.isBlink()) attrs |= BLINK;
+  if (cell.isInverse()) attrs |= INVERSE;
+  if (cell.isInvisible()) attrs |= INVISIBLE;
+  if (cell.isStrikethrough()) attrs |= STRIKE;
+  if (cell.isOverline()) attrs |= OVERLINE;
+  pen.attrs = attrs;
+  return pen;
+}
+
+const pen: Pen = { fg: 0, bg: 0, attrs: 0, ul: 0 };
+
 type LinkService = { getLinkData(id: number): { id?: string; uri: string } | undefined };
 
 /** A hyperlink as the user's terminal gets it, "params;uri", or undefined when it can't be sent
@@ -93,23 +126,7 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
       }
       const width = cell.getWidth();
       if (width === 0) continue; // right half: written with its left half
-      const fg = cell.isFgRGB() ? RGB | cell.getFgColor() : cell.isFgPalette() ? PALETTE | cell.getFgColor() : 0;
-      const bg = cell.isBgRGB() ? RGB | cell.getBgColor() : cell.isBgPalette() ? PALETTE | cell.getBgColor() : 0;
-      let attrs = 0;
-      let ul = 0;
-      if (cell.isBold()) attrs |= BOLD;
-      if (cell.isDim()) attrs |= DIM;
-      if (cell.isItalic()) attrs |= ITALIC;
-      const style = underlineStyle(cell);
-      if (style) {
-        attrs |= UNDERLINE | (style > 1 ? style << UL_SHIFT : 0);
-        ul = underlineColor(cell);
-      }
-      if (cell.isBlink()) attrs |= BLINK;
-      if (cell.isInverse()) attrs |= INVERSE;
-      if (cell.isInvisible()) attrs |= INVISIBLE;
-      if (cell.isStrikethrough()) attrs |= STRIKE;
-      if (cell.isOverline()) attrs |= OVERLINE;
+      readPen(cell, pen);
       let ch = cell.getChars() || " ";
       let cw = width;
       // A wide char cut by the pane's right edge would spill onto the border.
@@ -117,7 +134,7 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
         ch = " ";
         cw = 1;
       }
-      grid.set(x, y, ch, cw, fg, bg, attrs, ul, link(cell));
+      grid.set(x, y, ch, cw, pen.fg, pen.bg, pen.attrs, pen.ul, link(cell));
     }
   }
 }

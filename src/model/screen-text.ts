@@ -3,6 +3,7 @@
 // written since the last capture are read: a pane that printed one line costs one line, not
 // its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
+import { joinWrapped } from "./wrapped-lines";
 
 /** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
  * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
@@ -65,19 +66,7 @@ function rowText(l: RawLine, trim: boolean): string {
 
 /** Rows [from, to) as logical lines (wrapped rows joined), with how many rows each took. */
 function readLines(lines: RawLines, from: number, to: number, texts: string[], rows: number[]): void {
-  for (let y = from; y < to; y++) {
-    const line = lines.get(y);
-    if (!line) continue;
-    const continues = y + 1 < lines.length && lines.get(y + 1)?.isWrapped === true;
-    const s = rowText(line, !continues);
-    if (line.isWrapped && texts.length && y > from) {
-      texts[texts.length - 1] += s;
-      rows[rows.length - 1]!++;
-    } else {
-      texts.push(s);
-      rows.push(1);
-    }
-  }
+  joinWrapped(lines, from, to, rowText, { texts, rows });
 }
 
 function finish(texts: string[]): string {
@@ -184,12 +173,7 @@ export function terminalText(term: Terminal): string {
 export function terminalTextPublic(term: Terminal): string {
   const buf = term.buffer.normal;
   const texts: string[] = [];
-  for (let y = 0; y < buf.length; y++) {
-    const line = buf.getLine(y)!;
-    // (getLine past the end can hand back a recycled row: bound it ourselves.)
-    const s = line.translateToString(!(y + 1 < buf.length && buf.getLine(y + 1)?.isWrapped === true));
-    if (line.isWrapped && texts.length) texts[texts.length - 1] += s;
-    else texts.push(s);
-  }
+  // (getLine past the end can hand back a recycled row: joinWrapped bounds it by `length`.)
+  joinWrapped({ length: buf.length, get: (y) => buf.getLine(y) }, 0, buf.length, (line, trim) => line.translateToString(trim), { texts, rows: [] });
   return finish(texts);
 }

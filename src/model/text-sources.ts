@@ -3,7 +3,9 @@
 // marks a row that continues the one above as `isWrapped`). Optionally with SGR styling kept.
 // Type-only imports of xterm: this module runs in the daemon, where the pane's Terminal exists.
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
-import { underlineColor, underlineStyle } from "./render-cells";
+import { readPen, type Pen } from "./render-cells";
+import { sgr } from "./sgr";
+import { joinWrapped, type JoinedLines } from "./wrapped-lines";
 
 export type Source = "visible" | "recent" | "recent-unwrapped";
 export const SOURCES: readonly Source[] = ["visible", "recent", "recent-unwrapped"];
@@ -28,31 +30,7 @@ export interface ReadResult {
 }
 
 let scratch: IBufferCell | undefined;
-
-function sgr(cell: IBufferCell): string {
-  const p: (string | number)[] = [0];
-  if (cell.isBold()) p.push(1);
-  if (cell.isDim()) p.push(2);
-  if (cell.isItalic()) p.push(3);
-  const ul = underlineStyle(cell);
-  if (ul) {
-    p.push(ul > 1 ? `4:${ul}` : 4);
-    const c = underlineColor(cell);
-    if (c) p.push(c >= 2 << 24 ? `58:2::${(c >> 16) & 255}:${(c >> 8) & 255}:${c & 255}` : `58:5:${c & 255}`);
-  }
-  if (cell.isBlink()) p.push(5);
-  if (cell.isInverse()) p.push(7);
-  if (cell.isInvisible()) p.push(8);
-  if (cell.isStrikethrough()) p.push(9);
-  if (cell.isOverline()) p.push(53);
-  const color = (rgb: boolean, pal: boolean, c: number, base: number) => {
-    if (rgb) p.push(`${base + 8};2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`);
-    else if (pal) p.push(c < 8 ? base + c : c < 16 ? base + 60 + c - 8 : `${base + 8};5;${c}`);
-  };
-  color(cell.isFgRGB(), cell.isFgPalette(), cell.getFgColor(), 30);
-  color(cell.isBgRGB(), cell.isBgPalette(), cell.getBgColor(), 40);
-  return `\x1b[${p.join(";")}m`;
-}
+const pen: Pen = { fg: 0, bg: 0, attrs: 0, ul: 0 };
 
 /** One buffer row as text; styled rows carry SGR codes and end with a reset. */
 function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: boolean): string {
@@ -69,7 +47,8 @@ function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: 
   let cur = "\x1b[0m";
   for (let c = 0; c <= last; c++) {
     if (!line.getCell(c, cell) || cell.getWidth() === 0) continue;
-    const s = sgr(cell);
+    readPen(cell, pen);
+    const s = sgr(pen.fg, pen.bg, pen.attrs, pen.ul);
     if (s !== cur) {
       out += s;
       cur = s;
@@ -84,15 +63,19 @@ export function sourceRows(term: Terminal, source: Source, styled = false): { te
   const buf = term.buffer.active;
   const from = source === "visible" ? buf.baseY : 0;
   const to = buf.baseY + term.rows;
-  // Logical lines as the rows they span: a row marked isWrapped continues the one above.
-  const groups: { row: number; rows: (IBufferLine | undefined)[] }[] = [];
-  for (let y = from; y < to; y++) {
-    const line = buf.getLine(y);
-    if (source === "recent-unwrapped" && line?.isWrapped && groups.length) groups[groups.length - 1]!.rows.push(line);
-    else groups.push({ row: y, rows: [line] });
+  const read = (line: IBufferLine, trim: boolean) => rowText(term, line, styled, trim);
+  let out: { text: string; row: number }[];
+  if (source === "recent-unwrapped") {
+    const lines: JoinedLines = { texts: [], rows: [], starts: [] };
+    joinWrapped({ length: to, get: (y) => buf.getLine(y) }, from, to, read, lines);
+    out = lines.texts.map((text, i) => ({ text, row: lines.starts![i]! }));
+  } else {
+    out = [];
+    for (let y = from; y < to; y++) {
+      const line = buf.getLine(y);
+      out.push({ row: y, text: line ? read(line, true) : "" });
+    }
   }
-  // Rows a line wrapped out of were full, so only a line's last row is trimmed.
-  const out = groups.map((g) => ({ row: g.row, text: g.rows.map((r, i) => (r ? rowText(term, r, styled, i === g.rows.length - 1) : "")).join("") }));
   while (out.length && (out[out.length - 1]!.text === "" || out[out.length - 1]!.text === "\x1b[0m")) out.pop();
   return out;
 }

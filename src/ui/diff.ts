@@ -2,50 +2,10 @@
 // emits only the changed cells: a cursor move only when the cursor is not
 // already there, an SGR only when the pen changes, cursor state at the end.
 
-import { Grid, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./grid";
+import { Grid, UNDERLINE } from "./grid";
+import { sgr } from "../model/sgr";
 
 const ESC = "\x1b";
-
-function colorSgr(c: number, base: number): string {
-  if (c & RGB) return `${base + 8};2;${(c >> 16) & 0xff};${(c >> 8) & 0xff};${c & 0xff}`;
-  if (c & PALETTE) {
-    const n = c & 0xff;
-    if (n < 8) return String(base + n);
-    if (n < 16) return String(base + 60 + n - 8);
-    return `${base + 8};5;${n}`;
-  }
-  return "";
-}
-
-/** SGR 58's colour, in the colon form terminals that draw coloured underlines read. */
-function underlineColorSgr(c: number): string {
-  if (c & RGB) return `58:2::${(c >> 16) & 0xff}:${(c >> 8) & 0xff}:${c & 0xff}`;
-  if (c & PALETTE) return `58:5:${c & 0xff}`;
-  return "";
-}
-
-export function sgr(fg: number, bg: number, attrs: number, ul = 0): string {
-  const p = ["0"];
-  if (attrs & BOLD) p.push("1");
-  if (attrs & DIM) p.push("2");
-  if (attrs & ITALIC) p.push("3");
-  if (attrs & UNDERLINE) {
-    // A plain underline stays SGR 4, which every terminal reads; the others are 4:n.
-    const style = (attrs >> UL_SHIFT) & 7;
-    p.push(style > 1 ? `4:${style}` : "4");
-    if (ul) p.push(underlineColorSgr(ul));
-  }
-  if (attrs & BLINK) p.push("5");
-  if (attrs & INVERSE) p.push("7");
-  if (attrs & INVISIBLE) p.push("8");
-  if (attrs & STRIKE) p.push("9");
-  if (attrs & OVERLINE) p.push("53");
-  const f = colorSgr(fg, 30);
-  if (f) p.push(f);
-  const b = colorSgr(bg, 40);
-  if (b) p.push(b);
-  return `${ESC}[${p.join(";")}m`;
-}
 
 /**
  * A cell whose width terminals disagree on: symbols and emoji (✅ is two cells in Unicode 9+
