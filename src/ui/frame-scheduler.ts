@@ -1,0 +1,231 @@
+// When the attached client gets a frame, and what a frame reads out of the emulators.
+//
+// Frames are drawn on the leading edge: the first change after a quiet spell
+// goes out at once (a key echo costs no tick), later changes within FRAME_MS
+// are coalesced into one frame. Nothing runs while nothing changes.
+//
+// A frame draws into one of two grids it keeps and reads out of its emulator only a pane that
+// changed; an unchanged pane's cells come from the previous frame. While someone types, a
+// frame for the echo redraws the typed pane and leaves a flooding neighbour as it was last
+// drawn, until that one's OUTPUT_FRAME_MS are up: the echo never waits behind a flood's redraw.
+
+import type { Session } from "../model/session";
+import type { Pane } from "../model/pane";
+import type { RowTracker } from "../model/screen";
+import type { PaneRect } from "../model/layout";
+import type { AttachedClient, ClientLog } from "./attached-client";
+import { compose, type UiView } from "./compositor";
+import type { Grid } from "./grid";
+
+export const FRAME_MS = 8;
+/** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
+ * its terminal then spend their time on what the person does, not on redrawing a flood. */
+export const OUTPUT_FRAME_MS = 33;
+/** How long after a key a pane's output counts as its echo, drawn at once: such a frame is cheap
+ * (only the typed pane is read out of its emulator) and output frames coalesce per parse slice. */
+const ECHO_WINDOW_MS = 250;
+
+/** What the scheduler draws for: the interface's state, its client and what goes ahead of a frame. */
+export interface FrameHost extends UiView {
+  readonly session: Session;
+  readonly client: AttachedClient | undefined;
+  popup(): Pane | undefined;
+  focusedPane(): Pane | undefined;
+  /** Each frame starts here, with the pane that has the keys (focus reports follow it). */
+  framing(focused: Pane | undefined): void;
+  /** Bytes for the client's terminal ahead of the frame's cells (its modes, passthrough). */
+  frameLead(focused: Pane | undefined, visible: Set<number>): string;
+}
+
+/** A pane as the last frame drew it: where, at which emulator size, and when it was last read
+ * out of its emulator (as opposed to copied from the frame before). */
+interface DrawnPane {
+  where: string;
+  readAt: number;
+}
+const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.screen.cols},${p.screen.rows}`;
+
+export class FrameScheduler {
+  private scheduled = false;
+  private dueAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastFrame = -Infinity;
+  /** The pane last typed into, and when: its output is the echo the person waits for. */
+  private typed = { pane: -1, at: -Infinity };
+  private waitingDrain = false;
+  private visible = new Set<number>();
+  /** The last frame's grid, the other one (reused for the next frame), and what the last frame
+   * holds of each pane. */
+  private front: Grid | undefined;
+  private spare: Grid | undefined;
+  private drawn = new Map<number, DrawnPane>();
+  /** Whether the last frame had something drawn over the panes (an overlay, a copy-mode pane). */
+  private frontCovered = true;
+  /** Panes with output not yet drawn, and which of their rows changed. */
+  private dirty = new Set<number>();
+  private dirtyRows = new Map<number, RowTracker>();
+
+  constructor(
+    private readonly host: FrameHost,
+    private readonly log: ClientLog,
+  ) {}
+
+  /** Follow a pane's changed rows, so a frame reads only those out of its emulator. */
+  track(p: Pane): void {
+    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.screen.trackRows());
+  }
+
+  paneOutput(pane: number): void {
+    this.dirty.add(pane);
+    this.dirtyRows.get(pane)?.output();
+    // Output from panes not on screen costs nothing now; it shows when they are.
+    if (this.visible.has(pane))
+      this.invalidate(pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
+  }
+
+  paneClosed(pane: number): void {
+    this.dirty.delete(pane);
+    this.dirtyRows.get(pane)?.dispose();
+    this.dirtyRows.delete(pane);
+  }
+
+  /** Whether the last frame showed the pane. */
+  isVisible(pane: number): boolean {
+    return this.visible.has(pane);
+  }
+
+  /** The pane last typed into and when (performance.now()). */
+  lastTyped(): { readonly pane: number; readonly at: number } {
+    return this.typed;
+  }
+
+  /** The person typed into `pane`: its output for a while is an echo, drawn at once. */
+  typedInto(pane: number): void {
+    this.typed = { pane, at: performance.now() };
+  }
+
+  /** A new client: its first frame goes out at once. */
+  restart(): void {
+    this.lastFrame = -Infinity;
+  }
+
+  dispose(): void {
+    for (const d of this.dirtyRows.values()) d.dispose();
+    this.dirtyRows.clear();
+  }
+
+  /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */
+  invalidate(interval = FRAME_MS): void {
+    if (!this.host.client) return;
+    const now = performance.now();
+    const due = Math.max(now, this.lastFrame + interval);
+    if (this.scheduled) {
+      if (due >= this.dueAt) return;
+      clearTimeout(this.timer); // a key's echo must not wait behind a flood's slower frame
+    }
+    this.scheduled = true;
+    this.dueAt = due;
+    if (due <= now) {
+      // Right after what asked for it (a key, an echo parsed), not a loop turn later.
+      this.timer = undefined;
+      queueMicrotask(() => this.frame());
+    } else this.timer = setTimeout(() => this.frame(), due - now);
+  }
+
+  private frame(): void {
+    this.scheduled = false;
+    const c = this.host.client;
+    if (!c || c.closed) return;
+    const focused = this.host.focusedPane();
+    this.host.framing(focused);
+    if (c.busy) {
+      // The client hasn't taken the last frame: draw the newest state once it has.
+      if (!this.waitingDrain) {
+        this.waitingDrain = true;
+        void c.drained().then(() => {
+          this.waitingDrain = false;
+          this.invalidate();
+        });
+      }
+      return;
+    }
+    this.lastFrame = performance.now();
+    try {
+      const grid = this.compose();
+      this.visible = this.visiblePanes();
+      c.send(this.host.frameLead(focused, this.visible));
+      c.send(c.diff.render(grid));
+    } catch (e) {
+      this.front = this.spare = undefined; // half-drawn: start over from the emulators
+      this.drawn.clear();
+      // Runs from a timer, where nothing above could catch it: this client goes, the server stays.
+      this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
+      c.drop();
+    }
+  }
+
+  /** Compose the next frame into the spare grid, reading out of their emulators only the panes
+   * that changed and are due; the result becomes the front grid. */
+  private compose(): Grid {
+    const host = this.host;
+    const now = this.lastFrame;
+    const { cols, rows } = host.session.size;
+    const front = this.front && this.front.cols === cols && this.front.rows === rows ? this.front : undefined;
+    const drawn = new Map<number, DrawnPane>();
+    const echoing = now - this.typed.at < ECHO_WINDOW_MS;
+    let held = false;
+    const grid = compose(host.session, host, {
+      into: this.spare,
+      base: front && this.samePlaces() ? front : undefined,
+      unchanged: (pane, r) => {
+        const where = placeKey(pane, r);
+        const before = this.drawn.get(pane.id);
+        const same = front && !this.frontCovered && host.copy?.pane !== pane.id && before?.where === where;
+        // A neighbour's output, while the person types elsewhere, waits for its own frame rate.
+        const hold = same && echoing && pane.id !== this.typed.pane && now - before!.readAt < OUTPUT_FRAME_MS;
+        if (same && (!this.dirty.has(pane.id) || hold)) {
+          if (this.dirty.has(pane.id)) held = true;
+          drawn.set(pane.id, before!);
+          return { from: front };
+        }
+        this.dirty.delete(pane.id);
+        drawn.set(pane.id, { where, readAt: now });
+        const changed = this.dirtyRows.get(pane.id);
+        const redraw = changed ? changed.take() : ([0, Infinity] as [number, number]);
+        return same ? { from: front, redraw } : undefined;
+      },
+    });
+    this.spare = front !== grid ? front : undefined;
+    this.front = grid;
+    this.drawn = drawn;
+    this.frontCovered = !!host.overlay || !!host.copy || !!host.popup();
+    if (held) this.invalidate(OUTPUT_FRAME_MS);
+    return grid;
+  }
+
+  /** Whether the last frame shows the same panes in the same places, with nothing over them: then
+   * the next frame starts as a copy of it (compose's `base`). */
+  private samePlaces(): boolean {
+    const { session } = this.host;
+    if (this.frontCovered || this.host.overlay || this.host.copy || this.host.popup()) return false;
+    const ws = session.workspaces[session.current];
+    const tab = ws?.tabs[ws.active];
+    if (!tab) return false;
+    const rects = session.rects(tab);
+    if (rects.length !== this.drawn.size) return false;
+    for (const r of rects) {
+      const pane = session.panes.get(r.pane);
+      if (!pane || this.drawn.get(r.pane)?.where !== placeKey(pane, r)) return false;
+    }
+    return true;
+  }
+
+  private visiblePanes(): Set<number> {
+    const { session } = this.host;
+    const ws = session.workspaces[session.current];
+    const tab = ws?.tabs[ws.active];
+    const ids = tab ? session.rects(tab).map((r) => r.pane) : [];
+    if (tab?.popup) ids.push(tab.popup.pane);
+    return new Set(ids);
+  }
+}

@@ -1,0 +1,175 @@
+// Where what the person does goes: a key to the prompt, a popup, the prefix table, an overlay,
+// copy mode, a root binding or the focused pane (every pane of a synchronized tab); a paste, the
+// mouse, a resize, focus reports. The state it routes by lives on the Interface.
+
+import type { Pane } from "../model/pane";
+import type { KeyEvent, TermEvent } from "../protocol/events";
+import { encodeEvent } from "../model/key-encoder";
+import { keyName } from "./keymap-names";
+import { promptKey, insertText } from "./prompt";
+import { copyKey, searchCopy } from "./copy-mode";
+import { runKeyCommand } from "./ui-commands";
+import { handleMouse } from "./mouse";
+import type { Interface } from "./interface";
+
+/** One event from the attached client. */
+export function routeEvent(ui: Interface, ev: TermEvent): void {
+  if (typeof ev === "object" && "Resize" in ev) {
+    const [cols, rows] = ev.Resize;
+    ui.session.resizeScreen(cols, rows);
+    ui.invalidate();
+    return;
+  }
+  if (typeof ev === "object" && "Key" in ev) {
+    if (ev.Key.kind === "Release") return;
+    return routeKey(ui, ev.Key);
+  }
+  if (typeof ev === "object" && "Mouse" in ev) {
+    if (ui.popup()) return; // the layout under a popup is not for clicking
+    return handleMouse(ui, ev.Mouse);
+  }
+  if (ev === "FocusGained" || ev === "FocusLost") return ui.clients.paneFocus.outer(ev === "FocusGained", ui.focusedPane());
+  if (typeof ev === "object" && "Paste" in ev) {
+    if (ui.prompt) {
+      insertText(ui.prompt, ev.Paste);
+      return ui.invalidate();
+    }
+    if (ui.overlay || ui.copy) return;
+    return typeIn(ui, ev);
+  }
+  toPane(ui, ev);
+}
+
+/** What the person types: to the focused pane, or to every pane of a synchronized tab (each
+ * encoded for its own modes), as tmux's synchronize-panes. */
+export function typeIn(ui: Interface, ev: TermEvent): void {
+  const focused = ui.focusedPane();
+  const ws = ui.session.currentWorkspace;
+  const tab = ws.tabs[ws.active];
+  if (!focused || !tab || !ui.syncTabs.has(tab.id) || ui.popup()) return toPane(ui, ev, focused);
+  for (const r of ui.session.rects(tab)) {
+    const p = ui.session.panes.get(r.pane);
+    if (p && p !== focused) toPane(ui, ev, p);
+  }
+  toPane(ui, ev, focused); // last: the typed pane's echo is the one drawn at once
+}
+
+/** Hand an event to the focused pane, encoded for its modes. */
+export function toPane(ui: Interface, ev: TermEvent, pane = ui.focusedPane()): void {
+  // A key in a pane held after its program failed closes it (its status was there to read).
+  if (pane?.held && typeof ev === "object" && "Key" in ev && ev.Key.kind !== "Release") return ui.session.dismissHeld(pane.id);
+  if (!pane || pane.exited) return;
+  const bytes = encodeEvent(ev, pane.screen.modes);
+  if (!bytes) return;
+  pane.write(bytes);
+  // Typing into a pane is the person attending to it (an agent's `done` becomes `idle`).
+  const typed = ui.frames.lastTyped();
+  if (performance.now() - typed.at > 500 || typed.pane !== pane.id) ui.session.bus.emit({ type: "pane_input", pane: pane.id });
+  ui.frames.typedInto(pane.id);
+}
+
+function routeKey(ui: Interface, k: KeyEvent): void {
+  const hadMessage = ui.message !== undefined;
+  ui.message = undefined;
+  if (hadMessage) ui.invalidate();
+  const name = keyName(k);
+  if (ui.prompt) {
+    const p = ui.prompt;
+    const r = promptKey(p, k);
+    if (r !== "edit") ui.prompt = undefined;
+    if (r === "submit") p.submit(p.text);
+    if (r === "cancel") p.cancel?.();
+    return ui.invalidate();
+  }
+  const popup = ui.popup();
+  if (popup) return popupKey(ui, popup, k);
+  if (ui.prefixPending) {
+    ui.prefixPending = false;
+    ui.invalidate();
+    const cmd = name ? ui.keymap.prefixTable.get(name) : undefined;
+    if (cmd) runKey(ui, cmd);
+    return;
+  }
+  if (name && name === ui.keymap.prefix) {
+    ui.prefixPending = true;
+    return ui.invalidate();
+  }
+  if (ui.overlay) {
+    overlayKey(ui, k);
+    return ui.invalidate();
+  }
+  if (ui.copy) {
+    copyModeKey(ui, k);
+    return ui.invalidate();
+  }
+  const root = name ? ui.keymap.root.get(name) : undefined;
+  if (root) return runKey(ui, root);
+  typeIn(ui, { Key: k });
+}
+
+/** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */
+function runKey(ui: Interface, command: string): void {
+  runKeyCommand(ui, command);
+  ui.invalidate();
+}
+
+/** A key while a popup is open goes to it, as in tmux, where Esc and C-c close it once its
+ * program has exited, and at any time when only a key closes it. */
+function popupKey(ui: Interface, popup: Pane, k: KeyEvent): void {
+  const ws = ui.session.workspaces[ui.session.current]!;
+  const tab = ws.tabs[ws.active]!;
+  const name = keyName(k);
+  const closing = name === "Esc" || name === "C-c";
+  if (closing && (popup.exited || tab.popup!.close === "key")) {
+    ui.session.closePopup(tab);
+    return ui.invalidate();
+  }
+  toPane(ui, { Key: k });
+}
+
+function overlayKey(ui: Interface, k: KeyEvent): void {
+  const o = ui.overlay!;
+  const c = k.code;
+  const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;
+  const rows = Math.max(1, ui.session.size.rows - 4);
+  const move = (d: number) => {
+    if (o.selected !== undefined) {
+      o.selected = Math.max(0, Math.min((o.items ?? o.lines.length) - 1, o.selected + d));
+      if (o.preview) o.lines = [...o.lines.slice(0, o.items), ...o.preview(o.selected)];
+      if (o.selected < o.scroll) o.scroll = o.selected;
+      if (o.selected >= o.scroll + rows) o.scroll = o.selected - rows + 1;
+    } else o.scroll = Math.max(0, Math.min(Math.max(0, o.lines.length - rows), o.scroll + d));
+  };
+  if (ch && o.onChar && o.selected !== undefined && o.onChar(ch, o.selected)) ui.overlay = undefined;
+  else if (c === "Esc" || ch === "q") ui.overlay = undefined;
+  else if (c === "Up" || ch === "k") move(-1);
+  else if (c === "Down" || ch === "j") move(1);
+  else if (c === "PageUp") move(-rows);
+  else if (c === "PageDown" || ch === " ") move(rows);
+  else if (c === "Enter" && o.onPick && o.selected !== undefined) {
+    ui.overlay = undefined;
+    o.onPick(o.selected);
+  } else if (ch && /^[1-9]$/.test(ch) && o.onPick && !o.preview && Number(ch) <= o.lines.length) {
+    ui.overlay = undefined;
+    o.onPick(Number(ch) - 1);
+  }
+}
+
+function copyModeKey(ui: Interface, k: KeyEvent): void {
+  const cm = ui.copy!;
+  const pane = ui.session.panes.get(cm.pane);
+  if (!pane) {
+    ui.copy = undefined;
+    return;
+  }
+  const a = copyKey(cm, pane.screen, k);
+  if (a.kind === "exit") ui.copy = undefined;
+  else if (a.kind === "copy") {
+    ui.copied(a.text);
+    ui.copy = undefined;
+  } else if (a.kind === "search") {
+    ui.ask("search", cm.search ?? "", (q) => {
+      if (ui.copy === cm) searchCopy(cm, pane.screen, q);
+    });
+  }
+}
