@@ -3,7 +3,8 @@
 // geometry (rects, popupRects, layoutArea), so a border, header or box drawn a cell off fails.
 import { afterEach, describe, expect, test } from "bun:test";
 import { Session } from "../src/model/session";
-import type { Tab } from "../src/model/session";
+import type { Tab } from "../src/model/workspace";
+import type { PaneRect } from "../src/model/layout";
 import { paneBaseEnv } from "../src/model/launch";
 import { compose, type UiView } from "../src/ui/compositor";
 import { BOLD, type Grid } from "../src/ui/grid";
@@ -72,7 +73,7 @@ describe("compose", () => {
     const rects = s.rects(tab);
     expect(rects.map((r) => r.pane)).toEqual([left.id, right.id]);
     // The scene really has a border column and headers, or the comparison below proves little.
-    const [a, b] = rects as [(typeof rects)[0], (typeof rects)[0]];
+    const [a, b] = rects as [PaneRect, PaneRect];
     expect(b.x).toBeGreaterThan(a.x + a.cols);
     expect(a.header).toBeDefined();
     const g = compose(s, view());
@@ -115,7 +116,7 @@ describe("compose", () => {
     const { outer: o, inner } = box;
     expect(o).toMatchObject({ cols: 24, rows: 7 });
     // The box overlaps both panes and the border between them.
-    const [a, b] = s.rects(tab) as [ReturnType<Session["rects"]>[0], ReturnType<Session["rects"]>[0]];
+    const [a, b] = s.rects(tab) as [PaneRect, PaneRect];
     expect(o.x).toBeLessThan(a.x + a.cols);
     expect(o.x + o.cols).toBeGreaterThan(b.x);
     const rows = expectedArea(s, tab, words);
