@@ -8,9 +8,6 @@ import { join, relative } from "node:path";
 const MAX_LINES = 500;
 const SRC = join(import.meta.dir, "../src");
 
-// TODO(issue 24): being split by others right now (session, shim, ui parts); remove once they land.
-const BEING_SPLIT = new Set(["ui/interface.ts"]);
-
 /** The comment lines a file starts with (blank lines allowed between them). */
 function leadingComment(text: string): string {
   const out: string[] = [];
@@ -45,7 +42,7 @@ test(`no file in src/ is over ${MAX_LINES} lines unless its top comment says why
     const rel = relative(SRC, f);
     const text = readFileSync(f, "utf8");
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    if (lines > MAX_LINES && !BEING_SPLIT.has(rel) && !saysWhyOnePiece(text)) tooLong.push(`${rel} (${lines} lines)`);
+    if (lines > MAX_LINES && !saysWhyOnePiece(text)) tooLong.push(`${rel} (${lines} lines)`);
   }
   expect(tooLong).toEqual([]);
 });
