@@ -37,7 +37,10 @@ async function scene() {
 
 /** Write `text` into `rows` at (x, y), clipped to `max` cells (all ASCII here). */
 function put(rows: string[][], x: number, y: number, text: string, max = Infinity): void {
-  [...text].slice(0, max).forEach((ch, i) => (rows[y]![x + i] = ch));
+  const row = rows[y]!;
+  [...text].slice(0, max).forEach((ch, i) => {
+    row[x + i] = ch;
+  });
 }
 
 /** The layout area as compose should draw it: border everywhere, then each pane's header row
