@@ -20,6 +20,7 @@ type Layer = (typeof ORDER)[number];
 const KNOWN: readonly string[] = [
   "commands/catalogue.ts -> ../server/event-log",
   "commands/checkpoint-shared.ts -> ../server/services",
+  "commands/fan-shared.ts -> ../server/services",
   "commands/handoff.ts -> ../server/services",
   "commands/search.ts -> ../server/regex-pool",
   "commands/search.ts -> ../server/user-pattern",
