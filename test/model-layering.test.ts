@@ -27,6 +27,7 @@ const KNOWN: readonly string[] = [
   "commands/subscribe.ts -> ../server/event-log",
   "commands/types.ts -> ../server/services",
   "commands/wait_for.ts -> ../server/regex-pool",
+  "commands/wait_for.ts -> ../server/waits",
   "commands/wait_for.ts -> ../server/user-pattern",
   "features/agents/feature.ts -> ../../server/features",
   "features/agents/ui-feature.ts -> ../../server/features",
