@@ -260,3 +260,22 @@ test("a pane's title comes from its program's output, its name wins over it, and
     done();
   }
 });
+
+test("a restore keeps the saved ids it was promised; new ids go above them, and a failed build gives its ids back", () => {
+  const { s, done } = fakeSession();
+  try {
+    const ws = s.newWorkspace("main", cat); // pane 1, tab 1, workspace 1
+    s.promiseIds({ pane: [1, 5], tab: [9], workspace: [] }, { pane: 7 });
+    expect(s.nextIds).toEqual({ pane: 7, tab: 10, workspace: 2 }); // 1 was issued already: not promised
+    const { tab, ids } = s.restoreTab(ws, { id: 9, layout: { kind: "split", dir: "right", ratio: 0.5, a: leaf(5), b: leaf(1) }, panes: new Map([[5, cat], [1, cat]]), focused: 5 });
+    expect([...ids]).toEqual([[5, 5], [1, 7]]);
+    expect(tab.id).toBe(9);
+    s.forgetPromisedIds();
+    const bad = { type: "pane" as const, command: ["cat"], cwd: "/tmp", env: { FAIL_START: "1" } };
+    expect(() => s.applyTree(ws, bad, { focus: false })).toThrow("no such program (fake)");
+    expect(s.nextIds.pane).toBe(8);
+    expect(s.split(7, { ...cat, right: true, focus: false }).id).toBe(8);
+  } finally {
+    done();
+  }
+});

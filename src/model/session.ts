@@ -1,6 +1,6 @@
 // The server's model and every operation on it: workspaces → tabs → layouts → panes. Handlers,
 // the UI and persistence change the model only through here, and each change is published on the
-// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts) and the tab
+// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts), the ids (session-ids.ts) and the tab
 // builder's plan (tab-builder.ts) are their own modules; this one holds the writes. It is one piece
 // (over 500 lines) because it is the model's one writer: every change and its event are here.
 import { homedir } from "node:os";
@@ -20,15 +20,13 @@ import { parentDir } from "../paths";
 import { popupRects, type Popup, type PopupClose } from "./popup";
 import { locateInLayout, locatePane, paneById, paneWhere, tabById, tabByRef, tabName, tabWhere, workspaceNamed, type Place } from "./session-lookups";
 import { layoutArea, sizePanes, tabPopupRects, tabRects } from "./session-geometry";
+import { IdCounters } from "./session-ids";
 import { fallbackNote, planTab, runNow, runPaced, treeTabSpec, type BuildSteps, type RestoreTabSpec, type TabPlan, type TabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
 import type { Workstream } from "./workstream";
 
 export type { NewPaneOptions } from "./launch";
 export type { RestoreTabSpec, TabSpec } from "./tab-builder";
-
-/** Saved ids above this are not kept (a hand-made save's 2^53 would leave no ids after it). */
-const MAX_SAVED_ID = 2 ** 31 - 1;
 
 export interface SessionOptions {
   socketPath: string;
@@ -52,9 +50,7 @@ export class Session {
   private readonly paneMap = new Map<number, Pane>();
   private screen = { cols: 80, rows: 24 };
   private currentIndex = 0;
-  private nextPane = 1;
-  private nextTab = 1;
-  private nextWorkspace = 1;
+  private readonly ids = new IdCounters();
   private quitting = false;
   private readonly maxPanes: number;
   private readonly workstreamMap = new Map<string, Workstream>();
@@ -62,9 +58,6 @@ export class Session {
   private reserved = 0;
   /** Workspaces a restore is building, not in the model until their first tab is whole. */
   private readonly building = new WeakSet<Workspace>();
-  /** Saved ids a restore may give back (promiseIds): never issued by this server, and the counters
-   * are above them, so nothing else can take them meanwhile. */
-  private readonly promised = { pane: new Set<number>(), tab: new Set<number>(), workspace: new Set<number>() };
 
   constructor(readonly opts: SessionOptions) {
     this.maxPanes = opts.maxPanes ?? MAX_PANES;
@@ -238,11 +231,11 @@ export class Session {
     checkName("name", name);
     this.checkRoom(1);
     const o = { ...pane, cwd: pane.cwd ?? homedir() };
-    const ws: Workspace = { id: this.nextWorkspace, name, tabs: [], active: 0 };
+    const ws: Workspace = { id: this.ids.next.workspace, name, tabs: [], active: 0 };
     const area = this.layoutArea();
-    const first = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
-    this.nextPane++;
-    this.nextWorkspace++;
+    const first = this.startPane(ws, o, area.cols, area.rows, this.ids.next.pane);
+    this.ids.issue("pane");
+    this.ids.issue("workspace");
     this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     this.addTab(ws, first, {});
@@ -255,15 +248,15 @@ export class Session {
     if (o.project !== undefined) checkName("project", o.project);
     this.checkRoom(1);
     const area = this.layoutArea();
-    const pane = this.startPane(ws, o, area.cols, area.rows, this.nextPane);
-    this.nextPane++;
+    const pane = this.startPane(ws, o, area.cols, area.rows, this.ids.next.pane);
+    this.ids.issue("pane");
     return { tab: this.addTab(ws, pane, o), pane };
   }
 
   /** A new tab at the end of `ws` holding one started pane. */
   private addTab(ws: Workspace, pane: Pane, o: { name?: string; project?: string; focus?: boolean }): Tab {
     this.adopt(pane);
-    const tab: Tab = { id: this.nextTab++, name: o.name, project: o.project, layout: leaf(pane.id), focused: pane.id };
+    const tab: Tab = { id: this.ids.issue("tab"), name: o.name, project: o.project, layout: leaf(pane.id), focused: pane.id };
     ws.tabs.push(tab);
     this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
     this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
@@ -275,13 +268,13 @@ export class Session {
     const { ws, tab } = locateInLayout(this, target);
     this.pane(target);
     this.checkRoom(1);
-    const id = this.nextPane;
+    const id = this.ids.next.pane;
     const layout = splitPane(tab.layout, target, id, o.right ? "right" : "below", this.layoutArea(), o.size);
     // Start the program at its final size (a resize racing its start-up may not reach it), and
     // before the layout changes.
     const rect = paneRects(layout, this.layoutArea(), true).find((r) => r.pane === id)!;
     const pane = this.startPane(ws, o, rect.cols, rect.rows, id);
-    this.nextPane++;
+    this.ids.issue("pane");
     this.adopt(pane);
     tab.layout = layout;
     if (tab.zoomed !== undefined) tab.zoomed = undefined;
@@ -299,11 +292,11 @@ export class Session {
     const { ws, tab } = this.locate(over);
     if (tab.popup) throw new WsError(`tab ${tab.id} shows popup ${tab.popup.pane} already`, "popup_open", { param: "pane" });
     this.checkRoom(1);
-    const popup: Popup = { pane: this.nextPane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}), ...(o.border === false ? { border: false } : {}) };
+    const popup: Popup = { pane: this.ids.next.pane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}), ...(o.border === false ? { border: false } : {}) };
     const { inner } = popupRects(popup, this.layoutArea());
     // Kept after it exits, so its last screen stays readable until it closes.
     const pane = this.startPane(ws, { ...o, keep: true }, inner.cols, inner.rows, popup.pane);
-    this.nextPane++;
+    this.ids.issue("pane");
     this.adopt(pane);
     tab.popup = popup;
     this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
@@ -393,17 +386,17 @@ export class Session {
     if (!this.building.has(ws)) this.checkLive(ws);
     if (spec.name) checkName("name", spec.name);
     if (spec.project) checkName("project", spec.project);
-    const plan = planTab(spec, this.nextPane, (id) => this.promised.pane.delete(id), this.layoutArea());
+    const plan = planTab(spec, this.ids.next.pane, (id) => this.ids.takePromisedPane(id), this.layoutArea());
     // A saved tab was within the limits when it was made; only the server's bound applies to it.
     this.checkRoom(plan.ids.size, !fallback);
-    this.nextPane = plan.next;
+    this.ids.reservePanes(plan.next);
     this.reserved += plan.ids.size;
     return plan;
   }
 
   /** A build that failed gives its ids back, unless later panes took ids after them meanwhile. */
   private unreserveIds(plan: TabPlan): void {
-    if (this.nextPane === plan.next) this.nextPane = plan.first;
+    this.ids.unreservePanes(plan.first, plan.next);
   }
 
   private startPlanned(ws: Workspace, plan: TabPlan, id: number, fallback: boolean): Pane {
@@ -424,7 +417,7 @@ export class Session {
   private commitTab(ws: Workspace, plan: TabPlan, started: Pane[]): { tab: Tab; ids: Map<number, number> } {
     const { spec, ids, layout } = plan;
     for (const p of started) this.adopt(p);
-    const tab: Tab = { id: this.takeId("tab", spec.id), name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    const tab: Tab = { id: this.ids.take("tab", spec.id), name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
     if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
     ws.tabs.push(tab);
     this.relayout(tab);
@@ -441,7 +434,7 @@ export class Session {
     if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "name" });
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     // Out of the model until its first tab is whole: nobody sees a workspace without tabs.
-    const ws: Workspace = { id: this.takeId("workspace", savedId), name, tabs: [], active: 0 };
+    const ws: Workspace = { id: this.ids.take("workspace", savedId), name, tabs: [], active: 0 };
     this.building.add(ws);
     const ids = new Map<number, number>();
     let panes = 0;
@@ -469,44 +462,19 @@ export class Session {
     return { ws, ids, panes, skipped };
   }
 
-  /**
-   * A restore is about to rebuild a save: the saved ids it may keep. An id this server has not
-   * issued yet (at or above its counter) is promised to the restore; the counters move above every
-   * saved id and the save's own counters (`next`: ids of panes closed before the save stay unused),
-   * so no new pane, tab or workspace takes an id the restore or the saved run gave out. An id
-   * issued already (a restore into a running server) is not promised: that part gets a new id.
-   */
+  /** A restore is about to rebuild a save: the saved ids it may keep (IdCounters.promise). */
   promiseIds(saved: { pane: number[]; tab: number[]; workspace: number[] }, next: { pane?: number; tab?: number; workspace?: number } = {}): void {
-    const counters = { pane: this.nextPane, tab: this.nextTab, workspace: this.nextWorkspace };
-    for (const kind of ["pane", "tab", "workspace"] as const) {
-      let top = counters[kind];
-      for (const id of saved[kind])
-        if (Number.isSafeInteger(id) && id >= counters[kind] && id <= MAX_SAVED_ID) {
-          this.promised[kind].add(id);
-          top = Math.max(top, id + 1);
-        }
-      const n = next[kind];
-      if (n !== undefined && Number.isSafeInteger(n) && n <= MAX_SAVED_ID + 1) top = Math.max(top, n);
-      counters[kind] = top;
-    }
-    this.nextPane = counters.pane;
-    this.nextTab = counters.tab;
-    this.nextWorkspace = counters.workspace;
+    this.ids.promise(saved, next);
   }
 
   /** The restore is over: ids it did not use are not given out (the counters are above them). */
   forgetPromisedIds(): void {
-    for (const set of Object.values(this.promised)) set.clear();
+    this.ids.forgetPromised();
   }
 
   /** The ids to save, so a restore can carry on above them (promiseIds' `next`). */
   get nextIds(): { pane: number; tab: number; workspace: number } {
-    return { pane: this.nextPane, tab: this.nextTab, workspace: this.nextWorkspace };
-  }
-
-  private takeId(kind: "tab" | "workspace", saved: number | undefined): number {
-    if (saved !== undefined && this.promised[kind].delete(saved)) return saved;
-    return kind === "tab" ? this.nextTab++ : this.nextWorkspace++;
+    return { ...this.ids.next };
   }
 
   /** A restored workspace's first tab is built: the workspace enters the model (its name still free). */
@@ -847,11 +815,11 @@ export class Session {
     } else {
       let ws: Workspace;
       if ("newWorkspace" in dest) {
-        ws = { id: this.nextWorkspace++, name: dest.newWorkspace, tabs: [], active: 0 };
+        ws = { id: this.ids.issue("workspace"), name: dest.newWorkspace, tabs: [], active: 0 };
         this.workspaceList.push(ws);
         this.bus.emit({ type: "workspace_created", workspace: ws.name });
       } else ws = dest.ws;
-      const tab: Tab = { id: this.nextTab++, name: to.name, layout: leaf(id), focused: id };
+      const tab: Tab = { id: this.ids.issue("tab"), name: to.name, layout: leaf(id), focused: id };
       ws.tabs.push(tab);
       this.relayout(tab);
       this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
@@ -911,7 +879,7 @@ export class Session {
     const { spec, paths } = treeTabSpec(root, o.name);
     this.checkRoom(spec.panes.size);
     for (const [key, leaf] of spec.panes) this.checkLaunch(leaf, paths.get(key));
-    const ws: Workspace = { id: this.nextWorkspace++, name, tabs: [], active: 0 };
+    const ws: Workspace = { id: this.ids.issue("workspace"), name, tabs: [], active: 0 };
     this.workspaceList.push(ws);
     this.bus.emit({ type: "workspace_created", workspace: ws.name });
     try {
