@@ -1,7 +1,8 @@
 // The server's model and every operation on it: workspaces → tabs → layouts → panes. Handlers,
 // the UI and persistence change the model only through here, and each change is published on the
-// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts), the ids (session-ids.ts) and the tab
-// builder's plan (tab-builder.ts) are their own modules; this one holds the writes. It is one piece
+// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts), the ids
+// (session-ids.ts) and the tab builder's plan (tab-builder.ts) are their own modules; this one holds
+// the writes. It is one piece
 // (over 500 lines) because it is the model's one writer: every change and its event are here.
 import { homedir } from "node:os";
 import { Pane, type PaneSpec } from "./pane";
