@@ -109,6 +109,42 @@ test("every described field's type, range, accepted values and requirement is en
   expect(checked).toBeGreaterThan(150);
 });
 
+test("every field a required_when names is described, and refused clearly when missing", async () => {
+  let checked = 0;
+  for (const e of MESSAGES) {
+    const d = cat.messages.find((m: any) => m.type === e.type);
+    // The registry's side: each value's needs name fields the message has, so `describe` shows them.
+    const named = new Set<string>();
+    for (const [by, spec] of Object.entries(e.fields))
+      for (const [value, needs] of Object.entries(spec.requires ?? {})) {
+        expect({ message: e.type, by, value, accepted: spec.accepted?.includes(value) }).toEqual({ message: e.type, by, value, accepted: true });
+        for (const name of needs) {
+          expect({ message: e.type, by, value, need: name, described: d.fields.some((f: any) => f.name === name) }).toEqual({ message: e.type, by, value, need: name, described: true });
+          named.add(name);
+        }
+      }
+    // The catalogue's side: required_when is exactly the inverse of the registry's requires.
+    expect(d.fields.filter((f: any) => f.required_when).map((f: any) => f.name).sort()).toEqual([...named].sort());
+    for (const f of d.fields.filter((f: any) => f.required_when))
+      for (const [by, values] of Object.entries(f.required_when as Record<string, string[]>))
+        for (const value of values) {
+          expect({ message: e.type, field: f.name, by, value, requires: e.fields[by]?.requires?.[value]?.includes(f.name) }).toEqual({ message: e.type, field: f.name, by, value, requires: true });
+          // With everything that value needs the message is valid; without this one field it is
+          // refused before anything is done, naming the field and why it was needed.
+          const full: Record<string, unknown> = { ...base(d), [by]: value };
+          for (const need of e.fields[by]!.requires![value]!) full[need] ??= placeholder(d.fields.find((g: any) => g.name === need));
+          expect({ message: e.type, by, value, error: (validateFields(e.fields, full) as { error?: string }).error }).toEqual({ message: e.type, by, value, error: undefined });
+          const { [f.name]: _gone, ...without } = full;
+          const r = await s.request({ ...without, v: 6, type: e.type });
+          expect({ message: e.type, field: f.name, by, value, code: r.code, param: r.hint?.param }).toEqual({ message: e.type, field: f.name, by, value, code: "invalid_params", param: f.name });
+          expect(r.message).toContain(`${by} ${value} needs \`${f.name}\``);
+          checked++;
+        }
+  }
+  // wait_for's conditions alone name 9 (condition, field) pairs.
+  expect(checked).toBeGreaterThanOrEqual(9);
+});
+
 test("nothing the refused messages asked for was done", async () => {
   // The walk sent shutdown, pane_close, workspace_new … with bad fields: the server is as it was.
   expect(await s.list()).toEqual([{ name: "main", current: true, tabs: [{ name: "bash", panes: [1], active: true }] }]);
