@@ -4,7 +4,7 @@ import { MESSAGES } from "./index";
 import type { MessageEntry } from "./types";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors";
 import type { Fields } from "../protocol/schema";
-import { EVENT_TYPES, OPT_IN } from "../server/event-log";
+import { EVENT_TYPES, OPT_IN } from "../protocol/event-types";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
 
 /** Codes any message can get from the envelope, validation and the server's limits. */

@@ -6,44 +6,7 @@
 import type { Connection } from "../protocol/connection";
 import type { EventBus, ModelEvent } from "../model/events";
 import type { Session } from "../model/session";
-
-/** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
-export const EVENT_TYPES = [
-  "workspace_created",
-  "workspace_closed",
-  "workspace_focused",
-  "workspace_renamed",
-  "tab_created",
-  "tab_closed",
-  "tab_focused",
-  "tab_renamed",
-  "pane_created",
-  "pane_closed",
-  "pane_focused",
-  "pane_renamed",
-  "pane_exited",
-  "layout_changed",
-  "agent_status_changed",
-  "command_started",
-  "command_finished",
-  "pane_respawned",
-  "pane_moved",
-  "output",
-  "gap",
-  "notification",
-  "popup_opened",
-  "popup_closed",
-  "workstream_created",
-  "workstream_closed",
-  "checkpoint_saved",
-  "fan_started",
-  "fan_candidate_done",
-  "shipped",
-  "approval_requested",
-  "approval_resolved",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-export const OPT_IN: readonly string[] = ["output"];
+import { OPT_IN, type EventType } from "../protocol/event-types";
 
 export const RETAIN_EVENTS = 4096;
 export const RETAIN_BYTES = 4 * 1024 * 1024;

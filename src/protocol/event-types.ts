@@ -1,0 +1,40 @@
+// Protocol v6's event names (`subscribe`'s `types`, the catalogue's `events`): the wire's own list,
+// so the registry names them without loading the event log (src/server/event-log.ts).
+
+/** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
+export const EVENT_TYPES = [
+  "workspace_created",
+  "workspace_closed",
+  "workspace_focused",
+  "workspace_renamed",
+  "tab_created",
+  "tab_closed",
+  "tab_focused",
+  "tab_renamed",
+  "pane_created",
+  "pane_closed",
+  "pane_focused",
+  "pane_renamed",
+  "pane_exited",
+  "layout_changed",
+  "agent_status_changed",
+  "command_started",
+  "command_finished",
+  "pane_respawned",
+  "pane_moved",
+  "output",
+  "gap",
+  "notification",
+  "popup_opened",
+  "popup_closed",
+  "workstream_created",
+  "workstream_closed",
+  "checkpoint_saved",
+  "fan_started",
+  "fan_candidate_done",
+  "shipped",
+  "approval_requested",
+  "approval_resolved",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const OPT_IN: readonly string[] = ["output"];
