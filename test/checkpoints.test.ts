@@ -175,6 +175,28 @@ test("the template's keep prunes old checkpoints; age prunes all but the newest;
   expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/"], env)).toBe("");
 }, 60_000);
 
+test("the template's keep still holds after ws restart: the save keeps the workstream's policy", async () => {
+  const { dir } = await workstream("cp-r", "agent-keep2");
+  for (const i of [1, 2]) {
+    writeFileSync(join(dir, "f.txt"), `${i}\n`);
+    expect(await s.v6({ type: "checkpoint_save", name: "cp-r", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
+  }
+  const pid = s.daemonPid();
+  expect((await s.run(["restart"])).code).toBe(0);
+  expect(s.daemonPid()).not.toBe(pid);
+  // The template now says otherwise: the workstream keeps the policy it was made with.
+  const templates = join(s.root, "config", "ws", "templates");
+  writeFileSync(join(templates, "agent-keep2.toml"), readFileSync(join(templates, "agent.toml"), "utf8"));
+  for (const i of [3, 4, 5]) {
+    writeFileSync(join(dir, "f.txt"), `${i}\n`);
+    expect(await s.v6({ type: "checkpoint_save", name: "cp-r", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
+  }
+  expect((await list("cp-r")).map((c) => [c.n, c.text])).toEqual([[4, "save 4"], [5, "save 5"]]);
+  expect(git(repo, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/cp-r/"], env).split("\n")).toEqual(["refs/ws/checkpoints/cp-r/4", "refs/ws/checkpoints/cp-r/5"]);
+  await s.ok(["done", "cp-r", "--force"]);
+  expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/cp-r/"], env)).toBe("");
+}, 90_000);
+
 test("bad templates' [checkpoints] are refused naming the line", async () => {
   const templates = join(s.root, "config", "ws", "templates");
   writeFileSync(join(templates, "bad.toml"), `[checkpoints]\nkeep = 0\n`);

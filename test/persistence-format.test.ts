@@ -42,6 +42,14 @@ describe("save format", () => {
     expect(read.skipped.length).toBe(3);
     expect(read.skipped[0]).toStartWith("workstream 3 left out: its name \"x\\u001b[2J\" holds the control character U+001B");
     expect(read.skipped.slice(1)).toEqual(["workstream 4 left out: pr is not a number", "workstream 5 left out: its name appears twice"]);
+    // A template's [checkpoints] policy round trips; a bad one is dropped with a note, the workstream kept.
+    const policy: SaveBody = { ...sample(), workstreams: [{ name: "cp", repo: "/r", dir: "/d", branch: "b", checkpoints: { keep: 2, max_age_days: 7 } }] };
+    expect(decode(encode(policy, meta)).body.workstreams).toEqual(policy.workstreams);
+    for (const checkpoints of [{ keep: 0, max_age_days: 7 }, { keep: 2 }, { keep: 2, max_age_days: 100_001 }, "keep=2", { keep: 1.5, max_age_days: 7 }]) {
+      const r = decode(encode({ ...sample(), workstreams: [{ name: "cp", repo: "/r", dir: "/d", branch: "b", checkpoints: checkpoints as any }] }, meta));
+      expect(r.body.workstreams).toEqual([{ name: "cp", repo: "/r", dir: "/d", branch: "b" }]);
+      expect(r.skipped).toEqual(['workstream 1 ("cp"): its checkpoints policy is not keep and max_age_days from 1 to 100000; using the defaults']);
+    }
     // A save from before workstreams has none.
     expect(decode(encode(sample(), meta)).body.workstreams).toBeUndefined();
   });

@@ -12,4 +12,14 @@ export interface Workstream {
   tab?: number;
   /** A review (ws review) rather than a task (ws new). */
   readonly review?: boolean;
+  /** Its template's [checkpoints] policy, kept here so a restart still prunes by it (absent: the defaults). */
+  readonly checkpoints?: CheckpointPolicy;
 }
+
+/** How many checkpoints a workstream keeps, and for how long (a template's [checkpoints]). */
+export interface CheckpointPolicy {
+  keep: number;
+  max_age_days: number;
+}
+/** The largest keep and max_age_days a template (or a save) may give. */
+export const MAX_POLICY_VALUE = 100_000;

@@ -3,6 +3,7 @@
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
+import type { CheckpointPolicy } from "../../model/workstream";
 import { plain, quote as quoteValue } from "../../protocol/quote";
 import { readBody } from "./validate";
 
@@ -86,6 +87,8 @@ export interface SavedWorkstream {
   branch: string;
   pr?: number;
   review?: boolean;
+  /** Its template's [checkpoints] policy, when the template set one. */
+  checkpoints?: CheckpointPolicy;
 }
 
 export interface SaveBody {

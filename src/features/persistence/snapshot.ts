@@ -113,7 +113,7 @@ export class Snapshotter {
         }),
       })),
     };
-    const workstreams = [...s.workstreams.values()].map(({ name, repo, dir, branch, pr, review }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}) }));
+    const workstreams = [...s.workstreams.values()].map(({ name, repo, dir, branch, pr, review, checkpoints }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}), ...(checkpoints ? { checkpoints: { ...checkpoints } } : {}) }));
     if (workstreams.length) body.workstreams = workstreams;
     const live = new Set(jobs.map((j) => j.pane.id));
     for (const id of [...this.cache.keys()]) if (!live.has(id)) this.forget(id);

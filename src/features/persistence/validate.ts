@@ -5,6 +5,7 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
+import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../protocol/names";
 import type { SaveBody, SavedAgent, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
@@ -202,6 +203,12 @@ function checkWorkstreams(list: unknown, note: (m: string) => void): SavedWorkst
     const ok: SavedWorkstream = { name: w!.name, repo: w!.repo, dir: w!.dir, branch: w!.branch };
     if (w!.pr !== undefined) ok.pr = w!.pr;
     if (w!.review === true) ok.review = true;
+    // A bad policy is dropped (pruning falls back to the defaults, which keep more), the workstream kept.
+    if (w!.checkpoints !== undefined) {
+      const c = w!.checkpoints;
+      if (isObj(c) && isInt(c.keep, 1) && isInt(c.max_age_days, 1) && c.keep <= MAX_POLICY_VALUE && c.max_age_days <= MAX_POLICY_VALUE) ok.checkpoints = { keep: c.keep, max_age_days: c.max_age_days };
+      else note(`workstream ${i + 1} ("${w!.name}"): its checkpoints policy is not keep and max_age_days from 1 to ${MAX_POLICY_VALUE}; using the defaults`);
+    }
     out.push(ok);
   }
   return out;

@@ -17,17 +17,12 @@ export class Checkpointer {
   private queues = new Map<string, Promise<unknown>>();
   /** A save queued and not yet started, per workstream: a later one shares it. */
   private waitingSave = new Map<string, Promise<Checkpoint | undefined>>();
-  private policies = new Map<string, CheckpointPolicy>();
 
   constructor(private session: Session) {}
 
-  setPolicy(workstream: string, p: CheckpointPolicy | undefined): void {
-    if (p) this.policies.set(workstream, p);
-    else this.policies.delete(workstream);
-  }
-
-  policy(workstream: string): CheckpointPolicy {
-    return this.policies.get(workstream) ?? DEFAULT_POLICY;
+  /** The workstream's template policy, kept on the workstream (so a save and restart keep it too). */
+  policy(w: Workstream): CheckpointPolicy {
+    return w.checkpoints ?? DEFAULT_POLICY;
   }
 
   /** Run fn after every job queued for this workstream before it. */
@@ -67,7 +62,7 @@ export class Checkpointer {
     if (r.checkpoint) {
       const c = r.checkpoint;
       this.session.bus.emit({ type: "checkpoint_saved", workstream: w.name, n: c.n, commit: c.commit, files: c.files, text: c.text });
-      await pruneCheckpoints(w.dir, w.name, this.policy(w.name));
+      await pruneCheckpoints(w.dir, w.name, this.policy(w));
     }
     return r;
   }
@@ -95,6 +90,5 @@ export class Checkpointer {
   /** ws done: remove the workstream's refs (after any job of its still running). */
   async remove(w: Workstream): Promise<void> {
     await this.queued(w.name, () => removeCheckpoints(w.repo, w.name)).catch((e) => console.error(`ws: removing checkpoints of ${w.name}: ${(e as Error).message}`));
-    this.policies.delete(w.name);
   }
 }

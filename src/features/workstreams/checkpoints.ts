@@ -6,6 +6,7 @@
 import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { CheckpointPolicy } from "../../model/workstream";
 import { WsError } from "../../protocol/errors";
 import { safeText } from "../../safe-text";
 import { git, gitSaid, run, type Ran } from "./git";
@@ -16,11 +17,7 @@ const MAX_TEXT = 16 * 1024;
 /** A diff sent back, in characters; past it the reply says truncated. */
 export const MAX_DIFF = 1024 * 1024;
 
-/** How many checkpoints a workstream keeps, and for how long (the template's [checkpoints]). */
-export interface CheckpointPolicy {
-  keep: number;
-  max_age_days: number;
-}
+export type { CheckpointPolicy };
 export const DEFAULT_POLICY: CheckpointPolicy = { keep: 50, max_age_days: 14 };
 
 export interface Checkpoint {

@@ -166,8 +166,8 @@ export class WorkstreamService {
   record(made: Prepared, ws: Workspace, tab: Tab): Opened {
     const { p } = made;
     this.pending.delete(p.name);
-    this.session.addWorkstream({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), tab: tab.id });
-    this.checkpoints.setPolicy(p.name, made.template.checkpoints);
+    const policy = made.template.checkpoints;
+    this.session.addWorkstream({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), ...(policy ? { checkpoints: { ...policy } } : {}), tab: tab.id });
     if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
     return { ws, tab, dir: made.dir, branch: made.branch };
   }

@@ -11,6 +11,7 @@ import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../../toml-problem";
 import { WsError, type ErrorCode } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
+import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
 import { pathNameProblem } from "../../protocol/names";
@@ -198,7 +199,7 @@ function checkpointPolicy(v: unknown, bad: (key: string[]) => Error): Checkpoint
   for (const k of Object.keys(t)) if (k !== "keep" && k !== "max_age_days") throw bad([k]);
   const num = (k: "keep" | "max_age_days"): number => {
     const x = t[k] ?? DEFAULT_POLICY[k];
-    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 1 || x > 100_000) throw bad([k]);
+    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 1 || x > MAX_POLICY_VALUE) throw bad([k]);
     return x;
   };
   return { keep: num("keep"), max_age_days: num("max_age_days") };
