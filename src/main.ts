@@ -38,9 +38,9 @@ function wantsHelp(args: string[]): boolean {
     await (await import("./cli/approval-hook")).main(argv.slice(1));
     process.exit(0);
   }
-  // The daemon's regex helper (REGEX_WORKER_ARG, src/server/regex-worker.ts): nothing of the CLI either.
+  // The daemon's regex helper (REGEX_WORKER_ARG, src/patterns/regex-worker.ts): nothing of the CLI either.
   if (argv[0] === "__regex-worker") {
-    await (await import("./server/regex-worker")).main(argv.slice(1));
+    await (await import("./patterns/regex-worker")).main(argv.slice(1));
     process.exit(0);
   }
   await runCli(argv);

@@ -12,7 +12,7 @@ const SRC = join(ROOT, "src");
 /** Top to bottom. A layer may import itself and every layer after it, nothing before it.
  * "entry" is src/main.ts; "base" is src/'s other top-level files (paths, safe text and files, the
  * socket checks, keys.toml's reader): small helpers every layer may use. */
-const ORDER = ["entry", "cli", "remote", "tmux-shim", "server", "ui", "commands", "features", "client", "model", "protocol", "platform", "base"] as const;
+const ORDER = ["entry", "cli", "remote", "tmux-shim", "server", "ui", "commands", "features", "client", "model", "patterns", "protocol", "platform", "base"] as const;
 type Layer = (typeof ORDER)[number];
 
 /** Upward imports not yet moved (issue 24); each names the type or helper still to find a lower
@@ -21,12 +21,7 @@ const KNOWN: readonly string[] = [
   "commands/checkpoint-shared.ts -> ../server/services",
   "commands/fan-shared.ts -> ../server/services",
   "commands/handoff.ts -> ../server/services",
-  "commands/search.ts -> ../server/regex-pool",
-  "commands/search.ts -> ../server/user-pattern",
   "commands/types.ts -> ../server/services",
-  "commands/wait_for.ts -> ../server/regex-pool",
-  "commands/wait_for.ts -> ../server/waits",
-  "commands/wait_for.ts -> ../server/user-pattern",
   "features/agents/feature.ts -> ../../server/features",
   "features/agents/ui-feature.ts -> ../../server/features",
   "features/agents/ui-feature.ts -> ../../ui/interface",

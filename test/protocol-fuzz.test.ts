@@ -16,7 +16,7 @@ import type { MessageEntry } from "../src/commands/types";
 import type { FieldSpec } from "../src/protocol/schema";
 import { ERROR_CODES } from "../src/protocol/errors";
 import { MAX_LAYOUT_DEPTH, MAX_PANES_PER_REQUEST } from "../src/model/limits";
-import { REGEX_WORKER_ARG } from "../src/server/regex-worker";
+import { REGEX_WORKER_ARG } from "../src/patterns/regex-worker";
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RANDOM_LINES = Number(process.env.FUZZ_LINES ?? 2000);

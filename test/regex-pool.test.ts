@@ -3,8 +3,8 @@
 // once, checks with a record of finishing in time go ahead of untried ones, and helpers and the
 // queue stay within their bounds.
 import { expect, test } from "bun:test";
-import { RegexPool } from "../src/server/regex-pool";
-import { userPattern } from "../src/server/user-pattern";
+import { RegexPool } from "../src/patterns/regex-pool";
+import { userPattern } from "../src/patterns/user-pattern";
 import { WsError } from "../src/protocol/errors";
 import { processAlive, waitFor, wsArgv } from "./harness";
 import { readFileSync } from "node:fs";

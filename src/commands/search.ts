@@ -5,8 +5,8 @@
 // 10,000 lines of history out of its emulator takes ~11 ms (more on a busy machine), so the search lets the daemon's
 // loop turn between panes: other clients are answered meanwhile, not after every pane.
 import { WsError } from "../protocol/errors";
-import { CHECK_BUDGET_MS, regexPool } from "../server/regex-pool";
-import { MAX_PATTERN_LENGTH, userPattern } from "../server/user-pattern";
+import { CHECK_BUDGET_MS, regexPool } from "../patterns/regex-pool";
+import { MAX_PATTERN_LENGTH, userPattern } from "../patterns/user-pattern";
 import { defineMessage } from "./types";
 
 export const DEFAULT_MAX = 100;

@@ -1,10 +1,10 @@
-// wait_for: block until a condition holds (the engine: src/server/waits.ts). Each condition's own
+// wait_for: block until a condition holds (the engine: src/commands/waits.ts). Each condition's own
 // required fields are in `condition.requires`, so validation, `describe` and the docs show them and
 // the handler gets them typed; the wire stays one flat object.
 import { SOURCES } from "../model/text-sources";
-import { CHECK_BUDGET_MS } from "../server/regex-pool";
-import { MAX_PATTERN_LENGTH } from "../server/user-pattern";
-import { waitFor } from "../server/waits";
+import { CHECK_BUDGET_MS } from "../patterns/regex-pool";
+import { MAX_PATTERN_LENGTH } from "../patterns/user-pattern";
+import { waitFor } from "./waits";
 import type { Fields, Static } from "../protocol/schema";
 import { defineMessage, type MessageCli } from "./types";
 

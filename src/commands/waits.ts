@@ -4,11 +4,11 @@
 import { WsError } from "../protocol/errors";
 import type { ModelEvent } from "../model/events";
 import type { Pane } from "../model/pane";
-import type { HandlerContext, Reply } from "../commands/types";
-import type { WaitParams } from "../commands/wait_for";
-import { waiting } from "../commands/waiting";
-import { regexPool } from "./regex-pool";
-import { userPattern, type UserPattern } from "./user-pattern";
+import type { HandlerContext, Reply } from "./types";
+import type { WaitParams } from "./wait_for";
+import { waiting } from "./waiting";
+import { regexPool } from "../patterns/regex-pool";
+import { userPattern, type UserPattern } from "../patterns/user-pattern";
 
 /** Answer a validated wait_for: its reply once the condition holds, or a WsError. */
 export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext): Promise<Reply> {
