@@ -13,10 +13,10 @@ test("a key typed into a done agent's pane turns it idle", async () => {
   expect(await s.rawLine(JSON.stringify({ v: 1, type: "report", pane: 1, agent: "claude", event: "Stop", payload: { session_id: "t" } }) + "\n")).toBe("ok");
   await waitFor("pane 1 to be done", async () => (await statusOf(1)) === "done");
   // Attach and type one key, as a person at the terminal would.
-  const sock = await Bun.connect({ unix: s.sock, socket: { data() {} } });
+  const sock = await s.connect();
   sock.write('{"v":1,"type":"attach","cols":100,"rows":30}\n');
   expect(await statusOf(1)).toBe("done"); // attaching alone does not count as reading it
   sock.write(encodeEvent({ Key: { code: { Char: "x" }, modifiers: "", kind: "Press", state: "" } }));
   await waitFor("pane 1 to be idle", async () => (await statusOf(1)) === "idle");
-  sock.end();
+  sock.close();
 });

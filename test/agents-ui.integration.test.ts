@@ -3,11 +3,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Terminal } from "@xterm/headless";
-import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
 import { notifyKinds } from "../src/features/agents/ui-feature";
 import { notificationBytes } from "../src/protocol/notification";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { attachTerminal } from "./outer-terminal";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -21,35 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-/** A terminal attached over the socket: raw bytes kept (for OSC checks) and replayed into xterm. */
-async function attach(cols = 100, rows = 30) {
-  const term = new Terminal({ cols, rows, allowProposedApi: true });
-  const decoder = new FrameDecoder();
-  let raw = "";
-  let pending = Promise.resolve();
-  const sock = await Bun.connect({
-    unix: s.sock,
-    socket: {
-      data(_s, chunk) {
-        for (const f of decoder.push(new Uint8Array(chunk))) {
-          if (f.kind !== FRAME_OUTPUT) continue;
-          const text = new TextDecoder().decode(f.payload);
-          raw += text;
-          pending = pending.then(() => new Promise<void>((r) => term.write(text, r)));
-        }
-      },
-    },
-  });
-  sock.write(JSON.stringify({ v: 1, type: "attach", cols, rows }) + "\n");
-  const line = (y: number) => term.buffer.active.getLine(y)?.translateToString(true) ?? "";
-  return {
-    raw: () => raw,
-    screen: async () => (await pending, Array.from({ length: rows }, (_, y) => line(y))),
-    key: (char: string, modifiers = "") =>
-      sock.write(encodeFrame(FRAME_EVENT, JSON.stringify({ Key: { code: char === "Enter" ? "Enter" : { Char: char }, modifiers, kind: "Press", state: "" } }))),
-    close: () => sock.end(),
-  };
-}
+/** A person's terminal attached over the socket (test/outer-terminal.ts). */
+const attach = (cols = 100, rows = 30) => attachTerminal(s.sock, cols, rows);
 
 test("notification bytes: bell, OSC 9, OSC 777, control characters stripped, configurable", () => {
   expect(notificationBytes(notifyKinds({}), "ws", "claude\x1b]0;x\x07 is done")).toBe(

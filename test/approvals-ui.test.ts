@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Terminal } from "@xterm/headless";
-import { encodeFrame, FRAME_EVENT, FRAME_OUTPUT, FrameDecoder } from "../src/protocol/frames";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { attachTerminal } from "./outer-terminal";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 let s: TestServer;
@@ -31,31 +30,8 @@ function agent(pane: number, command: string) {
   return new Response(proc.stdout).text().then((t) => t.trim());
 }
 
-async function attach(cols = 120, rows = 30) {
-  const term = new Terminal({ cols, rows, allowProposedApi: true });
-  const decoder = new FrameDecoder();
-  let pending = Promise.resolve();
-  const sock = await Bun.connect({
-    unix: s.sock,
-    socket: {
-      data(_s, chunk) {
-        for (const f of decoder.push(new Uint8Array(chunk))) {
-          if (f.kind !== FRAME_OUTPUT) continue;
-          const text = new TextDecoder().decode(f.payload);
-          pending = pending.then(() => new Promise<void>((r) => term.write(text, r)));
-        }
-      },
-    },
-  });
-  sock.write(JSON.stringify({ v: 1, type: "attach", cols, rows }) + "\n");
-  const line = (y: number) => term.buffer.active.getLine(y)?.translateToString(true) ?? "";
-  return {
-    screen: async () => (await pending, Array.from({ length: rows }, (_, y) => line(y))),
-    key: (char: string, modifiers = "") =>
-      sock.write(encodeFrame(FRAME_EVENT, JSON.stringify({ Key: { code: char === "Enter" ? "Enter" : { Char: char }, modifiers, kind: "Press", state: "" } }))),
-    close: () => sock.end(),
-  };
-}
+/** A person's terminal attached over the socket (test/outer-terminal.ts). */
+const attach = (cols = 120, rows = 30) => attachTerminal(s.sock, cols, rows);
 
 const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
 

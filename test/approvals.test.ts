@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
+import { readUntil, ROOT, standInAgentServer, TestServer, waitFor } from "./harness";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 let s: TestServer;
@@ -50,29 +50,18 @@ const waitInbox = (n: number) =>
 
 /** The approval_resolved events so far (replayed from the server's retained events). */
 async function resolvedEvents(): Promise<any[]> {
-  const text = await new Promise<string>((resolve) => {
-    let buf = "";
-    const t = setTimeout(() => resolve(buf), 1500);
-    Bun.connect({
-      unix: s.sock,
-      socket: {
-        open(sock) {
-          sock.write(JSON.stringify({ v: 6, id: 1, type: "subscribe", types: ["approval_resolved"], after_seq: 0 }) + "\n");
-        },
-        data(sock, b) {
-          buf += new TextDecoder().decode(b);
-          // The acknowledgement, then replayed events: stop once nothing new came for a moment.
-          clearTimeout((sock as any).t);
-          (sock as any).t = setTimeout(() => {
-            clearTimeout(t);
-            sock.end();
-            resolve(buf);
-          }, 300);
-        },
-      },
-    });
-  });
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.event === "approval_resolved");
+  // Every retained event is replayed, up to the seq the acknowledgement names: the replay is
+  // complete when that one arrives.
+  const c = await s.connect();
+  try {
+    c.send({ v: 6, id: 1, type: "subscribe", after_seq: 0 });
+    const ack = await c.next();
+    if (ack.type !== "subscribed") throw new Error(`subscribe: ${JSON.stringify(ack)}`);
+    const events = ack.seq > 0 ? await readUntil(c, (e) => e.seq === ack.seq) : [];
+    return events.filter((e) => e.event === "approval_resolved");
+  } finally {
+    c.close();
+  }
 }
 
 describe("approvals through Claude Code's PermissionRequest hook", () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
-import { FrameDecoder, encodeEvent, frameText, FRAME_OUTPUT } from "../src/protocol/frames";
+import { RawAttach } from "./raw-attach";
 import { serverWithTmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");
@@ -122,17 +122,9 @@ describe("the server beside a flood", () => {
   test("echoes a key typed into a quiet pane within 100 ms (attach stream, median of 15)", async () => {
     const srv = await new TestServer().start();
     try {
-      const d = new FrameDecoder();
       let got = "";
-      const sock = await Bun.connect({
-        unix: srv.sock,
-        socket: {
-          open: (s) => void s.write('{"v":1,"type":"attach","cols":120,"rows":40}\n'),
-          data: (_s, b) => {
-            for (const f of d.push(b)) if (f.kind === FRAME_OUTPUT) got += frameText(f);
-          },
-        },
-      });
+      const sock = await RawAttach.open(srv.sock, { v: 1, type: "attach", cols: 120, rows: 40 });
+      sock.onText = (t) => void (got += t);
       await waitFor("first frame", () => got.includes("[main]"));
       const split = await srv.request({ v: 1, type: "split", pane: 1, right: true, cwd: srv.root, command: [], focus: true });
       await srv.waitScreen(split.pane, /[$#] $/m);
@@ -142,14 +134,14 @@ describe("the server beside a flood", () => {
       for (const ch of "qwertyuipzxcvbn") {
         got = "";
         const t0 = performance.now();
-        sock.write(encodeEvent({ Key: { code: { Char: ch }, modifiers: "", kind: "Press", state: "" } }));
+        sock.send({ Key: { code: { Char: ch }, modifiers: "", kind: "Press", state: "" } });
         await waitFor(`echo of ${ch}`, () => got.includes(ch), 5000, 1);
         lat.push(performance.now() - t0);
       }
       lat.sort((a, b) => a - b);
       console.log(`attach-stream echo beside a flood: median ${lat[7]!.toFixed(1)} ms, p90 ${lat[13]!.toFixed(1)} ms`);
       expect(lat[7]!).toBeLessThan(100);
-      sock.end();
+      sock.close();
     } finally {
       await srv.stop();
     }

@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, wsArgv } from "./harness";
+import { Conn, TestServer, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
-import { Conn } from "./v6-client";
 
 const WS = wsArgv().join(" ");
 let server: TestServer;

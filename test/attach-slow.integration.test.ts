@@ -1,23 +1,16 @@
 // A client that stops reading is dropped after 5 s, and meanwhile neither the
 // panes nor other connections wait for it.
 import { expect, test } from "bun:test";
-import { createConnection } from "node:net";
 import { TestServer, waitFor } from "./harness";
+import { RawAttach } from "./raw-attach";
 
 test("a client that cannot take output is dropped after 5 s without slowing anything", async () => {
   const server = await new TestServer().start();
   try {
     // Long lines that change every frame, so the server always has a lot to send.
     await server.request({ v: 2, type: "pane_send", pane: 1, text: "while :; do head -c 30000 /dev/urandom | base64 -w 390; done", enter: true });
-    const sock = createConnection(server.sock);
-    let closed = false;
-    let received = 0;
-    sock.on("close", () => (closed = true));
-    sock.on("data", (b) => (received += b.length));
-    sock.on("error", () => {});
-    await new Promise<void>((r) => sock.on("connect", () => r()));
-    sock.write('{"v":1,"type":"attach","cols":400,"rows":150}\n'); // big frames fill the socket buffers fast
-    await waitFor("first output", () => received > 0);
+    const sock = await RawAttach.open(server.sock, { v: 1, type: "attach", cols: 400, rows: 150 }); // big frames fill the socket buffers fast
+    await waitFor("first output", () => sock.outputBytes > 0);
     sock.pause(); // stop reading: the kernel buffers fill, then the server's queue holds
     const t0 = Date.now();
     // While it is stuck, the control socket answers at once and the pane keeps running.
@@ -32,17 +25,13 @@ test("a client that cannot take output is dropped after 5 s without slowing anyt
     await waitFor("11 s to pass", () => Date.now() - t0 > 11000, 15000, 100);
     sock.resume();
     // Under load the backlog in the socket buffers takes a while to read before the EOF shows.
-    await waitFor("the connection to be closed by the server", () => closed, 15000);
+    await waitFor("the connection to be closed by the server", () => sock.closed, 15000);
     expect(Date.now() - t0).toBeLessThan(27000);
     // A new client attaches normally.
-    const fresh = createConnection(server.sock);
-    let text = "";
-    fresh.on("data", (b) => (text += b.toString("latin1")));
-    fresh.on("error", () => {});
-    fresh.write('{"v":1,"type":"attach","cols":80,"rows":24}\n');
+    const fresh = await RawAttach.open(server.sock, { v: 1, type: "attach", cols: 80, rows: 24 });
     // Its tab bar: the tab is named after the pane's foreground program (the loop's pipeline, or bash between).
-    await waitFor("a fresh client's first screen", () => /1:(bash|head|base64)/.test(text), 5000);
-    fresh.destroy();
+    await waitFor("a fresh client's first screen", () => /1:(bash|head|base64)/.test(fresh.output), 5000);
+    fresh.close();
   } finally {
     await server.stop();
   }

@@ -1,9 +1,10 @@
 // The attach stream at the protocol level: a raw client whose OUTPUT frames
 // are replayed into an xterm, so the screen it would show can be read.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Terminal } from "@xterm/headless";
 import { TestServer, waitFor } from "./harness";
-import { FrameDecoder, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, encodeFrame, frameText } from "../src/protocol/frames";
+import { encodeFrame } from "../src/protocol/frames";
+import { OuterTerminal } from "./outer-terminal";
+import { RawAttach } from "./raw-attach";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,51 +12,46 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+/** A raw attach client (test/raw-attach.ts) whose output is drawn on a terminal emulator. */
 class RawClient {
-  term: Terminal;
-  exit?: any;
-  bytes = 0;
-  private sock: any;
-  constructor(cols: number, rows: number) {
-    this.term = new Terminal({ cols, rows, allowProposedApi: true });
-  }
+  private client!: RawAttach;
+  private outer!: OuterTerminal;
+  constructor(
+    private cols: number,
+    private rows: number,
+  ) {}
   async attach(extra: Record<string, unknown> = {}) {
-    const d = new FrameDecoder();
-    const { cols, rows } = this.term;
-    this.sock = await Bun.connect({
-      unix: server.sock,
-      socket: {
-        open: (s) => void s.write(JSON.stringify({ v: 1, type: "attach", cols, rows, ...extra }) + "\n"),
-        data: (_s, b) => {
-          for (const f of d.push(b)) {
-            if (f.kind === FRAME_OUTPUT) {
-              this.bytes += f.payload.length;
-              this.term.write(f.payload);
-            }
-            if (f.kind === FRAME_EXIT) this.exit = JSON.parse(frameText(f));
-          }
-        },
-      },
-    });
+    this.client = await RawAttach.open(server.sock, { v: 1, type: "attach", cols: this.cols, rows: this.rows, ...extra });
+    this.outer = new OuterTerminal(this.client, this.cols, this.rows);
     return this;
   }
+  get term() {
+    return this.outer.term;
+  }
+  get exit() {
+    return this.client.exit;
+  }
+  /** OUTPUT bytes received so far. */
+  get bytes() {
+    return this.client.outputBytes;
+  }
   send(ev: unknown) {
-    this.sock.write(encodeEvent(ev));
+    this.client.send(ev);
   }
   raw(bytes: Uint8Array) {
-    this.sock.write(bytes);
+    this.client.write(bytes);
   }
-  screen(): string {
-    const b = this.term.buffer.active;
-    const out: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) out.push(b.getLine(b.baseY + y)?.translateToString(true) ?? "");
-    return out.join("\n");
+  async screen(): Promise<string> {
+    return (await this.outer.rows()).join("\n");
   }
-  async until(what: string, pred: (s: string) => boolean) {
-    return waitFor(what, () => new Promise<string | undefined>((r) => this.term.write("", () => r(pred(this.screen()) ? this.screen() : undefined))));
+  until(what: string, pred: (s: string) => boolean) {
+    return waitFor(what, async () => {
+      const s = await this.screen();
+      return pred(s) ? s : undefined;
+    });
   }
   close() {
-    this.sock.end();
+    this.client.close();
   }
 }
 

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
-import { Conn, readUntil } from "./v6-client";
+import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { git, gitEnv, makeRepo } from "./git-rig";
 import { pruneCheckpoints, listCheckpoints } from "../src/features/workstreams/checkpoints";
 

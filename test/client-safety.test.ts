@@ -5,9 +5,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
-import { Conn } from "./v6-client";
 import { RESERVED_SLOTS } from "../src/server/listener";
 import { safeJson, safeText } from "../src/safe-text";
 
@@ -48,9 +47,9 @@ function fakeServer(path: string, answer?: (msg: any) => string) {
     /** Connect once ourselves and wait until it is accepted: any client's earlier connect was accepted first. */
     async settle(): Promise<void> {
       const before = rec.connections;
-      const c = await Bun.connect({ unix: path, socket: { data() {} } });
+      const c = await Conn.open(path);
       await waitFor("the marker connection to be accepted", () => rec.connections > before);
-      c.end();
+      c.close();
     },
   };
 }

@@ -3,8 +3,7 @@
 // never reads (the daemon's memory stays bounded, other clients are unaffected, the reader gets a gap).
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { useServer, waitFor } from "./harness";
-import { Conn, readUntil } from "./v6-client";
+import { Conn, readUntil, useServer, waitFor } from "./harness";
 
 const s = useServer();
 

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
-import { Conn, readUntil } from "./v6-client";
+import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { git, gitEnv, makeRepo } from "./git-rig";
 
 const AGENT = join(ROOT, "test/fixtures/fan-agent.sh");
@@ -16,11 +15,10 @@ let s: TestServer;
 let env: Record<string, string>;
 let repo: string;
 let prompts: string;
-const v6 = (msg: Record<string, unknown>) => s.request({ v: 6, id: 1, ...msg });
 const worktree = (name: string) => join(s.root, "data", "ws", "worktrees", "app", name);
 /** The tab (workspace_list's row) that holds the pane. */
-const tabWith = async (pane: number) => (await v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.panes.includes(pane));
-const dashboard = async () => (await v6({ type: "dashboard" })) as { workstreams: { name: string; pane: number; workspace: string }[] };
+const tabWith = async (pane: number) => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.panes.includes(pane));
+const dashboard = async () => (await s.v6({ type: "dashboard" })) as { workstreams: { name: string; pane: number; workspace: string }[] };
 
 beforeAll(async () => {
   s = new TestServer();
@@ -90,14 +88,14 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     expect(shown).toContain(" 3  race-3  done  2 files  +4 -0  check failed (exit 1)\n");
 
     // Compare: a tab of diffs between the branches, candidate 1 beside each other one.
-    const cmp = await v6({ type: "fan_compare", name: "race" });
+    const cmp = await s.v6({ type: "fan_compare", name: "race" });
     expect(cmp).toMatchObject({ type: "pane", pairs: [["race-1", "race-2"], ["race-1", "race-3"]] });
     const nvim = Bun.which("nvim", { PATH: s.env.PATH ?? "" }) !== null;
     expect(cmp.tool).toBe(nvim ? "nvim" : "git");
     const tab = await tabWith(cmp.pane);
     expect(tab.name).toBe("race compare");
     expect(tab.panes.length).toBe(2);
-    const info = await v6({ type: "pane_info", pane: tab.panes[0] });
+    const info = await s.v6({ type: "pane_info", pane: tab.panes[0] });
     expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
     expect(info.command.slice(-3)).toEqual(["race-1", "race-2", "--"]);
 
@@ -111,7 +109,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     expect(git(repo, ["branch", "--list", "race-*", "--format=%(refname:short)"], env).split("\n")).toEqual(["race-1", "race-2", "race-3"]);
     expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/race-1/"], env)).toBe("");
     // The fan is forgotten; the kept workstream is an ordinary one.
-    const gone = await v6({ type: "fan_status", name: "race" });
+    const gone = await s.v6({ type: "fan_status", name: "race" });
     expect(gone).toMatchObject({ type: "error", code: "not_a_workstream" });
   } finally {
     sub.close();
@@ -119,7 +117,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
 }, 180_000);
 
 test("ws fan --tiled: one tab holds every candidate; keep --delete-branches closes only the others' panes and deletes their branches", async () => {
-  const r = await v6({ type: "fan_start", count: 2, template: "fanpair", name: "tile", prompt: "tiled prompt", tiled: true, repo });
+  const r = await s.v6({ type: "fan_start", count: 2, template: "fanpair", name: "tile", prompt: "tiled prompt", tiled: true, repo });
   expect(r).toMatchObject({ type: "fan_started", fan: "tile" });
   const [a, b] = r.candidates;
   expect(a.tab).toBe(b.tab);
@@ -128,11 +126,11 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
   for (const k of [1, 2]) await waitFor(`tile-${k} to get its prompt`, () => existsSync(`${prompts}.tile-${k}`) && readFileSync(`${prompts}.tile-${k}`, "utf8") === "tiled prompt\n", 60_000);
   // Each candidate's agent is told apart in the shared tab.
   await waitFor("both turns to finish", async () => {
-    const st = await v6({ type: "fan_status", name: "tile" });
+    const st = await s.v6({ type: "fan_status", name: "tile" });
     return st.candidates.every((c: any) => c.status === "done" && c.check === "none") && st;
   }, 60_000);
 
-  const kept = await v6({ type: "fan_keep", name: "tile", k: 1, delete_branches: true });
+  const kept = await s.v6({ type: "fan_keep", name: "tile", k: 1, delete_branches: true });
   expect(kept).toMatchObject({ type: "fan_kept", kept: "tile-1", closed: ["tile-2"], deleted_branches: ["tile-2"] });
   const tab = await tabWith(a.pane);
   expect(tab.panes.length).toBe(2);
@@ -143,9 +141,9 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
 }, 180_000);
 
 test("ws fan refuses bad counts and names in use before making anything", async () => {
-  expect(await v6({ type: "fan_start", count: 1, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
-  expect(await v6({ type: "fan_start", count: 2, template: "fanagent", name: "tile", prompt: "p", repo })).toMatchObject({ type: "error", code: "workstream_exists" });
-  expect(await v6({ type: "fan_start", count: 2, template: "nope", name: "none", prompt: "p", repo })).toMatchObject({ type: "error", code: "template_not_found" });
+  expect(await s.v6({ type: "fan_start", count: 1, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
+  expect(await s.v6({ type: "fan_start", count: 2, template: "fanagent", name: "tile", prompt: "p", repo })).toMatchObject({ type: "error", code: "workstream_exists" });
+  expect(await s.v6({ type: "fan_start", count: 2, template: "nope", name: "none", prompt: "p", repo })).toMatchObject({ type: "error", code: "template_not_found" });
   expect(existsSync(worktree("none-1"))).toBe(false);
   expect(git(repo, ["branch", "--list", "none-*"], env)).toBe("");
 }, 60_000);

@@ -4,7 +4,7 @@
 // daemon started under `prlimit` with a low hard limit, real panes, the real socket.
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, TestServer, waitFor, wsArgv } from "./harness";
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -37,25 +37,9 @@ function cpuTicks(pid: number): number {
 
 /** A connection that holds a subscribe stream open (it stays until closed). */
 async function holdStream(sock: string): Promise<{ close(): void; first: Promise<string> }> {
-  let first!: (s: string) => void;
-  const got = new Promise<string>((r) => (first = r));
-  let buf = "";
-  const socket = await Bun.connect({
-    unix: sock,
-    socket: {
-      open(s) {
-        s.write(JSON.stringify({ v: 6, type: "subscribe", types: ["pane_created"] }) + "\n");
-      },
-      data(_s, b) {
-        buf += b.toString();
-        if (buf.includes("\n")) first(buf.split("\n")[0]!);
-      },
-      close() {
-        first(buf || "(closed)");
-      },
-    },
-  });
-  return { close: () => socket.end(), first: got };
+  const c = await Conn.open(sock);
+  c.send({ v: 6, type: "subscribe", types: ["pane_created"] });
+  return { close: () => c.close(), first: c.nextRaw(30000).catch((e: Error) => c.unread() || e.message) };
 }
 
 test("the soft limit is raised to the hard one at start", async () => {

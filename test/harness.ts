@@ -117,6 +117,11 @@ export class TestServer {
     return this.request({ v: 6, ...msg });
   }
 
+  /** A connection of its own to this server's socket (the raw-socket client, `Conn`). */
+  connect(opts: { read?: boolean } = {}): Promise<Conn> {
+    return Conn.open(this.sock, opts);
+  }
+
   /** Send raw bytes; resolve with the first line back (or all text if the server closes first). */
   rawLine(data: string | Uint8Array, timeoutMs = 10000): Promise<string> {
     return rawExchange(this.sock, data, timeoutMs, true);
@@ -171,49 +176,179 @@ export class TestServer {
   }
 }
 
-function rawExchange(path: string, data: string | Uint8Array, timeoutMs: number, firstLine: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = "";
-    let done = false;
+/**
+ * The tests' one raw-socket client: a connection to a ws socket that collects the lines the server
+ * sends; `next()` resolves with the next one, within a deadline. Writes the kernel does not take at
+ * once are queued and sent on drain, in order. Attach streams (frames) use test/raw-attach.ts.
+ */
+export class Conn {
+  private buf = "";
+  private lines: string[] = [];
+  private waiters: ((l: string | undefined) => void)[] = [];
+  private closeWaiters: (() => void)[] = [];
+  closed = false;
+  private sock!: Awaited<ReturnType<typeof Bun.connect>>;
+  /** Bytes the kernel did not take yet (Bun's write may take only part). */
+  private pending: Buffer[] = [];
+  private constructor() {}
+
+  /** Connect to the socket at `path`; `read: false` starts paused (see `pause`). */
+  static async open(path: string, opts: { read?: boolean } = {}): Promise<Conn> {
+    const c = new Conn();
     const dec = new TextDecoder();
-    const finish = (err?: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      err ? reject(err) : resolve(firstLine ? buf.split("\n")[0]! : buf);
+    const gone = () => {
+      if (c.closed) return;
+      c.closed = true;
+      for (const w of c.waiters.splice(0)) w(undefined);
+      for (const w of c.closeWaiters.splice(0)) w();
     };
-    const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms (got ${JSON.stringify(buf.slice(0, 200))})`)), timeoutMs);
-    const bytes = typeof data === "string" ? Buffer.from(data) : Buffer.from(data);
-    Bun.connect({
+    c.sock = await Bun.connect({
       unix: path,
       socket: {
-        open(s) {
-          const off = s.write(bytes);
-          (s as any).rest = bytes.subarray(off);
-        },
-        drain(s) {
-          const rest: Buffer = (s as any).rest;
-          if (rest?.length) (s as any).rest = rest.subarray(s.write(rest));
-        },
-        data(s, b) {
-          buf += dec.decode(b, { stream: true });
-          if (firstLine && buf.includes("\n")) {
-            finish();
-            s.end();
+        data(_s, b) {
+          c.buf += dec.decode(b, { stream: true });
+          let nl: number;
+          while ((nl = c.buf.indexOf("\n")) >= 0) {
+            const l = c.buf.slice(0, nl);
+            c.buf = c.buf.slice(nl + 1);
+            const w = c.waiters.shift();
+            w ? w(l) : c.lines.push(l);
           }
         },
-        close() {
-          finish();
+        drain() {
+          c.flush();
         },
-        error(_s, e) {
-          finish(e);
-        },
-        connectError(_s, e) {
-          finish(e);
-        },
+        close: gone,
+        error: gone,
       },
-    }).catch((e) => finish(e));
-  });
+    });
+    if (opts.read === false) c.sock.pause?.();
+    return c;
+  }
+
+  write(data: string | Uint8Array): void {
+    this.pending.push(Buffer.from(data));
+    this.flush();
+  }
+
+  private flush(): void {
+    while (this.pending.length && !this.closed) {
+      const head = this.pending[0]!;
+      const n = this.sock.write(head);
+      if (n < head.length) {
+        this.pending[0] = head.subarray(Math.max(0, n));
+        return;
+      }
+      this.pending.shift();
+    }
+  }
+
+  /** One message as a JSON line. */
+  send(msg: Record<string, unknown>): void {
+    this.write(JSON.stringify(msg) + "\n");
+  }
+
+  /** The next line (parsed when it is JSON), or throws after timeoutMs. */
+  async next(timeoutMs = 10000): Promise<any> {
+    const l = await this.nextRaw(timeoutMs);
+    return l.startsWith("{") ? JSON.parse(l) : l;
+  }
+
+  /** The next line as text, or throws after timeoutMs or when the server closes first. */
+  nextRaw(timeoutMs = 10000): Promise<string> {
+    const have = this.lines.shift();
+    if (have !== undefined) return Promise.resolve(have);
+    if (this.closed) return Promise.reject(new Error(`connection closed (left: ${JSON.stringify(this.buf.slice(0, 200))})`));
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        reject(new Error(`no line within ${timeoutMs} ms (partial: ${JSON.stringify(this.buf.slice(0, 200))})`));
+      }, timeoutMs);
+      const w = (l: string | undefined) => {
+        clearTimeout(t);
+        l === undefined ? reject(new Error(`connection closed (left: ${JSON.stringify(this.buf.slice(0, 200))})`)) : resolve(l);
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  /** Resolves once the server has closed the connection, or throws after timeoutMs. */
+  whenClosed(timeoutMs = 10000): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.closeWaiters.splice(this.closeWaiters.indexOf(w), 1);
+        reject(new Error(`connection still open after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const w = () => {
+        clearTimeout(t);
+        resolve();
+      };
+      this.closeWaiters.push(w);
+    });
+  }
+
+  /** Everything still to come, as text, once the server closes the connection (within timeoutMs). */
+  async rest(timeoutMs = 10000): Promise<string> {
+    try {
+      await this.whenClosed(timeoutMs);
+    } catch {
+      throw new Error(`the server kept the connection open past ${timeoutMs} ms (got ${JSON.stringify(this.unread().slice(0, 200))})`);
+    }
+    return this.unread();
+  }
+
+  /** What has come and not been read yet, lines and any unfinished one. */
+  unread(): string {
+    return this.lines.map((l) => l + "\n").join("") + this.buf;
+  }
+
+  /** Close our writing side (the server sees end of input) and keep reading. */
+  shutdown(): void {
+    this.sock.shutdown();
+  }
+
+  /** Stop reading: what the server sends waits in the kernel, as with a reader that is stuck. */
+  pause(): void {
+    this.sock.pause?.();
+  }
+
+  resume(): void {
+    this.sock.resume?.();
+  }
+
+  close(): void {
+    this.sock.end();
+  }
+}
+
+/** Lines from `c` (parsed) until one satisfies `until`; returns them all, that one last. */
+export async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
+  const out: any[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const e = await c.next(Math.max(1, deadline - Date.now()));
+    out.push(e);
+    if (until(e)) return out;
+  }
+}
+
+/** Send bytes on a fresh connection; the first line back, or all text if the server closes first. */
+async function rawExchange(path: string, data: string | Uint8Array, timeoutMs: number, firstLine: boolean): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const c = await Conn.open(path);
+  try {
+    c.write(data);
+    if (!firstLine) return await c.rest(timeoutMs);
+    try {
+      return await c.nextRaw(timeoutMs);
+    } catch (e) {
+      if (!c.closed) throw e;
+      return (await c.rest(Math.max(1, deadline - Date.now()))).split("\n")[0]!;
+    }
+  } finally {
+    c.close();
+  }
 }
 
 /**

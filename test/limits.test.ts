@@ -1,8 +1,7 @@
 // The limits: 1024 connections, then too_many_connections; a large request that finds no memory
 // budget within 2 s is refused with busy having done nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, waitFor } from "./harness";
-import { Conn } from "./v6-client";
+import { Conn, TestServer, waitFor } from "./harness";
 import { parseReply } from "../src/protocol/envelope";
 import { RESERVED_SLOTS } from "../src/server/listener";
 

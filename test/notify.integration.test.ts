@@ -4,9 +4,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor, wsArgv } from "./harness";
+import { Conn, waitFor, wsArgv } from "./harness";
 import { serverWithTmux } from "./tmux-driver";
-import { Conn } from "./v6-client";
 
 const { s, tmux } = serverWithTmux();
 

@@ -3,7 +3,7 @@
 // test reads the screen the person would see, not ws's idea of it.
 import { Terminal } from "@xterm/headless";
 import { useModernWidths } from "../src/model/emulator-unicode";
-import type { RawAttach } from "./raw-attach";
+import { RawAttach } from "./raw-attach";
 
 export class OuterTerminal {
   readonly term: Terminal;
@@ -40,4 +40,21 @@ export class OuterTerminal {
     }
     return out;
   }
+}
+
+/**
+ * A person at a terminal attached to the server on `sock`: the raw attach client, its output drawn
+ * on an OuterTerminal, keys typed as they press them.
+ */
+export async function attachTerminal(sock: string, cols: number, rows: number) {
+  const client = await RawAttach.open(sock, { v: 1, type: "attach", cols, rows });
+  const outer = new OuterTerminal(client, cols, rows);
+  return {
+    client,
+    /** Every byte of output received (for checks on escape sequences). */
+    raw: () => outer.bytes,
+    screen: () => outer.rows(),
+    key: (char: string, modifiers = "") => client.send({ Key: { code: char === "Enter" ? "Enter" : { Char: char }, modifiers, kind: "Press", state: "" } }),
+    close: () => client.close(),
+  };
 }

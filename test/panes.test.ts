@@ -3,8 +3,7 @@
 // pane_list and in the attached UI; renames and moves seen in events; moves keep the program
 // running and the id; ws pane list --format. A real daemon, real shells, the real socket.
 import { describe, expect, test } from "bun:test";
-import { processAlive, TestServer, useServer, waitFor, wsArgv } from "./harness";
-import { Conn, readUntil } from "./v6-client";
+import { Conn, processAlive, readUntil, TestServer, useServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 import { parseArgs } from "../src/cli/parse";
 import { buildCommandTable } from "../src/cli/table";

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, processAlive, rssKb, waitFor } from "./harness";
+import { type Conn, TestServer, processAlive, rssKb, waitFor } from "./harness";
 import { MESSAGES } from "../src/commands";
 import type { MessageEntry } from "../src/commands/types";
 import type { FieldSpec } from "../src/protocol/schema";
@@ -193,68 +193,23 @@ function versionFor(m: MessageEntry): number {
 
 // ---- one connection, one line at a time (lines are answered in order) ----
 class LineClient {
-  private sock: any;
-  private buf = "";
-  private waiting: { resolve: (l: string) => void; reject: (e: Error) => void } | undefined;
-  private closed = true;
+  private conn: Conn | undefined;
   private lastReply = 0;
-
-  private async connect(): Promise<void> {
-    this.buf = "";
-    const sock = await Bun.connect({
-      unix: s.sock,
-      socket: {
-        data: (_s, b) => {
-          this.buf += Buffer.from(b).toString("utf8");
-          const nl = this.buf.indexOf("\n");
-          if (nl >= 0 && this.waiting) {
-            const line = this.buf.slice(0, nl);
-            this.buf = this.buf.slice(nl + 1);
-            const w = this.waiting;
-            this.waiting = undefined;
-            w.resolve(line);
-          }
-        },
-        drain: (sock) => {
-          const rest: Buffer | undefined = (sock as any).rest;
-          if (rest?.length) (sock as any).rest = rest.subarray(Math.max(0, sock.write(rest)));
-        },
-        close: (sock) => {
-          if (sock !== this.sock && this.sock !== undefined) return; // an old connection, already replaced
-          this.closed = true;
-          const w = this.waiting;
-          this.waiting = undefined;
-          w?.reject(new Error(`connection closed (unanswered; buffered ${JSON.stringify(this.buf.slice(0, 200))})`));
-        },
-        error: () => {},
-      },
-    });
-    this.sock = sock;
-    this.closed = false;
-  }
 
   /** Send one line; its reply line. Anything left over from an earlier reply is an error. */
   async send(line: string, timeoutMs = 15000): Promise<string> {
     // The server closes a connection idle for 2 s: start a fresh one well before that.
-    if (!this.closed && Date.now() - this.lastReply > 1000) this.close();
-    if (this.closed) await this.connect();
-    if (this.buf.length) throw new Error(`a reply had more than one line: ${JSON.stringify(this.buf.slice(0, 300))}`);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const reply = new Promise<string>((resolve, reject) => {
-      this.waiting = { resolve, reject };
-      timer = setTimeout(() => {
-        this.waiting = undefined;
-        this.close(); // its late reply must not be taken for the next line's
-        reject(new Error(`no reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-    });
-    const bytes = Buffer.from(line + "\n");
-    const n = this.sock.write(bytes);
-    if (n < bytes.length) this.sock.rest = bytes.subarray(Math.max(0, n));
+    if (this.conn && !this.conn.closed && Date.now() - this.lastReply > 1000) this.close();
+    if (!this.conn || this.conn.closed) this.conn = await s.connect();
+    const c = this.conn;
+    if (c.unread().length) throw new Error(`a reply had more than one line: ${JSON.stringify(c.unread().slice(0, 300))}`);
+    c.write(line + "\n");
     try {
-      return await reply;
+      return await c.nextRaw(timeoutMs);
+    } catch (e) {
+      this.close(); // a late reply must not be taken for the next line's
+      throw e;
     } finally {
-      clearTimeout(timer);
       this.lastReply = Date.now();
     }
   }
@@ -264,8 +219,8 @@ class LineClient {
   }
 
   close(): void {
-    this.closed = true;
-    this.sock?.end();
+    this.conn?.close();
+    this.conn = undefined;
   }
 }
 let client: LineClient;

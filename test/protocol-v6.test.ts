@@ -1,8 +1,7 @@
 // Protocol v6 over the real socket: the envelope (id echo, order), structured errors and their
 // codes and hints, and each v6 message.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { TestServer, useServer, waitFor } from "./harness";
-import { Conn } from "./v6-client";
+import { Conn, TestServer, useServer, waitFor } from "./harness";
 
 const s = useServer();
 

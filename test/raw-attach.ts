@@ -102,6 +102,15 @@ export class RawAttach {
     await waitFor("the first frame", () => this.outputBytes > 0 || this.refusal || this.closed);
   }
 
+  /** Stop reading: what the server sends waits in the kernel, as with a client that is stuck. */
+  pause(): void {
+    this.sock.pause();
+  }
+
+  resume(): void {
+    this.sock.resume();
+  }
+
   close(): void {
     this.sock.end();
   }

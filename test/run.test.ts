@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
-import { Conn } from "./v6-client";
+import { Conn, TestServer, waitFor } from "./harness";
 
 let s: TestServer;
 

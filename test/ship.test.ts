@@ -5,9 +5,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
 import { ghStandIn, git, gitEnv, makeRepo } from "./git-rig";
-import { Conn, readUntil } from "./v6-client";
 import { saveCheckpointTree } from "../src/features/workstreams/checkpoints";
 
 let root: string;

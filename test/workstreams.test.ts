@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
-import { Conn, readUntil } from "./v6-client";
 import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
 let s: TestServer;
