@@ -23,6 +23,8 @@ import {
   PERMISSION_EVENT,
   PERMISSION_HOOK_TIMEOUT_S,
   claudeCommand,
+  CODEX_PERMISSION_HOOK_TIMEOUT_S,
+  codexApprovalCommand,
   installClaude,
   lineDiff,
   runHooks,
@@ -174,6 +176,62 @@ args = ["--port", "0"]
     const back = parseToml(readFileSync(file, "utf8")) as any;
     expect(back.notify).toEqual(["python3", "/home/me/notify.py"]);
     expect(readFileSync(file, "utf8")).toContain("# later edit");
+  });
+});
+
+describe("codex hooks.json (the approvals hook)", () => {
+  // As a person writes it: their own hooks for other events and for PermissionRequest.
+  const userHooks = `{
+  "hooks": {
+    "PermissionRequest": [
+      { "matcher": "^Bash$", "hooks": [ { "type": "command", "command": "~/bin/policy.sh", "timeout": 5 } ] }
+    ],
+    "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done" } ] } ]
+  }
+}
+`;
+
+  test("install adds a PermissionRequest group beside config.toml's notify; the user's hooks stay; uninstall restores exactly", () => {
+    const file = join(dir, "config.toml");
+    writeFileSync(file, `model = "o3"\n`);
+    writeFileSync(join(dir, "hooks.json"), userHooks);
+    const out = runHooks({ action: "install", target: "codex", file, ws: WS });
+    expect(out).toContain(join(dir, "hooks.json"));
+    expect(out).toContain("open /hooks in Codex"); // Codex runs a new hook only once trusted: say so
+    const json = JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"));
+    expect(Object.keys(json)).toEqual(["hooks"]); // Codex refuses unknown top-level keys
+    expect(json.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: "notify-send done" }] }]);
+    expect(json.hooks.PermissionRequest).toHaveLength(2);
+    expect(json.hooks.PermissionRequest[1]).toEqual({
+      matcher: "*",
+      hooks: [{ type: "command", command: codexApprovalCommand(WS), timeout: CODEX_PERMISSION_HOOK_TIMEOUT_S, statusMessage: expect.stringContaining("ws") }],
+    });
+    expect(codexApprovalCommand(WS)).toBe("'/opt/ws dir/ws' approval-hook --agent codex");
+    expect((parseToml(readFileSync(file, "utf8")) as any).notify).toEqual([...WS, "report", "--agent", "codex"]);
+    // Twice is once.
+    expect(runHooks({ action: "install", target: "codex", file, ws: WS })).not.toContain("open /hooks");
+    expect(JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8")).hooks.PermissionRequest).toHaveLength(2);
+    runHooks({ action: "uninstall", target: "codex", file, ws: WS });
+    expect(readFileSync(join(dir, "hooks.json"), "utf8")).toBe(userHooks);
+    expect(readFileSync(file, "utf8")).toBe(`model = "o3"\n`);
+  });
+
+  test("no hooks.json before: install creates it, uninstall removes it; edited since, only ws's group goes", () => {
+    const file = join(dir, "config.toml");
+    runHooks({ action: "install", target: "codex", file, ws: WS });
+    expect(existsSync(join(dir, "hooks.json"))).toBe(true);
+    runHooks({ action: "uninstall", target: "codex", file, ws: WS });
+    expect(existsSync(join(dir, "hooks.json"))).toBe(false);
+    runHooks({ action: "install", target: "codex", file, ws: WS });
+    const json = JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"));
+    json.hooks.Stop = [{ hooks: [{ type: "command", command: "say done" }] }];
+    writeFileSync(join(dir, "hooks.json"), JSON.stringify(json, null, 2));
+    // ws moved: install updates its own command rather than adding a second one.
+    runHooks({ action: "install", target: "codex", file, ws: ["/usr/local/bin/ws"] });
+    const moved = JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"));
+    expect(moved.hooks.PermissionRequest.map((g: any) => g.hooks[0].command)).toEqual(["/usr/local/bin/ws approval-hook --agent codex"]);
+    runHooks({ action: "uninstall", target: "codex", file, ws: ["/usr/local/bin/ws"] });
+    expect(JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"))).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } });
   });
 });
 

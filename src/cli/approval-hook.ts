@@ -6,11 +6,15 @@
 //
 // Claude Code runs this hook while its permission dialog is already on screen (the first answer
 // wins there, so nothing is answered twice); the wait's default is therefore long, and it ends
-// early when the agent reports it moved on (docs/agents.md "Approvals").
+// early when the agent reports it moved on. Codex runs it *before* its dialog appears (the dialog
+// waits for the hook), so its default wait is short: a person at the Codex pane sees its own
+// dialog within a minute (docs/agents.md "Approvals").
 import { readStdin, sendLine } from "./report";
 
-/** How long the hook waits for an answer in ws by default: 5 minutes. */
+/** How long the hook waits for an answer in ws by default: 5 minutes (Claude Code's dialog is usable meanwhile). */
 export const DEFAULT_WAIT_MS = 300_000;
+/** Codex's default: 1 minute, since Codex shows its own dialog only once the hook has returned. */
+export const CODEX_WAIT_MS = 60_000;
 /** The longest wait the server accepts (approval_request's `timeout`). */
 export const MAX_WAIT_MS = 3_600_000;
 /** Extra time for the server's reply to arrive after its own deadline. */
@@ -32,7 +36,8 @@ export function parseHookArgs(argv: string[], env: Record<string, string | undef
     else if (a.startsWith("--timeout=")) wait = a.slice(10);
   }
   const n = Number(wait);
-  const waitMs = Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_WAIT_MS) : DEFAULT_WAIT_MS;
+  const fallback = agent === "codex" ? CODEX_WAIT_MS : DEFAULT_WAIT_MS;
+  const waitMs = wait !== undefined && wait !== "" && Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_WAIT_MS) : fallback;
   return { ...(agent ? { agent } : {}), waitMs };
 }
 

@@ -68,7 +68,7 @@ export const LOCAL_COMMANDS: Command[] = [
   {
     path: "approval-hook",
     summary: "An agent's PermissionRequest hook: ask in ws's inbox, wait, print the answer for the agent (silence: its own dialog decides)",
-    params: [flag("agent", "string", "claude, codex, …"), flag("timeout", "integer", "How long to wait for an answer in ws, in ms (default 300000, or $WS_APPROVAL_TIMEOUT_MS)")],
+    params: [flag("agent", "string", "claude, codex, …"), flag("timeout", "integer", "How long to wait for an answer in ws, in ms (default 300000, 60000 for codex, or $WS_APPROVAL_TIMEOUT_MS)")],
     run: "approvalHook",
     ownArgs: true,
   },

@@ -91,31 +91,41 @@ function writeJsonLike(value: unknown, like: string | null): string {
   return JSON.stringify(value, null, indent) + eol;
 }
 
-export function installClaude(text: string | null, ws: string[]): string {
+/** One hook ws wants in a JSON hooks file: the event, its matcher (if any) and the handler. */
+interface WantedHook {
+  event: string;
+  matcher?: string;
+  hook: { type: "command"; command: string; [k: string]: unknown };
+}
+
+/**
+ * Add `wanted` to a JSON hooks file (Claude Code's settings.json, Codex's hooks.json: the same
+ * hooks.EVENT = [{ matcher?, hooks: [handler] }] shape). A handler `isOurs` already there is kept,
+ * its command updated when ws moved; everything else stays as it was.
+ */
+function installJsonHooks(text: string | null, wanted: WantedHook[], isOurs: (h: unknown) => boolean): string {
   const settings = readJson(text);
   if (settings.hooks !== undefined && (typeof settings.hooks !== "object" || Array.isArray(settings.hooks))) {
     throw new HooksError('"hooks" in the settings file is not an object; nothing was changed');
   }
   const hooks = (settings.hooks ??= {});
   let changed = false;
-  for (const event of [...CLAUDE_EVENTS, PERMISSION_EVENT]) {
-    const groups = (hooks[event] ??= []);
-    if (!Array.isArray(groups)) throw new HooksError(`hooks.${event} is not a list; nothing was changed`);
-    const approval = event === PERMISSION_EVENT;
-    const command = approval ? claudeApprovalCommand(ws) : claudeCommand(ws, event);
-    const mine = groups.flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurClaudeHook);
+  for (const w of wanted) {
+    const groups = (hooks[w.event] ??= []);
+    if (!Array.isArray(groups)) throw new HooksError(`hooks.${w.event} is not a list; nothing was changed`);
+    const mine = groups.flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs);
     if (mine) {
-      if (mine.command !== command) [mine.command, changed] = [command, true]; // ws moved
+      if (mine.command !== w.hook.command) [mine.command, changed] = [w.hook.command, true]; // ws moved
       continue;
     }
-    const hook = approval ? { type: "command", command, timeout: PERMISSION_HOOK_TIMEOUT_S } : { type: "command", command };
-    groups.push({ ...(TOOL_EVENTS.has(event) || approval ? { matcher: "*" } : {}), hooks: [hook] });
+    groups.push({ ...(w.matcher !== undefined ? { matcher: w.matcher } : {}), hooks: [w.hook] });
     changed = true;
   }
   return changed ? writeJsonLike(settings, text) : (text ?? "");
 }
 
-export function uninstallClaude(text: string): string {
+/** Take every handler `isOurs` out of a JSON hooks file; a group left empty goes, and so does an empty hooks object. */
+function uninstallJsonHooks(text: string, isOurs: (h: unknown) => boolean): string {
   const settings = readJson(text);
   const hooks = settings.hooks;
   if (!hooks || typeof hooks !== "object") return text;
@@ -125,7 +135,7 @@ export function uninstallClaude(text: string): string {
     const kept = [];
     for (const g of groups) {
       const list = Array.isArray(g?.hooks) ? g.hooks : undefined;
-      const rest = list?.filter((h: unknown) => !isOurClaudeHook(h));
+      const rest = list?.filter((h: unknown) => !isOurs(h));
       if (!list || rest!.length === list.length) kept.push(g);
       else if (rest!.length) kept.push({ ...g, hooks: rest });
     }
@@ -138,6 +148,42 @@ export function uninstallClaude(text: string): string {
   if (Object.keys(hooks).length === 0) delete settings.hooks;
   return writeJsonLike(settings, text);
 }
+
+export function installClaude(text: string | null, ws: string[]): string {
+  const wanted: WantedHook[] = CLAUDE_EVENTS.map((event) => ({
+    event,
+    ...(TOOL_EVENTS.has(event) ? { matcher: "*" } : {}),
+    hook: { type: "command" as const, command: claudeCommand(ws, event) },
+  }));
+  wanted.push({ event: PERMISSION_EVENT, matcher: "*", hook: { type: "command", command: claudeApprovalCommand(ws), timeout: PERMISSION_HOOK_TIMEOUT_S } });
+  return installJsonHooks(text, wanted, isOurClaudeHook);
+}
+
+export const uninstallClaude = (text: string) => uninstallJsonHooks(text, isOurClaudeHook);
+
+// ---- Codex: ~/.codex/hooks.json, the same shape (Codex 0.171 reads it beside config.toml; its
+// PermissionRequest hook runs before Codex shows its own approval dialog, docs/agents.md).
+
+/** The hook's time limit in Codex's hooks.json, in seconds: above the hook's own default wait for
+ * Codex (60 s, cli/approval-hook.ts), so the hook gives up before Codex kills it. */
+export const CODEX_PERMISSION_HOOK_TIMEOUT_S = 90;
+/** What Codex shows on its hook row while ws waits. */
+export const CODEX_STATUS_MESSAGE = "Waiting for an answer in ws (ws inbox, or the dashboard's Needs you)";
+
+export const codexApprovalCommand = (ws: string[]) => [...ws, "approval-hook", "--agent", "codex"].map(shellWord).join(" ");
+const OURS_CODEX = /(^|[\s/'])(ws|main\.ts)'?\s+approval-hook\s+--agent\s+codex$/;
+const isOurCodexHook = (h: unknown) =>
+  !!h && typeof h === "object" && typeof (h as any).command === "string" && OURS_CODEX.test((h as any).command);
+
+export function installCodexHooks(text: string | null, ws: string[]): string {
+  return installJsonHooks(
+    text,
+    [{ event: PERMISSION_EVENT, matcher: "*", hook: { type: "command", command: codexApprovalCommand(ws), timeout: CODEX_PERMISSION_HOOK_TIMEOUT_S, statusMessage: CODEX_STATUS_MESSAGE } }],
+    isOurCodexHook,
+  );
+}
+
+export const uninstallCodexHooks = (text: string) => uninstallJsonHooks(text, isOurCodexHook);
 
 // ---- Codex: ~/.codex/config.toml, top-level notify = ["prog", "arg", …] (the JSON is appended)
 
@@ -321,14 +367,44 @@ export interface HooksOptions {
   ws?: string[];
 }
 
+/** One file a target's hooks live in, and how ws's part is added to and taken from it. */
+interface HookFile {
+  path: string;
+  install: (text: string | null, ws: string[]) => string;
+  uninstall: (text: string) => string;
+}
+
+/** The files ws changes for `target`: Claude Code's settings.json; Codex's config.toml (notify) and
+ * the hooks.json beside it (the approvals hook). `file` names the first one. */
+export function hookFiles(target: HookTarget, file?: string): HookFile[] {
+  const first = file ?? settingsPath(target);
+  if (target === "claude") return [{ path: first, install: installClaude, uninstall: uninstallClaude }];
+  return [
+    { path: first, install: installCodex, uninstall: uninstallCodex },
+    { path: join(dirname(first), "hooks.json"), install: installCodexHooks, uninstall: uninstallCodexHooks },
+  ];
+}
+
+/** Codex runs a hook it has not seen (or whose command changed) only once the person trusts it. */
+const CODEX_TRUST_NOTE =
+  "Codex runs the new PermissionRequest hook only once you trust it: Codex asks at its next start (\"Hooks need review\"), or open /hooks in Codex.";
+
 /** Do it (or, with dryRun, show it). Returns what to print. */
 export function runHooks(o: HooksOptions): string {
-  const file = resolveSettings(o.file ?? settingsPath(o.target));
+  const ws = o.ws ?? selfCommand();
+  const out = hookFiles(o.target, o.file).map((f) => runHookFile(o, f, ws));
+  const hooksJsonChanged = o.target === "codex" && o.action === "install" && !o.dryRun && !out[1]!.endsWith(ALREADY);
+  return [...out, ...(hooksJsonChanged ? [CODEX_TRUST_NOTE] : [])].join("\n");
+}
+
+const ALREADY = ": ws hooks already installed";
+
+function runHookFile(o: HooksOptions, hf: HookFile, ws: string[]): string {
+  const file = resolveSettings(hf.path);
   const { path, target } = file;
   const shown = target === resolve(path) ? path : `${path} (→ ${target})`;
-  const ws = o.ws ?? selfCommand();
   const before = read(file);
-  const install = o.target === "claude" ? installClaude : installCodex;
+  const install = hf.install;
   const backup = backupPath(path);
   let after: string | null;
   if (o.action === "install") after = install(before, ws);
@@ -336,11 +412,12 @@ export function runHooks(o: HooksOptions): string {
   else {
     // Untouched since install: put the original back exactly (or remove a file install created).
     const saved = existsSync(backup) ? readFileSync(backup, "utf8") : null;
-    if (saved !== null && install(saved, ws) === before) after = saved;
+    // (The backup itself may hold ws's hooks, from an install over an installed file: take them out.)
+    if (saved !== null && install(saved, ws) === before) after = hf.uninstall(saved);
     else if (saved === null && install(null, ws) === before) after = null;
-    else after = o.target === "claude" ? uninstallClaude(before) : uninstallCodex(before);
+    else after = hf.uninstall(before);
   }
-  if (after === before) return `${shown}: ${o.action === "install" ? "ws hooks already installed" : "no ws hooks found"}`;
+  if (after === before) return `${shown}${o.action === "install" ? ALREADY : ": no ws hooks found"}`;
   const diff = lineDiff(before ?? "", after ?? "");
   if (o.dryRun) return `${shown} (dry run, nothing written):\n${diff}`;
   if (o.action === "install") {
