@@ -11,7 +11,7 @@ import type { HandlerInput } from "./handlers";
 import { savePath } from "../features/persistence/store";
 
 import { wsDir } from "../xdg-dirs";
-import * as linux from "../platform/linux";
+import { processStateSync } from "../platform";
 import { selfArgv } from "../paths";
 export { selfArgv };
 
@@ -197,7 +197,7 @@ async function noAnswer(path: string, pid: number | undefined): Promise<string |
   } catch (e) {
     if (!(e instanceof NoAnswer)) return `takes connections but the request failed: ${(e as Error).message}`;
   }
-  const state = pid ? (linux.statSync(pid)?.state ?? "") : "";
+  const state = pid ? (processStateSync(pid)?.state ?? "") : "";
   const who = pid ? `the server (pid ${pid})` : "the server";
   if (state === "T" || state === "t") return `${who} takes connections but does not answer: it is stopped (resume it: kill -CONT ${pid})`;
   return `${who} takes connections but did not answer within ${ms / 1000} s (busy or stuck; see its log in ${stateDir()})`;

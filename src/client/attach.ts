@@ -4,7 +4,7 @@
 // events → EVENT frames; OUTPUT frames → the terminal. Whatever ends the session (EXIT, a
 // dropped connection, a signal, a crash), the terminal is restored.
 
-import { fstatSync, readlinkSync, writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
 import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
@@ -13,6 +13,7 @@ import { connectClient, connectsLocally, serverName } from "./connect";
 import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure, formatMs } from "./stream";
 import { safeText } from "../safe-text";
+import { ownTerminal } from "../platform";
 
 // Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events,
 // and keys with all their modifiers: the kitty keyboard protocol's "disambiguate" (pushed on the
@@ -67,12 +68,12 @@ export const RESTARTING = 75;
  * `tty`): a local server, stdin and stdout the same terminal, and not WS_ATTACH_DIRECT=0. */
 function directTty(): { tty: string; tty_id: string } | undefined {
   if (process.env.WS_ATTACH_DIRECT === "0" || !connectsLocally()) return undefined;
+  const path = ownTerminal();
+  if (!path || !isTerminalPath(path)) return undefined;
   try {
-    const path = readlinkSync("/proc/self/fd/0");
-    if (!isTerminalPath(path) || readlinkSync("/proc/self/fd/1") !== path) return undefined;
     return { tty: path, tty_id: ttyId(fstatSync(0)) };
   } catch {
-    return undefined; // no /proc: not Linux
+    return undefined;
   }
 }
 

@@ -7,8 +7,8 @@
 // accept never runs out instead. Panes may use only what connections, refused connections and
 // short-lived files (a save, git's pipes) leave them: past that, creating a pane is refused with
 // `resource_exhausted`, and the listener serves at most `connectionShare` connections.
-import { dlopen, FFIType } from "bun:ffi";
-import { readdirSync } from "node:fs";
+import { fileLimits, openFileCount } from "../platform";
+import type { Limits } from "../platform/sys";
 import { WsError } from "../protocol/errors";
 
 /** Descriptors one pane holds. */
@@ -18,47 +18,10 @@ export const FDS_PER_PANE = 3;
 const spareFds = (limit: number) => Math.min(128, Math.floor(limit / 8));
 /** What the daemon holds itself (stdio, its log, the socket, workers, Bun's own): 64, or an eighth. */
 const daemonFds = (limit: number) => Math.min(64, Math.floor(limit / 8));
-/** Linux's RLIMIT_NOFILE (asm-generic, x86_64 and aarch64 alike). */
-const RLIMIT_NOFILE = 7;
-
-interface Limits {
-  soft: number;
-  hard: number;
-}
-
-let rlimit: { get(): Limits | undefined; set(l: Limits): boolean } | null | undefined;
-
-/** getrlimit/setrlimit through libc (Linux with glibc); null elsewhere. */
-function libc() {
-  if (rlimit !== undefined) return rlimit;
-  rlimit = null;
-  if (process.platform !== "linux") return rlimit;
-  try {
-    const { symbols } = dlopen("libc.so.6", {
-      getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-      setrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-    });
-    // struct rlimit: two rlim_t (u64) on 64-bit Linux.
-    rlimit = {
-      get() {
-        const buf = new BigUint64Array(2);
-        if (symbols.getrlimit(RLIMIT_NOFILE, buf) !== 0) return undefined;
-        const n = (v: bigint) => (v > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(v));
-        return { soft: n(buf[0]!), hard: n(buf[1]!) };
-      },
-      set(l) {
-        const v = (n: number) => (Number.isFinite(n) ? BigInt(n) : 0xffffffffffffffffn);
-        return symbols.setrlimit(RLIMIT_NOFILE, new BigUint64Array([v(l.soft), v(l.hard)])) === 0;
-      },
-    };
-  } catch {}
-  return rlimit;
-}
-
 /** Raise the soft limit to the hard one (as most servers do at start): the soft default (1024 on
  * many systems) is meant for programs that never hold hundreds of terminals. Returns the limits now. */
 export function raiseFileLimit(): Limits | undefined {
-  const c = libc();
+  const c = fileLimits();
   const now = c?.get();
   if (!c || !now) return undefined;
   if (now.soft < now.hard && c.set({ soft: now.hard, hard: now.hard })) return c.get();
@@ -67,7 +30,7 @@ export function raiseFileLimit(): Limits | undefined {
 
 /** Descriptors this process may have open (the soft limit); Infinity when it can't be read. */
 export function fileLimit(): number {
-  return libc()?.get()?.soft ?? Infinity;
+  return fileLimits()?.get()?.soft ?? Infinity;
 }
 
 /** Connections the descriptors allow beside the panes: a quarter of them (at least 16). */
@@ -75,13 +38,9 @@ export function connectionShare(limit = fileLimit()): number {
   return Number.isFinite(limit) ? Math.max(16, Math.floor(limit / 4)) : Number.MAX_SAFE_INTEGER;
 }
 
-/** Descriptors open now (Linux; undefined where /proc can't tell). */
+/** Descriptors open now (undefined where the system can't tell). */
 export function openFiles(): number | undefined {
-  try {
-    return readdirSync("/proc/self/fd").length;
-  } catch {
-    return undefined;
-  }
+  return openFileCount();
 }
 
 /**

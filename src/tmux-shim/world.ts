@@ -2,7 +2,7 @@
 // window (@N, the tab's id), a pane is a pane (%N, the pane's id). ws never reuses an id, so an id
 // a tool keeps names the same pane for as long as it lives. Indexes count from 0, as tmux's do by
 // default. Geometry comes from each pane's size and its tab's split tree.
-import { readlinkSync } from "node:fs";
+import { processTerminalSync } from "../platform";
 import { hostname } from "node:os";
 import { request, type ReplyObject } from "../client/request";
 import { startCommandOf, tmuxArgv } from "./pane-command";
@@ -194,14 +194,8 @@ export async function paneExtras(sock: string, ids: number[]): Promise<Map<numbe
   return out;
 }
 
-/** The terminal a pane's program has as stdin (Linux /proc), or "". */
-function ttyOf(pid: number): string {
-  try {
-    return readlinkSync(`/proc/${pid}/fd/0`);
-  } catch {
-    return "";
-  }
-}
+/** The terminal a pane's program runs on, or "". */
+const ttyOf = processTerminalSync;
 
 export interface FormatContext {
   session?: TSession;

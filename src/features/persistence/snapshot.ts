@@ -5,17 +5,16 @@
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
-import { platformKind } from "../../platform";
-import * as linux from "../../platform/linux";
+import { platformKind, processCwd } from "../../platform";
 import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
 
-/** The program's current directory (Linux /proc); else where it started. Elsewhere a save does
- * not ask lsof: one child process per pane on every save costs more than the cwd is worth. */
+/** The program's current directory where it is cheap (Linux /proc); else where it started. The
+ * portable path is not asked: one lsof per pane on every save costs more than the cwd is worth. */
 async function currentDir(p: Pane): Promise<string> {
-  return (platformKind() === "linux" && !p.exited ? await linux.cwd(p.pid) : undefined) ?? p.cwd;
+  return (platformKind() === "linux" && !p.exited ? await processCwd(p.pid) : undefined) ?? p.cwd;
 }
 
 function extraEnv(p: Pane, base: Record<string, string>): Record<string, string> {

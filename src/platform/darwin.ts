@@ -1,0 +1,63 @@
+// macOS's libproc (proc_pidinfo) through bun:ffi: a process's cwd, parent, terminal's foreground group and name
+// without starting ps or lsof. Only on darwin, and never run on this project's Linux CI: every
+// call checks what it got (the answer names the pid asked about) and returns undefined when the
+// library won't load or the answer doesn't fit, and the portable path then asks ps/lsof instead.
+import { dlopen, FFIType, ptr } from "bun:ffi";
+
+const { i32, u64 } = FFIType;
+const SYMBOLS = {
+  proc_pidinfo: { args: [i32, i32, u64, FFIType.ptr, i32], returns: i32 },
+} as const;
+
+type Libproc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
+let loaded: Libproc | null | undefined;
+
+function libproc(): Libproc | undefined {
+  if (loaded === undefined) {
+    loaded = null;
+    try {
+      if (process.platform === "darwin") loaded = dlopen("/usr/lib/libSystem.B.dylib", SYMBOLS).symbols;
+    } catch {}
+  }
+  return loaded ?? undefined;
+}
+
+// <sys/proc_info.h>
+const PROC_PIDTBSDINFO = 3;
+const BSDINFO_SIZE = 136; // struct proc_bsdinfo
+const PROC_PIDVNODEPATHINFO = 9;
+const VNODE_INFO_SIZE = 152; // struct vnode_info, before pvi_cdir's path
+const MAXPATHLEN = 1024;
+
+const cString = (b: Uint8Array) => new TextDecoder().decode(b.subarray(0, Math.max(0, b.indexOf(0))));
+
+export interface BsdInfo {
+  ppid: number;
+  pgid: number;
+  /** The terminal's foreground group; 0 without a terminal. */
+  tpgid: number;
+  /** The short command name (MAXCOMLEN, 16 bytes). */
+  comm: string;
+}
+
+/** proc_bsdinfo's fields ws reads; undefined when libproc can't answer for `pid`. */
+export function bsdInfo(pid: number): BsdInfo | undefined {
+  const lib = libproc();
+  if (!lib) return undefined;
+  const buf = new Uint8Array(BSDINFO_SIZE);
+  if (lib.proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, ptr(buf), BSDINFO_SIZE) !== BSDINFO_SIZE) return undefined;
+  const v = new DataView(buf.buffer);
+  if (v.getUint32(12, true) !== pid) return undefined; // pbi_pid: the layout is not the one assumed
+  return { ppid: v.getUint32(16, true), pgid: v.getUint32(100, true), tpgid: v.getUint32(112, true), comm: cString(buf.subarray(48, 64)) };
+}
+
+/** The current directory (proc_vnodepathinfo's pvi_cdir path); undefined when it can't be read. */
+export function cwd(pid: number): string | undefined {
+  const lib = libproc();
+  if (!lib) return undefined;
+  const size = 2 * (VNODE_INFO_SIZE + MAXPATHLEN);
+  const buf = new Uint8Array(size);
+  if (lib.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0, ptr(buf), size) !== size) return undefined;
+  const path = cString(buf.subarray(VNODE_INFO_SIZE, VNODE_INFO_SIZE + MAXPATHLEN));
+  return path.startsWith("/") ? path : undefined;
+}
