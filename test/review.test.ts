@@ -78,7 +78,7 @@ test("ws new --pr with gh: gh pr checkout in the worktree; the dashboard shows t
   const dir = join(wtRoot, "pr-9");
   expect(git(dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "nine-head"], env));
   const row = (await dashboard()).workstreams.find((w) => w.name === "pr-9");
-  expect(row).toMatchObject({ name: "pr-9", workspace: "app", branch: "nine-head", pr: "#9 ✓ approved" });
+  expect(row).toMatchObject({ name: "pr-9", workspace: "app", branch: "nine-head", pr: "#9 ✓ approved, checks passing" });
   expect((await tabOf(row!.pane))?.tab.name).toBe("pr-9");
   expect(await s.ok(["dashboard"])).toContain("pr-9  pane");
 }, 30_000);
@@ -165,7 +165,7 @@ test("a restart keeps the workstreams; done refuses the last tab in ws", async (
   const after = await dashboard();
   expect(after.workstreams.map((w) => w.name).sort()).toEqual(before);
   const pr9 = after.workstreams.find((w) => w.name === "pr-9")!;
-  expect(pr9).toMatchObject({ workspace: "app", branch: "nine-head", pr: "#9 ✓ approved" });
+  expect(pr9).toMatchObject({ workspace: "app", branch: "nine-head", pr: "#9 ✓ approved, checks passing" });
   // The restored panes still belong to it.
   await s.request({ v: 2, type: "pane_send", pane: pr9.pane, text: 'echo "w=$WS_WORKSTREAM"', enter: true });
   await s.waitScreen(pr9.pane, "w=pr-9");

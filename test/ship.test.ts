@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
 import { ghStandIn, git, gitEnv, makeRepo } from "./git-rig";
 import { saveCheckpointTree } from "../src/features/workstreams/checkpoints";
+import { prText } from "../src/features/workstreams/pr-status";
 
 let root: string;
 let env: Record<string, string>;
@@ -243,6 +244,17 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     sub.conn.send({ v: 6, id: "sub", type: "subscribe", types: ["shipped"] });
     expect((await sub.conn.next()).type).toBe("subscribed");
 
+    const row = async () => ((await s.v6({ type: "dashboard" })).workstreams as Record<string, unknown>[]).find((w) => w.name === "ship-m");
+    // No PR yet (the stand-in gh has none to show): the row has no pr, and that answer is kept.
+    expect(await row()).toMatchObject({ ahead: 0, pushed: false });
+    expect((await row())?.pr).toBeUndefined();
+    expect(readFileSync(join(sgh.dir, "calls.log"), "utf8")).toContain("pr view ship-m --json number,state,reviewDecision,statusCheckRollup");
+    const rollup = [
+      { __typename: "CheckRun", name: "test", status: "COMPLETED", conclusion: "SUCCESS" },
+      { __typename: "CheckRun", name: "lint", status: "IN_PROGRESS", conclusion: "" },
+    ];
+    writeFileSync(join(sgh.dir, "pr.json"), JSON.stringify({ number: 7, state: "OPEN", reviewDecision: "", statusCheckRollup: rollup }));
+
     const refused = await s.request({ v: 6, id: 2, type: "ship", name: "ship-m", push: true });
     expect(refused).toMatchObject({ type: "error", code: "ship_refused" });
     writeFileSync(join(dir, "m.txt"), "m\n");
@@ -258,8 +270,30 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     // The first event is this ship's: the refusals published nothing.
     expect(e).toMatchObject({ event: "shipped", workstream: "ship-m", branch: "ship-m", commit: r.commit, pushed: true, pr: r.pr });
     expect(readFileSync(join(sgh.dir, "pr-create.argv"), "utf8").split("\x1e")).toContain("--draft");
+    // The ship dropped the row's kept answers: it shows the push and the PR with its checks now,
+    // well within the minute a PR status is otherwise kept.
+    await waitFor("the row to show the PR and its checks", async () => {
+      const r = await row();
+      return r?.pr === "#7 open, checks pending (1 of 2)" && r.ahead === 0 && r.pushed === true;
+    }, 20_000, 250);
+    expect(await s.ok(["dashboard"])).toMatch(/ship-m .* pushed {2}#7 open, checks pending \(1 of 2\)$/m);
   } finally {
     sub.conn?.close();
     await s.stop();
   }
 }, 90_000);
+
+test("a PR's text: its number, review or state, then an open PR's checks (check runs and status contexts; a failure outranks a pending one)", () => {
+  const run = (status: string, conclusion = "") => ({ __typename: "CheckRun", status, conclusion });
+  const ctx = (state: string) => ({ __typename: "StatusContext", state });
+  expect(prText({ number: 7, state: "OPEN" })).toBe("#7 open");
+  expect(prText({ number: 7, state: "OPEN", statusCheckRollup: [] })).toBe("#7 open");
+  expect(prText({ number: 7, state: "OPEN", reviewDecision: "APPROVED", statusCheckRollup: [run("COMPLETED", "SUCCESS"), run("COMPLETED", "SKIPPED"), ctx("SUCCESS")] })).toBe("#7 ✓ approved, checks passing");
+  expect(prText({ number: 7, state: "OPEN", statusCheckRollup: [run("QUEUED"), run("COMPLETED", "SUCCESS"), ctx("PENDING")] })).toBe("#7 open, checks pending (2 of 3)");
+  expect(prText({ number: 7, state: "OPEN", statusCheckRollup: [run("IN_PROGRESS"), run("COMPLETED", "FAILURE"), ctx("ERROR")] })).toBe("#7 open, checks failing (2 of 3)");
+  expect(prText({ number: 7, state: "OPEN", statusCheckRollup: [run("COMPLETED", "TIMED_OUT")] })).toBe("#7 open, checks failing (1 of 1)");
+  // A merged or closed PR's checks no longer matter; a rollup gh did not send is none.
+  expect(prText({ number: 7, state: "MERGED", statusCheckRollup: [run("COMPLETED", "FAILURE")] })).toBe("#7 merged");
+  expect(prText({ number: 7, state: "OPEN", statusCheckRollup: "odd" })).toBe("#7 open");
+  expect(prText({ state: "OPEN" })).toBeUndefined();
+});

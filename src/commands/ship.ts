@@ -43,8 +43,11 @@ export default defineMessage({
     run: "ship",
   },
   async handle(p, { services, session }) {
-    const { w } = workstreamsOf(services, p);
+    const { svc, w } = workstreamsOf(services, p);
     const r = await ship(w.dir, { ...(p.message !== undefined ? { message: p.message } : {}), push: p.push, pr: p.pr, draft: p.draft, workstream: w.name });
+    // The dashboard asks git and gh afresh: the row shows the new commit, the push and the PR now.
+    svc.prs.forget(w.name);
+    svc.shipStates.forget(w.name);
     session.bus.emit({ type: "shipped", workstream: w.name, branch: r.branch, ...(r.commit ? { commit: r.commit } : {}), pushed: r.pushed, ...(r.pr ? { pr: r.pr } : {}) });
     return { type: "shipped", workstream: w.name, ...r };
   },
