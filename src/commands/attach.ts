@@ -2,19 +2,7 @@ import { WsError } from "../protocol/errors";
 import { typed } from "../protocol/schema";
 import { defineMessage } from "./types";
 import { U16_MAX } from "../protocol/events";
-
-export interface AttachParams {
-  cols: number;
-  rows: number;
-  build?: string;
-  term?: string;
-  tty?: string;
-  tty_id?: string;
-  open?: { cwd: string; command?: string[]; name?: string; project?: string };
-}
-
-/** The attach service the UI registers: it takes the connection over. */
-export type AttachService = (p: AttachParams, connection: unknown) => void;
+import type { AttachParams } from "../features/services";
 
 export default defineMessage({
   type: "attach",

@@ -3,7 +3,7 @@ import { panesOf } from "../model/layout";
 import type { Session } from "../model/session";
 import type { Workstream } from "../model/workstream";
 import { WsError, type ErrorCode } from "../protocol/errors";
-import type { Services } from "../server/services";
+import type { Services } from "../features/services";
 
 export const CHECKPOINT_ERRORS: readonly ErrorCode[] = ["not_a_workstream", "pane_not_found", "git_failed", "unsupported"];
 

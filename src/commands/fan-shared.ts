@@ -1,6 +1,6 @@
 // What the fan_* messages share: the fan service, or why there is none.
 import { WsError } from "../protocol/errors";
-import type { Services } from "../server/services";
+import type { Services } from "../features/services";
 
 export function fansOf(services: Services) {
   const fans = services.get("workstreams")?.fans;

@@ -3,7 +3,7 @@
 // that waits for the agents and answers with their entries.
 import type { Session } from "../model/session";
 import { panesOf } from "../model/layout";
-import type { Services } from "../server/services";
+import type { Services } from "../features/services";
 import { WsError } from "../protocol/errors";
 import { defineMessage } from "./types";
 import { typeToAgent } from "./agent-typing";

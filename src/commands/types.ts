@@ -5,7 +5,7 @@ import type { Fields, Static } from "../protocol/schema";
 import type { ErrorCode } from "../protocol/errors";
 import type { RunName, ViewName } from "./cli-names";
 import type { Session } from "../model/session";
-import type { Services } from "../server/services";
+import type { Services } from "../features/services";
 
 export type Reply =
   | { type: "ok" }

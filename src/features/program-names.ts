@@ -2,7 +2,7 @@
 // foreground, so a pane running `top` is labelled `top`, not `bash`. A program starting or ending
 // in a pane prints or is typed at, so only panes that printed or got input are looked at, a moment
 // later, all in one shared timer; while every pane is quiet nothing runs.
-import type { Feature } from "../server/features";
+import type { Feature } from "./feature";
 import type { Session } from "../model/session";
 import { foregroundProcess } from "../model/process-info";
 import { isLauncherArgv } from "../model/pty-native";

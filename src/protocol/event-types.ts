@@ -1,5 +1,5 @@
 // Protocol v6's event names (`subscribe`'s `types`, the catalogue's `events`): the wire's own list,
-// so the registry names them without loading the event log (src/server/event-log.ts).
+// so the registry names them without loading the event log (src/features/event-log.ts).
 
 /** Event types a subscriber can name in `types`. `output` is opt-in: it comes only when named. */
 export const EVENT_TYPES = [

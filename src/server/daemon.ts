@@ -10,9 +10,10 @@ import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { raiseFileLimit } from "../model/fd-limit";
-import { FEATURES, type Feature } from "./features";
-import { Control } from "./control";
-import { Services } from "./services";
+import { FEATURES } from "./features";
+import type { Feature, FeatureHost } from "../features/feature";
+import { Control } from "../features/control";
+import { Services } from "../features/services";
 import type { Connection } from "../protocol/connection";
 
 export interface DaemonOptions {
@@ -41,7 +42,7 @@ export function infoPath(socketPath: string): string {
   return socketPath.replace(/\.sock$/, "") + ".info.json";
 }
 
-export class Daemon {
+export class Daemon implements FeatureHost {
   readonly session: Session;
   readonly services: Services;
   readonly bootId = crypto.randomUUID();

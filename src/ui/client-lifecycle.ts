@@ -8,7 +8,7 @@ import type { ExitNotice } from "../protocol/frames";
 import { AttachedClient, type ClientLog } from "./attached-client";
 import { OuterModes, PaneFocus } from "./outer-modes";
 import type { Passthrough } from "./passthrough";
-import type { AttachParams } from "../commands/attach";
+import type { AttachParams } from "../features/services";
 
 export interface ClientHooks {
   /** An event from the current client. */

@@ -1,8 +1,8 @@
 // Plugs the interactive interface into the daemon: the `attach` service (the
 // connection becomes the attach stream) and `runCommand` for run_command.
 
-import type { Feature } from "../server/features";
-import type { AttachParams } from "../commands/attach";
+import type { Feature } from "../features/feature";
+import type { AttachParams } from "../features/services";
 import type { Connection } from "../protocol/connection";
 import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";

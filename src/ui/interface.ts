@@ -5,7 +5,7 @@
 
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
-import type { AttachParams } from "../commands/attach";
+import type { AttachParams, UiService } from "../features/services";
 import type { Pane } from "../model/pane";
 import type { TermEvent, KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
@@ -44,7 +44,7 @@ export interface InterfaceOptions {
   socketPath?: string;
 }
 
-export class Interface implements FrameHost {
+export class Interface implements FrameHost, UiService {
   readonly session: Session;
   /** Changed in place by ws config reload (the passthrough holds the same object). */
   readonly keymap: Keymap;

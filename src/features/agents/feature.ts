@@ -1,5 +1,5 @@
 // Plugs the agent feature (statuses, ports) into the daemon: one service, registered by name.
-import type { Feature } from "../../server/features";
+import type { Feature } from "../feature";
 import { AgentService } from "./service.ts";
 
 export default function agentsFeature(): Feature {

@@ -2,10 +2,10 @@
 // a bell and a desktop notification (OSC 9 and OSC 777) when an agent becomes blocked or done, and
 // the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
 
-import type { Feature } from "../../server/features";
+import type { Feature } from "../feature";
 import { notificationBytes } from "../../protocol/notification";
 import { controlChars } from "../../safe-text";
-import type { Interface } from "../../ui/interface";
+import type { UiService } from "../services";
 import type { AgentService } from "./service.ts";
 import type { DashboardWorkstream } from "../workstreams/service";
 import { shipText } from "../workstreams/ship-text";
@@ -28,7 +28,7 @@ const clean = (s: string) => s.replace(controlChars(), "");
 
 /** An agent's row names what a person named: workspace / tab, the workstream, the agent
  * (claude, codex) and what runs, then the pane id for scripts: "main / beta · claude  [ws fix-z]  (pane 4)". */
-export function agentPlace(ui: Interface, agents: AgentService, pane: number, workspace: string, label: string): string {
+export function agentPlace(ui: UiService, agents: AgentService, pane: number, workspace: string, label: string): string {
   const s = ui.session;
   const at = s.where(pane);
   const tab = at ? s.tabName(at.tab) : label;
@@ -39,7 +39,7 @@ export function agentPlace(ui: Interface, agents: AgentService, pane: number, wo
 }
 
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
-export function showDashboard(ui: Interface, agents: AgentService, workstreams: DashboardWorkstream[] = [], approvals?: ApprovalService): void {
+export function showDashboard(ui: UiService, agents: AgentService, workstreams: DashboardWorkstream[] = [], approvals?: ApprovalService): void {
   const d = agents.dashboard();
   const lines: string[] = [];
   const actions: (() => void)[] = [];

@@ -1,5 +1,5 @@
 // Plugs the approvals inbox into the daemon: one service, registered by name.
-import type { Feature } from "../../server/features";
+import type { Feature } from "../feature";
 import { ApprovalService } from "./service";
 
 export default function approvalsFeature(): Feature {

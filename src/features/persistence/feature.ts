@@ -1,14 +1,14 @@
 // Plugs persistence into the daemon: restore before the first workspace is made, background saves
 // once serving, a last save (or the save's removal) before any pane is stopped.
-import type { Feature } from "../../server/features";
-import type { Daemon } from "../../server/daemon";
+import type { Feature } from "../feature";
+import type { FeatureHost } from "../feature";
 import { BUILD, WS_VERSION } from "../../build-info";
 import { PersistenceService } from "./service";
 import { savePath, serverName } from "./store";
 
 export default function persistenceFeature(): Feature {
   let svc: PersistenceService | undefined;
-  const make = (d: Daemon) => {
+  const make = (d: FeatureHost) => {
     svc ??= new PersistenceService(d.session, {
       path: savePath(d.opts.socketPath),
       server: serverName(d.opts.socketPath),

@@ -1,6 +1,6 @@
 // Plugs projects into the daemon: the store, read with the daemon's environment, as a service
 // for the messages that name a project (tab_new, open_tab, project_attach, handoff).
-import type { Feature } from "../../server/features";
+import type { Feature } from "../feature";
 import { WsError } from "../../protocol/errors";
 import { ProjectError, fileProblem, handoffFile, listSlugs, projectExists, projectProblem, projectsDir, readFrom, sizeOf } from "./store";
 

@@ -1,6 +1,6 @@
 // Plugs workstreams into the daemon: the service new_workstream, open_review, workstream_done, fan_*
 // and the dashboard use, and the interface's new-workstream prompt.
-import type { Feature } from "../../server/features";
+import type { Feature } from "../feature";
 import { WorkstreamService } from "./service";
 import { FanService } from "./fan";
 

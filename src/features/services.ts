@@ -1,0 +1,99 @@
+// What features offer handlers and each other, each under its name with its type. A feature
+// provides its services before any feature starts (Feature.provide), so who uses whom does not
+// depend on the order of FEATURES. Only type imports: loading this loads no feature. The services
+// the layers above provide (the UI's interface and attach, run_command's runner) are named here by
+// what handlers and features use of them, so neither needs to reach up to the UI.
+import type { Control } from "./control";
+import type { PortsOf } from "../model/views";
+import type { Session } from "../model/session";
+import type { ExitNotice } from "../protocol/frames";
+import type { AgentService } from "./agents/service";
+import type { PersistenceService } from "./persistence/service";
+import type { WorkstreamService } from "./workstreams/service";
+import type { ProjectService } from "./projects/feature";
+import type { ApprovalService } from "./approvals/service";
+
+/** Runs a keymap command by name, as its key would (run_command). */
+export type RunCommandService = (name: string) => void;
+
+/** The attach message's parameters as the UI takes them (commands/attach.ts checks them). */
+export interface AttachParams {
+  cols: number;
+  rows: number;
+  build?: string;
+  term?: string;
+  tty?: string;
+  tty_id?: string;
+  open?: { cwd: string; command?: string[]; name?: string; project?: string };
+}
+
+/** The attach service the UI registers: it takes the connection over. */
+export type AttachService = (p: AttachParams, connection: unknown) => void;
+
+/** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
+export interface UiService {
+  readonly session: Session;
+  /** The attached client, if any (handlers only ask whether there is one). */
+  readonly client: unknown;
+  /** The attached client's $TERM, when it sent a sane one. */
+  readonly clientTerm: string | undefined;
+  /** End the attached client's stream with this notice (ws restart). */
+  detachClient(notice: ExitNotice): void;
+  /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */
+  invalidate(interval?: number): void;
+  /** Raw bytes for the client's terminal outside the grid (OSC 9, OSC 777). */
+  sendRaw(s: string): void;
+  /** Run a keymap command by name. */
+  run(command: string): void;
+  /** A line to type on the status line; `submit` gets it. */
+  ask(label: string, initial: string, submit: (t: string) => void): void;
+  /** `onChar`: a letter key on the selected line (the dashboard's y and n); true closes the list. */
+  pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void;
+  /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
+  tabBadge?: (panes: number[]) => string | undefined;
+  statusBadge?: () => string | undefined;
+  dashboard?: () => void;
+  /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
+  newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
+  /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
+  nextBlockedAgent?: (after: number | undefined) => number | undefined;
+  /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
+  reloadConfig?: () => string[];
+}
+
+export interface ServiceTypes {
+  /** Agent statuses and the port scanner (features/agents). */
+  agents: AgentService;
+  /** Listening ports per pane, for workspace_list (features/agents). */
+  portsOf: PortsOf;
+  /** Saving and restoring the session (features/persistence). */
+  persistence: PersistenceService;
+  /** The attached interface, for features that draw on it (ui). */
+  ui: UiService;
+  /** Turns a connection into an attach stream (ui). */
+  attach: AttachService;
+  runCommand: RunCommandService;
+  /** Workstreams: worktrees, templates, reviews (features/workstreams). */
+  workstreams: WorkstreamService;
+  /** The projects store, read with the daemon's environment (features/projects). */
+  projects: ProjectService;
+  /** Agents' permission requests waiting for a person (features/approvals). */
+  approvals: ApprovalService;
+}
+
+export class Services {
+  private provided: Partial<ServiceTypes> = {};
+
+  /** The daemon's own control service is always there. */
+  constructor(readonly control: Control) {}
+
+  provide<K extends keyof ServiceTypes>(name: K, service: ServiceTypes[K]): void {
+    if (this.provided[name] !== undefined) throw new Error(`the ${name} service is provided twice`);
+    this.provided[name] = service;
+  }
+
+  /** A service, or undefined when no feature of this build provides it. */
+  get<K extends keyof ServiceTypes>(name: K): ServiceTypes[K] | undefined {
+    return this.provided[name];
+  }
+}
