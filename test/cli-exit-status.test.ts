@@ -63,10 +63,16 @@ describe("exit statuses", () => {
     await s.run(["run", String(pane), "--", "true"]);
     // The command waits for a line, so it ends only once the wait is in place.
     await s.ok(["pane", "send", String(pane), "read -r _; (exit 7)", "--enter"]);
-    const sockets = () => { try { return readdirSync(`/proc/${s.daemonPid()}/fd`).filter((f) => { try { return readlinkSync(`/proc/${s.daemonPid()}/fd/${f}`).startsWith("socket:"); } catch { return false; } }).length; } catch { return 0; } };
+    // The daemon's sockets by inode: the wait's connection is one that wasn't there before (a count
+    // could stay level while an earlier CLI's connection closes as the wait's opens).
+    const sockets = () => {
+      const dir = `/proc/${s.daemonPid()}/fd`;
+      const links = readdirSync(dir).map((f) => { try { return readlinkSync(`${dir}/${f}`); } catch { return ""; } });
+      return new Set(links.filter((l) => l.startsWith("socket:")));
+    };
     const before = sockets();
     const waiting = s.run(["wait", "command", String(pane)]);
-    await waitFor("the wait's connection", () => sockets() > before);
+    await waitFor("the wait's connection", () => [...sockets()].some((l) => !before.has(l)));
     // A round trip on another connection: by its answer the server has read the wait's line.
     await s.v6({ type: "pane_info", pane });
     await s.ok(["pane", "send", String(pane), "", "--enter"]);
