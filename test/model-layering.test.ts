@@ -21,6 +21,7 @@ const KNOWN: readonly string[] = [
   "remote/cli.ts -> ../cli/common",
   "remote/cli.ts -> ../cli/spec",
   "remote/dashboard.ts -> ../cli/common",
+  "remote/inbox.ts -> ../cli/common",
   "ui/command-line.ts -> ../cli/parse",
   "ui/command-line.ts -> ../cli/spec",
   "ui/command-line.ts -> ../cli/table",

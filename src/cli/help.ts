@@ -5,7 +5,7 @@ import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
 const GLOBALS = [
   ["-L NAME", "Use the server named NAME (its own socket)"],
   ["-H HOST", "Run against the ws server on HOST, through ssh (also WS_HOST; see docs/remote.md)"],
-  ["--all-hosts", "ws dashboard: every host in the hosts file (docs/remote.md)"],
+  ["--all-hosts", "ws dashboard, ws inbox: every host in the hosts file (docs/remote.md)"],
   ["--local", "Bare ws: a private server that lives as long as this client; inside its panes, commands with --local reach it"],
   ["--json", "Print replies as JSON lines"],
   ["--timeout MS", "How long to wait for the server's reply (default 10000; 0: no limit); a wait's own timeout for ws wait and agent send --wait"],

@@ -15,7 +15,7 @@ export default defineMessage({
     },
   },
   example: { v: 6, id: 1, type: "approval_list" },
-  cli: { path: "inbox", summary: "What waits for you: the agents' permission requests, oldest first", view: "inbox" },
+  cli: { path: "inbox", summary: "What waits for you: the agents' permission requests, oldest first (-H HOST… or --all-hosts: several hosts at once, each row naming its host)", view: "inbox" },
   handle(_p, { services }) {
     const approvals = services.get("approvals");
     const now = Date.now();

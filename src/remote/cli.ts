@@ -1,7 +1,7 @@
 // The CLI with -H HOST (or WS_HOST): loaded only then, so a local call never pays for it.
 // Messages, streams and attach speak the protocol through `ssh HOST ws proxy` (bridge-socket.ts);
 // the commands that work on the server machine's files (start, kill-server, doctor, session …) run
-// there whole (`ws proxy --exec`); ws dashboard merges several hosts.
+// there whole (`ws proxy --exec`); ws dashboard and ws inbox merge several hosts.
 import { useConnector } from "../client/connect";
 import { CliError, globals } from "../cli/common";
 import { safeJson, safeText } from "../safe-text";
@@ -24,12 +24,17 @@ const LOCAL_ONLY = new Set(["proxy", "remote install"]);
 export async function runRemote(command: Command | undefined, argv: string[], bare: boolean): Promise<boolean> {
   if (command && LOCAL_ONLY.has(command.path)) return false;
   if (globals.local) throw new CliError("--local starts a server private to this terminal; it can't be combined with -H");
-  if (command?.path === "dashboard" && (globals.allHosts || (globals.hosts?.length ?? 0) > 1)) {
+  const several = globals.allHosts || (globals.hosts?.length ?? 0) > 1;
+  if (command?.path === "dashboard" && several) {
     await (await import("./dashboard")).mergedDashboard();
     return true;
   }
+  if (command?.path === "inbox" && several) {
+    await (await import("./inbox")).mergedInbox();
+    return true;
+  }
   const hosts = globals.hosts ?? [];
-  if (hosts.length !== 1) throw new CliError(globals.allHosts ? "--all-hosts is for ws dashboard" : "give one -H HOST (only ws dashboard takes several)");
+  if (hosts.length !== 1) throw new CliError(globals.allHosts ? "--all-hosts is for ws dashboard and ws inbox" : "give one -H HOST (only ws dashboard and ws inbox take several)");
   const host = hosts[0]!;
   checkHost(host);
   if (command?.path === "server") throw new CliError(`ws server runs a server in the foreground here; to start one on ${host}: ws -H ${host} start`);

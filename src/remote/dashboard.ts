@@ -54,7 +54,7 @@ export function readHosts(path = hostsFile()): string[] {
 export const MAX_HOST_REPLY = 8 * 1024 * 1024;
 
 /** One request through a bridge, answered within `timeoutMs` or failed (ssh is ended either way). */
-async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
+export async function askHost(host: string, msg: Record<string, unknown>, timeoutMs: number): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   const bridge = await openBridge(host, { name: globals.name, timeoutMs });
   const { proc, reader } = bridge;
@@ -118,8 +118,11 @@ async function dashboardOf(host: string): Promise<HostResult> {
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
 const rank = (status: string) => (Object.hasOwn(URGENCY, status) ? URGENCY[status as keyof typeof URGENCY] : 99);
 
+/** The hosts asked: every -H, then (--all-hosts) the hosts file's, each once. */
+export const askedHosts = () => [...new Set([...(globals.hosts ?? []), ...(globals.allHosts ? readHosts() : [])])];
+
 export async function mergedDashboard(): Promise<void> {
-  const hosts = [...new Set([...(globals.hosts ?? []), ...(globals.allHosts ? readHosts() : [])])];
+  const hosts = askedHosts();
   const results = await Promise.all(hosts.map(dashboardOf));
   const agents = results
     .flatMap((r) => (r.ok ? r.agents.map((a) => ({ host: r.host, ...a })) : []))
