@@ -113,4 +113,14 @@ describe("input parser", () => {
     expect(parse("\x1b[?1;2cq")).toEqual([key({ Char: "q" })]);
     expect(parse("\x1b[99~z")).toEqual([key({ Char: "z" })]);
   });
+
+  test("the terminal's answers to the keyboard query are reported, not typed, whatever surrounds them", () => {
+    const replies: string[] = [];
+    const p = new InputParser((r) => replies.push(r));
+    expect(p.feed("a\x1b[?0u\x1b[?62;22cb\x1b[?1")).toEqual([key({ Char: "a" }), key({ Char: "b" })]);
+    expect(p.feed(";2c\x1b[?15u")).toEqual([]);
+    expect(replies).toEqual(["kitty-flags", "device-attributes", "device-attributes", "kitty-flags"]);
+    // A kitty key (no "?") is a key still.
+    expect(p.feed("\x1b[13;2u")).toEqual([key("Enter", "SHIFT")]);
+  });
 });

@@ -1,5 +1,6 @@
 // What ws asks of the user's terminal, and focus reports to panes (issue 23, items 3, 5 and 7):
-// `ws attach` in a real PTY asks for kitty keys and modifyOtherKeys and undoes it on detach; the
+// `ws attach` in a real PTY that answers no query turns modifyOtherKeys on and undoes it on detach
+// (test/keys-query.integration.test.ts has the terminals that answer); the
 // frames follow the focused pane's any-motion mouse (?1003) and application keypad, so hover
 // reaches a pane that asked; focus in/out reach panes as the focus moves between them. Programs
 // in panes are raw readers (test/fixtures/key-reader.ts) that record exactly what they got.
@@ -29,7 +30,7 @@ const focus = async (pane: number) => expect((await s.request({ v: 5, type: "pan
 const attachLine = { v: 6, type: "attach", cols: 100, rows: 30 };
 
 describe("the user's terminal", () => {
-  test("ws attach asks for kitty keys and modifyOtherKeys 2 when it attaches and undoes both on detach", async () => {
+  test("ws attach turns modifyOtherKeys 2 on in a terminal that answers no query, and undoes it on detach", async () => {
     let screen = "";
     const dec = new TextDecoder();
     const proc = Bun.spawn([...wsArgv(), "attach"], {
@@ -40,15 +41,16 @@ describe("the user's terminal", () => {
       await waitFor("the status line", () => screen.includes("[main]"));
       const enter = screen.indexOf("\x1b[?1049h");
       expect(enter).toBeGreaterThanOrEqual(0);
-      // Pushed on the alternate screen's kitty stack, after it is entered.
-      expect(screen.indexOf("\x1b[>1u")).toBeGreaterThan(enter);
-      expect(screen).toContain("\x1b[>4;2m");
+      // Asked after the alternate screen is entered; no answer, so modifyOtherKeys, not kitty.
+      expect(screen.indexOf("\x1b[?u\x1b[c")).toBeGreaterThan(enter);
+      await waitFor("modifyOtherKeys", () => screen.includes("\x1b[>4;2m"));
+      expect(screen).not.toContain("\x1b[>1u");
       proc.terminal!.write("\x00d"); // C-Space d: detach
       expect(await proc.exited).toBe(0);
       const leave = screen.lastIndexOf("\x1b[?1049l");
       expect(leave).toBeGreaterThan(enter);
       const tail = screen.slice(screen.lastIndexOf("\x1b[?1004l") - 40, leave);
-      expect(tail).toContain("\x1b[<u"); // popped before the alternate screen is left
+      expect(tail).not.toContain("\x1b[<u"); // nothing pushed, nothing popped
       expect(tail).toContain("\x1b[>4m");
       expect(tail).toContain("\x1b[?1003l");
       expect(tail).toContain("\x1b>");

@@ -7,24 +7,28 @@
 import { fstatSync, writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
-import { FrameDecoder, FRAME_DIRECT, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_KEYS, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
+import { KEYS_QUERY, KeyProbe, isKeyProtocol, keysOff, keysOn, type KeyProtocol } from "../protocol/key-protocol";
 import { connectClient, connectsLocally, serverName } from "./connect";
 import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure, formatMs } from "./stream";
 import { safeText } from "../safe-text";
 import { ownTerminal } from "../platform";
 
-// Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events,
-// and keys with all their modifiers: the kitty keyboard protocol's "disambiguate" (pushed on the
-// alternate screen's stack) and xterm's modifyOtherKeys 2 for terminals without kitty's (a terminal
-// with both uses kitty's); either way S-Enter is not Enter. ws decodes both forms. A terminal with
-// neither ignores both; the SGR reset after them undoes one that took the second for SGR 4;2.
-export const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b[>4;2m\x1b[0m";
+// Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events.
+// Keys with all their modifiers (so S-Enter is not Enter) come after, from asking the terminal
+// which keyboard protocol it has (key-protocol.ts): the server asks when it drives the terminal,
+// this client when it pumps it.
+export const ENTER = "\x1b[?1049h\x1b[H\x1b[2J\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[?1004h";
 // All of that undone, and what the server may have set since to follow the focused pane
-// (any-motion mouse, the application keypad): the kitty flags are popped before the alternate
-// screen is left, as they were pushed on its stack.
-export const LEAVE = "\x1b[>4m\x1b[<u\x1b>\x1b[?1003l\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
+// (any-motion mouse, the application keypad). The keyboard protocol turned on is undone before
+// it (keysOff): kitty's flags are popped before the alternate screen is left, as they were
+// pushed on its stack.
+export const LEAVE = "\x1b>\x1b[?1003l\x1b[?1004l\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[0 q\x1b[?25h\x1b[?1049l";
+/** What an older server's DIRECT (one that does not ask the terminal) leaves to this client: both
+ * protocols turned on blindly, as before query-first detection. */
+const BLIND: readonly KeyProtocol[] = ["kitty", "modify-other-keys"];
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -93,15 +97,19 @@ export function runAttach(o: AttachOptions): Promise<number> {
     let pumping = false;
     const refused = () => `ws: ${refusal.trim().replace(/^error: /, "")}`;
     const decoder = new FrameDecoder();
-    const parser = new InputParser();
+    /** Keyboard protocols on in the terminal, which restore() undoes. */
+    let keys: readonly KeyProtocol[] = [];
+    let probe: KeyProbe | undefined;
+    const parser = new InputParser((r) => probe?.reply(r));
     let escTimer: ReturnType<typeof setTimeout> | undefined;
     const outQueue: Uint8Array[] = [];
 
     const restore = () => {
       if (!entered) return;
       entered = false;
+      probe?.stop();
       try {
-        writeAll(1, LEAVE);
+        writeAll(1, keysOff(keys) + LEAVE);
       } catch {}
       try {
         stdin.setRawMode(false);
@@ -164,9 +172,17 @@ export function runAttach(o: AttachOptions): Promise<number> {
       writeAll(1, ENTER);
       stdout.on("resize", onResize);
     };
+    const turnOn = (ps: readonly KeyProtocol[]) => {
+      if (done || !entered) return;
+      keys = [...keys, ...ps];
+      writeAll(1, ps.map(keysOn).join(""));
+    };
+    // This client reads the terminal, so it asks; the answers come back through `parser`.
     const pumpInput = () => {
       stdin.on("data", onInput);
       stdin.resume();
+      probe = new KeyProbe((p) => turnOn([p]));
+      writeAll(1, KEYS_QUERY);
     };
 
     const onFrames = (bytes: Uint8Array) => {
@@ -177,8 +193,14 @@ export function runAttach(o: AttachOptions): Promise<number> {
         return finish(1, `ws: broken attach stream: ${(e as Error).message}`);
       }
       for (const f of frames) {
-        if (f.kind === FRAME_DIRECT) direct = true;
-        else if (!direct && !pumping) {
+        if (f.kind === FRAME_DIRECT) {
+          direct = true;
+          // A server that asks the terminal says so; an older one leaves the keys to this client.
+          if (!frameText(f).includes('"keys":"ask"')) turnOn(BLIND);
+        } else if (f.kind === FRAME_KEYS) {
+          const p = frameText(f);
+          if (isKeyProtocol(p) && !keys.includes(p)) keys = [...keys, p];
+        } else if (!direct && !pumping) {
           pumping = true;
           pumpInput();
         }
@@ -207,7 +229,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
             if (first) finish(1, `ws: the ws server on ${serverName(o.socketPath)} did not answer within ${formatMs(o.replyMs!)} (is it stopped or stuck? --timeout MS waits longer)`);
           }, o.replyMs);
         if (tty) enterScreen();
-        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(o.open ? { open: o.open } : {}) });
+        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(tty ? { keys: "ask" } : {}), ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {

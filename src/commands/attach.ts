@@ -25,6 +25,11 @@ export default defineMessage({
       description:
         "The terminal `tty` names, as the client sees it: `DEV:RDEV` from fstat of its stdin (the device of the filesystem the node is on, and the terminal's own device number). The server drives the terminal only if its own open of `tty` matches, so a server in another mount namespace never takes a different terminal of the same name. Added in v6: older servers ignore it",
     },
+    keys: {
+      type: "string",
+      description:
+        'Only "ask": the client turned no keyboard protocol on in its terminal. A server that drives the terminal (`tty`) then asks it (the kitty keyboard query, then DA1), turns on kitty keys or modifyOtherKeys 2 by the answer, says so in its DIRECT frame\'s payload (`{"keys":"ask"}`) and names what it turned on in a KEYS frame (kind 4), which the client undoes on detach; a DIRECT frame without it means the client sets its keys up itself. Added in v6: older servers ignore it',
+    },
     open: typed<NonNullable<AttachParams["open"]>>()({
       type: "object",
       description: "A tab to open on attach (see open_tab; an unknown `project` refuses the attach)",

@@ -24,6 +24,8 @@ export interface AttachParams {
   term?: string;
   tty?: string;
   tty_id?: string;
+  /** "ask": the client set up no keyboard protocol (src/protocol/key-protocol.ts). */
+  keys?: string;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
 }
 

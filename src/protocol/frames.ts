@@ -4,13 +4,17 @@
 export const FRAME_OUTPUT = 0;
 export const FRAME_EXIT = 1;
 export const FRAME_EVENT = 2;
-/** v6: the server drives the client's terminal itself (attach's `tty`); payload empty. Sent
- * before any OUTPUT frame, and only to a client that asked. */
+/** v6: the server drives the client's terminal itself (attach's `tty`). Sent before any OUTPUT
+ * frame, and only to a client that asked. Payload empty, or `{"keys":"ask"}` when the server also
+ * asks the terminal for its keyboard protocol (the client asked it to with attach's `keys`). */
 export const FRAME_DIRECT = 3;
+/** v6: the server turned this keyboard protocol on in the client's terminal (payload: its name,
+ * key-protocol.ts), which the client undoes when it restores the terminal. */
+export const FRAME_KEYS = 4;
 export const FRAME_HEADER = 5;
 export const MAX_FRAME_PAYLOAD = 64 * 1024 * 1024;
 
-export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT | typeof FRAME_DIRECT;
+export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT | typeof FRAME_DIRECT | typeof FRAME_KEYS;
 
 export interface Frame {
   kind: FrameKind;
@@ -26,7 +30,7 @@ export interface ExitNotice {
 
 /** Buffer space kept between frames; more is let go once it is empty. */
 const KEEP_BUFFER = 64 * 1024;
-const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT, FRAME_DIRECT]);
+const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT, FRAME_DIRECT, FRAME_KEYS]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 

@@ -8,6 +8,7 @@ import {
   type KeyCode, type KeyKind, type MouseButton, type MouseKind, type TermEvent,
   keyEvent, formatMods, MEDIA_KEYS, MODIFIER_KEYS, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD, CAPS_LOCK, NUM_LOCK,
 } from "./events";
+import type { TerminalReply } from "./key-protocol";
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
 export const ESC_TIMEOUT_MS = 25;
@@ -17,12 +18,16 @@ const PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 2 0 1 ~
 const dec = new TextDecoder();
 
 // Result of trying to parse one event at the head of the buffer.
-type Step = { n: number; ev: TermEvent | null } | "more";
+// `reply`: the bytes were the terminal's answer to ws's keyboard query (key-protocol.ts), not a key.
+type Step = { n: number; ev: TermEvent | null; reply?: TerminalReply } | "more";
 
 export class InputParser {
   private buf: number[] = [];
   private paste: number[] | null = null;
   private pasteScan = 0; // where to resume looking for the end marker
+
+  /** `onReply` hears the terminal's answers to KEYS_QUERY; without it they are dropped, as any reply. */
+  constructor(private readonly onReply?: (r: TerminalReply) => void) {}
 
   /** Feed raw bytes; returns every event completed by them. */
   feed(chunk: Uint8Array | string): TermEvent[] {
@@ -58,6 +63,7 @@ export class InputParser {
       }
       this.buf.splice(0, s.n);
       if (s.ev) out.push(s.ev);
+      else if (s.reply) this.onReply?.(s.reply);
     }
     if (final && this.buf.length && !this.paste) this.buf = []; // undecodable leftovers
     return out;
@@ -223,6 +229,9 @@ function parseCsi(b: number[]): Step {
     if (cb === undefined || cx === undefined || cy === undefined || (f !== "M" && f !== "m")) return { n, ev: null };
     return { n, ev: mouseEvent(cb, cx - 1, cy - 1, f === "m", false) };
   }
+  // The answers to KEYS_QUERY: kitty's flags (CSI ? flags u) and DA1 (CSI ? attrs c).
+  if (f === "u" && /^\?\d*$/.test(body)) return { n, ev: null, reply: "kitty-flags" };
+  if (f === "c" && /^\?[\d;]*$/.test(body)) return { n, ev: null, reply: "device-attributes" };
   if (body.startsWith("?") || body.startsWith(">") || body.startsWith("=")) return { n, ev: null }; // replies we never asked for
   if (body === "" && f === "I") return { n, ev: "FocusGained" };
   if (body === "" && f === "O") return { n, ev: "FocusLost" };

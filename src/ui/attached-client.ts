@@ -7,8 +7,9 @@
 // client's bytes closes this connection with a logged error and touches nothing else.
 
 import type { Connection } from "../protocol/connection";
-import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, FRAME_KEYS, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
+import { KEYS_QUERY, KeyProbe, keysOn, type KeyProtocol } from "../protocol/key-protocol";
 import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";
@@ -37,6 +38,10 @@ export class AttachedClient {
   private sink: { readonly queuedBytes: number; readonly blockedSince: number | undefined; drained(): Promise<void> };
   private keys: InputParser | undefined;
   private escTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Asking the terminal which keyboard protocol it has (driveTerminal with `askKeys`). */
+  private keyProbe: KeyProbe | undefined;
+  /** The keyboard protocol turned on in the terminal, once known. */
+  keyProtocol: KeyProtocol | undefined;
 
   constructor(
     readonly conn: Connection,
@@ -87,9 +92,11 @@ export class AttachedClient {
   /**
    * Read keys from and write frames to the client's terminal `path` from here (attach's v6 `tty`),
    * telling the client with a DIRECT frame. False when it cannot be opened as this user's
-   * terminal: the client then pumps it itself. Call before the first frame.
+   * terminal: the client then pumps it itself. Call before the first frame. `askKeys` (attach's
+   * `keys: "ask"`): the client turned no keyboard protocol on; ask the terminal and turn one on
+   * (key-protocol.ts), without holding any frame back for the answer.
    */
-  driveTerminal(path: string, id?: string): boolean {
+  driveTerminal(path: string, id?: string, askKeys = false): boolean {
     const tty = openClientTty(
       path,
       id,
@@ -99,9 +106,26 @@ export class AttachedClient {
     if (!tty) return false;
     this.tty = tty;
     this.sink = tty.out;
-    this.keys = new InputParser();
-    this.conn.write(encodeFrame(FRAME_DIRECT, ""));
+    if (!askKeys) {
+      this.keys = new InputParser();
+      this.conn.write(encodeFrame(FRAME_DIRECT, ""));
+      return true;
+    }
+    const probe = new KeyProbe((p) => this.keysDecided(p));
+    this.keyProbe = probe;
+    this.keys = new InputParser((r) => probe.reply(r));
+    this.conn.write(encodeFrame(FRAME_DIRECT, JSON.stringify({ keys: "ask" })));
+    tty.out.write(Buffer.from(KEYS_QUERY));
     return true;
+  }
+
+  /** The terminal's keyboard protocol is known: the client hears first (it undoes it on detach,
+   * even if this server is gone by then), then the terminal is told. */
+  private keysDecided(p: KeyProtocol): void {
+    if (this.closed || !this.tty) return;
+    this.keyProtocol = p;
+    this.conn.write(encodeFrame(FRAME_KEYS, p));
+    this.tty.out.write(Buffer.from(keysOn(p)));
   }
 
   /** Bytes typed into a terminal the server drives: parsed as the client would have. */
@@ -192,6 +216,7 @@ export class AttachedClient {
     this.closed = true;
     clearTimeout(this.watchdog);
     clearTimeout(this.escTimer);
+    this.keyProbe?.stop();
     this.tty?.close();
     if (this.badEvents > LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: ${this.badEvents - LOGGED_BAD_EVENTS} more invalid events were dropped`);
     this.onGone(this);

@@ -53,7 +53,7 @@ export class ClientSlot {
     );
     this.client = c;
     this.outerModes.reset();
-    if (req.tty) c.driveTerminal(req.tty, req.tty_id);
+    if (req.tty) c.driveTerminal(req.tty, req.tty_id, req.keys === "ask");
     c.send(this.passthrough.attached());
     this.term = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
     return c;

@@ -75,7 +75,7 @@ export default function uiFeature(): Feature {
           const ws = d.session.currentWorkspace;
           d.session.newTab(ws, { cwd: p.open.cwd, argv: p.open.command, name: p.open.name, project: p.open.project, focus: true });
         }
-        ui.attach({ cols: p.cols, rows: p.rows, build: p.build, term: p.term, tty: p.tty, tty_id: p.tty_id }, conn);
+        ui.attach({ cols: p.cols, rows: p.rows, build: p.build, term: p.term, tty: p.tty, tty_id: p.tty_id, keys: p.keys }, conn);
       });
       d.services.provide("runCommand", (name: string) => {
         if (!isCommand(name)) throw new Error(`no command "${name}"`);
