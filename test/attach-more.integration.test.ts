@@ -1,28 +1,21 @@
 // run_command, ws keys --list, mouse, copy mode and keys.toml, through a real
 // terminal (tmux) attached to a real server.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Conn, TestServer, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { Conn, wsArgv } from "./harness";
+import { serverWithTmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");
-let server: TestServer;
-let tmux: Tmux;
+const { s: server, tmux } = serverWithTmux();
+// keys.toml is in place before the server starts (in serverWithTmux's beforeAll).
+mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
+writeFileSync(join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), '[keys]\n"v" = "split-right"\n"y" = "no-such-command"\n');
 
 beforeAll(async () => {
-  server = new TestServer();
-  mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-  writeFileSync(join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), '[keys]\n"v" = "split-right"\n"y" = "no-such-command"\n');
-  await server.start();
-  tmux = new Tmux(server.env);
   await tmux.open("ws", `${WS} attach; sleep 3600`, 120, 40);
   await tmux.waitFor("ws", "[main] tab 1/1");
-});
-afterAll(async () => {
-  await tmux.kill();
-  await server.stop();
-});
+}, 30_000);
 
 const sgr = (b: number, col: number, row: number, up = false) => `\x1b[<${b};${col + 1};${row + 1}${up ? "m" : "M"}`;
 

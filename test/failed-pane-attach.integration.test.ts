@@ -1,11 +1,11 @@
 // Failed programs don't vanish, as a person sees it (issue 25, item 9): `ws attach` in a real
 // terminal (tmux). A pane whose program fails at start shows `[exited: status N]`, the status line
 // says which pane failed (a template's pane too, from another workspace), and a key in it closes it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { serverWithTmux } from "./tmux-driver";
 import { gitEnv, makeRepo } from "./git-rig";
 
 const WS = wsArgv().join(" ");
@@ -14,19 +14,11 @@ const STATUS = /\[main\] tab \d+\/\d+/;
 const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const panes = async (s: TestServer): Promise<number[]> => (await s.list()).flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes));
 
-let s: TestServer;
-let tmux: Tmux;
+const { s, tmux } = serverWithTmux();
+Object.assign(s.env, gitEnv(s.root)); // before the server starts, and tmux shares it
 beforeAll(async () => {
-  s = new TestServer();
-  Object.assign(s.env, gitEnv(s.root));
-  await s.start();
-  tmux = new Tmux(s.env);
   await tmux.open("f", attachCmd);
   await tmux.waitFor("f", STATUS);
-}, 30_000);
-afterAll(async () => {
-  await tmux.kill();
-  await s.stop();
 }, 30_000);
 
 test("a failed program's pane stays with its status, the status line names it, and a key closes it", async () => {

@@ -3,18 +3,18 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor } from "./harness";
+import { rssKb, TestServer, waitFor } from "./harness";
 import { SCROLLBACK_DEFAULT } from "../src/model/pane";
 
 let s: TestServer;
 let daemonPid: number;
 beforeAll(async () => {
   s = await new TestServer().start();
-  daemonPid = JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
+  daemonPid = s.daemonPid()!;
 });
 afterAll(() => s.stop());
 
-const rssMB = () => Number(readFileSync(`/proc/${daemonPid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+const rssMB = () => rssKb(daemonPid) / 1024;
 
 test("a long stream arrives whole and in order", async () => {
   const r = await s.request({ v: 2, type: "tab_new", cwd: "/tmp", command: ["sh", "-c", "seq 1 150000; echo STREAM-DONE; exec cat"] });

@@ -357,8 +357,9 @@ async function rawExchange(path: string, data: string | Uint8Array, timeoutMs: n
  */
 export function useServer(opts: ConstructorParameters<typeof TestServer>[0] = {}): TestServer {
   const s = new TestServer(opts);
-  beforeAll(() => s.start());
-  afterAll(() => s.stop());
+  // Starting a daemon on a loaded machine can take more than bun's default 5 s per hook.
+  beforeAll(() => s.start(), 30_000);
+  afterAll(() => s.stop(), 30_000);
   return s;
 }
 

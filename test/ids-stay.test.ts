@@ -13,7 +13,6 @@ afterEach(async () => {
 }, 60_000);
 
 const savePath = (s: TestServer) => join(s.env.XDG_STATE_HOME!, "ws", "default.session");
-const pidOf = (s: TestServer): number => JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
 
 /** Every workspace, tab and pane id, as the v6 snapshot gives them. */
 async function ids(s: TestServer): Promise<{ name: string; id: number; tabs: { id: number; panes: number[]; focused: number }[] }[]> {
@@ -55,9 +54,9 @@ test("pane, tab and workspace ids survive ws restart and a SIGKILL restore; clos
   const topTab = Math.max(...before.flatMap((w) => w.tabs.map((t) => t.id)), 0);
 
   // ws restart: a new server process, the same ids, and each program sees its own.
-  const pid = pidOf(s);
+  const pid = s.daemonPid()!;
   expect((await s.run(["restart"])).code).toBe(0);
-  expect(pidOf(s)).not.toBe(pid);
+  expect(s.daemonPid()).not.toBe(pid);
   expect(await ids(s)).toEqual(before);
   expect(await ownId(s, 9, "nine")).toBe("9");
   // New panes and tabs start above every id given out before, closed ones included.
@@ -81,7 +80,7 @@ test("pane, tab and workspace ids survive ws restart and a SIGKILL restore; clos
   );
 
   // SIGKILL: the background save is restored with the same ids.
-  const pid2 = pidOf(s);
+  const pid2 = s.daemonPid()!;
   process.kill(pid2, "SIGKILL");
   await waitFor("the daemon to die", () => !processAlive(pid2));
   const start = await s.run(["start"]);

@@ -1,7 +1,6 @@
 // Starting and stopping: every pane's process group ends and the socket goes.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { TestServer, processAlive as alive, waitFor, wsArgv } from "./harness";
 
 const servers: TestServer[] = [];
@@ -23,10 +22,10 @@ for (const how of ["SIGTERM", "SIGINT", "shutdown"] as const) {
     servers.push(s);
     await s.start();
     const pids = await groupInPane(s);
-    const info = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
+    const pid = s.daemonPid()!;
     if (how === "shutdown") expect(await s.rawLine('{"v":1,"type":"shutdown"}\n')).toBe("ok");
-    else process.kill(info.pid, how);
-    await waitFor("the daemon to exit", () => !alive(info.pid));
+    else process.kill(pid, how);
+    await waitFor("the daemon to exit", () => !alive(pid));
     await waitFor("the pane processes to end", () => pids.every((p) => !alive(p)));
     expect(existsSync(s.sock)).toBe(false);
   });
@@ -36,9 +35,9 @@ test("when the last pane exits the server quits", async () => {
   const s = new TestServer();
   servers.push(s);
   await s.start();
-  const info = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
+  const pid = s.daemonPid()!;
   await s.request({ v: 2, type: "pane_send", pane: 1, text: "exit", enter: true });
-  await waitFor("the daemon to exit", () => !alive(info.pid));
+  await waitFor("the daemon to exit", () => !alive(pid));
   expect(existsSync(s.sock)).toBe(false);
 });
 

@@ -21,7 +21,6 @@ function server(): TestServer {
 
 const savePath = (s: TestServer) => join(s.env.XDG_STATE_HOME!, "ws", "default.session");
 const readSave = (s: TestServer) => decode(readFileSync(savePath(s)));
-const pidOf = (s: TestServer): number => JSON.parse(readFileSync(join(s.socketDir, "default.info.json"), "utf8")).pid;
 
 /** workspace_list with pane ids replaced by how many panes a tab has. */
 function listShape(wss: any[]): unknown {
@@ -154,7 +153,7 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   }, 4000);
   const savedWithin = Date.now() - changedAt;
   expect(savedWithin).toBeLessThan(4000);
-  const pid = pidOf(s);
+  const pid = s.daemonPid()!;
   process.kill(pid, "SIGKILL");
   await waitFor("the daemon to die", () => !processAlive(pid));
   expect(existsSync(savePath(s))).toBe(true);
@@ -252,7 +251,7 @@ test("SIGTERM keeps the session, as a reboot or logout should", async () => {
   const s = server();
   await s.start();
   await s.request({ v: 2, type: "workspace_new", name: "reboot" });
-  const pid = pidOf(s);
+  const pid = s.daemonPid()!;
   process.kill(pid, "SIGTERM");
   await waitFor("the daemon to exit", () => !processAlive(pid));
   await s.start();
@@ -277,10 +276,10 @@ test("ws session save, discard and restore; ws restart keeps the layout", async 
   ]);
 
   // restart: a new server process with the same layout.
-  const pid = pidOf(s);
+  const pid = s.daemonPid()!;
   const restart = await s.run(["restart"]);
   expect(restart.code).toBe(0);
-  expect(pidOf(s)).not.toBe(pid);
+  expect(s.daemonPid()).not.toBe(pid);
   expect(listShape(await s.list())).toEqual([
     { name: "main", current: true, tabs: [{ name: "bash", panes: 1, active: true }, { name: "bash", panes: 1, active: false }] },
     { name: "kept", current: false, tabs: [{ name: "bash", panes: 1, active: true }, { name: "bash", panes: 1, active: false }] },
@@ -289,7 +288,7 @@ test("ws session save, discard and restore; ws restart keeps the layout", async 
   // discard: the file goes; with no server, the next start is clean.
   expect((await s.run(["session", "discard"])).code).toBe(0);
   expect(existsSync(savePath(s))).toBe(false);
-  const pid2 = pidOf(s);
+  const pid2 = s.daemonPid()!;
   process.kill(pid2, "SIGKILL");
   await waitFor("the daemon to die", () => !processAlive(pid2));
   await s.start();
@@ -300,9 +299,12 @@ test("ws restart typed in one of the server's own panes comes back with the layo
   const s = server();
   await s.start();
   await s.request({ v: 2, type: "workspace_new", name: "inside" });
-  const pid = pidOf(s);
+  const pid = s.daemonPid()!;
   await s.request({ v: 2, type: "pane_send", pane: 1, text: `${wsArgv().map((a) => `'${a}'`).join(" ")} restart`, enter: true });
-  await waitFor("a new server", () => existsSync(join(s.socketDir, "default.info.json")) && pidOf(s) !== pid && processAlive(pidOf(s)), 30_000);
+  await waitFor("a new server", () => {
+    const now = s.daemonPid();
+    return now !== undefined && now !== pid && processAlive(now);
+  }, 30_000);
   await waitFor("the new server to answer with the layout", async () => (await s.list()).map((w: any) => w.name).join() === "main,inside", 20_000);
   expect(processAlive(pid)).toBe(false);
 }, 60_000);

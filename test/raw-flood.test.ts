@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, processAlive, waitFor } from "./harness";
+import { processAlive, rssKb, TestServer, waitFor } from "./harness";
 
 /** The bound this test holds the daemon to while a pane floods (docs/pane-pipeline.md). */
 const RSS_BOUND_MB = 300;
@@ -20,12 +20,12 @@ let daemonPid: number;
 let shell: number;
 beforeAll(async () => {
   s = await new TestServer().start();
-  daemonPid = await waitFor("the daemon's info file", () => s.daemonPid());
+  daemonPid = s.daemonPid()!;
   shell = (await s.list())[0].tabs[0].panes[0];
 });
 afterAll(() => s.stop());
 
-const rssMB = () => Number(readFileSync(`/proc/${daemonPid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+const rssMB = () => rssKb(daemonPid) / 1024;
 /** The daemon's CPU time so far, in clock ticks (utime + stime). */
 const cpuTicks = () => {
   const f = readFileSync(`/proc/${daemonPid}/stat`, "utf8").split(") ")[1]!.split(" ");

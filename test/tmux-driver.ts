@@ -67,10 +67,11 @@ export class Tmux {
 export function serverWithTmux(opts: ConstructorParameters<typeof TestServer>[0] = {}): { s: TestServer; tmux: Tmux } {
   const s = new TestServer(opts);
   const tmux = new Tmux(s.env);
-  beforeAll(() => s.start());
+  // Starting a daemon on a loaded machine can take more than bun's default 5 s per hook.
+  beforeAll(() => s.start(), 30_000);
   afterAll(async () => {
     await tmux.kill();
     await s.stop();
-  });
+  }, 30_000);
   return { s, tmux };
 }
