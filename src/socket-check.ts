@@ -9,6 +9,27 @@ import { parentDir } from "./paths";
 /** A socket or socket directory that must not be used: someone else could see or spoof it. */
 export class UnsafeSocket extends Error {}
 
+/** A socket path longer than every system can bind or connect to (socketPathProblem). */
+export class SocketPathTooLong extends UnsafeSocket {}
+
+/** The longest path a Unix socket may have everywhere ws runs: macOS's sun_path holds 104 bytes
+ * with the closing NUL (Linux's 108). Every socket ws makes or reaches is held to it. */
+export const SOCKET_PATH_MAX = 103;
+
+/** Why `path` can't be a socket's path (too long for sun_path), or undefined when it can. */
+export function socketPathProblem(path: string): string | undefined {
+  const bytes = new TextEncoder().encode(path).length;
+  if (bytes <= SOCKET_PATH_MAX) return undefined;
+  return `socket path ${path} is ${bytes} bytes, longer than the ${SOCKET_PATH_MAX} a Unix socket's path may have (macOS); set XDG_RUNTIME_DIR or TMPDIR to a shorter directory, or use a shorter -L name`;
+}
+
+/** Throw SocketPathTooLong when `path` can't be a socket's path: the one check for every socket
+ * ws listens on or connects to (the server's, ssh's ControlPath, a Neovim's). */
+export function checkSocketPath(path: string): void {
+  const problem = socketPathProblem(path);
+  if (problem) throw new SocketPathTooLong(problem);
+}
+
 /**
  * Why a socket directory must not be used, or undefined when it is fine (or absent). The server
  * repairs a mode of its own directory; a client (`private`) wants it to be 0700 already.
@@ -43,8 +64,10 @@ export function clientSocketProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** Throw UnsafeSocket when a client must not connect to `path` (clientSocketProblem). */
+/** Throw UnsafeSocket when a client must not connect to `path` (clientSocketProblem), or
+ * SocketPathTooLong when it can't. */
 export function checkClientSocket(path: string): void {
+  checkSocketPath(path);
   const problem = clientSocketProblem(path);
   if (problem) throw new UnsafeSocket(`${problem}. Another user may be posing as the ws server; nothing was sent`);
 }

@@ -2,7 +2,7 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
-import { clientSocketProblem, socketDirProblem } from "../socket-check";
+import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../socket-check";
 import { socketDir } from "../paths";
 import { probeSocket, removeIfPresent } from "../socket-files";
 import { NoAnswer, request } from "../client/request";
@@ -137,6 +137,8 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   // The same checks every client makes before it connects (socket-check.ts), so doctor and the CLI agree.
   const problem = socketDirProblem(dir, { private: true });
   if (problem) findings.push({ level: "error", text: problem });
+  const tooLong = socketPathProblem(sock());
+  if (tooLong) findings.push({ level: "error", text: tooLong });
   if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
   else if (!socketDirProblem(dir)) {
     // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { BUILD } from "../build-info";
 import { ConnectionFailure } from "../client/connect";
 import { NoServer } from "../client/stream";
-import { socketDirProblem } from "../socket-check";
+import { checkSocketPath, socketDirProblem, socketPathProblem } from "../socket-check";
 import { joinPath, sanitizeName, socketDir } from "../paths";
 import { MIN_VERSION, VERSION } from "../protocol/version";
 
@@ -59,8 +59,6 @@ export function controlDir(): string {
   return privateDir(joinPath(base, "ssh"));
 }
 
-/** The longest socket path every system takes (macOS: 104 bytes with the NUL; Linux 108). */
-const SOCKET_PATH_MAX = 103;
 /** ssh binds its master at ControlPath plus "." and 16 random characters, then renames it. */
 const SSH_TEMP_SUFFIX = 17;
 /** The hashed name's length (hex): 80 bits, as short as a name can be without colliding. */
@@ -73,10 +71,13 @@ const HASH_CHARS = 20;
  */
 export function controlPath(host: string, env = process.env): string {
   const hash = new Bun.CryptoHasher("sha256").update(JSON.stringify([sshProgram(env), host])).digest("hex").slice(0, HASH_CHARS);
-  const fits = (dir: string) => Buffer.byteLength(dir) + 1 + HASH_CHARS + SSH_TEMP_SUFFIX <= SOCKET_PATH_MAX;
-  const dir = controlDir();
-  if (fits(dir)) return `${dir}/${hash}`;
-  return `${privateDir(`/tmp/ws-ssh-${process.getuid!()}`)}/${hash}`;
+  // What ssh binds: the path and its temporary suffix.
+  const bound = (path: string) => path + ".".repeat(SSH_TEMP_SUFFIX);
+  const inControlDir = `${controlDir()}/${hash}`;
+  if (!socketPathProblem(bound(inControlDir))) return inControlDir;
+  const short = `${privateDir(`/tmp/ws-ssh-${process.getuid!()}`)}/${hash}`;
+  checkSocketPath(bound(short));
+  return short;
 }
 
 /** A pipe write's failure (ssh gone) may arrive later, in a promise: the stream's end reports it instead. */

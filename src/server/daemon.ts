@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import { consola, createConsola } from "consola";
 import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../socket-files";
+import { checkSocketPath } from "../socket-check";
 import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session } from "../model/session";
@@ -82,6 +83,7 @@ export class Daemon implements FeatureHost {
     // Hundreds of panes need more descriptors than a shell's soft default (often 1024).
     const files = raiseFileLimit();
     if (files) this.log.debug(`open files: at most ${files.soft} (hard limit ${files.hard})`);
+    checkSocketPath(path);
     ensureSocketDir(dirname(path));
     const state = await probeSocket(path);
     if (state === "live") throw new ServerStartError(`a ws server is already running on ${path}`);

@@ -1,6 +1,7 @@
 // Neovim panes ws can drive: ws starts Neovim with `--listen` on a private socket in its socket
 // directory (0700), and finds that socket again from the pane's own argv (so a saved and restored
 // pane keeps it). Pure string work: templates call nvimListenArgv when they start a pane.
+import { checkSocketPath, socketPathProblem } from "../../socket-check";
 
 const LISTEN = "--listen";
 
@@ -10,10 +11,13 @@ export function isNvim(argv: readonly string[]): boolean {
   return p === "nvim" || p.endsWith("/nvim");
 }
 
-/** A fresh socket path for a Neovim in `socketDir` (the server's socket directory). */
+/** A fresh socket path for a Neovim in `socketDir` (the server's socket directory); throws
+ * SocketPathTooLong where that directory is too deep for one. */
 export function nvimSocketPath(socketDir: string): string {
   const token = crypto.randomUUID().replace(/-/g, "").slice(0, 16);
-  return `${socketDir.replace(/\/+$/, "")}/nvim-${token}.sock`;
+  const path = `${socketDir.replace(/\/+$/, "")}/nvim-${token}.sock`;
+  checkSocketPath(path);
+  return path;
 }
 
 /**
@@ -23,6 +27,9 @@ export function nvimSocketPath(socketDir: string): string {
  */
 export function nvimListenArgv(argv: readonly string[], socketDir: string): string[] {
   if (!isNvim(argv) || argv.includes(LISTEN)) return [...argv];
+  // A socket directory too deep for Neovim's socket: the pane still starts, without one (ws open
+  // then starts its own Neovim, and says why if that can't listen either).
+  if (socketPathProblem(`${socketDir.replace(/\/+$/, "")}/nvim-${"0".repeat(16)}.sock`)) return [...argv];
   return [argv[0]!, LISTEN, nvimSocketPath(socketDir), ...argv.slice(1)];
 }
 

@@ -79,7 +79,13 @@ export async function openLocation(session: Session, caller: number, location: s
       }
     }
   // No Neovim to drive: start one beside the caller, on the file (argv, never a shell line).
-  const argv = ["nvim", "--listen", nvimSocketPath(socketDir)];
+  let listen: string;
+  try {
+    listen = nvimSocketPath(socketDir);
+  } catch (e) {
+    throw new WsError(`can't start a Neovim ws can drive: ${(e as Error).message}`, "nvim_failed");
+  }
+  const argv = ["nvim", "--listen", listen];
   if (loc.line !== undefined) argv.push(`+call cursor(${loc.line}, ${loc.col ?? 1})`);
   argv.push("--", loc.path);
   const from = session.pane(caller);
