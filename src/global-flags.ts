@@ -1,7 +1,7 @@
 // The CLI's global flags, the one parser: they may come anywhere before `--`: -L NAME, -H HOST,
 // --all-hosts, --timeout MS, --local, --json. The CLI reads them (cli/common.ts takeGlobals); a
 // remote run drops the host flags from the same parse before handing the line to the far ws
-// (remote/cli.ts).
+// (cli/remote.ts).
 import type { SocketChoice } from "./paths";
 
 export interface Globals extends SocketChoice {

@@ -201,7 +201,7 @@ export async function values(kind: string): Promise<string[]> {
     return listProjects().map((p) => p.slug);
   }
   if (kind === "host") {
-    const { readHosts } = await import("../remote/dashboard");
+    const { readHosts } = await import("./remote-dashboard");
     try {
       return readHosts();
     } catch {

@@ -73,7 +73,7 @@ async function execute(argv: string[], inherited?: Globals): Promise<void> {
   if ((g.hosts || g.allHosts) && !help) {
     if (inherited) throw new UsageError("command chains and ws batch run against this machine's server; give -H to each ws call instead");
     const found = words.length ? (commandNamed(words) ?? findCommand(commandTable(), words)) : undefined;
-    if (await (await import("../remote/cli")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
+    if (await (await import("./remote")).runRemote(found && "command" in found ? found.command : undefined, argv, words.length === 0)) return;
   }
   if (words.length === 0) {
     if (help) return print(mainHelp(commandTable(), `${WS_VERSION} (${BUILD})`));

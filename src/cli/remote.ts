@@ -1,14 +1,14 @@
 // The CLI with -H HOST (or WS_HOST): loaded only then, so a local call never pays for it.
-// Messages, streams and attach speak the protocol through `ssh HOST ws proxy` (bridge-socket.ts);
+// Messages, streams and attach speak the protocol through `ssh HOST ws proxy` (remote/bridge-socket.ts);
 // the commands that work on the server machine's files (start, kill-server, doctor, session …) run
 // there whole (`ws proxy --exec`); ws dashboard and ws inbox merge several hosts.
 import { useConnector } from "../client/connect";
-import { CliError, globals } from "../cli/common";
+import { CliError, globals } from "./common";
 import { safeJson, safeText } from "../safe-text";
-import type { Command } from "../cli/spec";
-import { bridgeConnector } from "./bridge-socket";
+import type { Command } from "./spec";
+import { bridgeConnector } from "../remote/bridge-socket";
 import { withoutHostFlags } from "../global-flags";
-import { checkHost, openBridge, quietly, settledStderr } from "./ssh";
+import { checkHost, openBridge, quietly, settledStderr } from "../remote/ssh";
 
 /** Handlers that work on the server machine's files or settings (sockets, saves, hooks, keymap): they
  * run there whole. Every other command speaks the protocol (through connectClient), so it works
@@ -26,11 +26,11 @@ export async function runRemote(command: Command | undefined, argv: string[], ba
   if (globals.local) throw new CliError("--local starts a server private to this terminal; it can't be combined with -H");
   const several = globals.allHosts || (globals.hosts?.length ?? 0) > 1;
   if (command?.path === "dashboard" && several) {
-    await (await import("./dashboard")).mergedDashboard();
+    await (await import("./remote-dashboard")).mergedDashboard();
     return true;
   }
   if (command?.path === "inbox" && several) {
-    await (await import("./inbox")).mergedInbox();
+    await (await import("./remote-inbox")).mergedInbox();
     return true;
   }
   const hosts = globals.hosts ?? [];

@@ -1,8 +1,8 @@
 // ws inbox -H a -H b (or --all-hosts): every host's waiting approvals in one list, oldest first,
 // each row naming its host, so `ws -H HOST approve ID` answers it there (ids are per host). Hosts
 // are asked in parallel, each with its own deadline, as the merged dashboard does.
-import { globals, print, printJson } from "../cli/common";
-import { askedHosts, askHost, HOST_TIMEOUT_MS } from "./dashboard";
+import { globals, print, printJson } from "./common";
+import { askedHosts, askHost, HOST_TIMEOUT_MS } from "./remote-dashboard";
 
 interface Approval {
   id: number;

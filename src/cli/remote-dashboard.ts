@@ -2,11 +2,11 @@
 // row naming its host. Hosts are asked in parallel, each with its own deadline; one that doesn't
 // answer gets a row saying so and holds up nobody.
 import { readFileSync } from "node:fs";
-import { CliError, globals, print, printJson } from "../cli/common";
+import { CliError, globals, print, printJson } from "./common";
 import { URGENCY } from "../features/agents/status-map";
 import { parseReply } from "../protocol/envelope";
 import { wsDir } from "../xdg-dirs";
-import { openBridge, quietly } from "./ssh";
+import { openBridge, quietly } from "../remote/ssh";
 import { LineReader } from "../client/line-reader";
 import { formatMs } from "../client/stream";
 
