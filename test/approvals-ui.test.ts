@@ -105,3 +105,40 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     c.close();
   }
 }, 90_000);
+
+test("an open Dashboard is live: a new request appears as a row; one that goes takes the selection to the header, so y answers nothing else", async () => {
+  const c = await attach();
+  try {
+    await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
+    const first = agent(1, "make first");
+    await waitFor("the first request", async () => (await inbox()).length === 1, 20000);
+    c.key(" ", "CONTROL");
+    c.key("a");
+    await waitFor("the Dashboard with its row", async () => (await c.screen()).some((l) => l.includes("Bash: make first")), 20000);
+    // A second agent asks while the Dashboard is open: its row comes without reopening.
+    const second = agent(1, "make second");
+    const live = await waitFor("the new row on the open Dashboard", async () => {
+      const lines = await c.screen();
+      return lines.some((l) => l.includes("Bash: make second")) ? lines : undefined;
+    }, 20000);
+    expect(live.findIndex((l) => l.includes("make first"))).toBeLessThan(live.findIndex((l) => l.includes("make second")));
+    // The first is answered elsewhere (a terminal outside ws): its row goes, the selection moves to
+    // the header, and y there answers nothing.
+    const [row1] = await inbox();
+    await s.ok(["approve", String(row1.id)]);
+    expect(await first).toBe("DECISION allow");
+    await waitFor("the first row gone", async () => !(await c.screen()).some((l) => l.includes("make first")), 20000);
+    c.key("y");
+    c.key("q"); // keys are handled in order: once the Dashboard is closed, y was handled
+    await waitFor("the Dashboard closed", async () => !(await c.screen()).some((l) => l.includes("Dashboard")), 20000);
+    expect((await inbox()).map((r) => r.summary)).toEqual(["make second"]);
+    // Opened again, the selection starts on the row, and y answers it.
+    c.key(" ", "CONTROL");
+    c.key("a");
+    await waitFor("the Dashboard again", async () => (await c.screen()).some((l) => l.includes("make second")), 20000);
+    c.key("y");
+    expect(await second).toBe("DECISION allow");
+  } finally {
+    c.close();
+  }
+}, 90_000);

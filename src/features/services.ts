@@ -51,6 +51,8 @@ export interface UiService {
   ask(label: string, initial: string, submit: (t: string) => void): void;
   /** `onChar`: a letter key on the selected line (the dashboard's y and n); true closes the list. */
   pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void;
+  /** The selected line of the list titled `title`, while that list is on screen (to redraw it live). */
+  pickShown?(title: string): number | undefined;
   /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
   tabBadge?: (panes: number[]) => string | undefined;
   statusBadge?: () => string | undefined;

@@ -328,6 +328,10 @@ export class Interface implements FrameHost, UiService {
     this.invalidate();
   }
 
+  pickShown(title: string): number | undefined {
+    return this.overlay?.title === title && this.overlay.items !== undefined ? this.overlay.selected : undefined;
+  }
+
   /** Text to read (a command line's output): scrolls, q or Escape closes. */
   view(title: string, lines: string[]): void {
     this.overlay = { title, lines, scroll: 0 };

@@ -38,8 +38,38 @@ export function agentPlace(ui: UiService, agents: AgentService, pane: number, wo
   return clean(`${workspace} / ${tab}${who}${ws ? `  [ws ${ws}]` : ""}  (pane ${pane})`);
 }
 
-/** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh). */
-export function showDashboard(ui: UiService, agents: AgentService, workstreams: DashboardWorkstream[] = [], approvals?: ApprovalService): void {
+export const DASHBOARD_TITLE = "Dashboard (Enter goes there or runs it; q closes)";
+
+/** What a shown Dashboard holds: its lines, and which of them are inbox rows (by line index). */
+export interface DashboardView {
+  lines: string[];
+  asks: Map<number, NeedsYouRow>;
+}
+
+/**
+ * Where the selection goes when the Dashboard is drawn again under the person's eyes: on the same
+ * request if it still waits, else on the section's header (where y and n do nothing, so a key
+ * meant for a request that just went never answers the next one); below the inbox, on the same
+ * line moved by as many lines as the inbox grew or shrank.
+ */
+export function keptSelection(prev: DashboardView, selected: number, next: DashboardView): number {
+  const row = prev.asks.get(selected);
+  if (row) return [...next.asks].find(([, r]) => r.id === row.id)?.[0] ?? 0;
+  const oldAgents = prev.lines.indexOf("Agents");
+  const newAgents = next.lines.indexOf("Agents");
+  if (selected < oldAgents) return 0;
+  return Math.min(next.lines.length - 1, Math.max(0, selected + newAgents - oldAgents));
+}
+
+/** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh).
+ * `prev`: the Dashboard on screen and its selection, when this draws it again (a request came or went). */
+export function showDashboard(
+  ui: UiService,
+  agents: AgentService,
+  workstreams: DashboardWorkstream[] = [],
+  approvals?: ApprovalService,
+  prev?: { view: DashboardView; selected: number },
+): DashboardView {
   const d = agents.dashboard();
   const lines: string[] = [];
   const actions: (() => void)[] = [];
@@ -70,8 +100,18 @@ export function showDashboard(ui: UiService, agents: AgentService, workstreams: 
   for (const name of BUTTONS) add(`  [ ${name} ]`, () => ui.run(name));
   // Start on the most urgent agent, else the first workstream, else the first button.
   const agentsAt = lines.indexOf("Agents");
-  const selected = needs.length || questions.length ? 1 : d.agents.length ? agentsAt + 1 : workstreams.length ? lines.indexOf("Workstreams") + 1 : lines.indexOf("Commands") + 1;
-  ui.pick("Dashboard (Enter goes there or runs it; q closes)", lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit)) : undefined);
+  const view = { lines, asks };
+  const selected = prev
+    ? keptSelection(prev.view, prev.selected, view)
+    : needs.length || questions.length
+      ? 1
+      : d.agents.length
+        ? agentsAt + 1
+        : workstreams.length
+          ? lines.indexOf("Workstreams") + 1
+          : lines.indexOf("Commands") + 1;
+  ui.pick(DASHBOARD_TITLE, lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit)) : undefined);
+  return view;
 }
 
 export default function agentsUiFeature(): Feature {
@@ -99,7 +139,15 @@ export default function agentsUiFeature(): Feature {
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       const workstreams = d.services.get("workstreams");
-      ui.dashboard = () => showDashboard(ui, agents, workstreams?.rowsNow(), approvals);
+      // The Dashboard last drawn: redrawn while on screen when a request comes or goes, so its
+      // Needs you rows are live.
+      let shown: DashboardView | undefined;
+      ui.dashboard = () => void (shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals));
+      const redraw = () => {
+        const selected = ui.pickShown?.(DASHBOARD_TITLE);
+        if (selected === undefined || !shown) return;
+        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: shown, selected });
+      };
       // prefix !: the next blocked agent after `after`, in pane order, round the end.
       ui.nextBlockedAgent = (after) => {
         // The oldest permission request waiting in the inbox comes first (features/approvals).
@@ -115,6 +163,7 @@ export default function agentsUiFeature(): Feature {
       };
       off.push(
         d.session.bus.on((e) => {
+          if (e.type === "approval_requested" || e.type === "approval_resolved") redraw();
           if (e.type === "agent_status" || e.type === "approval_requested" || e.type === "approval_resolved") ui.invalidate();
           if (e.type === "agent_attention" && ui.client && kinds.size) {
             const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
