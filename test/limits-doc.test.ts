@@ -8,6 +8,8 @@ import { MAX_BODY, MAX_TITLE } from "../src/commands/notify";
 import { MAX_KEYS } from "../src/commands/pane_send_keys";
 import { MAX_PENDING, MAX_SUMMARY } from "../src/features/approvals/service";
 import { MAX_WAIT_MS } from "../src/cli/approval-hook";
+import { MAX_PROMPT_CHARS, MAX_QUEUED, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
+import { MAX_ANSWER_CHARS, TRANSCRIPT_TAIL_BYTES } from "../src/features/agents/answer";
 import { MAX_ENV_BYTES, MAX_ENV_VARS, MAX_LAYOUT_DEPTH, MAX_PANES, MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { NAME_MAX_LENGTH } from "../src/protocol/names";
 import { SCROLLBACK_DEFAULT, SCROLLBACK_MAX } from "../src/model/pane";
@@ -42,6 +44,7 @@ const states = (cell: string, n: number, unit?: "bytes" | "ms") =>
 const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Names", [[NAME_MAX_LENGTH]]],
   ["Approvals waiting", [[MAX_PENDING], [MAX_SUMMARY], [MAX_WAIT_MS, "ms"]]],
+  ["Prompt queue", [[MAX_QUEUED_PER_AGENT], [MAX_QUEUED], [MAX_PROMPT_CHARS], [MAX_ANSWER_CHARS], [TRANSCRIPT_TAIL_BYTES, "bytes"]]],
   ["Panes one request starts", [[MAX_PANES_PER_REQUEST]]],
   ["Panes one server runs", [[MAX_PANES]]],
   ["Layout tree nesting", [[MAX_LAYOUT_DEPTH]]],

@@ -27,6 +27,9 @@ function commandNamed(words: string[]): Found | undefined {
   const second = words[1];
   // `ws fan status NAME` before `ws fan N …`: a command's subcommand wins over its own argument.
   const path = `${first} ${second}`;
+  // Three words (`ws agent queue cancel ID`) before two (`ws agent queue`).
+  const third = words[2];
+  if (third !== undefined && !third.startsWith("-") && Object.hasOwn(COMMAND_JSON, `${path} ${third}`)) return { command: JSON.parse(COMMAND_JSON[`${path} ${third}`]!), rest: words.slice(3) };
   if (second !== undefined && !second.startsWith("-") && Object.hasOwn(COMMAND_JSON, path)) return { command: JSON.parse(COMMAND_JSON[path]!), rest: words.slice(2) };
   if (!Object.hasOwn(COMMAND_JSON, first)) return undefined;
   const command = JSON.parse(COMMAND_JSON[first]!) as Command;

@@ -55,7 +55,21 @@ export function findCommand(table: readonly Command[], words: string[]): Found {
   }
   const second = words[1];
   if (second === undefined || second.startsWith("-")) return { group: first, commands: group, rest: words.slice(1) };
-  for (const c of group) if (c.path === `${first} ${second}`) return { command: c, rest: words.slice(2) };
+  // A third word naming a deeper command (ws agent queue cancel ID) wins over the two-word one's
+  // argument; a word the two-word one can't take is a mistyped deeper command.
+  const third = words[2];
+  const two = `${first} ${second}`;
+  const deeper: Command[] = [];
+  for (const c of group) if (c.path.startsWith(`${two} `)) deeper.push(c);
+  for (const c of deeper) if (c.path === `${two} ${third}`) return { command: c, rest: words.slice(3) };
+  for (const c of group)
+    if (c.path === two) {
+      if (deeper.length && third !== undefined && !third.startsWith("-") && !takesFirst(c, third)) {
+        const subs = deeper.map((d) => d.path.slice(two.length + 1));
+        throw new UsageError(`unknown command ${two} ${third}${didYouMean(third, subs, (x) => `${two} ${x}`, `ws ${two} --help`)}`);
+      }
+      return { command: c, rest: words.slice(2) };
+    }
   const subs = group.map((c) => c.path.slice(first.length + 1));
   throw new UsageError(`unknown command ${first} ${second}${didYouMean(second, subs, (s) => `${first} ${s}`, `ws ${first} --help`)}`);
 }

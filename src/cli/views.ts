@@ -18,7 +18,7 @@ export interface WorkspaceOut {
   tabs: TabOut[];
 }
 interface DashboardOut {
-  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean }[];
+  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean; queued?: number }[];
   workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string; ahead?: number; pushed?: boolean }[];
   ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
 }
@@ -40,7 +40,31 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   /** A layout's tree as JSON that layout apply reads back (escaped, so it prints as it parses). */
   tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
   workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
-  agentSent: (r) => (r.status !== undefined ? String(r.status) : `sent to pane ${r.pane}`),
+  /** With a wait, the agent's answer plainly (print makes it safe text), else the status it reported. */
+  agentSent: (r) =>
+    typeof r.answer === "string"
+      ? `${r.answer}${r.answer_truncated ? "\n(answer cut at its limit; --json has the same)" : ""}`
+      : r.status !== undefined
+        ? String(r.status)
+        : r.prompt !== undefined
+          ? r.queued
+            ? `queued as prompt ${r.prompt} for pane ${r.pane} (ws agent queue)`
+            : `sent to pane ${r.pane}`
+          : `sent to pane ${r.pane}`,
+  /** ws agent queue: one line a prompt, its text's first line cut. */
+  agentQueue: (r) => {
+    const list = r.prompts as { id: number; pane: number; position: number; when: string; text: string; queued_ms: number; workspace?: string; tab_name?: string }[];
+    if (!list.length) return "no prompts queued";
+    return list
+      .map((p) => {
+        const first = p.text.trim().split("\n", 1)[0] ?? "";
+        const shown = first.length > 80 || p.text.trim().includes("\n") ? `${first.slice(0, 79)}…` : first;
+        const where = [p.workspace, p.tab_name].filter((x) => x !== undefined).join("/");
+        return `${String(p.id).padStart(4)}  pane ${p.pane}${where ? ` (${where})` : ""}  #${p.position}  when ${p.when}  ${ago(Math.round(p.queued_ms / 1000))}  ${shown}`;
+      })
+      .join("\n");
+  },
+  promptCancelled: (r) => `cancelled prompt ${r.prompt} (pane ${r.pane})`,
   checkpointSaved: (r) => (r.saved ? `checkpoint ${r.n} (${r.files} files changed)` : "unchanged since the last checkpoint: nothing recorded"),
   checkpoints: (r) => {
     const list = r.checkpoints as { n: number; time: number; text: string; files: number }[];
@@ -118,7 +142,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     const d = r as unknown as DashboardOut;
     return [
       "Agents",
-      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}${a.restored ? "  [restored]" : ""}`),
+      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}${a.restored ? "  [restored]" : ""}${a.queued ? `  [${a.queued} queued]` : ""}`),
       ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
       "Workstreams",
       ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${shipText(w) ? `  ${shipText(w)}` : ""}${w.pr ? `  ${w.pr}` : ""}`),

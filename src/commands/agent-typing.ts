@@ -1,9 +1,10 @@
-// Typing a prompt into an agent's pane and, if asked, waiting for the status it reports next:
-// agent_send's core, shared with project_handoff (which asks several agents at once).
+// Typing a prompt into an agent's pane and, if asked, waiting for the status it reports next and
+// the turn's answer: agent_send's core, shared with project_handoff (which asks several agents at
+// once). A queued prompt (agent_send's `when`) waits the same way from the moment it is typed.
 import type { Session } from "../model/session";
 import { WsError } from "../protocol/errors";
 import type { Reply } from "./types";
-import { waiting } from "./waiting";
+import { type Waiting, waiting } from "./waiting";
 
 export interface AgentWait {
   until: string[];
@@ -11,31 +12,82 @@ export interface AgentWait {
   timeout: number;
 }
 
+/** Where a wait finds the turn's answer (the agents service). */
+export interface TurnAnswers {
+  reportSeq(): number;
+  answerSince(pane: number, seq: number): Promise<{ answer: string; truncated: boolean } | undefined>;
+}
+
 /** What a wait waits for when it names no statuses: the agent's turn is over, or it asks something. */
 export const UNTIL_DEFAULT = ["done", "idle", "blocked"];
 
 /** Type `text` into the agent in pane `target` as a paste, then Enter; with `wait`, answer once it
- * reports one of `wait.until` (a `pane` reply with `status` and `elapsed_ms`). */
-export function typeToAgent(session: Session, target: number, text: string, wait?: AgentWait, signal?: AbortSignal): Reply | Promise<Reply> {
+ * reports one of `wait.until` (a `pane` reply with `status`, `elapsed_ms` and the turn's `answer`). */
+export function typeToAgent(session: Session, target: number, text: string, wait?: AgentWait, signal?: AbortSignal, answers?: TurnAnswers): Reply | Promise<Reply> {
   const p = session.pane(target);
-  if (!wait) {
+  const type = () => {
     p.paste(text);
     p.write("\r");
+  };
+  if (!wait) {
+    type();
     return { type: "pane", pane: target };
   }
+  return awaitTurn(session, target, wait, {
+    signal,
+    answers,
+    start: (typed) => {
+      typed();
+      type();
+    },
+  });
+}
+
+/**
+ * Wait for the agent in `target` to report one of `wait.until` after the prompt is typed, which
+ * `start` arranges: it calls `typed()` as the prompt goes in (at once, or when a queue types it).
+ * A turn that ends (done, idle) brings its answer when the agent's hooks gave one.
+ */
+export function awaitTurn(
+  session: Session,
+  target: number,
+  wait: AgentWait,
+  o: { signal?: AbortSignal; answers?: TurnAnswers; extra?: Record<string, unknown>; notYet?: string; start: (typed: () => void, w: Waiting) => void },
+): Promise<Reply> {
   const { until, timeout } = wait;
-  const began = Date.now();
-  const timedOut = () => new WsError(`the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`, "timeout");
-  return waiting({ signal, timeoutMs: timeout, timedOut }, ({ finish, onFinish }) => {
+  let began: number | undefined;
+  let seq = 0;
+  const timedOut = () =>
+    new WsError(
+      began === undefined && o.notYet
+        ? `timed out after ${timeout} ms; ${o.notYet}`
+        : `the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`,
+      "timeout",
+    );
+  return waiting({ signal: o.signal, timeoutMs: timeout, timedOut }, (w) => {
+    const { finish, onFinish } = w;
     // Listening before typing: a report that follows at once is not missed.
     onFinish(
       session.bus.on((e) => {
         if (!("pane" in e) || e.pane !== target) return;
         if (e.type === "pane_closed") finish(new WsError(`pane ${target} closed while waiting for its agent`, "pane_exited", { param: "pane" }));
-        else if (e.type === "agent_status" && e.status !== null && until.includes(e.status)) finish({ type: "pane", pane: target, status: e.status, elapsed_ms: Date.now() - began });
+        else if (e.type === "agent_status" && began !== undefined && e.status !== null && until.includes(e.status)) {
+          // Only a report after the typing counts: not the one whose turn's end let a queued prompt
+          // in, nor the person's look turning done into idle.
+          if (o.answers && o.answers.reportSeq() <= seq) return;
+          const reply = { type: "pane", pane: target, ...o.extra, status: e.status, elapsed_ms: Date.now() - began };
+          if ((e.status !== "done" && e.status !== "idle") || !o.answers) return finish(reply);
+          o.answers.answerSince(target, seq).then(
+            (a) => finish(a ? { ...reply, answer: a.answer, ...(a.truncated ? { answer_truncated: true } : {}) } : reply),
+            () => finish(reply),
+          );
+        }
       }),
     );
-    p.paste(text);
-    p.write("\r");
+    o.start(() => {
+      if (w.finished()) return;
+      began = Date.now();
+      seq = o.answers?.reportSeq() ?? 0;
+    }, w);
   });
 }

@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { UNTIL_DEFAULT, typeToAgent, type AgentWait } from "./agent-typing";
+import { UNTIL_DEFAULT, awaitTurn, typeToAgent, type AgentWait } from "./agent-typing";
 import { WsError } from "../protocol/errors";
 import { typed } from "../protocol/schema";
 import { AGENT_STATUSES } from "./wait_for";
@@ -7,6 +7,7 @@ import { panesOf } from "../model/layout";
 import type { Session } from "../model/session";
 import type { Tab } from "../model/workspace";
 import type { AgentService } from "../features/agents/service";
+import { MAX_PROMPT_CHARS, WHEN, type When } from "../features/agents/queue";
 
 const MAX_WAIT_MS = 86_400_000;
 
@@ -63,11 +64,16 @@ export default defineMessage({
   longRunning: true,
   reply: "pane",
   summary:
-    "Type text into an agent, as a paste, then press Enter: the agent `to` names (v6), or the agent in the tab holding `pane` (the asking pane, as hooks send). With `wait` (v6) it then waits, in the same request, for the agent to report one of `wait.until`; an agent blocked on a prompt of its own is refused with agent_blocked before anything is typed.",
+    "Type text into an agent, as a paste, then press Enter: the agent `to` names (v6), or the agent in the tab holding `pane` (the asking pane, as hooks send). With `when` (v6) the text joins the agent's prompt queue instead and is typed when the agent next waits for input (`idle`: at once if it does now) or ends a turn (`done`), one prompt a turn, in order. With `wait` (v6) it then waits, in the same request, for the agent to report one of `wait.until`, and a turn that ends brings the agent's final message as `answer`; without `when`, an agent blocked on a prompt of its own is refused with agent_blocked before anything is typed.",
   fields: {
     pane: { type: "integer", requiredBefore: 6, description: "The asking pane (usually the caller's own, `$WS_PANE_ID`): the text goes to an agent in its tab, never to the pane itself. Needed without `to`" },
     to: { type: "string", description: "The agent itself (v6): its pane (`7`), or a tab (`@3` or its name) or a workstream (its name) whose focused agent, else first agent, gets the text" },
-    text: { type: "string", required: true, description: "What to type" },
+    text: { type: "string", required: true, description: `What to type (queued: at most ${MAX_PROMPT_CHARS} characters)` },
+    when: {
+      type: "string",
+      accepted: [...WHEN],
+      description: "Queue it (v6): typed when the agent next waits for input (idle; at once if it does now and nothing is queued ahead) or next ends a turn (done). ws agent queue lists the queue",
+    },
     wait: typed<Partial<AgentWait>>()({
       type: "object",
       description: `Then wait for the agent's status: until (default ${UNTIL_DEFAULT.join(", ")}), timeout in ms (default 0: no limit). Only a status it reports after the text is typed counts`,
@@ -78,20 +84,24 @@ export default defineMessage({
   replyFields: {
     pane: { type: "integer", description: "The agent's pane" },
     status: { type: "string", description: "wait: the status that ended the wait" },
-    elapsed_ms: { type: "integer", description: "wait: how long the wait took" },
+    elapsed_ms: { type: "integer", description: "wait: how long the wait took (from the typing)" },
+    answer: { type: "string", description: "wait: the agent's final message for the turn, when its hooks give one (Claude Code's Stop payload or transcript, Codex's notify)" },
+    answer_truncated: { type: "boolean", description: "wait: true when the answer was cut to its limit" },
+    prompt: { type: "integer", description: "when: the queued prompt's id (ws agent queue cancel ID)" },
+    queued: { type: "boolean", description: "when: still waiting in the queue (false: typed at once)" },
   },
-  errors: ["no_agent", "agent_blocked", "timeout", "pane_exited", "pane_not_found", "tab_not_found"],
+  errors: ["no_agent", "agent_blocked", "timeout", "pane_exited", "pane_not_found", "tab_not_found", "limit_exceeded"],
   example: { v: 4, type: "agent_send", pane: 7, text: "Address these unresolved review comments. …" },
   cli: {
     path: "agent send",
     args: ["text"],
-    flags: ["to", "pane"],
+    flags: ["to", "pane", "when"],
     // Inside a pane, --pane defaults to it unless --to names the agent (agent-cmds.ts).
     run: "agentSend",
-    switches: { wait: { field: "wait", value: {}, description: `Then wait until the agent is ${UNTIL_DEFAULT.join(", ")}; prints the status` } },
+    switches: { wait: { field: "wait", value: {}, description: `Then wait until the agent is ${UNTIL_DEFAULT.join(", ")}; prints its answer (its final message for the turn), else the status` } },
     view: "agentSent",
   },
-  handle({ pane, to, text, wait }, { session, services, signal, version }) {
+  handle({ pane, to, text, wait, when }, { session, services, signal, version }) {
     const agents = services.get("agents");
     let target: number | undefined;
     // v1–v5 lines ignore fields they did not have.
@@ -112,8 +122,36 @@ export default defineMessage({
         });
       }
     }
+    const w = wait && { until: wait.until ?? UNTIL_DEFAULT, timeout: wait.timeout ?? 0 };
+    if (when !== undefined && (version ?? 0) >= 6 && agents) return queue(session, agents, target, text, when as When, w, signal);
     if (wait && agents?.status(target)?.status === "blocked")
       throw new WsError(`the agent in pane ${target} is blocked on a prompt (${agents.status(target)?.detail ?? "it asks for an answer"}); typing would answer it`, "agent_blocked", { param: "pane" });
-    return typeToAgent(session, target, text, wait && { until: wait.until ?? UNTIL_DEFAULT, timeout: wait.timeout ?? 0 }, signal);
+    return typeToAgent(session, target, text, w, signal, agents);
   },
 });
+
+/** `when`: the text joins the agent's queue; with a wait, the wait starts when it is typed. */
+function queue(session: Session, agents: AgentService, target: number, text: string, when: When, wait: AgentWait | undefined, signal: AbortSignal | undefined) {
+  if (!wait) {
+    const { prompt, queued } = agents.queue.add(target, text, when);
+    return { type: "pane", pane: target, prompt: prompt.id, queued };
+  }
+  let id = 0;
+  return awaitTurn(session, target, wait, {
+    signal,
+    answers: agents,
+    get extra() {
+      return { prompt: id };
+    },
+    get notYet() {
+      return `prompt ${id} is still queued for the agent in pane ${target} (ws agent queue cancel ${id})`;
+    },
+    start: (typed, w) => {
+      try {
+        id = agents.queue.add(target, text, when, { onTyped: typed }).prompt.id;
+      } catch (e) {
+        w.finish(e as WsError); // a full queue: refused, and the wait's listener undone
+      }
+    },
+  });
+}

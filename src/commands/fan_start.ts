@@ -1,6 +1,7 @@
 // fan_start: one task raced by N agents (ws fan N TEMPLATE NAME PROMPT): N workstreams NAME-1…NAME-N
-// from one base commit, a tab each (or tiled in one), and the same prompt typed into each agent once
-// it reports ready, through agent_send's path (typeToAgent).
+// from one base commit, a tab each (or tiled in one), and the same prompt into each agent once it
+// reports ready, through the prompt queue (agent_send's `when: idle` path: typed at once when the
+// agent waits for input, else when it next does).
 import { defineMessage, PANE_START_ERRORS } from "./types";
 import { fansOf } from "./fan-shared";
 import { typeToAgent } from "./agent-typing";
@@ -41,7 +42,12 @@ export default defineMessage({
   async handle(p, { services, session }) {
     const fans = fansOf(services);
     if (p.project !== undefined) services.get("projects")?.check(p.project);
-    const r = await fans.start(p, (pane, text) => void typeToAgent(session, pane, text));
+    const queue = services.get("agents")?.queue;
+    const r = await fans.start(p, (pane, text) => {
+      // A pane with no agent reporting (the template's start-up time ran out) gets it typed at once.
+      if (queue) queue.add(pane, text, "idle", { orType: true });
+      else void typeToAgent(session, pane, text);
+    });
     return { type: "fan_started", fan: r.fan.name, base: r.fan.base, candidates: r.opened };
   },
 });

@@ -20,6 +20,8 @@ import workspace_list from "./workspace_list";
 import workspace_new from "./workspace_new";
 import report from "./report";
 import agent_send from "./agent_send";
+import agent_queue_list from "./agent_queue_list";
+import agent_queue_cancel from "./agent_queue_cancel";
 import dashboard from "./dashboard";
 import session_save from "./session_save";
 import session_restore from "./session_restore";
@@ -91,6 +93,8 @@ export const MESSAGES: MessageEntry[] = [
   shutdown_keep,
   openReview,
   agent_send,
+  agent_queue_list,
+  agent_queue_cancel,
   workspace_focus,
   pane_focus,
   dashboard,

@@ -110,7 +110,10 @@ export class EventLog {
         return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
       }
       case "approval_requested":
-      case "approval_resolved": {
+      case "approval_resolved":
+      case "prompt_queued":
+      case "prompt_delivered":
+      case "prompt_cancelled": {
         const { type, ...fields } = e;
         return this.publish({ event: type, ...this.where(e.pane), ...fields });
       }

@@ -69,7 +69,13 @@ export type DaemonEvent =
   /** An agent's hook asked for permission (features/approvals): the inbox's new row. */
   | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
   /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */
-  | { type: "approval_resolved"; id: number; pane: number; behavior: string; by: string; message?: string };
+  | { type: "approval_resolved"; id: number; pane: number; behavior: string; by: string; message?: string }
+  /** A prompt joined an agent's queue (ws agent send --when; features/agents/queue.ts). */
+  | { type: "prompt_queued"; id: number; pane: number; when: string; position: number }
+  /** It was typed into its agent. */
+  | { type: "prompt_delivered"; id: number; pane: number; when: string }
+  /** It left the queue untyped: `reason` cancelled, pane_closed or pane_exited. */
+  | { type: "prompt_cancelled"; id: number; pane: number; reason: string };
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

@@ -35,6 +35,9 @@ export const EVENT_TYPES = [
   "shipped",
   "approval_requested",
   "approval_resolved",
+  "prompt_queued",
+  "prompt_delivered",
+  "prompt_cancelled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const OPT_IN: readonly string[] = ["output"];

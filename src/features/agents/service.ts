@@ -1,13 +1,16 @@
 // The daemon's agent feature: hook reports in, statuses kept per pane, the person's attention out
-// (bus events the UI draws and rings for), plus the dashboard's lists and agent_send's target.
+// (bus events the UI draws and rings for), plus the dashboard's lists, agent_send's target, the
+// prompt queue (queue.ts) it feeds turn ends to, and each turn's answer (answer.ts).
 
 import type { Session } from "../../model/session";
 import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
 import { alive } from "./agent-process.ts";
 import { foregroundPid } from "../../model/process-info";
-import type { AgentStatus } from "./status-map.ts";
+import { type AgentStatus, mapEvent } from "./status-map.ts";
 import type { SavedAgent } from "../persistence/format";
+import { PromptQueue } from "./queue.ts";
+import { type AnswerSource, answerSource, readAnswer } from "./answer.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
 
 export interface DashboardAgent {
@@ -19,6 +22,8 @@ export interface DashboardAgent {
   secs: number;
   /** Kept over a respawn or a restore: the agent has not reported since. */
   restored?: true;
+  /** Prompts queued for it (ws agent send --when). */
+  queued?: number;
 }
 export interface DashboardPort {
   port: number;
@@ -41,8 +46,22 @@ export class AgentService {
   private reaper: ReturnType<typeof setInterval> | undefined;
   private off: (() => void)[] = [];
   private learning = new Set<number>();
+  readonly queue: PromptQueue;
+  /** Reports taken so far: a turn's answer counts for a wait only if it came after the prompt. */
+  private reports = 0;
+  /** Each pane's last turn end (done): which report, and where its answer is. */
+  private turns = new Map<number, { seq: number; src: AnswerSource }>();
 
   constructor(private session: Session) {
+    this.queue = new PromptQueue(
+      session,
+      (pane) => {
+        const s = this.store.get(pane);
+        // A restored status is the agent's before the restart: the new one may not take input yet.
+        return !!s && !s.restored && (s.status === "idle" || s.status === "done");
+      },
+      (pane) => this.store.get(pane) !== undefined,
+    );
     this.ports = new PortWatch(() => new Map([...session.panes].map(([id, p]) => [id, p.pid])), {
       onChange: (panes) => session.bus.emit({ type: "ports_changed", panes }),
     });
@@ -51,6 +70,10 @@ export class AgentService {
       session.bus.on((e) => {
         // A kept pane outlives its program (`keep`): its agent ended with it.
         if (e.type === "pane_closed" || e.type === "pane_exited") this.store.clear(e.pane);
+        if (e.type === "pane_closed") {
+          this.queue.paneClosed(e.pane);
+          this.turns.delete(e.pane);
+        }
         // A respawned pane runs its agent again: its last status stays (marked restored).
         if (e.type === "pane_respawned") this.respawned(e.pane);
         // Bringing a pane on screen is the person looking at it.
@@ -78,6 +101,16 @@ export class AgentService {
   report(pane: number, agent: string | undefined, event: string, payload: unknown): void {
     const p = this.session.panes.get(pane);
     if (!p) return;
+    const seq = ++this.reports;
+    const prev = this.store.get(pane);
+    const t = mapEvent(agent ?? prev?.agent, event, payload, prev?.status);
+    const ready = !!t && "status" in t && (t.status === "done" || t.status === "idle");
+    // Before the status is published: a wait that ends on it reads this turn's answer.
+    const src = ready && t.status === "done" ? answerSource(payload) : {};
+    if (src.text !== undefined || src.transcript !== undefined) this.turns.set(pane, { seq, src });
+    // The turn is over, or the agent waits for input: the next queued prompt goes in. Before the
+    // status is published, so a prompt given on that status (fan-out's) queues behind it.
+    if (ready) this.queue.turnEnded(pane);
     // A `done` in the pane already on screen stays done: the person may be away. It turns idle
     // on their next look (a focus change onto it).
     this.store.report(pane, agent, event, payload);
@@ -99,6 +132,17 @@ export class AgentService {
   markSeen(): void {
     const pane = this.onScreen();
     if (pane !== undefined) this.store.seen(pane);
+  }
+
+  /** The count of reports so far (a mark for answerSince). */
+  reportSeq(): number {
+    return this.reports;
+  }
+
+  /** The answer of the agent's last turn in `pane`, if that turn ended after report `seq`. */
+  async answerSince(pane: number, seq: number): Promise<{ answer: string; truncated: boolean } | undefined> {
+    const t = this.turns.get(pane);
+    return t && t.seq > seq ? readAnswer(t.src) : undefined;
   }
 
   status(pane: number): AgentState | undefined {
@@ -160,6 +204,7 @@ export class AgentService {
         ...(s.detail ? { detail: s.detail } : {}),
         secs: secsIn(s, now),
         ...(s.restored ? { restored: true as const } : {}),
+        ...(this.queue.count(s.pane) ? { queued: this.queue.count(s.pane) } : {}),
       });
     }
     const ports: DashboardPort[] = [];

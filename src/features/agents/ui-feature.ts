@@ -87,7 +87,7 @@ export function showDashboard(
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
-    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${agentPlace(ui, agents, a.pane, a.workspace, a.label)}${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}`, go(a.pane));
+    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${agentPlace(ui, agents, a.pane, a.workspace, a.label)}${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}${a.queued ? `  [${a.queued} queued]` : ""}`, go(a.pane));
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
   add("Workstreams");

@@ -44,6 +44,9 @@ export interface SavedPane {
   /** The last status its agent reported, when the agent is the pane's own program (a restore
    * shows it, marked restored, until the agent reports again or exits). */
   agent?: SavedAgent;
+  /** Prompts queued for its agent (ws agent send --when), in order; typed after a restore when the
+   * agent reports it waits for input. */
+  prompts?: SavedPrompt[];
   /** Where the pane's program saw itself when saved (informational; a restore recomputes it). */
   rect?: SavedRect;
   /** The pane's normal-screen scrollback and screen as text, wrapped rows joined, "\n" between lines. */
@@ -56,6 +59,14 @@ export interface SavedAgent {
   detail?: string;
   /** When the status began, ms since the epoch. */
   since: number;
+}
+
+/** One queued prompt (features/agents/queue.ts); the server gives it a new id on restore. */
+export interface SavedPrompt {
+  text: string;
+  when: "idle" | "done";
+  /** When it was queued, ms since the epoch. */
+  at: number;
 }
 
 export interface SavedTab {

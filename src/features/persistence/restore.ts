@@ -4,7 +4,7 @@
 // saved ids (and WS_PANE_ID with them); restored into a running server, a part whose id this server
 // has given out already gets a new one (Session.promiseIds).
 import type { NewPaneOptions, RestoreTabSpec, Session } from "../../model/session";
-import type { SaveBody, SavedAgent, SavedPane, SaveHeader } from "./format";
+import type { SaveBody, SavedAgent, SavedPane, SavedPrompt, SaveHeader } from "./format";
 import { safeText } from "../../safe-text";
 import { panesOf } from "../../model/layout";
 import { yieldTurn } from "../../model/pace";
@@ -45,6 +45,8 @@ export interface RestoreResult {
   ids: Map<number, number>;
   /** The saved agent statuses, by new pane id. */
   agents: Map<number, SavedAgent>;
+  /** The saved prompt queues, by new pane id. */
+  prompts: Map<number, SavedPrompt[]>;
   /** Each workspace or tab of the save that was left out, and why. */
   skipped: string[];
 }
@@ -151,13 +153,16 @@ async function build(session: Session, body: SaveBody, header: SaveHeader | unde
   }
   restoreWorkstreams(session, body, started);
   const agents = new Map<number, SavedAgent>();
+  const prompts = new Map<number, SavedPrompt[]>();
   for (const w of body.workspaces)
     for (const t of w.tabs)
       for (const p of t.panes) {
         const id = ids.get(p.id);
-        if (p.agent && id !== undefined && started.has(id)) agents.set(id, p.agent);
+        if (id === undefined || !started.has(id)) continue;
+        if (p.agent) agents.set(id, p.agent);
+        if (p.prompts?.length) prompts.set(id, p.prompts);
       }
-  return { workspaces, tabs, panes, ids, agents, skipped };
+  return { workspaces, tabs, panes, ids, agents, prompts, skipped };
 }
 
 /** The saved workstreams, each linked to the restored tab whose panes carry its WS_WORKSTREAM

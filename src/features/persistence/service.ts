@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
 import type { ModelEvent, ModelEventType } from "../../model/events";
 import { msSinceInput } from "../../model/parse-slices";
-import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type SaveHeader } from "./format";
+import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type SavedPrompt, type SaveHeader } from "./format";
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
@@ -47,7 +47,14 @@ export interface PersistenceOptions {
   scrollbackMs?: number;
   /** The agents feature's side (absent in a build without it): the status to save for a pane, and
    * a saved status given back to a restored pane. */
-  agents?: () => { savedStatus(pane: number): SavedAgent | undefined; restoreStatus(pane: number, saved: SavedAgent): void } | undefined;
+  agents?: () => AgentsSide | undefined;
+}
+
+/** What persistence asks of the agents feature: statuses and prompt queues, saved and given back. */
+export interface AgentsSide {
+  savedStatus(pane: number): SavedAgent | undefined;
+  restoreStatus(pane: number, saved: SavedAgent): void;
+  queue: { saved(pane: number): SavedPrompt[] | undefined; restore(pane: number, saved: SavedPrompt[]): number };
 }
 
 export interface SaveSummary {
@@ -94,6 +101,7 @@ export class PersistenceService {
   private restoredAt = 0;
   /** Agent statuses restored at start, handed to the agents feature once it is there (start). */
   private pendingAgents = new Map<number, SavedAgent>();
+  private pendingPrompts = new Map<number, SavedPrompt[]>();
   readonly debounceMs: number;
   readonly maxDelayMs: number;
   readonly scrollbackMs: number;
@@ -102,7 +110,11 @@ export class PersistenceService {
     readonly session: Session,
     readonly opts: PersistenceOptions,
   ) {
-    this.snap = new Snapshotter(session, (pane) => opts.agents?.()?.savedStatus(pane));
+    this.snap = new Snapshotter(
+      session,
+      (pane) => opts.agents?.()?.savedStatus(pane),
+      (pane) => opts.agents?.()?.queue.saved(pane),
+    );
     this.debounceMs = opts.debounceMs ?? 500;
     this.maxDelayMs = opts.maxDelayMs ?? 2000;
     this.scrollbackMs = opts.scrollbackMs ?? 10_000;
@@ -196,6 +208,7 @@ export class PersistenceService {
     if (!r) return true;
     this.restoredAt = Date.now();
     this.pendingAgents = r.agents;
+    this.pendingPrompts = r.prompts;
     this.opts.log.info(`restored ${r.workspaces} of ${save.body.workspaces.length} workspaces, ${r.tabs} tabs, ${r.panes} panes from ${this.opts.path} (saved ${save.header.saved_at}) in ${Math.round(performance.now() - t0)} ms`);
     await this.reportLeftOut(r, save.body.workspaces.length);
     return true;
@@ -234,22 +247,29 @@ export class PersistenceService {
     const save = this.checked(decode(bytes)); // a bad file is refused here, not moved: the person is looking at it
     const skippedInFile = save.skipped;
     const r = await applySave(this.session, save.body, save.header);
-    this.giveAgents(r.agents);
+    this.giveAgents(r.agents, r.prompts);
     const kept = await this.reportLeftOut(r, save.body.workspaces.length);
     return { ...r, skipped: [...skippedInFile, ...r.skipped], saved_at: save.header.saved_at, saved: save.body.workspaces.length, ...(kept ? { kept } : {}) };
   }
 
   // ---- saving ----------------------------------------------------------------------------------
 
-  /** Restored panes get their agents' last statuses back (marked restored). */
-  private giveAgents(statuses: Map<number, SavedAgent>): void {
+  /** Restored panes get their agents' last statuses back (marked restored), and their queued prompts. */
+  private giveAgents(statuses: Map<number, SavedAgent>, prompts: Map<number, SavedPrompt[]>): void {
     const agents = this.opts.agents?.();
-    if (agents) for (const [pane, a] of statuses) if (this.session.panes.has(pane)) agents.restoreStatus(pane, a);
+    if (!agents) return;
+    for (const [pane, a] of statuses) if (this.session.panes.has(pane)) agents.restoreStatus(pane, a);
+    for (const [pane, list] of prompts) {
+      if (!this.session.panes.has(pane)) continue;
+      const n = agents.queue.restore(pane, list);
+      if (n < list.length) this.opts.log.warn(`pane ${pane}: ${list.length - n} of its ${list.length} saved prompts left out (over the queue's limits)`);
+    }
   }
 
   start(): void {
-    this.giveAgents(this.pendingAgents);
+    this.giveAgents(this.pendingAgents, this.pendingPrompts);
     this.pendingAgents = new Map();
+    this.pendingPrompts = new Map();
     void removeStaleTemps(this.opts.path);
     this.off = this.session.bus.on((e) => this.onEvent(e));
     this.scrollTimer = setInterval(() => this.saveOutput(), this.scrollbackMs);

@@ -6,7 +6,7 @@ import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
 import { platformKind, processCwd } from "../../platform";
-import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedRect, type SavedTab } from "./format";
+import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
@@ -35,10 +35,12 @@ export class Snapshotter {
   private cache = new Map<number, { text: string; quoted?: Uint8Array }>();
   private dirty = new Set<number>();
 
-  /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any. */
+  /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any;
+   * `promptsOf`: the prompts queued for it. */
   constructor(
     private session: Session,
     private agentOf: (pane: number) => SavedAgent | undefined = () => undefined,
+    private promptsOf: (pane: number) => SavedPrompt[] | undefined = () => undefined,
   ) {}
 
   /** A pane printed something (bus `pane_output`): its text must be taken again. */
@@ -99,6 +101,8 @@ export class Snapshotter {
             if (p?.keep) rec.keep = true;
             const agent = p && this.agentOf(id);
             if (agent) rec.agent = agent;
+            const prompts = p && this.promptsOf(id);
+            if (prompts) rec.prompts = prompts;
             if (p?.env.WS_WORKSTREAM) rec.workstream = p.env.WS_WORKSTREAM;
             if (tab.project !== undefined) rec.project = tab.project;
             panes.push(rec);

@@ -8,7 +8,8 @@ import { clampScreenSize } from "../../model/screen-size";
 import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../protocol/names";
-import type { SaveBody, SavedAgent, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
+import type { SaveBody, SavedAgent, SavedPane, SavedPrompt, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
+import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT, WHEN } from "../agents/queue";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -64,6 +65,7 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.project !== undefined && typeof p.project !== "string") return "project is not a string";
   if (!isObj(p.env) || !Object.entries(p.env).every(([k, v]) => /^[^=\u0000]+$/.test(k) && noNul(v))) return "env is not an object of strings";
   if (typeof p.scrollback !== "string") return "scrollback is not text";
+  const notes: string[] = [];
   const pane: SavedPane = { id: p.id, command: [...p.command], argv: p.argv ? [...p.argv] : [], cwd: p.cwd, env: { ...p.env }, scrollback: p.scrollback };
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
@@ -71,10 +73,15 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   // An agent's status is only shown: a bad one is dropped, the pane kept.
   const agent = checkAgent(p.agent);
   if (agent) pane.agent = agent;
+  // Queued prompts are the person's: bad entries are dropped (and said), the rest kept in order.
+  if (p.prompts !== undefined) {
+    const prompts = checkPrompts(p.prompts);
+    if (prompts.list.length) pane.prompts = prompts.list;
+    if (prompts.dropped) notes.push(`${prompts.dropped} of its queued prompts were not valid; dropped`);
+  }
   // Where the pane was is only information (a restore lays out afresh): kept when well-formed.
   const r = p.rect;
   if (isObj(r) && isInt(r.x) && isInt(r.y) && isInt(r.cols) && isInt(r.rows)) pane.rect = { x: r.x, y: r.y, cols: r.cols, rows: r.rows };
-  const notes: string[] = [];
   if (pane.scrollback.length > MAX_SCROLLBACK_CHARS) {
     pane.scrollback = pane.scrollback.slice(-MAX_SCROLLBACK_CHARS);
     notes.push(`its text was cut to the last ${MAX_SCROLLBACK_CHARS} characters`);
@@ -100,6 +107,19 @@ function checkAgent(a: unknown): SavedAgent | undefined {
   if (typeof a.agent === "string" && a.agent.length <= 64 && !hasControl(a.agent)) out.agent = a.agent;
   if (typeof a.detail === "string" && a.detail.length <= MAX_TITLE && !hasControl(a.detail)) out.detail = a.detail;
   return out;
+}
+
+/** A pane's saved prompt queue: each entry checked, at most MAX_QUEUED_PER_AGENT kept. */
+function checkPrompts(v: unknown): { list: SavedPrompt[]; dropped: number } {
+  if (!Array.isArray(v)) return { list: [], dropped: 1 };
+  const list: SavedPrompt[] = [];
+  let dropped = 0;
+  for (const e of v) {
+    const ok = isObj(e) && typeof e.text === "string" && e.text.length <= MAX_PROMPT_CHARS && (WHEN as readonly unknown[]).includes(e.when) && isInt(e.at) && list.length < MAX_QUEUED_PER_AGENT;
+    if (ok) list.push({ text: e.text as string, when: e.when as SavedPrompt["when"], at: e.at as number });
+    else dropped++;
+  }
+  return { list, dropped };
 }
 
 function checkTab(t: unknown, where: string, note: (m: string) => void): SavedTab | string {

@@ -18,8 +18,8 @@ import { git, gitOk, onPath } from "./git";
 export const MAX_CANDIDATES = 8;
 export const MAX_FANS = 32;
 
-/** Types a prompt into an agent's pane. The fan_start handler gives agent_send's path; the prompt
- * queue (ws agent send --when idle) is meant to take its place, here and only here. */
+/** Gives a prompt to an agent's pane: fan_start hands it to the prompt queue (ws agent send --when
+ * idle's path), which types it at once when the agent waits for input, else when it next does. */
 export type PromptSender = (pane: number, text: string) => void;
 
 interface Candidate {

@@ -1,0 +1,93 @@
+// An agent's answer: the final message of a turn, for `ws agent send --wait`. Claude Code's Stop hook
+// payload carries it as `last_assistant_message` (its text blocks joined; newer versions) and always
+// names the session's `transcript_path` (JSONL: the last assistant entry's text blocks); Codex's
+// notify payload (`agent-turn-complete`) carries `last-assistant-message`.
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+
+/** Characters of an answer kept (the rest is cut, marked `answer_truncated`). */
+export const MAX_ANSWER_CHARS = 100_000;
+/** Bytes read from the end of a transcript: the last turn is at its end. */
+export const TRANSCRIPT_TAIL_BYTES = 4 * 1024 * 1024;
+
+/** Where a turn's answer is: in the payload, or in a transcript to read when someone asks. */
+export interface AnswerSource {
+  text?: string;
+  transcript?: string;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** What a turn-ending hook payload says about the answer. */
+export function answerSource(payload: unknown): AnswerSource {
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) return {};
+  const p = payload as Record<string, unknown>;
+  const text = str(p.last_assistant_message) ?? str(p["last-assistant-message"]);
+  // Only a JSONL file is read: a payload can't make the server read and hand out any other file.
+  const transcript = str(p.transcript_path);
+  return { ...(text !== undefined ? { text } : {}), ...(transcript?.endsWith(".jsonl") ? { transcript } : {}) };
+}
+
+/** The text of the last assistant message in a Claude Code transcript (JSONL); its content blocks
+ * may be split over several entries sharing one message id. */
+export function lastAssistantText(jsonl: string): string | undefined {
+  const lines = jsonl.split("\n");
+  let id: unknown;
+  const parts: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (!line.startsWith("{")) continue;
+    let e: any;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue; // a line cut by the tail read, or one being written
+    }
+    const m = e?.message;
+    const isAssistant = e?.type === "assistant" && m && typeof m === "object";
+    if (!isAssistant) {
+      if (parts.length && e?.type === "user") break; // the turn before: stop
+      continue;
+    }
+    const texts = Array.isArray(m.content) ? m.content.filter((c: any) => c?.type === "text" && typeof c.text === "string").map((c: any) => c.text as string) : typeof m.content === "string" ? [m.content] : [];
+    if (parts.length && m.id !== id) break; // an earlier message
+    if (!parts.length && !texts.length) continue; // a tool call after the last text: look further back
+    id = m.id;
+    parts.unshift(texts.join("\n"));
+    if (id === undefined) break;
+  }
+  const text = parts.join("\n").trim();
+  return text || undefined;
+}
+
+/** Read the end of a transcript (a regular file only, never waiting on a FIFO). */
+async function readTail(path: string): Promise<string | undefined> {
+  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    // O_NONBLOCK: opening a FIFO someone named would otherwise wait for a writer (safe-file.ts).
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(() => undefined);
+    if (!fh) return undefined;
+    const st = await fh.stat();
+    if (!st.isFile()) return undefined;
+    const len = Math.min(st.size, TRANSCRIPT_TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    let got = 0;
+    while (got < len) {
+      const { bytesRead } = await fh.read(buf, got, len - got, st.size - len + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+}
+
+/** The answer a source gives, cut to MAX_ANSWER_CHARS. */
+export async function readAnswer(src: AnswerSource): Promise<{ answer: string; truncated: boolean } | undefined> {
+  const text = src.text ?? (src.transcript ? lastAssistantText((await readTail(src.transcript)) ?? "") : undefined);
+  if (text === undefined) return undefined;
+  return text.length > MAX_ANSWER_CHARS ? { answer: text.slice(0, MAX_ANSWER_CHARS), truncated: true } : { answer: text, truncated: false };
+}
