@@ -50,11 +50,14 @@ export class Arrival {
 /**
  * One JSON-lines connection to ws: `send` a message, `next` resolves with the next reply line (in
  * order, kept if it came first), `request` is both. Usable at once (it connects in the background).
+ * The server closes a connection idle for 2 s (src/server/listener.ts IDLE_CLOSE_MS): once closed,
+ * what waits and what is asked after fails saying so, instead of waiting for ever.
  */
 export function jsonLines(sock: string) {
   let buf = "";
-  const waiters: ((l: string) => void)[] = [];
+  const waiters: { resolve: (l: string) => void; reject: (e: Error) => void }[] = [];
   const lines: string[] = [];
+  let closed: Error | undefined;
   const ready = Bun.connect({
     unix: sock,
     socket: {
@@ -65,14 +68,24 @@ export function jsonLines(sock: string) {
           const l = buf.slice(0, nl);
           buf = buf.slice(nl + 1);
           const w = waiters.shift();
-          w ? w(l) : lines.push(l);
+          w ? w.resolve(l) : lines.push(l);
         }
+      },
+      close() {
+        closed = new Error("ws closed the connection (it closes one idle for 2 s: open a fresh one after a pause)");
+        for (const w of waiters.splice(0)) w.reject(closed);
       },
     },
   });
-  const next = (): Promise<string> => (lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((r) => waiters.push(r)));
+  const next = (): Promise<string> => {
+    if (lines.length) return Promise.resolve(lines.shift()!);
+    if (closed) return Promise.reject(closed);
+    return new Promise<string>((resolve, reject) => waiters.push({ resolve, reject }));
+  };
   const send = async (o: unknown): Promise<void> => {
-    (await ready).write(JSON.stringify(o) + "\n");
+    const s = await ready;
+    if (closed) throw closed;
+    s.write(JSON.stringify(o) + "\n");
   };
   return {
     send,
@@ -82,7 +95,7 @@ export function jsonLines(sock: string) {
       return next();
     },
     async close(): Promise<void> {
-      (await ready).end();
+      if (!closed) (await ready).end();
     },
   };
 }

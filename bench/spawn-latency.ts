@@ -6,8 +6,7 @@
 //  - ws only: a `session_restore` of PANES panes (10 to a tab) in one request, same probe.
 // Prints p50/p99/max of the probe for each, and how long the panes took to start.
 // BENCH_PANES (default 100). Needs dist/ws (bun run build) and tmux.
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { BenchEnv, jsonLines, report } from "./lib";
 import { encode } from "../src/features/persistence/format";
 
@@ -99,10 +98,16 @@ try {
   tc.close();
   tp.close();
 
-  // A restore of PANES panes in one request (ws only: tmux has none).
-  const file = join(env.root, "state", "ws", "default.session");
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(file) && Date.now() < deadline) await Bun.sleep(20);
+  // A restore of PANES panes in one request (ws only: tmux has none). Fresh connections: the server
+  // closes one idle for 2 s, and the two above were idle through the tmux part.
+  await creator.close();
+  await prober.close();
+  const restorer = jsonLines(env.wsSock);
+  const restoreProber = jsonLines(env.wsSock);
+  // A save now, answered once written: no background save is left to land on the file written next.
+  const saved = JSON.parse(await restorer.request({ v: 6, type: "session_save" }));
+  if (saved.type !== "session_saved") throw new Error(`session_save: ${JSON.stringify(saved)}`);
+  const file = saved.path as string;
   const tabs = Math.ceil(PANES / 10);
   const tab = (t: number) => {
     const ids = Array.from({ length: Math.min(10, PANES - t * 10) }, (_, i) => t * 10 + i + 1);
@@ -111,13 +116,17 @@ try {
   };
   const body = { size: { cols: 200, rows: 60 }, current: 0, workspaces: Array.from({ length: tabs }, (_, t) => ({ name: `bench${t}`, active: 0, tabs: [tab(t)] })) };
   writeFileSync(file, encode(body as any, { ws: "bench", server: "default" }), { mode: 0o600 });
+  let reply: any;
   const restore = await whileProbing(
-    () => prober.request({ v: 2, type: "workspace_list" }),
-    async () => void (await creator.request({ v: 6, type: "session_restore" })),
+    () => restoreProber.request({ v: 2, type: "workspace_list" }),
+    async () => void (reply = JSON.parse(await restorer.request({ v: 6, type: "session_restore" }))),
   );
+  // Only a restore that started every pane counts.
+  const started = reply?.type === "session_restored" ? Object.keys(reply.panes ?? {}).length : 0;
+  if (started !== PANES) throw new Error(`session_restore started ${started} of ${PANES} panes: ${JSON.stringify(reply).slice(0, 500)}`);
   line(`ws: session_restore of ${PANES} panes`, restore);
-  await creator.close();
-  await prober.close();
+  await restorer.close();
+  await restoreProber.close();
 } finally {
   await env.stop();
 }
