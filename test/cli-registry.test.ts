@@ -7,8 +7,8 @@ import { MESSAGES, REGISTRY } from "../src/commands";
 import { commandTable } from "../src/cli/index";
 import { HANDLERS } from "../src/cli/handlers";
 import { VIEWS } from "../src/cli/views";
-import { buildCommandTable } from "../src/cli/table";
-import { UsageError, findCommand, parseArgs } from "../src/cli/parse";
+import { buildCommandTable } from "../src/cli-table/table";
+import { UsageError, findCommand, parseArgs } from "../src/cli-table/parse";
 import { TestServer, waitFor } from "./harness";
 
 const ESC = "\x1b";

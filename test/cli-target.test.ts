@@ -3,7 +3,7 @@
 // be left out before other words (`ws pane keys Enter`).
 import { expect, test } from "bun:test";
 import { commandTable } from "../src/cli/index";
-import { parseArgs } from "../src/cli/parse";
+import { parseArgs } from "../src/cli-table/parse";
 import { useServer } from "./harness";
 
 const cmd = (path: string) => commandTable().find((c) => c.path === path)!;

@@ -35,7 +35,7 @@ test("the one name table lists what parses", () => {
 
 test("ws pane keys: every word after PANE is one key (no comma splitting); -l anywhere; -- before words with a dash", async () => {
   const { commandTable } = await import("../src/cli/index");
-  const { parseArgs } = await import("../src/cli/parse");
+  const { parseArgs } = await import("../src/cli-table/parse");
   const cmd = commandTable().find((c) => c.path === "pane keys")!;
   expect(parseArgs(cmd, ["3", "Escape", "a,b", ":wq", "Enter"], {})).toEqual({ pane: 3, keys: ["Escape", "a,b", ":wq", "Enter"] });
   expect(parseArgs(cmd, ["3", "-l", "Enter"], {})).toEqual({ pane: 3, keys: ["Enter"], literal: true });

@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { Conn, processAlive, readUntil, TestServer, useServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
-import { parseArgs } from "../src/cli/parse";
-import { buildCommandTable } from "../src/cli/table";
+import { parseArgs } from "../src/cli-table/parse";
+import { buildCommandTable } from "../src/cli-table/table";
 
 const s = useServer();
 

@@ -1,7 +1,7 @@
 // What every CLI command shares: which socket, sending a message at the version that introduced
 // it, printing replies for people or (--json) for scripts, and turning failures into advice.
 import { messageTableJson } from "./message-table" with { type: "macro" };
-import type { MessageInfo } from "./spec";
+import type { MessageInfo } from "../cli-table/spec";
 import { serverName } from "../client/connect";
 import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import type { KeptConnection } from "../client/kept-connection";

@@ -6,7 +6,7 @@
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { CliError, print, sock } from "./common";
 import type { HandlerInput } from "./handlers";
-import type { Command, Param } from "./spec";
+import type { Command, Param } from "../cli-table/spec";
 import { quoteSh as q } from "../shell-quote";
 
 /** What an argument's values are: "-" none offered, "file", "command", "=a,b" these, or a dynamic KIND. */

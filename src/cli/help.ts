@@ -1,6 +1,6 @@
 // Help, from the command table: the command list, a group's commands, one command's usage with
 // its arguments and flags described by the registry's field descriptions. Plain text, no colour.
-import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
+import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "../cli-table/spec";
 
 const GLOBALS = [
   ["-L NAME", "Use the server named NAME (its own socket)"],

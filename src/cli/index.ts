@@ -6,8 +6,8 @@ import { CliError, errorJson, type Globals, globals, keepConnection, print, prin
 import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
-import { type Found, MissingPane, UsageError, findCommand, parseArgs, takesFirst } from "./parse";
-import type { Command } from "./spec";
+import { type Found, MissingPane, UsageError, findCommand, parseArgs, takesFirst } from "../cli-table/parse";
+import type { Command } from "../cli-table/spec";
 import { VIEWS } from "./views";
 
 /** Each command's table entry as JSON text, by its path (from the registry at build time). */

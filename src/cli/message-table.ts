@@ -3,7 +3,7 @@
 // as JSON text (the command table as one JSON text per command, in an object made once at module
 // level): as object literals inside the functions that use them, the minifier copied them into
 // each, and each such function then cost milliseconds to compile on its first call.
-import { buildCommandTable, buildMessageTable } from "./table";
+import { buildCommandTable, buildMessageTable } from "../cli-table/table";
 
 /** Each message's `since`, `longRunning` and `stream`: JSON of Record<string, MessageInfo>. */
 export function messageTableJson(): string {

@@ -2,7 +2,7 @@
 import type { PaneListing } from "../model/views";
 import { replyList, send, show } from "./common";
 import type { HandlerInput } from "./handlers";
-import { UsageError } from "./parse";
+import { UsageError } from "../cli-table/parse";
 
 /** The keys a format may name: every field of a pane_list row. */
 export const PANE_LIST_KEYS = [

@@ -5,7 +5,7 @@
 import { useConnector } from "../client/connect";
 import { CliError, globals } from "./common";
 import { safeJson, safeText } from "../safe-text";
-import type { Command } from "./spec";
+import type { Command } from "../cli-table/spec";
 import { bridgeConnector } from "../remote/bridge-socket";
 import { withoutHostFlags } from "../global-flags";
 import { checkHost, openBridge, quietly, settledStderr } from "../remote/ssh";

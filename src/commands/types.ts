@@ -69,7 +69,7 @@ export interface MessageEntry<F extends Fields = Fields> {
 }
 
 /**
- * A message as a CLI command, as a tmux cmd_entry carries its getopt template. src/cli/table.ts
+ * A message as a CLI command, as a tmux cmd_entry carries its getopt template. src/cli-table/table.ts
  * turns it, with the fields' types and descriptions, into the command table baked into the CLI at
  * build time. Fields not positional, rest or fixed are flags `--field-name`.
  */

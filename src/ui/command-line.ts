@@ -4,9 +4,9 @@
 // table, and run as the ws CLI itself, in the focused pane's place: $WS_PANE_ID is that pane, so
 // `split --right` splits it, as the same words typed in its shell would.
 
-import { buildCommandTable } from "../cli/table";
-import { findCommand, parseArgs, UsageError } from "../cli/parse";
-import type { Command } from "../cli/spec";
+import { buildCommandTable } from "../cli-table/table";
+import { findCommand, parseArgs, UsageError } from "../cli-table/parse";
+import type { Command } from "../cli-table/spec";
 import { selfArgv } from "../paths";
 import { safeText } from "../safe-text";
 

@@ -1,5 +1,5 @@
 // The CLI's commands that are not one message each (start, doctor, hooks, …), declared in the same
-// shape as the registry's (spec.ts); their handlers (handlers.ts) load only when they run.
+// shape as the registry's (spec.ts); their handlers (src/cli/handlers.ts) load only when they run.
 import type { Command, Param } from "./spec";
 
 const flag = (name: string, type: Param["type"], description: string, field = name.replace(/-/g, "_")): Param => ({ field, flag: name, type, description });

@@ -1,5 +1,6 @@
-// Build time only (through the message-table macro, and in tests): the command table from the
-// registry's `cli` sections and the CLI's own commands. A CLI call never loads this module.
+// The command table from the registry's `cli` sections and the CLI's own commands: built at build
+// time (src/cli/message-table.ts, a macro), so a CLI call never loads this module; loaded by the
+// UI's command prompt (ui/command-line.ts) and tests.
 import { MESSAGES } from "../commands";
 import type { MessageCli, MessageEntry } from "../commands/types";
 import type { FieldSpec } from "../protocol/schema";

@@ -1,5 +1,5 @@
 // tmux words typed out of habit (`ws new-window`, `ws attach -t work`): the refusal points at the
-// ws command that does it. Called only where a command line is refused (src/cli/parse.ts).
+// ws command that does it. Called only where a command line is refused (src/cli-table/parse.ts).
 
 const COMMANDS: Record<string, string> = {
   "new-window": "ws tab new [--name NAME] [-- CMD…]",

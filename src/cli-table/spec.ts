@@ -1,6 +1,6 @@
 // The shape of the CLI's command table: every command, from a registry message or the CLI's own,
-// with its arguments and flags. Built at build time (table.ts through the message-table macro), so
-// a CLI call parses, helps and refuses without loading the registry or any command's code.
+// with its arguments and flags. Built at build time (table.ts, through src/cli/message-table.ts's
+// macro), so a CLI call parses, helps and refuses without loading the registry or any command's code.
 import type { RunName, ViewName } from "../commands/cli-names";
 
 /** "object": JSON read from the file the argument names (`-`: stdin). "map": an object of strings,
