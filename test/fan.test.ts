@@ -46,7 +46,7 @@ afterAll(async () => {
 test("ws fan: three candidates from one base, the same prompt to each, status with changes and the check, compare, keep", async () => {
   const sub = await Conn.open(s.sock);
   try {
-    sub.send({ v: 6, id: "sub", type: "subscribe", types: ["fan_started", "fan_candidate_done"] });
+    sub.send({ v: 6, id: "sub", type: "subscribe", types: ["fan_started", "fan_candidate_done", "prompt_queued", "prompt_delivered"] });
     expect((await sub.next()).type).toBe("subscribed");
     // A commit on main that origin lacks: the candidates start from origin's main, all the same one.
     const base = git(repo, ["rev-parse", "origin/main"], env);
@@ -61,7 +61,13 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
 
     // Each agent gets the prompt once, finishes its turn, and its check runs: one event each.
     let seen = 0;
-    const done = (await readUntil(sub, (e) => e.event === "fan_candidate_done" && ++seen === 3, 90_000)).filter((e) => e.event === "fan_candidate_done");
+    const events = await readUntil(sub, (e) => e.event === "fan_candidate_done" && ++seen === 3, 90_000);
+    const done = events.filter((e) => e.event === "fan_candidate_done");
+    // The prompts went through the prompt queue (issue 28: the inbox/queue path), one to each agent.
+    const delivered = events.filter((e) => e.event === "prompt_delivered");
+    expect(delivered.length).toBe(3);
+    expect(new Set(delivered.map((e) => e.pane)).size).toBe(3);
+    expect(events.filter((e) => e.event === "prompt_queued").map((e) => e.id).sort()).toEqual(delivered.map((e) => e.id).sort());
     expect(done.map((e) => [e.workstream, e.k, e.check.passed, e.check.exit_code === 0]).sort()).toEqual([
       ["race-1", 1, false, false],
       ["race-2", 2, true, true],

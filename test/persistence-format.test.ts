@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
+import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
 import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody } from "../src/features/persistence/format";
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/screen-text";
@@ -52,6 +53,28 @@ describe("save format", () => {
     }
     // A save from before workstreams has none.
     expect(decode(encode(sample(), meta)).body.workstreams).toBeUndefined();
+  });
+
+  test("a pane's queued prompts round trip; bad entries are dropped with a note, the rest kept in order", () => {
+    const body = sample();
+    const pane = body.workspaces[0]!.tabs[0]!.panes[0]!;
+    pane.prompts = [{ text: "first", when: "idle", at: 1 }, { text: "second\nline", when: "done", at: 2 }];
+    expect(decode(encode(body, meta)).body.workspaces[0]!.tabs[0]!.panes[0]!.prompts).toEqual(pane.prompts);
+    pane.prompts = [
+      { text: "first", when: "idle", at: 1 },
+      { text: "soon", when: "later", at: 2 },
+      { text: 7, when: "idle", at: 3 },
+      { text: "x".repeat(MAX_PROMPT_CHARS + 1), when: "idle", at: 4 },
+      { text: "last", when: "done", at: 5 },
+    ] as any;
+    const r = decode(encode(body, meta));
+    expect(r.body.workspaces[0]!.tabs[0]!.panes[0]!.prompts).toEqual([{ text: "first", when: "idle", at: 1 }, { text: "last", when: "done", at: 5 }]);
+    expect(r.skipped.join("\n")).toContain("3 of its queued prompts were not valid; dropped");
+    // Past the per-agent limit: the first ones are kept. Not a list: none.
+    pane.prompts = Array.from({ length: MAX_QUEUED_PER_AGENT + 3 }, (_, i) => ({ text: `p${i}`, when: "idle" as const, at: i }));
+    expect(decode(encode(body, meta)).body.workspaces[0]!.tabs[0]!.panes[0]!.prompts!.map((p) => p.text)).toEqual(pane.prompts.slice(0, MAX_QUEUED_PER_AGENT).map((p) => p.text));
+    pane.prompts = "first" as any;
+    expect(decode(encode(body, meta)).body.workspaces[0]!.tabs[0]!.panes[0]!.prompts).toBeUndefined();
   });
 
   test("every older format has an upgrade step", () => {
