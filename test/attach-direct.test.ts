@@ -8,7 +8,7 @@ import { waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { serverWithTmux } from "./tmux-driver";
 import { ttyId } from "../src/protocol/tty-id";
-import { libc, openPtyPair } from "../src/model/pty-libc";
+import { libc, openPtyPair } from "../src/platform/pty-libc";
 
 const { s, tmux } = serverWithTmux();
 

@@ -6,7 +6,7 @@ import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FdWriteQueue } from "../src/model/fd-write-queue";
-import { libc } from "../src/model/pty-libc";
+import { libc } from "../src/platform/pty-libc";
 import { waitFor } from "./harness";
 
 const c = libc();

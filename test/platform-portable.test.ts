@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanPorts } from "../src/features/ports";
 import { foregroundPid, foregroundProcess, processCwd } from "../src/model/process-info";
+import { nativePtyAvailable } from "../src/model/pty-native";
 import * as platform from "../src/platform";
 import { platformKind } from "../src/platform";
 import { TestServer, waitFor } from "./harness";
@@ -27,6 +28,12 @@ test("WS_PLATFORM picks the implementation; Linux reads /proc unless told otherw
   expect(platformKind()).toBe("portable");
   expect(platformKind({})).toBe(process.platform === "linux" ? "linux" : "portable");
   expect(platformKind({ WS_PLATFORM: "portable" })).toBe("portable");
+});
+
+test("the PTY: ws's own on Linux (unless WS_PTY=bun), Bun's on the portable path", () => {
+  if (process.platform === "linux" && nativePtyAvailable()) expect(platform.ptyKind({})).toBe("native");
+  expect(platform.ptyKind({ WS_PTY: "bun" })).toBe("bun");
+  expect(platform.ptyKind({ WS_PLATFORM: "portable" })).toBe("bun");
 });
 
 test("a process's cwd (lsof) and argv (ps); a process with no terminal is its own foreground; a gone one has none", async () => {
@@ -65,7 +72,7 @@ test("the port scan's default is lsof and ps: a listener in the tree is found, a
   }
 }, 30_000);
 
-test("a daemon on the portable path: pane_info names the foreground program (its terminal's group and argv from ps) and its cwd (lsof)", async () => {
+test("a daemon on the portable path (Bun's PTY): pane_info names the foreground program (its terminal's group and argv from ps) and its cwd (lsof)", async () => {
   const s = await new TestServer({ env: { WS_PLATFORM: "portable" } }).start();
   try {
     await s.v6({ type: "pane_send", pane: 1, text: `cd ${dir} && sh -c 'sleep 60; true' 'x y'`, enter: true });

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnBunPty } from "../src/model/pty-bun";
-import { isLauncherArgv, nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
+import { nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
+import { isLauncherArgv } from "../src/platform/pty-libc";
 import type { Pty, PtyOptions } from "../src/model/pty";
 import { processAlive, waitFor } from "./harness";
 

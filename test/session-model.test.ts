@@ -15,6 +15,7 @@ import { waitFor } from "./harness";
 
 /** A PTY with no program: it records what the pane does to it; `output` plays the program. */
 class FakePty implements Pty {
+  readonly canPause = true;
   readonly writes: string[] = [];
   readonly signals: string[] = [];
   size: { cols: number; rows: number };

@@ -5,7 +5,7 @@
 import type { Feature } from "./feature";
 import type { Session } from "../model/session";
 import { foregroundProcess } from "../model/process-info";
-import { isLauncherArgv } from "../model/pty-native";
+import { isLauncherArgv } from "../platform/pty-libc";
 
 /** How long after a pane's output or input its foreground is looked at (a command typed with
  * Enter has started by then), and so at most how often a busy pane is. */

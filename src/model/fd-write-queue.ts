@@ -1,7 +1,7 @@
 // Writing to a non-blocking fd that may not take everything at once: a PTY master whose program
 // is not reading, a terminal that is slow. What the fd does not take now waits here, in order,
 // and is retried on a timer (Bun cannot tell us when a raw fd becomes writable).
-import { writeSome, type Libc } from "./pty-libc";
+import { writeSome, type Libc } from "../platform/pty-libc";
 
 export interface FdWriteQueueOptions {
   /** How often a full fd is tried again (ms). */

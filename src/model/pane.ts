@@ -1,6 +1,8 @@
 // A pane: a program on a PTY whose output is parsed by its own headless xterm. The emulator is the
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
 // `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
+// One piece: receiving, queueing, pausing, dropping and parsing output move the same counters
+// (queued, received, parsed) that flushed() and the exit wait on; split, they would drift apart.
 import { pasteBytes } from "./paste";
 import { spawnPty, type Pty, type PtyOptions } from "./pty";
 import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
@@ -41,6 +43,10 @@ export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "l
  * pane's backlog stays under this plus one read (docs/pane-pipeline.md). */
 const READ_PAUSE_AT = 256 * 1024;
 const READ_RESUME_AT = 64 * 1024;
+/** A PTY that can't stop its program (Bun's, macOS and musl: a raw-mode program ignores XOFF)
+ * keeps handing output over: past this much unparsed, the oldest is dropped (the screen shows a
+ * gap; see overBacklog), so a flood costs at most this per pane. */
+export const UNPAUSABLE_BACKLOG_MAX = 16 * 1024 * 1024;
 /** What is parsed at once: the slices (parse-slices.ts) check the clock between pieces, and a
  * 2 KiB piece of even the slowest output (short lines, each a scroll) parses in ~0.1–3 ms. */
 const PIECE = 2048;
@@ -364,9 +370,21 @@ export class Pane implements Parser {
   private readPaused = false;
   /** Reading stopped while someone types (see receive). */
   private holdTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Output dropped because the PTY could not be paused (UNPAUSABLE_BACKLOG_MAX), in bytes. */
+  private dropped = 0;
+
+  get outputDropped(): number {
+    return this.dropped;
+  }
+
+  /** Bytes received and not yet parsed. */
+  get backlog(): number {
+    return this.queued;
+  }
 
   private receive(bytes: Uint8Array): void {
     this.lastOutputAt = Date.now();
+    if (this.overBacklog(bytes)) return;
     const idle = !this.queue.length && !this.parsing;
     this.queued += bytes.length;
     this.received += bytes.length;
@@ -389,6 +407,25 @@ export class Pane implements Parser {
       this.parsePiece();
       this.sliceDone();
     } else wantParse(this);
+  }
+
+  /** A PTY that can't pause: keep the backlog within UNPAUSABLE_BACKLOG_MAX by dropping the
+   * oldest unparsed output, down to half (a flood's end, the screen the program leaves, is what
+   * shows). An emulator on another thread already has what was sent: then what arrives is dropped.
+   * Whether `bytes` are to be dropped. */
+  private overBacklog(bytes: Uint8Array): boolean {
+    if (this.pty.canPause || this.queued + bytes.length <= UNPAUSABLE_BACKLOG_MAX) return false;
+    if (this.screen.send) {
+      this.dropped += bytes.length;
+      return true;
+    }
+    while (this.queue.length && this.queued + bytes.length > UNPAUSABLE_BACKLOG_MAX / 2) {
+      const piece = this.queue.shift()!;
+      this.queued -= piece.length;
+      this.parsed += piece.length; // dropped counts as done: flushed() waits for nothing
+      this.dropped += piece.length;
+    }
+    return false;
   }
 
   /** While someone types, a pane with a backlog stops reading until the hold ends (its parsing

@@ -58,6 +58,7 @@ export function spawnBunPty(o: PtyOptions): Pty {
   };
   return {
     pid: proc.pid,
+    canPause: false,
     write(data) {
       if (live()) terminal.write(data);
     },

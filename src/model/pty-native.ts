@@ -1,4 +1,4 @@
-// A PTY whose master ws owns (Linux): the only way to stop reading a program's output, which is
+// A PTY whose master ws owns (Linux; src/platform/ picks it, src/platform/pty-libc.ts opens it): the only way to stop reading a program's output, which is
 // the backpressure every program obeys, raw mode included (docs/pane-pipeline.md).
 //  - libc (bun:ffi) opens the pair, sets its size and modes, and writes our input to the master.
 //  - The program starts through util-linux `setsid --ctty` with the slave as its stdio: a new
@@ -7,7 +7,7 @@
 //    polled while idle), and only when we pull: not pulling is pausing.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { libc, openPtyPair, setWindowSize } from "./pty-libc";
+import { LAUNCH_FLAGS, libc, openPtyPair, setsid, setWindowSize } from "../platform/pty-libc";
 import { FdWriteQueue } from "./fd-write-queue";
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
@@ -22,21 +22,6 @@ const EXIT_DRAIN_MAX_MS = 5000;
 const INPUT_LIMIT = 4 * 1024 * 1024;
 /** How often input the PTY could not take yet is offered again. */
 const INPUT_RETRY_MS = 4;
-
-let setsidPath: string | null | undefined;
-function setsid(): string | null {
-  if (setsidPath === undefined) setsidPath = libc() ? Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` }) : null;
-  return setsidPath;
-}
-
-/** The flags a pane's program starts behind (`setsid … -- argv`). */
-const LAUNCH_FLAGS = ["--ctty", "--wait", "--"];
-
-/** Whether `argv` is a pane's launcher that has not exec'd its program yet (it runs as the pane's
- * own pid for a moment, and would otherwise show as a program called `setsid`). */
-export function isLauncherArgv(argv: readonly string[]): boolean {
-  return setsidPath != null && argv[0] === setsidPath && LAUNCH_FLAGS.every((f, i) => argv[i + 1] === f);
-}
 
 /** Whether this system can run the native path: glibc through bun:ffi and util-linux setsid. */
 export function nativePtyAvailable(): boolean {
@@ -133,6 +118,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
   void pull();
   return {
     pid: proc.pid,
+    canPause: true,
     write(data) {
       if (!released) input.write(typeof data === "string" ? Buffer.from(data) : data);
     },

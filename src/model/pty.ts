@@ -1,8 +1,9 @@
-// The one small interface panes use to run a program in a pseudo-terminal, and the choice of how.
-// On Linux ws owns the PTY master (src/model/pty-native.ts) so it can stop reading while a pane's
-// emulator catches up; elsewhere it uses Bun's own PTY (src/model/pty-bun.ts), which cannot.
-// docs/pane-pipeline.md says why.
-import { nativePtyAvailable, spawnNativePty } from "./pty-native";
+// The one small interface panes use to run a program in a pseudo-terminal. The platform layer
+// chooses which (ptyKind): on Linux ws owns the PTY master (src/model/pty-native.ts) so it can stop
+// reading while a pane's emulator catches up; elsewhere it uses Bun's own PTY (src/model/pty-bun.ts),
+// which cannot. docs/pane-pipeline.md says why.
+import { ptyKind } from "../platform";
+import { spawnNativePty } from "./pty-native";
 import { spawnBunPty } from "./pty-bun";
 
 export interface PtyOptions {
@@ -17,6 +18,9 @@ export interface PtyOptions {
 
 export interface Pty {
   readonly pid: number;
+  /** Whether pause() stops the program whatever its terminal modes (ws's own PTY). Bun's PTY can
+   * only send XOFF, which a raw-mode program ignores: the pane then bounds its backlog itself. */
+  readonly canPause: boolean;
   write(data: string | Uint8Array): void;
   resize(cols: number, rows: number): void;
   /**
@@ -38,6 +42,5 @@ export interface Pty {
 
 /** `WS_PTY=bun` forces Bun's PTY (to compare, or if the native path misbehaves somewhere). */
 export function spawnPty(o: PtyOptions): Pty {
-  if (process.env.WS_PTY !== "bun" && nativePtyAvailable()) return spawnNativePty(o);
-  return spawnBunPty(o);
+  return ptyKind() === "native" ? spawnNativePty(o) : spawnBunPty(o);
 }

@@ -9,6 +9,7 @@
 // read on each call: cheap, and a test can switch it.
 import * as linux from "./linux";
 import * as portable from "./portable";
+import { setsid } from "./pty-libc";
 import { fileLimits, localPeerPid, peerCredPid, sessionId } from "./sys";
 
 export type PlatformKind = "linux" | "portable";
@@ -105,4 +106,14 @@ export function ownTerminal(): string | undefined {
 /** Descriptors this process has open now; undefined where that can't be counted. */
 export function openFileCount(): number | undefined {
   return onLinux() ? linux.openFiles() : portable.openFiles();
+}
+
+export type PtyKind = "native" | "bun";
+
+/** Which PTY a pane's program gets. "native": ws owns the master (glibc through bun:ffi, util-linux
+ * `setsid`), so it can stop reading a flooding program; Linux only. "bun": Bun's own PTY (`Bun.spawn`
+ * with `terminal`), which can't stop reading (docs/pane-pipeline.md says what bounds it): macOS,
+ * musl, WS_PLATFORM=portable, or WS_PTY=bun. */
+export function ptyKind(env: Record<string, string | undefined> = process.env): PtyKind {
+  return platformKind(env) === "linux" && env.WS_PTY !== "bun" && setsid() !== null ? "native" : "bun";
 }

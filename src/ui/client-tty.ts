@@ -5,7 +5,7 @@
 // raw mode, forwards resizes and waits for EXIT. docs/attach.md has the protocol side.
 import { constants, fstatSync, openSync } from "node:fs";
 import { isatty } from "node:tty";
-import { libc } from "../model/pty-libc";
+import { libc } from "../platform/pty-libc";
 import { FdWriteQueue } from "../model/fd-write-queue";
 import { isTerminalPath, ttyId } from "../protocol/tty-id";
 

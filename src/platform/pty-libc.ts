@@ -1,6 +1,7 @@
-// The few libc calls that let ws own a PTY master itself (Linux): open a pair, set its size and
-// terminal modes, write to it without blocking. Loaded lazily; `libc()` is undefined where they
-// are not available, and the caller then falls back to Bun's own PTY.
+// The few libc calls that let ws own a PTY master itself (Linux, the platform layer's "linux"
+// PTY): open a pair, set its size and terminal modes, write to it without blocking, and the
+// util-linux `setsid` that starts a program on it. Loaded lazily; `libc()` is undefined where they
+// are not available, and panes then get Bun's own PTY (src/model/pty.ts).
 import { dlopen, FFIType, read } from "bun:ffi";
 
 const { i32, i64, u64, ptr } = FFIType;
@@ -117,4 +118,22 @@ export function writeSome(c: Libc, fd: number, bytes: Uint8Array): number {
 
 function errno(c: Libc): number {
   return read.i32(c.__errno_location()!, 0);
+}
+
+let setsidPath: string | null | undefined;
+
+/** util-linux `setsid`, the launcher of a program on ws's own PTY; null without glibc or it. */
+export function setsid(): string | null {
+  if (setsidPath === undefined) setsidPath = libc() ? Bun.which("setsid", { PATH: `/usr/bin:/bin:${process.env.PATH ?? ""}` }) : null;
+  return setsidPath;
+}
+
+/** The flags a pane's program starts behind (`setsid … -- argv`): a new session whose controlling
+ * terminal is its stdin, waited for so its exit status is the program's. */
+export const LAUNCH_FLAGS = ["--ctty", "--wait", "--"] as const;
+
+/** Whether `argv` is a pane's launcher that has not exec'd its program yet (it runs as the pane's
+ * own pid for a moment, and would otherwise show as a program called `setsid`). */
+export function isLauncherArgv(argv: readonly string[]): boolean {
+  return setsidPath != null && argv[0] === setsidPath && LAUNCH_FLAGS.every((f, i) => argv[i + 1] === f);
 }
