@@ -2,12 +2,17 @@
 // where it can't be installed) in a ws pane, typed into through `ws attach` in tmux with the outer
 // keys in CSI u form: Shift+Enter inserts a new line rather than sending the prompt, and Esc Esc
 // (one burst) clears it, as under tmux with extended-keys (issue 23, items 3 and 4). Bedrock mode
-// with its auth skipped: its first screens need no network.
+// with its auth skipped: its first screens need no network. And the light theme, chosen in its
+// first-run picker, after a detach and re-attach: the user's terminal (a replay of the frames into
+// a terminal, test/outer-terminal.ts) shows the same cells as before the detach, with no stray
+// background left in the last column (issue 23, item 1's "grey cells at column 160").
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor, wsArgv } from "./harness";
+import { OuterTerminal } from "./outer-terminal";
+import { RawAttach } from "./raw-attach";
 import { serverWithTmux } from "./tmux-driver";
 
 /** Reused between runs: installing downloads some 250 MB. */
@@ -62,4 +67,74 @@ describe("Claude Code in ws", () => {
     expect(await s.screen(pane)).toMatch(/❯\s*\n/);
     await tmux.keys("cc", "C-Space", "d");
   }, 300_000);
+
+  test("the light theme after a re-attach: the same cells as before, nothing left in column 160", async () => {
+    const why = await installClaude();
+    if (why) return console.warn(`skipped: ${why}`);
+    const home = join(s.root, "light-home");
+    const proj = join(s.root, "light-proj");
+    mkdirSync(proj, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    // A first run (the theme picker, then the security notes), in a trusted folder.
+    writeFileSync(join(home, ".claude.json"), JSON.stringify({ numStartups: 0, projects: { [proj]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
+    const env = ["CLAUDE_CODE_USE_BEDROCK=1", "CLAUDE_CODE_SKIP_BEDROCK_AUTH=1", "AWS_REGION=us-east-1", "DISABLE_AUTOUPDATER=1", `HOME=${home}`];
+    const line = { v: 6, type: "attach", cols: 160, rows: 40 };
+    const key = (code: string) => ({ Key: { code, modifiers: "", kind: "Press", state: "" } });
+    let c = await RawAttach.open(s.sock, line);
+    let outer = new OuterTerminal(c, 160, 40);
+    try {
+      await c.firstFrame();
+      const pane = Number((await s.ok(["tab", "new", "--cwd", proj, "--", "env", ...env, CLAUDE])).trim());
+      expect((await s.request({ v: 5, type: "pane_focus", pane })).type).toBe("ok");
+      await s.waitScreen(pane, /❯ 2\. Dark mode/, 90_000);
+      c.send(key("Down"));
+      await s.waitScreen(pane, /❯ 3\. Light mode/, 30_000);
+      c.send(key("Enter"));
+      await s.waitScreen(pane, "Press Enter to continue", 30_000);
+      c.send(key("Enter"));
+      await s.waitScreen(pane, "? for shortcuts", 60_000);
+      const before = await settledCells(outer);
+      c.close();
+      await waitFor("the detach", () => c.closed);
+      c = await RawAttach.open(s.sock, line);
+      outer = new OuterTerminal(c, 160, 40);
+      await c.firstFrame();
+      await waitFor("the re-attached screen", async () => (await outer.rows()).join("\n").includes("? for shortcuts"), 30_000);
+      const after = await settledCells(outer);
+      expect(after).toEqual(before);
+      // Rows 1–38 are the pane's (the tab bar and status line are ws's own, coloured to the edge).
+      for (let y = 1; y < 39; y++) expect({ y, background: after[y]![159]!.split("|")[1] }).toEqual({ y, background: "default" });
+    } finally {
+      c.close();
+    }
+  }, 300_000);
 });
+
+/** Each cell of the user's terminal as "text|background", once it has stopped changing for 1 s. */
+async function settledCells(outer: OuterTerminal): Promise<string[][]> {
+  let last = "";
+  let since = Date.now();
+  let cells: string[][] = [];
+  await waitFor("the screen to settle", async () => {
+    await outer.rows();
+    const b = outer.term.buffer.active;
+    cells = [];
+    for (let y = 0; y < outer.term.rows; y++) {
+      const line = b.getLine(y)!;
+      const row: string[] = [];
+      for (let x = 0; x < outer.term.cols; x++) {
+        const cell = line.getCell(x)!;
+        row.push(`${cell.getChars() || " "}|${cell.isBgDefault() ? "default" : `${cell.getBgColorMode()}:${cell.getBgColor()}`}`);
+      }
+      cells.push(row);
+    }
+    const now = JSON.stringify(cells);
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+      return false;
+    }
+    return Date.now() - since >= 1000;
+  }, 30_000, 100);
+  return cells;
+}
