@@ -143,6 +143,8 @@ test("--wait returns the turn's final message: from Claude Code's transcript and
   await s.v6({ type: "pane_send", pane: codex, text: "warm up", enter: true });
   await waitFor("codex to report", async () => (await statusOf(codex)) === "done");
   expect(await s.v6({ type: "agent_send", to: String(codex), text: "ship it?", wait: { timeout: 20000 } })).toMatchObject({ status: "done", answer: "answer to: ship it?" });
+  // The same answer again: Codex stays done with the same detail (no status change), and the wait still ends.
+  expect(await s.v6({ type: "agent_send", to: String(codex), text: "ship it?", wait: { timeout: 20000 } })).toMatchObject({ status: "done", answer: "answer to: ship it?" });
 
   // Queued and waited for: `when: done` waits for the next turn's end, then the answer is the queued
   // prompt's turn's, not the turn that let it in.

@@ -71,9 +71,9 @@ export function awaitTurn(
       session.bus.on((e) => {
         if (!("pane" in e) || e.pane !== target) return;
         if (e.type === "pane_closed") finish(new WsError(`pane ${target} closed while waiting for its agent`, "pane_exited", { param: "pane" }));
-        else if (e.type === "agent_status" && began !== undefined && e.status !== null && until.includes(e.status)) {
-          // Only a report after the typing counts: not the one whose turn's end let a queued prompt
-          // in, nor the person's look turning done into idle.
+        // With the agents service: every report after the typing, changed status or not (not the
+        // one whose turn's end let a queued prompt in, nor the person's look turning done into idle).
+        else if (e.type === (o.answers ? "agent_report" : "agent_status") && "status" in e && began !== undefined && e.status !== null && until.includes(e.status)) {
           if (o.answers && o.answers.reportSeq() <= seq) return;
           const reply = { type: "pane", pane: target, ...o.extra, status: e.status, elapsed_ms: Date.now() - began };
           if ((e.status !== "done" && e.status !== "idle") || !o.answers) return finish(reply);

@@ -52,6 +52,9 @@ export type DaemonEvent =
   | { type: "ports_changed"; panes: number[] }
   | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
   | { type: "agent_attention"; pane: number; status: string; detail?: string }
+  /** A hook report that gives a status, changed or not (a wait's end: Codex ends turn after turn in
+   * `done`). Internal: not published to subscribers, not a reason to save. */
+  | { type: "agent_report"; pane: number; status: string }
   /** A pane's program rang the bell (for the user's terminal; not a change to the model). */
   | { type: "pane_bell"; pane: number }
   /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */

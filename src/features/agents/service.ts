@@ -114,6 +114,7 @@ export class AgentService {
     // A `done` in the pane already on screen stays done: the person may be away. It turns idle
     // on their next look (a focus change onto it).
     this.store.report(pane, agent, event, payload);
+    if (t && "status" in t) this.session.bus.emit({ type: "agent_report", pane, status: t.status });
     // Learn the agent's process while it is in the foreground, so its exit clears the status.
     if (this.store.get(pane) && this.store.get(pane)!.pid === undefined && !this.learning.has(pane)) {
       this.learning.add(pane); // one look per pane, however fast the hooks come
