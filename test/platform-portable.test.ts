@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { paneOfProcess } from "../src/features/approvals/peer";
 import { scanPorts } from "../src/features/ports";
 import { foregroundPid, foregroundProcess, processCwd } from "../src/model/process-info";
 import { nativePtyAvailable } from "../src/model/pty-native";
@@ -151,6 +152,13 @@ describe("the Linux and portable answers agree", () => {
     const st = await agree(() => platform.processStateSync(tree.sleeper));
     expect(st).toEqual({ state: "S", ppid: shell.pid, session: shell.pid });
     expect(platform.sessionId(tree.listener)).toBe(shell.pid);
+  });
+
+  test("the approvals guard's ancestry walk (parent and session) finds the pane both ways", async () => {
+    const panes = new Map([[shell.pid, 7]]);
+    expect(await agree(() => paneOfProcess(tree.sleeper, panes))).toBe(7);
+    expect(await agree(() => paneOfProcess(shell.pid, panes))).toBe(7);
+    expect(await agree(() => paneOfProcess(process.pid, panes))).toBeUndefined();
   });
 
   test("the terminal: its foreground group, and which terminal a process runs on", async () => {
