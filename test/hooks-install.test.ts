@@ -258,7 +258,7 @@ describe("ws hooks on the files as they are on disk", () => {
   const modeOf = (p: string) => statSync(p).mode & 0o7777;
   const secret = `{\n  "env": { "ANTHROPIC_API_KEY": "sk-ant-secret" }\n}\n`;
   /** Temp files left behind anywhere under the test root. */
-  const leftovers = () => (readdirSync(server.root, { recursive: true }) as string[]).filter((f) => f.includes(".ws-tmp-"));
+  const leftovers = () => (readdirSync(server.root, { recursive: true }) as string[]).filter((f) => f.includes(".tmp-"));
 
   test("a 0600 settings.json: the rewritten file and its backup stay 0600; uninstall restores bytes and mode", async () => {
     const file = join(claudeDir, "settings.json");

@@ -1,12 +1,13 @@
-// Atomic writes interrupted half way: the save (src/features/persistence/store.ts writeAtomic) and
-// an agent's settings file (`ws hooks install`, src/features/agents/hooks-install.ts). A real
+// Atomic writes (src/write-atomic.ts) interrupted half way: its two writers, the save (async, through
+// src/features/persistence/store.ts) and an agent's settings file (sync, `ws hooks install`,
+// src/features/agents/hooks-install.ts). A real
 // failure mid-write comes from a file size limit (ulimit -f, SIGXFSZ ignored so write() fails with
 // EFBIG) in a child process: the old file must stay intact, with its mode, and no temp file remain.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeAtomic } from "../src/features/persistence/store";
+import { writeAtomic, writeAtomicSync } from "../src/write-atomic";
 
 const SRC = join(import.meta.dir, "../src");
 let dir: string;
@@ -32,7 +33,7 @@ test("a save cut off by a full disk (EFBIG here) leaves the old save as it was a
   chmodSync(save, 0o600);
   const out = withFileLimit(
     64,
-    `import { writeAtomic } from ${JSON.stringify(join(SRC, "features/persistence/store.ts"))};
+    `import { writeAtomic } from ${JSON.stringify(join(SRC, "write-atomic.ts"))};
      try { await writeAtomic(${JSON.stringify(save)}, [new Uint8Array(40_000).fill(65), new Uint8Array(200_000).fill(66)]); console.log("written"); }
      catch (e) { console.log("failed:", e.code); }`,
   );
@@ -69,5 +70,35 @@ test("ws hooks install cut off mid-write keeps the settings file, its mode, and 
   expect(out).toContain("failed: EFBIG");
   expect(readFileSync(file, "utf8")).toBe(before);
   expect(modeOf(file)).toBe(0o640);
-  expect(readdirSync(dir).filter((n) => n.includes(".ws-tmp-"))).toEqual([]);
+  expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
+});
+
+test("the synchronous writer cut off mid-write keeps the old file and its mode, and leaves no temp file", () => {
+  const file = join(dir, "projects.toml");
+  writeFileSync(file, "the old file\n");
+  chmodSync(file, 0o640);
+  const out = withFileLimit(
+    8,
+    `import { writeAtomicSync } from ${JSON.stringify(join(SRC, "write-atomic.ts"))};
+     try { writeAtomicSync(${JSON.stringify(file)}, "x".repeat(64 * 1024), { mode: 0o640 }); console.log("written"); }
+     catch (e) { console.log("failed:", e.code); }`,
+  );
+  expect(out).toContain("failed: EFBIG");
+  expect(readFileSync(file, "utf8")).toBe("the old file\n");
+  expect(modeOf(file)).toBe(0o640);
+  expect(others(["projects.toml", "child.ts"])).toEqual([]);
+});
+
+test("the synchronous writer gives the new file the mode asked for exactly, whatever the umask", () => {
+  const file = join(dir, "settings.json");
+  writeFileSync(file, "old");
+  const mask = process.umask(0o077);
+  try {
+    writeAtomicSync(file, "new", { mode: 0o644 });
+  } finally {
+    process.umask(mask);
+  }
+  expect(readFileSync(file, "utf8")).toBe("new");
+  expect(modeOf(file)).toBe(0o644);
+  expect(others(["settings.json"])).toEqual([]);
 });

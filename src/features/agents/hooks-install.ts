@@ -3,24 +3,17 @@
 // file; a file installed and then uninstalled (untouched in between) comes back byte for byte, with
 // its mode, its owner and (for a symlink) its link.
 
-import { randomBytes } from "node:crypto";
 import { shellWord } from "../../shell-quote";
+import { OwnerNotKept, writeAtomicSync } from "../../write-atomic";
 import {
-  closeSync,
   existsSync,
-  fchmodSync,
-  fchownSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readlinkSync,
   realpathSync,
-  renameSync,
   rmSync,
   type Stats,
-  writeSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -303,40 +296,15 @@ export function resolveSettings(path: string): SettingsFile {
 
 const read = (f: SettingsFile) => (f.stat ? readFileSync(f.target, "utf8") : null);
 
-/**
- * Replace `path` with `text` atomically: a temp file in the same directory created 0600, given
- * `like`'s mode and owner (else 0644 and ours), fsynced, renamed over `path`, the directory fsynced.
- */
+/** Replace `path` with `text` atomically (src/write-atomic.ts), with `like`'s mode and owner (else
+ * 0644 and ours). */
 function writeAtomic(path: string, text: string, like: Stats | undefined): void {
-  const tmp = `${path}.ws-tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  const fd = openSync(tmp, "wx", 0o600); // wx: never through something already at that name
   try {
-    if (like && (like.uid !== process.getuid?.() || like.gid !== process.getgid?.())) {
-      try {
-        fchownSync(fd, like.uid, like.gid);
-      } catch {
-        throw new HooksError(`${path} belongs to uid ${like.uid} gid ${like.gid} and ws can't keep that owner; nothing was changed`);
-      }
-    }
-    fchmodSync(fd, like ? like.mode & 0o7777 : 0o644);
-    const bytes = Buffer.from(text);
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
-    fsyncSync(fd);
+    writeAtomicSync(path, text, like ? { mode: like.mode & 0o7777, owner: like } : { mode: 0o644 });
   } catch (e) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
+    if (e instanceof OwnerNotKept) throw new HooksError(`${path} belongs to uid ${like?.uid} gid ${like?.gid} and ws can't keep that owner; nothing was changed`);
     throw e;
   }
-  closeSync(fd);
-  renameSync(tmp, path);
-  try {
-    const dfd = openSync(dirname(path), "r");
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {} // a directory that can't be opened for fsync still got the rename
 }
 
 /** Lines removed and added, for --dry-run (a plain LCS: settings files are small). */

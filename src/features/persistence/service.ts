@@ -10,7 +10,7 @@ import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
-import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeAtomic } from "./store";
+import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeSave } from "./store";
 
 /** Events that don't call for a save (output is handled as scrollback freshness; a title, which
  * programs may set at every prompt, is saved with the next change or the scrollback's). */
@@ -354,7 +354,7 @@ export class PersistenceService {
       const chunks = encodeChunks(body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (text, pane) => this.snap.quote(text, pane));
       const size = chunks.reduce((n, c) => n + c.length, 0);
       const t2 = performance.now();
-      await writeAtomic(this.opts.path, chunks);
+      await writeSave(this.opts.path, chunks);
       const phases = { capture: Math.round(t1 - t0), encode: Math.round(t2 - t1), write: Math.round(performance.now() - t2) };
       const c = body.workspaces.reduce((a, w) => ({ tabs: a.tabs + w.tabs.length, panes: a.panes + w.tabs.reduce((n, t) => n + t.panes.length, 0) }), { tabs: 0, panes: 0 });
       this.lastSave = { path: this.opts.path, bytes: size, ms: Math.round(performance.now() - t0), workspaces: body.workspaces.length, ...c, saved_at: savedAt.toISOString(), phases };

@@ -1,9 +1,11 @@
 // Where saves live and how they are written: $XDG_STATE_HOME/ws/<server>.session (else
-// ~/.local/state/ws/), one file per server name, mode 0600, written atomically (temp file, fsync,
-// rename, fsync of the directory), so a crash leaves the old save or the new one, never half.
+// ~/.local/state/ws/), one file per server name, mode 0600, written atomically (src/write-atomic.ts:
+// temp file, fsync, rename, fsync of the directory), so a crash leaves the old save or the new one,
+// never half.
 import { readFileAsync, readTextFileAsync } from "../../safe-file";
-import { chmod, copyFile, mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { wsDir } from "../../xdg-dirs";
+import { TEMP_MARK, tempWriter, writeAtomic } from "../../write-atomic";
 import { basename, dirname, join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
@@ -26,40 +28,10 @@ export function asidePrefix(path: string): string {
   return `${path}.unreadable-`;
 }
 
-/** Write `bytes` to `path` so that readers see the old file or the new one, never a mix. */
-export async function writeAtomic(path: string, data: Uint8Array | Uint8Array[]): Promise<void> {
-  const chunks = Array.isArray(data) ? data : [data];
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.tmp-${process.pid}`;
-  await unlink(tmp).catch(() => {});
-  const fh = await open(tmp, "wx", 0o600);
-  try {
-    try {
-      for (const bytes of chunks) {
-        let off = 0;
-        while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
-      }
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    // A full disk, a file size limit, an I/O error: the old save stays as it was, and no half
-    // written temp file is left behind.
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  // The rename itself must reach the disk too.
-  try {
-    const d = await open(dir, "r");
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  } catch {}
+/** Write the save (`data`, in chunks): its directory made 0700 when missing, the file 0600, atomically. */
+export async function writeSave(path: string, data: Uint8Array | Uint8Array[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeAtomic(path, data);
 }
 
 /** The save's bytes; undefined when there is none. Never waits on a FIFO or device in its place
@@ -145,7 +117,7 @@ export async function removeSave(path: string): Promise<boolean> {
 
 /** Temp files a crash left mid-write (their writer is gone): remove them. */
 export async function removeStaleTemps(path: string): Promise<void> {
-  const prefix = `${basename(path)}.tmp-`;
+  const prefix = basename(path) + TEMP_MARK;
   let names: string[];
   try {
     names = await readdir(dirname(path));
@@ -154,7 +126,7 @@ export async function removeStaleTemps(path: string): Promise<void> {
   }
   for (const n of names) {
     if (!n.startsWith(prefix)) continue;
-    const pid = Number(n.slice(prefix.length));
+    const pid = tempWriter(n.slice(prefix.length));
     let alive = false;
     try {
       process.kill(pid, 0);

@@ -4,8 +4,9 @@
 // old one or the new one. Sync and small: the daemon checks a slug on tab_new with one stat. Every
 // read goes through src/safe-file.ts: a FIFO or a device put in a project's place is refused, not
 // waited on, and each file is read up to a bound.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
 import { wsDir } from "../../xdg-dirs";
+import { writeAtomicSync } from "../../write-atomic";
 import { FileReadError, fileKind, readRegular, readTextFileIfAny } from "../../safe-file";
 import { join } from "node:path";
 
@@ -155,33 +156,13 @@ export function listProjects(env: Env = process.env): Project[] {
   });
 }
 
-/** Write `text` to `path` whole: a temp file (0600, or the old file's mode), synced, renamed over it. */
+/** Write `text` to `path` whole (src/write-atomic.ts), keeping the old file's mode (else 0600). */
 function writeWhole(path: string, text: string): void {
   let mode = 0o600;
   try {
     mode = statSync(path).mode & 0o7777;
   } catch {}
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    unlinkSync(tmp);
-  } catch {}
-  const fd = openSync(tmp, "wx", mode);
-  try {
-    const bytes = Buffer.from(text);
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {}
-    throw e;
-  }
+  writeAtomicSync(path, text, { mode });
 }
 
 export class ProjectError extends Error {}
