@@ -94,7 +94,8 @@ test("a daemon on the portable path (Bun's PTY): pane_info names the foreground 
 // Every platform function, asked both ways about the same real processes: a shell on its own PTY
 // with a listener and a sleeper under it. Each answer is compared between the two, and with what
 // the test knows to be true.
-describe("the Linux and portable answers agree", () => {
+// Linux only: elsewhere there is no /proc to agree with (WS_PLATFORM=linux is then the portable path).
+describe.skipIf(process.platform !== "linux")("the Linux and portable answers agree", () => {
   /** `fn` run with WS_PLATFORM=linux, then =portable (restored to the file's portable after). */
   async function both<T>(fn: () => T | Promise<T>): Promise<[T, T]> {
     process.env.WS_PLATFORM = "linux";
