@@ -54,6 +54,7 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
   expect(again.hint.available).toEqual([list[0].id, list[2].id, list[3].id]);
   expect((await queued()).map((p) => p.position)).toEqual([1, 2, 3]);
   expect((await agentRow(agent)).queued).toBe(3);
+  expect((await s.ok(["dashboard"])).split("\n").find((l) => l.includes(`pane ${agent} `))).toContain("[3 queued]");
   expect(prompts(agent)).toBe(""); // nothing typed while it works
 
   // A restart: the queue comes back with the pane; the restarted agent's first report (SessionStart,

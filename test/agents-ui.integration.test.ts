@@ -69,3 +69,21 @@ test("a blocked agent is marked in the tab bar and status line, notified, and on
     c.close();
   }
 }, 30_000);
+
+test("the Dashboard shows each agent's queued prompts", async () => {
+  const c = await attach();
+  try {
+    await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
+    const r = await s.v6({ type: "tab_new", name: "busy", cwd: s.root, command: ["bash", AGENT, "UserPromptSubmit"] });
+    const agent = r.pane as number;
+    await waitFor("the agent to work", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === agent && a.status === "working"));
+    for (const text of ["then this", "and this"]) expect(await s.v6({ type: "agent_send", to: String(agent), text, when: "idle" })).toMatchObject({ queued: true });
+    c.key(" ", "CONTROL");
+    c.key("a");
+    const row = await waitFor("the agent's row with its queue", async () => (await c.screen()).find((l) => l.includes(`(pane ${agent})`) && l.includes("working")));
+    expect(row).toContain("[2 queued]");
+    c.key("q");
+  } finally {
+    c.close();
+  }
+}, 30_000);
