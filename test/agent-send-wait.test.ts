@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane)?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 
 test("agent_send wait: types, then answers with the status the agent reports next", async () => {

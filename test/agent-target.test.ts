@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop(), 30_000);
 
-const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane);
+const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane);
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 /** A line typed into the stand-in: an event name fires that hook. */
 const fire = (pane: number, event: string) => s.v6({ type: "pane_send", pane, text: event, enter: true });
@@ -117,7 +117,7 @@ test("an agent's status survives ws pane respawn and ws restart, marked restored
   await s.waitScreen(agent, "stand-in agent ready");
   await fire(agent, "UserPromptSubmit");
   await waitFor("the agent to be working", async () => (await agentRow(agent))?.status === "working");
-  expect((await agentRow(agent)).restored).toBeUndefined();
+  expect((await agentRow(agent))!.restored).toBeUndefined();
 
   // Respawn: the old program is hung up on; the status stays, marked restored, past the reaper.
   const oldPid = (await s.v6({ type: "pane_info", pane: agent })).pid;
@@ -129,7 +129,7 @@ test("an agent's status survives ws pane respawn and ws restart, marked restored
   await s.waitScreen(agent, "stand-in agent ready");
   await fire(agent, "Stop");
   await waitFor("the agent's own report", async () => (await agentRow(agent))?.status === "done");
-  expect((await agentRow(agent)).restored).toBeUndefined();
+  expect((await agentRow(agent))!.restored).toBeUndefined();
 
   // ws restart (its save is taken as the server stops): the same pane id, the last status back,
   // marked restored.
@@ -140,7 +140,7 @@ test("an agent's status survives ws pane respawn and ws restart, marked restored
   await s.waitScreen(agent, "stand-in agent ready");
   await fire(agent, "UserPromptSubmit");
   await waitFor("the agent's report after the restart", async () => (await agentRow(agent))?.status === "working");
-  expect((await agentRow(agent)).restored).toBeUndefined();
+  expect((await agentRow(agent))!.restored).toBeUndefined();
 
   // Its program ends: the status goes with it.
   await fire(agent, "exit");

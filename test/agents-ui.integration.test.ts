@@ -62,8 +62,8 @@ test("a blocked agent is marked in the tab bar and status line, notified, and on
     expect(dash.some((l) => l.includes("[ new-tab ]"))).toBe(true);
     c.key("Enter");
     await waitFor("the agent's tab to be active", async () => {
-      const tabs = (await s.list())[0].tabs;
-      return tabs.find((t: any) => t.panes.includes(agent))?.active;
+      const tabs = (await s.list())[0]!.tabs;
+      return tabs.find((t) => t.panes.includes(agent))?.active;
     });
   } finally {
     c.close();

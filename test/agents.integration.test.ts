@@ -132,17 +132,17 @@ describe("ports", () => {
     const pidFile = join(s.root, "http.pid");
     await send(pane, `python3 -m http.server 0 --bind 127.0.0.1 & echo $! > ${pidFile}`);
     const port = Number((await s.waitScreen(pane, /port (\d+)/)).match(/port (\d+)/)![1]);
-    const tabOf = async () => (await s.list()).flatMap((w: any) => w.tabs).find((t: any) => t.panes.includes(pane));
+    const tabOf = async () => (await s.list()).flatMap((w) => w.tabs).find((t) => t.panes.includes(pane));
     const tab = await waitFor("the port in workspace_list", async () => ((await tabOf())?.ports ? tabOf() : undefined));
     expect(tab.ports).toEqual([port]);
     const entry = (await dashboard()).ports.find((p) => p.pane === pane);
     expect(entry).toMatchObject({ port, pane, workspace: "main", tab: "dev" });
     expect(entry.command).toContain("http.server");
     // Tabs without listeners leave ports out.
-    expect((await s.list())[0].tabs.find((t: any) => t.name === "plain")).not.toHaveProperty("ports");
+    expect((await s.list())[0]!.tabs.find((t) => t.name === "plain")).not.toHaveProperty("ports");
 
     process.kill(Number(readFileSync(pidFile, "utf8")), "SIGTERM");
-    await waitFor("the port to go", async () => !("ports" in (await tabOf())));
+    await waitFor("the port to go", async () => !("ports" in (await tabOf())!));
     expect((await dashboard()).ports.some((p) => p.pane === pane)).toBe(false);
   }, 30_000);
 });

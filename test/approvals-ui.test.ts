@@ -74,7 +74,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     expect(await inbox()).toEqual([]);
 
     // prefix ! goes to the oldest request's pane; on the Dashboard, Enter on its row goes there too.
-    const activeTabHas = async (pane: number) => (await s.list())[0].tabs.find((t: any) => t.panes.includes(pane))?.active;
+    const activeTabHas = async (pane: number) => (await s.list())[0]!.tabs.find((t) => t.panes.includes(pane))?.active;
     await s.v6({ type: "pane_focus", pane: pane2 });
     await waitFor("the second tab on screen", () => activeTabHas(pane2));
     const third = agent(1, "make deploy");

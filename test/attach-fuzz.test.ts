@@ -97,7 +97,7 @@ function wellFramed(): Uint8Array {
 /** The control client: a request and a pane's echo, each answered. */
 async function controlWorks(word: string) {
   expect(processAlive(pid)).toBe(true);
-  expect((await s.list()).map((w: any) => w.name)).toEqual(["main"]);
+  expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
   expect(await s.request({ v: 2, type: "pane_send", pane: 2, text: `${word}\n` })).toMatchObject({ type: "ok" });
   await s.waitScreen(2, word);
 }

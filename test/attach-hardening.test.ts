@@ -256,11 +256,11 @@ describe("restoring a hand-made save", () => {
       expect(started.stderr).toMatch(/tab 2: the focused pane is not in the tab/);
       expect(started.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
       const ws = await srv.list();
-      expect(ws.map((w: any) => w.name)).toEqual(["main", "Named"]);
-      expect(ws[0].tabs.length).toBe(2);
-      expect(ws[1].tabs.length).toBe(1);
+      expect(ws.map((w) => w.name)).toEqual(["main", "Named"]);
+      expect(ws[0]!.tabs.length).toBe(2);
+      expect(ws[1]!.tabs.length).toBe(1);
       // The kept panes run; the layout lost only the bad pane.
-      const panes = ws.flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes.map((p: any) => (typeof p === "number" ? p : p.id))));
+      const panes = ws.flatMap((w) => w.tabs.flatMap((t) => t.panes));
       expect(panes.length).toBe(3);
       for (const p of panes) await srv.waitScreen(p, /restored-\d/);
       const info = await srv.v6({ type: "pane_info", pane: panes[0] });
@@ -282,7 +282,7 @@ describe("restoring a hand-made save", () => {
     try {
       expect(started.code).toBe(0);
       expect(started.stderr).toMatch(/could not be loaded: nothing in it can be restored/);
-      expect((await srv.list()).map((w: any) => w.name)).toEqual(["main"]);
+      expect((await srv.list()).map((w) => w.name)).toEqual(["main"]);
       const aside = readdirSync(dir).filter((n) => /^default\.session\.unreadable-[^.]+$/.test(n));
       expect(aside.length).toBe(1);
       expect(existsSync(join(dir, "default.session"))).toBe(false);
@@ -317,7 +317,7 @@ describe("restoring a hand-made save", () => {
       const started = await srv.run(["start"]);
       expect(started.code).toBe(0);
       expect(started.stderr).toMatch(/over the \d+ a save may be/);
-      expect((await srv.list()).map((w: any) => w.name)).toEqual(["main"]);
+      expect((await srv.list()).map((w) => w.name)).toEqual(["main"]);
       expect(existsSync(file)).toBe(false);
     } finally {
       await srv.stop();

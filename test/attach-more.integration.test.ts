@@ -51,7 +51,7 @@ describe("run_command", () => {
     await tmux.text("ws", "Builds");
     await tmux.keys("ws", "Enter");
     await tmux.waitFor("ws", " 1:Builds ");
-    expect((await server.list())[0].tabs[0].name).toBe("Builds");
+    expect((await server.list())[0]!.tabs[0]!.name).toBe("Builds");
   });
 });
 
@@ -69,7 +69,7 @@ describe("rename-workspace", () => {
     await tmux.waitFor("ws", "[Renamed] tab 1/1");
     expect(await sub.next()).toMatchObject({ type: "event", event: "workspace_renamed", workspace: "Renamed", from: "main" });
     expect(await wait).toMatchObject({ type: "wait_result", workspace: "Renamed" });
-    expect((await server.list()).map((w: any) => w.name)).toEqual(["Renamed"]);
+    expect((await server.list()).map((w) => w.name)).toEqual(["Renamed"]);
     sub.close();
     // Back, for the tests that follow.
     await server.request({ v: 5, type: "run_command", name: "rename-workspace" });
@@ -97,7 +97,7 @@ describe("mouse", () => {
     expect(col).toBeGreaterThan(10);
     await tmux.text("ws", sgr(0, col, 5) + sgr(32, col - 10, 5) + sgr(0, col - 10, 5, true));
     await tmux.waitFor("ws", (s) => s.split("\n")[5]!.indexOf("│") === col - 10);
-    expect(before.tabs[0].panes.length).toBe(3);
+    expect(before!.tabs[0]!.panes.length).toBe(3);
   });
 
   test("the wheel scrolls a shell pane's history (copy mode), q leaves it", async () => {
@@ -134,7 +134,7 @@ describe("workspaces and help", () => {
     await tmux.text("ws", "Games");
     await tmux.keys("ws", "Enter");
     await tmux.waitFor("ws", "[Games] tab 1/1");
-    expect((await server.list()).map((w: any) => w.name)).toEqual(["main", "Games"]);
+    expect((await server.list()).map((w) => w.name)).toEqual(["main", "Games"]);
     await tmux.keys("ws", "C-Space", "s");
     await tmux.waitFor("ws", "Switch workspace");
     await tmux.text("ws", "1");

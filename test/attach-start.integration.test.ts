@@ -21,7 +21,7 @@ test("bare ws starts the server and attaches; detach leaves it running", async (
   expect((await server.list()).length).toBe(1);
   await tmux.keys("bare", "C-Space", "d");
   await tmux.waitFor("bare", "[ws exited 0]");
-  expect((await server.list())[0].name).toBe("main");
+  expect((await server.list())[0]!.name).toBe("main");
 });
 
 test("ws --local is private to its client and goes away with it", async () => {
@@ -38,7 +38,7 @@ test("ws --local is private to its client and goes away with it", async () => {
   const stateDir = join(server.env.XDG_STATE_HOME!, "ws");
   expect(existsSync(stateDir) ? readdirSync(stateDir).filter((f) => f.startsWith("ws-") && f.includes(".session")) : []).toEqual([]);
   // The default server was never touched.
-  expect((await server.list())[0].name).toBe("main");
+  expect((await server.list())[0]!.name).toBe("main");
 });
 
 test("detaching from ws --local says the server ends with it, and it does", async () => {

@@ -80,7 +80,7 @@ test("resize events re-layout the screen; unknown frames and events are ignored"
   const s = await c.until("the status line on the new last row", (s) => s.split("\n")[19]!.includes("[main]"));
   expect(s.split("\n")[0]!.trimEnd().endsWith("main")).toBe(true);
   const list = await server.list();
-  expect(list[0].tabs.length).toBeGreaterThan(0);
+  expect(list[0]!.tabs.length).toBeGreaterThan(0);
   c.close();
 });
 

@@ -30,12 +30,12 @@ describe("ws attach in a real terminal", () => {
     // The left pane's output is still there, beside the right one, on the same rows.
     const row = both.split("\n").find((l) => l.includes("right-2"))!;
     expect(row.indexOf("right-2")).toBeGreaterThan(50);
-    const tabs = (await server.list())[0].tabs;
-    expect(tabs[0].panes.length).toBe(2);
+    const tabs = (await server.list())[0]!.tabs;
+    expect(tabs[0]!.panes.length).toBe(2);
 
     await tmux.keys("a", PREFIX, '"');
     await tmux.waitFor("a", /─ 3: bash/);
-    expect((await server.list())[0].tabs[0].panes.length).toBe(3);
+    expect((await server.list())[0]!.tabs[0]!.panes.length).toBe(3);
 
     // New tab (its name prompt, Enter for none), then back to tab 1 by number.
     await tmux.keys("a", PREFIX, "c");
@@ -91,7 +91,7 @@ describe("ws attach in a real terminal", () => {
     process.kill(Number(child), "SIGKILL");
     await tmux.waitFor("c", "[ws exited 137]");
     const ws = await server.list();
-    expect(ws[0].tabs[0].panes.length).toBe(3);
+    expect(ws[0]!.tabs[0]!.panes.length).toBe(3);
     await server.request({ v: 2, type: "pane_send", pane: 1, text: "echo after-$((4+4))-kill", enter: true });
     await server.waitScreen(1, "after-8-kill");
     await attached("d");

@@ -37,12 +37,12 @@ afterAll(async () => {
 async function workstream(name: string, template = "agent"): Promise<{ dir: string; pane: number }> {
   const r = await s.v6({ type: "new_workstream", template, name, repo });
   expect(r.type).toBe("pane");
-  await waitFor("the agent to start", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === r.pane && a.status === "idle"), 20_000);
+  await waitFor("the agent to start", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === r.pane && a.status === "idle"), 20_000);
   return { dir: r.dir, pane: r.pane };
 }
 const list = async (name: string) => (await s.v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string }[];
 const fire = (pane: number, event: string) => s.v6({ type: "pane_send", pane, text: event, enter: true });
-const status = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const status = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane)?.status;
 /** What must never change: HEAD, the branch, the index (with its staged content) and the stash. */
 const untouched = (dir: string) => ({
   head: git(dir, ["rev-parse", "HEAD"], env),
@@ -96,7 +96,7 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
 
 test("list, diff and restore with untracked files and deletions; a restore of a restore; index, HEAD and stash untouched", async () => {
   const dir = join(s.root, "data", "ws", "worktrees", "app", "cp-a");
-  const pane = (await s.v6({ type: "dashboard" })).workstreams.find((w: any) => w.name === "cp-a").pane;
+  const pane = (await s.v6({ type: "dashboard" })).workstreams.find((w) => w.name === "cp-a")!.pane;
   // Turn 1's work: a tracked file deleted, a new untracked one, a change.
   rmSync(join(dir, "sub/keep.txt"));
   mkdirSync(join(dir, "more"), { recursive: true });

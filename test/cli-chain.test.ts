@@ -6,7 +6,7 @@ import { useServer } from "./harness";
 
 const s = useServer();
 
-const tabNames = async () => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs.map((t: any) => t.name));
+const tabNames = async () => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs.map((t) => t.name));
 
 test("a chain: the pane a command made is the next one's default, each reply printed in order", async () => {
   const r = await s.run(["tab", "new", "--name", "Build", "--cwd", "/tmp", "--", "cat", ";", "split", "--below", "--cwd", "/tmp", "--", "cat", ";", "pane", "send", "hi-from-chain", "--enter"]);
@@ -15,8 +15,8 @@ test("a chain: the pane a command made is the next one's default, each reply pri
   expect(splitPane).toBeGreaterThan(tabPane!);
   // The split is in the new tab, and the text went to the split pane.
   const listed = (await s.v6({ type: "pane_list" })).panes;
-  const where = (p: number) => listed.find((x: any) => x.pane === p);
-  expect(where(splitPane!).tab).toBe(where(tabPane!).tab);
+  const where = (p: number) => listed.find((x) => x.pane === p);
+  expect(where(splitPane!)!.tab).toBe(where(tabPane!)!.tab);
   await s.waitScreen(splitPane!, "hi-from-chain");
   expect(await s.screen(tabPane!)).not.toContain("hi-from-chain");
 });

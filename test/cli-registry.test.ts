@@ -113,12 +113,12 @@ describe("the CLI as a user runs it", () => {
   afterAll(() => s.stop());
 
   test("ws split 1 --bellow: refused with one plain line, exit 2, nothing split", async () => {
-    const before = (await s.list())[0].tabs[0].panes;
+    const before = (await s.list())[0]!.tabs[0]!.panes;
     const r = await s.run(["split", "1", "--bellow"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("ws: unknown flag --bellow for split (did you mean --below?)\n");
     expect(r.stdout).toBe("");
-    expect((await s.list())[0].tabs[0].panes).toEqual(before);
+    expect((await s.list())[0]!.tabs[0]!.panes).toEqual(before);
   });
 
   test("ws spilt: one line naming split, exit 2, no colour when piped", async () => {
@@ -166,8 +166,8 @@ describe("the CLI as a user runs it", () => {
     expect(r.code).toBe(0);
     const pane = Number(r.stdout.trim());
     await s.waitScreen(pane, "split-by-env");
-    const tab = (await s.list())[0].tabs.find((t: { panes: number[] }) => t.panes.includes(1));
-    expect(tab.panes).toContain(pane);
+    const tab = (await s.list())[0]!.tabs.find((t: { panes: number[] }) => t.panes.includes(1));
+    expect(tab!.panes).toContain(pane);
     await s.ok(["pane", "close", String(pane)]);
   });
 

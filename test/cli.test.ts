@@ -18,7 +18,7 @@ test("workspace new / list / focus / close", async () => {
   const json = JSON.parse(await s.ok(["--json", "workspace", "list"]));
   expect(json.workspaces.map((w: any) => w.name)).toEqual(["main", "Games"]);
   await s.ok(["workspace", "focus", "Games"]);
-  expect((await s.list()).find((w) => w.current).name).toBe("Games");
+  expect((await s.list()).find((w) => w.current)!.name).toBe("Games");
   await s.ok(["workspace", "focus", "main"]);
 });
 

@@ -13,7 +13,7 @@ const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
 const PREFIX = "C-Space";
 const STATUS = /\[main\] tab \d+\/\d+/;
 
-const paneCount = async (s: TestServer) => (await s.list()).flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes)).length;
+const paneCount = async (s: TestServer) => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes)).length;
 /** The screen's last line: the status line, where the question shows. */
 const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 
@@ -61,7 +61,7 @@ describe("with the default keys", () => {
     expect((await server.request({ v: 5, type: "pane_focus", pane: 1 })).type).toBe("ok");
     await tmux.keys("x", "y");
     await waitFor("pane 2 to close", async () => (await paneCount(server)) === 1);
-    expect((await server.list())[0].tabs[0].panes.map((p: any) => p.id ?? p)).toEqual([1]);
+    expect((await server.list())[0]!.tabs[0]!.panes).toEqual([1]);
 
     // The last pane: nothing to ask, the status line says why it stays.
     await tmux.keys("x", PREFIX, "x");

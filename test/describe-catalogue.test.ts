@@ -6,18 +6,21 @@ import { TestServer } from "./harness";
 import { MESSAGES } from "../src/commands";
 import { validateFields } from "../src/protocol/schema";
 import { ENVELOPE_FIELDS } from "../src/protocol/envelope";
+import type { FieldDoc, MessageDoc } from "../src/commands/catalogue";
+import type { Replies } from "./replies";
 
 let s: TestServer;
-let cat: any;
+let cat: Replies["describe"];
 beforeAll(async () => {
   s = await new TestServer().start();
-  cat = await s.v6({ type: "describe" });
+  cat = await s.call({ type: "describe" });
 });
 afterAll(() => s.stop());
 
 const WRONG: Record<string, unknown> = { integer: "1", number: "1.5", boolean: "yes", string: 5, "string[]": "a", "integer[]": ["a"], pairs: "x", object: 5 };
 
-function placeholder(f: any): unknown {
+function placeholder(f: FieldDoc | undefined): unknown {
+  if (!f) return null;
   switch (f.type) {
     case "integer":
       return f.min ?? 1;
@@ -41,7 +44,7 @@ function placeholder(f: any): unknown {
 }
 
 /** A message that passes validation: the example's values, then placeholders for required fields. */
-function base(m: any): Record<string, unknown> {
+function base(m: MessageDoc): Record<string, unknown> {
   const ex = { ...(m.example ?? {}) };
   for (const k of ENVELOPE_FIELDS) delete ex[k];
   for (const f of m.fields) if (f.required && ex[f.name] === undefined) ex[f.name] = placeholder(f);
@@ -51,18 +54,18 @@ function base(m: any): Record<string, unknown> {
 test("every registry message is described, once, with what the registry says", async () => {
   expect(cat.type).toBe("catalogue");
   expect(cat.protocol).toEqual({ version: 6, min_version: 1, legacy_reply_version: 5 });
-  expect(cat.messages.map((m: any) => m.type)).toEqual(MESSAGES.map((m) => m.type));
+  expect(cat.messages.map((m) => m.type)).toEqual(MESSAGES.map((m) => m.type));
   for (const e of MESSAGES) {
-    const d = cat.messages.find((m: any) => m.type === e.type);
-    expect({ type: e.type, since: d.since, request: d.request, fields: d.fields.map((f: any) => f.name) }).toEqual({ type: e.type, since: e.since, request: e.request, fields: Object.keys(e.fields) });
-    expect(d.summary.length).toBeGreaterThan(10);
-    for (const f of d.fields) expect(`${e.type}.${f.name}: ${f.description}`.length).toBeGreaterThan(e.type.length + f.name.length + 5);
+    const d = cat.messages.find((m) => m.type === e.type);
+    expect({ type: e.type, since: d!.since, request: d!.request, fields: d!.fields.map((f) => f.name) }).toEqual({ type: e.type, since: e.since, request: e.request, fields: Object.keys(e.fields) });
+    expect(d!.summary.length).toBeGreaterThan(10);
+    for (const f of d!.fields) expect(`${e.type}.${f.name}: ${f.description}`.length).toBeGreaterThan(e.type.length + f.name.length + 5);
     if (e.since >= 6) {
-      expect(d.example).toBeDefined();
-      expect(d.reply === null || typeof d.reply.type === "string").toBe(true);
+      expect(d!.example).toBeDefined();
+      expect(d!.reply === null || typeof d!.reply.type === "string").toBe(true);
     }
   }
-  expect(cat.errors.map((e: any) => e.code)).toEqual(expect.arrayContaining(["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "workspace_not_found", "tab_not_found", "pane_not_found", "last_pane", "timeout", "busy", "too_many_connections", "internal"]));
+  expect(cat.errors.map((e) => e.code)).toEqual(expect.arrayContaining(["invalid_request", "unknown_type", "invalid_params", "version_unsupported", "line_too_long", "workspace_not_found", "tab_not_found", "pane_not_found", "last_pane", "timeout", "busy", "too_many_connections", "internal"]));
 });
 
 test("every example is a valid message", () => {
@@ -75,7 +78,7 @@ test("every example is a valid message", () => {
 
 test("describe of one message, and of an unknown one", async () => {
   const one = await s.v6({ type: "describe", message: "wait_for" });
-  expect(one.messages.map((m: any) => m.type)).toEqual(["wait_for"]);
+  expect(one.messages.map((m) => m.type)).toEqual(["wait_for"]);
   expect(await s.v6({ type: "describe", message: "wait_fro" })).toMatchObject({ code: "unknown_type", hint: { did_you_mean: "wait_for" } });
 });
 
@@ -112,27 +115,27 @@ test("every described field's type, range, accepted values and requirement is en
 test("every field a required_when names is described, and refused clearly when missing", async () => {
   let checked = 0;
   for (const e of MESSAGES) {
-    const d = cat.messages.find((m: any) => m.type === e.type);
+    const d = cat.messages.find((m) => m.type === e.type);
     // The registry's side: each value's needs name fields the message has, so `describe` shows them.
     const named = new Set<string>();
     for (const [by, spec] of Object.entries(e.fields))
       for (const [value, needs] of Object.entries(spec.requires ?? {})) {
         expect({ message: e.type, by, value, accepted: spec.accepted?.includes(value) }).toEqual({ message: e.type, by, value, accepted: true });
         for (const name of needs) {
-          expect({ message: e.type, by, value, need: name, described: d.fields.some((f: any) => f.name === name) }).toEqual({ message: e.type, by, value, need: name, described: true });
+          expect({ message: e.type, by, value, need: name, described: d!.fields.some((f) => f.name === name) }).toEqual({ message: e.type, by, value, need: name, described: true });
           named.add(name);
         }
       }
     // The catalogue's side: required_when is exactly the inverse of the registry's requires.
-    expect(d.fields.filter((f: any) => f.required_when).map((f: any) => f.name).sort()).toEqual([...named].sort());
-    for (const f of d.fields.filter((f: any) => f.required_when))
+    expect(d!.fields.filter((f) => f.required_when).map((f) => f.name).sort()).toEqual([...named].sort());
+    for (const f of d!.fields.filter((f) => f.required_when))
       for (const [by, values] of Object.entries(f.required_when as Record<string, string[]>))
         for (const value of values) {
           expect({ message: e.type, field: f.name, by, value, requires: e.fields[by]?.requires?.[value]?.includes(f.name) }).toEqual({ message: e.type, field: f.name, by, value, requires: true });
           // With everything that value needs the message is valid; without this one field it is
           // refused before anything is done, naming the field and why it was needed.
-          const full: Record<string, unknown> = { ...base(d), [by]: value };
-          for (const need of e.fields[by]!.requires![value]!) full[need] ??= placeholder(d.fields.find((g: any) => g.name === need));
+          const full: Record<string, unknown> = { ...base(d!), [by]: value };
+          for (const need of e.fields[by]!.requires![value]!) full[need] ??= placeholder(d!.fields.find((g) => g.name === need));
           expect({ message: e.type, by, value, error: (validateFields(e.fields, full) as { error?: string }).error }).toEqual({ message: e.type, by, value, error: undefined });
           const { [f.name]: _gone, ...without } = full;
           const r = await s.request({ ...without, v: 6, type: e.type });

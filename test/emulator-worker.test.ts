@@ -91,7 +91,7 @@ describe("through the daemon", () => {
 
   test("a flood is parsed whole and in order", async () => {
     const N = 300_000;
-    const pane = (await s.request({ v: 2, type: "split", pane: (await s.list())[0].tabs[0].panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
+    const pane = (await s.request({ v: 2, type: "split", pane: (await s.list())[0]!.tabs[0]!.panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
     await s.waitScreen(pane, "FLOOD-DONE", 60_000);
     const r = await s.v6({ type: "pane_read", pane, source: "recent" });
     const lines: string[] = r.text.split("\n");
@@ -105,7 +105,7 @@ describe("through the daemon", () => {
   }, 90_000);
 
   test("the daemon keeps answering while a pane floods", async () => {
-    const first = (await s.list())[0].tabs[0].panes[0];
+    const first = (await s.list())[0]!.tabs[0]!.panes[0];
     const flood = (await s.request({ v: 2, type: "split", pane: first, right: false, focus: false, cwd: "/tmp", command: ["yes"] })).pane;
     await s.waitScreen(flood, /^y$/m);
     const marker = (await s.request({ v: 2, type: "split", pane: first, right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", "read x; echo got-$x; exec cat"] })).pane;

@@ -12,7 +12,7 @@ const WS = wsArgv().join(" ");
 const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
 const STATUS = /\[main\] tab \d+\/\d+/;
 const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
-const panes = async (s: TestServer): Promise<number[]> => (await s.list()).flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes));
+const panes = async (s: TestServer): Promise<number[]> => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
 
 const { s, tmux } = serverWithTmux();
 Object.assign(s.env, gitEnv(s.root)); // before the server starts, and tmux shares it

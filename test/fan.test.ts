@@ -17,7 +17,7 @@ let repo: string;
 let prompts: string;
 const worktree = (name: string) => join(s.root, "data", "ws", "worktrees", "app", name);
 /** The tab (workspace_list's row) that holds the pane. */
-const tabWith = async (pane: number) => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.panes.includes(pane));
+const tabWith = async (pane: number) => (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs).find((t) => t.panes.includes(pane));
 const dashboard = async () => (await s.v6({ type: "dashboard" })) as { workstreams: { name: string; pane: number; workspace: string }[] };
 
 beforeAll(async () => {
@@ -99,9 +99,9 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     const nvim = Bun.which("nvim", { PATH: s.env.PATH ?? "" }) !== null;
     expect(cmp.tool).toBe(nvim ? "nvim" : "git");
     const tab = await tabWith(cmp.pane);
-    expect(tab.name).toBe("race compare");
-    expect(tab.panes.length).toBe(2);
-    const info = await s.v6({ type: "pane_info", pane: tab.panes[0] });
+    expect(tab!.name).toBe("race compare");
+    expect(tab!.panes.length).toBe(2);
+    const info = await s.v6({ type: "pane_info", pane: tab!.panes[0] });
     expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
     expect(info.command.slice(-3)).toEqual(["race-1", "race-2", "--"]);
 
@@ -127,8 +127,8 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
   expect(r).toMatchObject({ type: "fan_started", fan: "tile" });
   const [a, b] = r.candidates;
   expect(a.tab).toBe(b.tab);
-  expect((await tabWith(a.pane)).panes.length).toBe(4);
-  expect((await tabWith(a.pane)).name).toBe("tile");
+  expect((await tabWith(a.pane))!.panes.length).toBe(4);
+  expect((await tabWith(a.pane))!.name).toBe("tile");
   for (const k of [1, 2]) await waitFor(`tile-${k} to get its prompt`, () => existsSync(`${prompts}.tile-${k}`) && readFileSync(`${prompts}.tile-${k}`, "utf8") === "tiled prompt\n", 60_000);
   // Each candidate's agent is told apart in the shared tab.
   await waitFor("both turns to finish", async () => {
@@ -139,9 +139,9 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
   const kept = await s.v6({ type: "fan_keep", name: "tile", k: 1, delete_branches: true });
   expect(kept).toMatchObject({ type: "fan_kept", kept: "tile-1", closed: ["tile-2"], deleted_branches: ["tile-2"] });
   const tab = await tabWith(a.pane);
-  expect(tab.panes.length).toBe(2);
-  expect(tab.panes).toContain(a.pane);
-  expect(tab.panes).not.toContain(b.pane);
+  expect(tab!.panes.length).toBe(2);
+  expect(tab!.panes).toContain(a.pane);
+  expect(tab!.panes).not.toContain(b.pane);
   expect(git(repo, ["branch", "--list", "tile-*", "--format=%(refname:short)"], env)).toBe("tile-1");
   expect(existsSync(worktree("tile-2"))).toBe(false);
 }, 180_000);

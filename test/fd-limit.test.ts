@@ -65,7 +65,7 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   expect(refusal.message).toContain("RLIMIT_NOFILE");
   expect(made).toBe(31);
   // The refusal left nothing behind: the panes made are all there is.
-  const panes = () => s.list().then((w) => w.flatMap((x: any) => x.tabs.flatMap((t: any) => t.panes)).length);
+  const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)).length);
   expect(await panes()).toBe(made + 1);
   // Idle streams on top (the audit's 20 idle connections), then more: each is served or refused
   // with a line; none makes the daemon spin or stop answering.
@@ -85,8 +85,8 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   // Another pane is still refused cleanly; once panes close there is room again.
   expect((await s.v6({ type: "tab_new", command: ["cat"] })).code).toBe("resource_exhausted");
   const wss = await s.list();
-  const last = wss[0].tabs.at(-1).panes[0];
-  await s.v6({ type: "pane_close", pane: typeof last === "number" ? last : last.id });
+  const last = wss[0]!.tabs.at(-1)!.panes[0];
+  await s.v6({ type: "pane_close", pane: last! });
   expect((await s.v6({ type: "tab_new", command: ["cat"] })).type).not.toBe("error");
   for (const st of streams) st.close();
 }, 120_000);

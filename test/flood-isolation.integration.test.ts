@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 for (const raw of [false, true]) {
   test(`keys typed beside a ${raw ? "raw-mode" : "cooked"} flood all show, in order, and the flood keeps being drawn`, async () => {
-    const first = (await server.list())[0].tabs[0].panes[0];
+    const first = (await server.list())[0]!.tabs[0]!.panes[0];
     const typed = await server.request({ v: 2, type: "split", pane: first, right: false, focus: true, cwd: "/tmp", command: ["sh", "-c", "stty raw -echo; exec cat"] });
     expect(typed.type).toBe("pane");
     const flood = await server.request({ v: 2, type: "split", pane: typed.pane, right: false, focus: false, cwd: "/tmp", command: ["python3", "-c", flooder(raw)] });
@@ -53,6 +53,6 @@ for (const raw of [false, true]) {
 
     await server.request({ v: 2, type: "pane_close", pane: flood.pane });
     await server.request({ v: 2, type: "pane_close", pane: typed.pane });
-    await waitFor("the split panes to close", async () => (await server.list())[0].tabs[0].panes.length === 1);
+    await waitFor("the split panes to close", async () => (await server.list())[0]!.tabs[0]!.panes.length === 1);
   }, 120_000);
 }

@@ -4,6 +4,8 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { WorkspaceInfo } from "../src/model/views";
+import type { Replies, Request, V6Reply } from "./replies";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -112,9 +114,19 @@ export class TestServer {
     return JSON.parse(line);
   }
 
-  /** One protocol-v6 request on its own connection; the parsed reply. */
-  v6(msg: Record<string, unknown>): Promise<any> {
+  /** One protocol-v6 request on its own connection; the parsed reply, typed for the messages
+   * test/replies.ts names (their reply, or a refusal: check `type` or `code`). */
+  v6<M extends keyof Replies>(msg: Request<M>): Promise<V6Reply<M>>;
+  v6(msg: Record<string, unknown>): Promise<any>;
+  v6(msg: Record<string, unknown>): Promise<unknown> {
     return this.request({ v: 6, ...msg });
+  }
+
+  /** A v6 request that must succeed: its typed reply; a refusal throws with its code and message. */
+  async call<M extends keyof Replies>(msg: Request<M>): Promise<Replies[M]> {
+    const r: { type: string; code?: string; message?: string } = await this.request({ v: 6, ...msg });
+    if (r.type === "error") throw new Error(`${msg.type}: ${r.code}: ${r.message}`);
+    return r as Replies[M];
   }
 
   /** A connection of its own to this server's socket (the raw-socket client, `Conn`). */
@@ -132,7 +144,7 @@ export class TestServer {
     return rawExchange(this.sock, data, timeoutMs, false);
   }
 
-  async list(): Promise<any[]> {
+  async list(): Promise<WorkspaceInfo[]> {
     const r = await this.request({ v: 2, type: "workspace_list" });
     if (r.type !== "workspaces") throw new Error(`workspace_list: ${JSON.stringify(r)}`);
     return r.workspaces;

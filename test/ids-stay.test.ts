@@ -18,7 +18,7 @@ const savePath = (s: TestServer) => join(s.env.XDG_STATE_HOME!, "ws", "default.s
 async function ids(s: TestServer): Promise<{ name: string; id: number; tabs: { id: number; panes: number[]; focused: number }[] }[]> {
   const snap = await s.v6({ id: 1, type: "session_snapshot" });
   expect(snap.type).toBe("snapshot");
-  return snap.workspaces.map((w: any) => ({ name: w.name, id: w.id, tabs: w.tabs.map((t: any) => ({ id: t.id, panes: t.panes, focused: t.focused })) }));
+  return snap.workspaces.map((w) => ({ name: w.name, id: w.id, tabs: w.tabs.map((t) => ({ id: t.id, panes: t.panes, focused: t.focused })) }));
 }
 
 const paneOf = async (s: TestServer, args: string[]): Promise<number> => Number((await s.ok(args)).trim());

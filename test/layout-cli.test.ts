@@ -50,7 +50,7 @@ test("ws layout export prints the tree; ws layout apply builds it again from a f
   expect(fromFile.panes).toHaveLength(2);
   const fromStdin = JSON.parse(await s.ok(["--json", "layout", "apply", "-", "--name", "piped"], { stdin: printed }));
   expect(fromStdin.panes).toHaveLength(2);
-  const names = (await s.list())[0].tabs.map((t: any) => t.name);
+  const names = (await s.list())[0]!.tabs.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(["work", "again", "piped"]));
 
   const missing = await s.run(["layout", "apply", join(s.root, "nope.json")]);

@@ -57,7 +57,7 @@ test("ws start returns once the socket answers", async () => {
   servers.push(s);
   await s.ok(["start"]);
   // No waiting: the very next request must be answered.
-  expect((await s.list())[0].name).toBe("main");
+  expect((await s.list())[0]!.name).toBe("main");
   // Starting again is harmless.
   await s.ok(["start"]);
   expect(await s.list()).toHaveLength(1);

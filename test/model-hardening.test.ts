@@ -95,9 +95,9 @@ const SHOWN_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066
 test("every name field of every message refuses each kind of bad name with invalid_params naming the field", async () => {
   const before = await model();
   const cat = await s.v6({ type: "describe" });
-  const nameFields = cat.messages.flatMap((m: any) => m.fields.filter((f: any) => f.format === "name").map((f: any) => ({ m, f: f.name as string })));
+  const nameFields = cat.messages.flatMap((m) => m.fields.filter((f) => f.format === "name").map((f) => ({ m, f: f.name as string })));
   // The fields that name workspaces, tabs and projects are all held to the rule.
-  expect(nameFields.map((x: any) => `${x.m.type}.${x.f}`)).toEqual(
+  expect(nameFields.map((x) => `${x.m.type}.${x.f}`)).toEqual(
     expect.arrayContaining(["workspace_new.name", "workspace_close.name", "workspace_focus.name", "tab_new.name", "tab_new.workspace", "tab_new.project", "tab_close.tab", "open_tab.name", "open_tab.project", "layout_apply.name", "layout_apply.workspace", "project_attach.slug", "project_renamed.to"]),
   );
   let checked = 0;
@@ -130,7 +130,7 @@ test("names up to 128 characters of any script (and emoji) are fine", async () =
   await s.ok(["project", "new", "p-1"]);
   expect(await s.request({ v: 2, type: "tab_new", workspace: long, name: "Spiele 🎮 שלום 日本", project: "p-1", cwd: "/tmp", command: ["cat"] })).toMatchObject({ type: "pane" });
   const ws = (await s.list()).find((w) => w.name === long);
-  expect(ws.tabs.map((t: any) => t.name)).toContain("Spiele 🎮 שלום 日本");
+  expect(ws!.tabs.map((t) => t.name)).toContain("Spiele 🎮 שלום 日本");
   expect(await s.request({ v: 2, type: "workspace_close", name: long })).toEqual({ v: 5, type: "ok" });
 });
 
@@ -262,7 +262,7 @@ test("ws workspace new whose shell has gone is refused with program_not_found an
     // The first pane's shell has read its script (else removing it would end that pane, and the server).
     await t.waitScreen(1, "shell-ready");
     // Its label has followed it to `cat` (labels follow the foreground program a moment later).
-    await waitFor("the label to follow the program", async () => (await t.v6({ type: "pane_list" })).panes[0].label === "cat");
+    await waitFor("the label to follow the program", async () => (await t.v6({ type: "pane_list" })).panes[0]!.label === "cat");
     rmSync(shell);
     const before = await model(t);
     const r = await t.run(["workspace", "new", "Ghost"]);

@@ -29,7 +29,7 @@ test("notify shows on the status line, reaches the outer terminal and subscriber
   await tmux.open("n", `${wsArgv().join(" ")} attach; sleep 3600`);
   await tmux.tmux("pipe-pane", "-o", "-t", "=n:", `cat >> ${raw}`);
   await tmux.waitFor("n", /\[main\] tab \d+\/\d+/);
-  const pane = (await s.list())[0].tabs[0].panes[0];
+  const pane = (await s.list())[0]!.tabs[0]!.panes[0];
   const c = await subscribe();
 
   const reply = await s.v6({ id: 1, type: "notify", title: "build\x1b]0;evil\x07 done", body: "all\ngreen\u202e", pane });

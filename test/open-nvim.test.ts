@@ -34,8 +34,8 @@ const waitWhere = (sock: string, want: { file: string; line: number; col: number
   });
 /** The pane on screen: the current workspace's active tab's focused pane. */
 const focusedPane = async () => {
-  const cur = (await s.v6({ type: "session_snapshot" })).workspaces.find((w: any) => w.current);
-  return cur.tabs.find((t: any) => t.active).focused;
+  const cur = (await s.v6({ type: "session_snapshot" })).workspaces.find((w) => w.current);
+  return cur!.tabs.find((t) => t.active)!.focused;
 };
 
 beforeAll(async () => {
@@ -71,8 +71,8 @@ test("ws open starts a Neovim beside the caller at line and column, and a second
   const out = await s.ok(["open", `dir with space/it's a |file.txt:12:3`], { env, cwd: s.root });
   const nvimPane = Number(/^pane (\d+)\n$/.exec(out)![1]);
   expect(nvimPane).not.toBe(shell);
-  const tab = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit");
-  expect(tab.panes).toEqual([shell, nvimPane]);
+  const tab = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs).find((t) => t.name === "edit");
+  expect(tab!.panes).toEqual([shell, nvimPane]);
   expect(await focusedPane()).toBe(nvimPane);
   const [sock] = await waitFor("the Neovim's socket", () => (nvimSockets().length ? nvimSockets() : undefined));
   expect(nvimSockets()).toHaveLength(1);
@@ -93,7 +93,7 @@ test("ws open starts a Neovim beside the caller at line and column, and a second
   expect(await s.v6({ type: "open_file", pane: shell, location: join(dir, "new file.txt") })).toMatchObject({ type: "pane", pane: nvimPane });
   await waitWhere(sock!, { file: join(dir, "new file.txt"), line: 1, col: 1 });
   expect(nvimSockets()).toHaveLength(1);
-  expect((await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "edit").panes).toEqual([shell, nvimPane]);
+  expect((await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs).find((t) => t.name === "edit")!.panes).toEqual([shell, nvimPane]);
 }, 30_000);
 
 test("inside a workstream, open goes to the workstream's Neovim in another tab", async () => {

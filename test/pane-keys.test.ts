@@ -85,8 +85,8 @@ test("-l types every word as text, key names included", async () => {
 
 test("describe lists the key names; bad requests are refused and leave the pane as it was", async () => {
   const d = await s.v6({ id: 1, type: "describe", message: "pane_send_keys" });
-  const keys = d.messages[0].fields.find((f: any) => f.name === "keys");
-  for (const name of ["Escape", "PPage", "NPage", "BSpace", "F12", "KPEnter", "C-"]) expect(keys.description).toContain(name);
+  const keys = d.messages[0]!.fields.find((f) => f.name === "keys");
+  for (const name of ["Escape", "PPage", "NPage", "BSpace", "F12", "KPEnter", "C-"]) expect(keys!.description).toContain(name);
   expect((await s.v6({ id: 2, type: "pane_send_keys", pane: 9999, keys: ["Enter"] })).code).toBe("pane_not_found");
   expect((await s.v6({ id: 3, type: "pane_send_keys", pane: 1, keys: "Enter" })).code).toBe("invalid_params");
   const r = await s.run(["pane", "keys", "1"]);

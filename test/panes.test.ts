@@ -11,7 +11,7 @@ import { buildCommandTable } from "../src/cli-table/table";
 const s = useServer();
 
 const info = (pane: number) => s.v6({ type: "pane_info", pane });
-const list = async () => (await s.v6({ type: "pane_list" })).panes as any[];
+const list = async () => (await s.v6({ type: "pane_list" })).panes;
 const row = async (pane: number) => (await list()).find((p) => p.pane === pane);
 /** A new background tab running argv; its pane id. */
 async function tab(argv: string[], extra: string[] = []): Promise<number> {
@@ -61,7 +61,7 @@ describe("keep and respawn", () => {
   test("without keep, a pane still closes when its program exits (failing after its first seconds)", async () => {
     const pane = await tab(["sh", "-c", "sleep 5.5; exit 4"]);
     await waitFor("the pane to close", async () => !(await list()).some((p) => p.pane === pane), 20_000);
-    expect(await info(pane)).toEqual({ v: 6, type: "pane_info", pane, exited: true, exit_code: 4, signal: null });
+    expect<unknown>(await info(pane)).toEqual({ v: 6, type: "pane_info", pane, exited: true, exit_code: 4, signal: null }); // a closed pane's info: these fields only
   });
 
   test("respawn runs a program again in the same pane; a running one is killed first", async () => {
@@ -171,35 +171,35 @@ describe("labels follow the program", () => {
   test("a shell running sleep is labelled sleep, in pane_list and its tab's name; back to the shell after", async () => {
     const pane = await tab([]);
     await s.waitScreen(pane, /[$#] ?$/m); // a prompt
-    expect((await row(pane)).label).toBe("bash");
+    expect((await row(pane))!.label).toBe("bash");
     // sleep runs until the test stops it (C-c): how long labels take to follow is no race.
     await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
     const r = await waitFor("the label to follow sleep", async () => {
       const x = await row(pane);
-      return x.label === "sleep" ? x : undefined;
+      return x!.label === "sleep" ? x : undefined;
     });
     expect(r.tab_name).toBe("sleep");
     expect(r.command).toEqual(["sleep", "600"]);
     await s.ok(["pane", "keys", String(pane), "C-c"]);
-    await waitFor("the label to come back to bash", async () => (await row(pane)).label === "bash");
+    await waitFor("the label to come back to bash", async () => (await row(pane))!.label === "bash");
   });
 
   test("a title the shell set is its label only while the shell is in the foreground; a name always wins", async () => {
     const pane = await tab([]);
     await s.waitScreen(pane, /[$#] ?$/m); // a prompt
     await s.ok(["pane", "send", String(pane), "printf '\\033]2;my title\\007'", "--enter"]);
-    await waitFor("the title to be the label", async () => (await row(pane)).label === "my title");
+    await waitFor("the title to be the label", async () => (await row(pane))!.label === "my title");
     await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
-    await waitFor("sleep to be the label", async () => (await row(pane)).label === "sleep");
+    await waitFor("sleep to be the label", async () => (await row(pane))!.label === "sleep");
     await s.ok(["pane", "keys", String(pane), "C-c"]);
-    await waitFor("the title again", async () => (await row(pane)).label === "my title");
+    await waitFor("the title again", async () => (await row(pane))!.label === "my title");
     await s.ok(["pane", "rename", String(pane), "named"]);
-    expect((await row(pane)).label).toBe("named");
+    expect((await row(pane))!.label).toBe("named");
     await s.ok(["pane", "send", String(pane), "sleep 600", "--enter"]);
-    await waitFor("sleep to have started", async () => (await row(pane)).command[0] === "sleep");
-    expect((await row(pane)).label).toBe("named");
+    await waitFor("sleep to have started", async () => (await row(pane))!.command[0] === "sleep");
+    expect((await row(pane))!.label).toBe("named");
     await s.ok(["pane", "rename", String(pane), ""]);
-    expect((await row(pane)).name).toBeNull();
+    expect((await row(pane))!.name).toBeNull();
   });
 });
 
@@ -219,7 +219,7 @@ describe("renames", () => {
     expect(r).toMatchObject({ workspace: "renamed", tab_name: "logs", label: "tail", name: "tail" });
     // An empty tab name gives the tab back its automatic name.
     await s.ok(["tab", "rename", "logs", "", "--workspace", "renamed"]);
-    expect((await row(pane)).tab_name).toBe("tail");
+    expect((await row(pane))!.tab_name).toBe("tail");
     c.close();
   });
 
@@ -302,7 +302,7 @@ describe("ws pane list", () => {
     const pane = await tab(["sleep", "777"]);
     const out = await waitFor("sleep in the list", async () => {
       const text = await s.ok(["pane", "list", "--format", "{pane}|{command}|{workspace}:{tab_number}|{exited}"]);
-      return text.split("\n").includes(`${pane}|sleep 777|main:${(await row(pane)).tab_number}|false`) ? text : undefined;
+      return text.split("\n").includes(`${pane}|sleep 777|main:${(await row(pane))!.tab_number}|false`) ? text : undefined;
     });
     expect(out.trim().split("\n").length).toBe((await list()).length);
     const bad = await s.run(["pane", "list", "--format", "{pane} {nope}"]);

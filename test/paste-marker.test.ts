@@ -57,7 +57,7 @@ async function readerTab(name: string, agent = false): Promise<{ reader: number;
   const caller = (await s.v6({ type: "tab_new", cwd: s.root, name, focus: false })).pane;
   const reader = (await s.v6({ type: "split", pane: caller, right: true, cwd: s.root, command: ["python3", READER, out], focus: false, ...(agent ? {} : { env: { STANDIN_WS: "" } }) })).pane;
   await waitFor(`the raw reader in pane ${reader}`, async () => (await screen(reader)).includes("raw reader ready"));
-  if (agent) await waitFor("the reader to be an agent", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === reader));
+  if (agent) await waitFor("the reader to be an agent", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === reader));
   return { reader, caller, out };
 }
 

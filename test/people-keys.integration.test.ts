@@ -12,7 +12,7 @@ const WS = wsArgv().join(" ");
 const P = "C-Space";
 const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const sgr = (b: number, col: number, row: number, up = false) => `\x1b[<${b};${col + 1};${row + 1}${up ? "m" : "M"}`;
-const panesOf = async (s: TestServer) => (await s.list()).flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes.map((p: any) => p.id ?? p)));
+const panesOf = async (s: TestServer) => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
 
 describe("default keys", () => {
   let server: TestServer;
@@ -238,13 +238,13 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
   test("a key bound to a command line with arguments runs it", async () => {
     await tmux.keys("b", "C-b", "v");
     await waitFor("a split", async () => (await panesOf(server)).length === 2);
-    const cols = async () => (await server.v6({ id: 1, type: "pane_list" })).panes?.map((p: any) => p.cols) ?? [];
+    const cols = async () => (await server.v6({ id: 1, type: "pane_list" })).panes?.map((p) => p.cols) ?? [];
     const before = await waitFor("two panes", async () => ((await cols()).length === 2 ? await cols() : undefined));
     expect(before[1]).toBe(48);
     await tmux.keys("b", "C-b", "e");
     await waitFor("even widths", async () => {
       const c = await cols();
-      return c.length === 2 && Math.abs(c[0] - c[1]) <= 1;
+      return c.length === 2 && Math.abs(c[0]! - c[1]!) <= 1;
     });
   });
 

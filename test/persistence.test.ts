@@ -85,7 +85,7 @@ test("three workspaces with splits of different sizes come back after kill-serve
   const a3 = await s.request({ v: 1, type: "split", pane: a2.pane, right: true, cwd: dir, command: [], focus: false, size: 30 });
   // beta: a shell with a 12-column split.
   expect((await s.request({ v: 2, type: "workspace_new", name: "beta" })).type).toBe("ok");
-  const beta = (await s.list()).find((w) => w.name === "beta").tabs[0].panes[0];
+  const beta = (await s.list()).find((w) => w.name === "beta")!.tabs[0]!.panes[0];
   await s.request({ v: 1, type: "split", pane: beta, right: true, cwd: "/", command: sizeProbe("b1"), focus: false, size: 12 });
   for (const p of [a1.pane, a2.pane, a3.pane, p1.pane, p2.pane]) expect(typeof p).toBe("number");
 
@@ -139,7 +139,7 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   const s = server();
   await s.start();
   await s.request({ v: 2, type: "workspace_new", name: "crashy" });
-  const pane = (await s.list()).find((w) => w.name === "crashy").tabs[0].panes[0];
+  const pane = (await s.list()).find((w) => w.name === "crashy")!.tabs[0]!.panes[0];
   const changedAt = Date.now();
   await s.request({ v: 1, type: "split", pane, right: false, cwd: "/tmp", command: [], focus: false, size: 6 });
   // The background save must land within a few seconds of the change.
@@ -166,7 +166,7 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   expect(start.stderr).not.toContain("warning");
   await waitFor("the dead writer's temp file to go", () => !existsSync(tmp));
   const crashy = (await s.list()).find((w) => w.name === "crashy");
-  expect(crashy.tabs[0].panes.length).toBe(2);
+  expect(crashy!.tabs[0]!.panes.length).toBe(2);
   const body = readSave(s).body; // restoring saves again soon; wait for it if not yet
   expect(body.workspaces.map((w) => w.name)).toEqual(["main", "crashy"]);
 }, 60_000);
@@ -235,7 +235,7 @@ test("a restore whose panes all exit at once keeps the save for another try", as
   const flag = join(s.root, "broken");
   const r = await s.request({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 0; }; exec cat`] });
   expect((await s.request({ v: 2, type: "pane_close", pane: 1 })).type).toBe("ok");
-  expect((await s.list())[0].tabs.map((t: any) => t.panes)).toEqual([[r.pane]]);
+  expect((await s.list())[0]!.tabs.map((t) => t.panes)).toEqual([[r.pane]]);
   expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
   await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
   writeFileSync(flag, "");
@@ -305,7 +305,7 @@ test("ws restart typed in one of the server's own panes comes back with the layo
     const now = s.daemonPid();
     return now !== undefined && now !== pid && processAlive(now);
   }, 30_000);
-  await waitFor("the new server to answer with the layout", async () => (await s.list()).map((w: any) => w.name).join() === "main,inside", 20_000);
+  await waitFor("the new server to answer with the layout", async () => (await s.list()).map((w) => w.name).join() === "main,inside", 20_000);
   expect(processAlive(pid)).toBe(false);
 }, 60_000);
 

@@ -84,8 +84,8 @@ test("a daemon on the portable path (Bun's PTY): pane_info names the foreground 
     // The shell stays the pane's process; sh leads the terminal's foreground group. Its argv is
     // ps's, split at every space (/proc would give ["sh", "-c", "sleep 60; true", "x y"]): the
     // daemon took the portable path.
-    expect(info.foreground.argv).toEqual(["sh", "-c", "sleep", "60;", "true", "x", "y"]);
-    expect(info.foreground.pid).not.toBe(info.pid);
+    expect(info.foreground!.argv).toEqual(["sh", "-c", "sleep", "60;", "true", "x", "y"]);
+    expect(info.foreground!.pid).not.toBe(info.pid);
   } finally {
     await s.stop();
   }

@@ -13,7 +13,7 @@ let log: string;
 let file: string;
 // HOME is the test's root, so projects live in its ~/.local/share.
 const dataDir = () => join(s.root, ".local/share");
-const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane)?.status;
+const statusOf = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane)?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 
 async function agentIn(tabPane: number, argv: string[], env: Record<string, string> = {}, want = "idle"): Promise<number> {

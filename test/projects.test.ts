@@ -8,7 +8,7 @@ import { TestServer, waitFor } from "./harness";
 
 let s: TestServer;
 let data: string;
-const tabsOf = async () => (await s.list()).flatMap((w: any) => w.tabs);
+const tabsOf = async () => (await s.list()).flatMap((w) => w.tabs);
 
 beforeAll(async () => {
   s = new TestServer();
@@ -59,13 +59,13 @@ test("tab_new and open_tab with an unknown slug are errors and open nothing; a k
   expect(await s.request({ v: 1, type: "open_tab", cwd: s.root, project: "unknown" })).toEqual({ type: "ok" });
   // open_tab is answered before it acts: a known-slug open_tab after it is the sign it was handled.
   expect(await s.request({ v: 1, type: "open_tab", cwd: s.root, project: "known", name: "after" })).toEqual({ type: "ok" });
-  await waitFor("the second open_tab's tab", async () => (await tabsOf()).some((t: any) => t.name === "after"));
+  await waitFor("the second open_tab's tab", async () => (await tabsOf()).some((t) => t.name === "after"));
   const tabs = await tabsOf();
   expect(tabs.length).toBe(before + 1);
-  expect(tabs.find((t: any) => t.name === "after").project).toBe("known");
+  expect(tabs.find((t) => t.name === "after")!.project).toBe("known");
 
   const pane = (await s.v6({ type: "tab_new", cwd: s.root, project: "known", name: "linked" })).pane;
-  expect((await tabsOf()).find((t: any) => t.name === "linked")).toMatchObject({ project: "known", panes: [pane] });
+  expect((await tabsOf()).find((t) => t.name === "linked")).toMatchObject({ project: "known", panes: [pane] });
 
   // The tab an attach opens is open_tab's: refused the same way (a refused attach answers a line
   // starting with "e", as the spec says), and nothing opens.
@@ -83,13 +83,13 @@ test("project attach links the caller's tab; an unknown slug is refused and link
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('no project "attach-mee"');
   await s.ok(["project", "attach", "attach-me"], { env });
-  await waitFor("the tab to be linked", async () => (await tabsOf()).find((t: any) => t.name === "to-attach").project === "attach-me");
+  await waitFor("the tab to be linked", async () => (await tabsOf()).find((t) => t.name === "to-attach")!.project === "attach-me");
   // The server checks too (a client that skips the CLI): the link stays as it was.
   expect(await s.request({ v: 1, type: "project_attach", pane, slug: "ghost" })).toEqual({ type: "ok" });
   // Messages act in the order they came: once a later open_tab's tab is there, the ghost was handled.
   await s.request({ v: 1, type: "open_tab", cwd: s.root, name: "after-ghost" });
-  await waitFor("the later open_tab's tab", async () => (await tabsOf()).some((t: any) => t.name === "after-ghost"));
-  expect((await tabsOf()).find((t: any) => t.name === "to-attach").project).toBe("attach-me");
+  await waitFor("the later open_tab's tab", async () => (await tabsOf()).some((t) => t.name === "after-ghost"));
+  expect((await tabsOf()).find((t) => t.name === "to-attach")!.project).toBe("attach-me");
 });
 
 test("project rename moves the project on disk and relinks its tabs", async () => {
@@ -104,11 +104,11 @@ test("project rename moves the project on disk and relinks its tabs", async () =
   expect(await s.ok(["project", "show", "new-slug"])).toBe("new-slug: Kept name\n");
   await waitFor("the tabs to be relinked", async () => {
     const tabs = await tabsOf();
-    return tabs.filter((t: any) => t.project === "new-slug").length === 2 && !tabs.some((t: any) => t.project === "old-slug");
+    return tabs.filter((t) => t.project === "new-slug").length === 2 && !tabs.some((t) => t.project === "old-slug");
   });
   const tabs = await tabsOf();
-  expect(tabs.find((t: any) => t.name === "r1")).toMatchObject({ project: "new-slug", panes: [a] });
-  expect(tabs.find((t: any) => t.name === "other").project).toBe("zeta");
+  expect(tabs.find((t) => t.name === "r1")).toMatchObject({ project: "new-slug", panes: [a] });
+  expect(tabs.find((t) => t.name === "other")!.project).toBe("zeta");
   // The old slug is gone for the server too.
   expect(await s.v6({ type: "tab_new", cwd: s.root, project: "old-slug" })).toMatchObject({ type: "error", code: "project_not_found" });
 });

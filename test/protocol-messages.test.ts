@@ -10,10 +10,10 @@ describe("workspace_new / workspace_list / workspace_close / workspace_focus", (
   test("creates a workspace in the background with one shell tab", async () => {
     expect(await s.request({ v: 2, type: "workspace_new", name: "Games" })).toEqual({ v: 5, type: "ok" });
     const games = await ws("Games");
-    expect(games.current).toBe(false);
-    expect(games.tabs).toHaveLength(1);
-    expect(games.tabs[0].active).toBe(true);
-    expect(games.tabs[0].panes).toHaveLength(1);
+    expect(games!.current).toBe(false);
+    expect(games!.tabs).toHaveLength(1);
+    expect(games!.tabs[0]!.active).toBe(true);
+    expect(games!.tabs[0]!.panes).toHaveLength(1);
   });
 
   test("a taken name (ignoring case) is an error unless exists_ok", async () => {
@@ -32,13 +32,13 @@ describe("workspace_new / workspace_list / workspace_close / workspace_focus", (
 
   test("workspace_focus switches the current workspace, exact then ignoring case", async () => {
     expect((await s.request({ v: 5, type: "workspace_focus", name: "design system" })).type).toBe("ok");
-    expect((await s.list()).find((w) => w.current).name).toBe("Design System");
+    expect((await s.list()).find((w) => w.current)!.name).toBe("Design System");
     expect((await s.request({ v: 5, type: "workspace_focus", name: "main" })).type).toBe("ok");
-    expect((await s.list()).find((w) => w.current).name).toBe("main");
+    expect((await s.list()).find((w) => w.current)!.name).toBe("main");
   });
 
   test("workspace_close closes it and its panes; the only workspace can't be closed", async () => {
-    const panes = (await ws("Design System")).tabs.flatMap((t: any) => t.panes);
+    const panes = (await ws("Design System"))!.tabs.flatMap((t) => t.panes);
     expect((await s.request({ v: 2, type: "workspace_close", name: "Design System" })).type).toBe("ok");
     expect(await ws("Design System")).toBeUndefined();
     const r = await s.request({ v: 5, type: "pane_focus", pane: panes[0] });
@@ -61,7 +61,7 @@ describe("tab_new / tab_close / open_tab", () => {
     const r = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/tmp", project: "tetris", command: ["sh", "-c", "pwd; exec cat"] });
     expect(r.type).toBe("pane");
     const games = await ws("Games");
-    const tab = games.tabs.find((t: any) => t.name === "Tetris");
+    const tab = games!.tabs.find((t) => t.name === "Tetris");
     expect(tab).toEqual({ name: "Tetris", project: "tetris", panes: [r.pane], active: false });
     await s.waitScreen(r.pane, "/tmp");
   });
@@ -69,8 +69,8 @@ describe("tab_new / tab_close / open_tab", () => {
   test("tab_new defaults to the workspace on screen, focus switches to it", async () => {
     const r = await s.request({ v: 2, type: "tab_new", name: "Here", cwd: "/tmp", focus: true });
     const main = await ws("main");
-    expect(main.current).toBe(true);
-    expect(main.tabs.find((t: any) => t.active).panes).toEqual([r.pane]);
+    expect(main!.current).toBe(true);
+    expect(main!.tabs.find((t) => t.active)!.panes).toEqual([r.pane]);
   });
 
   test("tab_new into a missing workspace is an error naming the workspaces", async () => {
@@ -83,11 +83,11 @@ describe("tab_new / tab_close / open_tab", () => {
     await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "One", cwd: "/tmp" });
     await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Two", cwd: "/tmp" });
     expect((await s.request({ v: 2, type: "tab_close", workspace: "Games", tab: "One" })).type).toBe("ok");
-    let names = (await ws("Games")).tabs.map((t: any) => t.name);
+    let names = (await ws("Games"))!.tabs.map((t) => t.name);
     expect(names).not.toContain("One");
     const n = names.indexOf("Two") + 1;
     expect((await s.request({ v: 2, type: "tab_close", workspace: "Games", tab: String(n) })).type).toBe("ok");
-    names = (await ws("Games")).tabs.map((t: any) => t.name);
+    names = (await ws("Games"))!.tabs.map((t) => t.name);
     expect(names).not.toContain("Two");
     const e = await s.request({ v: 2, type: "tab_close", workspace: "Games", tab: "Zzz" });
     expect(e.type).toBe("error");
@@ -97,7 +97,7 @@ describe("tab_new / tab_close / open_tab", () => {
   test("open_tab (v1) answers plain ok and then opens and shows the tab", async () => {
     const line = await s.rawLine(JSON.stringify({ v: 1, type: "open_tab", cwd: "/tmp", command: [], name: "Review" }) + "\n");
     expect(line).toBe("ok");
-    const main = await waitFor("the Review tab", async () => (await ws("main")).tabs.find((t: any) => t.name === "Review"));
+    const main = await waitFor("the Review tab", async () => (await ws("main"))!.tabs.find((t) => t.name === "Review"));
     expect(main.active).toBe(true);
   });
 });
@@ -110,8 +110,8 @@ describe("split", () => {
     await s.waitScreen(right.pane, / 30$/m);
     const below = await s.request({ v: 1, type: "split", pane: t.pane, right: false, cwd: "/tmp", command: ["sh", "-c", "while :; do stty size; read x; done"], size: 7 });
     await s.waitScreen(below.pane, /^7 /m);
-    const tab = (await ws("main")).tabs.find((x: any) => x.name === "Splits");
-    expect(tab.panes.sort()).toEqual([t.pane, right.pane, below.pane].sort());
+    const tab = (await ws("main"))!.tabs.find((x) => x.name === "Splits");
+    expect(tab!.panes.sort()).toEqual([t.pane, right.pane, below.pane].sort());
   });
 
   test("right defaults to true and focus to true (split as the spec gives it)", async () => {
@@ -119,7 +119,7 @@ describe("split", () => {
     const r = await s.request({ v: 1, type: "split", pane: t.pane, cwd: "/tmp", command: [] });
     expect(r.type).toBe("pane");
     const games = await ws("Games");
-    expect(games.current).toBe(true); // focus shows the new pane's workspace
+    expect(games!.current).toBe(true); // focus shows the new pane's workspace
     await s.request({ v: 5, type: "workspace_focus", name: "main" });
   });
 
@@ -170,8 +170,8 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
     const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Focus me", cwd: "/tmp" });
     expect((await s.request({ v: 5, type: "pane_focus", pane: t.pane })).type).toBe("ok");
     const games = await ws("Games");
-    expect(games.current).toBe(true);
-    expect(games.tabs.find((x: any) => x.active).name).toBe("Focus me");
+    expect(games!.current).toBe(true);
+    expect(games!.tabs.find((x) => x.active)!.name).toBe("Focus me");
     expect((await s.request({ v: 5, type: "pane_focus", pane: 4242 })).message).toMatch(/^no pane 4242/);
     await s.request({ v: 5, type: "workspace_focus", name: "main" });
   });
@@ -179,7 +179,7 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
   test("pane_close stops the program; an emptied tab closes", async () => {
     const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Doomed", cwd: "/tmp", command: ["sleep", "1000"] });
     expect((await s.request({ v: 2, type: "pane_close", pane: t.pane })).type).toBe("ok");
-    expect((await ws("Games")).tabs.map((x: any) => x.name)).not.toContain("Doomed");
+    expect((await ws("Games"))!.tabs.map((x) => x.name)).not.toContain("Doomed");
     expect((await s.request({ v: 2, type: "pane_close", pane: t.pane })).type).toBe("error");
   });
 
@@ -191,7 +191,7 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
       expect(e.message).toContain("last pane");
       const t = await solo.request({ v: 2, type: "tab_close", tab: "1" });
       expect(t.type).toBe("error");
-      expect((await solo.list())[0].tabs[0].panes).toEqual([1]);
+      expect((await solo.list())[0]!.tabs[0]!.panes).toEqual([1]);
     } finally {
       await solo.stop();
     }
@@ -203,9 +203,9 @@ describe("project_renamed / project_attach", () => {
     for (const slug of ["a11y", "other"]) await s.ok(["project", "new", slug]);
     const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Proj", cwd: "/tmp", project: "a11y" });
     expect(await s.rawLine(JSON.stringify({ v: 2, type: "project_renamed", from: "a11y", to: "buttons" }) + "\n")).toBe("ok");
-    await waitFor("the project rename", async () => (await ws("Games")).tabs.find((x: any) => x.name === "Proj")?.project === "buttons");
+    await waitFor("the project rename", async () => (await ws("Games"))!.tabs.find((x) => x.name === "Proj")?.project === "buttons");
     expect(await s.rawLine(JSON.stringify({ v: 1, type: "project_attach", pane: t.pane, slug: "other" }) + "\n")).toBe("ok");
-    await waitFor("the project link", async () => (await ws("Games")).tabs.find((x: any) => x.name === "Proj")?.project === "other");
+    await waitFor("the project link", async () => (await ws("Games"))!.tabs.find((x) => x.name === "Proj")?.project === "other");
   });
 });
 
@@ -218,7 +218,7 @@ describe("panes", () => {
   test("a pane whose process exits closes, with its tab", async () => {
     const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Short", cwd: "/tmp", command: ["sh", "-c", "read x"] });
     await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "", enter: true });
-    await waitFor("the exited pane's tab to close", async () => !(await ws("Games")).tabs.some((x: any) => x.name === "Short"));
+    await waitFor("the exited pane's tab to close", async () => !(await ws("Games"))!.tabs.some((x) => x.name === "Short"));
   });
 
   test("an empty command runs the user's shell ($SHELL)", async () => {

@@ -67,7 +67,7 @@ describe("errors", () => {
   });
 
   test("invalid_params: missing, ill-typed, out of range, not an accepted value", async () => {
-    expect((await s.v6({ type: "pane_read" })).hint.param).toBe("pane");
+    expect((await s.v6({ type: "pane_read" })).hint!.param).toBe("pane");
     expect(await s.v6({ type: "pane_read", pane: "1" })).toMatchObject({ code: "invalid_params", hint: { param: "pane" } });
     expect(await s.v6({ type: "pane_read", pane: 1, lines: -1 })).toMatchObject({ code: "invalid_params", hint: { param: "lines" } });
     expect(await s.v6({ type: "pane_read", pane: 1, source: "recnt" })).toMatchObject({ code: "invalid_params", hint: { param: "source", did_you_mean: "recent", accepted: ["visible", "recent", "recent-unwrapped"] } });
@@ -246,8 +246,8 @@ describe("snapshot and layout", () => {
     expect(snap.boot_id).toBe(hello.boot_id);
     expect(snap.seq).toBe(hello.seq);
     const list = await s.list();
-    expect(snap.workspaces.map((w: any) => w.name)).toEqual(list.map((w: any) => w.name));
-    for (const w of snap.workspaces) for (const t of w.tabs) for (const p of t.panes) expect(snap.panes.some((x: any) => x.pane === p && x.tab === t.id)).toBe(true);
+    expect(snap.workspaces.map((w) => w.name)).toEqual(list.map((w) => w.name));
+    for (const w of snap.workspaces) for (const t of w.tabs) for (const p of t.panes) expect(snap.panes.some((x) => x.pane === p && x.tab === t.id)).toBe(true);
   });
 
   test("layout_apply builds a tab from a tree; layout_export gives the same tree back", async () => {
@@ -266,7 +266,7 @@ describe("snapshot and layout", () => {
     expect(e.root.first.label).toBe("left");
     // Replacing it: a new tab with new panes in the old one's place, the old one gone.
     await s.v6({ type: "tab_new", workspace: "Games", name: "after-built", cwd: "/tmp" });
-    const names = async () => (await s.list()).find((w: any) => w.name === "Games").tabs.map((t: any) => t.name);
+    const names = async () => (await s.list()).find((w) => w.name === "Games")!.tabs.map((t) => t.name);
     const at = (await names()).indexOf("built");
     const again = await s.v6({ type: "layout_apply", tab: r.tab, name: "rebuilt", root: { type: "pane", cwd: "/tmp", command: ["cat"] } });
     expect(again.tab).not.toBe(r.tab);

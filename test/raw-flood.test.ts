@@ -21,7 +21,7 @@ let shell: number;
 beforeAll(async () => {
   s = await new TestServer().start();
   daemonPid = s.daemonPid()!;
-  shell = (await s.list())[0].tabs[0].panes[0];
+  shell = (await s.list())[0]!.tabs[0]!.panes[0]!;
 });
 afterAll(() => s.stop());
 

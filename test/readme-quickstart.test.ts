@@ -36,10 +36,10 @@ test("the README's quick start runs as written", async () => {
   // What the comments promise: two workspaces; the Build tab (its program still running, or kept
   // showing how it ended); pane 1 ran ls.
   const list = await server.list();
-  expect(list.map((w: any) => w.name)).toEqual(["main", "Games"]);
+  expect(list.map((w) => w.name)).toEqual(["main", "Games"]);
   const games = list[1];
-  expect(games.tabs.map((t: any) => t.name)).toContain("Build");
-  expect(list[0].tabs[0].panes.length).toBe(2); // pane 1 and the split below it
+  expect(games!.tabs.map((t) => t.name)).toContain("Build");
+  expect(list[0]!.tabs[0]!.panes.length).toBe(2); // pane 1 and the split below it
   await server.waitScreen(1, /total \d+/);
   expect(await server.ok(["pane", "read", "1", "--lines", "5"])).toBeTruthy();
   const r = await server.run(["kill-server"]);

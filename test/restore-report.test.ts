@@ -69,7 +69,7 @@ test("a restore past the pane limit: what was left out is on ws start's stderr, 
   expect(started.stderr).toMatch(/restored in part \(6 of 12 workspaces, 6 parts left out\); the original save is kept at \S+\.partial-\S+ \(ws session discard --unreadable deletes it\)/);
   expect(serverLog(s)).toMatch(/restored 6 of 12 workspaces, 6 tabs, 36 panes/);
   const wss = await s.list();
-  expect(wss.map((w: any) => w.name)).toEqual(["w1", "w2", "w3", "w4", "w5", "w6"]);
+  expect(wss.map((w) => w.name)).toEqual(["w1", "w2", "w3", "w4", "w5", "w6"]);
   expect(paneIds(wss).length).toBe(36);
 
   const kept = readdirSync(dir).filter((n) => /^default\.session\.partial-[^.]+$/.test(n));

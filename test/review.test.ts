@@ -107,7 +107,7 @@ test("ws review N: the worktree and .ws/pr.md from gh, the review tab with its a
   expect(await tabOf(pane)).toBeUndefined();
   const tabs = (await s.list()).find((w) => w.name === "PR Review")!.tabs;
   expect(tabs.length).toBe(1);
-  expect(tabs[0].panes).toContain(fresh);
+  expect(tabs[0]!.panes).toContain(fresh);
   await s.waitScreen(fresh, "agent for review-app-9");
   expect((await dashboard()).workstreams.find((w) => w.name === "review-app-9")?.pane).toBe(fresh);
 }, 60_000);

@@ -19,7 +19,7 @@ let shimEnv: Record<string, string>;
 beforeAll(async () => {
   s = await new TestServer().start();
   out = join(s.root, "reader.bytes");
-  const first = (await s.v6({ type: "pane_list" })).panes[0].pane;
+  const first = (await s.v6({ type: "pane_list" })).panes[0]!.pane;
   reader = (await s.v6({ type: "split", pane: first, right: true, cwd: s.root, command: ["python3", READER, out], focus: false })).pane;
   await waitFor("the raw reader", async () => (await s.v6({ type: "pane_read", pane: reader })).text.includes("raw reader ready"));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(reader), WS_SOCKET: s.sock } });

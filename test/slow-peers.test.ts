@@ -191,8 +191,8 @@ describe("a stand-in Neovim that misbehaves", () => {
 });
 
 test("ws open refuses a location with a control character, before it reaches any Neovim", async () => {
-  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
-  const pane = stalled.panes[0];
+  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs).find((t) => t.name === "nvim-stall");
+  const pane = stalled!.panes[0];
   const before = (await s.v6({ type: "pane_list" })).panes.length;
   mkdirSync(join(s.root, "d"), { recursive: true });
   writeFileSync(join(s.root, "d", "cr"), "not this one\n");
@@ -209,10 +209,10 @@ test("ws open refuses a location with a control character, before it reaches any
 test("a FIFO and a stalled Neovim at once: another client's p99 stays low", async () => {
   const file = join(projects(), "buttons/handoff.md");
   await mkfifo(file);
-  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w: any) => w.tabs).find((t: any) => t.name === "nvim-stall");
+  const stalled = (await s.v6({ type: "workspace_list" })).workspaces.flatMap((w) => w.tabs).find((t) => t.name === "nvim-stall");
   expect(stalled).toBeDefined();
   const results = await whileMeasured("a FIFO and a stalled nvim together", () =>
-    Promise.all([s.v6({ type: "open_file", pane: stalled.panes[0], location: join(s.root, "y.txt") }), ws(["project", "handoff", "buttons"]), ws(["tab", "new", "--", "./s"], { cwd: join(s.root, "fifo-script") })]),
+    Promise.all([s.v6({ type: "open_file", pane: stalled!.panes[0], location: join(s.root, "y.txt") }), ws(["project", "handoff", "buttons"]), ws(["tab", "new", "--", "./s"], { cwd: join(s.root, "fifo-script") })]),
   );
   expect(results[0]).toMatchObject({ type: "error", code: "nvim_failed" });
   expect(results[1].code).toBe(1);

@@ -90,7 +90,7 @@ describe("a real server", () => {
     const r = await s.run(["server"]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("already running");
-    expect((await s.list())[0].name).toBe("main");
+    expect((await s.list())[0]!.name).toBe("main");
   });
 
   test("after kill -9 the stale socket is reported by doctor, removed by --fix and by the next server", async () => {
@@ -111,7 +111,7 @@ describe("a real server", () => {
     process.kill(info2.pid, "SIGKILL");
     await waitFor("the daemon to die", () => !processAlive(info2.pid));
     await s.start();
-    expect((await s.list())[0].tabs[0].panes).toEqual([1]);
+    expect((await s.list())[0]!.tabs[0]!.panes).toEqual([1]);
   });
 
   test("doctor reports wrong modes and a build mismatch", async () => {

@@ -16,7 +16,7 @@ let dir: string;
 beforeAll(async () => {
   s = await new TestServer().start();
   term = new Tmux(s.env);
-  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0]!.pane;
   dir = realpathSync(mkdtempSync(join(s.root, "popup-")));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
   expect(r.code).toBe(0);
@@ -138,7 +138,7 @@ describe("attached", () => {
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(readFileSync(file, "utf8")).toBe("hi\n");
-    expect((await s.v6({ type: "session_snapshot" })).workspaces[0].tabs[0].panes).toEqual([lead]);
+    expect((await s.v6({ type: "session_snapshot" })).workspaces[0]!.tabs[0]!.panes).toEqual([lead]);
   });
 
   test("ws popup --wait returns when the popup closes and exits with its program's status; without --wait it prints the pane at once", async () => {

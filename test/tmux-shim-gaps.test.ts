@@ -18,7 +18,7 @@ const REAL_TMUX = Bun.which("tmux");
 
 beforeAll(async () => {
   s = await new TestServer().start();
-  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0]!.pane;
   dir = realpathSync(mkdtempSync(join(s.root, "gaps-")));
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
   expect(r.code).toBe(0);

@@ -14,7 +14,7 @@ const REAL_TMUX = Bun.which("tmux");
 
 beforeAll(async () => {
   s = await new TestServer().start();
-  lead = (await s.v6({ type: "pane_list" })).panes[0].pane;
+  lead = (await s.v6({ type: "pane_list" })).panes[0]!.pane;
   dir = realpathSync(mkdtempSync(join(s.root, "shim-")));
   // What `ws tmux-shim` gives its command, read back from inside.
   const r = await s.run(["tmux-shim", "--", "sh", "-c", 'printf "%s\\n" "$PATH" "$TMUX" "$TMUX_PANE"'], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock } });
@@ -185,7 +185,7 @@ describe("vim-tmux-navigator and vim-slime", () => {
 
 describe("windows and layout", () => {
   test("new-window -P -F, resize-pane -x, swap-pane -D, select-layout, rename-window, kill-window", async () => {
-    const ws = (await s.list())[0].name as string;
+    const ws = (await s.list())[0]!.name as string;
     const out = await ok(["new-window", "-d", "-n", "scratch", "-P", "-F", "#{window_index} #{window_name} #{pane_id}"]);
     const [index, name, paneRef] = out.trim().split(" ");
     expect([index, name]).toEqual(["1", "scratch"]);
@@ -208,7 +208,7 @@ describe("windows and layout", () => {
 
 describe("moving panes", () => {
   test("break-pane puts a pane in a window of its own, join-pane brings it back; same id, same program", async () => {
-    const ws = (await s.list())[0].name as string;
+    const ws = (await s.list())[0]!.name as string;
     const mover = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "echo moved-intact; exec sleep 100"])).trim().slice(1));
     await s.waitScreen(mover, "moved-intact");
     expect(await ok(["break-pane", "-d", "-s", `%${mover}`, "-n", "solo", "-P", "-F", "#{window_name} #{pane_id}"])).toBe(`solo %${mover}\n`);
@@ -327,7 +327,7 @@ describe("select-layout", () => {
 
 describe("targets", () => {
   test("%N, @N, $N, session:window.pane, indexes and names; missing ones fail as tmux says", async () => {
-    const ws = (await s.list())[0].name as string;
+    const ws = (await s.list())[0]!.name as string;
     const mate = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}"])).trim().slice(1));
     const ids = (await ok(["display", "-p", "#{session_id} #{window_id}"])).trim().split(" ");
     const f = "#{pane_id}";
@@ -361,7 +361,7 @@ describe.skipIf(!REAL_TMUX)("the same output as a real tmux", () => {
   beforeAll(async () => {
     tmuxEnv = { ...s.env, TMUX_TMPDIR: s.root, SHELL: "/bin/sh" };
     delete (tmuxEnv as Record<string, string | undefined>).TMUX;
-    wsName = (await s.list())[0].name;
+    wsName = (await s.list())[0]!.name;
     expect((await real(["-f", "/dev/null", "new-session", "-d", "-s", wsName, "-c", s.root])).code).toBe(0);
     expect((await real(["split-window", "-h", "-d", "-t", `${wsName}:0.0`, "-c", dir])).code).toBe(0);
     mate = Number((await ok(["split-window", "-h", "-d", "-P", "-F", "#{pane_id}", "-c", dir, "-t", `%${lead}`])).trim().slice(1));

@@ -51,7 +51,7 @@ test("a pane closed after its program exited answers from the record of recent e
   const pane = await keptPane("exit 7");
   await exited(pane);
   await s.ok(["pane", "close", String(pane)]);
-  await waitFor("the pane to be gone", async () => !(await s.list()).some((p: any) => p.pane === pane || p.id === pane) || undefined);
+  await waitFor("the pane to be gone", async () => !(await s.call({ type: "pane_list" })).panes.some((p) => p.pane === pane));
   for (const condition of ["output", "command_finished"]) {
     const r = await s.v6({ type: "wait_for", condition, pane, pattern: "x", timeout: 0 });
     expect(r).toMatchObject({ type: "error", code: "pane_exited", hint: { exit_code: 7 } });

@@ -347,7 +347,7 @@ test("ws done: a file that appears after its check (git refuses the removal) mak
   expect(existsSync(lateTrigger)).toBe(false); // the file did appear, during git's removal
   expect(existsSync(join(dir, "appeared-late.txt"))).toBe(true);
   expect(await workstreams()).toContain("race-1");
-  expect((await s.list()).flatMap((w) => w.tabs).some((t: any) => t.panes.includes(made.pane))).toBe(true);
+  expect((await s.list()).flatMap((w) => w.tabs).some((t) => t.panes.includes(made.pane))).toBe(true);
   // Asked again, it names the file; once it is gone, done finishes: the worktree goes, then the name.
   const again = await s.v6({ type: "workstream_done", name: "race-1" });
   expect(again.code).toBe("uncommitted_changes");

@@ -223,7 +223,7 @@ test("on screen, the Dashboard lists the workstreams and Enter goes to one", asy
     await tmux.keys("ws", "Enter");
     await waitFor("the workstream's tab on screen", async () => {
       const app = (await s.list()).find((w) => w.name === "app");
-      return app?.current && app.tabs.find((t: any) => t.panes.includes(pane))?.active;
+      return app?.current && app.tabs.find((t) => t.panes.includes(pane))?.active;
     });
   } finally {
     await tmux.kill();
@@ -267,7 +267,7 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
   const layout = await s.v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
   const [editor, shell] = layout.panes as number[];
   expect(layout.root.first.command.slice(0, 2)).toEqual(["nvim", "--listen"]);
-  expect((await s.list()).flatMap((w) => w.tabs).find((t: any) => t.panes.includes(editor))?.project).toBe("proj1");
+  expect((await s.list()).flatMap((w) => w.tabs).find((t) => t.panes.includes(editor!))?.project).toBe("proj1");
   await s.waitScreen(editor!, "# app");
   const opened = await s.v6({ type: "open_file", pane: shell, location: `${dir}/README.md:1` });
   expect(opened.pane).toBe(editor);

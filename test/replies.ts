@@ -1,0 +1,99 @@
+// The replies tests read, typed in one place: the model's own types where the server builds the
+// reply from one (views.ts, catalogue.ts), else the registry entry's `replyFields` written out.
+// A request's fields are typed from its registry entry (`Static` of its `fields`). `s.v6()` and
+// `s.call()` in test/harness.ts return these for the messages named here.
+import type { MessageDoc, catalogue } from "../src/commands/catalogue";
+import type { MessageEntry } from "../src/commands/types";
+import type { PaneListing, WorkspaceInfo, snapshot } from "../src/model/views";
+import type { ErrorCode } from "../src/protocol/errors";
+import type { Fields, Static } from "../src/protocol/schema";
+import type { Dashboard } from "../src/features/agents/service";
+import type dashboard from "../src/commands/dashboard";
+import type describe from "../src/commands/describe";
+import type hello from "../src/commands/hello";
+import type pane_info from "../src/commands/pane_info";
+import type pane_list from "../src/commands/pane_list";
+import type pane_read from "../src/commands/pane_read";
+import type session_snapshot from "../src/commands/session_snapshot";
+import type workspace_list from "../src/commands/workspace_list";
+
+/** A refusal at v6 (docs/protocol-reference.md, Errors). */
+export interface ErrorReply {
+  v?: number;
+  id?: number | string;
+  type: "error";
+  code: ErrorCode;
+  message: string;
+  hint?: Record<string, unknown>;
+}
+
+/** pane_info of a pane that is there (or kept after its program exited). */
+export interface PaneInfo {
+  type: "pane_info";
+  pane: number;
+  workspace: string;
+  tab: number;
+  focused: boolean;
+  zoomed: boolean;
+  cols: number;
+  rows: number;
+  cursor: { x: number; y: number };
+  title: string;
+  label: string;
+  command: string[];
+  argv: string[];
+  cwd: string;
+  start_cwd: string;
+  pid: number;
+  foreground: { pid: number; argv: string[] } | null;
+  scrollback: number;
+  started_at: number;
+  last_output_at: number;
+  exited: boolean;
+  exit_code: number | null;
+  signal?: string | null;
+}
+
+/** Each message's reply when it succeeds. */
+export interface Replies {
+  hello: {
+    type: "hello";
+    protocol: number;
+    min_protocol: number;
+    legacy_reply_version: number;
+    server_version: string;
+    build: string;
+    pid: number;
+    boot_id: string;
+    started_at: number;
+    seq: number;
+  };
+  describe: { type: "catalogue" } & Omit<ReturnType<typeof catalogue>, "messages"> & { messages: MessageDoc[] };
+  pane_list: { type: "pane_list"; panes: PaneListing[] };
+  workspace_list: { type: "workspaces"; workspaces: WorkspaceInfo[] };
+  pane_read: { type: "pane_text"; pane: number; source: string; text: string; total_lines: number; first_line: number; line_count: number };
+  /** A pane that closed when its program exited answers with `pane`, `exited`, `exit_code` and `signal` only. */
+  pane_info: PaneInfo;
+  session_snapshot: Omit<ReturnType<typeof snapshot>, "type"> & { type: "snapshot"; client: { term: string } | null };
+  /** At v6 a workstream's row carries its ship state too (ship.ts). */
+  dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: (Dashboard["workstreams"][number] & Record<string, unknown>)[] };
+}
+
+interface Entries {
+  hello: typeof hello;
+  describe: typeof describe;
+  pane_list: typeof pane_list;
+  workspace_list: typeof workspace_list;
+  pane_read: typeof pane_read;
+  pane_info: typeof pane_info;
+  session_snapshot: typeof session_snapshot;
+  dashboard: typeof dashboard;
+}
+
+type FieldsOf<E> = E extends MessageEntry<infer F extends Fields> ? F : never;
+
+/** A typed message: its fields as its registry entry declares them (defaults may be left out). */
+export type Request<M extends keyof Replies> = { type: M; v?: number; id?: number | string } & Partial<Static<FieldsOf<Entries[M]>>>;
+
+/** What `s.v6()` answers for a typed message: its reply, or a refusal (check `type`, or `code`). */
+export type V6Reply<M extends keyof Replies> = Omit<Replies[M], "type"> & { type: Replies[M]["type"] | "error"; code?: ErrorCode; message?: string; hint?: Record<string, unknown> };
