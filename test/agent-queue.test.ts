@@ -53,7 +53,7 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
   expect(again).toMatchObject({ type: "error", code: "prompt_not_found" });
   expect(again.hint.available).toEqual([list[0].id, list[2].id, list[3].id]);
   expect((await queued()).map((p) => p.position)).toEqual([1, 2, 3]);
-  expect((await agentRow(agent)).queued).toBe(3);
+  expect((await agentRow(agent))!.queued).toBe(3);
   expect((await s.ok(["dashboard"])).split("\n").find((l) => l.includes(`pane ${agent} `))).toContain("[3 queued]");
   expect(prompts(agent)).toBe(""); // nothing typed while it works
 
@@ -72,7 +72,7 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
   await s.v6({ type: "agent_send", to: String(agent), text: "Stop" });
   await waitFor("the third prompt", () => prompts(agent) === "first\nsecond\nthird\n");
   expect(await queued()).toEqual([]);
-  expect((await agentRow(agent)).queued).toBeUndefined();
+  expect((await agentRow(agent))!.queued).toBeUndefined();
 }, 90_000);
 
 test("when idle goes in at once to an agent that waits; when done waits for a turn to end", async () => {
