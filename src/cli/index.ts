@@ -30,7 +30,12 @@ function commandNamed(words: string[]): Found | undefined {
   // Three words (`ws agent queue cancel ID`) before two (`ws agent queue`).
   const third = words[2];
   if (third !== undefined && !third.startsWith("-") && Object.hasOwn(COMMAND_JSON, `${path} ${third}`)) return { command: JSON.parse(COMMAND_JSON[`${path} ${third}`]!), rest: words.slice(3) };
-  if (second !== undefined && !second.startsWith("-") && Object.hasOwn(COMMAND_JSON, path)) return { command: JSON.parse(COMMAND_JSON[path]!), rest: words.slice(2) };
+  if (second !== undefined && !second.startsWith("-") && Object.hasOwn(COMMAND_JSON, path)) {
+    const command = JSON.parse(COMMAND_JSON[path]!) as Command;
+    // A word it can't take may be a mistyped deeper command: findCommand says which.
+    if (third !== undefined && !third.startsWith("-") && !takesFirst(command, third) && Object.keys(COMMAND_JSON).some((p) => p.startsWith(`${path} `))) return undefined;
+    return { command, rest: words.slice(2) };
+  }
   if (!Object.hasOwn(COMMAND_JSON, first)) return undefined;
   const command = JSON.parse(COMMAND_JSON[first]!) as Command;
   // A word the command can't take may be a mistyped subcommand: findCommand says which.
