@@ -16,3 +16,45 @@ export const RGB = 2 << 24;
 export interface CellSink {
   set(x: number, y: number, ch: string, width: number, fg?: number, bg?: number, attrs?: number, ul?: number, link?: string): void;
 }
+
+/** Cells as flat arrays, one per attribute, indexed row * cols + column and blank to start (so a
+ * frame copies and compares a run at a time). `chars` "" with `width` 0 is the right half of a wide
+ * character. The UI's Grid, the emulator's row buffers and a worker pane's mirror are all these. */
+export class CellArrays {
+  readonly chars: string[];
+  readonly width: Uint8Array;
+  readonly fg: Int32Array;
+  readonly bg: Int32Array;
+  readonly attrs: Uint16Array;
+  /** Underline colours (SGR 58), 0 for the text's own. */
+  readonly ul: Int32Array;
+
+  constructor(n: number) {
+    this.chars = new Array<string>(n).fill(" ");
+    this.width = new Uint8Array(n).fill(1);
+    this.fg = new Int32Array(n);
+    this.bg = new Int32Array(n);
+    this.attrs = new Uint16Array(n);
+    this.ul = new Int32Array(n);
+  }
+
+  /** Cell i's text and attributes (links are the owner's: a Map or a record). */
+  protected put(i: number, ch: string, width: number, fg: number, bg: number, attrs: number, ul: number): void {
+    this.chars[i] = ch;
+    this.width[i] = width;
+    this.fg[i] = fg;
+    this.bg[i] = bg;
+    this.attrs[i] = attrs;
+    this.ul[i] = ul;
+  }
+
+  /** n cells of `from` starting at index `at` into this at index `to` (links are the caller's). */
+  copyCells(from: Pick<CellArrays, "chars" | "width" | "fg" | "bg" | "attrs" | "ul">, at: number, to: number, n: number): void {
+    for (let i = 0; i < n; i++) this.chars[to + i] = from.chars[at + i]!;
+    this.width.set(from.width.subarray(at, at + n), to);
+    this.fg.set(from.fg.subarray(at, at + n), to);
+    this.bg.set(from.bg.subarray(at, at + n), to);
+    this.attrs.set(from.attrs.subarray(at, at + n), to);
+    this.ul.set(from.ul.subarray(at, at + n), to);
+  }
+}

@@ -6,7 +6,7 @@
 // (Atomics.wait) and takes the reply off the port; ~0.1–0.3 ms, at most one worker slice more
 // while panes flood.
 import { receiveMessageOnPort } from "node:worker_threads";
-import type { CellSink } from "./cells";
+import { CellArrays, type CellSink } from "./cells";
 import { onInputHold } from "./parse-slices";
 import { drawCells, type Published, type Reply, type RowCells, type ScreenState, type ToWorker } from "./emulator-protocol";
 import type { ScreenModes } from "./emulator-modes";
@@ -186,12 +186,7 @@ export class WorkerScreen implements Screen {
     if (c && c.cols === this.cells.cols) {
       const at = c.first * c.cols;
       const n = Math.min(c.count * c.cols, this.cells.chars.length - at);
-      for (let i = 0; i < n; i++) this.cells.chars[at + i] = c.chars[i]!;
-      this.cells.width.set(c.width.subarray(0, n), at);
-      this.cells.fg.set(c.fg.subarray(0, n), at);
-      this.cells.bg.set(c.bg.subarray(0, n), at);
-      this.cells.attrs.set(c.attrs.subarray(0, n), at);
-      this.cells.ul.set(c.ul.subarray(0, n), at);
+      this.cells.copyCells(c, 0, at, n);
       const links = this.cells.links;
       if (links.size) for (let i = at; i < at + n; i++) links.delete(i);
       for (const k in c.links) links.set(at + Number(k), c.links[k]!);
@@ -297,6 +292,5 @@ export class WorkerScreen implements Screen {
 }
 
 function blankCells(cols: number, rows: number) {
-  const n = cols * rows;
-  return { cols, first: 0, count: rows, chars: new Array<string>(n).fill(" "), width: new Uint8Array(n).fill(1), fg: new Int32Array(n), bg: new Int32Array(n), attrs: new Uint16Array(n), ul: new Int32Array(n), links: new Map<number, string>() };
+  return Object.assign(new CellArrays(cols * rows), { cols, first: 0, count: rows, links: new Map<number, string>() });
 }

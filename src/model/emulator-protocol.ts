@@ -1,7 +1,7 @@
 // What the daemon's main thread and the emulator worker (emulator-worker.ts) say to each other.
 // Output and control go main → worker in order on the worker's port; the worker publishes each
 // pane's state back; synchronous reads go on a port of their own (emulator-client.ts).
-import type { CellSink } from "./cells";
+import { CellArrays, type CellSink } from "./cells";
 import type { ScreenModes } from "./emulator-modes";
 import type { ShellSnapshot } from "./shell-marks";
 
@@ -57,13 +57,7 @@ export type Reply = { rid: number; r: unknown } | { rid: number; err: string };
 
 /** Rows first..first+count-1 of a screen as cells, in the UI grid's shapes ("" and width 0: the
  * right half of a wide character). */
-export class RowCells implements CellSink {
-  chars: string[];
-  width: Uint8Array;
-  fg: Int32Array;
-  bg: Int32Array;
-  attrs: Uint16Array;
-  ul: Int32Array;
+export class RowCells extends CellArrays implements CellSink {
   /** Hyperlinks by cell index (few cells have one). */
   links: Record<number, string> = {};
   constructor(
@@ -71,34 +65,16 @@ export class RowCells implements CellSink {
     readonly first: number,
     readonly count: number,
   ) {
-    const n = cols * count;
-    this.chars = new Array<string>(n).fill(" ");
-    this.width = new Uint8Array(n).fill(1);
-    this.fg = new Int32Array(n);
-    this.bg = new Int32Array(n);
-    this.attrs = new Uint16Array(n);
-    this.ul = new Int32Array(n);
+    super(cols * count);
   }
 
   /** (x, y): column x of row first + y (render the screen into it at y0 = -first). */
   set(x: number, y: number, ch: string, width: number, fg = 0, bg = 0, attrs = 0, ul = 0, link?: string): void {
     if (x < 0 || x >= this.cols || y < 0 || y >= this.count) return;
     const i = y * this.cols + x;
-    this.chars[i] = ch;
-    this.width[i] = width;
-    this.fg[i] = fg;
-    this.bg[i] = bg;
-    this.attrs[i] = attrs;
-    this.ul[i] = ul;
+    this.put(i, ch, width, fg, bg, attrs, ul);
     if (link !== undefined) this.links[i] = link;
-    if (width === 2 && x + 1 < this.cols) {
-      this.chars[i + 1] = "";
-      this.width[i + 1] = 0;
-      this.fg[i + 1] = fg;
-      this.bg[i + 1] = bg;
-      this.attrs[i + 1] = attrs;
-      this.ul[i + 1] = ul;
-    }
+    if (width === 2 && x + 1 < this.cols) this.put(i + 1, "", 0, fg, bg, attrs, ul);
   }
 }
 

@@ -2,7 +2,7 @@
 // Flat typed arrays; the interface keeps two and reuses them (clear, copyRect) instead of
 // allocating a screen per frame.
 
-import { PALETTE, RGB } from "../model/cells";
+import { CellArrays, PALETTE, RGB } from "../model/cells";
 export { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, UL_SHIFT, UL_STYLE, DEFAULT_COLOR, PALETTE, RGB } from "../model/cells";
 
 export const pal = (n: number) => PALETTE | (n & 0xff);
@@ -48,17 +48,9 @@ export function textWidth(s: string): number {
   return w;
 }
 
-export class Grid {
+export class Grid extends CellArrays {
   readonly cols: number;
   readonly rows: number;
-  /** Cell text; "" marks the right half of a wide character. */
-  readonly chars: string[];
-  readonly width: Uint8Array;
-  readonly fg: Int32Array;
-  readonly bg: Int32Array;
-  readonly attrs: Uint16Array;
-  /** Underline colours (SGR 58), 0 for the text's own. */
-  readonly ul: Int32Array;
   /** OSC 8 hyperlinks ("params;uri") by cell index: few cells have one, so a map. */
   readonly links = new Map<number, string>();
   cursor: Cursor = { x: 0, y: 0, visible: false, shape: 0 };
@@ -68,27 +60,16 @@ export class Grid {
   readonly changedRows: Uint8Array;
 
   constructor(cols: number, rows: number) {
+    super(Math.max(0, cols) * Math.max(0, rows));
     this.cols = Math.max(0, cols);
     this.rows = Math.max(0, rows);
-    const n = this.cols * this.rows;
-    this.chars = new Array(n).fill(" ");
-    this.width = new Uint8Array(n).fill(1);
-    this.fg = new Int32Array(n);
-    this.bg = new Int32Array(n);
-    this.attrs = new Uint16Array(n);
-    this.ul = new Int32Array(n);
     this.changedRows = new Uint8Array(this.rows);
   }
 
   /** Become a copy of `from` (same size), cells and cursor, remembering it as the base. */
   copyAll(from: Grid): void {
     if (from.cols !== this.cols || from.rows !== this.rows) throw new Error("copyAll: grids differ in size");
-    for (let i = 0; i < from.chars.length; i++) this.chars[i] = from.chars[i]!;
-    this.width.set(from.width);
-    this.fg.set(from.fg);
-    this.bg.set(from.bg);
-    this.attrs.set(from.attrs);
-    this.ul.set(from.ul);
+    this.copyCells(from, 0, 0, from.chars.length);
     this.links.clear();
     for (const [i, l] of from.links) this.links.set(i, l);
     this.cursor = { ...from.cursor };
@@ -122,12 +103,7 @@ export class Grid {
     if (x1 <= x0) return;
     for (let r = Math.max(0, y); r < Math.min(this.rows, y + h); r++) {
       const a = r * this.cols + x0, b = r * this.cols + x1;
-      for (let i = a; i < b; i++) this.chars[i] = from.chars[i]!;
-      this.width.set(from.width.subarray(a, b), a);
-      this.fg.set(from.fg.subarray(a, b), a);
-      this.bg.set(from.bg.subarray(a, b), a);
-      this.attrs.set(from.attrs.subarray(a, b), a);
-      this.ul.set(from.ul.subarray(a, b), a);
+      this.copyCells(from, a, a, b - a);
       if (this.links.size || from.links.size)
         for (let i = a; i < b; i++) {
           const l = from.links.get(i);
@@ -150,22 +126,12 @@ export class Grid {
     }
     const i = y * this.cols + x;
     this.breakWide(x, y);
-    this.chars[i] = ch;
-    this.width[i] = width;
-    this.fg[i] = fg;
-    this.bg[i] = bg;
-    this.attrs[i] = attrs;
-    this.ul[i] = ul;
+    this.put(i, ch, width, fg, bg, attrs, ul);
     if (link !== undefined) this.links.set(i, link);
     else if (this.links.size) this.links.delete(i);
     if (width === 2) {
       this.breakWide(x + 1, y);
-      this.chars[i + 1] = "";
-      this.width[i + 1] = 0;
-      this.fg[i + 1] = fg;
-      this.bg[i + 1] = bg;
-      this.attrs[i + 1] = attrs;
-      this.ul[i + 1] = ul;
+      this.put(i + 1, "", 0, fg, bg, attrs, ul);
       if (this.links.size) this.links.delete(i + 1);
     }
   }
