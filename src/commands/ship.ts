@@ -1,10 +1,11 @@
 // ship: commit a workstream's worktree, push its branch, open a PR (docs/workstreams.md, Ship).
 // Sent to the server, the server ships the workstream's worktree and publishes `shipped`. `ws ship`
 // itself runs in the CLI process on the checkout it runs in (src/cli/ship-cmds.ts: no server
-// needed, the staged summary printed before the commit), from this entry's flags.
+// needed, the staged summary printed before the commit), from this entry's flags. Typed at the
+// interface's command line it asks on the status line first (features/workstreams/ship-ask.ts).
 import { defineMessage } from "./types";
 import { workstreamsOf } from "./checkpoint-shared";
-import { ship } from "../features/workstreams/ship";
+import { shipWorkstream } from "../features/workstreams/ship-ask";
 
 export default defineMessage({
   type: "ship",
@@ -44,11 +45,7 @@ export default defineMessage({
   },
   async handle(p, { services, session }) {
     const { svc, w } = workstreamsOf(services, p);
-    const r = await ship(w.dir, { ...(p.message !== undefined ? { message: p.message } : {}), push: p.push, pr: p.pr, draft: p.draft, workstream: w.name });
-    // The dashboard asks git and gh afresh: the row shows the new commit, the push and the PR now.
-    svc.prs.forget(w.name);
-    svc.shipStates.forget(w.name);
-    session.bus.emit({ type: "shipped", workstream: w.name, branch: r.branch, ...(r.commit ? { commit: r.commit } : {}), pushed: r.pushed, ...(r.pr ? { pr: r.pr } : {}) });
+    const r = await shipWorkstream(svc, session, w, { ...(p.message !== undefined ? { message: p.message } : {}), push: p.push, pr: p.pr, draft: p.draft });
     return { type: "shipped", workstream: w.name, ...r };
   },
 });

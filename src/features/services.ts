@@ -10,6 +10,7 @@ import type { ExitNotice } from "../protocol/frames";
 import type { AgentService } from "./agents/service";
 import type { PersistenceService } from "./persistence/service";
 import type { WorkstreamService } from "./workstreams/service";
+import type { ShipQuestion, ShipRequest } from "./workstreams/ship-ask";
 import type { ProjectService } from "./projects/feature";
 import type { ApprovalService } from "./approvals/service";
 
@@ -59,6 +60,8 @@ export interface UiService {
   dashboard?: () => void;
   /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
   newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
+  /** Set by the workstreams feature: ship from the interface, asked on the status line first. */
+  shipAsk?: (p: ShipRequest) => Promise<ShipQuestion>;
   /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
   nextBlockedAgent?: (after: number | undefined) => number | undefined;
   /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */

@@ -65,6 +65,17 @@ export function checkCommandLine(line: string): string | undefined {
   }
 }
 
+/** A checked command line's command (its path, "ship") and fields, as the CLI would parse them. */
+export function parseCommandLine(line: string, pane: number | undefined): { path: string; fields: Record<string, unknown> } | undefined {
+  try {
+    const found = findCommand(commands(), lineWords(line));
+    if (!("command" in found) || found.command.ownArgs) return undefined;
+    return { path: found.command.path, fields: parseArgs(found.command, found.rest, { WS_PANE_ID: pane === undefined ? undefined : String(pane) }, () => undefined) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Tab completion: the line with its last word completed as far as it is one word, and the
  * choices when there are several. */
 export function completeLine(line: string): { line: string; choices: string[] } {

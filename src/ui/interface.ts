@@ -6,6 +6,7 @@
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
 import type { AttachParams, UiService } from "../features/services";
+import type { ShipQuestion, ShipRequest } from "../features/workstreams/ship-ask";
 import type { Pane } from "../model/pane";
 import type { TermEvent, KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
@@ -63,6 +64,8 @@ export class Interface implements FrameHost, UiService {
   dashboard?: () => void;
   /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
   newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
+  /** Set by the workstreams feature: ship from the interface, asked on the status line first. */
+  shipAsk?: (p: ShipRequest) => Promise<ShipQuestion>;
   /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
   nextBlockedAgent?: (after: number | undefined) => number | undefined;
   /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
@@ -308,9 +311,9 @@ export class Interface implements FrameHost, UiService {
     this.invalidate();
   }
 
-  /** A y/n question on the status line: `y` runs `yes`, any other key cancels. */
-  confirm(question: string, yes: () => void): void {
-    this.prompt = newConfirm(question, yes);
+  /** A y/n question on the status line: `y` runs `yes`, any other key cancels (and runs `no`). */
+  confirm(question: string, yes: () => void, no?: () => void): void {
+    this.prompt = newConfirm(question, yes, no);
     this.invalidate();
   }
 

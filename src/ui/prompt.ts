@@ -25,8 +25,8 @@ export function newPrompt(label: string, initial: string, submit: (t: string) =>
   return { label, text: initial, pos: [...initial].length, submit, cancel };
 }
 
-export function newConfirm(question: string, yes: () => void): Prompt {
-  return { label: question, text: "", pos: 0, submit: yes, confirm: true };
+export function newConfirm(question: string, yes: () => void, no?: () => void): Prompt {
+  return { label: question, text: "", pos: 0, submit: yes, confirm: true, ...(no ? { cancel: no } : {}) };
 }
 
 /** Apply a key; returns "submit", "cancel" or "edit". */

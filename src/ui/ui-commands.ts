@@ -7,7 +7,8 @@ import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
 import { isCommand } from "../commands/commands-table";
-import { checkCommandLine, completeLine, runCommandLine } from "./command-line";
+import { checkCommandLine, completeLine, parseCommandLine, runCommandLine } from "./command-line";
+import { askShip, shipRequest } from "./ship-prompt";
 import { chooseTree } from "./choose-tree";
 
 function say(ui: Interface, text: string): void {
@@ -23,6 +24,9 @@ export function commandLine(ui: Interface, line: string): void {
   const socket = ui.opts.socketPath;
   if (!socket) return say(ui, "this server runs no command lines");
   const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
+  // ship asks first here (a person is there to answer), about the focused pane's workstream.
+  const parsed = ui.shipAsk && parseCommandLine(line, pane);
+  if (ui.shipAsk && parsed?.path === "ship") return askShip(ui, ui.shipAsk, shipRequest(parsed.fields, pane));
   void runCommandLine(line, socket, pane).then(
     ({ status, output }) => {
       const lines = output ? output.split("\n") : [];

@@ -1,8 +1,9 @@
 // Plugs workstreams into the daemon: the service new_workstream, open_review, workstream_done, fan_*
-// and the dashboard use, and the interface's new-workstream prompt.
+// and the dashboard use, and the interface's new-workstream prompt and ship question.
 import type { Feature } from "../feature";
 import { WorkstreamService } from "./service";
 import { FanService } from "./fan";
+import { shipAsker } from "./ship-ask";
 
 export default function workstreamsFeature(): Feature {
   return {
@@ -17,6 +18,8 @@ export default function workstreamsFeature(): Feature {
       const ui = d.services.get("ui");
       const svc = d.services.get("workstreams");
       if (ui && svc) ui.newWorkstream = (template, name, repo) => svc.create({ template, name, repo });
+      // prefix : ship asks first (the `ship` message doesn't).
+      if (ui && svc) ui.shipAsk = shipAsker(svc, d.session);
     },
   };
 }

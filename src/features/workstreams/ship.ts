@@ -53,8 +53,22 @@ async function promptsPart(dir: string, workstream: string | undefined): Promise
   return last.length ? ["Prompts:", "", ...last.map((t) => `- ${t}`), ""] : [];
 }
 
-/** Ship the checkout `cwd` is in: see docs/workstreams.md (Ship). */
-export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
+/** What a ship would do, found before anything changes; every refusal is thrown from here. */
+export interface ShipPlan {
+  dir: string;
+  branch: string;
+  /** The remote to push to, with push or pr. */
+  remote?: string;
+  /** Whether the worktree has something to commit (git status --porcelain). */
+  changed: boolean;
+  /** Commits on the branch that no remote branch has, now. */
+  unpushed: number;
+  /** With pr: the remote's default branch (origin/main), the PR's base. */
+  base?: string;
+}
+
+/** Check a ship of the checkout `cwd` is in, changing nothing: the refusals, and what it would do. */
+export async function planShip(cwd: string, o: ShipOptions): Promise<ShipPlan> {
   const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0 || !top.stdout.trim()) throw new WsError(`${cwd} is not in a git repository: run ws ship inside the workstream's worktree, or give --name`, "not_a_repo");
   const dir = top.stdout.trim();
@@ -66,9 +80,10 @@ export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
   if (publish && !remote) throw refuse(`${dir} has no remote to push ${branch} to: add one (git remote add origin URL), or ship without --push/--pr`);
   if (o.pr && !onPath("gh")) throw refuse("--pr opens the PR with the GitHub CLI (gh), which is not installed here: install it and run gh auth login, or ws ship --push and open the PR yourself");
 
-  const changed = (await gitOk(dir, ["status", "--porcelain"], "ws ship")).length > 0;
+  // --no-optional-locks: looking must not write the index (git status refreshes it otherwise).
+  const changed = (await gitOk(dir, ["--no-optional-locks", "status", "--porcelain"], "ws ship")).length > 0;
   const base = o.pr ? await defaultBranch(dir) : undefined;
-  let unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
+  const unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
   const aheadOfBase = base ? await count(dir, [`${base}..HEAD`]) : unpushed;
   if (!changed) {
     if (!publish) throw refuse(`nothing to commit in ${dir}${unpushed ? `; ${unpushed} ${unpushed === 1 ? "commit waits" : "commits wait"} to be pushed: ws ship --push` : ""}`);
@@ -76,7 +91,13 @@ export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
   } else if (o.message === undefined || o.message.trim() === "") {
     throw refuse(`${dir} has changes to commit: give the commit's message with -m MSG`);
   }
+  return { dir, branch, changed, unpushed, ...(remote ? { remote } : {}), ...(base ? { base } : {}) };
+}
 
+/** Ship the checkout `cwd` is in: see docs/workstreams.md (Ship). */
+export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
+  const { dir, branch, remote, changed, base, unpushed } = await planShip(cwd, o);
+  const publish = o.push || o.pr;
   const out: Shipped = { dir, branch, unpushed, pushed: false, ...(remote ? { remote } : {}) };
   if (changed) {
     await gitOk(dir, ["add", "-A"], "ws ship");
@@ -85,7 +106,7 @@ export async function ship(cwd: string, o: ShipOptions): Promise<Shipped> {
     const c = await git(dir, ["commit", "--quiet", "-m", o.message!]);
     if (c.code !== 0) throw new WsError(`ws ship: git commit failed (the changes stay staged): ${gitSaid(c)}`, "git_failed");
     out.commit = await gitOk(dir, ["rev-parse", "HEAD"], "ws ship");
-    out.unpushed = unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
+    out.unpushed = await count(dir, ["HEAD", "--not", "--remotes"]);
   }
   if (!publish) return out;
 
