@@ -96,7 +96,7 @@ test("when idle goes in at once to an agent that waits; when done waits for a tu
   await waitFor("its queue to empty", async () => !(await queued()).some((p) => p.pane === agent));
 }, 60_000);
 
-test("the queue's limits: prompts per agent and text length; a bad when", async () => {
+test("the queue's limits: prompts per agent, in all, and text length; a bad when", async () => {
   const agent = await standIn("UserPromptSubmit");
   await waitFor("the agent to work", async () => (await statusOf(agent)) === "working");
   const { MAX_QUEUED_PER_AGENT, MAX_PROMPT_CHARS } = await import("../src/features/agents/queue");
@@ -108,9 +108,27 @@ test("the queue's limits: prompts per agent and text length; a bad when", async 
   expect(long).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "text" } });
   expect(await s.v6({ type: "agent_send", to: String(other), text: "x", when: "later" })).toMatchObject({ type: "error", code: "invalid_params" });
   expect((await queued()).filter((p) => p.pane === other)).toEqual([]);
-  await s.v6({ type: "pane_close", pane: agent });
-  await s.v6({ type: "pane_close", pane: other });
-}, 60_000);
+
+  // In all: fill every agent's queue up to the total; one more anywhere is refused.
+  const { MAX_QUEUED } = await import("../src/features/agents/queue");
+  const panes = [agent, other];
+  while (panes.length * MAX_QUEUED_PER_AGENT < MAX_QUEUED) panes.push(await standIn("UserPromptSubmit"));
+  for (const p of panes) await waitFor(`pane ${p} to work`, async () => (await statusOf(p)) === "working");
+  const before = (await queued()).length;
+  let left = MAX_QUEUED - before;
+  for (const p of panes.slice(1)) {
+    const n = Math.min(left, MAX_QUEUED_PER_AGENT);
+    const rs = await Promise.all(Array.from({ length: n }, (_, i) => s.v6({ type: "agent_send", to: String(p), text: `q${i}`, when: "idle" })));
+    expect(rs.every((r) => r.queued === true)).toBe(true);
+    left -= n;
+  }
+  expect((await queued()).length).toBe(MAX_QUEUED);
+  const extra = await standIn("UserPromptSubmit");
+  await waitFor("the extra agent to work", async () => (await statusOf(extra)) === "working");
+  expect(await s.v6({ type: "agent_send", to: String(extra), text: "over", when: "idle" })).toMatchObject({ type: "error", code: "limit_exceeded", hint: { limit: MAX_QUEUED } });
+  for (const p of [...panes, extra]) await s.v6({ type: "pane_close", pane: p });
+  await waitFor("the queues to go with their panes", async () => (await queued()).length === before - MAX_QUEUED_PER_AGENT);
+}, 120_000);
 
 /** A tab running the answering stand-in in `mode`. */
 async function answerer(mode: string): Promise<number> {
