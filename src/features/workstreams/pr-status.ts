@@ -2,14 +2,9 @@
 // gh when it is installed. Asked in the background and kept for a minute (a ship through the server
 // drops it at once), so a dashboard never waits on GitHub for long.
 import { onPath, run } from "./git";
+import { KeptAnswers } from "./kept-answers";
 
 const FRESH_MS = 60_000;
-
-interface Entry {
-  text?: string;
-  at: number;
-  pending?: Promise<void>;
-}
 
 /** Check-run conclusions (and status-context states) that count as passed. */
 const PASSED = new Set(["SUCCESS", "NEUTRAL", "SKIPPED"]);
@@ -48,30 +43,22 @@ export function prText(v: { number?: unknown; state?: unknown; reviewDecision?: 
   return `#${v.number} ${what}${checks ? `, ${checks}` : ""}`;
 }
 
+/** gh's view of the PR `ref` names, as text; undefined when gh finds none. */
+async function ask(dir: string, ref: string): Promise<string | undefined> {
+  const r = await run(["gh", "pr", "view", ref, "--json", "number,state,reviewDecision,statusCheckRollup"], { cwd: dir, timeoutMs: 15_000 });
+  return r.code === 0 ? prText(JSON.parse(r.stdout)) : undefined;
+}
+
 export class PrStatus {
-  /** By workstream name; bounded by the workstreams there are (forget drops one). */
-  private cache = new Map<string, Entry>();
+  private kept = new KeptAnswers<string>(FRESH_MS);
 
   /** What is known now; starts a refresh when it is old. `ref` is the PR number or the branch. */
   get(name: string, dir: string, ref: string): { text?: string; pending?: Promise<void> } {
-    let e = this.cache.get(name);
-    if (!e) this.cache.set(name, (e = { at: 0 }));
-    if (!e.pending && Date.now() - e.at > FRESH_MS && onPath("gh")) {
-      const entry = e;
-      entry.pending = run(["gh", "pr", "view", ref, "--json", "number,state,reviewDecision,statusCheckRollup"], { cwd: dir, timeoutMs: 15_000 })
-        .then((r) => {
-          entry.text = r.code === 0 ? prText(JSON.parse(r.stdout)) : undefined;
-        })
-        .catch(() => {})
-        .finally(() => {
-          entry.at = Date.now();
-          entry.pending = undefined;
-        });
-    }
-    return { text: e.text, pending: e.pending };
+    const { value, pending } = this.kept.get(name, () => (onPath("gh") ? ask(dir, ref) : undefined));
+    return { text: value, pending };
   }
 
   forget(name: string): void {
-    this.cache.delete(name);
+    this.kept.forget(name);
   }
 }

@@ -2,6 +2,7 @@
 // that no remote branch has, and whether the branch is on its remote. Asked of git in the
 // background and kept a few seconds, so a dashboard never waits on git for long.
 import { git } from "./git";
+import { KeptAnswers } from "./kept-answers";
 
 const FRESH_MS = 5_000;
 
@@ -10,12 +11,6 @@ export interface ShipStateRow {
   ahead: number;
   /** The branch is on the remote (origin/BRANCH, or the first remote's). */
   pushed: boolean;
-}
-
-interface Entry {
-  state?: ShipStateRow;
-  at: number;
-  pending?: Promise<void>;
 }
 
 async function ask(dir: string, branch: string): Promise<ShipStateRow | undefined> {
@@ -28,29 +23,15 @@ async function ask(dir: string, branch: string): Promise<ShipStateRow | undefine
 }
 
 export class ShipState {
-  /** By workstream name; bounded by the workstreams there are (forget drops one). */
-  private cache = new Map<string, Entry>();
+  private kept = new KeptAnswers<ShipStateRow>(FRESH_MS);
 
   /** What is known now; starts a refresh when it is old. */
   get(name: string, dir: string, branch: string): { state?: ShipStateRow; pending?: Promise<void> } {
-    let e = this.cache.get(name);
-    if (!e) this.cache.set(name, (e = { at: 0 }));
-    if (!e.pending && Date.now() - e.at > FRESH_MS && branch) {
-      const entry = e;
-      entry.pending = ask(dir, branch)
-        .then((s) => {
-          entry.state = s;
-        })
-        .catch(() => {})
-        .finally(() => {
-          entry.at = Date.now();
-          entry.pending = undefined;
-        });
-    }
-    return { state: e.state, pending: e.pending };
+    const { value, pending } = this.kept.get(name, () => (branch ? ask(dir, branch) : undefined));
+    return { state: value, pending };
   }
 
   forget(name: string): void {
-    this.cache.delete(name);
+    this.kept.forget(name);
   }
 }
