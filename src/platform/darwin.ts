@@ -24,14 +24,19 @@ function libproc(): Libproc | undefined {
 
 // <sys/proc_info.h>
 const PROC_PIDTBSDINFO = 3;
-const BSDINFO_SIZE = 136; // struct proc_bsdinfo
+export const BSDINFO_SIZE = 136; // struct proc_bsdinfo
 const PROC_PIDVNODEPATHINFO = 9;
 const VNODE_INFO_SIZE = 152; // struct vnode_info, before pvi_cdir's path
 const MAXPATHLEN = 1024;
+/** struct proc_vnodepathinfo: the cwd's and the root's vnode_info_path. */
+export const VNODEPATHINFO_SIZE = 2 * (VNODE_INFO_SIZE + MAXPATHLEN);
 
-const cString = (b: Uint8Array) => new TextDecoder().decode(b.subarray(0, Math.max(0, b.indexOf(0))));
+/** A C string in a fixed field: up to its NUL, or the whole field. */
+const cString = (b: Uint8Array) => new TextDecoder().decode(b.indexOf(0) < 0 ? b : b.subarray(0, b.indexOf(0)));
 
 export interface BsdInfo {
+  /** ps's state letter from pbi_status (SIDL, SRUN, SSLEEP, SSTOP, SZOMB). */
+  state: string;
   ppid: number;
   pgid: number;
   /** The terminal's foreground group; 0 without a terminal. */
@@ -46,18 +51,28 @@ export function bsdInfo(pid: number): BsdInfo | undefined {
   if (!lib) return undefined;
   const buf = new Uint8Array(BSDINFO_SIZE);
   if (lib.proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, ptr(buf), BSDINFO_SIZE) !== BSDINFO_SIZE) return undefined;
-  const v = new DataView(buf.buffer);
-  if (v.getUint32(12, true) !== pid) return undefined; // pbi_pid: the layout is not the one assumed
-  return { ppid: v.getUint32(16, true), pgid: v.getUint32(100, true), tpgid: v.getUint32(112, true), comm: cString(buf.subarray(48, 64)) };
+  return parseBsdInfo(buf, pid);
+}
+
+/** struct proc_bsdinfo read (exported for its test, which builds one from the header's fields). */
+export function parseBsdInfo(buf: Uint8Array, pid: number): BsdInfo | undefined {
+  const v = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (buf.length < BSDINFO_SIZE || v.getUint32(12, true) !== pid) return undefined; // pbi_pid: not the layout assumed
+  const state = ["?", "R", "R", "S", "T", "Z"][v.getUint32(4, true)] ?? "?";
+  return { state, ppid: v.getUint32(16, true), pgid: v.getUint32(100, true), tpgid: v.getUint32(112, true), comm: cString(buf.subarray(48, 64)) };
 }
 
 /** The current directory (proc_vnodepathinfo's pvi_cdir path); undefined when it can't be read. */
 export function cwd(pid: number): string | undefined {
   const lib = libproc();
   if (!lib) return undefined;
-  const size = 2 * (VNODE_INFO_SIZE + MAXPATHLEN);
-  const buf = new Uint8Array(size);
-  if (lib.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0, ptr(buf), size) !== size) return undefined;
+  const buf = new Uint8Array(VNODEPATHINFO_SIZE);
+  if (lib.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0, ptr(buf), VNODEPATHINFO_SIZE) !== VNODEPATHINFO_SIZE) return undefined;
+  return parseVnodePathInfo(buf);
+}
+
+/** struct proc_vnodepathinfo's pvi_cdir.vip_path (exported for its test). */
+export function parseVnodePathInfo(buf: Uint8Array): string | undefined {
   const path = cString(buf.subarray(VNODE_INFO_SIZE, VNODE_INFO_SIZE + MAXPATHLEN));
   return path.startsWith("/") ? path : undefined;
 }

@@ -114,8 +114,14 @@ export async function listeningPorts(pids: readonly number[]): Promise<{ pid: nu
   return parseLsof((await output(["lsof", "-a", "-p", pids.join(","), ...LSOF_LISTEN.slice(1)], [0, 1])) ?? "");
 }
 
-/** A process's state letter, parent and session, for a caller that may block (ps once, getsid). */
+/** A process's state letter, parent and session, for a caller that may block (libproc, else ps
+ * once; getsid). */
 export function statSync(pid: number): { state: string; ppid: number; session: number } | undefined {
+  const info = darwin.bsdInfo(pid); // macOS: no ps to wait for
+  if (info) {
+    const sid = sessionId(pid);
+    return sid === undefined ? undefined : { state: info.state, ppid: info.ppid, session: sid };
+  }
   const m = /^\s*(\S+)\s+(\d+)\s*$/.exec(outputSync(["ps", "-o", "stat=,ppid=", "-p", String(pid)]) ?? "");
   const session = sessionId(pid);
   if (!m || session === undefined) return undefined;
