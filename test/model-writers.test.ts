@@ -35,9 +35,9 @@ const MODEL_TYPES = new Set(["Tab", "Workspace"]);
 const WORKSPACE_TS = join(MODEL, "workspace.ts");
 const PANE_TS = join(MODEL, "pane.ts");
 /** Pane methods only the Session calls: they change what the model says about a pane. */
-const PANE_WRITERS = new Set(["setName", "restoreTitle", "noteForeground", "setHeld", "respawn"]);
+const PANE_WRITERS = new Set(["setName", "setBorderFormat", "restoreTitle", "noteForeground", "setHeld", "respawn"]);
 /** Pane fields everyone reads and nobody outside the model writes. */
-const PANE_READONLY = ["title", "name", "program", "foregroundPid", "titleOwner", "held"];
+const PANE_READONLY = ["title", "name", "program", "foregroundPid", "titleOwner", "held", "borderFormat"];
 
 const OUTSIDE = sources(SRC).filter((f) => !f.startsWith(MODEL + "/"));
 const PROBE = join(ROOT, "test", "fixtures", "model-writer-probe.ts");

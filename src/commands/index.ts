@@ -49,6 +49,7 @@ import search from "./search";
 import run from "./run";
 import pane_respawn from "./pane_respawn";
 import pane_rename from "./pane_rename";
+import pane_border from "./pane_border";
 import tab_rename from "./tab_rename";
 import workspace_rename from "./workspace_rename";
 import pane_move from "./pane_move";
@@ -122,6 +123,7 @@ export const MESSAGES: MessageEntry[] = [
   // issue 12: panes
   pane_respawn,
   pane_rename,
+  pane_border,
   tab_rename,
   workspace_rename,
   pane_move,

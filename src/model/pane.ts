@@ -90,6 +90,7 @@ export class Pane implements Parser {
   #foregroundPid = 0;
   #titleOwner: number | undefined;
   #held = false;
+  #borderFormat: string | undefined;
   exitCode: number | null = null;
   exitSignal: string | null = null;
   exited = false;
@@ -275,11 +276,21 @@ export class Pane implements Parser {
     return this.#held;
   }
 
+  /** The tmux format its label row shows (the tmux shim's `set-option -p pane-border-format`),
+   * while its tab's border status is on (Tab.border); ws's own label otherwise. */
+  get borderFormat(): string | undefined {
+    return this.#borderFormat;
+  }
+
   // Owner-only writers: the Session's alone (test/model-writers.test.ts finds any other caller).
 
   /** Name the pane (undefined: no name). */
   setName(name: string | undefined): void {
     this.#name = name;
+  }
+
+  setBorderFormat(format: string | undefined): void {
+    this.#borderFormat = format;
   }
 
   /** A restored pane's saved title, shown until its program sets one. */

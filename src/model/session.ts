@@ -744,6 +744,22 @@ export class Session {
     this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label, name: pane.name ?? null });
   }
 
+  /** tmux's pane border settings through the shim (pane_border): the pane's own format, and its
+   * tab's format and status; undefined leaves one as it is, "" clears it. The label row redraws
+   * (pane_renamed: what the pane's label shows has changed). */
+  setPaneBorder(id: number, b: { format?: string; tabFormat?: string; status?: "top" | "bottom" | "off" }): void {
+    const pane = this.pane(id);
+    const { tab } = this.locate(id);
+    if (b.format !== undefined) pane.setBorderFormat(b.format || undefined);
+    if (b.tabFormat !== undefined || b.status !== undefined) {
+      const border = { ...tab.border };
+      if (b.tabFormat !== undefined) border.format = b.tabFormat || undefined;
+      if (b.status !== undefined) border.status = b.status;
+      tab.border = border;
+    }
+    this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+  }
+
   /** What is in a pane's foreground now (the program-names feature looks): its label may follow. */
   setForeground(id: number, fg: { pid: number; name: string }): void {
     const pane = this.panes.get(id);

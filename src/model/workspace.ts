@@ -13,6 +13,15 @@ export interface Tab {
   zoomed?: number;
   /** A pane floating over the layout, not in it (popup.ts). */
   popup?: Popup;
+  /** tmux's pane-border-status and pane-border-format for the tab, set through the tmux shim:
+   * with a status of top or bottom, each pane's label row shows its format (its own, else this
+   * one, else tmux's default) as tmux draws it. */
+  border?: TabBorder;
+}
+
+export interface TabBorder {
+  status?: "top" | "bottom" | "off";
+  format?: string;
 }
 
 export interface Workspace {

@@ -4,11 +4,12 @@
 
 import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
-import type { Workspace } from "../model/workspace";
+import type { Tab, Workspace } from "../model/workspace";
 import { panesOf, type PaneRect } from "../model/layout";
 import { Grid, pal, BOLD, INVERSE, DIM, type Style, textWidth } from "./grid";
 import type { Prompt } from "./prompt";
 import { type CopyMode, isMarked } from "./copy-mode";
+import { borderFormat, drawBorderLabel } from "./pane-border";
 
 export interface Overlay {
   title: string;
@@ -85,21 +86,22 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
     const rects = s.rects(tab);
     // Everything in the area not covered by a pane or its label row is border (the base has them).
     if (!base) g.fill(area.x, area.y, area.cols, area.rows, "│", BORDER);
-    for (const r of rects) {
+    for (const [index, r] of rects.entries()) {
       const pane = s.panes.get(r.pane);
       if (!pane) continue;
+      const label = { tab, index };
       const from = reuse.unchanged?.(pane, r);
       if (base) {
         // Its label may have changed; its cells are the base's but for the rows read again.
         if (r.header) g.markRows(r.header.y, r.header.y);
         if (from?.from === base) {
           if (from.redraw) g.markRows(r.y + from.redraw[0], r.y + Math.min(r.rows - 1, from.redraw[1]));
-          drawPane(g, s, v, pane, r, r.pane === tab.focused, { ...from, from: undefined });
+          drawPane(g, s, v, pane, r, r.pane === tab.focused, { ...from, from: undefined }, label);
           continue;
         }
         g.markRows(r.y, r.y + r.rows - 1);
       }
-      drawPane(g, s, v, pane, r, r.pane === tab.focused, from);
+      drawPane(g, s, v, pane, r, r.pane === tab.focused, from, label);
     }
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
@@ -121,12 +123,17 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   return g;
 }
 
-function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse) {
+/** `label`: the pane's tab and its place in it, for a label row drawn as tmux's (pane-border.ts). */
+function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse, label?: { tab: Tab; index: number }) {
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
-    g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
-    const label = ` ${pane.id}: ${pane.label}${pane.exited ? ` [exited: ${pane.exitText}]` : ""} `;
-    g.text(r.header.x + 1, r.header.y, label, st, Math.max(0, r.header.cols - 2));
+    const format = label && borderFormat(pane, label.tab);
+    if (format !== undefined) drawBorderLabel(g, r.header.x, r.header.y, r.header.cols, format, pane, label!.index, focused, st);
+    else {
+      g.fill(r.header.x, r.header.y, r.header.cols, 1, "─", st);
+      const text = ` ${pane.id}: ${pane.label}${pane.exited ? ` [exited: ${pane.exitText}]` : ""} `;
+      g.text(r.header.x + 1, r.header.y, text, st, Math.max(0, r.header.cols - 2));
+    }
   }
   if (reuse) {
     if (reuse.from) g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);

@@ -38,8 +38,23 @@ const setOption: Run = async (ctx, p, command) => {
     const { world: w, here } = await world(ctx);
     await call(ctx.sock, "pane_rename", { pane: resolvePane(w, val(p, "t"), here).id, name: value });
   }
+  if (name === "pane-border-format" || name === "pane-border-status") await paneBorder(ctx, p, name, value, local);
   if (!local || name.startsWith("@")) ctx.state.setOption(name, value);
 };
+
+/** tmux's pane border options, drawn by ws in its label rows (pane_border): a pane's own format
+ * (-p), a window's format or status (-w, or -t naming a window), or every window's (-g). */
+async function paneBorder(ctx: Parameters<Run>[0], p: Parameters<Run>[1], name: string, value: string, local: boolean): Promise<void> {
+  if (name === "pane-border-status" && !["top", "bottom", "off"].includes(value)) throw new ShimError(`unknown value: ${value}`);
+  const { world: w, here } = await world(ctx);
+  const field = name === "pane-border-status" ? "status" : "tab_format";
+  if (name === "pane-border-format" && has(p, "p") && !has(p, "g")) {
+    await call(ctx.sock, "pane_border", { pane: resolvePane(w, val(p, "t"), here).id, format: value });
+    return;
+  }
+  const panes = local || !has(p, "g") ? [resolvePane(w, val(p, "t"), here)] : w.sessions.flatMap((s) => s.windows.map((win) => win.panes[0])).filter((x) => x !== undefined);
+  for (const pane of panes) await call(ctx.sock, "pane_border", { pane: pane.id, [field]: value });
+}
 
 const showOptions: Run = async (ctx, p) => {
   const stored = ctx.state.options();

@@ -1,6 +1,8 @@
 // tmux's format language (tmux 3.3 format.c), the part tools use: #{var}, the one-letter aliases
 // (#D #P #T #S #I #W #F #H #h), #{?cond,a,b}, comparisons, #{m:glob,s}, #{e|op|:a,b}, and the
 // modifiers b d l n q s/a/b/ =N =-N p N. An unknown variable expands to nothing, as in tmux.
+// Shared by the tmux shim (its formats) and the interface (a pane's pane-border-format, drawn in
+// its label row): a base module, so both layers may use it.
 
 /** Looks a variable up: undefined when there is none. */
 export type Lookup = (name: string) => string | undefined;
