@@ -1,7 +1,9 @@
 // A wait for a program's last words: the program prints and exits at once, so its pane closes
-// right after the output is parsed. What was parsed before the pane closed must still match.
+// right after the output is parsed. What was parsed before the pane closed must still match, and
+// so must a wait that arrives only after the pane has closed (a loaded machine starts `ws wait`
+// late): the daemon remembers the last words of the last few panes that closed as they exited.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, wsArgv } from "./harness";
+import { TestServer, waitFor, wsArgv } from "./harness";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -39,4 +41,26 @@ test("a wait still fails with pane_exited when the closed pane never printed a m
   const r = await s.v6({ id: 1, type: "wait_for", condition: "output", pane, pattern: "BUILD OK", timeout: 10000 });
   expect(r.type).toBe("error");
   expect(r.code).toBe("pane_exited");
+});
+
+/** A pane running `script` that closes as it exits; resolves once it is gone. */
+async function closedPane(script: string): Promise<number> {
+  const pane = Number((await s.ok(["tab", "new", "--", "sh", "-c", script])).trim());
+  await waitFor(`pane ${pane} to close`, async () => !(await s.call({ type: "pane_list" })).panes.some((p) => p.pane === pane));
+  return pane;
+}
+
+test("a wait sent after the pane closed matches its last words; one they don't match fails with pane_exited", async () => {
+  const pane = await closedPane("echo LAST-WORDS-$((6*7))"); // status 0: a quick failure would be held open
+  expect(await s.v6({ type: "wait_for", condition: "output", pane, pattern: "LAST-WORDS-42", timeout: 0 })).toMatchObject({ type: "wait_result", pane, match: "LAST-WORDS-42" });
+  expect(await s.v6({ type: "wait_for", condition: "output", pane, pattern: "^LAST", source: "visible", timeout: 0 })).toMatchObject({ type: "wait_result", pane });
+  expect(await s.v6({ type: "wait_for", condition: "output", pane, pattern: "BUILD OK", timeout: 0 })).toMatchObject({ type: "error", code: "pane_exited" });
+  // The exit is remembered as before.
+  expect(await s.v6({ type: "wait_for", condition: "exit", pane, timeout: 0 })).toMatchObject({ type: "wait_result", exit_code: 0 });
+});
+
+test("only the last few closed panes' words are kept: an older one's wait fails with pane_exited", async () => {
+  const first = await closedPane("echo WORDS-first");
+  for (let i = 0; i < 4; i++) await closedPane(`echo WORDS-later-${i}`);
+  expect(await s.v6({ type: "wait_for", condition: "output", pane: first, pattern: "WORDS", timeout: 0 })).toMatchObject({ type: "error", code: "pane_exited" });
 });

@@ -20,17 +20,19 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     const how = exit?.signal ? `killed by ${exit.signal}` : exit ? `status ${exit.exit_code}` : "closed";
     return new WsError(`pane ${pane}'s program exited (${how}) ${what}`, "pane_exited", { param: "pane", exit_code: exit?.exit_code ?? null, signal: exit?.signal ?? null });
   };
-  /** A pane closed recently (its exit is remembered) has no text left to match. */
+  /** A pane closed recently (its exit is remembered) has no text left to match, unless it closed
+   * as its program exited: then its last words are remembered (Control.lastWordsOf). */
   const goneAlready = (pane: number) => {
     if (!session.panes.has(pane) && control.exitOf(pane)) throw exitedError(pane, "and the pane was closed");
   };
   /** output: the pane and the compiled pattern. */
-  let output: { id: number; pane: Pane; pattern: UserPattern } | undefined;
+  let output: { id: number; pane?: Pane; closedText?: string; pattern: UserPattern } | undefined;
   switch (p.condition) {
     case "output": {
       const pattern = userPattern(p.pattern, p.ignore_case);
-      goneAlready(p.pane);
-      output = { id: p.pane, pane: session.pane(p.pane), pattern };
+      const closedText = control.lastWordsOf(p.pane, p.source);
+      if (closedText === undefined) goneAlready(p.pane);
+      output = closedText === undefined ? { id: p.pane, pane: session.pane(p.pane), pattern } : { id: p.pane, closedText, pattern };
       break;
     }
     case "exit":
@@ -111,14 +113,14 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
 
     // output: the regex pool matches the pane's text (in a helper process unless the pattern is a
     // literal), so a check is asynchronous. One runs at a time; output meanwhile asks for one more.
-    const watchOutput = ({ id, pane, pattern }: { id: number; pane: Pane; pattern: UserPattern }) => {
+    const watchOutput = ({ id, pane, closedText, pattern }: { id: number; pane?: Pane; closedText?: string; pattern: UserPattern }) => {
       const paneText = () =>
-        pane.screen
+        pane!.screen
           .sourceRows(p.source)
           .map((l) => l.text)
           .join("\n");
       /** The pane's text as it closed: what it printed last still counts. */
-      let lastText: string | undefined;
+      let lastText: string | undefined = closedText;
       /** Its program has exited (a kept pane): the text is final, so a check that fails ends the wait. */
       const programGone = () => control.exitOf(id) !== undefined;
       let checking = false;
@@ -213,7 +215,8 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     );
     if (output) {
       // Output parsed but not yet announced still counts: check once the emulator has caught up.
-      void output.pane.flushed().then(settle);
+      if (output.pane) void output.pane.flushed().then(settle);
+      else settle();
     } else settle();
   });
 }

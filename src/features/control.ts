@@ -3,6 +3,7 @@
 // One instance per daemon, made before the first workspace so every change has a seq.
 import type { EventBus, ModelEvent } from "../model/events";
 import type { Session } from "../model/session";
+import { SOURCES, type Source } from "../model/text-sources";
 import { EventLog } from "./event-log";
 
 export interface PaneExit {
@@ -14,10 +15,17 @@ export interface PaneExit {
 
 /** Exits remembered for panes that have gone. */
 const EXITS_KEPT = 1024;
+/** Panes whose last words are remembered, and how much of each source's text (its end). */
+const LAST_WORDS_KEPT = 4;
+const LAST_WORDS_MAX = 256 * 1024;
 
 export class Control {
   readonly events: EventLog;
   private exits = new Map<number, PaneExit>();
+  /** What a pane that closes as its program exits (not kept, not held) showed: an `output` wait
+   * sent just after it closed (`p=$(ws tab new -- make); ws wait output $p OK`) still matches
+   * its last words. Its text can't change once its program has gone, so it is read at the exit. */
+  private lastWords = new Map<number, Record<Source, string>>();
 
   constructor(
     readonly session: Session,
@@ -34,13 +42,27 @@ export class Control {
 
   private onBus(e: ModelEvent): void {
     // A respawned pane runs again: its last exit no longer answers `wait_for` exit.
-    if (e.type === "pane_respawned") this.exits.delete(e.pane);
+    if (e.type === "pane_respawned") {
+      this.exits.delete(e.pane);
+      this.lastWords.delete(e.pane);
+    }
     if (e.type !== "pane_exited") return;
     this.exits.set(e.pane, { pane: e.pane, exit_code: e.exit_code, signal: e.signal, at: Date.now() });
     if (this.exits.size > EXITS_KEPT) this.exits.delete(this.exits.keys().next().value!);
+    const pane = this.session.panes.get(e.pane);
+    if (!pane || pane.keep || pane.held) return;
+    const words = {} as Record<Source, string>;
+    for (const source of SOURCES) words[source] = pane.screen.sourceRows(source).map((l) => l.text).join("\n").slice(-LAST_WORDS_MAX);
+    this.lastWords.set(e.pane, words);
+    if (this.lastWords.size > LAST_WORDS_KEPT) this.lastWords.delete(this.lastWords.keys().next().value!);
   }
 
   exitOf(pane: number): PaneExit | undefined {
     return this.exits.get(pane);
+  }
+
+  /** A pane that closed as its program exited: its text from `source` then (see lastWords). */
+  lastWordsOf(pane: number, source: Source): string | undefined {
+    return this.session.panes.has(pane) ? undefined : this.lastWords.get(pane)?.[source];
   }
 }
