@@ -2,25 +2,13 @@
 // without starting ps or lsof. Only on darwin, and never run on this project's Linux CI: every
 // call checks what it got (the answer names the pid asked about) and returns undefined when the
 // library won't load or the answer doesn't fit, and the portable path then asks ps/lsof instead.
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { FFIType, ptr } from "bun:ffi";
+import { LIBSYSTEM, lazyLibrary } from "./ffi-library";
 
 const { i32, u64 } = FFIType;
-const SYMBOLS = {
+const libproc = lazyLibrary(process.platform === "darwin" ? LIBSYSTEM : undefined, {
   proc_pidinfo: { args: [i32, i32, u64, FFIType.ptr, i32], returns: i32 },
-} as const;
-
-type Libproc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
-let loaded: Libproc | null | undefined;
-
-function libproc(): Libproc | undefined {
-  if (loaded === undefined) {
-    loaded = null;
-    try {
-      if (process.platform === "darwin") loaded = dlopen("/usr/lib/libSystem.B.dylib", SYMBOLS).symbols;
-    } catch {}
-  }
-  return loaded ?? undefined;
-}
+} as const);
 
 // <sys/proc_info.h>
 const PROC_PIDTBSDINFO = 3;

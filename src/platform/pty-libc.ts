@@ -2,7 +2,8 @@
 // PTY): open a pair, set its size and terminal modes, write to it without blocking, and the
 // util-linux `setsid` that starts a program on it. Loaded lazily; `libc()` is undefined where they
 // are not available, and panes then get Bun's own PTY (src/model/pty.ts).
-import { dlopen, FFIType, read } from "bun:ffi";
+import { FFIType, read } from "bun:ffi";
+import { lazyLibrary, type Symbols } from "./ffi-library";
 
 const { i32, i64, u64, ptr } = FFIType;
 const SYMBOLS = {
@@ -20,21 +21,10 @@ const SYMBOLS = {
   __errno_location: { args: [], returns: ptr },
 } as const;
 
-export type Libc = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
-let loaded: Libc | null | undefined;
+export type Libc = Symbols<typeof SYMBOLS>;
 
 /** glibc on Linux only: the constants below are Linux's. */
-export function libc(): Libc | undefined {
-  if (loaded === undefined) {
-    loaded = null;
-    if (process.platform === "linux") {
-      try {
-        loaded = dlopen("libc.so.6", SYMBOLS).symbols;
-      } catch {}
-    }
-  }
-  return loaded ?? undefined;
-}
+export const libc = lazyLibrary(process.platform === "linux" ? "libc.so.6" : undefined, SYMBOLS);
 
 // Linux values (asm-generic, x86_64 and aarch64 alike).
 const O_RDWR = 0o2;

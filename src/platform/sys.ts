@@ -2,29 +2,16 @@
 // (POSIX, in every libc) and getsockopt for a Unix socket's peer. Loaded once from this system's C library (glibc's
 // libc.so.6 on Linux, libSystem on macOS); where that fails (musl, an unknown system) every answer
 // is undefined and callers treat it as unknown.
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { FFIType, ptr } from "bun:ffi";
+import { LIBSYSTEM, lazyLibrary } from "./ffi-library";
 
 const { i32 } = FFIType;
-const SYMBOLS = {
+const sys = lazyLibrary(process.platform === "darwin" ? LIBSYSTEM : process.platform === "linux" ? "libc.so.6" : undefined, {
   getsockopt: { args: [i32, i32, i32, FFIType.ptr, FFIType.ptr], returns: i32 },
   getsid: { args: [i32], returns: i32 },
   getrlimit: { args: [i32, FFIType.ptr], returns: i32 },
   setrlimit: { args: [i32, FFIType.ptr], returns: i32 },
-} as const;
-
-type Sys = ReturnType<typeof dlopen<typeof SYMBOLS>>["symbols"];
-let loaded: Sys | null | undefined;
-
-function sys(): Sys | undefined {
-  if (loaded === undefined) {
-    loaded = null;
-    const file = process.platform === "darwin" ? "/usr/lib/libSystem.B.dylib" : process.platform === "linux" ? "libc.so.6" : undefined;
-    try {
-      if (file) loaded = dlopen(file, SYMBOLS).symbols;
-    } catch {}
-  }
-  return loaded ?? undefined;
-}
+} as const);
 
 /** The session `pid` belongs to (getsid); undefined when it is gone or can't be asked. */
 export function sessionId(pid: number): number | undefined {

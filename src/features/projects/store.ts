@@ -126,27 +126,24 @@ export function readProject(slug: string, env: Env = process.env): Project | und
   };
 }
 
-/** The slugs of every project whose project.json is a regular file: stats only, nothing read. */
-export function listSlugs(env: Env = process.env): string[] {
-  let names: string[];
+/** The names in the projects directory, sorted; none when it is missing or can't be read. */
+function entryNames(env: Env): string[] {
   try {
-    names = readdirSync(projectsDir(env));
+    return readdirSync(projectsDir(env)).sort();
   } catch {
     return [];
   }
-  return names.sort().filter((n) => projectExists(n, env));
+}
+
+/** The slugs of every project whose project.json is a regular file: stats only, nothing read. */
+export function listSlugs(env: Env = process.env): string[] {
+  return entryNames(env).filter((n) => projectExists(n, env));
 }
 
 /** Every project, by slug. */
 export function listProjects(env: Env = process.env): Project[] {
-  let names: string[];
-  try {
-    names = readdirSync(projectsDir(env));
-  } catch {
-    return [];
-  }
   // One project that can't be read (a FIFO for a file, say) is left out; the others still list.
-  return names.sort().flatMap((n) => {
+  return entryNames(env).flatMap((n) => {
     try {
       const p = readProject(n, env);
       return p ? [p] : [];
