@@ -52,7 +52,7 @@ describe("pane-border-status top through the tmux shim", () => {
       await tmux.open("real", `TMUX= tmux -L ${inner.sock} -f /dev/null attach -t t`, 80, 19);
 
       // ws: the same calls through the shim, from its first pane, shown by `ws attach`.
-      const lead = (await s.v6({ type: "pane_list" })).panes[0].pane as number;
+      const lead = (await s.v6({ type: "pane_list" })).panes[0]!.pane;
       const dir = realpathSync(mkdtempSync(join(s.root, "shim-")));
       const shim = async (args: string[]) => {
         const r = await s.run(["tmux-shim", "--", "tmux", ...args], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock }, cwd: dir });
