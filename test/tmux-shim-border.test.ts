@@ -76,6 +76,16 @@ describe("pane-border-status top through the tmux shim", () => {
       expect(text(ours.slice(41))).toBe(text(real.slice(41)));
       expect(label(ours.slice(41), l)).toEqual(label(real.slice(41), l));
       expect(label(real.slice(41), l).every((c) => c.style === "bold p4")).toBe(true);
+
+      // A global format reaches the panes without their own; a bad status is refused as tmux
+      // refuses it; `off` gives the row back to ws's own label.
+      await shim(["set-option", "-g", "pane-border-format", "x#{pane_index}"]);
+      await tmux.waitFor("ws", /^──x0─/m);
+      expect(text((await cells("ws", 1)).slice(41))).toContain(" researcher ");
+      const bad = await s.run(["tmux-shim", "--", "tmux", "set-option", "-w", "pane-border-status", "bogus"], { env: { WS_PANE_ID: String(lead), WS_SOCKET: s.sock }, cwd: dir });
+      expect([bad.code, bad.stderr]).toEqual([1, "unknown value: bogus\n"]);
+      await shim(["set-option", "-w", "pane-border-status", "off"]);
+      await tmux.waitFor("ws", `─ ${lead}: leader ─`);
     } finally {
       await inner.kill();
     }
