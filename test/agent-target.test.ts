@@ -107,7 +107,7 @@ async function staysFor(pane: number, want: Record<string, unknown>, ms: number)
   const until = Date.now() + ms;
   while (Date.now() < until) {
     expect(await agentRow(pane)).toMatchObject(want);
-    await Bun.sleep(200);
+    await Bun.sleep(200); // between looks: showing that it stays needs a window of time
   }
 }
 

@@ -91,7 +91,7 @@ test("idle panes cost the client nothing", async () => {
   let last = -1;
   await waitFor("output to settle", async () => {
     const b = c.bytes;
-    await Bun.sleep(200);
+    await Bun.sleep(200); // a quiet window: no event says "the shell has drawn its last"
     const settled = b === last;
     last = c.bytes;
     return settled;

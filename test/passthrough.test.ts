@@ -60,7 +60,10 @@ describe('with clipboard = "on" and titles = true', () => {
   }, 60000);
 
   test("a bell from a tab not on screen marks that tab with ! until it is shown", async () => {
-    const pane = await run(s, "sleep 1; printf 'rang\\007'", false);
+    // The bell rings once the new tab is in the tab bar (the program waits for a line until then).
+    const pane = await run(s, "read _; printf 'rang\\007'", false);
+    await waitFor("the new tab in the tab bar", async () => /\d:sh /.test((await outer.rows())[0]!));
+    await s.request({ v: 2, type: "pane_send", pane, text: "", enter: true });
     await s.waitScreen(pane, "rang");
     const bar = await waitFor("the mark in the tab bar", async () => {
       const top = (await outer.rows())[0]!;

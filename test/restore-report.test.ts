@@ -42,14 +42,11 @@ test("saved scrollback is replayed as text: an OSC title in it renames nothing a
   expect(started.code).toBe(0);
   const [pane] = paneIds(await s.list());
   // The text arrives (the marker follows it), with its control characters shown, not run.
-  const text = await (async () => {
-    for (;;) {
-      const r = await s.v6({ type: "pane_read", pane, source: "recent" });
-      if (r.type === "error") throw new Error(r.message);
-      if ((r.text as string).includes("── restored")) return r.text as string;
-      await Bun.sleep(20);
-    }
-  })();
+  const text = await waitFor("the restored history and its marker", async () => {
+    const r = await s.v6({ type: "pane_read", pane: pane!, source: "recent" });
+    if (r.type === "error") throw new Error(r.message);
+    return r.text.includes("── restored") ? r.text : undefined;
+  });
   expect(text).toContain("before^[]0;evil^Gafter");
   expect(text).toContain("second ^[[2J<U+009B>2Jline");
   const wss = await s.list();

@@ -35,7 +35,7 @@ function probe(): { stop: () => Promise<{ n: number; p50: number; p99: number; m
         if (!r.includes("workspace_list")) throw new Error(r);
       } catch {}
       times.push(performance.now() - began);
-      await Bun.sleep(5);
+      await Bun.sleep(5); // pacing the measuring client, not synchronisation
     }
   })();
   return {

@@ -24,7 +24,7 @@ function probe(s: TestServer) {
       const r = await s.request({ v: 2, type: "workspace_list" });
       if (r.type !== "workspaces") throw new Error(`workspace_list: ${JSON.stringify(r)}`);
       answers.push({ at: performance.now(), ms: performance.now() - a });
-      await Bun.sleep(2);
+      await Bun.sleep(2); // pacing the measuring client, not synchronisation
     }
   })();
   return {
