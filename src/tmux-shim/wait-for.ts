@@ -10,6 +10,7 @@
 // and a waker sees a FIFO with no reader (left by a process that died) and removes it.
 import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { processAlive } from "../platform/process-alive";
 import { ShimError } from "./world";
 
 /** A channel's name as a file name: hex, or its hash when that would be too long for one. */
@@ -115,18 +116,8 @@ export function signal(stateDir: string, channel: string): void {
 function lockDir(stateDir: string, serverPid: string, channel: string): string {
   const root = `${stateDir}/lock`;
   mkdirSync(`${root}/${serverPid}`, { recursive: true, mode: 0o700 });
-  for (const pid of readdirSync(root)) if (pid !== serverPid && !alive(Number(pid))) rmSync(`${root}/${pid}`, { recursive: true, force: true });
+  for (const pid of readdirSync(root)) if (pid !== serverPid && !processAlive(Number(pid))) rmSync(`${root}/${pid}`, { recursive: true, force: true });
   return `${root}/${serverPid}/${fileName(channel)}`;
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Take the lock file; false when it is held. */

@@ -5,7 +5,7 @@
 import type { Session } from "../../model/session";
 import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
-import { alive } from "./agent-process.ts";
+import { processAlive } from "../../platform/process-alive";
 import { foregroundPid } from "../../model/process-info";
 import { type AgentStatus, mapEvent } from "./status-map.ts";
 import type { SavedAgent } from "../persistence/format";
@@ -86,7 +86,7 @@ export class AgentService {
 
   start(): void {
     this.ports.start();
-    this.reaper ??= setInterval(() => this.store.reap(alive), REAP_MS);
+    this.reaper ??= setInterval(() => this.store.reap(processAlive), REAP_MS);
     (this.reaper as { unref?: () => void }).unref?.();
   }
 
