@@ -1,5 +1,5 @@
-// Lines out of a byte stream from another process (a server's replies, ssh's `ws proxy`), each at
-// most `max` bytes. Only new bytes are searched for the newline and the buffer grows by doubling,
+// Lines out of a byte stream from another process (a server's replies, ssh's `ws proxy`, the regex
+// helpers' requests and answers), each at most `max` bytes. Only new bytes are searched for the newline and the buffer grows by doubling,
 // so a long line costs linear time; a line past `max` is refused rather than held.
 
 /** A line longer than the reader takes: the peer is broken or hostile. */

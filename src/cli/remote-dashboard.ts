@@ -7,7 +7,7 @@ import { URGENCY } from "../features/agents/status-map";
 import { parseReply } from "../protocol/envelope";
 import { wsDir } from "../xdg-dirs";
 import { openBridge, quietly } from "../remote/ssh";
-import { LineReader } from "../client/line-reader";
+import { LineReader } from "../line-reader";
 import { formatMs } from "../client/stream";
 
 /** How long one host may take to answer (ssh, the remote ws and its reply), in ms. */

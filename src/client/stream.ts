@@ -3,7 +3,7 @@
 // after the first line, every one-shot request).
 
 import { ConnectionFailure, connectClient, serverName } from "./connect";
-import { LineReader } from "./line-reader";
+import { LineReader } from "../line-reader";
 import { UnsafeSocket } from "../socket-check";
 
 /** Nothing listens on the socket: the CLI turns this into advice to start a server. */

@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { BUILD } from "../build-info";
 import { WsError } from "../protocol/errors";
+import { LineReader } from "../line-reader";
 import { findLines, findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
 import { REGEX_WORKER_ARG, type WorkerReply, type WorkerRequest } from "./regex-worker";
 
@@ -171,18 +172,9 @@ export class RegexPool {
   }
 
   private async readReplies(lane: Lane): Promise<void> {
-    const decoder = new TextDecoder();
-    let buf = "";
+    const lines = new LineReader(Infinity, "a helper's answer");
     try {
-      for await (const chunk of lane.proc.stdout) {
-        buf += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          this.onReply(lane, JSON.parse(line) as WorkerReply);
-        }
-      }
+      for await (const chunk of lane.proc.stdout) for (const line of lines.push(chunk)) this.onReply(lane, JSON.parse(line) as WorkerReply);
     } catch (e) {
       if (this.lanes.has(lane)) this.fail(lane, `unreadable answer: ${(e as Error).message}`);
     }

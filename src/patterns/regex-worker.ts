@@ -2,6 +2,7 @@
 // lines on stdin and answers each on stdout. A pattern that backtracks for ever holds only this
 // process, which the daemon kills (SIGKILL) when the check overruns its budget. A process, not a
 // Worker thread: JavaScriptCore's regex JIT does not stop for Worker.terminate().
+import { LineReader } from "../line-reader";
 import { findLines, findMatch } from "./user-pattern";
 
 /** The hidden subcommand that runs this (main.ts). */
@@ -47,15 +48,6 @@ export async function main(args: string[]): Promise<void> {
   const last = {};
   const write = (r: WorkerReply) => process.stdout.write(JSON.stringify(r) + "\n");
   write({ ready: true });
-  const decoder = new TextDecoder();
-  let buf = "";
-  for await (const chunk of Bun.stdin.stream()) {
-    buf += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (line) write(answer(line, last));
-    }
-  }
+  const lines = new LineReader(Infinity, "a request");
+  for await (const chunk of Bun.stdin.stream()) for (const line of lines.push(chunk)) if (line) write(answer(line, last));
 }
