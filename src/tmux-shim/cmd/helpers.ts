@@ -4,7 +4,7 @@
 import { ShimError, loadWorld, paneExtras, needsExtras, variables, type TPane, type World, type FormatContext } from "../world";
 import { expand, isTrue } from "../../tmux-format";
 import { has, val, type Parsed } from "../getopt";
-import type { Here } from "../target";
+import { resolvePane, type Here } from "../target";
 import type { ShimState } from "../state";
 import { wrapCommand } from "../pane-command";
 
@@ -43,6 +43,19 @@ export const nothing: Run = async () => {};
 export async function world(ctx: Ctx): Promise<{ world: World; here: Here }> {
   const w = await loadWorld(ctx.sock);
   return { world: w, here: { pane: ctx.paneId !== undefined ? w.panes.get(ctx.paneId) : undefined } };
+}
+
+/** The pane a format is expanded against: -t's, else the one active on the screen (the attached
+ * client's), not the caller's, as tmux 3.3 answers display-message from inside another pane;
+ * undefined when there is none. A -t that names no pane throws, unless `lenient`. */
+export function formatPane(w: World, here: Here, p: Parsed, lenient: boolean): TPane | undefined {
+  const t = val(p, "t");
+  try {
+    return resolvePane(w, t, t === undefined ? {} : here);
+  } catch (e) {
+    if (!(e instanceof ShimError) || (t !== undefined && !lenient)) throw e;
+    return undefined;
+  }
 }
 
 export type FormatItem = Omit<FormatContext, "sock" | "world" | "extras">;

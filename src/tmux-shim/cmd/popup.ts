@@ -2,24 +2,17 @@
 // and the client's modes and prompts ws has no counterpart for (cmd-choose-tree.c,
 // cmd-command-prompt.c, cmd-confirm-before.c, …): each exports its entry; cmd/index.ts puts them
 // in tmux's table.
-import { call, ShimError, variables, type TPane } from "../world";
+import { call, ShimError, variables } from "../world";
 import { has, val } from "../getopt";
 import { resolvePane } from "../target";
 import { popupStatus } from "../../popup-status";
-import { entry, format, paneArgv, paneEnv, sizeArg, startDir, world, type Run } from "./helpers";
+import { entry, format, formatPane, paneArgv, paneEnv, sizeArg, startDir, world, type Run } from "./helpers";
 
 const displayMessage: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
   // As in tmux, a target that is not there is no error here: the format then has no pane (a
   // gone %N gives an empty #{pane_id}).
-  let pane: TPane | undefined;
-  try {
-    // No target: the pane active on the screen (the attached client's), not the caller's, as
-    // tmux 3.3 answers display-message from inside another pane.
-    pane = resolvePane(w, val(p, "t"), val(p, "t") === undefined ? {} : here);
-  } catch (e) {
-    if (!(e instanceof ShimError)) throw e;
-  }
+  const pane = formatPane(w, here, p, true);
   if (has(p, "a")) {
     const vars = variables({ pane, sock: ctx.sock, world: w });
     for (const name of ALL_VARIABLES) ctx.out(`${name}=${vars(name) ?? ""}`);

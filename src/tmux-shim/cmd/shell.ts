@@ -2,11 +2,10 @@
 // its entry; cmd/index.ts puts them in tmux's table.
 import * as os from "node:os";
 import { existsSync } from "node:fs";
-import { ShimError, call, type TPane } from "../world";
+import { ShimError, call } from "../world";
 import { has, val, type Parsed } from "../getopt";
-import { resolvePane } from "../target";
 import { parseCommands } from "../parse";
-import { entry, format, world, type Ctx, type Run } from "./helpers";
+import { entry, format, formatPane, world, type Ctx, type Run } from "./helpers";
 
 const waitForChannel: Run = async (ctx, p) => {
   const channel = p.args[0];
@@ -56,14 +55,7 @@ function inBackground(ctx: Ctx, command: string, p: Parsed): boolean {
 /** Expand a format against -t's pane (or the caller's; none is fine). */
 async function expandFor(ctx: Ctx, p: Parsed, text: string): Promise<string> {
   const { world: w, here } = await world(ctx);
-  let pane: TPane | undefined;
-  try {
-    // No target: the pane active on the screen (the attached client's), not the caller's, as
-    // tmux 3.3 answers display-message from inside another pane.
-    pane = resolvePane(w, val(p, "t"), val(p, "t") === undefined ? {} : here);
-  } catch (e) {
-    if (!(e instanceof ShimError) || val(p, "t") !== undefined) throw e;
-  }
+  const pane = formatPane(w, here, p, false);
   return (await format(ctx, w, text, [pane ? { pane } : {}]))[0]!;
 }
 
