@@ -71,9 +71,11 @@ describe("pane-border-status top through the tmux shim", () => {
       expect(text(real.slice(0, 40))).toBe(`──0 "leader"${"─".repeat(28)}`);
       expect(label(ours, 1)[0]!.style).toContain("reverse");
       expect(label(real, 1)[0]!.style).toContain("reverse");
-      // Right pane (from column 41; 40 is the line between them): the format's colour and bold.
+      // Right pane (from column 41): the format's colour and bold. The line between them meets
+      // the row as tmux's does (┬): the whole row is tmux's.
       const l = " researcher ".length;
-      expect(text(ours.slice(41))).toBe(text(real.slice(41)));
+      expect(text(ours)).toBe(text(real));
+      expect(real[40]!.ch).toBe("┬");
       expect(label(ours.slice(41), l)).toEqual(label(real.slice(41), l));
       expect(label(real.slice(41), l).every((c) => c.style === "bold p4")).toBe(true);
 
@@ -86,6 +88,7 @@ describe("pane-border-status top through the tmux shim", () => {
       expect([bad.code, bad.stderr]).toEqual([1, "unknown value: bogus\n"]);
       await shim(["set-option", "-w", "pane-border-status", "off"]);
       await tmux.waitFor("ws", `─ ${lead}: leader ─`);
+      expect((await cells("ws", 1))[40]!.ch).toBe("│");
     } finally {
       await inner.kill();
     }

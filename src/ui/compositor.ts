@@ -103,6 +103,7 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
       }
       drawPane(g, s, v, pane, r, r.pane === tab.focused, from, label);
     }
+    joinBorders(g, area, rects, !!tab.border && (tab.border.status === "top" || tab.border.status === "bottom"));
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
     if (focus && pane) placeCursor(g, v, pane, focus);
@@ -157,6 +158,32 @@ function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focu
     g.text(r.x + Math.max(0, r.cols - textWidth(pos)), r.y, pos, BAR_PREFIX);
   }
 }
+
+/** Where a vertical border meets a label row drawn as tmux's border line (tmuxRows), the junction
+ * tmux draws there (`┬` under the top, `├` beside a lower pane's row, …); otherwise the plain `│`,
+ * which also puts a junction copied from the last frame back when the rows go back to ws's. */
+function joinBorders(g: Grid, area: { x: number; y: number; cols: number; rows: number }, rects: PaneRect[], tmuxRows: boolean) {
+  // A border cell: in the area, and neither a pane's nor its label row's.
+  const border = (x: number, y: number) =>
+    x >= area.x && x < area.x + area.cols && y >= area.y && y < area.y + area.rows &&
+    !rects.some((o) => x >= o.x && x < o.x + o.cols && ((y >= o.y && y < o.y + o.rows) || y === o.header?.y));
+  const labelRow = (x: number, y: number) => rects.some((o) => o.header && o.header.y === y && x >= o.header.x && x < o.header.x + o.header.cols);
+  for (const r of rects) {
+    if (!r.header) continue;
+    const y = r.header.y;
+    for (const x of [r.header.x - 1, r.header.x + r.header.cols]) {
+      if (!border(x, y)) continue;
+      let ch = "│";
+      if (tmuxRows) {
+        const key = `${border(x, y - 1) ? "u" : ""}${border(x, y + 1) ? "d" : ""}${labelRow(x - 1, y) ? "l" : ""}${labelRow(x + 1, y) ? "r" : ""}`;
+        ch = JUNCTIONS[key] ?? "│";
+      }
+      if (g.chars[y * g.cols + x] !== ch) g.set(x, y, ch, 1, BORDER.fg);
+    }
+  }
+}
+
+const JUNCTIONS: Record<string, string> = { dlr: "┬", udr: "├", udl: "┤", udlr: "┼", dr: "┌", dl: "┐", ud: "│" };
 
 /** A popup's box: blank, framed, its pane's label (and how it ended) in the top edge. */
 function drawPopup(g: Grid, pane: Pane, r: { x: number; y: number; cols: number; rows: number }) {
