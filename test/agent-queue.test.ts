@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a: any) => a.pane === pane);
+const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane);
 const statusOf = async (pane: number) => (await agentRow(pane))?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 const queued = async () => (await s.v6({ type: "agent_queue_list" })).prompts as any[];

@@ -76,7 +76,7 @@ test("the Dashboard shows each agent's queued prompts", async () => {
     await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
     const r = await s.v6({ type: "tab_new", name: "busy", cwd: s.root, command: ["bash", AGENT, "UserPromptSubmit"] });
     const agent = r.pane as number;
-    await waitFor("the agent to work", async () => (await s.v6({ type: "dashboard" })).agents.some((a: any) => a.pane === agent && a.status === "working"));
+    await waitFor("the agent to work", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === agent && a.status === "working"));
     for (const text of ["then this", "and this"]) expect(await s.v6({ type: "agent_send", to: String(agent), text, when: "idle" })).toMatchObject({ queued: true });
     c.key(" ", "CONTROL");
     c.key("a");

@@ -96,7 +96,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     // An agent blocked on a question of its own (Claude Code's permission_prompt notification, no
     // hook request) is listed there too, with its text.
     const asker = (await s.request({ v: 2, type: "tab_new", name: "asker", cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart", "Permission"] })).pane as number;
-    await waitFor("the asker blocked", async () => (await s.request({ v: 5, type: "dashboard" })).agents.some((a: any) => a.pane === asker && a.status === "blocked"), 20000);
+    await waitFor("the asker blocked", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === asker && a.status === "blocked"), 20000);
     const withQuestion = await openDashboard();
     const q = withQuestion.findIndex((l) => l.includes("Needs you"));
     expect(withQuestion[q + 1]).toMatch(new RegExp(`\\(pane ${asker}\\)\\s+Claude needs your permission to use Bash`));

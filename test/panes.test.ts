@@ -40,8 +40,8 @@ describe("keep and respawn", () => {
     expect(r).toMatchObject({ exited: true, exit_code: 3, command: [] });
     // search finds its text.
     const found = await s.v6({ type: "search", pattern: "[exited: status 3]", panes: [pane] });
-    expect(found.matches.map((m: any) => m.text)).toEqual(["[exited: status 3]"]);
-    expect((await s.v6({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m: any) => m.text)).toEqual(["hi"]);
+    expect(found.matches.map((m) => m.text)).toEqual(["[exited: status 3]"]);
+    expect((await s.v6({ type: "search", pattern: "hi", panes: [pane] })).matches.map((m) => m.text)).toEqual(["hi"]);
     // Waits answer as for any exited pane; text sent to it goes nowhere.
     expect(await s.v6({ type: "wait_for", condition: "exit", pane, timeout: 1000 })).toMatchObject({ type: "wait_result", exit_code: 3, closed: false });
     // At v6 text sent to it is refused with pane_exited (nothing reads it); v2 lines keep their plain ok.

@@ -199,7 +199,7 @@ describe("default keys", () => {
     const agentPane = Math.max(...ids);
     const r = await server.run(["report", "Notification", "--agent", "claude"], { env: { WS_PANE_ID: String(agentPane), WS_SOCKET: join(server.env.XDG_RUNTIME_DIR!, "ws", "default.sock") }, stdin: JSON.stringify({ message: "needs permission", notification_type: "permission_prompt" }) });
     expect(r.code).toBe(0);
-    await waitFor("the agent blocked", async () => (await server.request({ v: 5, type: "dashboard" })).agents?.some((a: any) => a.status === "blocked"));
+    await waitFor("the agent blocked", async () => (await server.v6({ type: "dashboard" })).agents?.some((a) => a.status === "blocked"));
     await tmux.keys("a", P, "1");
     await tmux.keys("a", P, "!");
     await tmux.waitFor("a", (s) => statusLine(s).includes(`pane ${agentPane} `));

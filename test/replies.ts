@@ -10,6 +10,7 @@ import type { Fields, Static } from "../src/protocol/schema";
 import type { Dashboard } from "../src/features/agents/service";
 import type dashboard from "../src/commands/dashboard";
 import type describe from "../src/commands/describe";
+import type search from "../src/commands/search";
 import type hello from "../src/commands/hello";
 import type pane_info from "../src/commands/pane_info";
 import type pane_list from "../src/commands/pane_list";
@@ -76,6 +77,7 @@ export interface Replies {
   pane_info: PaneInfo;
   session_snapshot: Omit<ReturnType<typeof snapshot>, "type"> & { type: "snapshot"; client: { term: string } | null };
   /** At v6 a workstream's row carries its ship state too (ship.ts). */
+  search: { type: "search_result"; matches: { pane: number; line: number; row: number; text: string }[]; truncated: boolean };
   dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: (Dashboard["workstreams"][number] & Record<string, unknown>)[] };
 }
 
@@ -88,6 +90,7 @@ interface Entries {
   pane_info: typeof pane_info;
   session_snapshot: typeof session_snapshot;
   dashboard: typeof dashboard;
+  search: typeof search;
 }
 
 type FieldsOf<E> = E extends MessageEntry<infer F extends Fields> ? F : never;

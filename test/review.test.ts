@@ -117,7 +117,7 @@ test("ws pr comments sends the unresolved review threads to the tab's agent; wit
   const tab = (await tabOf(row.pane))!.tab;
   const [agent, shell] = tab.panes as [number, number];
   await s.request({ v: 1, type: "report", pane: agent, agent: "claude", event: "SessionStart" });
-  await waitFor("the agent to report", async () => (await s.request({ v: 5, type: "dashboard" })).agents.some((a: any) => a.pane === agent));
+  await waitFor("the agent to report", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === agent));
   const dir = join(wtRoot, "review-app-9");
   const out = await s.ok(["pr", "comments", "--pane", String(shell)], { cwd: dir });
   expect(out).toContain(`sent 1 unresolved review thread of PR #9 to the agent in pane ${agent}`);

@@ -29,15 +29,15 @@ test("finds text in history beyond the screen, ignoring case by default; line re
   expect(r).toMatchObject({ type: "search_result", truncated: false });
   expect(brief(r)).toEqual([`${a}:1:FINDME alpha`, `${a}:502:findme beta`, `${b}:1:FINDME gamma`]);
   const beta = r.matches[1];
-  expect(beta.row).toBeGreaterThanOrEqual(501);
-  const read = await s.v6({ id: 2, type: "pane_read", pane: a, source: "recent-unwrapped", start: beta.line, end: beta.line });
+  expect(beta!.row).toBeGreaterThanOrEqual(501);
+  const read = await s.v6({ id: 2, type: "pane_read", pane: a, source: "recent-unwrapped", start: beta!.line, end: beta!.line });
   expect(read.text).toBe("findme beta");
 });
 
 test("a wrapped line is one line; case, max and panes narrow the search", async () => {
   const wrapped = await search({ pattern: "WRAPEND" });
   expect(wrapped.matches).toHaveLength(1);
-  expect(wrapped.matches[0].text).toBe(`WRAPSTART${"0".repeat(300)}WRAPEND`);
+  expect(wrapped.matches[0]!.text).toBe(`WRAPSTART${"0".repeat(300)}WRAPEND`);
   expect(brief(await search({ pattern: "FINDME", case: true }))).toEqual([`${a}:1:FINDME alpha`, `${b}:1:FINDME gamma`]);
   const two = await search({ pattern: "findme", max: 2 });
   expect(two).toMatchObject({ truncated: true });
