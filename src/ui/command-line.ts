@@ -1,12 +1,16 @@
 // ws command lines inside the interface: `prefix :` (tmux's command-prompt) and keys.toml keys
 // bound to a line with arguments ("v" = "split --right --size 40%"). A line is split into words
 // the way a shell would quote them (no expansion, no shell), checked against the CLI's command
-// table, and run as the ws CLI itself, in the focused pane's place: $WS_PANE_ID is that pane, so
-// `split --right` splits it, as the same words typed in its shell would.
+// table, and run as the ws CLI itself, in the focused pane's place: $WS_PANE_ID is that pane and
+// the directory is its program's, so `split --right` splits it there, `new NAME` uses the checkout
+// it is in and `open FILE` finds FILE where it is, as the same words typed in its shell would.
 
+import { stat } from "node:fs/promises";
 import { buildCommandTable } from "../cli-table/table";
 import { findCommand, parseArgs, UsageError } from "../cli-table/parse";
 import type { Command } from "../cli-table/spec";
+import type { Pane } from "../model/pane";
+import { processCwd } from "../model/process-info";
 import { selfArgv } from "../paths";
 import { safeText } from "../safe-text";
 
@@ -132,12 +136,26 @@ async function readBounded(stream: ReadableStream<Uint8Array>): Promise<string> 
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-/** Run a checked command line as the ws CLI against this server, in `pane`'s place. */
-export async function runCommandLine(line: string, socketPath: string, pane: number | undefined): Promise<LineResult> {
+const isDir = (dir: string) => stat(dir).then((st) => st.isDirectory(), () => false);
+
+/** Where a line for `pane` runs (tmux's #{pane_current_path}): its program's current directory,
+ * else where it started, whichever still exists (a deleted directory reads as "DIR (deleted)");
+ * undefined, the server's own, when neither does. Read asynchronously, as everything from /proc. */
+export async function paneDirectory(pane: Pane | undefined): Promise<string | undefined> {
+  if (!pane) return undefined;
+  const now = pane.exited ? undefined : await processCwd(pane.pid);
+  for (const dir of [now, pane.cwd]) if (dir && (await isDir(dir))) return dir;
+  return undefined;
+}
+
+/** Run a checked command line as the ws CLI against this server, in `pane`'s place: in `cwd` (its
+ * directory, paneDirectory's answer) when given, else in the server's. */
+export async function runCommandLine(line: string, socketPath: string, pane: number | undefined, cwd?: string): Promise<LineResult> {
   const words = lineWords(line);
   const env: Record<string, string | undefined> = { ...process.env, WS_SOCKET: socketPath, WS_PANE_ID: pane === undefined ? undefined : String(pane), WS_HOST: undefined };
+  if (cwd !== undefined) env.PWD = cwd; // as a shell there would have it, not the server's
   // argv, never a shell string: the words go to ws as they are.
-  const child = Bun.spawn([...selfArgv(), ...words], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([...selfArgv(), ...words], { env, cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill(), LINE_TIMEOUT_MS);
   try {
     const [out, err, status] = await Promise.all([readBounded(child.stdout), readBounded(child.stderr), child.exited]);

@@ -7,7 +7,7 @@ import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
 import { isCommand } from "../commands/commands-table";
-import { checkCommandLine, completeLine, parseCommandLine, runCommandLine } from "./command-line";
+import { checkCommandLine, completeLine, paneDirectory, parseCommandLine, runCommandLine } from "./command-line";
 import { askShip, shipRequest } from "./ship-prompt";
 import { chooseTree } from "./choose-tree";
 
@@ -17,7 +17,8 @@ function say(ui: Interface, text: string): void {
 }
 
 /** A ws command line (prefix :, a key keys.toml binds to one): checked as the CLI would, run in
- * the focused pane's place; one line of output goes on the status line, more in a view. */
+ * the focused pane's place and directory; one line of output goes on the status line, more in a
+ * view. */
 export function commandLine(ui: Interface, line: string): void {
   const problem = checkCommandLine(line);
   if (problem) return say(ui, `ws ${line}: ${problem}`);
@@ -27,15 +28,18 @@ export function commandLine(ui: Interface, line: string): void {
   // ship asks first here (a person is there to answer), about the focused pane's workstream.
   const parsed = ui.shipAsk && parseCommandLine(line, pane);
   if (ui.shipAsk && parsed?.path === "ship") return askShip(ui, ui.shipAsk, shipRequest(parsed.fields, pane));
-  void runCommandLine(line, socket, pane).then(
-    ({ status, output }) => {
-      const lines = output ? output.split("\n") : [];
-      if (lines.length > 1) return ui.view(`ws ${line}${status ? ` (exit ${status})` : ""}  (q closes)`, lines);
-      say(ui, lines[0] ?? (status ? `ws ${line}: exit ${status}` : ""));
-      if (!lines.length && !status) ui.message = undefined;
-    },
-    (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
-  );
+  // The pane's directory is read first (asynchronously, as every /proc read): the line runs there.
+  void paneDirectory(ui.session.panes.get(pane))
+    .then((cwd) => runCommandLine(line, socket, pane, cwd))
+    .then(
+      ({ status, output }) => {
+        const lines = output ? output.split("\n") : [];
+        if (lines.length > 1) return ui.view(`ws ${line}${status ? ` (exit ${status})` : ""}  (q closes)`, lines);
+        say(ui, lines[0] ?? (status ? `ws ${line}: exit ${status}` : ""));
+        if (!lines.length && !status) ui.message = undefined;
+      },
+      (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
+    );
 }
 
 /** Run `act` in the focused program's current directory (so a split opens where you are), once it
