@@ -7,7 +7,8 @@ import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
 import { CliError, clientFailure, replyList, replyDeadline, messageTable, errorText, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
-import { tabLines, type WorkspaceOut } from "./views";
+import { tabLines } from "./views";
+import type { WorkspaceInfo } from "../model/views";
 
 /** A stream's connection failing: "no server" gets the same advice as a request. `replyMs`: the
  * first line's deadline (a stream's later lines come when they come). */
@@ -114,7 +115,7 @@ export async function events({ fields: args }: HandlerInput): Promise<void> {
 /** ws tab list [--workspace W]: the tabs of one workspace, from workspace_list. */
 export async function tabList({ fields: args }: HandlerInput): Promise<void> {
   const reply = await send("workspace_list");
-  const wss = replyList<WorkspaceOut>(reply, "workspaces");
+  const wss = replyList<WorkspaceInfo>(reply, "workspaces");
   const want = args.workspace as string | undefined;
   const ws = want ? (wss.find((w) => w.name === want) ?? wss.find((w) => w.name.toLowerCase() === want.toLowerCase())) : wss.find((w) => w.current);
   if (!ws) throw new CliError(`no workspace "${want}" (have: ${wss.map((w) => w.name).join(", ")})`);

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { CliError, globals, print, printJson } from "./common";
 import { URGENCY } from "../features/agents/status-map";
+import type { DashboardPort } from "../features/agents/service";
 import { parseReply } from "../protocol/envelope";
 import { wsDir } from "../xdg-dirs";
 import { openBridge, quietly } from "../remote/ssh";
@@ -21,14 +22,7 @@ interface Agent {
   detail?: string;
   secs: number;
 }
-interface Port {
-  port: number;
-  pane: number;
-  workspace: string;
-  tab: string;
-  command: string;
-}
-type HostResult = { host: string; ok: true; agents: Agent[]; ports: Port[] } | { host: string; ok: false; error: string };
+type HostResult = { host: string; ok: true; agents: Agent[]; ports: DashboardPort[] } | { host: string; ok: false; error: string };
 
 /** The hosts file: $XDG_CONFIG_HOME/ws/hosts (~/.config/ws/hosts), one ssh host per line, # comments. */
 export function hostsFile(env = process.env): string {
@@ -109,7 +103,7 @@ async function dashboardOf(host: string): Promise<HostResult> {
     if (r.type !== "dashboard") return { host, ok: false, error: String(r.message ?? `unexpected reply ${String(r.type)}`) };
     const bad = badDashboard(r);
     if (bad) return { host, ok: false, error: `bad reply (${bad})` };
-    return { host, ok: true, agents: (r.agents as Agent[]) ?? [], ports: (r.ports as Port[]) ?? [] };
+    return { host, ok: true, agents: (r.agents as Agent[]) ?? [], ports: (r.ports as DashboardPort[]) ?? [] };
   } catch (e) {
     return { host, ok: false, error: (e as Error).message };
   }

@@ -4,23 +4,13 @@ import type { ReplyObject } from "../client/request";
 import type { ViewName } from "../commands/cli-names";
 import { safeJson, safeText } from "../safe-text";
 import { shipText } from "../features/workstreams/ship-text";
+import type { DashboardPort } from "../features/agents/service";
+import type { TabInfo, WorkspaceInfo } from "../model/views";
 
-interface TabOut {
-  name: string;
-  project?: string;
-  panes: number[];
-  active: boolean;
-  ports?: number[];
-}
-export interface WorkspaceOut {
-  name: string;
-  current: boolean;
-  tabs: TabOut[];
-}
 interface DashboardOut {
   agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean; queued?: number }[];
   workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string; ahead?: number; pushed?: boolean }[];
-  ports: { port: number; pane: number; workspace: string; tab: string; command: string }[];
+  ports: DashboardPort[];
 }
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
@@ -29,7 +19,7 @@ export function kb(n: number): string {
   return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function tabLines(tabs: TabOut[], indent = ""): string[] {
+export function tabLines(tabs: TabInfo[], indent = ""): string[] {
   return tabs.map((t, i) => `${indent}${t.active ? "*" : " "}${i + 1}: ${t.name}${t.project ? ` [${t.project}]` : ""}  panes ${t.panes.join(",")}${t.ports ? `  ports ${t.ports.join(",")}` : ""}`);
 }
 
@@ -39,7 +29,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   text: (r) => String(r.text ?? ""),
   /** A layout's tree as JSON that layout apply reads back (escaped, so it prints as it parses). */
   tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
-  workspaces: (r) => (r.workspaces as WorkspaceOut[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
+  workspaces: (r) => (r.workspaces as WorkspaceInfo[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
   /** With a wait, the agent's answer plainly (print makes it safe text), else the status it reported. */
   agentSent: (r) =>
     typeof r.answer === "string"
