@@ -33,8 +33,25 @@ export interface AttachParams {
 /** The attach service the UI registers: it takes the connection over. */
 export type AttachService = (p: AttachParams, connection: unknown) => void;
 
+/** What features add to the interface: each unset while its feature is off (ui/interface.ts's
+ * Interface has these by declaration merging, so they are declared only here). */
+export interface UiHooks {
+  /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
+  tabBadge?: (panes: number[]) => string | undefined;
+  statusBadge?: () => string | undefined;
+  dashboard?: () => void;
+  /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
+  newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
+  /** Set by the workstreams feature: ship from the interface, asked on the status line first. */
+  shipAsk?: (p: ShipRequest) => Promise<ShipQuestion>;
+  /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
+  nextBlockedAgent?: (after: number | undefined) => number | undefined;
+  /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
+  reloadConfig?: () => string[];
+}
+
 /** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
-export interface UiService {
+export interface UiService extends UiHooks {
   readonly session: Session;
   /** The attached client, if any (handlers only ask whether there is one). */
   readonly client: unknown;
@@ -54,18 +71,6 @@ export interface UiService {
   pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void;
   /** The selected line of the list titled `title`, while that list is on screen (to redraw it live). */
   pickShown?(title: string): number | undefined;
-  /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
-  tabBadge?: (panes: number[]) => string | undefined;
-  statusBadge?: () => string | undefined;
-  dashboard?: () => void;
-  /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
-  newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
-  /** Set by the workstreams feature: ship from the interface, asked on the status line first. */
-  shipAsk?: (p: ShipRequest) => Promise<ShipQuestion>;
-  /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
-  nextBlockedAgent?: (after: number | undefined) => number | undefined;
-  /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
-  reloadConfig?: () => string[];
 }
 
 export interface ServiceTypes {

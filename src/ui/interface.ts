@@ -5,8 +5,7 @@
 
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
-import type { AttachParams, UiService } from "../features/services";
-import type { ShipQuestion, ShipRequest } from "../features/workstreams/ship-ask";
+import type { AttachParams, UiHooks, UiService } from "../features/services";
 import type { Pane } from "../model/pane";
 import type { TermEvent, KeyEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
@@ -45,6 +44,9 @@ export interface InterfaceOptions {
   socketPath?: string;
 }
 
+// The hooks features set (tabBadge, dashboard, shipAsk, …), declared once in UiHooks.
+export interface Interface extends UiHooks {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: UiHooks' members are all optional and set by features, so none needs initialising
 export class Interface implements FrameHost, UiService {
   readonly session: Session;
   /** Changed in place by ws config reload (the passthrough holds the same object). */
@@ -56,20 +58,8 @@ export class Interface implements FrameHost, UiService {
   copy?: CopyMode;
   message?: string;
   drag?: DragState;
-  /** Set by the agents feature: a tab's mark, the status line's summary, the Dashboard. */
-  tabBadge?: (panes: number[]) => string | undefined;
-  statusBadge?: () => string | undefined;
   /** A tab whose pane rang the bell while off screen is marked. */
   bellMark = (panes: number[]): boolean => this.passthrough.marked(panes);
-  dashboard?: () => void;
-  /** Set by the workstreams feature: ws new from the interface (the repo: `cwd`'s checkout). */
-  newWorkstream?: (template: string, name: string, cwd: string | undefined) => Promise<unknown>;
-  /** Set by the workstreams feature: ship from the interface, asked on the status line first. */
-  shipAsk?: (p: ShipRequest) => Promise<ShipQuestion>;
-  /** Set by the agents feature: the next agent that waits for the person, after `pane` (prefix !). */
-  nextBlockedAgent?: (after: number | undefined) => number | undefined;
-  /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
-  reloadConfig?: () => string[];
   /** The last text copied (copy mode, a mouse selection), for `prefix ]`. */
   lastCopy?: string;
   /** Tabs whose panes all get what is typed (sync-panes), by tab id. */
