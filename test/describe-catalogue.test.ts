@@ -152,3 +152,25 @@ test("nothing the refused messages asked for was done", async () => {
   // The walk sent shutdown, pane_close, workspace_new … with bad fields: the server is as it was.
   expect(await s.list()).toEqual([{ name: "main", current: true, tabs: [{ name: "bash", panes: [1], active: true }] }]);
 });
+
+test("the replies the tests type (test/replies.ts) carry only the fields their registry entry describes", async () => {
+  const sent: Record<string, Record<string, unknown>> = {
+    hello: {},
+    describe: {},
+    pane_list: {},
+    workspace_list: {},
+    pane_read: { pane: 1 },
+    pane_info: { pane: 1 },
+    session_snapshot: {},
+    dashboard: {},
+    search: { pattern: "x" },
+  };
+  const undescribed: string[] = [];
+  for (const [type, fields] of Object.entries(sent)) {
+    const e = MESSAGES.find((m) => m.type === type)!;
+    const r: Record<string, unknown> = await s.request({ v: 6, id: 1, type, ...fields });
+    expect({ type, reply: r.type }).toEqual({ type, reply: e.reply ?? "ok" });
+    for (const k of Object.keys(r)) if (!["v", "id", "type"].includes(k) && !Object.hasOwn(e.replyFields ?? {}, k)) undescribed.push(`${type}.${k}`);
+  }
+  expect(undescribed).toEqual([]);
+});

@@ -8,6 +8,7 @@ import type { PaneListing, WorkspaceInfo, snapshot } from "../src/model/views";
 import type { ErrorCode } from "../src/protocol/errors";
 import type { Fields, Static } from "../src/protocol/schema";
 import type { Dashboard } from "../src/features/agents/service";
+import type { DashboardWorkstream } from "../src/features/workstreams/service";
 import type dashboard from "../src/commands/dashboard";
 import type describe from "../src/commands/describe";
 import type search from "../src/commands/search";
@@ -76,9 +77,9 @@ export interface Replies {
   /** A pane that closed when its program exited answers with `pane`, `exited`, `exit_code` and `signal` only. */
   pane_info: PaneInfo;
   session_snapshot: Omit<ReturnType<typeof snapshot>, "type"> & { type: "snapshot"; client: { term: string } | null };
-  /** At v6 a workstream's row carries its ship state too (ship.ts). */
+  /** At v6 a workstream's row carries its ship state too (`ahead`, `pushed`). */
   search: { type: "search_result"; matches: { pane: number; line: number; row: number; text: string }[]; truncated: boolean };
-  dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: (Dashboard["workstreams"][number] & Record<string, unknown>)[] };
+  dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: DashboardWorkstream[] };
 }
 
 interface Entries {

@@ -244,7 +244,7 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     sub.conn.send({ v: 6, id: "sub", type: "subscribe", types: ["shipped"] });
     expect((await sub.conn.next()).type).toBe("subscribed");
 
-    const row = async () => ((await s.v6({ type: "dashboard" })).workstreams as Record<string, unknown>[]).find((w) => w.name === "ship-m");
+    const row = async () => (await s.v6({ type: "dashboard" })).workstreams.find((w) => w.name === "ship-m");
     // No PR yet (the stand-in gh has none to show): the row has no pr, and that answer is kept.
     expect(await row()).toMatchObject({ ahead: 0, pushed: false });
     expect((await row())?.pr).toBeUndefined();

@@ -10,6 +10,14 @@ export default defineMessage({
   reply: "dashboard",
   summary: "What's happening: agents (most urgent first), workstreams and ports.",
   fields: {},
+  replyFields: {
+    agents: {
+      type: "array",
+      description: "Most urgent first. Each: `pane`, `workspace`, `label`, `status` (blocked, working, done, idle), `detail`?, `secs` (in this status), `restored`? (kept over a respawn or restore, not reported since), `queued`? (prompts queued for it)",
+    },
+    workstreams: { type: "array", description: "Each: `name`, `workspace`, `pane`, `branch`?, `pr`?; at v6 also `ahead` (commits no remote branch has) and `pushed`" },
+    ports: { type: "array", description: "Listening TCP ports. Each: `port`, `pane`, `workspace`, `tab`, `command`" },
+  },
   example: { v: 5, type: "dashboard" },
   cli: { path: "dashboard", view: "dashboard" },
   async handle(_p, { services, version }) {

@@ -14,6 +14,7 @@ export default defineMessage({
     protocol: { type: "object", description: "`version`, `min_version`, `legacy_reply_version`" },
     envelope: { type: "array", description: "The envelope fields every line may carry" },
     errors: { type: "array", description: "Every error code with its meaning" },
+    envelope_errors: { type: "array", description: "The codes any message can get from the envelope, validation and the server's limits" },
     events: { type: "array", description: "The event types `subscribe` can deliver" },
     messages: { type: "array", description: "One entry per message (only the one asked for, with `message`)" },
   },

@@ -8,6 +8,12 @@ export default defineMessage({
   reply: "workspaces",
   summary: "List workspaces and their tabs.",
   fields: {},
+  replyFields: {
+    workspaces: {
+      type: "array",
+      description: "Each: `name`, `current` (the one on screen), `tabs` (each: `name`, `project` (its project, if any), `panes` (ids, in layout order), `active`, `ports` (TCP ports its panes listen on, if any))",
+    },
+  },
   example: { v: 2, type: "workspace_list" },
   cli: { path: "workspace list", view: "workspaces" },
   handle(_p, { session, services }) {
