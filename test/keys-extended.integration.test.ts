@@ -42,6 +42,9 @@ async function attach(pane: number, env = ""): Promise<string> {
   await tmux.tmux("set-option", "-t", `=${name}:`, "status", "off");
   await tmux.waitFor(name, /\[main\] tab \d+\/\d+/);
   expect((await s.request({ v: 5, type: "pane_focus", pane })).type).toBe("ok");
+  // The status line naming the pane: the frame that shows it focused (with the modes it asked of
+  // the terminal) has reached tmux. "READY" alone may be an earlier reader's screen.
+  await tmux.waitFor(name, new RegExp(`\\] tab \\d+/\\d+ +pane ${pane}\\b`));
   await tmux.waitFor(name, "READY");
   return name;
 }
