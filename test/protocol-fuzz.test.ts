@@ -11,6 +11,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { type Conn, TestServer, processAlive, rssKb, waitFor } from "./harness";
+import type { Replies } from "./replies";
+
+type Snapshot = Replies["session_snapshot"];
 import { MESSAGES } from "../src/commands";
 import type { MessageEntry } from "../src/commands/types";
 import type { FieldSpec } from "../src/protocol/schema";
@@ -270,12 +273,12 @@ function logSince(from: number): string {
 
 /** Close every pane the fuzz's successful requests made; keep enough targets to aim at. */
 async function backToBaseline(): Promise<void> {
-  const snap = JSON.parse(await model());
-  const alive = new Set<number>(snap.panes.map((p: any) => p.pane));
+  const snap: Snapshot = JSON.parse(await model());
+  const alive = new Set<number>(snap.panes.map((p) => p.pane));
   for (const p of alive) if (!base.panes.has(p)) await client.json({ v: 6, type: "pane_close", pane: p });
   for (const p of [...base.panes]) if (!alive.has(p)) base.panes.delete(p);
   base.targets = base.targets.filter((p) => alive.has(p));
-  const keep = snap.workspaces.find((w: any) => w.name === "Keep");
+  const keep = snap.workspaces.find((w) => w.name === "Keep");
   if (!keep || base.targets.length < 2) await makeTargets();
   else await labelsSettled(); // a respawned pane's label follows its new program a moment later
 }
@@ -284,18 +287,18 @@ async function backToBaseline(): Promise<void> {
 async function makeTargets(): Promise<void> {
   const r = await client.json({ v: 6, type: "workspace_new", name: "Keep", exists_ok: true });
   if (r.type === "error") throw new Error(`workspace_new Keep: ${j(r)}`);
-  const snap = JSON.parse(await model());
-  const keep = snap.workspaces.find((w: any) => w.name === "Keep");
-  const tab = keep.tabs[0];
+  const snap: Snapshot = JSON.parse(await model());
+  const keep = snap.workspaces.find((w) => w.name === "Keep");
+  const tab = keep!.tabs[0]!;
   base.keepTab = tab.id;
-  const first = tab.panes[0];
+  const first = tab.panes[0]!;
   for (let i = tab.panes.length; i < 3; i++) {
     const sp = await client.json({ v: 6, type: "split", pane: first, cwd: "/tmp", command: [quiet], focus: false });
     if (sp.type !== "pane") throw new Error(`split: ${j(sp)}`);
   }
-  const after = JSON.parse(await model());
-  base.panes = new Set(after.panes.map((p: any) => p.pane));
-  base.targets = after.workspaces.find((w: any) => w.name === "Keep").tabs[0].panes;
+  const after: Snapshot = JSON.parse(await model());
+  base.panes = new Set(after.panes.map((p) => p.pane));
+  base.targets = after.workspaces.find((w) => w.name === "Keep")!.tabs[0]!.panes;
   await waitQuiet();
 }
 
@@ -312,8 +315,8 @@ async function waitQuiet(): Promise<void> {
 /** Each pane's label is what its foreground program makes it (unless a fuzzed pane_rename named it). */
 async function labelsSettled(): Promise<void> {
   await waitFor("every pane's label to follow its program", async () => {
-    const r = await client.json({ v: 6, type: "pane_list" });
-    return (r.panes as any[]).every((p) => p.name !== null || p.exited || p.label === String(p.command[0] ?? "").split("/").pop());
+    const r: Replies["pane_list"] = await client.json({ v: 6, type: "pane_list" });
+    return r.panes.every((p) => p.name !== null || p.exited || p.label === String(p.command[0] ?? "").split("/").pop());
   });
 }
 
