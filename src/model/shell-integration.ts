@@ -65,7 +65,7 @@ add-zsh-hook preexec __ws_preexec
 /** zsh reads $ZDOTDIR/.zshenv first: put the user's ZDOTDIR back at once (so zsh reads their
  * .zprofile, .zshrc and .zlogin itself, and children see their own), source their .zshenv, and
  * hook an interactive shell. */
-const zshenv = (dir: string) => String.raw`# ws shell integration (ZDOTDIR): the user's ZDOTDIR back, their .zshenv, then the hooks.
+const zshenv = (dir: string) => `# ws shell integration (ZDOTDIR): the user's ZDOTDIR back, their .zshenv, then the hooks.
 if [[ -n "${"$"}{WS_ZDOTDIR_SET-}" ]]; then ZDOTDIR=$WS_ZDOTDIR_ORIG; else unset ZDOTDIR; fi
 unset WS_ZDOTDIR_ORIG WS_ZDOTDIR_SET
 [[ -r "${"$"}{ZDOTDIR:-$HOME}/.zshenv" ]] && source "${"$"}{ZDOTDIR:-$HOME}/.zshenv"
