@@ -118,8 +118,7 @@ describe("ws attach in a real terminal", () => {
 
   test("when the server dies (kill -9) the client restores the terminal and says so", async () => {
     await attached("f");
-    const info = JSON.parse(await Bun.file(server.sock.replace(/\.sock$/, ".info.json")).text());
-    process.kill(info.pid, "SIGKILL");
+    process.kill(server.daemonPid()!, "SIGKILL");
     const s = await tmux.waitFor("f", "[ws exited 0]");
     expect(s).toContain("[server exited]");
     expect(s).not.toContain("[main] tab");

@@ -2,8 +2,7 @@
 // without losing or repeating an event; filters; opt-in output; gaps; and a flood to a reader that
 // never reads (the daemon's memory stays bounded, other clients are unaffected, the reader gets a gap).
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { Conn, readUntil, useServer, waitFor } from "./harness";
+import { Conn, readUntil, rssKb, useServer, waitFor } from "./harness";
 
 const s = useServer();
 
@@ -138,11 +137,6 @@ test("resuming from another boot, or from the future", async () => {
   expect(await s.v6({ type: "subscribe", after_seq: seq + 100 })).toMatchObject({ code: "invalid_params", hint: { param: "after_seq" } });
 });
 
-function rssKiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) : 0;
-}
-
 test("a flood to a reader that never reads: bounded memory, others unaffected, the reader gets a gap", async () => {
   const { pid } = await s.v6({ type: "hello" });
   const a = (await s.v6({ type: "tab_new", workspace: "main", name: "flood", cwd: "/tmp", command: ["cat"] })).pane;
@@ -151,7 +145,7 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
   // Subscribed (the ack is its proof) before the flood starts, then a reader that never reads.
   expect((await stuck.next()).type).toBe("subscribed");
   stuck.pause();
-  const before = rssKiB(pid);
+  const before = rssKb(pid);
   // 12000 focus changes (one event each), pipelined on one connection, three times the retained 4096.
   const flooder = await Conn.open(s.sock);
   const N = 12000;
@@ -170,7 +164,7 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
       otherWorst = Math.max(otherWorst, Date.now() - h0);
     }
   }
-  const after = rssKiB(pid);
+  const after = rssKb(pid);
   expect(Date.now() - t0).toBeLessThan(30000);
   expect(otherWorst).toBeLessThan(2000);
   // The ring holds 4096 small events and the stuck reader at most 128 KiB: far below this bound.

@@ -5,9 +5,9 @@
 // must only fail its own request. Throughout, another client's requests keep answering: the
 // figures are printed (bench/slow-peers.md keeps them), the bound is generous for a loaded machine.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, wsArgv, waitFor, type RunResult } from "./harness";
+import { ROOT, rssKb, TestServer, wsArgv, waitFor, type RunResult } from "./harness";
 
 const STAND_IN_NVIM = join(ROOT, "test/fixtures/stand-in-nvim.py");
 /** Another client's p99 and worst case while a peer misbehaves. The daemon used to stop for as
@@ -165,7 +165,7 @@ describe("a stand-in Neovim that misbehaves", () => {
     await waitFor(`the ${mode} stand-in to listen`, async () => (await s.v6({ type: "pane_read", pane })).text.includes("listening"));
     return pane;
   }
-  const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.daemonPid()}/status`, "utf8"))![1]);
+  const rssKiB = () => rssKb(s.daemonPid()!);
 
   test("a never-ending MessagePack string: the reply is refused at 1 MiB, the daemon stays small", async () => {
     const pane = await standIn("flood");

@@ -95,9 +95,9 @@ describe("a real server", () => {
 
   test("after kill -9 the stale socket is reported by doctor, removed by --fix and by the next server", async () => {
     const s = await server().start();
-    const info = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
-    process.kill(info.pid, "SIGKILL");
-    await waitFor("the daemon to die", () => !processAlive(info.pid));
+    const pid = s.daemonPid()!;
+    process.kill(pid, "SIGKILL");
+    await waitFor("the daemon to die", () => !processAlive(pid));
     expect(existsSync(s.sock)).toBe(true);
     const d = await s.run(["doctor"]);
     expect(d.code).toBe(1);
@@ -107,9 +107,9 @@ describe("a real server", () => {
     expect(existsSync(s.sock)).toBe(false);
     // Make it stale again and let a new server clean it up.
     await s.start();
-    const info2 = JSON.parse(await Bun.file(join(s.socketDir, "default.info.json")).text());
-    process.kill(info2.pid, "SIGKILL");
-    await waitFor("the daemon to die", () => !processAlive(info2.pid));
+    const pid2 = s.daemonPid()!;
+    process.kill(pid2, "SIGKILL");
+    await waitFor("the daemon to die", () => !processAlive(pid2));
     await s.start();
     expect((await s.list())[0]!.tabs[0]!.panes).toEqual([1]);
   });
