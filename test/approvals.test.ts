@@ -1,68 +1,25 @@
 // The approvals inbox end to end (issue 26): a real daemon, `ws hooks install claude` writing a real
 // settings.json, and a stand-in Claude Code (test/fixtures/approval-agent.ts) that reads it, runs
-// the PermissionRequest hook command with Claude Code's payload and acts on the hook's stdout.
+// the PermissionRequest hook command with Claude Code's payload and acts on the hook's stdout
+// (test/approval-rig.ts; test/approvals-guard.test.ts runs the guard's cases on each platform path).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readUntil, ROOT, standInAgentServer, TestServer, waitFor } from "./harness";
+import { claudeApprovalServer, inboxOf, resolvedEvents as resolvedOf, standInApprovalAgent, waitInbox as waitInboxOf } from "./approval-rig";
+import type { TestServer } from "./harness";
 
-const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 let s: TestServer;
 let wrapper: string;
 
+// Installed as a person would, with the hook starting ws through one executable path.
 beforeAll(async () => {
-  ({ s } = await standInAgentServer());
-  wrapper = s.env.STANDIN_WS!;
-  // Installed as a person would, with the hook starting ws through one executable path.
-  await s.ok(["hooks", "install", "claude"], { env: { CLAUDE_CONFIG_DIR: join(s.root, ".claude") } });
-  const settings = JSON.parse(readFileSync(join(s.root, ".claude", "settings.json"), "utf8"));
-  // The hook command names this ws (bun + main.ts from the sources); point it at the wrapper so the
-  // stand-in runs exactly the installed shape.
-  expect(settings.hooks.PermissionRequest[0].hooks[0].command).toMatch(/approval-hook --agent claude$/);
+  ({ s, wrapper } = await claudeApprovalServer());
 });
 afterAll(() => s.stop());
 
-/** Start a stand-in agent as if it ran in `pane` (the environment ws gives a pane's programs). */
-function agent(pane: number, args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, AGENT, ...args], {
-    env: { ...s.env, CLAUDE_CONFIG_DIR: join(s.root, ".claude"), WS_SOCKET: s.sock, WS_PANE_ID: String(pane), ...env },
-    cwd: s.root,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return {
-    pid: proc.pid,
-    output: (async () => {
-      const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-      await proc.exited;
-      if (proc.exitCode !== 0) throw new Error(`stand-in agent exited ${proc.exitCode}: ${err}`);
-      return out.trim();
-    })(),
-  };
-}
-
-const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
-const waitInbox = (n: number) =>
-  waitFor(`${n} approvals waiting`, async () => {
-    const rows = await inbox();
-    return rows.length === n ? rows : undefined;
-  }, 20000);
-
-/** The approval_resolved events so far (replayed from the server's retained events). */
-async function resolvedEvents(): Promise<any[]> {
-  // Every retained event is replayed, up to the seq the acknowledgement names: the replay is
-  // complete when that one arrives.
-  const c = await s.connect();
-  try {
-    c.send({ v: 6, id: 1, type: "subscribe", after_seq: 0 });
-    const ack = await c.next();
-    if (ack.type !== "subscribed") throw new Error(`subscribe: ${JSON.stringify(ack)}`);
-    const events = ack.seq > 0 ? await readUntil(c, (e) => e.seq === ack.seq) : [];
-    return events.filter((e) => e.event === "approval_resolved");
-  } finally {
-    c.close();
-  }
-}
+const agent = (pane: number, args: string[], env: Record<string, string> = {}) => standInApprovalAgent(s, pane, args, env);
+const inbox = () => inboxOf(s);
+const waitInbox = (n: number) => waitInboxOf(s, n);
+const resolvedEvents = () => resolvedOf(s);
 
 describe("approvals through Claude Code's PermissionRequest hook", () => {
   test("allow: the row shows the tool and command; ws approve from outside ws answers; the hook prints allow", async () => {

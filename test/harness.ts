@@ -398,10 +398,11 @@ export function processAlive(pid: number): boolean {
 
 /**
  * A started server for the stand-in agent (test/fixtures/stand-in-agent.sh): it finds ws through
- * one executable path, as an installed hook does, and logs the prompts it is sent to `log`.
+ * one executable path, as an installed hook does, and logs the prompts it is sent to `log`. `env`
+ * goes to the server and every ws run (WS_PLATFORM=portable, say).
  */
-export async function standInAgentServer(): Promise<{ s: TestServer; log: string }> {
-  const s = new TestServer();
+export async function standInAgentServer(env: Record<string, string> = {}): Promise<{ s: TestServer; log: string }> {
+  const s = new TestServer({ env });
   const wrapper = join(s.root, "ws-wrapper");
   writeFileSync(wrapper, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
   const log = join(s.root, "prompts");

@@ -159,7 +159,10 @@ describe.skipIf(process.platform !== "linux")("the Linux and portable answers ag
     const panes = new Map([[shell.pid, 7]]);
     expect(await agree(() => paneOfProcess(tree.sleeper, panes))).toBe(7);
     expect(await agree(() => paneOfProcess(shell.pid, panes))).toBe(7);
-    expect(await agree(() => paneOfProcess(process.pid, panes))).toBeUndefined();
+    expect(await agree(() => paneOfProcess(process.pid, panes))).toBe("outside");
+    const gone = Bun.spawn(["true"]);
+    await gone.exited;
+    expect(await agree(() => paneOfProcess(gone.pid, panes))).toBe("unknown");
   });
 
   test("the terminal: its foreground group, and which terminal a process runs on", async () => {

@@ -61,8 +61,10 @@ describe.skipIf(process.platform !== "linux")("typing into another pane, under t
           // At once, while the peer is surely alive (it has just connected), as the server's guard
           // does while the answer's sender waits for its reply.
           const t = performance.now();
-          const pane = pid === undefined ? undefined : paneOfProcess(pid, pids);
-          client.data.from = Promise.resolve({ pane, ms: performance.now() - t });
+          client.data.from = (async () => {
+            const at = pid === undefined ? "unknown" : await paneOfProcess(pid, pids);
+            return { pane: typeof at === "number" ? at : undefined, ms: performance.now() - t };
+          })();
           client.data.up = Bun.connect({
             unix: s.sock,
             socket: {

@@ -65,14 +65,21 @@ export interface ProcessState {
   session: number;
 }
 
-/** A process's state, parent and session for a caller that may block (the CLI, a check made once
- * per request; the portable path runs ps once). Undefined when it is gone. */
+/** A process's state, parent and session for a caller that may block (the CLI; the portable path
+ * runs ps once). Undefined when it is gone. The daemon asks processState. */
 export function processStateSync(pid: number): ProcessState | undefined {
   if (onLinux()) {
     const st = linux.statSync(pid);
     return st && { state: st.state, ppid: st.ppid, session: st.session };
   }
   return portable.statSync(pid);
+}
+
+/** processStateSync for the daemon, whose thread never waits on a child process: Linux reads
+ * /proc at once (microseconds, as the CLI does); the portable path asks libproc, else runs ps
+ * asynchronously (tens of ms on a busy machine, a walk up a process tree runs it once a step). */
+export async function processState(pid: number): Promise<ProcessState | undefined> {
+  return onLinux() ? processStateSync(pid) : portable.stat(pid);
 }
 
 /** The pid of the process that connected on `fd` (a Unix socket), from the kernel (the peer can't

@@ -114,18 +114,37 @@ export async function listeningPorts(pids: readonly number[]): Promise<{ pid: nu
   return parseLsof((await output(["lsof", "-a", "-p", pids.join(","), ...LSOF_LISTEN.slice(1)], [0, 1])) ?? "");
 }
 
+export interface ProcState {
+  state: string;
+  ppid: number;
+  session: number;
+}
+
+const PS_STAT = (pid: number) => ["ps", "-o", "stat=,ppid=", "-p", String(pid)];
+
+/** libproc's answer (macOS: no ps to wait for), with getsid's session; undefined when it has none. */
+function statFromLib(pid: number): ProcState | undefined {
+  const info = darwin.bsdInfo(pid);
+  const session = info && sessionId(pid);
+  return info && session !== undefined ? { state: info.state, ppid: info.ppid, session } : undefined;
+}
+
+/** ps's "STAT PPID" line with getsid's session; undefined when the process is gone. */
+function statFromPs(pid: number, line: string | undefined): ProcState | undefined {
+  const m = /^\s*(\S+)\s+(\d+)\s*$/.exec(line ?? "");
+  const session = m ? sessionId(pid) : undefined;
+  return m && session !== undefined ? { state: m[1]![0]!, ppid: Number(m[2]), session } : undefined;
+}
+
 /** A process's state letter, parent and session, for a caller that may block (libproc, else ps
  * once; getsid). */
-export function statSync(pid: number): { state: string; ppid: number; session: number } | undefined {
-  const info = darwin.bsdInfo(pid); // macOS: no ps to wait for
-  if (info) {
-    const sid = sessionId(pid);
-    return sid === undefined ? undefined : { state: info.state, ppid: info.ppid, session: sid };
-  }
-  const m = /^\s*(\S+)\s+(\d+)\s*$/.exec(outputSync(["ps", "-o", "stat=,ppid=", "-p", String(pid)]) ?? "");
-  const session = sessionId(pid);
-  if (!m || session === undefined) return undefined;
-  return { state: m[1]![0]!, ppid: Number(m[2]), session };
+export function statSync(pid: number): ProcState | undefined {
+  return statFromLib(pid) ?? statFromPs(pid, outputSync(PS_STAT(pid)));
+}
+
+/** statSync for the daemon: where ps must answer, it runs without the daemon waiting for it. */
+export async function stat(pid: number): Promise<ProcState | undefined> {
+  return statFromLib(pid) ?? statFromPs(pid, await output(PS_STAT(pid)));
 }
 
 /** The terminal a process runs on (its controlling terminal, as ps's `tty`), or "". */

@@ -13,10 +13,11 @@ const sys = lazyLibrary(process.platform === "darwin" ? LIBSYSTEM : process.plat
   setrlimit: { args: [i32, FFIType.ptr], returns: i32 },
 } as const);
 
-/** The session `pid` belongs to (getsid); undefined when it is gone or can't be asked. */
+/** The session `pid` belongs to (getsid); 0 when its leader is outside this pid namespace (a
+ * container's first process, say); undefined when it is gone or can't be asked. */
 export function sessionId(pid: number): number | undefined {
   const sid = sys()?.getsid(pid);
-  return sid !== undefined && sid > 0 ? sid : undefined;
+  return sid !== undefined && sid >= 0 ? sid : undefined;
 }
 
 /** Linux: SO_PEERCRED's struct ucred { pid, uid, gid }, which the peer cannot forge. */

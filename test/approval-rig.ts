@@ -1,0 +1,68 @@
+// The approvals tests' rig (test/approvals.test.ts, test/approvals-guard.test.ts): a real daemon
+// with `ws hooks install claude` run as a person would, and a stand-in Claude Code
+// (test/fixtures/approval-agent.ts) that reads the settings.json it wrote, runs the PermissionRequest
+// hook command with Claude Code's payload and acts on the hook's stdout.
+import { expect } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readUntil, ROOT, standInAgentServer, type TestServer, waitFor } from "./harness";
+
+const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
+
+/** A started server with Claude Code's hooks installed; `wrapper` runs this ws through one
+ * executable path (what a program in a pane would run). `env` goes to the server and every ws run. */
+export async function claudeApprovalServer(env: Record<string, string> = {}): Promise<{ s: TestServer; wrapper: string }> {
+  const { s } = await standInAgentServer(env);
+  await s.ok(["hooks", "install", "claude"], { env: { CLAUDE_CONFIG_DIR: join(s.root, ".claude") } });
+  const settings = JSON.parse(readFileSync(join(s.root, ".claude", "settings.json"), "utf8"));
+  // The hook command names this ws (bun + main.ts from the sources); the stand-in runs exactly the
+  // installed shape.
+  expect(settings.hooks.PermissionRequest[0].hooks[0].command).toMatch(/approval-hook --agent claude$/);
+  return { s, wrapper: s.env.STANDIN_WS! };
+}
+
+/** Start a stand-in agent as if it ran in `pane` (the environment ws gives a pane's programs).
+ * `output` is its one DECISION line. */
+export function standInApprovalAgent(s: TestServer, pane: number, args: string[], env: Record<string, string> = {}) {
+  const proc = Bun.spawn([process.execPath, AGENT, ...args], {
+    env: { ...s.env, CLAUDE_CONFIG_DIR: join(s.root, ".claude"), WS_SOCKET: s.sock, WS_PANE_ID: String(pane), ...env },
+    cwd: s.root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return {
+    pid: proc.pid,
+    output: (async () => {
+      const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      await proc.exited;
+      if (proc.exitCode !== 0) throw new Error(`stand-in agent exited ${proc.exitCode}: ${err}`);
+      return out.trim();
+    })(),
+  };
+}
+
+/** The approvals waiting now (`ws --json inbox`). */
+export const inboxOf = async (s: TestServer): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
+
+/** Wait until exactly `n` approvals are waiting; returns them. */
+export const waitInbox = (s: TestServer, n: number) =>
+  waitFor(`${n} approvals waiting`, async () => {
+    const rows = await inboxOf(s);
+    return rows.length === n ? rows : undefined;
+  }, 20000);
+
+/** The approval_resolved events so far (replayed from the server's retained events). */
+export async function resolvedEvents(s: TestServer): Promise<any[]> {
+  // Every retained event is replayed, up to the seq the acknowledgement names: the replay is
+  // complete when that one arrives.
+  const c = await s.connect();
+  try {
+    c.send({ v: 6, id: 1, type: "subscribe", after_seq: 0 });
+    const ack = await c.next();
+    if (ack.type !== "subscribed") throw new Error(`subscribe: ${JSON.stringify(ack)}`);
+    const events = ack.seq > 0 ? await readUntil(c, (e) => e.seq === ack.seq) : [];
+    return events.filter((e) => e.event === "approval_resolved");
+  } finally {
+    c.close();
+  }
+}
