@@ -2,7 +2,7 @@
 // Linux with WS_PLATFORM=portable: the process look-ups, the port scan, a real daemon whose
 // pane_info answers through them, and every platform function asked both ways, agreeing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { paneOfProcess } from "../src/features/approvals/peer";
@@ -11,6 +11,7 @@ import { foregroundPid, foregroundProcess, processCwd } from "../src/model/proce
 import { nativePtyAvailable } from "../src/model/pty-native";
 import * as platform from "../src/platform";
 import { platformKind } from "../src/platform";
+import { statSync as procStat } from "../src/platform/linux";
 import { TestServer, waitFor } from "./harness";
 
 const saved = process.env.WS_PLATFORM;
@@ -153,6 +154,15 @@ describe.skipIf(process.platform !== "linux")("the Linux and portable answers ag
     const st = await agree(() => platform.processStateSync(tree.sleeper));
     expect(st).toEqual({ state: "S", ppid: shell.pid, session: shell.pid });
     expect(platform.sessionId(tree.listener)).toBe(shell.pid);
+  });
+
+  test("a process whose session is 0 (its leader outside this pid namespace, or a kernel thread) has session 0 both ways, not gone", async () => {
+    const zero = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number)
+      .find((pid) => procStat(pid)?.session === 0);
+    if (zero === undefined) return; // none visible here (a container with no such process)
+    expect((await agree(() => platform.processStateSync(zero)))?.session).toBe(0);
   });
 
   test("the approvals guard's ancestry walk (parent and session) finds the pane both ways", async () => {
