@@ -18,8 +18,8 @@ const KILL_EVERY = 39;
 
 async function wsClient(sock: string) {
   const d = new FrameDecoder();
-  const c = { text: "", bytes: 0, sock: undefined as any };
-  c.sock = await Bun.connect({
+  const c = { text: "", bytes: 0 };
+  const conn = await Bun.connect({
     unix: sock,
     socket: {
       open: (s) => void s.write('{"v":1,"type":"attach","cols":120,"rows":40}\n'),
@@ -33,7 +33,7 @@ async function wsClient(sock: string) {
       },
     },
   });
-  return c;
+  return Object.assign(c, { sock: conn });
 }
 
 /** Every client below calls `arrived.check()` as its data comes in. */

@@ -35,7 +35,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const ms = (n: number) => `${n.toFixed(0).padStart(6)} ms`;
 
 async function allPanes(s: TestServer): Promise<number[]> {
-  return (await s.list()).flatMap((w: any) => w.tabs.flatMap((t: any) => t.panes));
+  return (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
 }
 
 async function main() {

@@ -9,6 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { BenchEnv, jsonLines, report } from "./lib";
 import { encode } from "../src/features/persistence/format";
+import type { Layout } from "../src/model/layout";
 
 const PANES = Number(process.env.BENCH_PANES ?? 100);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -111,12 +112,12 @@ try {
   const tabs = Math.ceil(PANES / 10);
   const tab = (t: number) => {
     const ids = Array.from({ length: Math.min(10, PANES - t * 10) }, (_, i) => t * 10 + i + 1);
-    const chain = (i: number): any => (i === ids.length - 1 ? { kind: "pane", pane: ids[i] } : { kind: "split", dir: i % 2 ? "below" : "right", ratio: 0.5, a: { kind: "pane", pane: ids[i] }, b: chain(i + 1) });
-    return { layout: chain(0), focused: ids[0], panes: ids.map((id) => ({ id, command: ["cat"], argv: ["cat"], cwd: "/tmp", env: {}, scrollback: "" })) };
+    const chain = (i: number): Layout => (i === ids.length - 1 ? { kind: "pane", pane: ids[i]! } : { kind: "split", dir: i % 2 ? "below" : "right", ratio: 0.5, a: { kind: "pane", pane: ids[i]! }, b: chain(i + 1) });
+    return { layout: chain(0), focused: ids[0]!, panes: ids.map((id) => ({ id, command: ["cat"], argv: ["cat"], cwd: "/tmp", env: {}, scrollback: "" })) };
   };
   const body = { size: { cols: 200, rows: 60 }, current: 0, workspaces: Array.from({ length: tabs }, (_, t) => ({ name: `bench${t}`, active: 0, tabs: [tab(t)] })) };
-  writeFileSync(file, encode(body as any, { ws: "bench", server: "default" }), { mode: 0o600 });
-  let reply: any;
+  writeFileSync(file, encode(body, { ws: "bench", server: "default" }), { mode: 0o600 });
+  let reply: { type?: string; panes?: Record<string, unknown> } | undefined;
   const restore = await whileProbing(
     () => restoreProber.request({ v: 2, type: "workspace_list" }),
     async () => void (reply = JSON.parse(await restorer.request({ v: 6, type: "session_restore" }))),

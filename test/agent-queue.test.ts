@@ -20,7 +20,7 @@ afterAll(() => s.stop());
 const agentRow = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane);
 const statusOf = async (pane: number) => (await agentRow(pane))?.status;
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
-const queued = async () => (await s.v6({ type: "agent_queue_list" })).prompts as any[];
+const queued = async () => (await s.call({ type: "agent_queue_list" })).prompts;
 
 /** A tab with a stand-in agent (bash) that has reported `first`. */
 async function standIn(first = "SessionStart"): Promise<number> {
@@ -43,15 +43,15 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
   await s.ok(["agent", "send", "--to", String(agent), "--when", "done", "third"]);
   let list = await queued();
   expect(list.map((p) => [p.text, p.position, p.when, p.pane])).toEqual([["first", 1, "idle", agent], ["dropped", 2, "idle", agent], ["second", 3, "idle", agent], ["third", 4, "done", agent]]);
-  expect(list[0].queued_ms).toBeGreaterThanOrEqual(0);
+  expect(list[0]!.queued_ms).toBeGreaterThanOrEqual(0);
   expect((await s.run(["agent", "queue"])).stdout).toContain("when done");
 
   // Cancel: by id, once; the rest move up.
-  const cancelled = await s.run(["agent", "queue", "cancel", String(list[1].id)]);
-  expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled prompt ${list[1].id} (pane ${agent})\n` });
-  const again = await s.v6({ type: "agent_queue_cancel", prompt: list[1].id });
+  const cancelled = await s.run(["agent", "queue", "cancel", String(list[1]!.id)]);
+  expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled prompt ${list[1]!.id} (pane ${agent})\n` });
+  const again = await s.v6({ type: "agent_queue_cancel", prompt: list[1]!.id });
   expect(again).toMatchObject({ type: "error", code: "prompt_not_found" });
-  expect(again.hint.available).toEqual([list[0].id, list[2].id, list[3].id]);
+  expect(again.hint.available).toEqual([list[0]!.id, list[2]!.id, list[3]!.id]);
   expect((await queued()).map((p) => p.position)).toEqual([1, 2, 3]);
   expect((await agentRow(agent))!.queued).toBe(3);
   expect((await s.ok(["dashboard"])).split("\n").find((l) => l.includes(`pane ${agent} `))).toContain("[3 queued]");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -18,15 +19,16 @@ interface Agent { pane: number; workspace: string; label: string; status: string
 const dashboard = async () => {
   const r = await s.request({ v: 5, type: "dashboard" });
   if (r.type !== "dashboard") throw new Error(JSON.stringify(r));
-  return r as { agents: Agent[]; workstreams: unknown[]; ports: any[] };
+  return r as { agents: Agent[]; workstreams: unknown[]; ports: Replies["dashboard"]["ports"] };
 };
 const agentOf = async (pane: number) => (await dashboard()).agents.find((a) => a.pane === pane);
+// Waiting for no status resolves with `true` (its callers read nothing from it).
 const waitStatus = (pane: number, status: string | undefined, detail?: string): Promise<Agent> =>
-  waitFor<any>(`pane ${pane} to be ${status ?? "without status"}${detail ? ` (${detail})` : ""}`, async () => {
+  waitFor<Agent | true>(`pane ${pane} to be ${status ?? "without status"}${detail ? ` (${detail})` : ""}`, async () => {
     const a = await agentOf(pane);
     if (status === undefined) return a === undefined;
     return a?.status === status && (detail === undefined || a.detail === detail) ? a : undefined;
-  });
+  }) as Promise<Agent>;
 const send = (pane: number, text: string) => s.request({ v: 2, type: "pane_send", pane, text, enter: true });
 const tabNew = async (name: string, command: string[]) => {
   const r = await s.request({ v: 2, type: "tab_new", name, cwd: s.root, command });
@@ -137,7 +139,7 @@ describe("ports", () => {
     expect(tab.ports).toEqual([port]);
     const entry = (await dashboard()).ports.find((p) => p.pane === pane);
     expect(entry).toMatchObject({ port, pane, workspace: "main", tab: "dev" });
-    expect(entry.command).toContain("http.server");
+    expect(entry?.command).toContain("http.server");
     // Tabs without listeners leave ports out.
     expect((await s.list())[0]!.tabs.find((t) => t.name === "plain")).not.toHaveProperty("ports");
 

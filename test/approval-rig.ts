@@ -6,6 +6,7 @@ import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readUntil, ROOT, standInAgentServer, type TestServer, waitFor } from "./harness";
+import type { AnyReply, ApprovalRow, Replies } from "./replies";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 
@@ -42,17 +43,18 @@ export function standInApprovalAgent(s: TestServer, pane: number, args: string[]
 }
 
 /** The approvals waiting now (`ws --json inbox`). */
-export const inboxOf = async (s: TestServer): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
+export const inboxOf = async (s: TestServer): Promise<ApprovalRow[]> => (JSON.parse(await s.ok(["--json", "inbox"])) as Replies["approval_list"]).approvals;
 
 /** Wait until exactly `n` approvals are waiting; returns them. */
 export const waitInbox = (s: TestServer, n: number) =>
   waitFor(`${n} approvals waiting`, async () => {
     const rows = await inboxOf(s);
-    return rows.length === n ? rows : undefined;
+    // Typed as non-empty: the tests read the rows they waited for by position.
+    return rows.length === n ? (rows as [ApprovalRow, ...ApprovalRow[]]) : undefined;
   }, 20000);
 
 /** The approval_resolved events so far (replayed from the server's retained events). */
-export async function resolvedEvents(s: TestServer): Promise<any[]> {
+export async function resolvedEvents(s: TestServer): Promise<AnyReply[]> {
   // Every retained event is replayed, up to the seq the acknowledgement names: the replay is
   // complete when that one arrives.
   const c = await s.connect();

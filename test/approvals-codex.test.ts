@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { CODEX_PERMISSION_HOOK_TIMEOUT_S } from "../src/features/agents/hooks-install";
 import { ROOT, TestServer, waitFor } from "./harness";
+import type { ApprovalRow, Replies } from "./replies";
 
 const AGENT = join(ROOT, "test/fixtures/codex-approval-agent.ts");
 let s: TestServer;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   expect(group.hooks[0]).toMatchObject({ type: "command", timeout: CODEX_PERMISSION_HOOK_TIMEOUT_S });
   expect(group.hooks[0].command).toMatch(/approval-hook --agent codex$/);
   // The notify ws installed before stays.
-  expect((parseToml(readFileSync(join(codexHome, "config.toml"), "utf8")) as any).notify.slice(-3)).toEqual(["report", "--agent", "codex"]);
+  expect((parseToml(readFileSync(join(codexHome, "config.toml"), "utf8")).notify as string[]).slice(-3)).toEqual(["report", "--agent", "codex"]);
 });
 afterAll(() => s.stop());
 
@@ -48,11 +49,12 @@ function codex(pane: number, args: string[], env: Record<string, string> = {}) {
   };
 }
 
-const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
+const inbox = async (): Promise<ApprovalRow[]> => (JSON.parse(await s.ok(["--json", "inbox"])) as Replies["approval_list"]).approvals;
 const waitInbox = (n: number) =>
   waitFor(`${n} approvals waiting`, async () => {
     const rows = await inbox();
-    return rows.length === n ? rows : undefined;
+    // Typed as non-empty: the tests read the rows they waited for by position.
+    return rows.length === n ? (rows as [ApprovalRow, ...ApprovalRow[]]) : undefined;
   }, 20000);
 
 describe("approvals through Codex's PermissionRequest hook (hooks.json)", () => {
@@ -131,7 +133,7 @@ describe.skipIf(!realCodex)("the real Codex reads ws's hooks.json", () => {
     const [entry] = reply.result.data;
     expect(entry.errors).toEqual([]);
     expect(entry.warnings).toEqual([]);
-    const ours = entry.hooks.filter((h: any) => /approval-hook --agent codex$/.test(h.command));
+    const ours = entry.hooks.filter((h: { command: string }) => /approval-hook --agent codex$/.test(h.command));
     expect(ours).toHaveLength(1);
     expect(ours[0]).toMatchObject({ eventName: "permissionRequest", handlerType: "command", matcher: "*", timeoutSec: CODEX_PERMISSION_HOOK_TIMEOUT_S, trustStatus: "untrusted" });
   }, 60000);

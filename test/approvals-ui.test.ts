@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import type { ApprovalRow, Replies } from "./replies";
 import { attachTerminal } from "./outer-terminal";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
@@ -33,7 +34,7 @@ function agent(pane: number, command: string) {
 /** A person's terminal attached over the socket (test/outer-terminal.ts). */
 const attach = (cols = 120, rows = 30) => attachTerminal(s.sock, cols, rows);
 
-const inbox = async (): Promise<any[]> => JSON.parse(await s.ok(["--json", "inbox"])).approvals;
+const inbox = async (): Promise<ApprovalRow[]> => (JSON.parse(await s.ok(["--json", "inbox"])) as Replies["approval_list"]).approvals;
 
 test("Needs you: the status line counts, the Dashboard lists them first, y allows, n denies with a reason typed on the status line", async () => {
   const c = await attach();
@@ -80,7 +81,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     const third = agent(1, "make deploy");
     const [row] = await waitFor("the third request", async () => {
       const rows = await inbox();
-      return rows.length === 1 ? rows : undefined;
+      return rows.length === 1 ? (rows as [ApprovalRow]) : undefined;
     }, 20000);
     c.key(" ", "CONTROL");
     c.key("!");
@@ -124,7 +125,7 @@ test("an open Dashboard is live: a new request appears as a row; one that goes t
     expect(live.findIndex((l) => l.includes("make first"))).toBeLessThan(live.findIndex((l) => l.includes("make second")));
     // The first is answered elsewhere (a terminal outside ws): its row goes, the selection moves to
     // the header, and y there answers nothing.
-    const [row1] = await inbox();
+    const row1 = (await inbox())[0]!;
     await s.ok(["approve", String(row1.id)]);
     expect(await first).toBe("DECISION allow");
     await waitFor("the first row gone", async () => !(await c.screen()).some((l) => l.includes("make first")), 20000);

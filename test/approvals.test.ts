@@ -75,9 +75,9 @@ describe("approvals through Claude Code's PermissionRequest hook", () => {
     const a2 = agent(pane2, ["Bash", "second"]);
     const rows = await waitInbox(2);
     const byPane = new Map(rows.map((r) => [r.pane, r]));
-    expect(byPane.get(pane2).summary).toBe("second");
-    await s.ok(["deny", String(byPane.get(pane2).id), "--message", "no"]);
-    await s.ok(["approve", String(byPane.get(1).id)]);
+    expect(byPane.get(pane2)!.summary).toBe("second");
+    await s.ok(["deny", String(byPane.get(pane2)!.id), "--message", "no"]);
+    await s.ok(["approve", String(byPane.get(1)!.id)]);
     expect(await a1.output).toBe("DECISION allow");
     expect(await a2.output).toBe("DECISION deny: no");
   }, 60000);

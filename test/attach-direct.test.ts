@@ -59,7 +59,7 @@ describe("the server drives the client's terminal", () => {
 
     t.type("\x00d"); // C-Space d: detach
     await waitFor("EXIT", () => c.exit);
-    expect(c.exit.reason).toBe("detached");
+    expect(c.exit?.reason).toBe("detached");
     await waitFor("the daemon to close the terminal", () => !daemonHolds(t.path));
     expect(c.outputBytes).toBe(0);
     t.proc.kill();

@@ -34,7 +34,8 @@ const NASTY: unknown[] = [
   ["a", null], [{}, []], [1e308, 5], [100000, 100000], {}, { Char: "a" }, { F: 999 }, { Down: "Nose" }, { Down: 1 },
   { __proto__: 1 }, "Press", "Left", { Media: "Eject" }, JSON.parse('{"__proto__":{"x":1}}'),
 ];
-const TEMPLATES: (() => any)[] = [
+// Valid events to start from; `mutated` breaks their fields, so they are plain records here.
+const TEMPLATES: (() => Record<string, unknown>)[] = [
   () => ({ Key: { code: { Char: "a" }, modifiers: "", kind: "Press", state: "" } }),
   () => ({ Key: { code: "Left", modifiers: "SHIFT | ALT", kind: "Press", state: "KEYPAD" } }),
   () => ({ Key: { code: { F: 5 }, modifiers: "", kind: "Release", state: "" } }),
@@ -51,13 +52,15 @@ function mutated(): unknown {
   const r = rnd(10);
   if (r === 0) return pick(NASTY);
   if (r === 1) return { [Object.keys(ev)[0]!]: pick(NASTY) };
-  const body = Object.values(ev)[0] as any;
+  const body: unknown = Object.values(ev)[0];
   if (Array.isArray(body)) body[rnd(2)] = pick(NASTY);
-  else if (typeof body === "object") {
-    const key = pick(Object.keys(body));
-    if (typeof body[key] === "object" && body[key] !== null && rnd(2)) body[key][Object.keys(body[key])[0]!] = pick(NASTY);
-    else body[key] = pick(NASTY);
-    if (rnd(4) === 0) body[pick(["extra", "code", "kind"])] = pick(NASTY);
+  else if (typeof body === "object" && body !== null) {
+    const fields = body as Record<string, unknown>;
+    const key = pick(Object.keys(fields));
+    const inner = fields[key];
+    if (typeof inner === "object" && inner !== null && rnd(2)) (inner as Record<string, unknown>)[Object.keys(inner)[0]!] = pick(NASTY);
+    else fields[key] = pick(NASTY);
+    if (rnd(4) === 0) fields[pick(["extra", "code", "kind"])] = pick(NASTY);
   }
   return ev;
 }

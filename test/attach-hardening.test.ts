@@ -8,7 +8,8 @@ import { TestServer, processAlive, rssKb, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { checkTermEvent, type TermEvent } from "../src/protocol/events";
 import { InputParser } from "../src/protocol/input-parser";
-import { decode, encode } from "../src/features/persistence/format";
+import { decode, encode, type SaveBody } from "../src/features/persistence/format";
+import type { Layout } from "../src/model/layout";
 import { MAX_COLS, MAX_ROWS } from "../src/model/screen-size";
 import { MAX_LAYOUT_DEPTH } from "../src/features/persistence/validate";
 import { MAX_SAVE_BYTES } from "../src/features/persistence/service";
@@ -215,13 +216,13 @@ describe("restoring a hand-made save", () => {
     panes: ids.map((id) => pane(id)),
     ...extra,
   });
-  const deep = (n: number): any => (n === 0 ? { kind: "pane", pane: 1 } : { kind: "split", dir: "right", ratio: 0.5, a: deep(n - 1), b: { kind: "pane", pane: 100 + n } });
+  const deep = (n: number): Layout => (n === 0 ? { kind: "pane", pane: 1 } : { kind: "split", dir: "right", ratio: 0.5, a: deep(n - 1), b: { kind: "pane", pane: 100 + n } });
 
   async function startWith(body: unknown, bytes?: Uint8Array) {
     const srv = new TestServer();
     const dir = join(srv.env.XDG_STATE_HOME!, "ws");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, "default.session"), bytes ?? encode(body as any, meta), { mode: 0o600 });
+    writeFileSync(join(dir, "default.session"), bytes ?? encode(body as SaveBody, meta), { mode: 0o600 });
     const started = await srv.run(["start"]);
     return { srv, dir, started };
   }

@@ -1,10 +1,11 @@
 // Bad input gets a clear error and breaks nothing: afterwards every workspace and pane is there.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TestServer, waitFor } from "./harness";
+import type { WorkspaceInfo } from "../src/model/views";
 import { MIN_VERSION, VERSION } from "../src/protocol/version";
 
 let s: TestServer;
-let before: any[];
+let before: WorkspaceInfo[];
 beforeAll(async () => {
   s = await new TestServer().start();
   await s.request({ v: 2, type: "workspace_new", name: "Keep" });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import { git, gitEnv, makeRepo } from "./git-rig";
 import { pruneCheckpoints, listCheckpoints } from "../src/features/workstreams/checkpoints";
 
@@ -110,8 +111,8 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   const listed = await s.run(["checkpoint", "list", "--name", "cp-a"]);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toMatch(/^ {3}1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {5}3 files {2}fix the failing test\n {3}2 .* {5}3 files {2}second\n$/);
-  const json = JSON.parse((await s.run(["--json", "checkpoint", "list", "--name", "cp-a"])).stdout);
-  expect(json.checkpoints.map((c: any) => [c.n, c.text])).toEqual([[1, "fix the failing test"], [2, "second"]]);
+  const json: Replies["checkpoint_list"] = JSON.parse((await s.run(["--json", "checkpoint", "list", "--name", "cp-a"])).stdout);
+  expect(json.checkpoints.map((c) => [c.n, c.text])).toEqual([[1, "fix the failing test"], [2, "second"]]);
 
   const d12 = await s.ok(["checkpoint", "diff", "1", "2", "--name", "cp-a"]);
   expect(d12).toContain("deleted file mode 100644\n");

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { useServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 
 const s = useServer();
 
@@ -15,8 +16,8 @@ test("workspace new / list / focus / close", async () => {
   const list = await s.ok(["workspace", "list"]);
   expect(list).toContain("* main");
   expect(list).toContain("  Games");
-  const json = JSON.parse(await s.ok(["--json", "workspace", "list"]));
-  expect(json.workspaces.map((w: any) => w.name)).toEqual(["main", "Games"]);
+  const json: Replies["workspace_list"] = JSON.parse(await s.ok(["--json", "workspace", "list"]));
+  expect(json.workspaces.map((w) => w.name)).toEqual(["main", "Games"]);
   await s.ok(["workspace", "focus", "Games"]);
   expect((await s.list()).find((w) => w.current)!.name).toBe("Games");
   await s.ok(["workspace", "focus", "main"]);

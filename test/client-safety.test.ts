@@ -6,6 +6,7 @@ import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, realpathSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Conn, TestServer, waitFor, wsArgv } from "./harness";
+import type { AnyReply } from "./replies";
 import { Tmux } from "./tmux-driver";
 import { RESERVED_SLOTS } from "../src/server/listener";
 import { safeJson, safeText } from "../src/safe-text";
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A stand-in server that records every connection and byte; `answer` replies to each line. */
-function fakeServer(path: string, answer?: (msg: any) => string) {
+function fakeServer(path: string, answer?: (msg: AnyReply) => string) {
   const rec = { connections: 0, bytes: "" };
   const srv = Bun.listen({
     unix: path,

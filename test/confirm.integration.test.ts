@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 import { newConfirm, promptKey } from "../src/ui/prompt";
+import type { KeyCode } from "../src/protocol/events";
 
 const WS = wsArgv().join(" ");
 const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
@@ -18,7 +19,7 @@ const paneCount = async (s: TestServer) => (await s.list()).flatMap((w) => w.tab
 const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 
 test("the answer: y (or Y) confirms; n, Escape, Ctrl-C, Enter, the prefix cancel", () => {
-  const key = (code: any, modifiers = "NONE") => ({ code, modifiers, kind: "Press" as const, state: "" });
+  const key = (code: KeyCode, modifiers = "NONE") => ({ code, modifiers, kind: "Press" as const, state: "" });
   const p = newConfirm("Close pane 2 (bash)? (y/n)", () => {});
   expect(promptKey(p, key({ Char: "y" }))).toBe("submit");
   expect(promptKey(p, key({ Char: "Y" }, "SHIFT"))).toBe("submit");

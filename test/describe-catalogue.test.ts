@@ -164,6 +164,8 @@ test("the replies the tests type (test/replies.ts) carry only the fields their r
     session_snapshot: {},
     dashboard: {},
     search: { pattern: "x" },
+    approval_list: {},
+    agent_queue_list: {},
   };
   const undescribed: string[] = [];
   for (const [type, fields] of Object.entries(sent)) {

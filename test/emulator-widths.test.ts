@@ -51,7 +51,7 @@ describe("the emulator's widths", () => {
     expect(e.term.unicode.activeVersion).toBe("15-graphemes");
     expect(xtermSpeedupsInstalled()).toBe(true);
     // The scroll shortcut replaces this terminal's own emitter's fire (an own property).
-    const inner = (e.term as any)._core._bufferService._onScroll;
+    const inner = (e.term as unknown as { _core: { _bufferService: { _onScroll: object } } })._core._bufferService._onScroll;
     expect(Object.hasOwn(inner, "fire")).toBe(true);
     e.dispose();
   });

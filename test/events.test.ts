@@ -3,6 +3,7 @@
 // never reads (the daemon's memory stays bounded, other clients are unaffected, the reader gets a gap).
 import { expect, test } from "bun:test";
 import { Conn, readUntil, rssKb, useServer, waitFor } from "./harness";
+import type { AnyReply } from "./replies";
 
 const s = useServer();
 
@@ -109,7 +110,7 @@ test("output events are opt-in and rate-limited, with no seq", async () => {
   await s.v6({ type: "wait_for", condition: "idle", pane: p, idle_ms: 300 });
   const elapsed = Date.now() - t0;
   await s.v6({ type: "pane_close", pane: p });
-  const events: any[] = [];
+  const events: AnyReply[] = [];
   for (;;) {
     try {
       events.push(await out.next(300));

@@ -5,6 +5,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import { serverWithTmux } from "./tmux-driver";
 import { gitEnv, makeRepo } from "./git-rig";
 
@@ -57,8 +58,8 @@ command = ["sh", "-c", "echo 'claude: not logged in'; exit 1"]
   const r = await s.v6({ id: 1, type: "new_workstream", template: "agent", name: "feat-x", repo });
   expect(r).toMatchObject({ type: "pane" });
   const held = await waitFor("the template's failing pane to be held", async () => {
-    const list = JSON.parse(await s.ok(["--json", "pane", "list"])).panes;
-    return list.find((p: any) => p.exited && p.exit_code === 1 && p.start_command[0] === "sh");
+    const list = (JSON.parse(await s.ok(["--json", "pane", "list"])) as Replies["pane_list"]).panes;
+    return list.find((p) => p.exited && p.exit_code === 1 && p.start_command[0] === "sh");
   });
   const screen = await tmux.waitFor("f", (t) => statusLine(t).includes(`pane ${held.pane} (sh) failed: status 1`));
   expect(statusLine(screen)).toContain("failed: status 1");

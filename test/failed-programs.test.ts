@@ -6,8 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
+import type { PaneListing } from "../src/model/views";
+import type { Replies } from "./replies";
 
-const panesOf = async (s: TestServer): Promise<any[]> => JSON.parse(await s.ok(["--json", "pane", "list"])).panes;
+const panesOf = async (s: TestServer): Promise<PaneListing[]> => (JSON.parse(await s.ok(["--json", "pane", "list"])) as Replies["pane_list"]).panes;
 const info = (s: TestServer, pane: number) => s.v6({ id: 1, type: "pane_info", pane });
 
 describe("a running server", () => {
@@ -39,8 +41,8 @@ describe("a running server", () => {
     const pane = Number((await s.ok(["tab", "new", "--name", "Build", "--", "make", "watch"], { cwd: dir })).trim());
     const screen = await s.waitScreen(pane, "[exited: status 2]");
     expect(screen).toMatch(/No rule to make target|no makefile/i);
-    const tabs = JSON.parse(await s.ok(["--json", "workspace", "list"])).workspaces.flatMap((w: any) => w.tabs);
-    expect(tabs.some((t: any) => t.name === "Build" && t.panes.includes(pane))).toBe(true);
+    const tabs = (JSON.parse(await s.ok(["--json", "workspace", "list"])) as Replies["workspace_list"]).workspaces.flatMap((w) => w.tabs);
+    expect(tabs.some((t) => t.name === "Build" && t.panes.includes(pane))).toBe(true);
     await s.ok(["pane", "close", String(pane)]);
   });
 
@@ -81,7 +83,7 @@ describe("ws start -- CMD", () => {
       servers.push(s);
       const r = await s.run(["start", "--", "sh", "-c", script]);
       expect(r.code).toBe(0);
-      const pane = (await panesOf(s))[0].pane;
+      const pane = (await panesOf(s))[0]!.pane;
       await s.waitScreen(pane, `[exited: ${status}]`);
       // Well after the exit: the server still answers and the pane is there.
       expect(await info(s, pane)).toMatchObject({ exited: true });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import { git, gitEnv, makeRepo } from "./git-rig";
 
 const AGENT = join(ROOT, "test/fixtures/fan-agent.sh");
@@ -82,9 +83,9 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     for (const k of [1, 2, 3]) expect(git(repo, ["rev-parse", `race-${k}`], env)).toBe(base);
 
     // Status: cand-K.txt (K lines) and one line in README.md: 2 files, K+1 added.
-    const st = JSON.parse(await s.ok(["--json", "fan", "status", "race"]));
+    const st: Replies["fan_status"] = JSON.parse(await s.ok(["--json", "fan", "status", "race"]));
     expect(st).toMatchObject({ type: "fan_status", fan: "race", template: "fanagent", base, prompt: "add your file" });
-    expect(st.candidates.map((c: any) => [c.k, c.workstream, c.open, c.status, c.prompted, c.turns, c.files, c.added, c.removed, c.check, c.exit_code])).toEqual([
+    expect(st.candidates.map((c) => [c.k, c.workstream, c.open, c.status, c.prompted, c.turns, c.files, c.added, c.removed, c.check, c.exit_code])).toEqual([
       [1, "race-1", true, "done", true, 1, 2, 2, 0, "failed", 1],
       [2, "race-2", true, "done", true, 1, 2, 3, 0, "passed", 0],
       [3, "race-3", true, "done", true, 1, 2, 4, 0, "failed", 1],
@@ -132,8 +133,8 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
   for (const k of [1, 2]) await waitFor(`tile-${k} to get its prompt`, () => existsSync(`${prompts}.tile-${k}`) && readFileSync(`${prompts}.tile-${k}`, "utf8") === "tiled prompt\n", 60_000);
   // Each candidate's agent is told apart in the shared tab.
   await waitFor("both turns to finish", async () => {
-    const st = await s.v6({ type: "fan_status", name: "tile" });
-    return st.candidates.every((c: any) => c.status === "done" && c.check === "none") && st;
+    const st = await s.call({ type: "fan_status", name: "tile" });
+    return st.candidates.every((c) => c.status === "done" && c.check === "none") && st;
   }, 60_000);
 
   const kept = await s.v6({ type: "fan_keep", name: "tile", k: 1, delete_branches: true });

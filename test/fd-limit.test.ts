@@ -5,6 +5,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Conn, TestServer, waitFor, wsArgv } from "./harness";
+import type { AnyReply } from "./replies";
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -53,16 +54,16 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   const pid = s.daemonPid()!;
   // Panes until the descriptors are spoken for: each refused one says why, with the limit.
   let made = 0;
-  let refusal: any;
+  let refusal: AnyReply | undefined;
   for (let i = 0; i < 100 && !refusal; i++) {
     const r = await s.v6({ type: "tab_new", command: ["cat"] });
     if (r.type === "error") refusal = r;
     else made++;
   }
   expect(refusal).toBeDefined();
-  expect(refusal.code).toBe("resource_exhausted");
-  expect(refusal.hint).toMatchObject({ limit: 192, panes: 32 });
-  expect(refusal.message).toContain("RLIMIT_NOFILE");
+  expect(refusal?.code).toBe("resource_exhausted");
+  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 32 });
+  expect(refusal?.message).toContain("RLIMIT_NOFILE");
   expect(made).toBe(31);
   // The refusal left nothing behind: the panes made are all there is.
   const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)).length);

@@ -32,6 +32,20 @@ import {
 } from "../src/features/agents/hooks-install.ts";
 import { TestServer } from "./harness";
 
+/** One group of hooks in a Claude settings.json or a Codex hooks.json. */
+interface HookGroup {
+  matcher?: string;
+  hooks: { type: string; command: string }[];
+}
+
+/** The parts of a Codex config.toml these tests read. */
+interface CodexConfig {
+  notify?: string[];
+  model?: string;
+  tui?: Record<string, unknown>;
+  mcp_servers?: Record<string, { args?: string[] }>;
+}
+
 const WS = ["/opt/ws dir/ws"]; // a path with a space: the command must quote it
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), "ws-hooks-"))));
@@ -63,7 +77,7 @@ describe("claude settings.json", () => {
     expect(after.hooks.Stop[0].hooks[0].command).toBe("afplay /System/Library/Sounds/Glass.aiff");
     expect(after.hooks.PreToolUse[0]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "~/bin/check-bash.sh" }] });
     for (const event of CLAUDE_EVENTS) {
-      const ours = after.hooks[event].filter((g: any) => g.hooks.some((h: any) => h.command.includes(" report ")));
+      const ours = after.hooks[event].filter((g: HookGroup) => g.hooks.some((h) => h.command.includes(" report ")));
       expect(ours).toHaveLength(1);
       expect(ours[0].hooks[0]).toEqual({ type: "command", command: `'/opt/ws dir/ws' report ${event} --agent claude` });
     }
@@ -153,10 +167,10 @@ args = ["--port", "0"]
     writeFileSync(file, userToml);
     runHooks({ action: "install", target: "codex", file, ws: WS });
     const text = readFileSync(file, "utf8");
-    const parsed = parseToml(text) as any;
+    const parsed = parseToml(text) as CodexConfig;
     expect(parsed.notify).toEqual([...WS, "report", "--agent", "codex"]);
     expect(parsed.model).toBe("o3");
-    expect(parsed.mcp_servers.docs.args).toEqual(["--port", "0"]);
+    expect(parsed.mcp_servers?.docs?.args).toEqual(["--port", "0"]);
     expect(text.endsWith(userToml)).toBe(true);
     runHooks({ action: "uninstall", target: "codex", file, ws: WS });
     expect(readFileSync(file, "utf8")).toBe(userToml);
@@ -167,13 +181,13 @@ args = ["--port", "0"]
     const withNotify = `model = "o3"\nnotify = [\n  "python3",\n  "/home/me/notify.py",\n]\n\n[tui]\nnotifications = true\n`;
     writeFileSync(file, withNotify);
     runHooks({ action: "install", target: "codex", file, ws: WS });
-    const parsed = parseToml(readFileSync(file, "utf8")) as any;
+    const parsed = parseToml(readFileSync(file, "utf8")) as CodexConfig;
     expect(parsed.notify).toEqual([...WS, "report", "--agent", "codex", "--", "python3", "/home/me/notify.py"]);
     expect(parsed.tui).toEqual({ notifications: true });
     // Edited since install: the structural path still gives the user's notify back.
     writeFileSync(file, readFileSync(file, "utf8") + "# later edit\n");
     runHooks({ action: "uninstall", target: "codex", file, ws: WS });
-    const back = parseToml(readFileSync(file, "utf8")) as any;
+    const back = parseToml(readFileSync(file, "utf8")) as CodexConfig;
     expect(back.notify).toEqual(["python3", "/home/me/notify.py"]);
     expect(readFileSync(file, "utf8")).toContain("# later edit");
   });
@@ -207,7 +221,7 @@ describe("codex hooks.json (the approvals hook)", () => {
       hooks: [{ type: "command", command: codexApprovalCommand(WS), timeout: CODEX_PERMISSION_HOOK_TIMEOUT_S, statusMessage: expect.stringContaining("ws") }],
     });
     expect(codexApprovalCommand(WS)).toBe("'/opt/ws dir/ws' approval-hook --agent codex");
-    expect((parseToml(readFileSync(file, "utf8")) as any).notify).toEqual([...WS, "report", "--agent", "codex"]);
+    expect(parseToml(readFileSync(file, "utf8")).notify).toEqual([...WS, "report", "--agent", "codex"]);
     // Twice is once.
     expect(runHooks({ action: "install", target: "codex", file, ws: WS })).not.toContain("open /hooks");
     expect(JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8")).hooks.PermissionRequest).toHaveLength(2);
@@ -229,7 +243,7 @@ describe("codex hooks.json (the approvals hook)", () => {
     // ws moved: install updates its own command rather than adding a second one.
     runHooks({ action: "install", target: "codex", file, ws: ["/usr/local/bin/ws"] });
     const moved = JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"));
-    expect(moved.hooks.PermissionRequest.map((g: any) => g.hooks[0].command)).toEqual(["/usr/local/bin/ws approval-hook --agent codex"]);
+    expect(moved.hooks.PermissionRequest.map((g: HookGroup) => g.hooks[0]!.command)).toEqual(["/usr/local/bin/ws approval-hook --agent codex"]);
     runHooks({ action: "uninstall", target: "codex", file, ws: ["/usr/local/bin/ws"] });
     expect(JSON.parse(readFileSync(join(dir, "hooks.json"), "utf8"))).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } });
   });
@@ -377,7 +391,7 @@ describe("ws hooks on the files as they are on disk", () => {
     symlinkSync(real, link);
     expect((await hooks("install", "codex")).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect((parseToml(readFileSync(real, "utf8")) as any).notify).toContain("report");
+    expect((parseToml(readFileSync(real, "utf8")) as CodexConfig).notify).toContain("report");
     expect(modeOf(real)).toBe(0o600);
     expect(modeOf(backupPath(link))).toBe(0o600);
     expect((await hooks("uninstall", "codex")).code).toBe(0);

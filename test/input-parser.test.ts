@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { InputParser } from "../src/protocol/input-parser";
+import type { KeyCode, KeyKind, TermEvent } from "../src/protocol/events";
 
-const key = (code: unknown, modifiers = "", kind = "Press", state = ""): any => ({ Key: { code, modifiers, kind, state } });
-const parse = (s: string): any[] => new InputParser().feed(s);
+const key = (code: KeyCode, modifiers = "", kind: KeyKind = "Press", state = ""): TermEvent => ({ Key: { code, modifiers, kind, state } });
+const parse = (s: string): TermEvent[] => new InputParser().feed(s);
 
 describe("input parser", () => {
   test("plain characters, upper case carries SHIFT, UTF-8", () => {

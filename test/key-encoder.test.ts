@@ -3,9 +3,10 @@ import { Terminal } from "@xterm/headless";
 import { encodeEvent, modesOf, DEFAULT_MODES, type PaneInputModes } from "../src/model/key-encoder";
 import { trackModes } from "../src/model/emulator-modes";
 import { InputParser } from "../src/protocol/input-parser";
+import type { KeyCode, KeyKind, TermEvent } from "../src/protocol/events";
 
-const key = (code: unknown, modifiers = "", kind = "Press", state = "") => ({ Key: { code, modifiers, kind, state } }) as any;
-const enc = (ev: any, m: Partial<PaneInputModes> = {}) => encodeEvent(ev, { ...DEFAULT_MODES, ...m });
+const key = (code: KeyCode, modifiers = "", kind: KeyKind = "Press", state = ""): TermEvent => ({ Key: { code, modifiers, kind, state } });
+const enc = (ev: TermEvent, m: Partial<PaneInputModes> = {}) => encodeEvent(ev, { ...DEFAULT_MODES, ...m });
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
 
 describe("key encoder", () => {
@@ -46,10 +47,10 @@ describe("key encoder", () => {
   });
 
   test("mouse per tracking mode and encoding", () => {
-    const down = { Mouse: { kind: { Down: "Left" }, column: 4, row: 2, modifiers: "" } };
-    const up = { Mouse: { kind: { Up: "Left" }, column: 4, row: 2, modifiers: "" } };
-    const drag = { Mouse: { kind: { Drag: "Left" }, column: 4, row: 2, modifiers: "" } };
-    const wheel = { Mouse: { kind: "ScrollDown", column: 0, row: 0, modifiers: "CONTROL" } };
+    const down: TermEvent = { Mouse: { kind: { Down: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const up: TermEvent = { Mouse: { kind: { Up: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const drag: TermEvent = { Mouse: { kind: { Drag: "Left" }, column: 4, row: 2, modifiers: "" } };
+    const wheel: TermEvent = { Mouse: { kind: "ScrollDown", column: 0, row: 0, modifiers: "CONTROL" } };
     expect(enc(down)).toBeNull();
     expect(enc(down, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBe("\x1b[<0;5;3M");
     expect(enc(up, { mouseTracking: "vt200", mouseEncoding: "sgr" })).toBe("\x1b[<0;5;3m");
@@ -63,7 +64,7 @@ describe("key encoder", () => {
   test("round trip: parser output re-encodes to the original bytes", () => {
     for (const s of ["a", "\x03", "\x1bx", "\x1b[A", "\x1b[1;5C", "\x1b[3~", "\x1bOP", "\x1b[15~", "\x7f", "\r", "\x00"]) {
       const [ev] = new InputParser().feed(s);
-      expect(enc(ev)).toBe(s);
+      expect(enc(ev!)).toBe(s);
     }
   });
 

@@ -10,7 +10,8 @@ import { checkCommandLine } from "../src/ui/command-line";
 import { InputParser } from "../src/protocol/input-parser";
 
 const nameOf = (raw: string) => {
-  const [ev] = new InputParser().feed(raw) as any[];
+  const [ev] = new InputParser().feed(raw);
+  if (typeof ev !== "object" || !("Key" in ev)) throw new Error(`not a key: ${JSON.stringify(ev)}`);
   return keyName(ev.Key);
 };
 

@@ -2,6 +2,7 @@
 // budget within 2 s is refused with busy having done nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Conn, TestServer, waitFor } from "./harness";
+import type { AnyReply, V6Reply } from "./replies";
 import { parseReply } from "../src/protocol/envelope";
 import { RESERVED_SLOTS } from "../src/server/listener";
 
@@ -44,9 +45,9 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
     for (const t of tricklers.splice(0)) clearInterval(t);
     held.shift()!.close();
     // Once one has gone, a new connection is served; the held ones still get their events.
-    let hello: any;
+    let hello: V6Reply<"hello"> | undefined;
     for (let i = 0; i < 50 && hello?.type !== "hello"; i++) hello = await s.v6({ type: "hello" });
-    expect(hello.type).toBe("hello");
+    expect(hello?.type).toBe("hello");
   } finally {
     for (const t of tricklers) clearInterval(t);
     for (const c of held) c.close();
@@ -59,11 +60,11 @@ test("a request over 64 KiB with no budget waits up to 2 s, then is refused with
   // (Not an output wait: a pattern is refused at once past 4096 characters.)
   holder.send({ v: 6, id: "hold", type: "wait_for", condition: "workspace_exists", workspace: "q".repeat(70 * 1024), timeout: 20000 });
   const marker = "m".repeat(70 * 1024);
-  let r: any;
+  let r: AnyReply | undefined;
   const t0 = Date.now();
   for (let i = 0; i < 20; i++) {
     r = await s.v6({ id: "big", type: "pane_send", pane: 1, text: `: ${marker}` });
-    if (r.code === "busy") break;
+    if (r?.code === "busy") break;
   }
   const waited = Date.now() - t0;
   expect(r).toMatchObject({ v: 6, id: "big", type: "error", code: "busy" });
@@ -73,19 +74,19 @@ test("a request over 64 KiB with no budget waits up to 2 s, then is refused with
   expect((await s.v6({ type: "hello" })).type).toBe("hello");
   // The holder goes: its budget comes back and the large request goes through.
   holder.close();
-  let ok: any;
+  let ok: AnyReply | undefined;
   for (let i = 0; i < 10 && ok?.type !== "ok"; i++) ok = await s.v6({ type: "pane_send", pane: 1, text: `: ${marker}` });
-  expect(ok.type).toBe("ok");
+  expect(ok?.type).toBe("ok");
   // Legacy lines get busy in their own style.
   const h2 = await Conn.open(s.sock);
   h2.send({ v: 6, type: "wait_for", condition: "workspace_exists", workspace: "z".repeat(70 * 1024), timeout: 20000 });
-  let legacy: any;
+  let legacy: AnyReply | undefined;
   for (let i = 0; i < 20; i++) {
     legacy = await s.request({ v: 2, type: "pane_send", pane: 1, text: marker });
-    if (legacy.type === "error") break;
+    if (legacy?.type === "error") break;
   }
-  expect(legacy.v).toBe(5);
-  expect(legacy.message).toMatch(/^busy: /);
+  expect(legacy?.v).toBe(5);
+  expect(legacy?.message).toMatch(/^busy: /);
   h2.close();
 }, 60_000);
 

@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, useServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
@@ -219,7 +220,7 @@ test("layout_apply with one missing program or cwd deep in the tree starts nothi
   const root2 = { ...root, second: { ...root.second, first: { type: "pane", cwd: "/nonexistent/dir" } } };
   expect(await s.v6({ type: "layout_apply", name: "dev", root: root2 })).toMatchObject({ code: "cwd_not_found", hint: { param: "root.second.first.cwd" } });
   // Replacing a tab: the old one stays when the new one can't be made.
-  const tab = (before as any).workspaces[0].tabs[0].id;
+  const tab = (before as Replies["session_snapshot"]).workspaces[0]!.tabs[0]!.id;
   expect(await s.v6({ type: "layout_apply", tab, root })).toMatchObject({ code: "program_not_found" });
   expect(await model()).toEqual(before);
   expect(startedSince(kids)).toEqual([]);

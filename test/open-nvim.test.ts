@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
-import { decode, encode } from "../src/features/nvim/msgpack";
+import { decode, encode, type Packable } from "../src/features/nvim/msgpack";
 import { parseLocation } from "../src/features/nvim/location";
 import { nvimListenArgv, nvimSocketOf } from "../src/features/nvim/listen";
 
@@ -54,7 +54,7 @@ test("location, listen argv and msgpack: the pure parts", () => {
   expect(nvimListenArgv(["vim"], "/run/ws")).toEqual(["vim"]);
   expect(nvimSocketOf(["nvim", "--listen", "/elsewhere/x.sock"], "/run/ws")).toBeUndefined();
   for (const v of [null, true, 0, 127, 128, 70000, -1, -33, -70000, "", "é|'\" x", "y".repeat(300), [1, ["a", null]]] as const)
-    expect(decode(encode(v as any)).value).toEqual(v as any);
+    expect(decode(encode(v as Packable)).value).toEqual(v);
 });
 
 test("ws open starts a Neovim beside the caller at line and column, and a second open reuses it", async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { Conn, processAlive, readUntil, TestServer, useServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
+import type { Replies } from "./replies";
 import { parseArgs } from "../src/cli-table/parse";
 import { buildCommandTable } from "../src/cli-table/table";
 
@@ -309,10 +310,10 @@ describe("ws pane list", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("{nope}");
     expect(bad.stderr).toContain("{command}");
-    const json = JSON.parse(await s.ok(["--json", "pane", "list", "--workspace", "main"]));
+    const json: Replies["pane_list"] = JSON.parse(await s.ok(["--json", "pane", "list", "--workspace", "main"]));
     expect(json.type).toBe("pane_list");
-    expect(json.panes.every((p: any) => p.workspace === "main")).toBe(true);
-    expect(json.panes.find((p: any) => p.pane === pane)).toMatchObject({ pid: expect.any(Number), cols: expect.any(Number), rows: expect.any(Number), focused: true, agent_status: null, start_command: ["sleep", "777"] });
+    expect(json.panes.every((p) => p.workspace === "main")).toBe(true);
+    expect(json.panes.find((p) => p.pane === pane)).toMatchObject({ pid: expect.any(Number), cols: expect.any(Number), rows: expect.any(Number), focused: true, agent_status: null, start_command: ["sleep", "777"] });
   });
 });
 
@@ -345,8 +346,8 @@ describe("saved sessions", () => {
       expect((await srv.run(["kill-server", "--keep"])).code).toBe(0);
       await waitFor("the server to be gone", async () => (await srv.run(["pane", "list"])).code !== 0, 20_000);
       await srv.ok(["start"]);
-      const panes = (await srv.v6({ type: "pane_list" })).panes as any[];
-      const back = panes.find((p) => p.name === "result");
+      const panes = (await srv.call({ type: "pane_list" })).panes;
+      const back = panes.find((p) => p.name === "result")!;
       expect(back).toMatchObject({ label: "result", start_command: ["sh", "-c", 'echo "saved=$SAVED"; exit 2'] });
       // Its program ran again with its env, and it is kept again when it exits.
       await srv.waitScreen(back.pane, /saved=yes[^]*\[exited: status 2\][^]*saved=yes[^]*\[exited: status 2\]/);

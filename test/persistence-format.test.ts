@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
-import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody } from "../src/features/persistence/format";
+import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody, type ProblemKind, type SavedPrompt, type SaveProblem } from "../src/features/persistence/format";
+import type { PersistenceService } from "../src/features/persistence/service";
+import type { CheckpointPolicy } from "../src/model/workstream";
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/screen-text";
 import { applySave, preface } from "../src/features/persistence/restore";
@@ -47,7 +49,7 @@ describe("save format", () => {
     const policy: SaveBody = { ...sample(), workstreams: [{ name: "cp", repo: "/r", dir: "/d", branch: "b", checkpoints: { keep: 2, max_age_days: 7 } }] };
     expect(decode(encode(policy, meta)).body.workstreams).toEqual(policy.workstreams);
     for (const checkpoints of [{ keep: 0, max_age_days: 7 }, { keep: 2 }, { keep: 2, max_age_days: 100_001 }, "keep=2", { keep: 1.5, max_age_days: 7 }]) {
-      const r = decode(encode({ ...sample(), workstreams: [{ name: "cp", repo: "/r", dir: "/d", branch: "b", checkpoints: checkpoints as any }] }, meta));
+      const r = decode(encode({ ...sample(), workstreams: [{ name: "cp", repo: "/r", dir: "/d", branch: "b", checkpoints: checkpoints as unknown as CheckpointPolicy }] }, meta));
       expect(r.body.workstreams).toEqual([{ name: "cp", repo: "/r", dir: "/d", branch: "b" }]);
       expect(r.skipped).toEqual(['workstream 1 ("cp"): its checkpoints policy is not keep and max_age_days from 1 to 100000; using the defaults']);
     }
@@ -66,14 +68,14 @@ describe("save format", () => {
       { text: 7, when: "idle", at: 3 },
       { text: "x".repeat(MAX_PROMPT_CHARS + 1), when: "idle", at: 4 },
       { text: "last", when: "done", at: 5 },
-    ] as any;
+    ] as unknown as SavedPrompt[]; // bad entries on purpose
     const r = decode(encode(body, meta));
     expect(r.body.workspaces[0]!.tabs[0]!.panes[0]!.prompts).toEqual([{ text: "first", when: "idle", at: 1 }, { text: "last", when: "done", at: 5 }]);
     expect(r.skipped.join("\n")).toContain("3 of its queued prompts were not valid; dropped");
     // Past the per-agent limit: the first ones are kept. Not a list: none.
     pane.prompts = Array.from({ length: MAX_QUEUED_PER_AGENT + 3 }, (_, i) => ({ text: `p${i}`, when: "idle" as const, at: i }));
     expect(decode(encode(body, meta)).body.workspaces[0]!.tabs[0]!.panes[0]!.prompts!.map((p) => p.text)).toEqual(pane.prompts.slice(0, MAX_QUEUED_PER_AGENT).map((p) => p.text));
-    pane.prompts = "first" as any;
+    pane.prompts = "first" as unknown as SavedPrompt[]; // not a list, on purpose
     expect(decode(encode(body, meta)).body.workspaces[0]!.tabs[0]!.panes[0]!.prompts).toBeUndefined();
   });
 
@@ -91,7 +93,7 @@ describe("save format", () => {
     expect(decode(encode(body, meta)).body).toEqual(body);
   });
 
-  const kinds: [string, (b: Buffer) => Uint8Array, string, RegExp][] = [
+  const kinds: [string, (b: Buffer) => Uint8Array, ProblemKind, RegExp][] = [
     ["empty", () => new Uint8Array(), "truncated", /empty/],
     ["cut in the header", (b) => b.subarray(0, 40), "truncated", /inside its header/],
     ["cut in the body", (b) => b.subarray(0, b.length - 100), "truncated", /cut short/],
@@ -104,11 +106,11 @@ describe("save format", () => {
   for (const [what, damage, kind, message] of kinds)
     test(`refuses a save ${what} (${kind})`, () => {
       const bytes = damage(readFileSync(FIXTURE));
-      let err: any;
+      let err: SaveProblem | undefined;
       try {
         decode(bytes);
       } catch (e) {
-        err = e;
+        err = e as SaveProblem;
       }
       expect(err?.kind).toBe(kind);
       expect(err?.message).toMatch(message);
@@ -120,17 +122,21 @@ describe("save format", () => {
   });
 
   test("structure checks name what is wrong", () => {
-    const b = () => structuredClone(sample()) as any;
-    const cases: [string, (x: any) => void, RegExp][] = [
-      ["layout names a missing pane", (x) => (x.workspaces[1].tabs[1].layout.b.b.pane = 99), /layout and the pane list disagree/],
-      ["focus outside the tab", (x) => (x.workspaces[1].tabs[1].focused = 1), /focused pane is not in the tab/],
-      ["zoom outside the tab", (x) => (x.workspaces[1].tabs[1].zoomed = 2), /zoomed pane/],
-      ["ratio out of range", (x) => (x.workspaces[1].tabs[1].layout.ratio = 1.5), /ratio/],
-      ["two workspaces of one name", (x) => (x.workspaces[1].name = "MAIN"), /appears twice/],
-      ["active tab out of range", (x) => (x.workspaces[0].active = 3), /active tab/],
+    const b = (): SaveBody => structuredClone(sample());
+    const tab = (x: SaveBody, w: number, t: number) => x.workspaces[w]!.tabs[t]!;
+    // The sample's tab 1 of workspace 1 is a split whose second half is a split: its layout is
+    // reached through `unknown` to break it; a command of numbers is out of type on purpose.
+    const split = (x: SaveBody) => tab(x, 1, 1).layout as unknown as { ratio: number; b: { b: { pane: number } } };
+    const cases: [string, (x: SaveBody) => void, RegExp][] = [
+      ["layout names a missing pane", (x) => (split(x).b.b.pane = 99), /layout and the pane list disagree/],
+      ["focus outside the tab", (x) => (tab(x, 1, 1).focused = 1), /focused pane is not in the tab/],
+      ["zoom outside the tab", (x) => (tab(x, 1, 1).zoomed = 2), /zoomed pane/],
+      ["ratio out of range", (x) => (split(x).ratio = 1.5), /ratio/],
+      ["two workspaces of one name", (x) => (x.workspaces[1]!.name = "MAIN"), /appears twice/],
+      ["active tab out of range", (x) => (x.workspaces[0]!.active = 3), /active tab/],
       ["current out of range", (x) => (x.current = 2), /current workspace/],
-      ["a tabless workspace", (x) => (x.workspaces[0].tabs = []), /no tabs/],
-      ["command not strings", (x) => (x.workspaces[0].tabs[0].panes[0].command = [1]), /command/],
+      ["a tabless workspace", (x) => (x.workspaces[0]!.tabs = []), /no tabs/],
+      ["command not strings", (x) => (tab(x, 0, 0).panes[0]!.command = [1] as unknown as string[]), /command/],
     ];
     expect(checkBody(b())).toBeUndefined();
     for (const [, change, msg] of cases) {
@@ -288,7 +294,7 @@ describe("save → restore on a live session", () => {
 describe("the save queue", () => {
   /** A session with one `cat` pane and its persistence service saving into a temporary
    * directory; `started` counts (with their times) the saves that begin. */
-  async function withService(opts: { debounceMs?: number; scrollbackMs?: number }, body: (t: { s: Session; svc: any; dir: string; started: number[] }) => Promise<void>) {
+  async function withService(opts: { debounceMs?: number; scrollbackMs?: number }, body: (t: { s: Session; svc: PersistenceService; dir: string; started: number[] }) => Promise<void>) {
     const { PersistenceService } = await import("../src/features/persistence/service");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
@@ -298,8 +304,10 @@ describe("the save queue", () => {
     const quiet = { info() {}, warn() {}, error() {} };
     const svc = new PersistenceService(s, { path: join(dir, "default.session"), server: "default", ws: "test", log: quiet, ...opts });
     const started: number[] = [];
-    const orig = (svc as any).writeOnce.bind(svc);
-    (svc as any).writeOnce = (o: any) => (started.push(performance.now()), orig(o));
+    // writeOnce is private: reached through `unknown` to count the saves that begin.
+    const seam = svc as unknown as { writeOnce(o: { fresh?: boolean; full?: boolean }): Promise<unknown> };
+    const orig = seam.writeOnce.bind(svc);
+    seam.writeOnce = (o) => (started.push(performance.now()), orig(o));
     try {
       await body({ s, svc, dir, started });
     } finally {
@@ -339,7 +347,7 @@ describe("the save queue", () => {
       const results = await Promise.race([Promise.all([first, ...during]), Bun.sleep(10_000).then(() => "stuck")]);
       expect(results).not.toBe("stuck");
       expect(started.length).toBe(2);
-      expect((results as any[]).every((r) => r?.panes === 1)).toBe(true);
+      expect((results as ({ panes: number } | undefined)[]).every((r) => r?.panes === 1)).toBe(true);
       expect(decode(readFileSync(join(dir, "default.session"))).body.workspaces[0]!.name).toBe("main");
     });
   }, 30_000);

@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
+import type { WorkspaceInfo } from "../src/model/views";
 import { decode, FORMAT_VERSION, type SaveBody } from "../src/features/persistence/format";
 import { panesOf, type Layout } from "../src/model/layout";
 
@@ -23,8 +24,8 @@ const savePath = (s: TestServer) => join(s.env.XDG_STATE_HOME!, "ws", "default.s
 const readSave = (s: TestServer) => decode(readFileSync(savePath(s)));
 
 /** workspace_list with pane ids replaced by how many panes a tab has. */
-function listShape(wss: any[]): unknown {
-  return wss.map((w) => ({ ...w, tabs: w.tabs.map((t: any) => ({ ...t, panes: t.panes.length })) }));
+function listShape(wss: WorkspaceInfo[]): unknown {
+  return wss.map((w) => ({ ...w, tabs: w.tabs.map((t) => ({ ...t, panes: t.panes.length })) }));
 }
 
 /** A layout with pane ids replaced by their position in the tab. */

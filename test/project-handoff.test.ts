@@ -51,7 +51,7 @@ test("ws project handoff asks each agent in the project's tabs, waits, and print
   // A second handoff prints only what this one added; the file keeps both.
   const json = JSON.parse(await s.ok(["--json", "project", "handoff", "buttons"]));
   expect(json).toMatchObject({ type: "handoff", file });
-  expect(json.agents.map((a: any) => [a.pane, a.asked, a.status]).sort()).toEqual([[a1, true, "done"], [a2, true, "done"]].sort());
+  expect(json.agents.map((a: { pane: number; asked: boolean; status: string }) => [a.pane, a.asked, a.status]).sort()).toEqual([[a1, true, "done"], [a2, true, "done"]].sort());
   expect(json.entries.split("## pane").length - 1).toBe(2);
   expect(readFileSync(file, "utf8").split("## pane").length - 1).toBe(4);
 }, 30_000);

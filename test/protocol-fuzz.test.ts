@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { type Conn, TestServer, processAlive, rssKb, waitFor } from "./harness";
-import type { Replies } from "./replies";
+import type { AnyReply, Replies } from "./replies";
 
 type Snapshot = Replies["session_snapshot"];
 import { MESSAGES } from "../src/commands";
@@ -217,7 +217,8 @@ class LineClient {
     }
   }
 
-  async json(msg: Record<string, unknown>): Promise<any> {
+  /** The reply, parsed: AnyReply unless the caller names the type it reads. */
+  async json<T = AnyReply>(msg: Record<string, unknown>): Promise<T> {
     return JSON.parse(await this.send(j(msg)));
   }
 
@@ -353,7 +354,7 @@ function judgeReply(v: number | undefined, line: string, reply: string): boolean
     stats.codes["(plain)"] = (stats.codes["(plain)"] ?? 0) + 1;
     return true;
   }
-  let r: any;
+  let r: AnyReply;
   try {
     r = JSON.parse(reply);
   } catch {
@@ -364,9 +365,10 @@ function judgeReply(v: number | undefined, line: string, reply: string): boolean
   if (r.type !== "error") return false;
   if (typeof r.message !== "string" || !r.message) throw new Error(`error without a message — ${where}`);
   if (v >= 6) {
-    if (!(r.code in ERROR_CODES)) throw new Error(`unknown error code ${r.code} — ${where}`);
-    if (r.code === "internal") throw new Error(`internal error — ${where}`);
-    stats.codes[r.code] = (stats.codes[r.code] ?? 0) + 1;
+    const code = String(r.code);
+    if (!(code in ERROR_CODES)) throw new Error(`unknown error code ${code} — ${where}`);
+    if (code === "internal") throw new Error(`internal error — ${where}`);
+    stats.codes[code] = (stats.codes[code] ?? 0) + 1;
   } else {
     if (/internal/i.test(r.message)) throw new Error(`internal error — ${where}`);
     stats.codes["(v5 json)"] = (stats.codes["(v5 json)"] ?? 0) + 1;

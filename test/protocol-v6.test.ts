@@ -2,6 +2,7 @@
 // codes and hints, and each v6 message.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Conn, TestServer, useServer, waitFor } from "./harness";
+import type { TreeNode } from "../src/model/tree";
 
 const s = useServer();
 
@@ -207,7 +208,7 @@ describe("wait_for", () => {
     const w = s.v6({ type: "wait_for", condition: "workspace_exists", workspace: "later", timeout: 10000 });
     await s.v6({ type: "workspace_new", name: "Later" });
     expect(await w).toMatchObject({ type: "wait_result", workspace: "Later" });
-    const next = (await s.v6({ type: "hello" })) && (await s.v6({ type: "session_snapshot" })).panes.reduce((m: number, p: any) => Math.max(m, p.pane), 0) + 1;
+    const next = (await s.v6({ type: "hello" })) && (await s.v6({ type: "session_snapshot" })).panes.reduce((m, p) => Math.max(m, p.pane), 0) + 1;
     const pw = s.v6({ type: "wait_for", condition: "pane_exists", pane: next, timeout: 10000 });
     const made = (await s.v6({ type: "tab_new", workspace: "Later", cwd: "/tmp", command: ["cat"] })).pane;
     expect(made).toBe(next);
@@ -251,7 +252,7 @@ describe("snapshot and layout", () => {
   });
 
   test("layout_apply builds a tab from a tree; layout_export gives the same tree back", async () => {
-    const root = {
+    const root: TreeNode = {
       type: "split",
       direction: "right",
       ratio: 0.3,
@@ -261,7 +262,7 @@ describe("snapshot and layout", () => {
     const r = await s.v6({ type: "layout_apply", workspace: "Games", name: "built", root });
     expect(r).toMatchObject({ type: "layout", workspace: "Games", panes: [expect.any(Number), expect.any(Number), expect.any(Number)] });
     const e = await s.v6({ type: "layout_export", tab: r.tab });
-    const strip = (n: any): any => (n.type === "pane" ? { type: "pane", cwd: n.cwd, command: n.command } : { type: "split", direction: n.direction, ratio: n.ratio, first: strip(n.first), second: strip(n.second) });
+    const strip = (n: TreeNode): unknown => (n.type === "pane" ? { type: "pane", cwd: n.cwd, command: n.command } : { type: "split", direction: n.direction, ratio: n.ratio, first: strip(n.first), second: strip(n.second) });
     expect(strip(e.root)).toEqual(strip(root));
     expect(e.root.first.label).toBe("left");
     // Replacing it: a new tab with new panes in the old one's place, the old one gone.

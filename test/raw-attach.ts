@@ -1,7 +1,7 @@
 // A raw attach client for tests: the `attach` line, then frames both ways over the real socket.
 // It keeps what the server sends (OUTPUT bytes, EXIT) so a test can wait for a redraw.
 import type { Socket } from "bun";
-import { FrameDecoder, FRAME_DIRECT, FRAME_EXIT, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_EXIT, FRAME_OUTPUT, encodeEvent, frameText, type ExitNotice } from "../src/protocol/frames";
 import { waitFor } from "./harness";
 
 export class RawAttach {
@@ -9,7 +9,7 @@ export class RawAttach {
   outputBytes = 0;
   /** Full redraws (screen clears) received: one follows every change of size. */
   redraws = 0;
-  exit: any;
+  exit: ExitNotice | undefined;
   /** Text the server sent instead of frames (a refusal line). */
   refusal = "";
   closed = false;

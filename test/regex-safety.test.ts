@@ -5,6 +5,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { processAlive, TestServer, useServer, waitFor } from "./harness";
+import type { AnyReply } from "./replies";
 
 const s = useServer();
 
@@ -14,7 +15,7 @@ const BAD_WAITS = 20;
 const ANSWER_WITHIN_MS = 1000;
 
 /** A request on its own connection that may take longer than the harness's 10 s. */
-async function slowRequest(msg: Record<string, unknown>): Promise<any> {
+async function slowRequest(msg: Record<string, unknown>): Promise<AnyReply> {
   return JSON.parse(await s.rawLine(JSON.stringify(msg) + "\n", 80_000));
 }
 

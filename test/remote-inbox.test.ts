@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor } from "./harness";
 import { freePort, haveSshd, SshRig } from "./ssh-rig";
+import type { Replies } from "./replies";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 
@@ -64,16 +65,16 @@ describe.skipIf(!haveSshd())("ws inbox across two hosts over real sshd", () => {
     const merged = await waitFor("both hosts' requests", async () => {
       const r = await local.run(["--json", "inbox", "-H", a.host, "-H", B], { env });
       if (r.code !== 0) return undefined;
-      const j = JSON.parse(r.stdout);
+      const j: Replies["approval_list"] = JSON.parse(r.stdout);
       return j.approvals.length === 2 ? j : undefined;
     }, 60000);
     expect(merged.hosts).toEqual([{ host: a.host, ok: true }, { host: B, ok: true }]);
-    const rowA = merged.approvals.find((r: any) => r.host === a.host);
-    const rowB = merged.approvals.find((r: any) => r.host === B);
+    const rowA = merged.approvals.find((r) => r.host === a.host)!;
+    const rowB = merged.approvals.find((r) => r.host === B)!;
     expect(rowA).toMatchObject({ pane: 1, agent: "claude", tool: "Bash", summary: "make release" });
     expect(rowB).toMatchObject({ pane: 1, agent: "claude", tool: "Write" });
     // Oldest first: a's agent asked first.
-    expect(merged.approvals[0].host).toBe(a.host);
+    expect(merged.approvals[0]!.host).toBe(a.host);
 
     const text = await local.ok(["inbox", "-H", a.host, "-H", B], { env });
     expect(text).toMatch(new RegExp(`^${a.host}\\s+${rowA.id}  claude in pane 1 .*Bash: make release`, "m"));
@@ -95,15 +96,15 @@ describe.skipIf(!haveSshd())("ws inbox across two hosts over real sshd", () => {
     writeFileSync(join(local.root, "config", "ws", "hosts"), `${a.host}\n${B}\ndeadhost\n`);
     const onB = agentOn(b, "Bash", "rm -rf /srv/cache");
     const merged = await waitFor("b's request", async () => {
-      const j = JSON.parse((await local.run(["--json", "--all-hosts", "inbox"], { env })).stdout);
+      const j: Replies["approval_list"] = JSON.parse((await local.run(["--json", "--all-hosts", "inbox"], { env })).stdout);
       return j.approvals.length === 1 ? j : undefined;
     }, 60000);
-    expect(merged.hosts.map((h: any) => [h.host, h.ok])).toEqual([[a.host, true], [B, true], ["deadhost", false]]);
+    expect(merged.hosts?.map((h) => [h.host, h.ok])).toEqual([[a.host, true], [B, true], ["deadhost", false]]);
     expect(merged.approvals[0]).toMatchObject({ host: B, summary: "rm -rf /srv/cache" });
     const text = await local.run(["--all-hosts", "inbox"], { env });
     expect(text.code).toBe(0); // some hosts answered
     expect(text.stdout).toMatch(/^deadhost\s+unreachable: ssh to deadhost failed/m);
-    await local.ok(["-H", B, "approve", String(merged.approvals[0].id)], { env });
+    await local.ok(["-H", B, "approve", String(merged.approvals[0]!.id)], { env });
     expect(await onB).toBe("DECISION allow");
   }, 120_000);
 });

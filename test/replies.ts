@@ -18,6 +18,14 @@ import type pane_list from "../src/commands/pane_list";
 import type pane_read from "../src/commands/pane_read";
 import type session_snapshot from "../src/commands/session_snapshot";
 import type workspace_list from "../src/commands/workspace_list";
+import type approval_list from "../src/commands/approval_list";
+import type agent_queue_list from "../src/commands/agent_queue_list";
+import type checkpoint_list from "../src/commands/checkpoint_list";
+import type fan_status from "../src/commands/fan_status";
+import type { ApprovalService } from "../src/features/approvals/service";
+import type { When } from "../src/features/agents/queue";
+import type { Checkpoint } from "../src/features/workstreams/checkpoints";
+import type { FanRow } from "../src/features/workstreams/fan";
 
 /** A refusal at v6 (docs/protocol-reference.md, Errors). */
 export interface ErrorReply {
@@ -56,6 +64,22 @@ export interface PaneInfo {
   signal?: string | null;
 }
 
+/** A row of approval_list (`ws inbox`); `ws inbox -H …` adds the host it came from. */
+export type ApprovalRow = ReturnType<ApprovalService["view"]> & { host?: string };
+
+/** A row of agent_queue_list (`ws agent queue`); where its pane is, while it is there. */
+export interface QueuedRow {
+  id: number;
+  pane: number;
+  position: number;
+  when: When;
+  text: string;
+  queued_ms: number;
+  workspace?: string;
+  tab?: number;
+  tab_name?: string;
+}
+
 /** Each message's reply when it succeeds. */
 export interface Replies {
   hello: {
@@ -80,6 +104,11 @@ export interface Replies {
   /** At v6 a workstream's row carries its ship state too (`ahead`, `pushed`). */
   search: { type: "search_result"; matches: { pane: number; line: number; row: number; text: string }[]; truncated: boolean };
   dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: DashboardWorkstream[] };
+  /** `ws inbox -H a -H b` (several hosts) adds `hosts`, each with whether it answered. */
+  approval_list: { type: "approvals"; approvals: ApprovalRow[]; hosts?: { host: string; ok: boolean; error?: string }[] };
+  agent_queue_list: { type: "agent_queue"; prompts: QueuedRow[] };
+  checkpoint_list: { type: "checkpoints"; workstream: string; checkpoints: Checkpoint[] };
+  fan_status: { type: "fan_status"; fan: string; template: string; base: string; prompt: string; candidates: FanRow[] };
 }
 
 interface Entries {
@@ -92,6 +121,10 @@ interface Entries {
   session_snapshot: typeof session_snapshot;
   dashboard: typeof dashboard;
   search: typeof search;
+  approval_list: typeof approval_list;
+  agent_queue_list: typeof agent_queue_list;
+  checkpoint_list: typeof checkpoint_list;
+  fan_status: typeof fan_status;
 }
 
 type FieldsOf<E> = E extends MessageEntry<infer F extends Fields> ? F : never;
@@ -101,3 +134,15 @@ export type Request<M extends keyof Replies> = { type: M; v?: number; id?: numbe
 
 /** What `s.v6()` answers for a typed message: its reply, or a refusal (check `type`, or `code`). */
 export type V6Reply<M extends keyof Replies> = Omit<Replies[M], "type"> & { type: Replies[M]["type"] | "error"; code?: ErrorCode; message?: string; hint?: Record<string, unknown> };
+
+/** A reply read without a type of its own here (a message not named above, a legacy line, a
+ * refusal of any style): its envelope typed, its other fields `unknown` until narrowed. */
+export interface AnyReply {
+  v?: number;
+  id?: number | string;
+  type: string;
+  code?: string;
+  message?: string;
+  hint?: Record<string, unknown>;
+  [field: string]: unknown;
+}

@@ -5,7 +5,9 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
-import { decode, encode } from "../src/features/persistence/format";
+import { decode, encode, type SaveBody } from "../src/features/persistence/format";
+import type { Layout } from "../src/model/layout";
+import type { WorkspaceInfo } from "../src/model/views";
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -17,9 +19,9 @@ const meta = { ws: "test", server: "default" };
 /** A tab of `n` panes side by side (a chain of splits), each running `cat`. */
 function tab(n: number, scrollback = "", first = 1) {
   const ids = Array.from({ length: n }, (_, i) => first + i);
-  const chain = (i: number): any =>
-    i === ids.length - 1 ? { kind: "pane", pane: ids[i] } : { kind: "split", dir: i % 2 ? "below" : "right", ratio: 0.5, a: { kind: "pane", pane: ids[i] }, b: chain(i + 1) };
-  return { layout: chain(0), focused: ids[0], panes: ids.map((id) => ({ id, command: ["cat"], argv: ["cat"], cwd: "/tmp", env: {}, scrollback })) };
+  const chain = (i: number): Layout =>
+    i === ids.length - 1 ? { kind: "pane", pane: ids[i]! } : { kind: "split", dir: i % 2 ? "below" : "right", ratio: 0.5, a: { kind: "pane", pane: ids[i]! }, b: chain(i + 1) };
+  return { layout: chain(0), focused: ids[0]!, panes: ids.map((id) => ({ id, command: ["cat"], argv: ["cat"], cwd: "/tmp", env: {}, scrollback })) };
 }
 
 function withSave(body: unknown, env: Record<string, string> = {}): { s: TestServer; dir: string; file: string } {
@@ -28,12 +30,12 @@ function withSave(body: unknown, env: Record<string, string> = {}): { s: TestSer
   const dir = join(s.env.XDG_STATE_HOME!, "ws");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, "default.session");
-  writeFileSync(file, encode(body as any, meta), { mode: 0o600 });
+  writeFileSync(file, encode(body as SaveBody, meta), { mode: 0o600 });
   return { s, dir, file };
 }
 
 const serverLog = (s: TestServer) => readFileSync(join(s.env.XDG_STATE_HOME!, "ws", "default.log"), "utf8");
-const paneIds = (wss: any[]): number[] => wss.flatMap((w) => w.tabs.flatMap((t: any) => t.panes.map((p: any) => (typeof p === "number" ? p : p.id))));
+const paneIds = (wss: WorkspaceInfo[]): number[] => wss.flatMap((w) => w.tabs.flatMap((t) => t.panes));
 
 test("saved scrollback is replayed as text: an OSC title in it renames nothing and shows visibly", async () => {
   const body = { size: { cols: 100, rows: 30 }, current: 0, workspaces: [{ name: "main", active: 0, tabs: [tab(1, "before\x1b]0;evil\x07after\nsecond \x1b[2J\x9b2Jline")] }] };
@@ -95,7 +97,7 @@ test("ws session restore into a running server reports true counts and what it l
   // then the save to restore takes its place. 1 + 2 x 3 panes fit in 8.
   await s.ok(["start", "--", "cat"]);
   await waitFor("the first save", () => existsSync(file));
-  writeFileSync(file, encode(body as any, meta), { mode: 0o600 });
+  writeFileSync(file, encode(body, meta), { mode: 0o600 });
   const r = await s.run(["session", "restore"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/restored 2 of 4 workspaces, 2 tabs, 6 panes/);

@@ -3,6 +3,7 @@
 // keeps answering.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TestServer } from "./harness";
+import type { V6Reply } from "./replies";
 
 let s: TestServer;
 let a: number;
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const brief = (r: any) => r.matches.map((m: any) => `${m.pane}:${m.line}:${m.text}`);
+const brief = (r: V6Reply<"search">) => r.matches.map((m) => `${m.pane}:${m.line}:${m.text}`);
 
 test("finds text in history beyond the screen, ignoring case by default; line reads back with pane_read", async () => {
   expect(await s.screen(a)).not.toContain("FINDME alpha"); // scrolled off the screen

@@ -15,7 +15,8 @@ const s = useServer();
 /** Each cell of row y: its text, underline style and colour, and link URI. */
 function cellsOf(term: Terminal, y: number, n: number) {
   const line = term.buffer.active.getLine(y)!;
-  const links = (term as any)._core._oscLinkService;
+  // xterm keeps OSC 8 links in a private service: reached through `unknown`, as no public API reads them.
+  const links = (term as unknown as { _core: { _oscLinkService: { getLinkData(id: number): { uri: string } | undefined } } })._core._oscLinkService;
   const out: { ch: string; style: number; color: number; uri?: string }[] = [];
   for (let x = 0; x < n; x++) {
     const c = line.getCell(x) as IBufferCell & { extended: { _urlId: number } };

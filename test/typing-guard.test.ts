@@ -36,7 +36,7 @@ describe.skipIf(process.platform !== "linux")("typing into another pane, under t
 
   /** The panes' programs (pid → pane), read before the paths run: no pane starts or ends during them. */
   let pids = new Map<number, number>();
-  const panePids = async () => new Map(((await s.request({ v: 6, type: "pane_list" })).panes as any[]).filter((p) => !p.exited).map((p) => [p.pid as number, p.pane as number]));
+  const panePids = async () => new Map((await s.call({ type: "pane_list" })).panes.filter((p) => !p.exited).map((p) => [p.pid, p.pane]));
 
   beforeAll(async () => {
     s = new TestServer();
@@ -51,7 +51,7 @@ describe.skipIf(process.platform !== "linux")("typing into another pane, under t
     // The recording proxy: byte for byte both ways, reading the client's lines on the way.
     proxyPath = join(s.root, "proxy.sock");
     rmSync(proxyPath, { force: true });
-    proxy = Bun.listen<{ up?: Promise<any>; from?: Promise<{ pane: number | undefined; ms: number }>; buf: string }>({
+    proxy = Bun.listen<{ up?: Promise<Bun.Socket<undefined>>; from?: Promise<{ pane: number | undefined; ms: number }>; buf: string }>({
       unix: proxyPath,
       socket: {
         open(client) {
@@ -75,19 +75,19 @@ describe.skipIf(process.platform !== "linux")("typing into another pane, under t
         },
         async data(client, b) {
           const up = await client.data.up;
-          up.write(b);
+          up!.write(b);
           client.data.buf += Buffer.from(b).toString();
           let nl: number;
           while ((nl = client.data.buf.indexOf("\n")) >= 0) {
             const line = client.data.buf.slice(0, nl);
             client.data.buf = client.data.buf.slice(nl + 1);
-            let m: any;
+            let m: { type?: string; to?: number; pane?: number } | null;
             try {
               m = JSON.parse(line);
             } catch {
               continue;
             }
-            if (!TYPING.has(m?.type)) continue;
+            if (!m?.type || !TYPING.has(m.type)) continue;
             const from = await client.data.from!;
             typed.push({ type: m.type, from: from.pane, target: m.to ?? m.pane, classifyMs: from.ms });
           }

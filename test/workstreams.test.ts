@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import { Tmux } from "./tmux-driver";
 import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
@@ -205,8 +206,8 @@ test("ws done --force removes a worktree with uncommitted files", async () => {
 }, 30_000);
 
 async function tabOfWorkstream(name: string): Promise<number | undefined> {
-  const d = await s.request({ v: 5, type: "dashboard" });
-  return d.workstreams.find((w: any) => w.name === name)?.pane;
+  const d: Replies["dashboard"] = await s.request({ v: 5, type: "dashboard" });
+  return d.workstreams.find((w) => w.name === name)?.pane;
 }
 
 test("on screen, the Dashboard lists the workstreams and Enter goes to one", async () => {

@@ -37,6 +37,7 @@ export interface ReplyField {
 }
 
 /** A handler's parameters: inferred from the entry's fields (any for an entry of unknown fields). */
+// biome-ignore lint/suspicious/noExplicitAny: an entry typed only as MessageEntry<Fields> (the registry's list) takes any fields
 export type Params<F extends Fields> = string extends keyof F ? any : Static<F>;
 
 export interface MessageEntry<F extends Fields = Fields> {

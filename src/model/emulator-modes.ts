@@ -140,7 +140,7 @@ export function trackModes(term: Terminal, reply: (s: string) => void = () => {}
 }
 
 /** Current input modes of an xterm Terminal plus our tracked extras. */
-export function modesOf(term: { modes: any; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty" | "modifyOtherKeys">): PaneInputModes {
+export function modesOf(term: { modes: Terminal["modes"]; buffer: { active: { type: string } } }, extra: Pick<ExtraModes, "mouseEncoding" | "kitty" | "modifyOtherKeys">): PaneInputModes {
   const t = term.modes;
   return {
     applicationCursorKeys: t.applicationCursorKeysMode,

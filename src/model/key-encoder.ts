@@ -3,7 +3,7 @@
 // program pushed kitty keyboard flags).
 
 import { pasteBytes } from "./paste";
-import { type KeyCode, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
+import { type KeyCode, type MouseKind, type TermEvent, parseMods, parseState, SHIFT, CONTROL, ALT, SUPER, HYPER, META, KEYPAD } from "../protocol/events";
 import { modesOf, type PaneInputModes } from "./emulator-modes";
 import { parseKeyName } from "../protocol/key-names";
 export { modesOf, type PaneInputModes };
@@ -186,7 +186,7 @@ export function encodeKey(code: KeyCode, mods: number, state: number, modes: Pan
 }
 
 /** Mouse event (already translated to pane coordinates) → report bytes, or null when the mode does not want it. */
-export function encodeMouse(ev: { kind: any; column: number; row: number; modifiers: string }, modes: PaneInputModes): string | null {
+export function encodeMouse(ev: { kind: MouseKind; column: number; row: number; modifiers: string }, modes: PaneInputModes): string | null {
   const mode = modes.mouseTracking;
   if (mode === "none") return null;
   const k = ev.kind;

@@ -31,6 +31,8 @@ interface RawBuffer {
 }
 
 function rawBuffer(term: Terminal): RawBuffer | undefined {
+  // xterm's private buffer, probed field by field below (undefined when its shape is not the one known).
+  // biome-ignore lint/suspicious/noExplicitAny: a private xterm structure, checked at run time before use
   const b = (term as any)._core?.buffers?.normal;
   const lines = b?.lines;
   const probe = lines?.length ? lines.get(0) : undefined;

@@ -92,7 +92,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     if (pane.screen.alt && !inCopy) {
       // Full-screen programs without mouse support get arrow keys, as terminals do.
       const key = { Key: { code: kind === "ScrollUp" ? "Up" : "Down", modifiers: "", kind: "Press", state: "" } } as const;
-      for (let i = 0; i < WHEEL_LINES; i++) ui.toPane(key as any, pane);
+      for (let i = 0; i < WHEEL_LINES; i++) ui.toPane(key, pane);
     } else ui.scrollPane(pane, kind === "ScrollUp" ? WHEEL_LINES : -WHEEL_LINES);
   }
 }

@@ -37,7 +37,7 @@ export function lastAssistantText(jsonl: string): string | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
     if (!line.startsWith("{")) continue;
-    let e: any;
+    let e: { type?: unknown; message?: { id?: unknown; content?: unknown } | null } | null;
     try {
       e = JSON.parse(line);
     } catch {
@@ -49,7 +49,7 @@ export function lastAssistantText(jsonl: string): string | undefined {
       if (parts.length && e?.type === "user") break; // the turn before: stop
       continue;
     }
-    const texts = Array.isArray(m.content) ? m.content.filter((c: any) => c?.type === "text" && typeof c.text === "string").map((c: any) => c.text as string) : typeof m.content === "string" ? [m.content] : [];
+    const texts = Array.isArray(m.content) ? m.content.filter((c: { type?: unknown; text?: unknown } | null) => c?.type === "text" && typeof c.text === "string").map((c: { text: string }) => c.text) : typeof m.content === "string" ? [m.content] : [];
     if (parts.length && m.id !== id) break; // an earlier message
     if (!parts.length && !texts.length) continue; // a tool call after the last text: look further back
     id = m.id;

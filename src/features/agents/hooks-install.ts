@@ -61,10 +61,12 @@ export const claudeApprovalCommand = (ws: string[]) => [...ws, "approval-hook", 
 // Ours whatever path ws had when it was installed, so uninstall still works after ws moves.
 const OURS_CLAUDE = /(^|[\s/'])(ws|main\.ts)'?\s+(report\s+\S+|approval-hook)\s+--agent\s+claude$/;
 const isOurClaudeHook = (h: unknown) =>
-  !!h && typeof h === "object" && typeof (h as any).command === "string" && OURS_CLAUDE.test((h as any).command);
+  !!h && typeof h === "object" && typeof (h as { command?: unknown }).command === "string" && OURS_CLAUDE.test((h as { command: string }).command);
 
 // ---- Claude Code: ~/.claude/settings.json, hooks.EVENT = [{ matcher?, hooks: [{ type, command }] }]
 
+// A settings file of the user's: each field read is checked (typeof, Array.isArray) before it is used.
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, narrowed where it is read
 function readJson(text: string | null): Record<string, any> {
   if (text === null || text.trim() === "") return {};
   let v: unknown;
@@ -74,6 +76,7 @@ function readJson(text: string | null): Record<string, any> {
     throw new HooksError(`settings file is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new HooksError("settings file is not a JSON object");
+  // biome-ignore lint/suspicious/noExplicitAny: as readJson's return type
   return v as Record<string, any>;
 }
 
@@ -106,7 +109,7 @@ function installJsonHooks(text: string | null, wanted: WantedHook[], isOurs: (h:
   for (const w of wanted) {
     const groups = (hooks[w.event] ??= []);
     if (!Array.isArray(groups)) throw new HooksError(`hooks.${w.event} is not a list; nothing was changed`);
-    const mine = groups.flatMap((g: any) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs);
+    const mine = groups.flatMap((g: { hooks?: unknown } | null) => (Array.isArray(g?.hooks) ? g.hooks : [])).find(isOurs);
     if (mine) {
       if (mine.command !== w.hook.command) [mine.command, changed] = [w.hook.command, true]; // ws moved
       continue;
@@ -123,7 +126,7 @@ function uninstallJsonHooks(text: string, isOurs: (h: unknown) => boolean): stri
   const hooks = settings.hooks;
   if (!hooks || typeof hooks !== "object") return text;
   let changed = false;
-  for (const [event, groups] of Object.entries<any>(hooks)) {
+  for (const [event, groups] of Object.entries<unknown>(hooks)) {
     if (!Array.isArray(groups)) continue;
     const kept = [];
     for (const g of groups) {
@@ -166,7 +169,7 @@ export const CODEX_STATUS_MESSAGE = "Waiting for an answer in ws (ws inbox, or t
 export const codexApprovalCommand = (ws: string[]) => [...ws, "approval-hook", "--agent", "codex"].map(shellWord).join(" ");
 const OURS_CODEX = /(^|[\s/'])(ws|main\.ts)'?\s+approval-hook\s+--agent\s+codex$/;
 const isOurCodexHook = (h: unknown) =>
-  !!h && typeof h === "object" && typeof (h as any).command === "string" && OURS_CODEX.test((h as any).command);
+  !!h && typeof h === "object" && typeof (h as { command?: unknown }).command === "string" && OURS_CODEX.test((h as { command: string }).command);
 
 export function installCodexHooks(text: string | null, ws: string[]): string {
   return installJsonHooks(

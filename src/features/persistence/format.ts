@@ -219,7 +219,7 @@ export function decodeHeader(bytes: Uint8Array): { header: SaveHeader; bodyStart
   } catch (e) {
     throw new SaveProblem("corrupt", `its header is not JSON (${plain((e as Error).message)})`);
   }
-  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as any)?.format)})`);
+  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as { format?: unknown } | null)?.format)})`);
   if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${quoteValue(header.version)}`);
   // Shown by `ws session info`, `ws doctor` and the log: never raw text from a file.
   for (const k of ["ws", "server", "saved_at"] as const) {
@@ -272,4 +272,4 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody;
  * Upgrades: MIGRATIONS[n] turns a format-n body into a format-(n+1) body. Reading applies them in
  * order, so every old save reaches the current format. Never change a past entry; add the next.
  */
-export const MIGRATIONS: Record<number, (body: any) => any> = {};
+export const MIGRATIONS: Record<number, (body: unknown) => unknown> = {};

@@ -23,6 +23,7 @@ const MAX_NOTES = 50;
 
 export type BodyCheck = { body: SaveBody; skipped: string[] } | { fatal: string };
 
+// biome-ignore lint/suspicious/noExplicitAny: a checked object whose fields the checks below read and narrow one by one
 const isObj = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInt = (v: unknown, min = 0): v is number => Number.isSafeInteger(v) && (v as number) >= min;
 const noNul = (s: unknown): s is string => typeof s === "string" && !s.includes("\u0000");
@@ -51,6 +52,7 @@ function checkLayout(l: unknown, seen: number[], depth = 0): string | undefined 
 }
 
 /** A copy of the tree with only the fields restore reads. */
+// biome-ignore lint/suspicious/noExplicitAny: called only on a tree checkLayout has already accepted
 function cleanLayout(l: any): Layout {
   return l.kind === "pane" ? { kind: "pane", pane: l.pane } : { kind: "split", dir: l.dir, ratio: l.ratio, a: cleanLayout(l.a), b: cleanLayout(l.b) };
 }
@@ -138,7 +140,7 @@ function checkTab(t: unknown, where: string, note: (m: string) => void): SavedTa
   const badLayout = checkLayout(t.layout, seen);
   if (badLayout) return badLayout;
   if (new Set(seen).size !== seen.length) return "a pane appears twice in the layout";
-  const ids = t.panes.map((p: any) => (isObj(p) ? p.id : undefined));
+  const ids = t.panes.map((p: unknown) => (isObj(p) ? p.id : undefined));
   if (new Set(ids).size !== ids.length) return "two panes share an id";
   const panes: SavedPane[] = [];
   for (const [pi, raw] of (t.panes as unknown[]).entries()) {
