@@ -54,10 +54,12 @@ class FakePty implements Pty {
   }
 }
 
-function fakeSession(): { s: Session; pty: (id: number) => FakePty; events: ModelEvent[]; specs: PaneSpec[]; done: () => void } {
+function fakeSession(): { s: Session; pty: (id: number) => FakePty; created: Map<number, Pane>; events: ModelEvent[]; specs: PaneSpec[]; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "ws-session-model-"));
   const ptys = new Map<number, FakePty>();
   const specs: PaneSpec[] = [];
+  // Every pane made, by id, including ones a build has started but not yet put in the model.
+  const created = new Map<number, Pane>();
   const s = new Session({
     socketPath: join(dir, "ws.sock"),
     baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, SHELL: "/bin/sh", WS_SHELL_INTEGRATION: "0" },
@@ -66,18 +68,20 @@ function fakeSession(): { s: Session; pty: (id: number) => FakePty; events: Mode
       // A leaf asking for FAIL_START plays a program that can't start.
       if (spec.env.FAIL_START) throw new Error("no such program (fake)");
       specs.push(spec);
-      return new Pane(spec, (o) => {
+      const pane = new Pane(spec, (o) => {
         const p = new FakePty(o, 100_000 + spec.id);
         ptys.set(spec.id, p);
         return p;
       });
+      created.set(spec.id, pane);
+      return pane;
     },
   });
   const events: ModelEvent[] = [];
   s.bus.on((e) => {
     if (e.type !== "pane_output") events.push(e);
   });
-  return { s, pty: (id) => ptys.get(id)!, events, specs, done: () => rmSync(dir, { recursive: true, force: true }) };
+  return { s, pty: (id) => ptys.get(id)!, created, events, specs, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Every pane of the session is sized to its cell (its fake PTY too), as the geometry says. */
@@ -204,6 +208,44 @@ test("a saved tab is rebuilt with new ids at its cells, its focus, zoom, names a
     expect([...built.ids.values()]).toEqual([4, 5]);
     expect(built.tab.name).toBeUndefined(); // an empty saved name is none
     expectSizedToCells(s);
+  } finally {
+    done();
+  }
+});
+
+test("a leaf whose program ends while a paced build starts the others is kept and says so, or goes", async () => {
+  const { s, pty, created, events, done } = fakeSession();
+  try {
+    const ws = s.newWorkspace("main", cat);
+    const tree = { type: "split" as const, direction: "right" as const, ratio: 0.5, first: { type: "pane" as const, command: ["cat"], cwd: "/tmp", keep: true }, second: { type: "pane" as const, command: ["cat"], cwd: "/tmp" } };
+    // The first leaf's program prints and exits before the second starts (a pace comes before each).
+    let ended = false;
+    const tab = await s.applyTreePaced(ws, tree, { focus: true }, async () => {
+      if (pty(2) && !ended) {
+        ended = true;
+        pty(2).output("left\r\n");
+        pty(2).exit(5, null);
+        await waitFor("the exit to be parsed", () => created.get(2)!.exited);
+        expect(s.panes.has(2)).toBe(false); // not in the model yet
+      }
+    });
+    expect(s.pane(2).exitText).toBe("status 5");
+    await waitFor("the exit line", () => s.pane(2).readText().join("\n").includes("[exited: status 5]"));
+    expect(events).toContainEqual({ type: "pane_exited", pane: 2, exit_code: 5, signal: null });
+    expect(s.where(2)?.tab).toBe(tab);
+
+    // Without keep, a program that ran past its first seconds would close its pane; one that failed
+    // at once is held (tmux remain-on-exit failed): either way the model hears of it.
+    const plain = { ...tree, first: { ...tree.first, keep: false } };
+    ended = false;
+    await s.applyTreePaced(ws, plain, { focus: true }, async () => {
+      if (pty(4) && !ended) {
+        ended = true;
+        pty(4).exit(1, null);
+        await waitFor("the exit to be parsed", () => created.get(4)!.exited);
+      }
+    });
+    expect(events).toContainEqual({ type: "pane_exited", pane: 4, exit_code: 1, signal: null });
   } finally {
     done();
   }

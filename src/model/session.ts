@@ -424,6 +424,9 @@ export class Session {
     this.relayout(tab);
     this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
     for (const id of ids.values()) this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: id });
+    // A program that ended while later panes were starting (a paced build gives the thread back)
+    // had no one to tell: its exit is handled now that the pane is in the model.
+    for (const p of started) if (p.exited) this.paneExited(p);
     return { tab, ids };
   }
 
