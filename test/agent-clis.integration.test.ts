@@ -131,8 +131,9 @@ describe("agent CLIs in ws and in tmux", () => {
       const homes = { ws: join(s.root, `${cli.name}-home-ws`), tmux: join(s.root, `${cli.name}-home-tmux`) };
       cli.home(homes.ws, proj, agent.bin);
       cli.home(homes.tmux, proj, agent.bin);
-      // The same environment in both: TERM and COLORTERM as a modern terminal's, not each multiplexer's.
-      const argv = (home: string) => ["env", "TERM=xterm-256color", "COLORTERM=truecolor", ...cli.env(home), agent.bin, ...cli.args];
+      // The same environment in both: TERM and COLORTERM as a modern terminal's, not each multiplexer's;
+      // no CI (a CI job sets it, and Gemini then takes its terminal for a non-interactive one).
+      const argv = (home: string) => ["env", "-u", "CI", "TERM=xterm-256color", "COLORTERM=truecolor", ...cli.env(home), agent.bin, ...cli.args];
 
       const t0 = performance.now();
       const pane = Number((await s.ok(["tab", "new", "--cwd", proj, "--", ...argv(homes.ws)])).trim());
