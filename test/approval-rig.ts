@@ -60,9 +60,9 @@ export async function resolvedEvents(s: TestServer): Promise<AnyReply[]> {
   const c = await s.connect();
   try {
     c.send({ v: 6, id: 1, type: "subscribe", after_seq: 0 });
-    const ack = await c.next();
+    const ack = await c.nextJson();
     if (ack.type !== "subscribed") throw new Error(`subscribe: ${JSON.stringify(ack)}`);
-    const events = ack.seq > 0 ? await readUntil(c, (e) => e.seq === ack.seq) : [];
+    const events = (ack.seq ?? 0) > 0 ? await readUntil(c, (e) => e.seq === ack.seq) : [];
     return events.filter((e) => e.event === "approval_resolved");
   } finally {
     c.close();

@@ -59,7 +59,7 @@ describe("rename-workspace", () => {
   test("renames the workspace on screen, publishes workspace_renamed and wakes a wait for the new name", async () => {
     const sub = await Conn.open(server.sock);
     sub.send({ v: 6, id: "sub", type: "subscribe", types: ["workspace_renamed"] });
-    expect((await sub.next()).type).toBe("subscribed");
+    expect((await sub.nextJson()).type).toBe("subscribed");
     const wait = server.v6({ type: "wait_for", condition: "workspace_exists", workspace: "Renamed", timeout: 20000 });
     await server.request({ v: 5, type: "run_command", name: "rename-workspace" });
     await tmux.waitFor("ws", "rename workspace:");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
-import type { Replies } from "./replies";
+import type { AnyReply, Replies } from "./replies";
 import { git, gitEnv, makeRepo } from "./git-rig";
 import { pruneCheckpoints, listCheckpoints } from "../src/features/workstreams/checkpoints";
 
@@ -59,7 +59,7 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
   const sub = await Conn.open(s.sock);
   try {
     sub.send({ v: 6, id: "sub", type: "subscribe", types: ["checkpoint_saved"] });
-    expect((await sub.next()).type).toBe("subscribed");
+    expect((await sub.nextJson()).type).toBe("subscribed");
     // A stash, a staged file, a modified file, an untracked one and an ignored one.
     writeFileSync(join(dir, "stashed.txt"), "s\n");
     git(dir, ["stash", "push", "--include-untracked", "-m", "kept"], env);
@@ -71,7 +71,7 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
     const before = untouched(dir);
 
     await fire(pane, "UserPromptSubmit");
-    const [saved] = await readUntil(sub, (e) => e.event === "checkpoint_saved");
+    const saved = (await readUntil<AnyReply & { commit: string }>(sub, (e) => e.event === "checkpoint_saved"))[0]!;
     expect(saved).toMatchObject({ event: "checkpoint_saved", workstream: "cp-a", n: 1, files: 3, text: "fix the failing test" });
     const [one] = await list("cp-a");
     expect(one).toMatchObject({ n: 1, text: "fix the failing test", files: 3, commit: saved.commit });

@@ -297,7 +297,7 @@ describe("the connection limit (item 11)", () => {
       const c = await Conn.open(s.sock);
       c.send({ v: 6, type: "subscribe", types: ["workspace_created"] });
       held.push(c);
-      expect((await c.next()).type).toBe("subscribed");
+      expect((await c.nextJson()).type).toBe("subscribed");
     }
     // The reserved slots take no stream, but short requests: the CLI and an agent hook get through.
     const more = await Conn.open(s.sock);

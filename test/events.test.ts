@@ -18,7 +18,7 @@ async function subscribe(fields: Record<string, unknown> = {}, opts: { read?: bo
 test("a scripted sequence arrives in order with increasing seq; a resumed subscriber misses and repeats nothing", async () => {
   const hello = await s.v6({ type: "hello" });
   const c = await subscribe();
-  const ack = await c.next();
+  const ack = await c.nextJson();
   expect(ack).toMatchObject({ v: 6, id: "sub", type: "subscribed", boot_id: hello.boot_id });
   expect(ack.seq).toBeGreaterThanOrEqual(hello.seq);
 
@@ -42,21 +42,21 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
   ]);
   for (const [i, e] of seen.entries()) {
     expect(e).toMatchObject({ v: 6, type: "event", boot_id: ack.boot_id });
-    expect(e.seq).toBe(ack.seq + 1 + i);
+    expect(e.seq).toBe(ack.seq! + 1 + i);
   }
   expect(seen[1]).toMatchObject({ workspace: "main", tab, pane });
 
   // Disconnect, let things happen, resume from the last seq seen.
   c.close();
-  const last = seen[seen.length - 1].seq;
+  const last = seen[seen.length - 1]!.seq!;
   const p2 = (await s.v6({ type: "tab_new", name: "while-away", cwd: "/tmp", command: ["cat"] })).pane;
   await s.v6({ type: "tab_close", tab: "while-away" });
   const r = await subscribe({ after_seq: last, boot_id: ack.boot_id });
-  const ack2 = await r.next();
+  const ack2 = await r.nextJson();
   expect(ack2.type).toBe("subscribed");
   const missed = await readUntil(r, (e) => e.event === "tab_closed");
   expect(missed.map((e) => e.event)).toEqual(["tab_created", "pane_created", "pane_closed", "tab_closed"]);
-  expect(missed[1].pane).toBe(p2);
+  expect(missed[1]!.pane).toBe(p2);
   expect(missed.map((e) => e.seq)).toEqual([last + 1, last + 2, last + 3, last + 4]);
   expect(ack2.seq).toBe(last + 4);
   // Then live, continuing the same numbering.
@@ -68,7 +68,7 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
 
 test("a program setting its title publishes pane_renamed once per change, with where the pane is", async () => {
   const c = await subscribe({ types: ["pane_renamed"] });
-  expect((await c.next()).type).toBe("subscribed");
+  expect((await c.nextJson()).type).toBe("subscribed");
   // The same title twice is one change; the shell reading `go` lets the titles come after the subscription.
   const script = "read go; printf '\\033]0;first\\007'; printf '\\033]0;first\\007'; printf '\\033]0;second\\007'; exec cat";
   const pane = (await s.v6({ type: "tab_new", name: "titles", cwd: "/tmp", command: ["sh", "-c", script] })).pane;
@@ -112,11 +112,14 @@ test("output events are opt-in and rate-limited, with no seq", async () => {
   await s.v6({ type: "pane_close", pane: p });
   const events: AnyReply[] = [];
   for (;;) {
+    let line: AnyReply | string;
     try {
-      events.push(await out.next(300));
+      line = await out.next(300);
     } catch {
       break;
     }
+    if (typeof line === "string") throw new Error(`not an event: ${line}`);
+    events.push(line);
   }
   const got = events;
   expect(got.length).toBeGreaterThan(0);
@@ -131,7 +134,7 @@ test("output events are opt-in and rate-limited, with no seq", async () => {
 
 test("resuming from another boot, or from the future", async () => {
   const c = await subscribe({ after_seq: 1, boot_id: "not-this-boot" });
-  expect((await c.next()).type).toBe("subscribed");
+  expect((await c.nextJson()).type).toBe("subscribed");
   expect(await c.next()).toMatchObject({ event: "gap", reason: "boot_changed" });
   c.close();
   const seq = (await s.v6({ type: "hello" })).seq;
@@ -144,7 +147,7 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
   const b = (await s.v6({ type: "split", pane: a, cwd: "/tmp", command: ["cat"], focus: false })).pane;
   const stuck = await subscribe({ types: ["pane_focused", "workspace_created"] });
   // Subscribed (the ack is its proof) before the flood starts, then a reader that never reads.
-  expect((await stuck.next()).type).toBe("subscribed");
+  expect((await stuck.nextJson()).type).toBe("subscribed");
   stuck.pause();
   const before = rssKb(pid);
   // 12000 focus changes (one event each), pipelined on one connection, three times the retained 4096.
@@ -172,19 +175,19 @@ test("a flood to a reader that never reads: bounded memory, others unaffected, t
   expect(after - before).toBeLessThan(64 * 1024);
   await s.v6({ type: "workspace_new", name: "FloodOver" });
   stuck.resume();
-  const got = await readUntil(stuck, (e) => e.event === "workspace_created" && e.workspace === "FloodOver", 20000);
+  const got = await readUntil<AnyReply & { dropped?: number }>(stuck, (e) => e.event === "workspace_created" && e.workspace === "FloodOver", 20000);
   const events = got;
   const gaps = events.filter((e) => e.event === "gap");
   expect(gaps.length).toBeGreaterThanOrEqual(1);
   expect(gaps[0]).toMatchObject({ reason: "overflow" });
-  expect(gaps[0].seq).toBeUndefined();
-  expect(gaps[0].dropped).toBeGreaterThan(0);
+  expect(gaps[0]!.seq).toBeUndefined();
+  expect(gaps[0]!.dropped).toBeGreaterThan(0);
   // Every event is accounted for exactly once: delivered, or inside a gap's range.
   const delivered = events.filter((e) => e.event !== "gap").map((e) => e.seq);
   expect(new Set(delivered).size).toBe(delivered.length);
-  const dropped = gaps.reduce((n, g) => n + g.dropped, 0);
+  const dropped = gaps.reduce((n, g) => n + g.dropped!, 0);
   expect(delivered.length + dropped).toBe(N + 1);
-  for (let i = 1; i < delivered.length; i++) expect(delivered[i]).toBeGreaterThan(delivered[i - 1]);
+  for (let i = 1; i < delivered.length; i++) expect(delivered[i]).toBeGreaterThan(delivered[i - 1]!);
   flooder.close();
   stuck.close();
 }, 60_000);

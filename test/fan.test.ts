@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
-import type { Replies } from "./replies";
+import type { AnyReply, Replies } from "./replies";
 import { git, gitEnv, makeRepo } from "./git-rig";
 
 const AGENT = join(ROOT, "test/fixtures/fan-agent.sh");
@@ -48,7 +48,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
   const sub = await Conn.open(s.sock);
   try {
     sub.send({ v: 6, id: "sub", type: "subscribe", types: ["fan_started", "fan_candidate_done", "prompt_queued", "prompt_delivered"] });
-    expect((await sub.next()).type).toBe("subscribed");
+    expect((await sub.nextJson()).type).toBe("subscribed");
     // A commit on main that origin lacks: the candidates start from origin's main, all the same one.
     const base = git(repo, ["rev-parse", "origin/main"], env);
 
@@ -63,7 +63,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     // Each agent gets the prompt once, finishes its turn, and its check runs: one event each.
     let seen = 0;
     const events = await readUntil(sub, (e) => e.event === "fan_candidate_done" && ++seen === 3, 90_000);
-    const done = events.filter((e) => e.event === "fan_candidate_done");
+    const done = events.filter((e) => e.event === "fan_candidate_done") as (AnyReply & { check: { passed: boolean; exit_code: number | null } })[];
     // The prompts went through the prompt queue (issue 28: the inbox/queue path), one to each agent.
     const delivered = events.filter((e) => e.event === "prompt_delivered");
     expect(delivered.length).toBe(3);

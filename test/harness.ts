@@ -5,7 +5,7 @@ import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync,
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { WorkspaceInfo } from "../src/model/views";
-import type { Replies, Request, V6Reply } from "./replies";
+import type { AnyReply, Replies, Request, V6Reply } from "./replies";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -263,11 +263,17 @@ export class Conn {
     this.write(JSON.stringify(msg) + "\n");
   }
 
-  /** The next line (parsed when it is JSON), or throws after timeoutMs. */
-  // biome-ignore lint/suspicious/noExplicitAny: events and replies of every message; their payloads are not typed yet (see request)
-  async next(timeoutMs = 10000): Promise<any> {
+  /** The next line (parsed when it is JSON, else the text), or throws after timeoutMs. */
+  async next(timeoutMs = 10000): Promise<AnyReply | string> {
     const l = await this.nextRaw(timeoutMs);
     return l.startsWith("{") ? JSON.parse(l) : l;
+  }
+
+  /** The next line, which must be a JSON message (a reply or an event), or throws after timeoutMs. */
+  async nextJson(timeoutMs = 10000): Promise<AnyReply> {
+    const l = await this.nextRaw(timeoutMs);
+    if (!l.startsWith("{")) throw new Error(`expected a JSON line, got ${JSON.stringify(l.slice(0, 200))}`);
+    return JSON.parse(l);
   }
 
   /** The next line as text, or throws after timeoutMs or when the server closes first. */
@@ -338,14 +344,13 @@ export class Conn {
   }
 }
 
-/** Lines from `c` (parsed) until one satisfies `until`; returns them all, that one last. */
-// biome-ignore lint/suspicious/noExplicitAny: events as Conn.next gives them (their payloads are not typed yet)
-export async function readUntil(c: Conn, until: (e: any) => boolean, timeoutMs = 10000): Promise<any[]> {
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  const out: any[] = [];
+/** JSON lines from `c` until one satisfies `until`; returns them all, that one last. `T` names the
+ * fields a caller reads (an event's own fields are `unknown` in AnyReply). */
+export async function readUntil<T extends AnyReply = AnyReply>(c: Conn, until: (e: T) => boolean, timeoutMs = 10000): Promise<T[]> {
+  const out: T[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const e = await c.next(Math.max(1, deadline - Date.now()));
+    const e = (await c.nextJson(Math.max(1, deadline - Date.now()))) as T;
     out.push(e);
     if (until(e)) return out;
   }

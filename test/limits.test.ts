@@ -22,7 +22,7 @@ test("at most 1024 connections, the last 16 for short requests only: then too_ma
       const c = await Conn.open(s.sock);
       c.send({ v: 6, type: "subscribe", types: ["workspace_created"] });
       held.push(c);
-      expect((await c.next()).type).toBe("subscribed");
+      expect((await c.nextJson()).type).toBe("subscribed");
     }
     // The reserved slots refuse what would hold them, and answer short requests.
     const stream = await Conn.open(s.sock);

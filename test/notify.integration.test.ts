@@ -12,7 +12,7 @@ const { s, tmux } = serverWithTmux();
 async function subscribe(): Promise<Conn> {
   const c = await Conn.open(s.sock);
   c.send({ v: 6, id: "sub", type: "subscribe", types: ["notification"] });
-  expect((await c.next()).type).toBe("subscribed");
+  expect((await c.nextJson()).type).toBe("subscribed");
   return c;
 }
 
@@ -37,7 +37,7 @@ test("notify shows on the status line, reaches the outer terminal and subscriber
   const shown = `pane ${pane}: build ]0;evil  done: all green`;
   await tmux.waitFor("n", (screen) => screen.trimEnd().split("\n").at(-1)!.includes(shown));
 
-  const ev = await c.next();
+  const ev = await c.nextJson();
   expect(ev).toMatchObject({ event: "notification", title: "build ]0;evil  done", body: "all green ", pane, workspace: "main" });
   expect(typeof ev.seq).toBe("number");
 

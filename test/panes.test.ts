@@ -22,7 +22,7 @@ async function tab(argv: string[], extra: string[] = []): Promise<number> {
 async function subscribe(types: string[]): Promise<Conn> {
   const c = await Conn.open(s.sock);
   c.send({ v: 6, id: "sub", type: "subscribe", types });
-  expect((await c.next()).type).toBe("subscribed");
+  expect((await c.nextJson()).type).toBe("subscribed");
   return c;
 }
 

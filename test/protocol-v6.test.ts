@@ -22,7 +22,7 @@ describe("envelope", () => {
     const raw = await c.nextRaw();
     expect(raw.startsWith('{"v":6,"id":"a","type":"hello"')).toBe(true);
     expect(await c.next()).toMatchObject({ id: 2, type: "pane_text" });
-    const third = await c.next();
+    const third = await c.nextJson();
     expect(third.type).toBe("hello");
     expect("id" in third).toBe(false);
     expect(await c.next()).toMatchObject({ id: 3, type: "error", code: "unknown_type" });

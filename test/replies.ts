@@ -144,5 +144,9 @@ export interface AnyReply {
   code?: string;
   message?: string;
   hint?: Record<string, unknown>;
+  /** An event's name, its sequence number, and the server boot that numbered it. */
+  event?: string;
+  seq?: number;
+  boot_id?: string;
   [field: string]: unknown;
 }

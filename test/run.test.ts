@@ -99,10 +99,10 @@ describe("run refuses", () => {
     const pane = await tabNew(["bash"]);
     const events = await Conn.open(s.sock);
     events.send({ v: 6, id: "sub", type: "subscribe", pane, types: ["command_started"] });
-    expect((await events.next()).type).toBe("subscribed");
+    expect((await events.nextJson()).type).toBe("subscribed");
     await s.v6({ type: "run", pane, command: "true", timeout: 15000 }); // the shell is up
     await s.v6({ type: "pane_send", pane, text: "sleep 30", enter: true });
-    await waitFor("sleep 30 to start", async () => (await events.next()).command === "sleep 30");
+    await waitFor("sleep 30 to start", async () => (await events.nextJson()).command === "sleep 30");
     events.close();
     const r = await s.v6({ type: "run", pane, command: "echo hi", timeout: 5000 });
     expect(r.code).toBe("not_at_prompt");
@@ -154,23 +154,23 @@ describe("events and waits", () => {
     await s.v6({ type: "run", pane, command: "true", timeout: 15000 });
     const events = await Conn.open(s.sock);
     events.send({ v: 6, id: "sub", type: "subscribe", pane, types: ["command_started", "command_finished"] });
-    expect((await events.next()).type).toBe("subscribed");
+    expect((await events.nextJson()).type).toBe("subscribed");
     // The command waits for a line from the terminal: it ends only when the test says so, once
     // the wait is in place.
     const command = "read -r _; (exit 4)";
     await s.v6({ type: "pane_send", pane, text: command, enter: true });
-    const started = await events.next();
+    const started = await events.nextJson();
     expect(started).toMatchObject({ event: "command_started", pane, command });
     const waiter = await Conn.open(s.sock);
     waiter.send({ v: 6, id: 1, type: "wait_for", condition: "command_finished", pane, timeout: 15000 });
     // A round trip on another connection: the server has read the wait by its answer.
     await s.v6({ type: "pane_info", pane });
     await s.v6({ type: "pane_send", pane, text: "", enter: true });
-    const finished = await events.next();
+    const finished = await events.nextJson();
     events.close();
     expect(finished).toMatchObject({ event: "command_finished", pane, command, exit_code: 4 });
     // Later in the one event order (others, e.g. the pane's label following its program, may fall between).
-    expect(finished.seq).toBeGreaterThan(started.seq);
+    expect(finished.seq).toBeGreaterThan(started.seq!);
     expect(await waiter.next()).toMatchObject({ type: "wait_result", condition: "command_finished", pane, exit_code: 4, command });
   }, 30000);
 

@@ -242,7 +242,7 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     const dir = String(made.dir);
     sub.conn = await Conn.open(s.sock);
     sub.conn.send({ v: 6, id: "sub", type: "subscribe", types: ["shipped"] });
-    expect((await sub.conn.next()).type).toBe("subscribed");
+    expect((await sub.conn.nextJson()).type).toBe("subscribed");
 
     const row = async () => (await s.v6({ type: "dashboard" })).workstreams.find((w) => w.name === "ship-m");
     // No PR yet (the stand-in gh has none to show): the row has no pr, and that answer is kept.

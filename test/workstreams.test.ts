@@ -299,7 +299,7 @@ test("subscribers see workstream_created and workstream_closed", async () => {
   const c = await Conn.open(s.sock);
   try {
     c.send({ v: 6, id: "sub", type: "subscribe", types: ["workstream_created", "workstream_closed"] });
-    expect((await c.next()).type).toBe("subscribed");
+    expect((await c.nextJson()).type).toBe("subscribed");
     const r = await s.v6({ type: "new_workstream", template: "default", name: "evt-1", repo });
     const [created] = await readUntil(c, (e) => e.event === "workstream_created");
     expect(created).toMatchObject({ event: "workstream_created", workstream: "evt-1", workspace: "app", tab: r.tab });
