@@ -166,6 +166,7 @@ test("the replies the tests type (test/replies.ts) carry only the fields their r
     search: { pattern: "x" },
     approval_list: {},
     agent_queue_list: {},
+    layout_export: {},
   };
   const undescribed: string[] = [];
   for (const [type, fields] of Object.entries(sent)) {

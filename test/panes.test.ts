@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { Conn, processAlive, readUntil, TestServer, useServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
-import type { Replies } from "./replies";
+import type { Replies, SplitNode } from "./replies";
 import { parseArgs } from "../src/cli-table/parse";
 import { buildCommandTable } from "../src/cli-table/table";
 
@@ -123,7 +123,7 @@ describe("keep and respawn", () => {
     expect(r.type).toBe("layout");
     const [left] = r.panes as number[];
     await s.waitScreen(left!, "[exited: status 5]");
-    expect((await s.v6({ type: "layout_export", pane: left })).root.first).toMatchObject({ type: "pane", keep: true });
+    expect(((await s.v6({ type: "layout_export", pane: left })).root as SplitNode).first).toMatchObject({ type: "pane", keep: true });
   });
 });
 
@@ -147,7 +147,7 @@ describe("env", () => {
     const r = await s.v6({ type: "split", pane: base, cwd: "/", command: ["sh", "-c", 'echo "split=$X"; exec sleep 1000'], env: { X: "1" }, focus: false });
     await s.waitScreen(r.pane, "split=1");
     const l = await s.v6({ type: "layout_apply", root: { type: "pane", command: ["sh", "-c", 'echo "leaf=$Y"; exec sleep 1000'], env: { Y: "2" } } });
-    await s.waitScreen(l.panes[0], "leaf=2");
+    await s.waitScreen(l.panes[0]!, "leaf=2");
   });
 
   test("bad env is refused before anything starts", async () => {

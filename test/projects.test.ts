@@ -51,7 +51,7 @@ test("tab_new and open_tab with an unknown slug are errors and open nothing; a k
   const before = (await tabsOf()).length;
   const refused = await s.v6({ type: "tab_new", cwd: s.root, project: "unknown" });
   expect(refused).toMatchObject({ type: "error", code: "project_not_found", hint: { param: "project" } });
-  expect(refused.hint.available).toContain("known");
+  expect(refused.hint?.available).toContain("known");
   expect(await s.request({ v: 2, type: "tab_new", cwd: s.root, project: "unknown" })).toMatchObject({ type: "error", message: expect.stringContaining('no project "unknown"') });
   const cli = await s.run(["tab", "new", "--project", "unknwn"]);
   expect(cli.code).toBe(1);

@@ -2,6 +2,7 @@
 // codes and hints, and each v6 message.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Conn, TestServer, useServer, waitFor } from "./harness";
+import type { PaneNode, SplitNode } from "./replies";
 import type { TreeNode } from "../src/model/tree";
 
 const s = useServer();
@@ -157,7 +158,7 @@ describe("pane_info", () => {
     });
     expect(info).toMatchObject({ type: "pane_info", pane: p, workspace: "Games", label: "my-title", cwd: "/usr", start_cwd: "/tmp", exited: false, exit_code: null });
     expect(info.cols).toBeGreaterThan(10);
-    expect(info.foreground.argv).toEqual(["sleep", "30"]);
+    expect(info.foreground?.argv).toEqual(["sleep", "30"]);
     expect(info.cursor).toEqual({ x: expect.any(Number), y: expect.any(Number) });
   });
 
@@ -264,7 +265,7 @@ describe("snapshot and layout", () => {
     const e = await s.v6({ type: "layout_export", tab: r.tab });
     const strip = (n: TreeNode): unknown => (n.type === "pane" ? { type: "pane", cwd: n.cwd, command: n.command } : { type: "split", direction: n.direction, ratio: n.ratio, first: strip(n.first), second: strip(n.second) });
     expect(strip(e.root)).toEqual(strip(root));
-    expect(e.root.first.label).toBe("left");
+    expect(((e.root as SplitNode).first as PaneNode).label).toBe("left");
     // Replacing it: a new tab with new panes in the old one's place, the old one gone.
     await s.v6({ type: "tab_new", workspace: "Games", name: "after-built", cwd: "/tmp" });
     const names = async () => (await s.list()).find((w) => w.name === "Games")!.tabs.map((t) => t.name);
@@ -293,6 +294,6 @@ describe("snapshot and layout", () => {
     expect(z).toMatchObject({ zoomed: b, focused: b, changed: true });
     expect((await s.v6({ type: "pane_zoom", pane: b, mode: "on" })).changed).toBe(false);
     expect((await s.v6({ type: "pane_zoom", pane: b })).zoomed).toBeNull();
-    expect((await s.v6({ type: "pane_info", pane: b })).tab).toBe(await tabOf(a));
+    expect((await s.v6({ type: "pane_info", pane: b })).tab).toBe(await tabOf(a!));
   });
 });

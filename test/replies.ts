@@ -22,6 +22,13 @@ import type approval_list from "../src/commands/approval_list";
 import type agent_queue_list from "../src/commands/agent_queue_list";
 import type checkpoint_list from "../src/commands/checkpoint_list";
 import type fan_status from "../src/commands/fan_status";
+import type tab_new from "../src/commands/tab_new";
+import type split from "../src/commands/split";
+import type pane_respawn from "../src/commands/pane_respawn";
+import type layout_export from "../src/commands/layout_export";
+import type layout_apply from "../src/commands/layout_apply";
+import type { layoutReply } from "../src/model/views";
+import type { TreeNode } from "../src/model/tree";
 import type { ApprovalService } from "../src/features/approvals/service";
 import type { When } from "../src/features/agents/queue";
 import type { Checkpoint } from "../src/features/workstreams/checkpoints";
@@ -80,6 +87,10 @@ export interface QueuedRow {
   tab_name?: string;
 }
 
+/** The two kinds of node in a layout tree (layout_export's \`root\`), for a test that walks one it knows. */
+export type SplitNode = Extract<TreeNode, { type: "split" }>;
+export type PaneNode = Extract<TreeNode, { type: "pane" }>;
+
 /** Each message's reply when it succeeds. */
 export interface Replies {
   hello: {
@@ -109,6 +120,11 @@ export interface Replies {
   agent_queue_list: { type: "agent_queue"; prompts: QueuedRow[] };
   checkpoint_list: { type: "checkpoints"; workstream: string; checkpoints: Checkpoint[] };
   fan_status: { type: "fan_status"; fan: string; template: string; base: string; prompt: string; candidates: FanRow[] };
+  tab_new: { type: "pane"; pane: number };
+  split: { type: "pane"; pane: number };
+  pane_respawn: { type: "pane"; pane: number };
+  layout_export: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
+  layout_apply: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
 }
 
 interface Entries {
@@ -125,6 +141,11 @@ interface Entries {
   agent_queue_list: typeof agent_queue_list;
   checkpoint_list: typeof checkpoint_list;
   fan_status: typeof fan_status;
+  tab_new: typeof tab_new;
+  split: typeof split;
+  pane_respawn: typeof pane_respawn;
+  layout_export: typeof layout_export;
+  layout_apply: typeof layout_apply;
 }
 
 type FieldsOf<E> = E extends MessageEntry<infer F extends Fields> ? F : never;

@@ -88,7 +88,7 @@ describe("the user's shell", () => {
     expect(cli).toMatchObject({ code: 0, stdout: `in ${focused.pane}\n` });
     // Shown as the shell it is, not as ws's way of starting it (bash --rcfile <ws's file>).
     const info = await s.v6({ type: "pane_info", pane: focused.pane });
-    expect(info.foreground.argv).toEqual(info.argv);
+    expect(info.foreground?.argv).toEqual(info.argv);
     const listed = (await s.v6({ type: "pane_list" })).panes.find((p: { pane: number }) => p.pane === focused.pane);
     expect(listed!.command).toEqual(info.argv);
   }, 30000);

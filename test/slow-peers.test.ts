@@ -125,8 +125,8 @@ describe("a FIFO where ws reads a file", () => {
       expect(missing.stderr).toContain('no project "nope"');
       const nope = await s.v6({ type: "tab_new", project: "nope" });
       expect(nope).toMatchObject({ type: "error", code: "project_not_found" });
-      expect(nope.hint.available).toContain("good");
-      expect(nope.hint.available).not.toContain("evil");
+      expect(nope.hint?.available).toContain("good");
+      expect(nope.hint?.available).not.toContain("evil");
       // The FIFO's own slug: a clear error naming the file.
       const evil = await s.v6({ type: "tab_new", project: "evil" });
       expect(evil).toMatchObject({ type: "error", code: "project_not_found" });

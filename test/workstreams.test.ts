@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
-import type { Replies } from "./replies";
+import type { PaneNode, Replies, SplitNode } from "./replies";
 import { Tmux } from "./tmux-driver";
 import { git, gitEnv, makePr, makeRepo } from "./git-rig";
 
@@ -267,12 +267,12 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
   expect(out).toContain(`worktree ${dir}`);
   const layout = await s.v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
   const [editor, shell] = layout.panes as number[];
-  expect(layout.root.first.command.slice(0, 2)).toEqual(["nvim", "--listen"]);
+  expect(((layout.root as SplitNode).first as PaneNode).command?.slice(0, 2)).toEqual(["nvim", "--listen"]);
   expect((await s.list()).flatMap((w) => w.tabs).find((t) => t.panes.includes(editor!))?.project).toBe("proj1");
   await s.waitScreen(editor!, "# app");
   const opened = await s.v6({ type: "open_file", pane: shell, location: `${dir}/README.md:1` });
   expect(opened.pane).toBe(editor);
-  expect((await s.v6({ type: "layout_export", pane: editor })).panes).toEqual([editor, shell]);
+  expect((await s.v6({ type: "layout_export", pane: editor })).panes).toEqual([editor!, shell!]);
 }, 30_000);
 
 test("the interface's new-workstream prompt (prefix W; run_command and the Dashboard's button run the same command) makes one in the focused pane's checkout", async () => {
