@@ -51,7 +51,7 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
   expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled prompt ${list[1]!.id} (pane ${agent})\n` });
   const again = await s.v6({ type: "agent_queue_cancel", prompt: list[1]!.id });
   expect(again).toMatchObject({ type: "error", code: "prompt_not_found" });
-  expect(again.hint.available).toEqual([list[0]!.id, list[2]!.id, list[3]!.id]);
+  expect(again.hint?.available).toEqual([list[0]!.id, list[2]!.id, list[3]!.id]);
   expect((await queued()).map((p) => p.position)).toEqual([1, 2, 3]);
   expect((await agentRow(agent))!.queued).toBe(3);
   expect((await s.ok(["dashboard"])).split("\n").find((l) => l.includes(`pane ${agent} `))).toContain("[3 queued]");

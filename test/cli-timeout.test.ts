@@ -101,7 +101,7 @@ test("ws agent send --wait --timeout: the wait's own timeout (exit 124), not a r
     const q = (msg: Record<string, unknown>) => s.v6({ ...msg });
     const shell = (await q({ type: "tab_new", cwd: s.root, command: [] })).pane;
     const agent = (await q({ type: "split", pane: shell, right: true, cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart"], focus: false })).pane;
-    await waitFor("the agent to be idle", async () => (await q({ type: "dashboard" })).agents.find((a: { pane: number }) => a.pane === agent)?.status === "idle");
+    await waitFor("the agent to be idle", async () => (await s.call({ type: "dashboard" })).agents.find((a) => a.pane === agent)?.status === "idle");
     // A plain prompt: the stand-in logs it and reports nothing, so only the timeout ends the wait.
     const r = await timed(s, ["agent", "send", "--pane", String(shell), "--wait", "--timeout", "1200", "a plain prompt"]);
     expect(r.code).toBe(124);

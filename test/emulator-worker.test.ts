@@ -91,7 +91,7 @@ describe("through the daemon", () => {
 
   test("a flood is parsed whole and in order", async () => {
     const N = 300_000;
-    const pane = (await s.request({ v: 2, type: "split", pane: (await s.list())[0]!.tabs[0]!.panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
+    const pane: number = (await s.request({ v: 2, type: "split", pane: (await s.list())[0]!.tabs[0]!.panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
     await s.waitScreen(pane, "FLOOD-DONE", 60_000);
     const r = await s.v6({ type: "pane_read", pane, source: "recent" });
     const lines: string[] = r.text.split("\n");

@@ -126,7 +126,8 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
 test("ws fan --tiled: one tab holds every candidate; keep --delete-branches closes only the others' panes and deletes their branches", async () => {
   const r = await s.v6({ type: "fan_start", count: 2, template: "fanpair", name: "tile", prompt: "tiled prompt", tiled: true, repo });
   expect(r).toMatchObject({ type: "fan_started", fan: "tile" });
-  const [a, b] = r.candidates;
+  const a = r.candidates[0]!;
+  const b = r.candidates[1]!;
   expect(a.tab).toBe(b.tab);
   expect((await tabWith(a.pane))!.panes.length).toBe(4);
   expect((await tabWith(a.pane))!.name).toBe("tile");

@@ -301,7 +301,7 @@ test(`layout_apply of exactly ${MAX_PANES_PER_REQUEST} panes works`, async () =>
   const r = await s.v6({ type: "layout_apply", name: "wide", root: tree(MAX_PANES_PER_REQUEST) });
   const took = performance.now() - t0;
   expect(r.type).toBe("layout");
-  expect(r.panes.length).toBe(MAX_PANES_PER_REQUEST);
+  expect((r.panes as number[]).length).toBe(MAX_PANES_PER_REQUEST);
   console.log(`layout_apply of ${MAX_PANES_PER_REQUEST} panes answered in ${took.toFixed(0)} ms`);
   expect(await s.v6({ type: "tab_close", tab: "wide" })).toMatchObject({ type: "ok" });
 });

@@ -283,9 +283,9 @@ describe("snapshot and layout", () => {
     const [a, b] = r.panes;
     const grown = await s.v6({ type: "pane_resize", pane: a, direction: "right", cells: 6 });
     expect(grown.changed).toBe(true);
-    expect(grown.root.ratio).toBeGreaterThan(0.5);
+    expect((grown.root as SplitNode).ratio).toBeGreaterThan(0.5);
     const shrunk = await s.v6({ type: "pane_resize", pane: b, direction: "left", cells: 12 });
-    expect(shrunk.root.ratio).toBeLessThan(grown.root.ratio);
+    expect((shrunk.root as SplitNode).ratio).toBeLessThan((grown.root as SplitNode).ratio);
     expect((await s.v6({ type: "pane_resize", pane: a, direction: "up" })).changed).toBe(false);
     const swapped = await s.v6({ type: "pane_swap", pane: a, with: b });
     expect(swapped.panes).toEqual([b, a]);

@@ -27,6 +27,12 @@ import type split from "../src/commands/split";
 import type pane_respawn from "../src/commands/pane_respawn";
 import type layout_export from "../src/commands/layout_export";
 import type layout_apply from "../src/commands/layout_apply";
+import type new_workstream from "../src/commands/new_workstream";
+import type fan_start from "../src/commands/fan_start";
+import type fan_compare from "../src/commands/fan_compare";
+import type pane_resize from "../src/commands/pane_resize";
+import type session_restore from "../src/commands/session_restore";
+import type wait_for from "../src/commands/wait_for";
 import type { layoutReply } from "../src/model/views";
 import type { TreeNode } from "../src/model/tree";
 import type { ApprovalService } from "../src/features/approvals/service";
@@ -125,6 +131,28 @@ export interface Replies {
   pane_respawn: { type: "pane"; pane: number };
   layout_export: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
   layout_apply: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
+  pane_resize: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout"; changed: boolean };
+  new_workstream: { type: "pane"; pane: number; workspace: string; tab: number; dir: string; branch: string };
+  fan_start: { type: "fan_started"; fan: string; base: string; candidates: { k: number; workstream: string; branch: string; dir: string; pane: number; workspace: string; tab: number }[] };
+  fan_compare: { type: "pane"; pane: number; workspace: string; tab: number; tool: string; pairs: unknown[] };
+  session_restore: { type: "session_restored"; workspaces: number; saved: number; tabs: number; panes: Record<string, number>; saved_at: string; skipped: string[]; kept?: string };
+  /** The fields each condition sets (docs/protocol-reference.md, wait_for). */
+  wait_for: {
+    type: "wait_result";
+    condition: string;
+    elapsed_ms: number;
+    pane?: number;
+    match?: string;
+    groups?: (string | null)[];
+    line?: number;
+    exit_code?: number | null;
+    command?: string;
+    signal?: string | null;
+    closed?: boolean;
+    idle_ms?: number;
+    workspace?: string;
+    status?: string;
+  };
 }
 
 interface Entries {
@@ -146,6 +174,12 @@ interface Entries {
   pane_respawn: typeof pane_respawn;
   layout_export: typeof layout_export;
   layout_apply: typeof layout_apply;
+  pane_resize: typeof pane_resize;
+  new_workstream: typeof new_workstream;
+  fan_start: typeof fan_start;
+  fan_compare: typeof fan_compare;
+  session_restore: typeof session_restore;
+  wait_for: typeof wait_for;
 }
 
 type FieldsOf<E> = E extends MessageEntry<infer F extends Fields> ? F : never;

@@ -181,7 +181,7 @@ describe("events and waits", () => {
     expect(r.type).toBe("wait_result");
     expect(r.match).toBe("ready");
     const text = (await s.v6({ type: "pane_read", pane, source: "recent" })).text.split("\n");
-    expect(text[r.line - 1]).toBe("ready");
+    expect(text[r.line! - 1]).toBe("ready");
     const ends = await s.v6({ type: "wait_for", condition: "output", pane, pattern: "(\\w+) now$", timeout: 5000 });
     expect(ends.groups).toEqual(["ready"]);
     const cli = await s.run(["wait", "output", String(pane), "^al(re)ady$"]);

@@ -85,9 +85,10 @@ env = { GREETING = "hi {name}" }
   expect(readFileSync(join(wt, "branch.txt"), "utf8")).toBe("feat-b\n");
   const layout = await s.v6({ type: "layout_export", pane: r.pane });
   expect(layout.root.type).toBe("split");
-  expect(layout.root.direction).toBe("right");
-  expect(layout.root.first.label).toBe("left-feat-b");
-  expect(layout.root.second.cwd).toBe(join(wt, "sub"));
+  const root = layout.root as SplitNode;
+  expect(root.direction).toBe("right");
+  expect((root.first as PaneNode).label).toBe("left-feat-b");
+  expect((root.second as PaneNode).cwd).toBe(join(wt, "sub"));
   const [left, right] = layout.panes as number[];
   // A script reads the values from the environment or its arguments; unknown placeholders stay as written.
   await s.waitScreen(left!, "name=feat-b branch=feat-b pr=[] keep={other}");
