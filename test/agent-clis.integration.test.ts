@@ -140,8 +140,8 @@ describe("agent CLIs in ws and in tmux", () => {
       expect((await s.request({ v: 5, type: "pane_focus", pane })).type).toBe("ok");
       await s.waitScreen(pane, cli.ready, 120_000);
       const wsMs = performance.now() - t0;
-      const info = await s.request({ v: 6, type: "pane_info", pane });
-      const { cols, rows } = info as { cols: number; rows: number };
+      const info = await s.request<{ cols: number; rows: number }>({ v: 6, type: "pane_info", pane });
+      const { cols, rows } = info;
 
       const t1 = performance.now();
       await tmux.open(cli.name, `cd ${quoteSh(proj)} && exec ${argv(homes.tmux).map(quoteSh).join(" ")}`, cols, rows);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
-import type { Replies } from "./replies";
+import type { AnyReply, Replies } from "./replies";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -17,7 +17,7 @@ afterAll(() => s.stop());
 
 interface Agent { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number }
 const dashboard = async () => {
-  const r = await s.request({ v: 5, type: "dashboard" });
+  const r = await s.request<AnyReply & { agents: Agent[]; workstreams: unknown[]; ports: Replies["dashboard"]["ports"] }>({ v: 5, type: "dashboard" });
   if (r.type !== "dashboard") throw new Error(JSON.stringify(r));
   return r as { agents: Agent[]; workstreams: unknown[]; ports: Replies["dashboard"]["ports"] };
 };

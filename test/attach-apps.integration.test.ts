@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import { RawAttach } from "./raw-attach";
 import { serverWithTmux } from "./tmux-driver";
 
@@ -126,7 +127,7 @@ describe("the server beside a flood", () => {
       const sock = await RawAttach.open(srv.sock, { v: 1, type: "attach", cols: 120, rows: 40 });
       sock.onText = (t) => void (got += t);
       await waitFor("first frame", () => got.includes("[main]"));
-      const split = await srv.request({ v: 1, type: "split", pane: 1, right: true, cwd: srv.root, command: [], focus: true });
+      const split = await srv.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: true, cwd: srv.root, command: [], focus: true });
       await srv.waitScreen(split.pane, /[$#] $/m);
       await srv.request({ v: 2, type: "pane_send", pane: 1, text: "yes flood-$((6*7))", enter: true });
       await waitFor("the flood on screen", () => got.includes("flood-42"));

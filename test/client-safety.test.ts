@@ -265,7 +265,7 @@ describe("names and titles reach the terminal safe (item 8)", () => {
     // A hook's payload is JSON: any character at all can arrive in an agent's detail.
     const hook = await s.run(["report", "PreToolUse", "--agent", "claude"], { env: { WS_SOCKET: s.sock, WS_PANE_ID: "1" }, stdin: JSON.stringify({ tool_name: NASTY }) });
     expect(hook.code).toBe(0);
-    await waitFor("the agent on the dashboard", async () => (await s.request({ v: 2, type: "dashboard" })).agents.length === 1);
+    await waitFor("the agent on the dashboard", async () => (await s.request<{ agents: { secs: number }[] }>({ v: 2, type: "dashboard" })).agents.length === 1);
 
     for (const args of [["workspace", "list"], ["tab", "list"], ["pane", "info", "1"], ["dashboard"]]) {
       const r = await s.run(args);
@@ -278,7 +278,7 @@ describe("names and titles reach the terminal safe (item 8)", () => {
     const dash = JSON.parse(await s.ok(["--json", "dashboard"]));
     // (Without `secs`: the two calls may fall on either side of a second.)
     const bare = (agents: { secs: number }[]) => agents.map(({ secs: _secs, ...rest }) => rest);
-    expect(bare(dash.agents)).toEqual(bare((await s.request({ v: 2, type: "dashboard" })).agents));
+    expect(bare(dash.agents)).toEqual(bare((await s.request<{ agents: { secs: number }[] }>({ v: 2, type: "dashboard" })).agents));
   });
 });
 

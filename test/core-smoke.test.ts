@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { useServer } from "./harness";
+import type { Replies } from "./replies";
 
 const s = useServer();
 
@@ -9,7 +10,7 @@ test("a new server holds workspace main with one shell tab in pane 1", async () 
 });
 
 test("a split runs a real command whose output is read back from the pane", async () => {
-  const r = await s.request({ v: 1, type: "split", pane: 1, right: false, cwd: "/tmp", command: ["sh", "-c", "echo split-says-$((6*7)); pwd; exec cat"], focus: false });
+  const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: false, cwd: "/tmp", command: ["sh", "-c", "echo split-says-$((6*7)); pwd; exec cat"], focus: false });
   expect(r.type).toBe("pane");
   // pwd's line follows the echo's: wait for both in order (the second may arrive a moment later).
   const text = await s.waitScreen(r.pane, /split-says-42\s+\/tmp\b/);

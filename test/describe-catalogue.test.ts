@@ -103,7 +103,7 @@ test("every described field's type, range, accepted values and requirement is en
       if (f.accepted) {
         const bad = f.type === "string[]" ? ["zz-not-accepted"] : "zz-not-accepted";
         const r = await expectRefused({ ...ok, [f.name]: bad }, f.name, "not accepted");
-        expect(r.hint.accepted).toEqual(f.accepted);
+        expect(r.hint!.accepted).toEqual(f.accepted);
       }
       if (f.min !== undefined) await expectRefused({ ...ok, [f.name]: f.min - 1 }, f.name, "below min");
       if (f.max !== undefined) await expectRefused({ ...ok, [f.name]: f.max + 1 }, f.name, "above max");

@@ -8,6 +8,7 @@ import { WorkerScreen } from "../src/model/emulator-client";
 import type { Screen } from "../src/model/screen";
 import { Grid } from "../src/ui/grid";
 import { TestServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 import { SCROLLBACK_DEFAULT } from "../src/model/pane";
 
 const enc = new TextEncoder();
@@ -91,7 +92,7 @@ describe("through the daemon", () => {
 
   test("a flood is parsed whole and in order", async () => {
     const N = 300_000;
-    const pane: number = (await s.request({ v: 2, type: "split", pane: (await s.list())[0]!.tabs[0]!.panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
+    const pane: number = (await s.request<Replies["split"]>({ v: 2, type: "split", pane: (await s.list())[0]!.tabs[0]!.panes[0], right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", `seq 1 ${N}; echo FLOOD-DONE; exec cat`] })).pane;
     await s.waitScreen(pane, "FLOOD-DONE", 60_000);
     const r = await s.v6({ type: "pane_read", pane, source: "recent" });
     const lines: string[] = r.text.split("\n");
@@ -106,9 +107,9 @@ describe("through the daemon", () => {
 
   test("the daemon keeps answering while a pane floods", async () => {
     const first = (await s.list())[0]!.tabs[0]!.panes[0];
-    const flood = (await s.request({ v: 2, type: "split", pane: first, right: false, focus: false, cwd: "/tmp", command: ["yes"] })).pane;
+    const flood = (await s.request<Replies["split"]>({ v: 2, type: "split", pane: first, right: false, focus: false, cwd: "/tmp", command: ["yes"] })).pane;
     await s.waitScreen(flood, /^y$/m);
-    const marker = (await s.request({ v: 2, type: "split", pane: first, right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", "read x; echo got-$x; exec cat"] })).pane;
+    const marker = (await s.request<Replies["split"]>({ v: 2, type: "split", pane: first, right: true, focus: false, cwd: "/tmp", command: ["sh", "-c", "read x; echo got-$x; exec cat"] })).pane;
     for (let i = 0; i < 20; i++) {
       const t0 = performance.now();
       const info = await s.v6({ type: "pane_info", pane: flood });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { rssKb, TestServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 import { SCROLLBACK_DEFAULT } from "../src/model/pane";
 
 let s: TestServer;
@@ -17,7 +18,7 @@ afterAll(() => s.stop());
 const rssMB = () => rssKb(daemonPid) / 1024;
 
 test("a long stream arrives whole and in order", async () => {
-  const r = await s.request({ v: 2, type: "tab_new", cwd: "/tmp", command: ["sh", "-c", "seq 1 150000; echo STREAM-DONE; exec cat"] });
+  const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", cwd: "/tmp", command: ["sh", "-c", "seq 1 150000; echo STREAM-DONE; exec cat"] });
   await waitFor("the end of the stream", async () => (await s.screen(r.pane)).includes("STREAM-DONE"), 90_000, 100);
   const lines = (await s.screen(r.pane, true)).split("\n");
   const done = lines.indexOf("STREAM-DONE");
@@ -44,7 +45,7 @@ while True:
     os.write(1,out); total+=len(out)
     open(${JSON.stringify(side)}+".tmp","w").write(str(total)); os.replace(${JSON.stringify(side)}+".tmp",${JSON.stringify(side)})`;
   const before = rssMB();
-  const r = await s.request({ v: 2, type: "tab_new", cwd: "/tmp", command: ["python3", "-c", prog] });
+  const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", cwd: "/tmp", command: ["python3", "-c", prog] });
   const until = Date.now() + 4000;
   let peak = before;
   while (Date.now() < until) {

@@ -106,13 +106,13 @@ export class TestServer {
     return this;
   }
 
-  /** One message on one connection; the reply line parsed (both styles). Untyped: prefer `s.v6()`
-   * or `s.call()` (a reply typed in test/replies.ts, else AnyReply). */
-  // biome-ignore lint/suspicious/noExplicitAny: the replies of legacy-version and raw requests (~190 calls in 49 files) are read field by field; typing them is message by message (test/replies.ts)
-  async request(msg: Record<string, unknown>): Promise<any> {
+  /** One message on one connection; the reply line parsed (both styles). `T` is the shape the
+   * caller reads (AnyReply unless named; not checked, as JSON.parse's result is not): prefer
+   * `s.v6()` or `s.call()`, whose replies test/replies.ts types from the registry. */
+  async request<T = AnyReply>(msg: Record<string, unknown>): Promise<T> {
     const line = await this.rawLine(JSON.stringify(msg) + "\n");
-    if (line === "ok") return { type: "ok" };
-    if (line.startsWith("error: ")) return { type: "error", message: line.slice(7), plain: true };
+    if (line === "ok") return { type: "ok" } as T;
+    if (line.startsWith("error: ")) return { type: "error", message: line.slice(7), plain: true } as T;
     return JSON.parse(line);
   }
 
@@ -147,7 +147,7 @@ export class TestServer {
   }
 
   async list(): Promise<WorkspaceInfo[]> {
-    const r = await this.request({ v: 2, type: "workspace_list" });
+    const r = await this.request<{ type: string; workspaces: WorkspaceInfo[] }>({ v: 2, type: "workspace_list" });
     if (r.type !== "workspaces") throw new Error(`workspace_list: ${JSON.stringify(r)}`);
     return r.workspaces;
   }

@@ -2,6 +2,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { TestServer, processAlive as alive, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -10,7 +11,7 @@ afterEach(async () => {
 
 /** Start a pane running a process group with a grandchild, and learn both pids. */
 async function groupInPane(s: TestServer): Promise<number[]> {
-  const r = await s.request({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["sh", "-c", "sleep 1000 & echo pids:$$:$!; wait"], focus: false });
+  const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["sh", "-c", "sleep 1000 & echo pids:$$:$!; wait"], focus: false });
   const text = await s.waitScreen(r.pane, /pids:\d+:\d+/);
   const [, a, b] = text.match(/pids:(\d+):(\d+)/)!;
   return [Number(a), Number(b)];

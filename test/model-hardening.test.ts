@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, useServer, waitFor } from "./harness";
-import type { Replies } from "./replies";
+import type { AnyReply, Replies } from "./replies";
 import { MAX_PANES_PER_REQUEST } from "../src/model/limits";
 import { decode } from "../src/features/persistence/format";
 import { applySave } from "../src/features/persistence/restore";
@@ -129,7 +129,7 @@ test("names up to 128 characters of any script (and emoji) are fine", async () =
   const long = "ä".repeat(NAME_MAX_LENGTH);
   expect(await s.request({ v: 2, type: "workspace_new", name: long })).toEqual({ v: 5, type: "ok" });
   await s.ok(["project", "new", "p-1"]);
-  expect(await s.request({ v: 2, type: "tab_new", workspace: long, name: "Spiele 🎮 שלום 日本", project: "p-1", cwd: "/tmp", command: ["cat"] })).toMatchObject({ type: "pane" });
+  expect(await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: long, name: "Spiele 🎮 שלום 日本", project: "p-1", cwd: "/tmp", command: ["cat"] })).toMatchObject({ type: "pane" });
   const ws = (await s.list()).find((w) => w.name === long);
   expect(ws!.tabs.map((t) => t.name)).toContain("Spiele 🎮 שלום 日本");
   expect(await s.request({ v: 2, type: "workspace_close", name: long })).toEqual({ v: 5, type: "ok" });
@@ -159,7 +159,7 @@ test("a restore skips a workspace or tab with a bad name, with a warning, and re
 // ---- programs and directories that aren't there ----------------------------------------------
 
 test("ws split 1 -- claudee names the program, with its own code, and the layout is unchanged", async () => {
-  const split = () => s.request({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["cat"], focus: false });
+  const split = () => s.request<AnyReply>({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["cat"], focus: false });
   const probe = await split();
   await s.ok(["pane", "close", String(probe.pane)]);
   const before = await model();
@@ -181,7 +181,7 @@ test("ws split 1 -- claudee names the program, with its own code, and the layout
   expect(startedSince(kids)).toEqual([]);
   // The next split gets the next pane id: the failures took none.
   const ok = await split();
-  expect(ok).toEqual({ v: 5, type: "pane", pane: probe.pane + 1 });
+  expect(ok).toEqual({ v: 5, type: "pane", pane: (probe.pane as number) + 1 });
   await s.ok(["pane", "close", String(ok.pane)]);
 });
 

@@ -5,6 +5,7 @@ import { Terminal } from "@xterm/headless";
 import { emulatorInput, syncParse } from "../src/model/emulator-input";
 import { SCROLLBACK_DEFAULT, SCROLLBACK_MAX, scrollbackSetting } from "../src/model/pane";
 import { TestServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 
 const firstLine = (t: Terminal) => t.buffer.active.getLine(0)?.translateToString(true);
 
@@ -54,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 test("the user's WS_SCROLLBACK is the history a pane keeps", async () => {
-  const r = await s.request({ v: 2, type: "tab_new", cwd: "/tmp", command: ["sh", "-c", "seq 1 5000; echo SEQ-DONE; exec cat"] });
+  const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", cwd: "/tmp", command: ["sh", "-c", "seq 1 5000; echo SEQ-DONE; exec cat"] });
   await waitFor("the end of the output", async () => (await s.screen(r.pane)).includes("SEQ-DONE"), 30_000, 50);
   const numbers = (await s.screen(r.pane, true)).split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
   const rows = (await s.screen(r.pane)).split("\n").length;

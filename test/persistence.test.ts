@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, processAlive, waitFor, wsArgv } from "./harness";
+import type { Replies } from "./replies";
 import type { WorkspaceInfo } from "../src/model/views";
 import { decode, FORMAT_VERSION, type SaveBody } from "../src/features/persistence/format";
 import { panesOf, type Layout } from "../src/model/layout";
@@ -76,18 +77,18 @@ test("three workspaces with splits of different sizes come back after kill-serve
   const dir = join(s.root, "proj dir");
   mkdirSync(dir);
   // main: pane 1 (a shell) | a 20-column probe, and below the probe a 5-row probe.
-  const p1 = await s.request({ v: 1, type: "split", pane: 1, right: true, cwd: "/tmp", command: sizeProbe("m1"), focus: false, size: 20 });
-  const p2 = await s.request({ v: 1, type: "split", pane: p1.pane, right: false, cwd: "/tmp", command: sizeProbe("m2"), focus: false, size: 5 });
+  const p1 = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: true, cwd: "/tmp", command: sizeProbe("m1"), focus: false, size: 20 });
+  const p2 = await s.request<Replies["split"]>({ v: 1, type: "split", pane: p1.pane, right: false, cwd: "/tmp", command: sizeProbe("m2"), focus: false, size: 5 });
   // alpha: two tabs, one with a name and a project, split 3 ways.
   expect((await s.request({ v: 2, type: "workspace_new", name: "alpha" })).type).toBe("ok");
   await s.ok(["project", "new", "button-a11y"]);
-  const a1 = await s.request({ v: 2, type: "tab_new", workspace: "alpha", name: "Build", project: "button-a11y", cwd: dir, command: [] });
-  const a2 = await s.request({ v: 1, type: "split", pane: a1.pane, right: false, cwd: dir, command: sizeProbe("a2"), focus: false, size: 7 });
-  const a3 = await s.request({ v: 1, type: "split", pane: a2.pane, right: true, cwd: dir, command: [], focus: false, size: 30 });
+  const a1 = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "alpha", name: "Build", project: "button-a11y", cwd: dir, command: [] });
+  const a2 = await s.request<Replies["split"]>({ v: 1, type: "split", pane: a1.pane, right: false, cwd: dir, command: sizeProbe("a2"), focus: false, size: 7 });
+  const a3 = await s.request<Replies["split"]>({ v: 1, type: "split", pane: a2.pane, right: true, cwd: dir, command: [], focus: false, size: 30 });
   // beta: a shell with a 12-column split.
   expect((await s.request({ v: 2, type: "workspace_new", name: "beta" })).type).toBe("ok");
   const beta = (await s.list()).find((w) => w.name === "beta")!.tabs[0]!.panes[0];
-  await s.request({ v: 1, type: "split", pane: beta, right: true, cwd: "/", command: sizeProbe("b1"), focus: false, size: 12 });
+  await s.request<Replies["split"]>({ v: 1, type: "split", pane: beta, right: true, cwd: "/", command: sizeProbe("b1"), focus: false, size: 12 });
   for (const p of [a1.pane, a2.pane, a3.pane, p1.pane, p2.pane]) expect(typeof p).toBe("number");
 
   // A shell that moved to another directory and printed something.
@@ -142,7 +143,7 @@ test("a change survives SIGKILL of the daemon a few seconds later", async () => 
   await s.request({ v: 2, type: "workspace_new", name: "crashy" });
   const pane = (await s.list()).find((w) => w.name === "crashy")!.tabs[0]!.panes[0];
   const changedAt = Date.now();
-  await s.request({ v: 1, type: "split", pane, right: false, cwd: "/tmp", command: [], focus: false, size: 6 });
+  await s.request<Replies["split"]>({ v: 1, type: "split", pane, right: false, cwd: "/tmp", command: [], focus: false, size: 6 });
   // The background save must land within a few seconds of the change.
   await waitFor("the background save to hold the split", () => {
     try {
@@ -234,7 +235,7 @@ test("a restore whose panes all exit at once keeps the save for another try", as
   const s = server();
   await s.start();
   const flag = join(s.root, "broken");
-  const r = await s.request({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 0; }; exec cat`] });
+  const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "main", cwd: "/tmp", command: ["sh", "-c", `[ -e ${flag} ] && { sleep 0.5; exit 0; }; exec cat`] });
   expect((await s.request({ v: 2, type: "pane_close", pane: 1 })).type).toBe("ok");
   expect((await s.list())[0]!.tabs.map((t) => t.panes)).toEqual([[r.pane]]);
   expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
@@ -314,7 +315,7 @@ test("restarting right after a restore keeps every pane's whole old scrollback",
   const s = server();
   await s.start();
   const panes = [1];
-  for (let i = 0; i < 2; i++) panes.push((await s.request({ v: 2, type: "tab_new", cwd: "/tmp", command: [] })).pane);
+  for (let i = 0; i < 2; i++) panes.push((await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", cwd: "/tmp", command: [] })).pane);
   for (const p of panes) await s.request({ v: 2, type: "pane_send", pane: p, text: "seq -f 'old line %g' 1 1500", enter: true });
   for (const p of panes) await s.waitScreen(p, /^old line 1500$/m, 30_000);
   for (let round = 0; round < 2; round++) {

@@ -1,6 +1,7 @@
 // Every v1–v5 message the core implements, over the real socket, with its replies and errors.
 import { describe, expect, test } from "bun:test";
 import { TestServer, useServer, waitFor } from "./harness";
+import type { Replies } from "./replies";
 
 const s = useServer();
 
@@ -58,7 +59,7 @@ describe("workspace_new / workspace_list / workspace_close / workspace_focus", (
 describe("tab_new / tab_close / open_tab", () => {
   test("tab_new opens a tab in a named workspace and replies with its pane", async () => {
     await s.ok(["project", "new", "tetris"]); // an unknown slug is an error (test/projects.test.ts)
-    const r = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/tmp", project: "tetris", command: ["sh", "-c", "pwd; exec cat"] });
+    const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/tmp", project: "tetris", command: ["sh", "-c", "pwd; exec cat"] });
     expect(r.type).toBe("pane");
     const games = await ws("Games");
     const tab = games!.tabs.find((t) => t.name === "Tetris");
@@ -67,7 +68,7 @@ describe("tab_new / tab_close / open_tab", () => {
   });
 
   test("tab_new defaults to the workspace on screen, focus switches to it", async () => {
-    const r = await s.request({ v: 2, type: "tab_new", name: "Here", cwd: "/tmp", focus: true });
+    const r = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", name: "Here", cwd: "/tmp", focus: true });
     const main = await ws("main");
     expect(main!.current).toBe(true);
     expect(main!.tabs.find((t) => t.active)!.panes).toEqual([r.pane]);
@@ -80,8 +81,8 @@ describe("tab_new / tab_close / open_tab", () => {
   });
 
   test("tab_close by name and by 1-based number", async () => {
-    await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "One", cwd: "/tmp" });
-    await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Two", cwd: "/tmp" });
+    await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "One", cwd: "/tmp" });
+    await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Two", cwd: "/tmp" });
     expect((await s.request({ v: 2, type: "tab_close", workspace: "Games", tab: "One" })).type).toBe("ok");
     let names = (await ws("Games"))!.tabs.map((t) => t.name);
     expect(names).not.toContain("One");
@@ -104,19 +105,19 @@ describe("tab_new / tab_close / open_tab", () => {
 
 describe("split", () => {
   test("split right and below with size in cells", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "main", name: "Splits", cwd: "/tmp", command: ["sh", "-c", "exec cat"], focus: true });
-    const right = await s.request({ v: 1, type: "split", pane: t.pane, right: true, cwd: "/tmp", command: ["sh", "-c", "while :; do stty size; read x; done"], focus: false, size: 30 });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "main", name: "Splits", cwd: "/tmp", command: ["sh", "-c", "exec cat"], focus: true });
+    const right = await s.request<Replies["split"]>({ v: 1, type: "split", pane: t.pane, right: true, cwd: "/tmp", command: ["sh", "-c", "while :; do stty size; read x; done"], focus: false, size: 30 });
     expect(right.type).toBe("pane");
     await s.waitScreen(right.pane, / 30$/m);
-    const below = await s.request({ v: 1, type: "split", pane: t.pane, right: false, cwd: "/tmp", command: ["sh", "-c", "while :; do stty size; read x; done"], size: 7 });
+    const below = await s.request<Replies["split"]>({ v: 1, type: "split", pane: t.pane, right: false, cwd: "/tmp", command: ["sh", "-c", "while :; do stty size; read x; done"], size: 7 });
     await s.waitScreen(below.pane, /^7 /m);
     const tab = (await ws("main"))!.tabs.find((x) => x.name === "Splits");
     expect(tab!.panes.sort()).toEqual([t.pane, right.pane, below.pane].sort());
   });
 
   test("right defaults to true and focus to true (split as the spec gives it)", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "exec cat"] });
-    const r = await s.request({ v: 1, type: "split", pane: t.pane, cwd: "/tmp", command: [] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "exec cat"] });
+    const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: t.pane, cwd: "/tmp", command: [] });
     expect(r.type).toBe("pane");
     const games = await ws("Games");
     expect(games!.current).toBe(true); // focus shows the new pane's workspace
@@ -135,7 +136,7 @@ describe("split", () => {
   });
 
   test("unknown fields are ignored (older servers ignore newer fields)", async () => {
-    const r = await s.request({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["sh", "-c", "exec cat"], focus: false, brand_new_field: { x: 1 } });
+    const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, cwd: "/tmp", command: ["sh", "-c", "exec cat"], focus: false, brand_new_field: { x: 1 } });
     expect(r.type).toBe("pane");
     await s.request({ v: 2, type: "pane_close", pane: r.pane });
   });
@@ -143,7 +144,7 @@ describe("split", () => {
 
 describe("pane_send / pane_close / pane_focus", () => {
   test("pane_send types text and Enter", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "while read l; do echo \"got:$l\"; done"] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "while read l; do echo \"got:$l\"; done"] });
     expect(await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "hello world", enter: true })).toEqual({ v: 5, type: "ok" });
     await s.waitScreen(t.pane, "got:hello world");
   });
@@ -154,20 +155,20 @@ describe("pane_send / pane_close / pane_focus", () => {
 tty.setraw(0); os.write(1,b"\\x1b[?2004hready\\r\\n"); b=b""
 while not (b.endswith(b"END") or b.endswith(b"\\x1b[201~")): b+=os.read(0,100)
 os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["python3", "-c", prog] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["python3", "-c", prog] });
     await s.waitScreen(t.pane, "ready");
     await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "abc END" });
     await s.waitScreen(t.pane, "b'\\x1b[200~abc END\\x1b[201~'");
   });
 
   test("pane_send with empty text and enter just presses Enter", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "read l; echo \"empty:[$l]\"; exec cat"] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", "read l; echo \"empty:[$l]\"; exec cat"] });
     await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "", enter: true });
     await s.waitScreen(t.pane, "empty:[]");
   });
 
   test("pane_focus shows the pane's workspace and tab", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Focus me", cwd: "/tmp" });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Focus me", cwd: "/tmp" });
     expect((await s.request({ v: 5, type: "pane_focus", pane: t.pane })).type).toBe("ok");
     const games = await ws("Games");
     expect(games!.current).toBe(true);
@@ -177,7 +178,7 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
   });
 
   test("pane_close stops the program; an emptied tab closes", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Doomed", cwd: "/tmp", command: ["sleep", "1000"] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Doomed", cwd: "/tmp", command: ["sleep", "1000"] });
     expect((await s.request({ v: 2, type: "pane_close", pane: t.pane })).type).toBe("ok");
     expect((await ws("Games"))!.tabs.map((x) => x.name)).not.toContain("Doomed");
     expect((await s.request({ v: 2, type: "pane_close", pane: t.pane })).type).toBe("error");
@@ -201,7 +202,7 @@ os.write(1,repr(b).encode()+b"\\r\\n"); os.read(0,1)`;
 describe("project_renamed / project_attach", () => {
   test("tabs linked to the old slug link to the new one", async () => {
     for (const slug of ["a11y", "other"]) await s.ok(["project", "new", slug]);
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Proj", cwd: "/tmp", project: "a11y" });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Proj", cwd: "/tmp", project: "a11y" });
     expect(await s.rawLine(JSON.stringify({ v: 2, type: "project_renamed", from: "a11y", to: "buttons" }) + "\n")).toBe("ok");
     await waitFor("the project rename", async () => (await ws("Games"))!.tabs.find((x) => x.name === "Proj")?.project === "buttons");
     expect(await s.rawLine(JSON.stringify({ v: 1, type: "project_attach", pane: t.pane, slug: "other" }) + "\n")).toBe("ok");
@@ -211,18 +212,18 @@ describe("project_renamed / project_attach", () => {
 
 describe("panes", () => {
   test("panes get WS_SOCKET, WS_PANE_ID and WS_WORKSPACE, and no BUN_BE_BUN", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", 'echo "S=$WS_SOCKET P=$WS_PANE_ID W=$WS_WORKSPACE B=${BUN_BE_BUN:-none} T=$TERM"; exec cat'] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", 'echo "S=$WS_SOCKET P=$WS_PANE_ID W=$WS_WORKSPACE B=${BUN_BE_BUN:-none} T=$TERM"; exec cat'] });
     await s.waitScreen(t.pane, `S=${s.sock} P=${t.pane} W=Games B=none T=xterm-256color`);
   });
 
   test("a pane whose process exits closes, with its tab", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", name: "Short", cwd: "/tmp", command: ["sh", "-c", "read x"] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", name: "Short", cwd: "/tmp", command: ["sh", "-c", "read x"] });
     await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "", enter: true });
     await waitFor("the exited pane's tab to close", async () => !(await ws("Games"))!.tabs.some((x) => x.name === "Short"));
   });
 
   test("an empty command runs the user's shell ($SHELL)", async () => {
-    const t = await s.request({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: [] });
+    const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: [] });
     await s.request({ v: 2, type: "pane_send", pane: t.pane, text: "echo shell=$0", enter: true });
     await s.waitScreen(t.pane, /shell=\/bin\/bash/);
   });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Conn, readUntil, TestServer, waitFor, wsArgv } from "./harness";
+import type { AnyReply } from "./replies";
 import { ghStandIn, git, gitEnv, makeRepo } from "./git-rig";
 import { saveCheckpointTree } from "../src/features/workstreams/checkpoints";
 import { prText } from "../src/features/workstreams/pr-status";
@@ -262,7 +263,7 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     expect(noMessage).toMatchObject({ type: "error", code: "ship_refused" });
     expect(git(dir, ["status", "--porcelain"], senv)).toBe("?? m.txt");
 
-    const r = await s.request({ v: 6, id: 4, type: "ship", name: "ship-m", message: "Ship m", pr: true, draft: true });
+    const r = await s.request<AnyReply & { commit: string }>({ v: 6, id: 4, type: "ship", name: "ship-m", message: "Ship m", pr: true, draft: true });
     expect(r).toMatchObject({ type: "shipped", workstream: "ship-m", branch: "ship-m", pushed: true, unpushed: 0, remote: "origin", pr: "https://github.example.invalid/o/app/pull/7" });
     expect(r.summary).toContain("m.txt");
     expect(git(sremote, ["rev-parse", "refs/heads/ship-m"], senv)).toBe(r.commit);

@@ -277,7 +277,7 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
 }, 30_000);
 
 test("the interface's new-workstream prompt (prefix W; run_command and the Dashboard's button run the same command) makes one in the focused pane's checkout", async () => {
-  const { pane } = await s.request({ v: 2, type: "tab_new", workspace: "app", cwd: repo, command: [], focus: true });
+  const { pane } = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "app", cwd: repo, command: [], focus: true });
   await s.waitScreen(pane, /[$#] ?$/m);
   const tmux = new Tmux(s.env);
   try {
