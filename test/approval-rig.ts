@@ -25,8 +25,14 @@ export async function claudeApprovalServer(env: Record<string, string> = {}): Pr
 /** Start a stand-in agent as if it ran in `pane` (the environment ws gives a pane's programs).
  * `output` is its one DECISION line. */
 export function standInApprovalAgent(s: TestServer, pane: number, args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, AGENT, ...args], {
-    env: { ...s.env, CLAUDE_CONFIG_DIR: join(s.root, ".claude"), WS_SOCKET: s.sock, WS_PANE_ID: String(pane), ...env },
+  return spawnStandIn(s, AGENT, "stand-in agent", pane, args, { CLAUDE_CONFIG_DIR: join(s.root, ".claude"), ...env });
+}
+
+/** Run the stand-in `script` (a fixture) as if in `pane`; `output` is what it printed, once it has
+ * exited 0 (else an error naming `what`). */
+export function spawnStandIn(s: TestServer, script: string, what: string, pane: number, args: string[], env: Record<string, string>) {
+  const proc = Bun.spawn([process.execPath, script, ...args], {
+    env: { ...s.env, WS_SOCKET: s.sock, WS_PANE_ID: String(pane), ...env },
     cwd: s.root,
     stdout: "pipe",
     stderr: "pipe",
@@ -36,7 +42,7 @@ export function standInApprovalAgent(s: TestServer, pane: number, args: string[]
     output: (async () => {
       const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
       await proc.exited;
-      if (proc.exitCode !== 0) throw new Error(`stand-in agent exited ${proc.exitCode}: ${err}`);
+      if (proc.exitCode !== 0) throw new Error(`${what} exited ${proc.exitCode}: ${err}`);
       return out.trim();
     })(),
   };

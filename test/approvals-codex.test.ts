@@ -9,6 +9,7 @@ import { parse as parseToml } from "smol-toml";
 import { CODEX_PERMISSION_HOOK_TIMEOUT_S } from "../src/features/agents/hooks-install";
 import { ROOT, TestServer, waitFor } from "./harness";
 import type { ApprovalRow, Replies } from "./replies";
+import { spawnStandIn } from "./approval-rig";
 
 const AGENT = join(ROOT, "test/fixtures/codex-approval-agent.ts");
 let s: TestServer;
@@ -32,21 +33,7 @@ afterAll(() => s.stop());
 
 /** Start a stand-in Codex as if it ran in `pane` (the environment ws gives a pane's programs). */
 function codex(pane: number, args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, AGENT, ...args], {
-    env: { ...s.env, CODEX_HOME: codexHome, WS_SOCKET: s.sock, WS_PANE_ID: String(pane), ...env },
-    cwd: s.root,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return {
-    pid: proc.pid,
-    output: (async () => {
-      const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-      await proc.exited;
-      if (proc.exitCode !== 0) throw new Error(`stand-in codex exited ${proc.exitCode}: ${err}`);
-      return out.trim();
-    })(),
-  };
+  return spawnStandIn(s, AGENT, "stand-in codex", pane, args, { CODEX_HOME: codexHome, ...env });
 }
 
 const inbox = async (): Promise<ApprovalRow[]> => (JSON.parse(await s.ok(["--json", "inbox"])) as Replies["approval_list"]).approvals;

@@ -1,12 +1,9 @@
 // The interface as a person uses it: `ws attach` in a real terminal (tmux),
 // keys sent with send-keys, the screen read with capture-pane.
 import { describe, expect, test } from "bun:test";
-import { wsArgv } from "./harness";
-import { serverWithTmux } from "./tmux-driver";
+import { serverWithTmux, PREFIX, attachCommand } from "./tmux-driver";
 
-const WS = wsArgv().join(" ");
-const attachCmd = (extra = "") => `${WS} ${extra} attach; echo "[ws exited $?]"; sleep 3600`;
-const PREFIX = "C-Space";
+const attachCmd = attachCommand;
 
 const { s: server, tmux } = serverWithTmux();
 

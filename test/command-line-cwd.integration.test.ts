@@ -5,15 +5,11 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor, wsArgv } from "./harness";
-import { serverWithTmux } from "./tmux-driver";
+import { waitFor } from "./harness";
+import { serverWithTmux, PREFIX, attachCommand, statusLine } from "./tmux-driver";
 import { git, gitEnv, makeRepo } from "./git-rig";
 
-const WS = wsArgv().join(" ");
-const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
-const PREFIX = "C-Space";
-/** The screen's last line: the status line. */
-const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
+const attachCmd = attachCommand();
 
 const { s, tmux } = serverWithTmux();
 Object.assign(s.env, gitEnv(s.root)); // before the server starts, and tmux shares it

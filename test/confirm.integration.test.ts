@@ -4,19 +4,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { TestServer, waitFor } from "./harness";
+import { Tmux, PREFIX, attachCommand, statusLine } from "./tmux-driver";
 import { newConfirm, promptKey } from "../src/ui/prompt";
 import type { KeyCode } from "../src/protocol/events";
 
-const WS = wsArgv().join(" ");
-const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
-const PREFIX = "C-Space";
+const attachCmd = attachCommand();
 const STATUS = /\[main\] tab \d+\/\d+/;
 
 const paneCount = async (s: TestServer) => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes)).length;
-/** The screen's last line: the status line, where the question shows. */
-const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 
 test("the answer: y (or Y) confirms; n, Escape, Ctrl-C, Enter, the prefix cancel", () => {
   const key = (code: KeyCode, modifiers = "NONE") => ({ code, modifiers, kind: "Press" as const, state: "" });

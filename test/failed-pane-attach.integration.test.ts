@@ -4,15 +4,13 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { TestServer, waitFor } from "./harness";
 import type { Replies } from "./replies";
-import { serverWithTmux } from "./tmux-driver";
+import { serverWithTmux, attachCommand, statusLine } from "./tmux-driver";
 import { gitEnv, makeRepo } from "./git-rig";
 
-const WS = wsArgv().join(" ");
-const attachCmd = `${WS} attach; echo "[ws exited $?]"; sleep 3600`;
+const attachCmd = attachCommand();
 const STATUS = /\[main\] tab \d+\/\d+/;
-const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const panes = async (s: TestServer): Promise<number[]> => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
 
 const { s, tmux } = serverWithTmux();

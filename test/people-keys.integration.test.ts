@@ -4,13 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
-import { Tmux } from "./tmux-driver";
+import { TestServer, waitFor } from "./harness";
+import { Tmux, attachCommand, statusLine } from "./tmux-driver";
 import { socketPath } from "../src/paths";
 
-const WS = wsArgv().join(" ");
 const P = "C-Space";
-const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
 const sgr = (b: number, col: number, row: number, up = false) => `\x1b[<${b};${col + 1};${row + 1}${up ? "m" : "M"}`;
 const panesOf = async (s: TestServer) => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
 
@@ -20,7 +18,7 @@ describe("default keys", () => {
   beforeAll(async () => {
     server = await new TestServer().start();
     tmux = new Tmux(server.env);
-    await tmux.open("a", `${WS} attach; echo "[ws exited $?]"; sleep 3600`, 120, 40);
+    await tmux.open("a", attachCommand(), 120, 40);
     await tmux.waitFor("a", "[main] tab 1/1");
   });
   afterAll(async () => {
@@ -221,7 +219,7 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
     writeFileSync(file, 'prefix = "C-b"\n[keys]\n"v" = "split --right --size 48"\n"e" = "layout select even-horizontal"\n');
     await server.start();
     tmux = new Tmux(server.env);
-    await tmux.open("b", `${WS} attach; echo "[ws exited $?]"; sleep 3600`, 120, 40);
+    await tmux.open("b", attachCommand(), 120, 40);
     await tmux.waitFor("b", "[main] tab 1/1");
   });
   afterAll(async () => {
@@ -316,7 +314,7 @@ describe("ws restart", () => {
   beforeAll(async () => {
     server = await new TestServer().start();
     tmux = new Tmux(server.env);
-    await tmux.open("r", `${WS} attach; echo "[ws exited $?]"; sleep 3600`, 100, 30);
+    await tmux.open("r", attachCommand(), 100, 30);
     await tmux.waitFor("r", "[main] tab 1/1");
   });
   afterAll(async () => {

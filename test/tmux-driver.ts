@@ -1,7 +1,7 @@
 // Drive a real terminal: a private tmux server (own socket, own TMUX_TMPDIR)
 // whose windows run `ws attach` or anything else, read back with capture-pane.
 import { afterAll, beforeAll } from "bun:test";
-import { TestServer, waitFor } from "./harness";
+import { TestServer, waitFor, wsArgv } from "./harness";
 
 // "=name:" is an exact session match; a bare "b" would also match a window called "bash".
 const at = (name: string) => `=${name}:`;
@@ -75,3 +75,11 @@ export function serverWithTmux(opts: ConstructorParameters<typeof TestServer>[0]
   }, 30_000);
   return { s, tmux };
 }
+
+/** The command a tmux window runs to attach: `ws attach` (after `extra`, global flags), then its
+ * exit status on screen, and the window stays to be read. */
+export const attachCommand = (extra = "") => `${wsArgv().join(" ")}${extra ? ` ${extra}` : ""} attach; echo "[ws exited $?]"; sleep 3600`;
+/** ws's default prefix key, as tmux's send-keys names it. */
+export const PREFIX = "C-Space";
+/** The screen's last line: ws's status line. */
+export const statusLine = (screen: string) => screen.trimEnd().split("\n").at(-1) ?? "";
