@@ -21,7 +21,7 @@ type HostResult = { host: string; ok: true; approvals: Approval[] } | { host: st
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** What is wrong with a host's approval_list reply, or undefined: each row is printed and sorted. */
-export function badInbox(r: Record<string, unknown>): string | undefined {
+function badInbox(r: Record<string, unknown>): string | undefined {
   if (!Array.isArray(r.approvals)) return "approvals is not a list";
   for (const [i, a] of r.approvals.entries()) {
     if (!isObj(a)) return `approvals[${i}] is not an object`;

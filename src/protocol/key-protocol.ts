@@ -9,7 +9,7 @@
 
 /** A protocol ws turned on in the user's terminal. */
 export type KeyProtocol = "kitty" | "modify-other-keys";
-export const KEY_PROTOCOLS: readonly KeyProtocol[] = ["kitty", "modify-other-keys"];
+const KEY_PROTOCOLS: readonly KeyProtocol[] = ["kitty", "modify-other-keys"];
 
 /** What the input parser reports of the terminal's answers to KEYS_QUERY (they are not keys). */
 export type TerminalReply = "kitty-flags" | "device-attributes";
@@ -20,7 +20,7 @@ export const KEYS_QUERY = "\x1b[?u\x1b[c";
 /** How long an unanswered query waits before modifyOtherKeys is taken: long enough for ssh to a
  * far host. `WS_KEYS_PROBE_MS` (0–60000) in the environment of whoever asks (the server when it
  * drives the terminal, else `ws attach`) changes it. */
-export const KEYS_PROBE_MS = 1000;
+const KEYS_PROBE_MS = 1000;
 
 function probeMs(): number {
   const v = Number(process.env.WS_KEYS_PROBE_MS);

@@ -9,7 +9,7 @@ import { expand } from "../tmux-format";
 import { BLINK, BOLD, DEFAULT_COLOR, DIM, INVERSE, INVISIBLE, ITALIC, OVERLINE, STRIKE, UNDERLINE, pal, rgb, type Grid, type Style } from "./grid";
 
 /** tmux 3.3's default pane-border-format. */
-export const TMUX_BORDER_FORMAT = '#{?pane_active,#[reverse],}#{pane_index}#[default] "#{pane_title}"';
+const TMUX_BORDER_FORMAT = '#{?pane_active,#[reverse],}#{pane_index}#[default] "#{pane_title}"';
 
 /** The format a pane's label row shows, or undefined for ws's own label. */
 export function borderFormat(pane: Pane, tab: Tab): string | undefined {

@@ -30,7 +30,7 @@ export function answerSource(payload: unknown): AnswerSource {
 
 /** The text of the last assistant message in a Claude Code transcript (JSONL); its content blocks
  * may be split over several entries sharing one message id. */
-export function lastAssistantText(jsonl: string): string | undefined {
+function lastAssistantText(jsonl: string): string | undefined {
   const lines = jsonl.split("\n");
   let id: unknown;
   const parts: string[] = [];

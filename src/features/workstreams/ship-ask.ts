@@ -23,7 +23,7 @@ export interface ChangeSummary {
 }
 
 /** The worktree's changes against HEAD, as `git add -A` would stage them; the index is only read. */
-export async function summarizeChanges(dir: string): Promise<ChangeSummary> {
+async function summarizeChanges(dir: string): Promise<ChangeSummary> {
   const tree = await snapshotTree(dir);
   const diff = (how: string) => gitOk(dir, ["diff-tree", "-r", "-z", "--no-renames", how, "HEAD", tree], "ws ship");
   const numstat = (await diff("--numstat")).split("\0").filter(Boolean);
@@ -44,14 +44,14 @@ export async function summarizeChanges(dir: string): Promise<ChangeSummary> {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "3 files changed, +12 −4, 1 new, 1 deleted" */
-export function changeLine(c: ChangeSummary): string {
+function changeLine(c: ChangeSummary): string {
   return [`${plural(c.files, "file")} changed`, `+${c.added} −${c.removed}`, ...(c.created ? [`${c.created} new`] : []), ...(c.deleted ? [`${c.deleted} deleted`] : [])].join(", ");
 }
 
 type Asked = Omit<ShipOptions, "onStaged" | "workstream">;
 
 /** The question: what is committed first (cut short, the status line is one line), then the plan. */
-export function shipQuestion(w: string, plan: ShipPlan, changes: ChangeSummary | undefined, o: Asked): string {
+function shipQuestion(w: string, plan: ShipPlan, changes: ChangeSummary | undefined, o: Asked): string {
   const msg = (o.message ?? "").trim().split("\n")[0] ?? "";
   const short = [...msg].length > 40 ? `${[...msg].slice(0, 39).join("")}…` : msg;
   const steps = changes ? [changeLine(changes), `commit "${short}" on ${plan.branch}`] : [`nothing to commit on ${plan.branch}`];
@@ -61,7 +61,7 @@ export function shipQuestion(w: string, plan: ShipPlan, changes: ChangeSummary |
 }
 
 /** What the status line says once shipped. */
-export function shippedLine(w: string, r: Shipped): string {
+function shippedLine(w: string, r: Shipped): string {
   const done = [...(r.commit ? [`committed ${r.commit.slice(0, 12)} on ${r.branch}`] : []), ...(r.pushed ? [`pushed to ${r.remote}`] : []), ...(r.pr ? [`PR ${r.pr}`] : [])];
   if (!r.pushed && r.unpushed) done.push(`${plural(r.unpushed, "commit")} not pushed`);
   return `shipped ${w}: ${done.join(", ")}`.replace(controlChars(), "");
