@@ -4,7 +4,6 @@
 import { controlChars } from "../safe-text";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
-import { processCwd } from "../model/process-info";
 import type { Interface } from "./interface";
 import { isCommand } from "../commands/commands-table";
 import { checkCommandLine, completeLine, paneDirectory, parseCommandLine, runCommandLine } from "./command-line";
@@ -42,11 +41,12 @@ export function commandLine(ui: Interface, line: string): void {
     );
 }
 
-/** Run `act` in the focused program's current directory (so a split opens where you are), once it
- * has been read. What goes wrong then shows on the status line, as a key's failure does. */
+/** Run `act` in the focused program's current directory (so a split opens where you are, as a
+ * command line runs: paneDirectory), once it has been read. What goes wrong then shows on the
+ * status line, as a key's failure does. */
 function inCwdOf(ui: Interface, p: Pane | undefined, act: (cwd: string | undefined) => void): void {
-  void (p ? processCwd(p.pid) : Promise.resolve(undefined))
-    .then((cwd) => act(cwd ?? p?.cwd))
+  void paneDirectory(p)
+    .then(act)
     .catch((e) => {
       ui.message = (e as Error).message;
       ui.invalidate();
