@@ -113,6 +113,17 @@ export async function readTextFileAsync(path: string, max: number, noFollow = fa
 
 /** A whole regular file's bytes, refused past `max`, for async code. Throws FileReadError. */
 export async function readFileAsync(path: string, max: number, noFollow = false): Promise<Buffer> {
+  return readRegularAsync(path, max, "refuse", noFollow);
+}
+
+/** The last `max` bytes of a regular file (all of a smaller one), for async code: the end of a log
+ * or a transcript that may have grown past any bound. Throws FileReadError. */
+export async function readFileTailAsync(path: string, max: number): Promise<Buffer> {
+  return readRegularAsync(path, max, "tail");
+}
+
+/** readRegular for async code: a file past `max` is refused, or its last `max` bytes are read. */
+async function readRegularAsync(path: string, max: number, past: "refuse" | "tail", noFollow = false): Promise<Buffer> {
   let fh;
   try {
     fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (noFollow ? constants.O_NOFOLLOW : 0));
@@ -124,11 +135,12 @@ export async function readFileAsync(path: string, max: number, noFollow = false)
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new FileReadError(`${path} is not a regular file (${fileKind(st)})`, "NOT_REGULAR");
-    if (st.size > max) throw new FileReadError(`${path} is too big (${st.size} bytes; at most ${max})`, "TOO_BIG");
-    const buf = Buffer.alloc(st.size);
+    if (st.size > max && past === "refuse") throw new FileReadError(`${path} is too big (${st.size} bytes; at most ${max})`, "TOO_BIG");
+    const buf = Buffer.alloc(Math.min(st.size, max));
+    const offset = st.size - buf.length;
     let got = 0;
     while (got < buf.length) {
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, offset + got);
       if (bytesRead === 0) break;
       got += bytesRead;
     }

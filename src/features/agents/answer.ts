@@ -2,8 +2,7 @@
 // payload carries it as `last_assistant_message` (its text blocks joined; newer versions) and always
 // names the session's `transcript_path` (JSONL: the last assistant entry's text blocks); Codex's
 // notify payload (`agent-turn-complete`) carries `last-assistant-message`.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { readFileTailAsync } from "../../safe-file";
 
 /** Characters of an answer kept (the rest is cut, marked `answer_truncated`). */
 export const MAX_ANSWER_CHARS = 100_000;
@@ -60,29 +59,9 @@ function lastAssistantText(jsonl: string): string | undefined {
   return text || undefined;
 }
 
-/** Read the end of a transcript (a regular file only, never waiting on a FIFO). */
+/** Read the end of a transcript (a regular file only, never waiting on a FIFO: safe-file.ts). */
 async function readTail(path: string): Promise<string | undefined> {
-  let fh: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    // O_NONBLOCK: opening a FIFO someone named would otherwise wait for a writer (safe-file.ts).
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY).catch(() => undefined);
-    if (!fh) return undefined;
-    const st = await fh.stat();
-    if (!st.isFile()) return undefined;
-    const len = Math.min(st.size, TRANSCRIPT_TAIL_BYTES);
-    const buf = Buffer.alloc(len);
-    let got = 0;
-    while (got < len) {
-      const { bytesRead } = await fh.read(buf, got, len - got, st.size - len + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return buf.subarray(0, got).toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    await fh?.close().catch(() => {});
-  }
+  return (await readFileTailAsync(path, TRANSCRIPT_TAIL_BYTES).catch(() => undefined))?.toString("utf8");
 }
 
 /** The answer a source gives, cut to MAX_ANSWER_CHARS. */
