@@ -123,6 +123,9 @@ test("bash with bracketed paste runs nothing of the issue's paste", async () => 
   });
   // readline turns bracketed paste on as it starts reading a line, before it draws the prompt.
   expect(await s.v6({ type: "pane_send", pane, text: `A\x1b[20\x1b[201~1~;touch ${flag}\rB` })).toMatchObject({ type: "ok" });
+  // readline shows a paste once it has read its end marker: only then is C-c safe to send (a C-c
+  // before it flushes the terminal's unread input, the end marker with it, and readline waits on).
+  await waitFor("the paste on bash's line", async () => (await screen(pane)).includes("PWNED"), 10_000);
   // Throw the pasted line away, then run a command: had the paste ended early, the touch would have run before it.
   expect(await s.v6({ type: "pane_send_keys", pane, keys: ["C-c"] })).toMatchObject({ type: "ok" });
   // readline has thrown the line away once it draws a fresh prompt (on a loaded machine, typing
