@@ -16,7 +16,9 @@ describe("input parser", () => {
     expect(parse("\x00")).toEqual([key({ Char: " " }, "CONTROL")]);
     expect(parse("\x01")).toEqual([key({ Char: "a" }, "CONTROL")]);
     expect(parse("\r\t\x7f")).toEqual([key("Enter"), key("Tab"), key("Backspace")]);
-    expect(parse("\x1c")).toEqual([key({ Char: "4" }, "CONTROL")]);
+    // FS GS RS US: Ctrl+\ ] ^ _, as xterm, kitty and tmux read them (crossterm says Ctrl+4…7).
+    expect(parse("\x1c\x1d\x1e\x1f")).toEqual(["\\", "]", "^", "_"].map((c) => key({ Char: c }, "CONTROL")));
+    expect(parse("\x08\x0a")).toEqual([key({ Char: "h" }, "CONTROL"), key({ Char: "j" }, "CONTROL")]);
   });
 
   test("alt via ESC prefix", () => {

@@ -96,6 +96,23 @@ describe("modified keys through ws attach in tmux", () => {
     await tmux.waitFor(name, "[ws exited 0]");
   }, 60_000);
 
+  test("Ctrl+\\ and Ctrl+] as the plain bytes FS and GS (a terminal without extended keys) reach each mode as those keys", async () => {
+    const legacy = await reader("");
+    const mok = await reader("\x1b[>4;2m");
+    const kitty = await reader("\x1b[>1u");
+    const name = await attach(kitty.pane);
+    await expectKeys(name, kitty, ["-H", "1c"], "\x1b[92;5u");
+    await expectKeys(name, kitty, ["-H", "1d"], "\x1b[93;5u");
+    for (const [r, fs, gs] of [[mok, "\x1b[27;5;92~", "\x1b[27;5;93~"], [legacy, "\x1c", "\x1d"]] as const) {
+      expect((await s.request({ v: 5, type: "pane_focus", pane: r.pane })).type).toBe("ok");
+      await tmux.waitFor(name, new RegExp(`\\] tab \\d+/\\d+ +pane ${r.pane}\\b`));
+      await expectKeys(name, r, ["-H", "1c"], fs);
+      await expectKeys(name, r, ["-H", "1d"], gs);
+    }
+    await tmux.keys(name, "C-Space", "d");
+    await tmux.waitFor(name, "[ws exited 0]");
+  }, 60_000);
+
   test("modifyOtherKeys 2, with the client pumping its terminal (WS_ATTACH_DIRECT=0): CSI 27 ; m ; k ~", async () => {
     const r = await reader("\x1b[>4;2m");
     const name = await attach(r.pane, "WS_ATTACH_DIRECT=0 ");

@@ -30,14 +30,16 @@ const KEYPAD_APP: Record<string, string> = {
   ".": "n", "+": "k", "-": "m", "*": "j", "/": "o", ",": "l", "=": "X",
 };
 
+/** The C0 byte a Ctrl+character has in the legacy encoding: X11's table (Ctrl+@…~ is the
+ * character & 0x1f, Ctrl+2…8 the VT220 digits) plus tmux's Ctrl+- / and ?. */
 function ctrlChar(ch: string): string | null {
   const c = ch.toLowerCase();
   if (c >= "a" && c <= "z") return String.fromCharCode(c.charCodeAt(0) - 0x60);
   switch (ch) {
-    case " ": case "@": case "2": return "\x00";
-    case "[": case "3": return "\x1b";
-    case "\\": case "4": return "\x1c";
-    case "]": case "5": return "\x1d";
+    case " ": case "@": case "2": case "`": return "\x00";
+    case "[": case "3": case "{": return "\x1b";
+    case "\\": case "4": case "|": return "\x1c";
+    case "]": case "5": case "}": return "\x1d";
     case "^": case "6": case "~": return "\x1e";
     case "_": case "7": case "/": case "-": return "\x1f";
     case "8": case "?": return "\x7f";
