@@ -38,7 +38,9 @@ describe("key encoder", () => {
 
   test("paste honours bracketed paste mode", () => {
     expect(enc({ Paste: "a\rb" })).toBe("a\rb");
-    expect(enc({ Paste: "x\x1b[201~y" }, { bracketedPaste: true })).toBe("\x1b[200~xy\x1b[201~");
+    expect(enc({ Paste: "x\x1b[201~y" }, { bracketedPaste: true })).toBe("\x1b[200~x[201~y\x1b[201~");
+    // A bracketed paste carries no control but tab, CR and LF: a tty would consume ^S/^Q and join a marker.
+    expect(enc({ Paste: "a\x1b[20\x13\x111~\tb\r\nc\x7f\u009b" }, { bracketedPaste: true })).toBe("\x1b[200~a[201~\tb\r\nc\x1b[201~");
   });
 
   test("focus only when the program asked", () => {
