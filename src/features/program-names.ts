@@ -92,15 +92,21 @@ export class ProgramNames {
     try {
       await Promise.all(
         ids.map(async (id) => {
-          const pane = this.session.panes.get(id);
-          if (!pane || pane.exited) return;
-          const fg = await foregroundProcess(pane.pid);
-          const argv0 = fg?.argv[0];
-          if (fg && isLauncherArgv(fg.argv)) {
-            // Caught before the program replaced its launcher: look again in a moment.
-            starting = true;
-            this.due.add(id);
-          } else if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
+          try {
+            const pane = this.session.panes.get(id);
+            if (!pane || pane.exited) return;
+            const fg = await foregroundProcess(pane.pid);
+            const argv0 = fg?.argv[0];
+            if (fg && isLauncherArgv(fg.argv)) {
+              // Caught before the program replaced its launcher: look again in a moment.
+              starting = true;
+              this.due.add(id);
+            } else if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
+          } catch (e) {
+            // Nothing awaits a look (a timer starts it): one pane's failure is logged here, and
+            // the other panes are still named.
+            console.error(`naming pane ${id}'s program failed:`, e);
+          }
         }),
       );
     } finally {

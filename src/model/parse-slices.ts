@@ -76,22 +76,40 @@ function runSlice(): void {
   scheduled = false;
   const end = now + SLICE_MS;
   parsed.clear();
-  while (ready.size && performance.now() < end) {
-    for (const p of ready) {
-      parsed.add(p);
-      if (!p.parsePiece()) ready.delete(p);
-      if (performance.now() >= end) break;
-    }
-  }
   try {
-    for (const p of parsed) p.sliceDone();
+    while (ready.size && performance.now() < end) {
+      for (const p of ready) {
+        parsed.add(p);
+        if (!parseGuarded(p)) ready.delete(p);
+        if (performance.now() >= end) break;
+      }
+    }
+    // Each parser is told on its own: one that throws keeps none of the others from their listeners.
+    for (const p of parsed) {
+      try {
+        p.sliceDone();
+      } catch (e) {
+        console.error("a pane's listeners failed after parsing:", e);
+      }
+    }
   } finally {
     parsed.clear();
-    // A listener that throws must not leave the other panes unparsed (a paused pane reads nothing
+    // Whatever went wrong, the other panes are not left unparsed (a paused pane reads nothing
     // more, so nothing else would ask for a slice).
     if (ready.size && !scheduled) {
       scheduled = true;
       setImmediate(runSlice);
     }
+  }
+}
+
+/** One piece; a parser that throws is logged and leaves the turns (it asks again with wantParse
+ * when more comes), so it can't take every slice from the others. */
+function parseGuarded(p: Parser): boolean {
+  try {
+    return p.parsePiece();
+  } catch (e) {
+    console.error("a pane's parser failed:", e);
+    return false;
   }
 }

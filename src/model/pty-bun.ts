@@ -26,12 +26,24 @@ export function spawnBunPty(o: PtyOptions): Pty {
       rows: o.rows,
       name: o.env.TERM ?? "xterm-256color",
       data: (_t, bytes) => {
-        if (!dropped) o.onData(bytes);
+        if (dropped) return;
+        try {
+          o.onData(bytes);
+        } catch (e) {
+          console.error("a pane's output handling failed:", e);
+        }
       },
       exit: () => eof(),
     },
   });
   const terminal = proc.terminal!;
+  const exitedWith = (code: number | null, signal: string | null) => {
+    try {
+      o.onExit(code, signal);
+    } catch (e) {
+      console.error("a pane's exit handling failed:", e);
+    }
+  };
   let closed = false;
   let stopped = false;
   // The terminal's exit callback reports the PTY, not the process: take the status from `exited`.
@@ -40,12 +52,12 @@ export function spawnBunPty(o: PtyOptions): Pty {
       await Promise.race([ptyDone, Bun.sleep(EOF_GRACE_MS)]);
       closed = true;
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
-      o.onExit(signal ? null : code, signal);
+      exitedWith(signal ? null : code, signal);
       return code;
     },
     () => {
       closed = true;
-      o.onExit(null, null);
+      exitedWith(null, null);
       return null;
     },
   );

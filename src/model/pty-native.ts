@@ -84,22 +84,37 @@ export function spawnNativePty(o: PtyOptions): Pty {
     clearTimeout(graceTimer);
     clearTimeout(drainTimer);
     release();
-    o.onExit(status!.code, status!.signal);
+    try {
+      o.onExit(status!.code, status!.signal);
+    } catch (e) {
+      console.error("a pane's exit handling failed:", e);
+    }
     reportExit(status!.code);
   };
 
   const pull = async () => {
     if (reading) return;
     reading = true;
-    while (!paused && !released && !eof) {
-      // EIO (every slave fd closed) is the PTY's EOF.
-      const chunk = await reader.read().then((r) => r.value, () => undefined);
-      if (released) break; // closed meanwhile: the backlog is dropped
-      if (chunk) o.onData(chunk);
-      else eof = true;
-      settle();
+    try {
+      while (!paused && !released && !eof) {
+        // EIO (every slave fd closed) is the PTY's EOF.
+        const chunk = await reader.read().then((r) => r.value, () => undefined);
+        if (released) break; // closed meanwhile: the backlog is dropped
+        if (chunk) deliver(chunk);
+        else eof = true;
+        settle();
+      }
+    } finally {
+      reading = false;
     }
-    reading = false;
+  };
+  // Nothing awaits the read loop: a throw from the pane's side is logged here, and the loop reads on.
+  const deliver = (chunk: Uint8Array) => {
+    try {
+      o.onData(chunk);
+    } catch (e) {
+      console.error("a pane's output handling failed:", e);
+    }
   };
 
   const exitedWith = (code: number | null, signal: string | null) => {

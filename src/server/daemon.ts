@@ -16,6 +16,12 @@ import type { Feature, FeatureHost } from "../features/feature";
 import { Control } from "../features/control";
 import { Services } from "../features/services";
 import type { Connection } from "../protocol/connection";
+import { installTestFaults, testFaultsWanted } from "./test-faults";
+
+/** Errors nothing caught that are logged whole in one minute; past this they are only counted. */
+export const MAX_FAULT_LOGS = 20;
+/** After an error nothing caught, the session is saved at most this often. */
+export const FAULT_SAVE_EVERY_MS = 5000;
 
 export interface DaemonOptions {
   socketPath: string;
@@ -57,6 +63,10 @@ export class Daemon implements FeatureHost {
   /** Resolves when the daemon has fully stopped. */
   readonly done: Promise<void>;
   private resolveDone!: () => void;
+  /** The last resort's bookkeeping: errors logged in this minute, those only counted, the save. */
+  private faults = { windowStart: 0, logged: 0, counted: 0, savedAt: 0, saveTimer: undefined as ReturnType<typeof setTimeout> | undefined };
+  private readonly onUncaught = (e: unknown) => this.unexpected("uncaught exception", e);
+  private readonly onUnhandled = (e: unknown) => this.unexpected("unhandled promise rejection", e);
 
   constructor(readonly opts: DaemonOptions) {
     this.session = new Session({
@@ -69,6 +79,8 @@ export class Daemon implements FeatureHost {
       },
     });
     this.done = new Promise((r) => (this.resolveDone = r));
+    // Before any other listener, so a listener that throws comes first on the bus (test-faults.ts).
+    if (testFaultsWanted()) installTestFaults(this.session);
     // Protocol v6's event log and exit records: made before the first workspace, so every change
     // of this daemon's life has a seq.
     this.services = new Services(new Control(this.session, this.bootId, this.startedAt));
@@ -122,8 +134,51 @@ export class Daemon implements FeatureHost {
     // the session, as shutdown_keep does. Only `shutdown` (ws kill-server) and the last pane
     // exiting end it.
     for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, () => void this.shutdown(true));
+    // Bun ends the process on an error nothing caught (a timer's, a promise chain's): every pane
+    // would go with it. Each loop guards its own turn; this is what catches the rest.
+    process.on("uncaughtException", this.onUncaught);
+    process.on("unhandledRejection", this.onUnhandled);
     for (const f of this.features) await f.start?.(this);
     this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
+  }
+
+  /**
+   * The last resort for an error nothing caught: log it with its stack, save the session (at most
+   * every FAULT_SAVE_EVERY_MS) in case the next one is worse, and serve on. A storm of them is
+   * logged whole MAX_FAULT_LOGS times a minute and counted beyond.
+   */
+  private unexpected(kind: string, e: unknown): void {
+    try {
+      const f = this.faults;
+      const now = Date.now();
+      if (now - f.windowStart >= 60_000) {
+        if (f.counted) this.log.error(`${f.counted} more errors nothing caught in the last minute (not logged one by one)`);
+        f.windowStart = now;
+        f.logged = 0;
+        f.counted = 0;
+      }
+      if (f.logged < MAX_FAULT_LOGS) {
+        f.logged++;
+        this.log.error(`${kind}; ws serves on:`, e);
+      } else f.counted++;
+      this.saveAfterFault();
+    } catch {
+      // The last resort must not throw itself: that would end the process after all.
+    }
+  }
+
+  private saveAfterFault(): void {
+    const f = this.faults;
+    if (this.stopping || f.saveTimer) return;
+    const save = () => {
+      f.saveTimer = undefined;
+      if (this.stopping) return;
+      f.savedAt = Date.now();
+      void this.services.get("persistence")?.save().catch(() => {});
+    };
+    const wait = f.savedAt + FAULT_SAVE_EVERY_MS - Date.now();
+    if (wait <= 0) save();
+    else f.saveTimer = setTimeout(save, wait);
   }
 
   /** Quit: save first when asked, tell clients, end every pane's process group, remove the socket. */
@@ -136,6 +191,7 @@ export class Daemon implements FeatureHost {
           this.log.error(`${f.name}: ${(e as Error).message}`);
         }
       }
+      clearTimeout(this.faults.saveTimer);
       this.session.bus.emit({ type: "server_quitting" });
       this.listener?.stop(true);
       removeIfPresent(this.opts.socketPath);
@@ -153,6 +209,8 @@ export class Daemon implements FeatureHost {
       try {
         this.opts.hooks?.afterStop?.(this.opts.socketPath); // the shim's <name>.tmux/, the shell-*/ files
       } catch {}
+      process.off("uncaughtException", this.onUncaught);
+      process.off("unhandledRejection", this.onUnhandled);
       this.resolveDone();
     })();
     return this.stopping;

@@ -1,0 +1,52 @@
+// Faults a test sets off inside a real daemon, to show that one part that throws ends nothing else
+// (test/fault-isolation.test.ts). Present only when the daemon starts with WS_TEST_FAULTS=1 in its
+// environment, which only tests set (a pane never passes it on: launch.ts); then a `notify` titled
+// FAULT_TITLE sets off the fault its body names. Without the variable nothing here runs.
+import type { Session } from "../model/session";
+import { wantParse } from "../model/parse-slices";
+
+export const FAULT_TITLE = "ws-test-fault";
+
+/** The faults, by the notification body that sets each off. */
+export const TEST_FAULTS = ["listener", "parse-piece", "slice-done", "rejection", "timer"] as const;
+
+export function testFaultsWanted(): boolean {
+  return process.env.WS_TEST_FAULTS === "1";
+}
+
+const fault = (what: string) => new Error(`test fault: ${what}`);
+
+/** Installed first on the bus, so the listener that throws runs before every other one. */
+export function installTestFaults(session: Session): void {
+  session.bus.on((e) => {
+    if (e.type !== "notification" || e.title !== FAULT_TITLE) return;
+    switch (e.body) {
+      case "listener":
+        throw fault("a bus listener threw");
+      case "parse-piece":
+        // A parser that throws each time it is asked, alongside every pane's (parse-slices.ts).
+        wantParse({
+          parsePiece() {
+            throw fault("a parser's piece threw");
+          },
+          sliceDone() {},
+        });
+        return;
+      case "slice-done":
+        wantParse({
+          parsePiece: () => false,
+          sliceDone() {
+            throw fault("a parser's sliceDone threw");
+          },
+        });
+        return;
+      case "rejection":
+        void Promise.reject(fault("a promise nobody awaited was rejected"));
+        return;
+      case "timer":
+        setTimeout(() => {
+          throw fault("a timer threw");
+        }, 0);
+    }
+  });
+}
