@@ -72,3 +72,19 @@ test("linkText refuses what could break out of the OSC string", async () => {
   expect(linkText({ id: "a;b", uri: "https://a.invalid/" })).toBe(";https://a.invalid/");
   expect(linkText({ id: "ok-1", uri: "https://a.invalid/" })).toBe("id=ok-1;https://a.invalid/");
 });
+
+test("SGR 6 (rapid blink) is blink, as tmux draws it; 38;5;6 stays a colour and a later 25 or 0 still clears it", async () => {
+  const c = await RawAttach.open(s.sock, { v: 1, type: "attach", cols: 60, rows: 10 });
+  const outer = new OuterTerminal(c, 60, 10);
+  await c.firstFrame();
+  const printed = "\\033[H\\033[2J\\033[6mF\\033[0mN\\033[38;5;6mC\\033[0m\\033[6;25mX\\033[0;6mY\\033[0m\\033[1;6;31mZ\\033[0m.";
+  const pane = Number((await s.ok(["tab", "new", "--focus", "--", "sh", "-c", `printf '${printed}'; exec cat`])).trim());
+  await s.waitScreen(pane, "FNCXYZ.");
+  await waitFor("the user's screen to show the row", async () => ((await outer.rows())[1]?.trimEnd() === "FNCXYZ." ? true : undefined));
+  const line = outer.term.buffer.active.getLine(1)!;
+  const blink = [0, 1, 2, 3, 4, 5].map((x) => line.getCell(x)!.isBlink() !== 0);
+  expect(blink).toEqual([true, false, false, false, true, true]);
+  expect(line.getCell(2)!.getFgColor()).toBe(6);
+  expect(line.getCell(5)!.isBold()).not.toBe(0);
+  c.close();
+}, 60000);

@@ -14,6 +14,7 @@ import { ShellMarks } from "./shell-marks";
 import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
 import { useModernWidths } from "./emulator-unicode";
 import { answerQueries } from "./emulator-queries";
+import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
 
 export interface EmulatorOptions {
@@ -51,6 +52,7 @@ export class Emulator implements Screen {
     const reply = (d: string) => this.onReply(d);
     this.extra = trackModes(this.term, reply);
     answerQueries(this.term, this.extra, reply);
+    rapidBlinkAsBlink(this.term);
     trackPassthrough(this.term, this.extra, (d) => this.onClipboard(d));
     this.shell = new ShellMarks(this.term);
   }

@@ -6,8 +6,9 @@
 //
 // Focus events go to panes the way a terminal sends them to a program: when the focus moves from
 // one ws pane to another, the pane left gets CSI O and the pane focused CSI I (each only if it
-// asked, ?1004), as well as when the user's terminal gains or loses focus; and the focused pane
-// gets CSI I when it turns the reports on, as tmux sends it, so it need not wait for a change.
+// asked, ?1004), as well as when the user's terminal gains or loses focus. Turning the reports on
+// is not a change of focus and is told nothing, as in tmux (3.3a's default `focus-events off`,
+// and every later tmux): a CSI I then reaches Emacs as input and wipes its start-up message.
 
 import type { Pane } from "../model/pane";
 import type { PaneInputModes } from "../model/key-encoder";
@@ -46,16 +47,9 @@ export class PaneFocus {
   /** Whether the user's terminal has focus (assumed until it says otherwise). */
   private outerFocused = true;
 
-  /** Whether the focused pane had focus reports on when last seen. */
-  private asked = false;
-
-  /** The focused pane now: a move tells the pane left and the pane focused; a focused pane that
-   * has just turned focus reports on is told it has focus, as tmux tells it. */
+  /** The focused pane now: a move tells the pane left and the pane focused. */
   sync(pane: Pane | undefined): void {
-    const asked = !!pane && !pane.exited && pane.screen.modes.sendFocus;
-    const turnedOn = pane === this.focused && asked && !this.asked;
-    this.asked = asked;
-    if (pane === this.focused && !turnedOn) return;
+    if (pane === this.focused) return;
     const before = this.focused;
     this.focused = pane;
     if (!this.outerFocused) return;
@@ -67,7 +61,6 @@ export class PaneFocus {
   outer(gained: boolean, pane: Pane | undefined): void {
     this.outerFocused = gained;
     this.focused = pane;
-    this.asked = !!pane && pane.screen.modes.sendFocus;
     if (pane) report(pane, gained);
   }
 
@@ -76,7 +69,6 @@ export class PaneFocus {
     if (this.focused && this.outerFocused) report(this.focused, false);
     this.focused = undefined;
     this.outerFocused = true;
-    this.asked = false;
   }
 }
 
