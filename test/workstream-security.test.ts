@@ -150,7 +150,7 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
         expect({ t, code: r.code }).toEqual({ t, code: "template_invalid" });
         // The setup is on line 1, the pane's command on line 5 (4 in the pane-only file).
         expect(r.message).toContain(`${join(tdir, `${t}.toml`)}:${kind === "code" ? 1 : 4}:`);
-        expect(r.message).toContain("inside script text");
+        expect(r.message).toContain("a placeholder fills an argv element only as the whole element, marked as data");
         expect(r.message).toMatch(/WS_(BRANCH|NAME)/);
       }
     }
@@ -162,7 +162,7 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
   publishPr(5, hostileBranch("bash"));
   const pr = await s.run(["new", "code-bash-0", "pr5", "--pr", "5"], { cwd: repo });
   expect(pr.code).toBe(1);
-  expect(pr.stderr).toContain("inside script text");
+  expect(pr.stderr).toContain("marked as data");
   expect(existsSync(wtRoot) ? readdirSync(wtRoot) : []).toEqual([]);
   expect(branches()).toEqual(before);
   expect(markers(s.root)).toEqual([]);
@@ -170,6 +170,48 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
   const issue = await s.v6({ type: "new_workstream", template: "default", name: "z;touch${IFS}/tmp/PWN", repo });
   expect(issue.code).toBe("invalid_params");
   expect(issue.message).toContain("holds a /");
+}, 60_000);
+
+/** Templates that put a placeholder where perl or git reads it as code, though no script flag is
+ * in sight: an option's argument, an interpreter's start-up variable, git's ssh command. */
+const CODE_SPOTS: Record<string, string> = {
+  "perl-M": `[layout]\ntype = "pane"\ncommand = ["perl", "-M{branch}", "-e", "1"]\n`,
+  "perl-setup": `setup = [["perl", "-M{branch}", "-e", "1"]]\n`,
+  perl5opt: `[layout]\ntype = "pane"\ncommand = ["perl", "-e", "1"]\nenv = { PERL5OPT = "-M{branch}" }\n`,
+  "git-ssh": `[layout]\ntype = "pane"\ncommand = ["git", "fetch", "origin"]\nenv = { GIT_SSH_COMMAND = "{branch}" }\n`,
+  "ws-ssh": `[layout]\ntype = "pane"\nenv = { WS_SSH_COMMAND = "{branch}" }\n`,
+};
+
+test("the issue's perl -M{branch} (from ws new NAME and through a PR's head branch), PERL5OPT and GIT_SSH_COMMAND templates are refused with template_invalid naming the line and WS_BRANCH; nothing runs, nothing is made", async () => {
+  for (const [t, text] of Object.entries(CODE_SPOTS)) writeFileSync(join(tdir, `spot-${t}.toml`), text);
+  const before = branches();
+  // A module name perl loads with `use`, with code after it: what -M{branch} would run.
+  const perlName = "strict;system(q(touch),q(PWNED))";
+  for (const [t, text] of Object.entries(CODE_SPOTS)) {
+    const file = join(tdir, `spot-${t}.toml`);
+    const r = await s.v6({ type: "new_workstream", template: `spot-${t}`, name: "perl-1", repo });
+    expect({ t, code: r.code }).toEqual({ t, code: "template_invalid" });
+    expect(r.message).toContain(`${file}:${text.split("\n").findIndex((l) => l.includes("{branch}")) + 1}:`);
+    expect(r.message).toContain('"$WS_BRANCH"');
+    const cli = await s.run(["new", `spot-${t}`, perlName], { cwd: repo });
+    expect({ t, code: cli.code }).toEqual({ t, code: 1 });
+    expect(cli.stderr).toContain(`${file}:`);
+  }
+  publishPr(9, perlName);
+  const pr = await s.run(["new", "spot-perl-M", "pr9", "--pr", "9"], { cwd: repo });
+  expect(pr.code).toBe(1);
+  expect(pr.stderr).toContain("{branch} in \"-M{branch}\"");
+  expect(existsSync(wtRoot) ? readdirSync(wtRoot) : []).toEqual([]);
+  expect(branches()).toEqual(before);
+  expect(markers(s.root)).toEqual([]);
+  // The same value as an element the template marks as data, after git's end of options, reaches
+  // git as one argument: the template loads, the pane's git names the branch and runs nothing.
+  writeFileSync(join(tdir, "spot-data.toml"), `[layout]\ntype = "pane"\nenv = { WS_SHOWN = "{branch}", BRANCH = "{branch}" }\ncommand = ["sh", "-c", 'git log -1 --format=%s --end-of-options "$1" > data-out.txt; printf %s "$BRANCH|$WS_SHOWN" >> data-out.txt; exec cat', "sh", "{data:branch}"]\n`);
+  const made = await s.run(["new", "spot-data", "pr9", "--pr", "9"], { cwd: repo });
+  expect({ code: made.code, err: made.stderr }).toEqual({ code: 0, err: "" });
+  const out = await waitFor("the data pane to write what it read", () => existsSync(join(wtRoot, "pr9", "data-out.txt")) && readFileSync(join(wtRoot, "pr9", "data-out.txt"), "utf8").includes("|") && readFileSync(join(wtRoot, "pr9", "data-out.txt"), "utf8"), 20_000);
+  expect(out).toBe(`PR 9\n${perlName}|${perlName}`);
+  expect(markers(s.root)).toEqual([]);
 }, 60_000);
 
 test("in bash, sh, zsh, fish, python3 and node, hostile names from ws new NAME and from a PR's head branch reach the script as data through WS_NAME, WS_BRANCH and WS_DIR, and run nothing", async () => {

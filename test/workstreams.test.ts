@@ -65,12 +65,12 @@ ratio = 0.6
 [layout.first]
 type = "pane"
 label = "left-{name}"
-command = ["sh", "-c", "echo name=$WS_NAME branch=$WS_BRANCH pr=[$WS_PR] keep={other}; echo \\"$1\\" | wc -c; exec cat", "sh", "{dir}"]
+command = ["sh", "-c", "echo name=$WS_NAME branch=$WS_BRANCH pr=[$WS_PR] keep={other}; echo \\"$1\\" | wc -c; exec cat", "sh", "{data:dir}"]
 
 [layout.second]
 type = "pane"
 cwd = "sub"
-env = { GREETING = "hi {name}" }
+env = { WS_GREETING = "hi {name}" }
 `,
   );
   const r = await s.v6({ type: "new_workstream", template: "dev", name: "feat-b", repo });
@@ -93,7 +93,7 @@ env = { GREETING = "hi {name}" }
   // A script reads the values from the environment or its arguments; unknown placeholders stay as written.
   await s.waitScreen(left!, "name=feat-b branch=feat-b pr=[] keep={other}");
   await s.waitScreen(left!, new RegExp(`^\\s*${wt.length + 1}$`, "m"));
-  await s.request({ v: 2, type: "pane_send", pane: right, text: 'echo "g=$GREETING w=$WS_WORKSTREAM"', enter: true });
+  await s.request({ v: 2, type: "pane_send", pane: right, text: 'echo "g=$WS_GREETING w=$WS_WORKSTREAM"', enter: true });
   await s.waitScreen(right!, "g=hi feat-b w=feat-b");
 }, 30_000);
 

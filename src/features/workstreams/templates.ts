@@ -1,9 +1,10 @@
 // Workstream templates: TOML files under $XDG_CONFIG_HOME/ws/templates/NAME.toml, plus the two
 // built in. A template lays out the workstream's tab with the layout tree layout_apply takes
 // (src/model/tree.ts), and says where the repo is, which files to copy and what to run first.
-// Placeholders ({name}, {branch}, …) fill a whole argv element or a plain part of one, never script
-// text (script-text.ts); every value is also in the pane's and the setup's environment (WS_BRANCH, …),
-// which is where a script reads it.
+// Placeholders ({name}, {branch}, …) fill only what stays data: cwd, a label, the workspace's name,
+// a data variable's env value, or a whole argv element the template marks as data ({data:branch});
+// every value is also in the pane's and the setup's environment (WS_BRANCH, …), which is where a
+// script or any other program reads it.
 import { readTextFileAsync } from "../../safe-file";
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -15,7 +16,6 @@ import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
 import { pathNameProblem } from "../../protocol/names";
-import { interpreterName, scriptElements } from "./script-text";
 import { type CheckpointPolicy, DEFAULT_POLICY } from "./checkpoints";
 
 export interface Template {
@@ -72,10 +72,12 @@ const BUILTIN_TEXT: Record<string, string> = {
 #
 # The layout is the tree \`ws layout apply\` takes: a pane, or a split of two nodes.
 # Panes: command (argv), cwd (relative to the worktree), label, env, keep.
-# Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills a whole
-# argv element or a plain part of one (["git", "log", "origin/{branch}"]); inside a script
-# (["bash", "-lc", "..."], a setup string) use the environment instead: $WS_NAME, $WS_BRANCH,
-# $WS_DIR, $WS_REPO, $WS_PR, … are set in every pane and setup command.
+# Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills only
+# cwd, label, workspace, the env value of a WS_* variable (or BRANCH, PR, PR_URL), or a whole argv
+# element marked as data where the program reads that position as data:
+# ["git", "log", "--end-of-options", "{data:branch}"]. Anywhere else (["bash", "-lc", "..."], a
+# setup string, an option) read the environment: $WS_NAME, $WS_BRANCH, $WS_DIR, $WS_REPO, $WS_PR, …
+# are set in every pane and setup command.
 
 [layout]
 type = "pane"
@@ -164,7 +166,7 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     throw fail(`${where(path)}: ${problem.replace(/`root/g, "`layout")}`);
   }
   for (const s of setup as Template["setup"]) {
-    const bad = typeof s === "string" ? scriptTextProblem(s, "sh -c (a setup string)", "sh") : argvProblem(s);
+    const bad = typeof s === "string" ? scriptTextProblem(s, "sh -c, a setup string") : argvProblem(s);
     if (bad) throw fail(`${where(["setup"])}: setup ${JSON.stringify(s)}: ${bad}`);
   }
   const walk = (n: TreeNode, path: string[]): void => {
@@ -172,7 +174,7 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
     const bad = n.command && argvProblem(n.command);
     if (bad) throw fail(`${where([...path, "command"])}: command ${JSON.stringify(n.command)}: ${bad}`);
     for (const [k, v] of Object.entries(n.env ?? {})) {
-      const problem = CODE_VARIABLES.has(k) ? scriptTextProblem(v, `the shell runs ${k}'s value`, "sh") : undefined;
+      const problem = envProblem(k, v);
       if (problem) throw fail(`${where([...path, "env"])}: env ${k}: ${problem}`);
     }
   };
@@ -181,7 +183,7 @@ export function parseTemplate(name: string, text: string, file?: string): Templa
   if (check !== undefined) {
     const okShape = (typeof check === "string" && check.trim() !== "") || (Array.isArray(check) && check.length > 0 && check.every((x) => typeof x === "string"));
     if (!okShape) throw fail(`${where(["check"])}: check must be a command, an argv list like ["bun", "test"] or a command line string`);
-    const bad = typeof check === "string" ? scriptTextProblem(check, "sh -c (a check string)", "sh") : argvProblem(check as string[]);
+    const bad = typeof check === "string" ? scriptTextProblem(check, "sh -c, a check string") : argvProblem(check as string[]);
     if (bad) throw fail(`${where(["check"])}: check ${JSON.stringify(check)}: ${bad}`);
   }
   const startup = doc.startup_ms;
@@ -247,54 +249,62 @@ export async function listTemplates(env: Record<string, string | undefined> = pr
 }
 
 // ---- placeholders: where they may go, and filling in ---------------------------------------
+// An allow-list, not a list of interpreters: which programs read an argument or a variable as code
+// can't be known (perl -M, PERL5OPT, GIT_SSH_COMMAND, …), so a value goes only where it stays data.
 
-const PLACEHOLDER = /\{([a-z_]+)\}/g;
-/** Environment variables whose value a shell runs or expands as code (prompts, start-up files). */
-const CODE_VARIABLES = new Set(["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT", "PROMPT2", "RPROMPT", "RPS1", "RPS2", "PROMPT_COMMAND", "BASH_ENV", "ENV"]);
-/** What may stand around a placeholder in one argv element: a path, a URL, an option's `--x=`. */
-const PLAIN = /^[A-Za-z0-9_.,:/=@%+~#-]*$/;
+/** A placeholder, `{branch}`, or one the template marks as a data argument, `{data:branch}`. */
+const PLACEHOLDER = /\{(data:)?([a-z_]+)\}/g;
+/** An argv element the template marks as data: the whole element, one placeholder. */
+const DATA_ELEMENT = /^\{data:([a-z_]+)\}$/;
+/** Variables besides WS_* whose value a placeholder may be: names programs read as plain data. */
+export const DATA_VARIABLES = ["BRANCH", "PR", "PR_URL"] as const;
+
+/** Whether a template's env value for `name` may hold a placeholder: one of DATA_VARIABLES, or any
+ * WS_ name but those ws runs as a command (WS_SSH_COMMAND, WS_REVIEW_COMMAND). */
+export function placeholderVariable(name: string): boolean {
+  return (DATA_VARIABLES as readonly string[]).includes(name) || (name.startsWith("WS_") && !name.endsWith("_COMMAND"));
+}
 
 /** The placeholders `s` uses (known ones only: `{}` in a script is not ours). */
 function placeholdersIn(s: string): string[] {
-  return [...s.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter(isPlaceholder);
+  return [...s.matchAll(PLACEHOLDER)].map((m) => m[2]!).filter(isPlaceholder);
 }
 
-/** How a script in this interpreter reads a placeholder's environment variable. */
-function envReference(interpreter: string, variable: string): string {
-  const name = interpreterName(interpreter);
-  if (name === "python" || name === "pypy") return `os.environ["${variable}"]`;
-  if (["node", "nodejs", "bun", "deno", "ts-node", "tsx"].includes(name)) return `process.env.${variable}`;
-  if (name === "perl") return `$ENV{${variable}}`;
-  if (name === "ruby") return `ENV["${variable}"]`;
-  return `"$${variable}"`;
-}
-
-function scriptTextProblem(text: string, how: string, interpreter: string): string | undefined {
-  const key = placeholdersIn(text)[0];
-  if (key === undefined) return undefined;
+/** The end of every refusal: where the value is instead. */
+const readInstead = (key: string) => {
   const v = envName(key);
-  return `{${key}} is inside script text (${how}), where its value would run as code. Read it from the environment instead: ${envReference(interpreter, v)} (${v} is set in every pane and setup command)`;
+  return `Read it from the environment instead: ${v} is set in every pane and setup command ("$${v}" in a shell, os.environ["${v}"] in Python, process.env.${v} in Node)`;
+};
+
+/** Why a command line string (run with sh -c) is refused: any placeholder in it would be code. */
+function scriptTextProblem(text: string, how: string): string | undefined {
+  const key = placeholdersIn(text)[0];
+  return key === undefined ? undefined : `{${key}} is in a command line string (${how}), where its value would run as code. ${readInstead(key)}`;
 }
 
-/** Why an argv of a template puts a placeholder where its value could become code, or undefined. */
+/** Why an argv of a template puts a placeholder anywhere but a whole element it marks as data. */
 export function argvProblem(argv: readonly string[]): string | undefined {
-  const script = scriptElements(argv);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+  for (const [i, a] of argv.entries()) {
     const keys = placeholdersIn(a);
     if (!keys.length) continue;
-    const how = script.get(i);
-    if (how !== undefined) return scriptTextProblem(a, how, how.split(" ")[0]!);
-    const around = a.replace(PLACEHOLDER, (whole, k: string) => (isPlaceholder(k) ? "" : whole));
-    if (!PLAIN.test(around))
-      return `{${keys[0]}} is part of ${JSON.stringify(a)}, which is more than a plain path or option (a program may read it as code). Give the value an argv element of its own, or read it from the environment in a script: "$${envName(keys[0]!)}"`;
+    if (i === 0) return `{${keys[0]}} names the program to run. ${readInstead(keys[0]!)}`;
+    const m = DATA_ELEMENT.exec(a);
+    if (m && isPlaceholder(m[1]!)) continue;
+    return `{${keys[0]}} in ${JSON.stringify(a)}: a placeholder fills an argv element only as the whole element, marked as data ("{data:${keys[0]}}"), where the program reads that position as data (a program may read any other text, or an option, as code). ${readInstead(keys[0]!)}`;
   }
   return undefined;
 }
 
+/** Why an env value holding a placeholder is refused: only data variables take one. */
+function envProblem(name: string, value: string): string | undefined {
+  const key = placeholdersIn(value)[0];
+  if (key === undefined || placeholderVariable(name)) return undefined;
+  return `{${key}} may fill only the value of WS_* (not *_COMMAND) or ${DATA_VARIABLES.join(", ")}: a program may run ${name}'s value as code. ${readInstead(key)}`;
+}
+
 /** Fill `{placeholder}`s in `s`. Unknown ones stay as written (a `{}` in a script is not ours). */
 export function fill(s: string, vars: Vars): string {
-  return s.replace(PLACEHOLDER, (whole, key: string) => (isPlaceholder(key) ? (vars[key] ?? "") : whole));
+  return s.replace(PLACEHOLDER, (whole, _data: string | undefined, key: string) => (isPlaceholder(key) ? (vars[key] ?? "") : whole));
 }
 
 /** An argv with its placeholders filled: each value stays inside its element. */
