@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { TestServer, waitFor, type RunResult } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { tmuxEscape } from "../src/tmux-shim/pane-command";
+import { ESC_TIMEOUT_MS } from "../src/protocol/terminal-defaults";
 
 let s: TestServer;
 let lead: number;
@@ -79,6 +80,14 @@ describe("options and formats", () => {
     await ok(["kill-pane", "-t", pane]);
     await ok(["set-option", "-gu", "default-shell"]);
     expect(await ok(["show-options", "-gv", "default-shell"])).toBe(`${s.env.SHELL}\n`);
+  });
+
+  test("default-terminal is the TERM panes get, and escape-time the wait ws gives a lone ESC (not tmux's screen and 500)", async () => {
+    const pane = (await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", 'printf "term=%s.\\n" "$TERM"; exec sleep 100'])).trim();
+    const seen = (await s.waitScreen(Number(pane.slice(1)), /term=\S+\./)).match(/term=(\S+)\./)![1];
+    await ok(["kill-pane", "-t", pane]);
+    expect(await ok(["show-options", "-gv", "default-terminal"])).toBe(`${seen}\n`);
+    expect(await ok(["show-options", "-gv", "escape-time"])).toBe(`${ESC_TIMEOUT_MS}\n`);
   });
 
   test("#{client_control_mode} is 0", async () => {

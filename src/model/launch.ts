@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { WsError } from "../protocol/errors";
+import { PANE_TERM } from "../protocol/terminal-defaults";
 import { envProblem } from "./env-vars";
 import { fileLimit, resourceExhausted } from "./fd-limit";
 
@@ -25,7 +26,7 @@ const NOT_INHERITED = ["BUN_BE_BUN", "WS_TEST_FAULTS", "WS_SOCKET", "WS_PANE_ID"
 export function paneBaseEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.includes(k)) out[k] = v;
-  out.TERM = "xterm-256color";
+  out.TERM = PANE_TERM;
   out.COLORTERM = "truecolor";
   out.TERM_PROGRAM = "ws";
   return out;

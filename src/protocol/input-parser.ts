@@ -10,8 +10,7 @@ import {
 } from "./events";
 import type { TerminalReply } from "./key-protocol";
 
-/** How long a lone ESC waits for the rest of a sequence before it counts as the Esc key. */
-export const ESC_TIMEOUT_MS = 25;
+export { ESC_TIMEOUT_MS } from "./terminal-defaults";
 
 const ESC = 0x1b;
 const PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 2 0 1 ~

@@ -6,11 +6,13 @@ import { call, ShimError } from "../world";
 import { has, val } from "../getopt";
 import { resolvePane } from "../target";
 import { defaultShell, entry, nothing, world, type Run } from "./helpers";
+import { ESC_TIMEOUT_MS, PANE_TERM } from "../../protocol/terminal-defaults";
 
-/** tmux 3.3's defaults for the options tools ask about. */
+/** tmux 3.3's defaults for the options tools ask about; where ws has the setting itself, its value
+ * (the TERM panes get, the time a lone ESC waits). */
 const OPTION_DEFAULTS: Record<string, string> = {
   "aggressive-resize": "off", "allow-passthrough": "off", "allow-rename": "off", "automatic-rename": "on", "base-index": "0", "default-shell": "/bin/sh",
-  "default-terminal": "screen", "escape-time": "500", "exit-empty": "on", "extended-keys": "off", "focus-events": "off", "history-limit": "2000",
+  "default-terminal": PANE_TERM, "escape-time": String(ESC_TIMEOUT_MS), "exit-empty": "on", "extended-keys": "off", "focus-events": "off", "history-limit": "2000",
   "main-pane-height": "24", "main-pane-width": "80", "mode-keys": "emacs", "monitor-activity": "off", mouse: "off", "pane-base-index": "0",
   "pane-border-format": '#{?pane_active,#[reverse],}#{pane_index}#[default] "#{pane_title}"', "pane-border-status": "off", prefix: "C-b", "remain-on-exit": "off",
   "renumber-windows": "off", "set-clipboard": "external", "set-titles": "off", status: "on", "status-keys": "emacs", "status-position": "bottom",
