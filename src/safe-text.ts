@@ -23,6 +23,9 @@ export const CHARS = {
   bidiIsolates: "\\u2066-\\u2069",
   /** Bidi marks: U+061C, U+200E, U+200F. */
   bidiMarks: "\\u061c\\u200e\\u200f",
+  /** Invisible characters that only hide text: zero-width space, word joiner and the invisible
+   * operators, the byte-order mark (not the joiners: emoji and scripts need those). */
+  invisible: "\\u200b\\u2060-\\u2064\\ufeff",
   /** Zero-width space, non-joiner, joiner U+200B–U+200D. */
   zeroWidth: "\\u200b-\\u200d",
   /** The line and paragraph separators U+2028, U+2029. */

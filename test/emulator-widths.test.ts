@@ -4,6 +4,7 @@
 // replayed into a terminal with modern widths.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
+import { UNICODE_VERSIONS } from "../src/model/emulator-unicode";
 import { RowCells } from "../src/model/emulator-protocol";
 import { xtermSpeedupsInstalled } from "../src/model/xterm-speedups";
 import { Terminal } from "@xterm/headless";
@@ -46,9 +47,9 @@ describe("the emulator's widths", () => {
     expect(r.cursor).toBe(9);
   });
 
-  test("the width tables are the graphemes addon's, and ws's xterm speedups still apply", () => {
+  test("the width tables are ws's own (the graphemes addon's clusters), and ws's xterm speedups still apply", () => {
     const e = new Emulator({ cols: 20, rows: 3, scrollback: 10 });
-    expect(e.term.unicode.activeVersion).toBe("15-graphemes");
+    expect(e.term.unicode.activeVersion).toBe(UNICODE_VERSIONS[0]);
     expect(xtermSpeedupsInstalled()).toBe(true);
     // The scroll shortcut replaces this terminal's own emitter's fire (an own property).
     const inner = (e.term as unknown as { _core: { _bufferService: { _onScroll: object } } })._core._bufferService._onScroll;

@@ -1,20 +1,62 @@
 // Character widths as modern terminals draw them. xterm's default tables are Unicode 6's, where
 // ✅ 🚀 ⚡ take one cell while the user's terminal gives them two: rows then drift and leave stale
-// cells behind. The graphemes addon gives Unicode 15 widths and keeps ZWJ sequences, skin tones,
-// flags and combining marks in one cell (what Ghostty, kitty, WezTerm and iTerm2 draw); Unicode 11
-// (the other addon) is the fallback where the graphemes provider cannot be registered.
-import type { Terminal } from "@xterm/headless";
+// cells behind. The graphemes addon keeps ZWJ sequences, skin tones, flags and combining marks in
+// one cell (what Ghostty, kitty, WezTerm and iTerm2 draw), but its own widths miss the Unicode 14
+// and 15 emoji (🫠 🩷 one cell) and give format characters (U+200B, U+200E, the bidi controls) a
+// cell where wcwidth, xterm and tmux give none. So ws's provider keeps the addon's clusters and takes
+// every width from the table generated from the Unicode data (char-width.ts). Unicode 11 (the
+// other addon) is the fallback where a provider cannot be registered.
+import type { IUnicodeVersionProvider, Terminal } from "@xterm/headless";
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
+import { cellWidth } from "./char-width";
+import { UNICODE_VERSION } from "./unicode-widths.generated";
 
 /** The width tables ws asks for, best first. */
-export const UNICODE_VERSIONS = ["15-graphemes", "11"] as const;
+export const UNICODE_VERSIONS = [`${UNICODE_VERSION}-ws`, "15-graphemes", "11"] as const;
+
+// xterm's character properties (UnicodeService.createPropertyValue): the grapheme state above
+// bit 3, the width in bits 1-2, "joins the cell before" in bit 0.
+const JOINS = 1;
+const widthOf = (p: number) => (p >> 1) & 3;
+const withWidth = (p: number, w: number) => (p & ~6) | (w << 1);
+
+/** The addon's grapheme provider, taken from an addon activated on a stand-in (it holds no state). */
+function graphemesProvider(): IUnicodeVersionProvider | undefined {
+  const got: IUnicodeVersionProvider[] = [];
+  const standIn = { unicode: { register: (p: IUnicodeVersionProvider) => got.push(p), activeVersion: "" } };
+  new UnicodeGraphemesAddon().activate(standIn as unknown as Terminal);
+  return got.find((p) => p.version === "15-graphemes");
+}
+
+function wsProvider(clusters: IUnicodeVersionProvider): IUnicodeVersionProvider {
+  return {
+    version: UNICODE_VERSIONS[0],
+    wcwidth: (cp) => cellWidth(cp),
+    charProperties(cp, preceding) {
+      // Plain ASCII after a plain character: the addon's fast path.
+      if (cp >= 32 && cp < 127 && preceding >> 3 === 0) return clusters.charProperties(cp, preceding);
+      // The half-width voiced marks extend a grapheme, but every terminal gives them a cell.
+      if (cp === 0xff9e || cp === 0xff9f) return 1 << 1;
+      const w = cellWidth(cp);
+      const p = clusters.charProperties(cp, preceding);
+      if (p & JOINS) return w === 2 && widthOf(p) < 2 ? withWidth(p, 2) : p;
+      // A character that draws nothing and starts no cluster (a format character) goes with the
+      // cell before, as wcwidth's 0 does, and leaves the state the next character sees as it was.
+      if (w === 0) return preceding === 0 ? JOINS : preceding | JOINS;
+      return withWidth(p, w);
+    },
+  };
+}
+
+let provider: IUnicodeVersionProvider | undefined;
 
 /** Register the modern width tables on `term` and make the best one active; returns which. */
 export function useModernWidths(term: Terminal): string {
   try {
     term.loadAddon(new Unicode11Addon());
-    term.loadAddon(new UnicodeGraphemesAddon());
+    const clusters = graphemesProvider();
+    if (clusters) term.unicode.register((provider ??= wsProvider(clusters)));
   } catch {
     // An addon that does not fit this xterm: keep whatever could be registered.
   }

@@ -2,6 +2,7 @@
 // emulator worker).
 
 import type { Terminal, IBufferCell } from "@xterm/headless";
+import { charClass } from "../safe-text";
 import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./cells";
 
 let scratch: IBufferCell | undefined;
@@ -100,6 +101,21 @@ function linkReader(term: Terminal): (cell: IBufferCell) => string | undefined {
   };
 }
 
+/** Characters a cell never carries to the user's terminal: bidi embeddings, overrides, isolates
+ * and marks would reorder what is shown, the line separators and the invisible ones hide text.
+ * They take no cell (char-width.ts), so they ride on the cell before them; there they are dropped. */
+const hidden = () => charClass(["bidiEmbeddings", "bidiIsolates", "bidiMarks", "lineSeparators", "invisible"], "g");
+
+/** A cell's text as drawn: its cluster without the hidden characters ("" when nothing is left). */
+export function drawnText(chars: string): string {
+  if (chars.length === 1) {
+    // One UTF-16 unit: hidden ones lie in U+061C, U+200B–U+2069 and U+FEFF only.
+    const c = chars.charCodeAt(0);
+    if (c !== 0x61c && (c < 0x200b || c > 0x2069) && c !== 0xfeff) return chars;
+  }
+  return chars.replace(hidden(), "");
+}
+
 /**
  * Draw `term`'s active buffer at (x0, y0) in `grid`, w × h cells; with `rows` [first, last], only
  * those rows (the rest of the grid is left as it is). `scrollBack` > 0 shows that many lines above
@@ -118,16 +134,25 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
       for (let c = 0; c < w; c++) grid.set(x0 + c, y, " ", 1);
       continue;
     }
+    let before = 1;
     for (let c = 0; c < w; c++) {
       const x = x0 + c;
       if (c >= term.cols || !line.getCell(c, cell)) {
         grid.set(x, y, " ", 1);
+        before = 1;
         continue;
       }
       const width = cell.getWidth();
-      if (width === 0) continue; // right half: written with its left half
+      const wideBefore = before === 2;
+      before = width;
+      // The right half of a wide character is written with its left half; a zero-width cell with
+      // no wide one before it (a format character first on its row) shows as a blank.
+      if (width === 0) {
+        if (!wideBefore) grid.set(x, y, " ", 1);
+        continue;
+      }
       readPen(cell, pen);
-      let ch = cell.getChars() || " ";
+      let ch = drawnText(cell.getChars()) || " ";
       let cw = width;
       // A wide char cut by the pane's right edge would spill onto the border.
       if (width === 2 && c === w - 1) {

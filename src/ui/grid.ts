@@ -3,6 +3,7 @@
 // allocating a screen per frame.
 
 import { CellArrays, PALETTE, RGB } from "../model/cells";
+import { clusterWidth } from "../model/char-width";
 export { BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, UL_SHIFT, UL_STYLE, DEFAULT_COLOR, PALETTE, RGB } from "../model/cells";
 
 export const pal = (n: number) => PALETTE | (n & 0xff);
@@ -24,10 +25,10 @@ export interface Cursor {
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
-/** Display width of one grapheme cluster (0, 1 or 2). */
+/** Display width of one grapheme cluster (0, 1 or 2): the emulator's table, so what ws draws
+ * itself (names, titles, the status line) takes the cells a pane's program would get. */
 export function graphemeWidth(g: string): number {
-  const w = Bun.stringWidth(g);
-  return Math.min(w, 2);
+  return clusterWidth(g);
 }
 
 /** Printable ASCII only: one cell per character, nothing to segment. Nearly every label, name and
