@@ -17,6 +17,7 @@ import { MAX_RUN_OUTPUT } from "../src/model/shell-marks";
 import { MAX_LINE } from "../src/protocol/version";
 import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
+import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
 
 const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
 const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
@@ -58,6 +59,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Connections", [[MAX_CONNECTIONS], [RESERVED_SLOTS]]],
   ["Line, request budget", [[MAX_LINE, "bytes"]]],
   ["Errors nothing caught", [[MAX_FAULT_LOGS], [FAULT_SAVE_EVERY_MS, "ms"]]],
+  ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
 ];
 
 describe("docs/limits.md states the limits the code has", () => {

@@ -27,6 +27,9 @@ export interface ScreenModes extends PaneInputModes {
   cursorShape: number;
   /** The cursor colour the program set (OSC 12), as it wrote it; undefined: the terminal's own. */
   cursorColor?: string;
+  /** While the program is in synchronized output (`?2026h`, until `?2026l`): when it entered it
+   * (Date.now(), a clock the emulator worker shares); frames hold its cells meanwhile. */
+  synchronizedSince?: number;
 }
 
 export interface ExtraModes {
@@ -39,6 +42,8 @@ export interface ExtraModes {
   cursorColor?: string;
   /** xterm's modifyOtherKeys level (`CSI > 4 ; n m`). */
   modifyOtherKeys?: number;
+  /** When synchronized output (?2026) was last entered; xterm's own flag says whether it still is. */
+  syncSince?: number;
 }
 
 /** Entries a kitty flag stack keeps; a push past it drops the oldest (as the protocol says). */
@@ -109,6 +114,7 @@ export function trackModes(term: Terminal, reply: (s: string) => void = () => {}
     for (const p of params) {
       const n = typeof p === "number" ? p : p[0];
       if (n === 25) m.cursorHidden = !on;
+      else if (n === 2026 && on && !term.modes.synchronizedOutputMode) m.syncSince = Date.now();
       else if (n === 1006) m.mouseEncoding = on ? "sgr" : m.mouseEncoding === "sgr" ? "default" : m.mouseEncoding;
       else if (n === 1005) m.mouseEncoding = on ? "utf8" : m.mouseEncoding === "utf8" ? "default" : m.mouseEncoding;
       else if (n === 1015) m.mouseEncoding = on ? "urxvt" : m.mouseEncoding === "urxvt" ? "default" : m.mouseEncoding;

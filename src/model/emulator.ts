@@ -81,6 +81,7 @@ export class Emulator implements Screen {
   get modes(): ScreenModes {
     const m: ScreenModes = { ...modesOf(this.term, this.extra), cursorHidden: this.extra.cursorHidden, cursorShape: this.extra.cursorShape };
     if (this.extra.cursorColor !== undefined) m.cursorColor = this.extra.cursorColor;
+    if (this.term.modes.synchronizedOutputMode) m.synchronizedSince = this.extra.syncSince ?? Date.now();
     return m;
   }
 

@@ -8,6 +8,10 @@
 // changed; an unchanged pane's cells come from the previous frame. While someone types, a
 // frame for the echo redraws the typed pane and leaves a flooding neighbour as it was last
 // drawn, until that one's OUTPUT_FRAME_MS are up: the echo never waits behind a flood's redraw.
+//
+// A pane in synchronized output (?2026, Codex, opencode, Claude Code) is drawn as its last frame
+// showed it, cursor included, until it leaves the mode or SYNC_HOLD_MS pass since it entered it,
+// as kitty and WezTerm do: its half-drawn frames never reach the person.
 
 import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
@@ -24,6 +28,15 @@ export const OUTPUT_FRAME_MS = 33;
 /** How long after a key a pane's output counts as its echo, drawn at once: such a frame is cheap
  * (only the typed pane is read out of its emulator) and output frames coalesce per parse slice. */
 const ECHO_WINDOW_MS = 250;
+
+/** How long a pane in synchronized output may hold its frames: kitty's and WezTerm's timeout.
+ * `WS_SYNC_HOLD_MS` (0–10000) in the server's environment changes it; 0 turns the hold off. */
+export const SYNC_HOLD_MS = 150;
+
+function syncHoldMs(): number {
+  const v = Number(process.env.WS_SYNC_HOLD_MS);
+  return process.env.WS_SYNC_HOLD_MS && Number.isFinite(v) && v >= 0 ? Math.min(v, 10_000) : SYNC_HOLD_MS;
+}
 
 /** What the scheduler draws for: the interface's state, its client and what goes ahead of a frame. */
 export interface FrameHost extends UiView {
@@ -64,6 +77,7 @@ export class FrameScheduler {
   /** Panes with output not yet drawn, and which of their rows changed. */
   private dirty = new Set<number>();
   private dirtyRows = new Map<number, RowTracker>();
+  private readonly syncHoldMs = syncHoldMs();
 
   constructor(
     private readonly host: FrameHost,
@@ -173,7 +187,10 @@ export class FrameScheduler {
     const front = this.front && this.front.cols === cols && this.front.rows === rows ? this.front : undefined;
     const drawn = new Map<number, DrawnPane>();
     const echoing = now - this.typed.at < ECHO_WINDOW_MS;
-    let held = false;
+    /** When the next frame is due for a pane held back (ms after this one); Infinity: none is. */
+    let heldFor = Infinity;
+    let cursorHeld = false;
+    const focusedId = host.focusedPane()?.id;
     const grid = compose(host.session, host, {
       into: this.spare,
       base: front && this.samePlaces() ? front : undefined,
@@ -183,8 +200,10 @@ export class FrameScheduler {
         const same = front && !this.frontCovered && host.copy?.pane !== pane.id && before?.where === where;
         // A neighbour's output, while the person types elsewhere, waits for its own frame rate.
         const hold = same && echoing && pane.id !== this.typed.pane && now - before!.readAt < OUTPUT_FRAME_MS;
-        if (same && (!this.dirty.has(pane.id) || hold)) {
-          if (this.dirty.has(pane.id)) held = true;
+        const syncLeft = same ? this.syncLeft(pane) : 0;
+        if (same && (!this.dirty.has(pane.id) || hold || syncLeft > 0)) {
+          if (this.dirty.has(pane.id)) heldFor = Math.min(heldFor, syncLeft > 0 ? syncLeft : OUTPUT_FRAME_MS);
+          if (syncLeft > 0 && pane.id === focusedId) cursorHeld = true;
           drawn.set(pane.id, before!);
           return { from: front };
         }
@@ -195,12 +214,21 @@ export class FrameScheduler {
         return same ? { from: front, redraw } : undefined;
       },
     });
+    // A held pane's cursor stays where its last drawn frame had it, with its cells.
+    if (cursorHeld && front) grid.cursor = { ...front.cursor };
     this.spare = front !== grid ? front : undefined;
     this.front = grid;
     this.drawn = drawn;
     this.frontCovered = !!host.overlay || !!host.copy || !!host.popup();
-    if (held) this.invalidate(OUTPUT_FRAME_MS);
+    if (heldFor < Infinity) this.invalidate(heldFor);
     return grid;
+  }
+
+  /** How much longer (ms) `pane`'s synchronized output holds its frames; 0 when it does not. */
+  private syncLeft(pane: Pane): number {
+    const since = pane.screen.modes.synchronizedSince;
+    if (since === undefined) return 0;
+    return Math.max(0, since + this.syncHoldMs - Date.now());
   }
 
   /** Whether the last frame shows the same panes in the same places, with nothing over them: then
