@@ -35,6 +35,24 @@ async function shim(args: string[]): Promise<RunResult> {
   return { code, stdout, stderr };
 }
 
+/** The top-left corner of a `w`x`h` display-popup in a real tmux on a `cols`x`rows` terminal (a
+ * window of the test's tmux attached to a second tmux server). */
+async function realTmuxPopupCorner(cols: number, rows: number, w: number, h: number): Promise<{ top: number; left: number }> {
+  const inner = new Tmux(s.env);
+  try {
+    await inner.tmux("new-session", "-d", "-s", "in", "-x", String(cols), "-y", String(rows), "sleep 3600");
+    await term.open("real", `env -u TMUX tmux -L ${inner.sock} -f /dev/null attach -t =in:`, cols, rows);
+    const client = await waitFor("the inner tmux's client", async () => (await inner.tmux("list-clients", "-F", "#{client_name}")).trim() || undefined);
+    void inner.tmux("display-popup", "-c", client, "-w", String(w), "-h", String(h), "sleep 3600").catch(() => {});
+    const lines = (await term.waitFor("real", "┌")).split("\n");
+    const top = lines.findIndex((l) => l.includes("┌"));
+    return { top, left: lines[top]!.indexOf("┌") };
+  } finally {
+    await inner.kill();
+    await term.tmux("kill-session", "-t", "=real").catch(() => {});
+  }
+}
+
 const paneIds = async () => ((await s.v6({ type: "pane_list" })).panes as { pane: number }[]).map((p) => p.pane);
 
 describe("with nobody attached", () => {
@@ -75,14 +93,15 @@ describe("attached", () => {
     const id = r.pane as number;
     const screen = await term.waitFor("ws", "pick> ");
     const lines = screen.split("\n");
-    // Centred in the tab's area (rows 1..28 of 30): 40x10 at column 30, row 1 + 9.
+    // Where a real tmux 3.3a puts a 40x10 popup on a terminal of the same size (100x30).
+    const real = await realTmuxPopupCorner(100, 30, 40, 10);
     const top = lines.findIndex((l) => l.includes("┌"));
-    expect(top).toBe(1 + Math.floor((28 - 10) / 2));
-    expect(lines[top]!.indexOf("┌")).toBe(30);
-    expect(lines[top]!.indexOf("┐")).toBe(69);
+    const left = lines[top]!.indexOf("┌");
+    expect({ top, left }).toEqual(real);
+    expect(lines[top]!.indexOf("┐")).toBe(left + 39);
     expect(lines[top]).toContain(`${id}:`);
-    expect(lines[top + 9]!.slice(30, 70)).toBe("└" + "─".repeat(38) + "┘");
-    expect(lines[top + 1]!.slice(30, 40)).toBe("│pick> ".padEnd(10));
+    expect(lines[top + 9]!.slice(left, left + 40)).toBe("└" + "─".repeat(38) + "┘");
+    expect(lines[top + 1]!.slice(left, left + 10)).toBe("│pick> ".padEnd(10));
     // The popup's program sees the inside of the border; the layout did not move.
     expect((await s.v6({ type: "pane_info", pane: id })).cols).toBe(38);
     expect((await s.v6({ type: "pane_info", pane: lead })).cols).toBe(before.cols);
