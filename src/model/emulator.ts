@@ -16,6 +16,7 @@ import { useModernWidths } from "./emulator-unicode";
 import { answerQueries } from "./emulator-queries";
 import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
+import { resizeKeepingCursor } from "./cursor-reflow";
 
 export interface EmulatorOptions {
   cols: number;
@@ -40,7 +41,9 @@ export class Emulator implements Screen {
 
   constructor(o: EmulatorOptions) {
     // getWinSizeChars: CSI 18 t asks for the size in cells, which a pane answers as any terminal.
-    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, windowOptions: { getWinSizeChars: true } });
+    // reflowCursorLine: an unfinished line (a progress bar, a prompt) keeps its text through a
+    // narrower size and back, as tmux's; the cursor is put back on it (cursor-reflow.ts).
+    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, reflowCursorLine: true, windowOptions: { getWinSizeChars: true } });
     installXtermSpeedups(this.term);
     installScrollShortcut(this.term);
     useModernWidths(this.term);
@@ -95,7 +98,7 @@ export class Emulator implements Screen {
   }
 
   resize(cols: number, rows: number): void {
-    this.term.resize(cols, rows);
+    resizeKeepingCursor(this.term, cols, rows);
   }
 
   resetShell(): void {
