@@ -1,11 +1,15 @@
 // Real git for workstream tests: a repository with a local bare repository as its remote, and a
 // git configuration of the test's own (GIT_CONFIG_GLOBAL), so nothing depends on the machine's.
+// ws's own git runs with no GIT_* variable, so the same configuration is also ROOT/.gitconfig,
+// which it reads when ROOT is the daemon's HOME (as TestServer's root is).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export function gitEnv(root: string): Record<string, string> {
   const cfg = join(root, "gitconfig");
-  writeFileSync(cfg, "[user]\n\tname = Test\n\temail = test@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n");
+  const text = "[user]\n\tname = Test\n\temail = test@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n";
+  writeFileSync(cfg, text);
+  writeFileSync(join(root, ".gitconfig"), text);
   return { GIT_CONFIG_GLOBAL: cfg, GIT_CONFIG_NOSYSTEM: "1", XDG_DATA_HOME: join(root, "data") };
 }
 

@@ -70,6 +70,8 @@ const tabOf = async (pane: number) => {
   return undefined;
 };
 const calls = () => (existsSync(join(gh.dir, "calls.log")) ? readFileSync(join(gh.dir, "calls.log"), "utf8") : "");
+/** Where ws review keeps its notes about a review: `ws` in the worktree's own git directory. */
+const notes = (dir: string) => join(git(dir, ["rev-parse", "--absolute-git-dir"], env), "ws");
 
 test("ws new --pr with gh: gh pr checkout in the worktree; the dashboard shows the PR as gh tells it", async () => {
   const out = await s.ok(["new", "default", "pr-9", "--pr", "9"], { cwd: repo });
@@ -83,13 +85,15 @@ test("ws new --pr with gh: gh pr checkout in the worktree; the dashboard shows t
   expect(await s.ok(["dashboard"])).toContain("pr-9  pane");
 }, 30_000);
 
-test("ws review N: the worktree and .ws/pr.md from gh, the review tab with its agent; again goes to it; --fresh replaces it", async () => {
+test("ws review N: the worktree and pr.md (in its git directory) from gh, the review tab with its agent; again goes to it; --fresh replaces it", async () => {
   const out = await s.ok(["review", "9"], { cwd: repo });
   const pane = Number(/pane (\d+)/.exec(out)![1]);
   const dir = join(wtRoot, "review-app-9");
-  const md = readFileSync(join(dir, ".ws", "pr.md"), "utf8");
+  const md = readFileSync(join(notes(dir), "pr.md"), "utf8");
   for (const part of ["#9 Invoice full width", "Makes the invoice use the full width.", "- nine-head.txt (+1 −0)", "- ci: success", "Branch: nine-head → main"]) expect(md).toContain(part);
-  expect(git(dir, ["status", "--porcelain"], env)).toBe(""); // .ws/ is ws's, not the change's
+  expect(notes(dir)).toBe(join(repo, ".git", "worktrees", "review-app-9", "ws"));
+  expect(existsSync(join(dir, ".ws"))).toBe(false); // nothing of ws's in the checked-out tree
+  expect(git(dir, ["status", "--porcelain"], env)).toBe("");
   const at = await tabOf(pane);
   expect(at?.ws).toBe("PR Review");
   expect(at?.tab.name).toBe("app#9 Invoice full width");
@@ -133,7 +137,7 @@ test("ws pr comments sends the unresolved review threads to the tab's agent; wit
   expect(none.stderr).toContain("GitHub CLI (gh), which is not installed");
 }, 30_000);
 
-test("ws review BRANCH without gh: .ws/pr.md from git alone", async () => {
+test("ws review BRANCH without gh: pr.md from git alone", async () => {
   git(repo, ["checkout", "--quiet", "-b", "topic"], env);
   writeFileSync(join(repo, "topic.txt"), "t\n");
   git(repo, ["add", "-A"], env);
@@ -142,7 +146,7 @@ test("ws review BRANCH without gh: .ws/pr.md from git alone", async () => {
   const out = await s.ok(["review", "topic", "--no-focus"], { cwd: repo, env: { PATH: plainPath } });
   const dir = join(wtRoot, "review-app-topic");
   expect(out).toContain(dir);
-  const md = readFileSync(join(dir, ".ws", "pr.md"), "utf8");
+  const md = readFileSync(join(notes(dir), "pr.md"), "utf8");
   expect(md).toContain("from git alone, against origin/main");
   expect(md).toContain("topic: add a file");
   expect(md).toContain("- topic.txt (+1 −0)");

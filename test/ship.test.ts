@@ -102,7 +102,7 @@ test("ws ship --pr (from the main clone with --name): commits, pushes, and gives
   expect(r.stdout).toContain("opened PR https://github.example.invalid/o/app/pull/7");
   expect(git(remote, ["rev-parse", "refs/heads/feat-x"], env)).toBe(git(dir, ["rev-parse", "HEAD"], env));
   expect(git(remote, ["log", "-1", "--format=%s", "feat-x"], env)).toBe("Second change");
-  expect(prArgv()).toEqual(["pr", "create", "--head", "feat-x", "--title", "Second change", "--body", "Commits:\n\n- Add new, change a\n- Second change", "--base", "main", "--draft"]);
+  expect(prArgv()).toEqual(["pr", "create", "--head=feat-x", "--title=Second change", "--body=Commits:\n\n- Add new, change a\n- Second change", "--base=main", "--draft"]);
 }, 60_000);
 
 test("ws ship --pr without -m titles the PR with the first commit's subject, and opens it for a branch already pushed", async () => {
@@ -118,7 +118,7 @@ test("ws ship --pr without -m titles the PR with the first commit's subject, and
   const r = await ws(dir, ["ship", "--pr"]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  expect(prArgv()).toEqual(["pr", "create", "--head", "feat-y", "--title", "First of y", "--body", "Commits:\n\n- First of y\n- Second of y", "--base", "main"]);
+  expect(prArgv()).toEqual(["pr", "create", "--head=feat-y", "--title=First of y", "--body=Commits:\n\n- First of y\n- Second of y", "--base=main"]);
 }, 60_000);
 
 test("ws ship refuses, changing nothing: a detached HEAD, changes without -m, no remote, gh missing for --pr, an unknown --name", async () => {
@@ -226,7 +226,7 @@ test("ws ship --pr gives the PR the workstream's last checkpoint prompts, then i
   const r = await ws(dir, ["ship", "-m", "P change", "--pr"]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  expect(prArgv()).toEqual(["pr", "create", "--head", "feat-p", "--title", "P change", "--body", "Prompts:\n\n- first prompt\n- second prompt\n\nCommits:\n\n- P change", "--base", "main"]);
+  expect(prArgv()).toEqual(["pr", "create", "--head=feat-p", "--title=P change", "--body=Prompts:\n\n- first prompt\n- second prompt\n\nCommits:\n\n- P change", "--base=main"]);
 }, 60_000);
 
 test("the ship message ships a workstream in the server and publishes shipped; a refusal changes nothing and publishes nothing", async () => {
@@ -249,7 +249,7 @@ test("the ship message ships a workstream in the server and publishes shipped; a
     // No PR yet (the stand-in gh has none to show): the row has no pr, and that answer is kept.
     expect(await row()).toMatchObject({ ahead: 0, pushed: false });
     expect((await row())?.pr).toBeUndefined();
-    expect(readFileSync(join(sgh.dir, "calls.log"), "utf8")).toContain("pr view ship-m --json number,state,reviewDecision,statusCheckRollup");
+    expect(readFileSync(join(sgh.dir, "calls.log"), "utf8")).toContain("pr view --json number,state,reviewDecision,statusCheckRollup -- ship-m");
     const rollup = [
       { __typename: "CheckRun", name: "test", status: "COMPLETED", conclusion: "SUCCESS" },
       { __typename: "CheckRun", name: "lint", status: "IN_PROGRESS", conclusion: "" },

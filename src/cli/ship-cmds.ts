@@ -33,6 +33,7 @@ export async function ship({ fields }: HandlerInput): Promise<void> {
       push: fields.push === true,
       pr: fields.pr === true,
       draft: fields.draft === true,
+      asUser: true,
       onStaged: globals.json ? undefined : (summary) => shown(`staged in ${dir}:\n${summary}`),
     });
     if (globals.json) return printJson(r);

@@ -63,8 +63,14 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     return list.map((c) => `${String(c.n).padStart(4)}  ${when(c.time)}  ${String(c.files).padStart(4)} files  ${c.text}`).join("\n");
   },
   checkpointDiff: (r) => `${r.diff}${r.truncated ? "\n(diff cut at 1 MiB)" : ""}`.replace(/\n$/, ""),
-  checkpointRestored: (r) =>
-    `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`,
+  checkpointRestored: (r) => {
+    const line = `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`;
+    const skipped = (r.skipped as string[] | undefined) ?? [];
+    const count = (r.skipped_count as number | undefined) ?? skipped.length;
+    if (!count) return line;
+    const more = count > skipped.length ? [`  … and ${count - skipped.length} more`] : [];
+    return [line, `skipped ${count} ${count === 1 ? "path" : "paths"} of the checkpoint: on disk now and in no checkpoint (ignored, or under an ignored file or link), so writing would lose the only copy:`, ...skipped.map((p) => `  ${safeText(p)}`), ...more].join("\n");
+  },
   fanStarted: (r) =>
     (r.candidates as { workstream: string; pane: number; workspace: string }[]).map((c) => safeText(`${c.workstream}  pane ${c.pane}  ${c.workspace}`)).join("\n"),
   fanStatus: (r) => {

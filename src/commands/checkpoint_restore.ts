@@ -9,7 +9,7 @@ export default defineMessage({
   longRunning: true,
   reply: "checkpoint_restored",
   summary:
-    "Put a workstream's worktree back to checkpoint n: files are written and removed so the worktree matches it (ignored files, the index, HEAD, the branch and the stash stay). First the present state is checkpointed (`saved`), so the restore can itself be undone. Refused while the workstream's agent is working, unless force.",
+    "Put a workstream's worktree back to checkpoint n: files are written and removed so the worktree matches it (ignored files, the index, HEAD, the branch and the stash stay). First the present state is checkpointed (`saved`), so the restore can itself be undone. A path of the checkpoint that would overwrite a file in no checkpoint (one ignored now, or a link or ignored file where it needs a directory) is left as it is and named in `skipped`. Refused while the workstream's agent is working, unless force.",
   fields: {
     n: { type: "integer", required: true, min: 1, description: "The checkpoint to restore" },
     name: { type: "string", name: true, description: "The workstream (default: the one this runs in)" },
@@ -20,6 +20,8 @@ export default defineMessage({
     saved: { type: "integer", description: "The checkpoint of the state before the restore (missing when it equals the last checkpoint)" },
     written: { type: "integer", description: "Files written" },
     removed: { type: "integer", description: "Files removed" },
+    skipped: { type: "string[]", description: "Paths of the checkpoint left as they are, because writing them would destroy a file no checkpoint holds (at most 100)" },
+    skipped_count: { type: "integer", description: "How many paths were skipped (all of them, where skipped lists the first 100)" },
   },
   errors: [...CHECKPOINT_ERRORS, "checkpoint_not_found", "agent_working"],
   example: { v: 6, type: "checkpoint_restore", name: "fix-login", n: 3 },

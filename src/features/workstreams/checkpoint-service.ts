@@ -7,7 +7,7 @@ import type { Workstream } from "../../model/workstream";
 import { WsError } from "../../protocol/errors";
 import {
   type Checkpoint, type CheckpointPolicy, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, pruneCheckpoints,
-  removeCheckpoints, restoreFiles, saveCheckpointTree,
+  removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree,
 } from "./checkpoints";
 
 /** Hook events that start an agent's turn. (Codex's notify sends no turn start: only ws checkpoint save.) */
@@ -77,7 +77,7 @@ export class Checkpointer {
 
   /** Put the worktree back to checkpoint n, checkpointing the present state first (so the
    * restore can be undone). `working`: the workstream's agent is mid-turn. */
-  restore(w: Workstream, n: number, o: { force: boolean; working: boolean }): Promise<{ saved?: number; written: number; removed: number }> {
+  restore(w: Workstream, n: number, o: { force: boolean; working: boolean }): Promise<{ saved?: number } & Restored> {
     if (o.working && !o.force)
       throw new WsError(`the agent in workstream "${w.name}" is working: wait for it to finish (or interrupt it), or give --force`, "agent_working");
     return this.queued(w.name, async () => {

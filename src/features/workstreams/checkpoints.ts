@@ -2,14 +2,18 @@
 // HEAD) of the worktree's whole state — tracked, modified and untracked-not-ignored files — on a
 // private ref refs/ws/checkpoints/<workstream>/<n>. It is made through a temporary index (a copy of
 // the real one, so unchanged files are not hashed again), so the branch, HEAD, the index and the
-// stash never change. Every git call is an argv array run asynchronously (git.ts).
-import { copyFile, mkdtemp, rm, rmdir, stat, utimes } from "node:fs/promises";
+// stash never change. Every git call is an argv array run asynchronously, with no repo hooks
+// (git.ts). A restore writes and removes files following no link, and never overwrites a file no
+// checkpoint holds (an ignored one): those paths are skipped and named in the reply.
+import { constants } from "node:fs";
+import { lstat, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { CheckpointPolicy } from "../../model/workstream";
 import { WsError } from "../../protocol/errors";
 import { safeText } from "../../safe-text";
-import { git, gitSaid, run, type Ran } from "./git";
+import { git, gitSaid, type Ran } from "./git";
+import { removeEmptyDirsInside, removeInside, WriteRefused } from "../../safe-write";
 
 export const REF_ROOT = "refs/ws/checkpoints";
 /** A checkpoint's prompt or message kept in its commit, in characters. */
@@ -58,7 +62,37 @@ async function ok(r: Promise<Ran>, what: string, args: string[]): Promise<string
   return ran.stdout;
 }
 const gitIn = (dir: string, args: string[], what: string, env?: Record<string, string>, stdin?: string) =>
-  ok(run(["git", ...args], { cwd: dir, env, stdin }), what, args);
+  ok(git(dir, args, { ...(env ? { env } : {}), ...(stdin !== undefined ? { stdin } : {}) }), what, args);
+
+/** Copy the worktree's index (git's, in its git directory, where the agent's git writes too) for
+ * a temporary one: only a regular file, opened without following a link or waiting on a FIFO,
+ * its mtime kept. Nothing is copied when it is anything else (git then hashes every file). */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const src = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY).catch(() => undefined);
+  if (!src) return;
+  try {
+    const st = await src.stat();
+    if (!st.isFile()) return;
+    const dst = await open(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20);
+      let at = 0;
+      // Its size when looked at: an index that grows meanwhile is git's to sort out.
+      while (at < st.size) {
+        const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, st.size - at), at);
+        if (bytesRead === 0) break;
+        let off = 0;
+        while (off < bytesRead) off += (await dst.write(buf, off, bytesRead - off)).bytesWritten;
+        at += bytesRead;
+      }
+      await dst.utimes(st.atime, st.mtime);
+    } finally {
+      await dst.close();
+    }
+  } finally {
+    await src.close();
+  }
+}
 
 /** Run `fn` with a temporary index file (removed after). */
 async function withTempIndex<T>(fn: (index: string) => Promise<T>): Promise<T> {
@@ -78,12 +112,7 @@ export async function snapshotTree(dir: string): Promise<string> {
     // Its mtime too: git re-checks entries written in the same second as the index ("racily
     // clean"), judged by the index file's own mtime; a copy made later would hide an edit of the
     // same size made in that second.
-    await copyFile(real, index)
-      .then(async () => {
-        const st = await stat(real);
-        await utimes(index, st.atime, st.mtime);
-      })
-      .catch(() => undefined);
+    await copyIndex(real, index).catch(() => rm(index, { force: true }));
     const env = { GIT_INDEX_FILE: index };
     await gitIn(dir, ["add", "-A", "--", "."], "checkpoint", env);
     return (await gitIn(dir, ["write-tree"], "checkpoint", env)).trim();
@@ -156,46 +185,73 @@ async function checkpointCommit(dir: string, ws: string, n: number): Promise<str
 export async function diffCheckpoints(dir: string, ws: string, from: number, to?: number): Promise<{ diff: string; truncated: boolean }> {
   const a = await checkpointCommit(dir, ws, from);
   const b = to !== undefined ? await checkpointCommit(dir, ws, to) : await snapshotTree(dir);
-  const out = await gitIn(dir, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", a, b], "checkpoint diff");
+  const out = await gitIn(dir, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", a, b], "checkpoint diff");
   return out.length > MAX_DIFF ? { diff: out.slice(0, MAX_DIFF), truncated: true } : { diff: out, truncated: false };
 }
 
+/** Skipped paths a restore's reply names; past this only their count. */
+export const MAX_SKIPPED_LISTED = 100;
+
+export interface Restored {
+  written: number;
+  removed: number;
+  /** Paths of the checkpoint left as they are on disk, at most MAX_SKIPPED_LISTED. */
+  skipped: string[];
+  skipped_count: number;
+}
+
 /** Put the worktree's files back to checkpoint n (the index, HEAD and ignored files stay as they
- * are). Returns what changed. The caller checkpoints the present state first. */
-export async function restoreFiles(dir: string, ws: string, n: number, now: string): Promise<{ written: number; removed: number }> {
+ * are). `now` is the tree of the worktree as it is, which the caller checkpointed first: what
+ * is in it can be had back. A path whose writing would destroy something not in it (an ignored
+ * file, a link or a directory of them in the way) is skipped and named. Returns what changed. */
+export async function restoreFiles(dir: string, ws: string, n: number, now: string): Promise<Restored> {
   const target = await checkpointCommit(dir, ws, n);
   const out = await gitIn(dir, ["diff-tree", "-r", "-z", "--no-renames", "--name-status", now, `${target}^{tree}`], "checkpoint restore");
   const parts = out.split("\0");
-  const write: string[] = [];
+  const write: { path: string; saved: boolean }[] = [];
   const remove: string[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const [status, path] = [parts[i]!, parts[i + 1]!];
     if (!path) continue;
-    (status === "D" ? remove : write).push(path);
+    if (status === "D") remove.push(path);
+    else write.push({ path, saved: status !== "A" });
   }
   // Removals first: a directory the checkpoint has as a file must be gone before it is written.
-  for (const p of remove) {
-    await rm(join(dir, p), { force: true });
-    await pruneEmptyDirs(dir, dirname(p));
+  try {
+    for (const p of remove) {
+      await removeInside(dir, p);
+      await removeEmptyDirsInside(dir, dirname(p));
+    }
+  } catch (e) {
+    if (e instanceof WriteRefused) throw new WsError(`checkpoint restore stopped: ${e.message}`, "path_escapes");
+    throw e;
   }
-  if (write.length)
+  const kept: string[] = [];
+  const skipped: string[] = [];
+  for (const w of write) ((await unsavedInTheWay(dir, w.path, w.saved)) ? skipped : kept).push(w.path);
+  if (kept.length)
     await withTempIndex(async (index) => {
       const env = { GIT_INDEX_FILE: index };
       await gitIn(dir, ["read-tree", `${target}^{tree}`], "checkpoint restore", env);
-      await gitIn(dir, ["checkout-index", "-f", "-z", "--stdin"], "checkpoint restore", env, write.map((p) => `${p}\0`).join(""));
+      await gitIn(dir, ["checkout-index", "-f", "-z", "--stdin"], "checkpoint restore", env, kept.map((p) => `${p}\0`).join(""));
     });
-  return { written: write.length, removed: remove.length };
+  return { written: kept.length, removed: remove.length, skipped: skipped.slice(0, MAX_SKIPPED_LISTED), skipped_count: skipped.length };
 }
 
-/** Remove directories left empty by a removal, up to the worktree's root. */
-async function pruneEmptyDirs(root: string, rel: string): Promise<void> {
-  for (let d = rel; d && d !== "." && d !== "/"; d = dirname(d)) {
-    try {
-      await rmdir(join(root, d));
-    } catch {
-      return; // not empty (or gone): stop
-    }
+/** Whether writing `path` would replace something no checkpoint holds: a parent that is not a
+ * plain directory (an ignored file, or a link, where the checkpoint has a directory), a directory
+ * still there (what is left in it is ignored: the rest was removed), or, for a path not in the
+ * present tree (`saved` false), anything at all (an ignored file: its only copy). */
+async function unsavedInTheWay(dir: string, path: string, saved: boolean): Promise<boolean> {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const st = await lstat(join(dir, ...parts.slice(0, i))).catch(() => undefined);
+    if (!st) return false;
+    if (!st.isDirectory()) return true;
   }
+  const st = await lstat(join(dir, path)).catch(() => undefined);
+  if (!st) return false;
+  return st.isDirectory() || !saved;
 }
 
 /** Delete refs in one update-ref transaction. */

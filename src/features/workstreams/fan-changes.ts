@@ -14,7 +14,7 @@ export interface Changes {
 /** Changes from `base` to the worktree's present state. A binary file counts as a file, no lines. */
 export async function changesSince(dir: string, base: string): Promise<Changes> {
   const tree = await snapshotTree(dir);
-  const out = await gitOk(dir, ["diff", "--numstat", "-z", "--no-renames", base, tree], "ws fan status");
+  const out = await gitOk(dir, ["diff", "--numstat", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--end-of-options", base, tree], "ws fan status");
   const c: Changes = { files: 0, added: 0, removed: 0 };
   // -z: "ADDED\tREMOVED\tPATH\0" per file ("-" for a binary file's counts).
   for (const rec of out.split("\0")) {

@@ -1,6 +1,10 @@
 // Running git (and gh) for workstreams: argv arrays through Bun.spawn, never a shell string, never
 // synchronously (the daemon serves everyone else meanwhile). Output is bounded; a command that
-// hangs is stopped after its time.
+// hangs is stopped after its time. ws's own git runs no program the repository names: no hooks
+// (an agent can set core.hooksPath in its worktree), no fsmonitor, and no GIT_* variable from the
+// environment ws was started in (a daemon started from a pane has the pane's). Names that came
+// from a repo, a PR or a person go after --end-of-options, and one starting with "-" is refused
+// before git runs (optionName). docs/security.md, "Workstreams".
 import { WsError } from "../../protocol/errors";
 
 export interface Ran {
@@ -20,13 +24,28 @@ async function readBounded(stream: ReadableStream<Uint8Array>): Promise<string> 
   return out.slice(0, MAX_OUTPUT);
 }
 
+interface RunOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  stdin?: string;
+  /** Leave out every GIT_* variable of this process's environment (o.env's are kept). */
+  noGitEnv?: boolean;
+}
+
+/** This process's environment, without GIT_* when asked. */
+function baseEnv(noGitEnv: boolean | undefined): Record<string, string | undefined> {
+  if (!noGitEnv) return process.env;
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_")));
+}
+
 /** Run a program; never throws for its exit status (a missing program is code 127). */
-export async function run(argv: string[], o: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number; stdin?: string }): Promise<Ran> {
+export async function run(argv: string[], o: RunOptions): Promise<Ran> {
   let proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
   try {
     proc = Bun.spawn(argv, {
       cwd: o.cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GH_PROMPT_DISABLED: "1", ...o.env },
+      env: { ...baseEnv(o.noGitEnv), GIT_TERMINAL_PROMPT: "0", GH_PROMPT_DISABLED: "1", ...o.env },
       stdin: o.stdin !== undefined ? new Blob([o.stdin]) : "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -43,7 +62,27 @@ export async function run(argv: string[], o: { cwd: string; env?: Record<string,
   }
 }
 
-export const git = (cwd: string, args: string[], o: { timeoutMs?: number } = {}) => run(["git", ...args], { cwd, ...o });
+/** The settings every git call of ws's own carries: no hooks, no fsmonitor. */
+export const NO_HOOKS = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"];
+/** The same for the git that gh runs (gh pr checkout), through git's GIT_CONFIG_* variables. */
+const NO_HOOKS_ENV = { GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null", GIT_CONFIG_KEY_1: "core.fsmonitor", GIT_CONFIG_VALUE_1: "false" };
+
+/** ws's own git: no hooks, no fsmonitor, no GIT_* from this process's environment (o.env's, such as
+ * GIT_INDEX_FILE, are ws's own and kept). */
+export const git = (cwd: string, args: string[], o: { timeoutMs?: number; env?: Record<string, string>; stdin?: string } = {}) =>
+  run(["git", ...NO_HOOKS, ...args], { cwd, noGitEnv: true, ...o });
+
+/** gh, with the git it runs held to the same (no hooks, no GIT_* from this environment). */
+export const gh = (cwd: string, args: string[], o: { timeoutMs?: number } = {}) => run(["gh", ...args], { cwd, noGitEnv: true, env: NO_HOOKS_ENV, ...o });
+
+/** git as the person runs it (ws ship in their shell commits with their hooks and environment). */
+export const userGit = (cwd: string, args: string[], o: { timeoutMs?: number } = {}) => run(["git", ...args], { cwd, ...o });
+
+/** Why `name` (a branch, a remote, a PR's head) can't be handed to git or gh, or undefined: one
+ * starting with "-" would read as an option wherever --end-of-options can't go first. */
+export function optionName(name: string): string | undefined {
+  return name.startsWith("-") ? `starts with "-", so git would read it as an option` : undefined;
+}
 
 /** The last line git said, for an error message. */
 export function gitSaid(r: Ran): string {

@@ -1,7 +1,7 @@
 // A workstream's PR as the top bar and dashboard show it (`#101 ✓ approved, checks passing`), from
 // gh when it is installed. Asked in the background and kept for a minute (a ship through the server
 // drops it at once), so a dashboard never waits on GitHub for long.
-import { onPath, run } from "./git";
+import { gh, onPath } from "./git";
 import { KeptAnswers } from "./kept-answers";
 
 const FRESH_MS = 60_000;
@@ -45,7 +45,7 @@ export function prText(v: { number?: unknown; state?: unknown; reviewDecision?: 
 
 /** gh's view of the PR `ref` names, as text; undefined when gh finds none. */
 async function ask(dir: string, ref: string): Promise<string | undefined> {
-  const r = await run(["gh", "pr", "view", ref, "--json", "number,state,reviewDecision,statusCheckRollup"], { cwd: dir, timeoutMs: 15_000 });
+  const r = await gh(dir, ["pr", "view", "--json", "number,state,reviewDecision,statusCheckRollup", "--", ref], { timeoutMs: 15_000 });
   return r.code === 0 ? prText(JSON.parse(r.stdout)) : undefined;
 }
 

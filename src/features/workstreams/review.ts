@@ -1,13 +1,16 @@
 // ws review's client side: the review's worktree (a review branch at the PR's or branch's head)
-// and .ws/pr.md (title, body, files and checks from gh when it is installed, from git alone
+// and pr.md (title, body, files and checks from gh when it is installed, from git alone
 // otherwise), then the open_review message for the server to lay out. Also the PR's unresolved
-// review comments for ws pr comments.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+// review comments for ws pr comments. ws's notes about a review (pr.md, pr.json) live where git
+// keeps the worktree's own files (`git rev-parse --git-path ws`), never in the checked-out tree,
+// whose files and links are the PR's: written following no link, read back through safe-file.
 import { join } from "node:path";
 import { WsError } from "../../protocol/errors";
+import { FileReadError, readTextFileAsync } from "../../safe-file";
+import { WriteRefused, writeFileInside } from "../../safe-write";
 import { DEFAULT_REVIEW_COMMAND, fill, loadTemplate } from "./templates";
-import { defaultBranch, excludeWsDir, isWorktree, makeWorktree, repoName, repoRoot, reviewBranchWorktree, worktreesRoot } from "./worktree";
-import { git, gitSaid, onPath, run } from "./git";
+import { defaultBranch, isWorktree, makeWorktree, repoName, repoRoot, reviewBranchWorktree, worktreesRoot } from "./worktree";
+import { gh, git, gitSaid, onPath } from "./git";
 import type { OpenReview } from "./service";
 import { charClass, safeText } from "../../safe-text";
 import { pathNameProblem } from "../../protocol/names";
@@ -30,7 +33,7 @@ const GH_FIELDS = "number,title,body,url,headRefName,baseRefName,files,statusChe
 /** What gh says of a PR (by number or branch), or undefined without gh or an answer. */
 async function ghPr(ref: string, cwd: string): Promise<PrMeta | undefined> {
   if (!onPath("gh")) return undefined;
-  const r = await run(["gh", "pr", "view", ref, "--json", GH_FIELDS], { cwd, timeoutMs: 30_000 });
+  const r = await gh(cwd, ["pr", "view", "--json", GH_FIELDS, "--", ref], { timeoutMs: 30_000 });
   if (r.code !== 0) return undefined;
   try {
     return JSON.parse(r.stdout) as PrMeta;
@@ -47,7 +50,7 @@ function plainName(s: string, max = 80): string {
   return clean.length > max ? clean.slice(0, max - 1) + "…" : clean;
 }
 
-/** .ws/pr.md from gh's answer, or from git alone. */
+/** pr.md from gh's answer, or from git alone. */
 async function prMarkdown(dir: string, target: string, meta: PrMeta | undefined): Promise<string> {
   const out: string[] = [];
   if (meta) {
@@ -62,10 +65,10 @@ async function prMarkdown(dir: string, target: string, meta: PrMeta | undefined)
   }
   // git alone: what the branch adds over the default branch.
   const base = await defaultBranch(dir);
-  const range = base ? `${base}...HEAD` : "HEAD~1...HEAD";
-  const log = await git(dir, ["log", "--format=- %h %s", base ? `${base}..HEAD` : "-1"]);
-  const files = await git(dir, ["diff", "--numstat", range]);
-  out.push(`# ${target}`, "", `(gh is not installed: from git alone${base ? `, against ${base}` : ""})`, "");
+  const range = base ? `${base.ref}...HEAD` : "HEAD~1...HEAD";
+  const log = await git(dir, ["log", "--format=- %h %s", ...(base ? ["--end-of-options", `${base.ref}..HEAD`] : ["-1"])]);
+  const files = await git(dir, ["diff", "--numstat", "--no-ext-diff", "--no-textconv", "--end-of-options", range]);
+  out.push(`# ${target}`, "", `(gh is not installed: from git alone${base ? `, against ${base.name}` : ""})`, "");
   out.push("## Commits", "", log.stdout.trim() || "(none)", "");
   const rows = files.stdout.trim().split("\n").filter(Boolean).map((l) => {
     const [a, d, path] = l.split("\t");
@@ -76,7 +79,29 @@ async function prMarkdown(dir: string, target: string, meta: PrMeta | undefined)
 }
 
 
-/** Make (or reuse) the review's worktree, write .ws/pr.md, and return open_review's fields. */
+/** The directory of ws's notes about the worktree `dir` is in: `ws` in its git directory, which
+ * git made and keeps (the checked-out tree can't put a link there), and which goes with it. */
+export async function metaDir(dir: string): Promise<{ root: string; rel: string; path: string }> {
+  const r = await git(dir, ["rev-parse", "--absolute-git-dir"]);
+  if (r.code !== 0 || !r.stdout.trim()) throw new WsError(`${dir} is not in a git repository: ${gitSaid(r)}`, "not_a_repo");
+  const root = r.stdout.trim();
+  return { root, rel: "ws", path: join(root, "ws") };
+}
+
+/** A note of ws's about a review, written into its git directory following no link. */
+async function writeNote(dir: string, name: string, text: string): Promise<string> {
+  const meta = await metaDir(dir);
+  try {
+    await writeFileInside(meta.root, `${meta.rel}/${name}`, text);
+  } catch (e) {
+    if (e instanceof WriteRefused) throw new WsError(`can't write the review's ${name}: ${e.message}. Remove it (ws review writes it afresh)`, "path_escapes", { param: "target" });
+    throw e;
+  }
+  return join(meta.path, name);
+}
+
+/** Make (or reuse) the review's worktree, write pr.md and pr.json beside its git files, and return
+ * open_review's fields. */
 export async function prepareReview(target: string, o: { cwd: string; fresh: boolean; template: string; focus: boolean; env?: Env }): Promise<OpenReview> {
   const env = o.env ?? process.env;
   if (target.startsWith("-")) throw new WsError(`can't review ${JSON.stringify(target)}: a PR number or a branch name does not start with -`, "invalid_params", { param: "target" });
@@ -97,15 +122,13 @@ export async function prepareReview(target: string, o: { cwd: string; fresh: boo
   } else {
     branch = (await reviewBranchWorktree(repo, dir, target)).branch;
   }
-  await mkdir(join(dir, ".ws"), { recursive: true });
-  await excludeWsDir(dir);
-  await writeFile(join(dir, ".ws", "pr.md"), await prMarkdown(dir, pr !== undefined ? `PR ${pr}` : target, meta));
+  const context = await writeNote(dir, "pr.md", await prMarkdown(dir, pr !== undefined ? `PR ${pr}` : target, meta));
   const number = meta?.number ?? pr;
-  await writeFile(join(dir, ".ws", "pr.json"), JSON.stringify({ number: number ?? null, url: meta?.url ?? null, branch: meta?.headRefName ?? target }) + "\n");
+  await writeNote(dir, "pr.json", JSON.stringify({ number: number ?? null, url: meta?.url ?? null, branch: meta?.headRefName ?? target }) + "\n");
   const vars: Record<string, string> = {
     pr: number !== undefined ? String(number) : "",
     url: meta?.url ?? "",
-    context: join(dir, ".ws", "pr.md"),
+    context,
     review_command: env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND,
   };
   const template = await loadTemplate(o.template, env);
@@ -139,14 +162,23 @@ interface Thread {
   comments?: { nodes?: { author?: { login?: string } | null; body?: string }[] };
 }
 
-/** The PR this checkout reviews or works on: .ws/pr.json (ws review wrote it), else gh's guess. */
+/** pr.json is a line of JSON; anything bigger is not ws's. */
+const MAX_PR_JSON = 64 * 1024;
+
+/** The PR this checkout reviews or works on: the review's own pr.json (ws review wrote it beside
+ * this worktree's git files), else gh's guess. */
 export async function currentPr(cwd: string): Promise<number | undefined> {
-  try {
-    const top = await repoRoot(cwd);
-    const n = JSON.parse(await readFile(join(top, ".ws", "pr.json"), "utf8")).number;
-    if (Number.isSafeInteger(n)) return n;
-  } catch {}
-  const r = await run(["gh", "pr", "view", "--json", "number"], { cwd, timeoutMs: 30_000 });
+  const meta = await metaDir(cwd).catch(() => undefined);
+  if (meta) {
+    const file = join(meta.path, "pr.json");
+    try {
+      const n = JSON.parse(await readTextFileAsync(file, MAX_PR_JSON, true)).number;
+      if (Number.isSafeInteger(n)) return n;
+    } catch (e) {
+      if (e instanceof FileReadError && e.code !== "ENOENT") console.error(`ws: ignored ${e.message}`);
+    }
+  }
+  const r = await gh(cwd, ["pr", "view", "--json", "number"], { timeoutMs: 30_000 });
   if (r.code === 0) {
     try {
       const n = JSON.parse(r.stdout).number;
@@ -158,7 +190,7 @@ export async function currentPr(cwd: string): Promise<number | undefined> {
 
 /** The request to the agent for PR `pr`'s unresolved review comments, or undefined for none. */
 export async function unresolvedComments(pr: number, cwd: string): Promise<{ text: string; count: number } | undefined> {
-  const r = await run(["gh", "api", "graphql", "-f", `query=${THREADS_QUERY}`, "-F", "owner={owner}", "-F", "name={repo}", "-F", `number=${pr}`], { cwd, timeoutMs: 60_000 });
+  const r = await gh(cwd, ["api", "graphql", "-f", `query=${THREADS_QUERY}`, "-F", "owner={owner}", "-F", "name={repo}", "-F", `number=${pr}`], { timeoutMs: 60_000 });
   if (r.code !== 0) throw new WsError(`gh could not read PR ${pr}'s review comments: ${gitSaid(r)}`, "git_failed");
   let threads: Thread[];
   try {

@@ -18,7 +18,7 @@ async function ask(dir: string, branch: string): Promise<ShipStateRow | undefine
   if (ahead.code !== 0) return undefined;
   const remotes = (await git(dir, ["remote"], { timeoutMs: 10_000 })).stdout.split("\n").filter(Boolean);
   const remote = remotes.includes("origin") ? "origin" : remotes[0];
-  const pushed = remote !== undefined && (await git(dir, ["show-ref", "--verify", "--quiet", `refs/remotes/${remote}/${branch}`], { timeoutMs: 10_000 })).code === 0;
+  const pushed = remote !== undefined && (await git(dir, ["show-ref", "--verify", "--quiet", "--end-of-options", `refs/remotes/${remote}/${branch}`], { timeoutMs: 10_000 })).code === 0;
   return { ahead: Number(ahead.stdout.trim()) || 0, pushed };
 }
 

@@ -54,7 +54,7 @@ export const envName = (placeholder: string) => `WS_${placeholder.toUpperCase()}
 const isPlaceholder = (key: string) => (PLACEHOLDERS as readonly string[]).includes(key);
 
 /** The review agent's command line ({review_command}) unless WS_REVIEW_COMMAND says otherwise. */
-export const DEFAULT_REVIEW_COMMAND = `claude 'Review this pull request. Its title, description, changed files and checks are in .ws/pr.md; the code is checked out here.'`;
+export const DEFAULT_REVIEW_COMMAND = `claude "Review this pull request. Its title, description, changed files and checks are in $WS_CONTEXT; the code is checked out here."`;
 
 const SETTINGS = ["repo", "workspace", "base", "copy", "setup", "layout", "checkpoints", "check", "startup_ms"];
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -84,7 +84,7 @@ type = "pane"
 `,
   review: `# The built-in "review" template (ws review): the review agent beside a shell.
 # $WS_REVIEW_COMMAND is a command line (your WS_REVIEW_COMMAND, default: claude with a prompt to
-# review the PR described in .ws/pr.md), so sh runs it; it is read from the environment, as every
+# review the PR described in $WS_CONTEXT), so sh runs it; it is read from the environment, as every
 # placeholder's value is inside a script.
 
 workspace = "PR Review"

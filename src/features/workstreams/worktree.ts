@@ -2,13 +2,13 @@
 // a PR's head, copying the main clone's untracked files into it, running setup, and the checks
 // and removal of `ws done`. Used by the daemon (new_workstream, workstream_done) and by the CLI
 // (ws review makes its worktree itself). Git only through argv arrays (git.ts).
-import { mkdir, readFile, rm, rmdir, stat, appendFile } from "node:fs/promises";
+import { mkdir, rm, rmdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { WsError } from "../../protocol/errors";
 import { copyProblem } from "./templates";
 import { wsDir } from "../../xdg-dirs";
-import { git, gitOk, gitSaid, onPath, run } from "./git";
+import { gh, git, gitOk, gitSaid, onPath, optionName, run } from "./git";
 import { copyIntoWorktree, readWorktreeInclude } from "./copy";
 
 type Env = Record<string, string | undefined>;
@@ -43,13 +43,14 @@ export async function repoRoot(dir: string): Promise<string> {
   return common.endsWith("/.git") ? dirname(common) : top;
 }
 
-/** The remote new branches start from and PRs come from: origin, else the first one. */
+/** The remote new branches start from and PRs come from: origin, else the first one. A remote
+ * whose name git would read as an option is no remote to ws. */
 export async function remoteOf(repo: string): Promise<string | undefined> {
-  const names = (await git(repo, ["remote"])).stdout.split("\n").filter(Boolean);
+  const names = (await git(repo, ["remote"])).stdout.split("\n").filter((n) => n && !optionName(n));
   return names.includes("origin") ? "origin" : names[0];
 }
 
-const hasRef = async (repo: string, ref: string) => (await git(repo, ["show-ref", "--verify", "--quiet", ref])).code === 0;
+const hasRef = async (repo: string, ref: string) => (await git(repo, ["show-ref", "--verify", "--quiet", "--end-of-options", ref])).code === 0;
 
 export interface WorktreeRequest {
   /** The main clone's top directory. */
@@ -85,18 +86,18 @@ export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
   const remote = await remoteOf(repo);
   // Fetch first, so a new branch starts from the remote's latest and an existing one is found.
   if (remote) {
-    const f = await git(repo, ["fetch", "--quiet", remote]);
+    const f = await git(repo, ["fetch", "--quiet", "--end-of-options", remote]);
     if (f.code !== 0) console.error(`ws: git fetch ${remote} in ${repo} failed (${gitSaid(f)}); going on with what is here`);
   }
   if (req.pr !== undefined) return withParent(dir, () => prWorktree(req, remote));
   if (req.branch !== undefined) {
     const branch = req.branch;
     if (await hasRef(repo, `refs/heads/${branch}`)) {
-      await withParent(dir, () => gitOk(repo, ["worktree", "add", dir, branch], `checking out ${branch}`));
+      await withParent(dir, () => gitOk(repo, ["worktree", "add", "--end-of-options", dir, branch], `checking out ${branch}`));
       return { repo, dir, branch, newBranch: false };
     }
     if (remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`))) {
-      await withParent(dir, () => gitOk(repo, ["worktree", "add", "--track", "-b", branch, dir, `${remote}/${branch}`], `checking out ${remote}/${branch}`));
+      await withParent(dir, () => gitOk(repo, ["worktree", "add", "--track", "-b", branch, "--end-of-options", dir, `refs/remotes/${remote}/${branch}`], `checking out ${remote}/${branch}`));
       return { repo, dir, branch, newBranch: true };
     }
     throw new WsError(`no branch "${branch}" in ${repo}${remote ? ` or on ${remote}` : ""}: leave out --branch to start a new branch ${req.name}`, "branch_not_found", { param: "branch" });
@@ -104,7 +105,7 @@ export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
   if (await hasRef(repo, `refs/heads/${req.name}`))
     throw new WsError(`branch "${req.name}" exists in ${repo}: use --branch ${req.name} to work on it, or pick another name`, "branch_exists", { param: "name", command: `ws new TEMPLATE ${req.name} --branch ${req.name}` });
   const start = req.startCommit ?? (await startPoint(repo, remote, req.base));
-  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, dir, start], `making branch ${req.name} from ${start}`));
+  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-b", req.name, "--end-of-options", dir, start], `making branch ${req.name} from ${start}`));
   return { repo, dir, branch: req.name, newBranch: true };
 }
 
@@ -133,27 +134,27 @@ async function removeEmptyUpTo(from: string, top: string): Promise<void> {
 
 /** A branch name git takes, and not one a git command could read as an option. */
 async function checkBranchName(repo: string, name: string, param: string): Promise<void> {
-  if (name.startsWith("-") || (await git(repo, ["check-ref-format", "--branch", name])).code !== 0) throw new WsError(`"${name}" is not a valid git branch name`, "invalid_params", { param });
+  if (optionName(name) || (await git(repo, ["check-ref-format", "--branch", name])).code !== 0) throw new WsError(`"${name}" is not a valid git branch name`, "invalid_params", { param });
 }
 
-/** Where a new branch starts: the base on the remote when it is there, else locally. */
+/** Where a new branch starts, as a full ref: the base on the remote when it is there, else locally. */
 async function startPoint(repo: string, remote: string | undefined, base: string | undefined): Promise<string> {
   if (base !== undefined) {
-    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${base}`))) return `${remote}/${base}`;
-    if (await hasRef(repo, `refs/heads/${base}`)) return base;
+    if (remote && (await hasRef(repo, `refs/remotes/${remote}/${base}`))) return `refs/remotes/${remote}/${base}`;
+    if (await hasRef(repo, `refs/heads/${base}`)) return `refs/heads/${base}`;
     throw new WsError(`the template's base "${base}" is no branch in ${repo}${remote ? ` or on ${remote}` : ""}`, "branch_not_found", { param: "base" });
   }
-  return (await defaultBranch(repo)) ?? "HEAD";
+  return (await defaultBranch(repo))?.ref ?? "HEAD";
 }
 
 /** PR N's head: `gh pr checkout` when gh is installed, else the remote's pull/N/head. */
 async function prWorktree(req: WorktreeRequest, remote: string | undefined): Promise<Worktree> {
   const { repo, dir, pr } = req;
   if (onPath("gh")) {
-    await gitOk(repo, ["worktree", "add", "--detach", dir], "making the worktree");
-    const r = await run(["gh", "pr", "checkout", String(pr), ...(req.prBranch ? ["--branch", req.prBranch, "--force"] : [])], { cwd: dir });
+    await gitOk(repo, ["worktree", "add", "--detach", "--end-of-options", dir], "making the worktree");
+    const r = await gh(dir, ["pr", "checkout", String(pr), ...(req.prBranch ? ["--branch", req.prBranch, "--force"] : [])]);
     if (r.code !== 0) {
-      await git(repo, ["worktree", "remove", "--force", dir]);
+      await git(repo, ["worktree", "remove", "--force", "--end-of-options", dir]);
       throw new WsError(`gh pr checkout ${pr} failed: ${gitSaid(r)}`, "git_failed");
     }
     const branch = await gitOk(dir, ["rev-parse", "--abbrev-ref", "HEAD"], "reading the PR's branch");
@@ -163,8 +164,8 @@ async function prWorktree(req: WorktreeRequest, remote: string | undefined): Pro
   const branch = req.prBranch ?? `pr-${pr}`;
   if (!req.prBranch && (await hasRef(repo, `refs/heads/${branch}`)))
     throw new WsError(`branch "${branch}" exists in ${repo}: use --branch ${branch} to work on it`, "branch_exists", { param: "pr" });
-  await gitOk(repo, ["fetch", "--quiet", remote, `pull/${pr}/head`], `fetching PR ${pr} from ${remote}`);
-  await gitOk(repo, ["worktree", "add", req.prBranch ? "-B" : "-b", branch, dir, "FETCH_HEAD"], `checking out PR ${pr}`);
+  await gitOk(repo, ["fetch", "--quiet", "--end-of-options", remote, `refs/pull/${pr}/head`], `fetching PR ${pr} from ${remote}`);
+  await gitOk(repo, ["worktree", "add", req.prBranch ? "-B" : "-b", branch, "--end-of-options", dir, "FETCH_HEAD"], `checking out PR ${pr}`);
   return { repo, dir, branch, newBranch: !req.prBranch };
 }
 
@@ -174,11 +175,11 @@ export async function reviewBranchWorktree(repo: string, dir: string, branch: st
   if (await exists(dir)) throw new WsError(`${dir} is taken`, "path_taken", { param: "name" });
   await checkBranchName(repo, branch, "branch");
   const remote = await remoteOf(repo);
-  if (remote) await git(repo, ["fetch", "--quiet", remote]);
-  const start = remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`)) ? `${remote}/${branch}` : (await hasRef(repo, `refs/heads/${branch}`)) ? branch : undefined;
+  if (remote) await git(repo, ["fetch", "--quiet", "--end-of-options", remote]);
+  const start = remote && (await hasRef(repo, `refs/remotes/${remote}/${branch}`)) ? `refs/remotes/${remote}/${branch}` : (await hasRef(repo, `refs/heads/${branch}`)) ? `refs/heads/${branch}` : undefined;
   if (!start) throw new WsError(`no branch "${branch}" in ${repo}${remote ? ` or on ${remote}` : ""}, and no PR by that number`, "branch_not_found", { param: "branch" });
   const review = `review/${branch}`;
-  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-B", review, dir, start], `checking out ${start} for review`));
+  await withParent(dir, () => gitOk(repo, ["worktree", "add", "--no-track", "-B", review, "--end-of-options", dir, start], `checking out ${start} for review`));
   return { repo, dir, branch: review, newBranch: true };
 }
 
@@ -188,20 +189,22 @@ export async function isWorktree(dir: string): Promise<boolean> {
   return r.code === 0 && r.stdout.trim() === dir;
 }
 
-/** The remote's default branch as remote/name, if it says. */
-export async function defaultBranch(repo: string): Promise<string | undefined> {
+/** The remote's default branch, if it says: `name` as people write it (origin/main), `ref` in
+ * full (refs/remotes/origin/main), which is what git is given: the remote chose the name. */
+export async function defaultBranch(repo: string): Promise<{ name: string; ref: string } | undefined> {
   const remote = await remoteOf(repo);
   if (!remote) return undefined;
-  const head = await git(repo, ["symbolic-ref", "--quiet", "--short", `refs/remotes/${remote}/HEAD`]);
-  if (head.code === 0 && head.stdout.trim()) return head.stdout.trim();
-  for (const b of ["main", "master"]) if (await hasRef(repo, `refs/remotes/${remote}/${b}`)) return `${remote}/${b}`;
+  const head = await git(repo, ["symbolic-ref", "--quiet", "--end-of-options", `refs/remotes/${remote}/HEAD`]);
+  const ref = head.stdout.trim();
+  if (head.code === 0 && ref.startsWith("refs/remotes/")) return { name: ref.slice("refs/remotes/".length), ref };
+  for (const b of ["main", "master"]) if (await hasRef(repo, `refs/remotes/${remote}/${b}`)) return { name: `${remote}/${b}`, ref: `refs/remotes/${remote}/${b}` };
   return undefined;
 }
 
 /** Undo a worktree made for a request that then failed: the tree, and a branch made for it. */
 export async function undoWorktree(w: Worktree): Promise<void> {
-  await git(w.repo, ["worktree", "remove", "--force", w.dir]);
-  if (w.newBranch) await git(w.repo, ["branch", "-D", w.branch]);
+  await git(w.repo, ["worktree", "remove", "--force", "--end-of-options", w.dir]);
+  if (w.newBranch) await git(w.repo, ["branch", "-D", "--end-of-options", w.branch]);
   await rmdir(dirname(w.dir)).catch(() => {}); // the repo's directory of worktrees, when it is empty now
 }
 
@@ -270,27 +273,13 @@ export async function removeWorktree(repo: string, dir: string, force: boolean, 
     await git(repo, ["worktree", "prune"]);
     return;
   }
-  const r = await git(repo, ["worktree", "remove", ...(force ? ["--force", "--force"] : []), dir]);
+  const r = await git(repo, ["worktree", "remove", ...(force ? ["--force", "--force"] : []), "--end-of-options", dir]);
   if (r.code === 0) return;
   const said = gitSaid(r);
   const partly = (await exists(dir)) && !(await exists(join(dir, ".git"))) ? " (git removed part of it)" : "";
   if (/modified or untracked files/.test(said))
     throw new WsError(`${dir} changed while ws done ran: git refused to remove it (${said}). The workstream stays: commit and push the changes, or ws done --force to throw them away`, "uncommitted_changes");
   throw new WsError(`removing the worktree ${dir} failed${partly}: git worktree remove said: ${said}. The workstream stays: ws done again, or --force`, "git_failed");
-}
-
-/** Keep ws's own files (.ws/pr.md) out of `git status`, so they never count as uncommitted. */
-export async function excludeWsDir(dir: string): Promise<void> {
-  const common = await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  if (common.code !== 0) return;
-  const file = join(common.stdout.trim(), "info", "exclude");
-  let text = "";
-  try {
-    text = await readFile(file, "utf8");
-  } catch {}
-  if (text.split("\n").includes("/.ws/")) return;
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, `${text && !text.endsWith("\n") ? "\n" : ""}/.ws/\n`);
 }
 
 export const repoName = (repo: string) => basename(repo);
