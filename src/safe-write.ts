@@ -84,7 +84,7 @@ export async function openForWriteInside(root: string, rel: string, o: { mode?: 
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ELOOP") throw new WriteRefused(`${path} is a symbolic link; ws writes through no link`, "LINK", path);
     // ENXIO: a FIFO with no reader (O_NONBLOCK refuses to wait for one).
-    if (err.code === "ENXIO") throw new WriteRefused(`${path} is not a regular file (a FIFO)`, "NOT_REGULAR", path);
+    if (err.code === "ENXIO") throw new WriteRefused(`${path} is not a regular file (a FIFO, with no reader)`, "NOT_REGULAR", path);
     throw new WriteRefused(`${path} can't be written (${err.message})`, err.code ?? "EIO", path);
   }
   try {

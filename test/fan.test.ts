@@ -104,7 +104,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     expect(tab!.panes.length).toBe(2);
     const info = await s.v6({ type: "pane_info", pane: tab!.panes[0] });
     expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
-    expect(info.command.slice(-3)).toEqual(["race-1", "race-2", "--"]);
+    expect(info.command.slice(-3)).toEqual(["refs/heads/race-1", "refs/heads/race-2", "--"]);
 
     // Keep 2: the others go although they have changes (--force semantics), their branches stay.
     const kept = JSON.parse(await s.ok(["--json", "fan", "keep", "race", "2"]));

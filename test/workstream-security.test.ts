@@ -16,8 +16,9 @@ let repo: string;
 let gh: { bin: string; dir: string };
 let wtRoot: string;
 let tdir: string;
-/** A `git` before the real one on the server's PATH: with $GIT_LATE_FILE present, `git worktree
- * remove DIR` first writes a file into DIR, as a program in the workstream might while ws done runs. */
+/** A `git` before the real one on the server's PATH: with $LATE_FILE_TRIGGER present, `git
+ * [-c …] worktree remove DIR` first writes a file into DIR, as a program in the workstream might
+ * while ws done runs. (Not a GIT_* name: ws passes none of those on to its git.) */
 let lateTrigger: string;
 
 const INTERPRETERS = ["bash", "sh", "zsh", "fish", "python3", "node"] as const;
@@ -33,10 +34,10 @@ beforeAll(async () => {
   mkdirSync(wrap);
   writeFileSync(
     join(wrap, "git"),
-    `#!/bin/sh\nif [ "$1" = worktree ] && [ "$2" = remove ] && [ -e "$GIT_LATE_FILE" ]; then\n  rm -f "$GIT_LATE_FILE"; for a; do last=$a; done; echo late > "$last/appeared-late.txt"\nfi\nexec '${Bun.which("git")}' "$@"\n`,
+    `#!/bin/sh\ncase " $* " in *" worktree remove "*) if [ -e "$LATE_FILE_TRIGGER" ]; then\n  rm -f "$LATE_FILE_TRIGGER"; for a; do last=$a; done; echo late > "$last/appeared-late.txt"\nfi ;; esac\nexec '${Bun.which("git")}' "$@"\n`,
     { mode: 0o755 },
   );
-  Object.assign(s.env, env, { PATH: `${wrap}:${gh.bin}:${process.env.PATH}`, GIT_LATE_FILE: lateTrigger });
+  Object.assign(s.env, env, { PATH: `${wrap}:${gh.bin}:${process.env.PATH}`, LATE_FILE_TRIGGER: lateTrigger });
   ({ repo } = makeRepo(s.root, env));
   wtRoot = join(s.root, "data", "ws", "worktrees", "app");
   tdir = join(s.root, "config", "ws", "templates");

@@ -90,7 +90,7 @@ export const LOCAL_COMMANDS: Command[] = [
   },
   {
     path: "review",
-    summary: "Review a PR or branch: its worktree and .ws/pr.md here, then a review tab with its agent (--fresh starts it over)",
+    summary: "Review a PR or branch: its worktree and pr.md (in its git directory), then a review tab with its agent (--fresh starts it over)",
     params: [
       arg("target", "The PR's number, or a branch", true),
       flag("fresh", "boolean", "Replace the open review tab, so the agent starts over"),

@@ -1,6 +1,6 @@
 // Workstream commands beyond single messages: ws new (new_workstream sent at v6, so failures come
 // back), ws done (a caller inside the workstream may lose its connection with its tab), ws review
-// (the worktree and .ws/pr.md here, then open_review), ws pr comments, ws templates.
+// (the worktree and its pr.md here, then open_review), ws pr comments, ws templates.
 import { CliError, clientFailure, errorText, noServerError, print, printJson, send, show, sock, globals } from "./common";
 import type { HandlerInput } from "./handlers";
 import { request, NoServer } from "../client/request";
@@ -57,7 +57,7 @@ export async function prComments({ fields }: HandlerInput): Promise<void> {
   if (!onPath("gh")) throw new CliError("ws pr comments reads review comments through the GitHub CLI (gh), which is not installed here: install it and run gh auth login");
   const { currentPr, unresolvedComments } = await import("../features/workstreams/review");
   const pr = (fields.pr as number | undefined) ?? (await currentPr(process.cwd()));
-  if (pr === undefined) throw new CliError("which PR? ws pr comments N (none found in .ws/pr.json or by gh for this branch)");
+  if (pr === undefined) throw new CliError("which PR? ws pr comments N (no pr.json of a review here, and gh found none for this branch)");
   const pane = fields.pane as number | undefined;
   if (pane === undefined) throw new CliError("run it in a pane of the review's tab, or give --pane N");
   const found = await local(unresolvedComments(pr, process.cwd()));

@@ -9,7 +9,7 @@ export default defineMessage({
   request: true,
   reply: "pane",
   summary:
-    "Open a review tab (ws review). The client has made the worktree and written .ws/pr.md; the server lays out the template's panes in the workspace (made if missing), starting its agent. If a tab for the same name is open and fresh is false, it goes to it (when focus) and replies with its focused pane.",
+    "Open a review tab (ws review). The client has made the worktree and written its pr.md (beside the worktree's git files); the server lays out the template's panes in the workspace (made if missing), starting its agent. If a tab for the same name is open and fresh is false, it goes to it (when focus) and replies with its focused pane.",
   fields: {
     workspace: { type: "string", name: true, required: true, description: "Workspace for the tab, made if missing" },
     title: { type: "string", name: true, required: true, description: "The tab's name, e.g. `billing#12 Invoice full width`" },
