@@ -22,6 +22,13 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [],
     run: "batch",
   },
+  {
+    path: "box",
+    summary: "Run a command in a box here: this checkout read-write, your secrets and ws's other sockets hidden (docs/security.md#boxes)",
+    params: [flag("network", "boolean", "false: no network in the box")],
+    rest: { field: "command", description: "The program and its arguments" },
+    run: "box",
+  },
   { path: "doctor", summary: "Check sockets, their modes, the server's build and saved sessions", params: [flag("fix", "boolean", "Remove stale sockets")], run: "doctor" },
   { path: "restart", summary: "Save the session, quit the server and start it again (new build, same layout)", params: [], run: "restart" },
   { path: "session restore", summary: "Rebuild the saved session: starts a server from it, or adds it to the running one", params: [], run: "sessionRestore" },

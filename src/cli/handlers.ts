@@ -37,6 +37,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   server: from(server, "server"),
   killServer: from(server, "killServer"),
   doctor: from(server, "doctor"),
+  box: from(() => import("./box-cmds"), "box"),
   restart: from(session, "restart"),
   sessionRestore: from(session, "sessionRestore"),
   sessionDiscard: from(session, "sessionDiscard"),

@@ -109,10 +109,25 @@ export async function start({ fields }: HandlerInput): Promise<void> {
 export async function server({ fields }: HandlerInput): Promise<void> {
   const { runServer } = await import("../server/daemon");
   const { cleanUpAfterServer, shimPaneEnv } = await import("../tmux-shim/server");
+  const { agentsPath, removeAgentWrappers } = await import("./box-cmds");
   const path = (fields.socket_path as string | undefined) || sock();
   const command = fields.command as string[];
+  // The tmux shim's variables, and keys.toml's box_agents wrappers first on PATH.
+  const paneEnv = (socket: string, basePath: string | undefined) => {
+    const shim = shimPaneEnv(socket, basePath);
+    const agents = agentsPath(socket);
+    if (!agents) return shim;
+    return (id: number) => {
+      const vars = shim?.(id) ?? {};
+      return { ...vars, PATH: agents(vars.PATH ?? basePath) };
+    };
+  };
+  const afterStop = (socket: string) => {
+    cleanUpAfterServer(socket);
+    removeAgentWrappers(socket);
+  };
   // --local (a global flag) marks the private server bare `ws --local` starts.
-  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv: shimPaneEnv, afterStop: cleanUpAfterServer }, ...(command.length ? { command } : {}) });
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv, afterStop }, ...(command.length ? { command } : {}) });
   process.exit(process.exitCode);
 }
 
@@ -170,6 +185,7 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
     }
   }
   await import("./session-cmds"); // registers the saved-session check (the CLI loads areas lazily)
+  await import("./box-cmds"); // and whether boxes work
   for (const check of doctorChecks) findings.push(...(await check()));
   let bad = 0;
   const fixed: string[] = [];

@@ -16,6 +16,6 @@ export const RUN_NAMES = [
   "agentSend", "approvalHook", "run", "popup", "paneList", "proxy", "remoteInstall", "tmuxShim",
   "newWorkstream", "done", "checkpoint", "review", "prComments", "ship", "templatesList",
   "templatesShow", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
-  "projectHandoff", "open", "selfUpdate", "completion", "batch",
+  "projectHandoff", "open", "selfUpdate", "completion", "batch", "box",
 ] as const;
 export type RunName = (typeof RUN_NAMES)[number];

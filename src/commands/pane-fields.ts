@@ -16,3 +16,20 @@ export const ENV_FIELD = typed<Record<string, string>>()({
   shape: '{"NAME": "value", …}',
   description: "Environment variables for the program, over the server's own; ws's own (WS_SOCKET, WS_PANE_ID, WS_WORKSPACE, PWD) win. Names [A-Za-z_][A-Za-z0-9_]*, values without NUL (docs/limits.md)",
 });
+
+export const BOX_FIELD = {
+  type: "boolean",
+  description:
+    "Run the program in a box (docs/security.md#boxes): its checkout read-write, the rest of $HOME read-only with secrets hidden, a private /tmp, and of ws only this pane's socket. Default: keys.toml's `box`. A box that can't be made is refused (box_unavailable, box_refused), never started unboxed",
+} as const satisfies FieldSpec;
+
+export const NETWORK_FIELD = {
+  type: "boolean",
+  default: true,
+  description: "With `box`: false gives the box no network (an empty network namespace of its own)",
+} as const satisfies FieldSpec;
+
+/** The model's box request from a message's `box` and `network` (undefined: keys.toml decides). */
+export function boxRequest(box: boolean | undefined, network: boolean): { network: boolean } | false | undefined {
+  return box === undefined ? (network ? undefined : { network }) : box ? { network } : false;
+}

@@ -1,6 +1,6 @@
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest } from "./pane-fields";
 
 export default defineMessage({
   type: "split",
@@ -18,14 +18,16 @@ export default defineMessage({
     percent: { type: "integer", min: 1, max: 99, description: "The new pane's size as a percentage of the pane it splits, in the split's direction (tmux's -l N%); size wins when both are given" },
     keep: KEEP_FIELD,
     env: ENV_FIELD,
+    box: BOX_FIELD,
+    network: NETWORK_FIELD,
   },
-  errors: ["pane_not_found", ...PANE_START_ERRORS],
+  errors: ["pane_not_found", ...PANE_START_ERRORS, "box_unavailable", "box_refused"],
   example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
   cli: {
     path: "split",
     args: ["pane"],
     rest: "command",
-    flags: ["cwd", "size", "focus", "keep", "env"],
+    flags: ["cwd", "size", "focus", "keep", "env", "box", "network"],
     switches: {
       below: { field: "right", value: false, description: "Put the new pane below (default: to the right)" },
       right: { field: "right", value: true, description: "Put the new pane to the right (the default; as tmux's -h)" },
@@ -41,7 +43,7 @@ export default defineMessage({
       const target = session.pane(p.pane);
       size = Math.max(1, Math.round(((p.right ? target.cols : target.rows) * p.percent) / 100));
     }
-    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env });
+    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
     return { type: "pane", pane: pane.id };
   },
 });

@@ -1,5 +1,5 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { ENV_FIELD, KEEP_FIELD } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest } from "./pane-fields";
 
 export default defineMessage({
   type: "tab_new",
@@ -16,14 +16,16 @@ export default defineMessage({
     focus: { type: "boolean", default: false, description: "Switch the view to the new tab" },
     keep: KEEP_FIELD,
     env: ENV_FIELD,
+    box: BOX_FIELD,
+    network: NETWORK_FIELD,
   },
-  errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS],
+  errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS, "box_unavailable", "box_refused"],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
   handle(p, { session, services }) {
     if (p.project !== undefined) services.get("projects")?.check(p.project);
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
-    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env });
+    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
     return { type: "pane", pane: pane.id };
   },
 });

@@ -6,6 +6,7 @@ import { WsError } from "../protocol/errors";
 import { PANE_TERM } from "../protocol/terminal-defaults";
 import { envProblem } from "./env-vars";
 import { fileLimit, resourceExhausted } from "./fd-limit";
+import type { BoxRequest } from "./box";
 
 export interface NewPaneOptions {
   argv?: string[];
@@ -18,6 +19,9 @@ export interface NewPaneOptions {
   /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
    * focused pane's directory may have gone; a saved one may be from another machine). */
   strictCwd?: boolean;
+  /** Run the program in a box (src/model/box.ts); false: not boxed whatever keys.toml's `box`
+   * says; undefined: as keys.toml's `box` says. */
+  box?: BoxRequest | false;
 }
 
 /** Environment variables that belong to the server process or a parent ws, never to a pane. */

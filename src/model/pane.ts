@@ -10,6 +10,13 @@ import type { ShellView } from "./shell-marks";
 import type { Screen } from "./screen";
 import { createScreen } from "./screens";
 import type { ShellLaunch } from "./shell-integration";
+import type { BoxRequest } from "./box";
+
+/** What a pane spawns: an argv and its whole environment. */
+export interface PaneRun {
+  argv: string[];
+  env: Record<string, string>;
+}
 
 export interface PaneSpec {
   id: number;
@@ -28,6 +35,9 @@ export interface PaneSpec {
   /** How to start the program with shell integration (shell-integration.ts): the argv and the
    * environment it gains, kept out of `argv` and `env` (what the pane runs, and what is saved). */
   launch?: ShellLaunch;
+  /** The pane is boxed (src/model/box.ts): how, and what starts its program in the box. */
+  box?: BoxRequest;
+  wrap?: (run: PaneRun) => PaneRun;
 }
 
 /** Modes a program may leave set, back to a fresh terminal's: attributes, cursor keys and keypad,
@@ -36,7 +46,7 @@ export interface PaneSpec {
 const RESET_MODES = "\x1b[0m\x1b[?1l\x1b>\x1b[?25h\x1b[?7h\x1b[4l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[<16u";
 
 /** What a pane runs: given to respawn(). */
-export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "launch">;
+export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "launch" | "wrap">;
 
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
@@ -79,6 +89,9 @@ export class Pane implements Parser {
   shellIntegration: boolean;
   /** How the current program was started with shell integration, if it was. */
   private launch: ShellLaunch | undefined;
+  /** How the pane is boxed, if it is (its respawns and a restore box it the same way). */
+  readonly box: BoxRequest | undefined;
+  private wrap: ((run: PaneRun) => PaneRun) | undefined;
   cols: number;
   rows: number;
   // The label's parts and the hold are read by everyone and written only by the pane itself and by
@@ -148,6 +161,8 @@ export class Pane implements Parser {
     this.shell = this.screen.shell;
     this.launch = spec.launch;
     this.shellIntegration = spec.launch !== undefined;
+    this.box = spec.box;
+    this.wrap = spec.wrap;
     // A restored pane's old scrollback goes through the same paced queue as output (and before
     // it): 100 restored panes then parse their history a slice per turn instead of holding the
     // loop for seconds.
@@ -164,10 +179,12 @@ export class Pane implements Parser {
   /** Start `argv` on a new PTY at the pane's size; its output and exit count while it is current. */
   private spawn(): Pty {
     const gen = ++this.generation;
+    const plain: PaneRun = { argv: this.launch?.argv ?? this.argv, env: this.launch ? { ...this.env, ...this.launch.env } : this.env };
+    const run = this.wrap ? this.wrap(plain) : plain;
     return this.spawnProgram({
-      argv: this.launch?.argv ?? this.argv,
+      argv: run.argv,
       cwd: this.cwd,
-      env: this.launch ? { ...this.env, ...this.launch.env } : this.env,
+      env: run.env,
       cols: this.cols,
       rows: this.rows,
       onData: (bytes) => {
@@ -214,12 +231,12 @@ export class Pane implements Parser {
    * running program is hung up on first. Throws, changing nothing, if the new one can't start.
    */
   respawn(next: PaneProgram): void {
-    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, launch: this.launch, pty: this.pty, gen: this.generation };
-    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env, launch: next.launch });
+    const old = { argv: this.argv, command: this.command, cwd: this.cwd, env: this.env, launch: this.launch, wrap: this.wrap, pty: this.pty, gen: this.generation };
+    Object.assign(this, { argv: next.argv, command: next.command ?? next.argv, cwd: next.cwd, env: next.env, launch: next.launch, wrap: next.wrap });
     try {
       this.pty = this.spawn();
     } catch (e) {
-      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, launch: old.launch, generation: old.gen });
+      Object.assign(this, { argv: old.argv, command: old.command, cwd: old.cwd, env: old.env, launch: old.launch, wrap: old.wrap, generation: old.gen });
       throw e;
     }
     // The marks of the program before say nothing about this one.

@@ -2,7 +2,7 @@
 // directory, as the platform layer answers (src/platform/: /proc on Linux; libproc, ps and lsof
 // elsewhere or with WS_PLATFORM=portable). Every read is asynchronous: the daemon's thread never
 // waits on the file system or a child process.
-import { foregroundGroup, processArgv, processCwd } from "../platform";
+import { childrenOf, foregroundGroup, processArgv, processCwd } from "../platform";
 
 export { processCwd };
 
@@ -16,10 +16,27 @@ export async function foregroundPid(pid: number): Promise<number> {
   return (await foregroundGroup(pid)) ?? pid;
 }
 
-/** The foreground process of `pid`'s terminal and its argv, or null when it can't be read. */
+/** The foreground process of `pid`'s terminal and its argv, or null when it can't be read. A box
+ * (src/model/box.ts) is seen through: its program, not bwrap, is what runs. */
 export async function foregroundProcess(pid: number): Promise<ForegroundProcess | null> {
   const fg = await foregroundGroup(pid);
   if (fg === undefined) return null;
   const argv = await processArgv(fg);
-  return argv === undefined ? null : { pid: fg, argv };
+  if (argv === undefined) return null;
+  return (await boxedProgram(fg, argv)) ?? { pid: fg, argv };
 }
+
+/** The program a box runs when `pid` is the box (bwrap, and under it bwrap as the box's pid 1):
+ * the first process below them that is not bwrap. */
+async function boxedProgram(pid: number, argv: string[]): Promise<ForegroundProcess | undefined> {
+  let at = { pid, argv };
+  for (let depth = 0; depth < 3 && isBwrap(at.argv); depth++) {
+    const child = (await childrenOf(at.pid))[0];
+    const childArgv = child !== undefined ? await processArgv(child) : undefined;
+    if (child === undefined || childArgv === undefined) return undefined;
+    at = { pid: child, argv: childArgv };
+  }
+  return at.pid === pid || isBwrap(at.argv) ? undefined : at;
+}
+
+const isBwrap = (argv: readonly string[]) => (argv[0] ?? "").split("/").pop() === "bwrap" && argv.includes("--die-with-parent");

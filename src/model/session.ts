@@ -16,6 +16,8 @@ import { EventBus } from "./events";
 import { type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
 import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
+import { boxLaunch, boxTool, planBox, runtimeDirsOf, type BoxRequest } from "./box";
+import type { PaneRun } from "./pane";
 import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
 import { popupRects, type Popup, type PopupClose } from "./popup";
@@ -42,6 +44,8 @@ export interface SessionOptions {
   /** Makes a pane from its spec (default: a real one, its program on a PTY). A test gives panes
    * over a fake PTY, to drive the Session in-process. */
   createPane?: (spec: PaneSpec) => Pane;
+  /** keys.toml's `box`: a pane not asked either way is boxed. */
+  boxByDefault?: boolean;
 }
 
 export class Session {
@@ -193,6 +197,24 @@ export class Session {
    * field names in errors (a layout tree's leaf). */
   checkLaunch(o: NewPaneOptions, at?: string): void {
     checkLaunch(o, this.opts.baseEnv, at);
+    const box = this.boxOf(o);
+    if (box) this.boxWrap(box, usableDir(o.cwd));
+  }
+
+  /** How a pane is boxed: as asked, else as keys.toml's `box` says. */
+  private boxOf(o: NewPaneOptions): BoxRequest | undefined {
+    return o.box === false ? undefined : (o.box ?? (this.opts.boxByDefault ? {} : undefined));
+  }
+
+  /** What starts a program in its box (src/model/box.ts); box_unavailable or box_refused when it
+   * can't be boxed. The box sees the pane's own socket (its WS_SOCKET) and ws's shell start-up files. */
+  private boxWrap(box: BoxRequest, cwd: string, shellFiles?: string): (run: PaneRun) => PaneRun {
+    const env = this.opts.baseEnv;
+    const tool = boxTool(env);
+    const runtime = runtimeDirsOf(this.opts.socketPath, env);
+    planBox(cwd, box, { env, runtime });
+    const privateDir = parentDir(this.opts.socketPath);
+    return (run) => boxLaunch(run, planBox(cwd, box, { env, runtime, socket: run.env.WS_SOCKET, read: shellFiles ? [shellFiles] : [] }), tool, privateDir);
   }
 
   /** Start a pane's program. The pane is not in the model until adopted. */
@@ -201,9 +223,11 @@ export class Session {
     const cwd = usableDir(o.cwd);
     const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
     const argv = programOf(o, this.opts.baseEnv);
+    const box = this.boxOf(o);
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
-      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep };
+      const wrap = box ? this.boxWrap(box, cwd, launch?.dir) : undefined;
+      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, ...(box ? { box, wrap } : {}) };
       return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
     } catch (e) {
       throw startError(argv[0]!, e);
@@ -723,14 +747,15 @@ export class Session {
     const pane = this.pane(id);
     const { ws, tab } = this.locate(id);
     const PATH = pane.env.PATH;
-    const launch: NewPaneOptions = { argv: o.argv ?? pane.command, cwd: o.cwd ?? pane.cwd, strictCwd: o.cwd !== undefined, env: PATH !== undefined ? { PATH } : undefined };
+    const launch: NewPaneOptions = { argv: o.argv ?? pane.command, cwd: o.cwd ?? pane.cwd, strictCwd: o.cwd !== undefined, env: PATH !== undefined ? { PATH } : undefined, box: pane.box ?? false };
     this.checkLaunch(launch);
     const cwd = usableDir(launch.cwd);
     const argv = programOf(launch, this.opts.baseEnv);
     const label = pane.label;
     try {
       const env = { ...pane.env, WS_WORKSPACE: ws.name, PWD: cwd };
-      pane.respawn({ argv, command: launch.argv, cwd, env, launch: shellLaunch(argv, env, parentDir(this.opts.socketPath)) });
+      const shell = shellLaunch(argv, env, parentDir(this.opts.socketPath));
+      pane.respawn({ argv, command: launch.argv, cwd, env, launch: shell, wrap: pane.box ? this.boxWrap(pane.box, cwd, shell?.dir) : undefined });
     } catch (e) {
       throw startError(argv[0]!, e);
     }

@@ -100,6 +100,8 @@ function files(dir: string): Record<string, string> {
 export interface ShellLaunch {
   argv: string[];
   env: Record<string, string>;
+  /** The directory of ws's start-up files the shell reads (a box shows it read-only). */
+  dir?: string;
 }
 
 /** The shells that get the integration, and the arguments with which they are still interactive. */
@@ -167,12 +169,12 @@ export function shellLaunch(argv: readonly string[], env: Record<string, string>
   }
   switch (kind) {
     case "bash":
-      return { argv: [argv[0]!, "--rcfile", `${dir}/bash.rc`, ...argv.slice(1)], env: {} };
+      return { argv: [argv[0]!, "--rcfile", `${dir}/bash.rc`, ...argv.slice(1)], env: {}, dir };
     case "zsh": {
       const orig = env.ZDOTDIR;
-      return { argv: [...argv], env: { ZDOTDIR: dir, ...(orig !== undefined ? { WS_ZDOTDIR_ORIG: orig, WS_ZDOTDIR_SET: "1" } : {}) } };
+      return { argv: [...argv], env: { ZDOTDIR: dir, ...(orig !== undefined ? { WS_ZDOTDIR_ORIG: orig, WS_ZDOTDIR_SET: "1" } : {}) }, dir };
     }
     default:
-      return { argv: [argv[0]!, ...argv.slice(1), "--init-command", `source ${quoteFish(`${dir}/ws.fish`)}`], env: {} };
+      return { argv: [argv[0]!, ...argv.slice(1), "--init-command", `source ${quoteFish(`${dir}/ws.fish`)}`], env: {}, dir };
   }
 }

@@ -17,6 +17,11 @@ export function exportTree(session: Session, l: Layout): TreeNode {
       node.cwd = p.cwd;
       node.command = p.command;
       if (p.keep) node.keep = true;
+      if (p.box) {
+        node.box = true;
+        if (p.box.network === false) node.network = false;
+        if (p.box.write?.length) node.box_write = [...p.box.write];
+      }
     }
     return node;
   }

@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   busy: "The server had no memory budget for a large request within 2 s; nothing was done, retry",
   program_not_found: "The program to start is not on the pane's PATH or not an executable file; the message names it. Nothing was changed",
   cwd_not_found: "The directory to start in does not exist or is not a directory; the message names it. Nothing was changed",
+  box_unavailable: "The pane was to run in a box, and the sandbox tool is missing or can't run here (bubblewrap on Linux, user namespaces); the message names what to install. Nothing was started, boxed or not. `ws doctor` says whether boxes work",
+  box_refused: "The pane was to run in a box, and the box can't be made safely as asked: its directory is your home or above it, or holds what a box hides. Nothing was started",
   spawn_failed: "The system refused to start the program; the message says why. Nothing was changed",
   limit_exceeded: "The request would pass one of ws's limits (docs/limits.md); `hint.limit` gives it. Nothing was changed",
   resource_exhausted: "The system has no room for it: the server's open-file limit (RLIMIT_NOFILE; `hint.limit` gives it) or processes ran out. Nothing was changed; close panes or raise the limit",

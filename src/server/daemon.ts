@@ -10,6 +10,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import { listen } from "./listener";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
+import { boxSettings } from "../model/box";
 import { raiseFileLimit } from "../model/fd-limit";
 import { FEATURES } from "./features";
 import type { Feature, FeatureHost } from "../features/feature";
@@ -73,6 +74,7 @@ export class Daemon implements FeatureHost {
       socketPath: opts.socketPath,
       baseEnv: paneBaseEnv(process.env),
       paneEnv: opts.hooks?.paneEnv?.(opts.socketPath, process.env.PATH),
+      boxByDefault: boxSettings(process.env).box,
       onEmpty: () => {
         this.log.info("the last pane exited; quitting");
         void this.shutdown(false);
@@ -108,7 +110,9 @@ export class Daemon implements FeatureHost {
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
     // `ws start -- make build`: the pane stays with its status when make ends, rather than the
     // server quitting with its only pane.
-    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command, ...(this.opts.command?.length ? { keep: true } : {}) });
+    // The first pane is the person's own, unboxed whatever keys.toml's `box` says (a box in their
+    // home directory would be refused, and the server with it).
+    if (!restored) this.session.newWorkspace("main", { cwd: this.opts.cwd ?? process.cwd(), argv: this.opts.command, box: false, ...(this.opts.command?.length ? { keep: true } : {}) });
     else if (this.opts.command?.length) this.log.warn(`the saved session was restored; ${this.opts.command[0]} was not started (ws tab new -- … runs it)`);
     for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.

@@ -104,11 +104,11 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
         else status[part] = text as string;
       }
       keymap.status = status;
-    } else if (k === "tmux_shim") {
-      // Read by the server when it starts (src/tmux-shim/server.ts).
-      if (typeof v !== "boolean") warnings.push(`${where(k)}: tmux_shim must be true or false`);
+    } else if (k === "tmux_shim" || k === "box" || k === "box_agents") {
+      // Read by the server when it starts (src/tmux-shim/server.ts, src/model/box.ts).
+      if (typeof v !== "boolean") warnings.push(`${where(k)}: ${k} must be true or false`);
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, [keys], [root] or [status])`);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, box, box_agents, [keys], [root] or [status])`);
     }
   }
   return { keymap, warnings };

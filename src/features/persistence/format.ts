@@ -37,6 +37,8 @@ export interface SavedPane {
   label?: string;
   /** The pane stays after its program exits (`keep`). */
   keep?: boolean;
+  /** The pane runs in a box (src/model/box.ts), and how: a restore boxes it again. */
+  box?: { network?: boolean; write?: string[] };
   /** The project of the pane's tab (the tab's `project` is what a restore uses). */
   project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */

@@ -30,6 +30,8 @@ function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?:
   const o: NewPaneOptions & { title?: string; name?: string } = { argv: [...p.command], cwd: p.cwd, env: { ...p.env }, preface: preface(p, savedAt) };
   if (p.workstream) o.env!.WS_WORKSTREAM = p.workstream;
   if (p.keep) o.keep = true;
+  // A boxed pane comes back boxed, and a pane saved unboxed stays so whatever keys.toml says now.
+  o.box = p.box ? { ...p.box } : false;
   if (p.label) o.name = p.label;
   // A restarted program keeps its title until it sets one; a fresh shell is not what ran before.
   if (p.command.length && p.name) o.title = p.name;

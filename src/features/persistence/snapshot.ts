@@ -99,6 +99,7 @@ export class Snapshotter {
             if (p?.title) rec.name = p.title;
             if (p?.name) rec.label = p.name;
             if (p?.keep) rec.keep = true;
+            if (p?.box) rec.box = { ...p.box };
             const agent = p && this.agentOf(id);
             if (agent) rec.agent = agent;
             const prompts = p && this.promptsOf(id);

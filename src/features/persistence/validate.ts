@@ -72,6 +72,14 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
   if (p.keep === true) pane.keep = true;
+  // A boxed pane stays boxed: a box whose settings are not valid comes back as a plain box.
+  if (p.box !== undefined) {
+    const b = p.box;
+    const network = isObj(b) && typeof b.network === "boolean" ? b.network : undefined;
+    const write = isObj(b) && Array.isArray(b.write) && b.write.every((w) => noNul(w)) ? (b.write as string[]) : undefined;
+    if (!isObj(b) || (b.network !== undefined && network === undefined) || (b.write !== undefined && write === undefined)) notes.push("its box settings are not valid; boxed with the defaults");
+    pane.box = { ...(network === false ? { network } : {}), ...(write?.length ? { write: [...write] } : {}) };
+  }
   // An agent's status is only shown: a bad one is dropped, the pane kept.
   const agent = checkAgent(p.agent);
   if (agent) pane.agent = agent;

@@ -71,7 +71,9 @@ const BUILTIN_TEXT: Record<string, string> = {
 # setup = [["bun", "install"]]   # run once in the new worktree before the panes start
 #
 # The layout is the tree \`ws layout apply\` takes: a pane, or a split of two nodes.
-# Panes: command (argv), cwd (relative to the worktree), label, env, keep.
+# Panes: command (argv), cwd (relative to the worktree), label, env, keep, and box = true to run
+# the pane's program in a sandbox (docs/security.md#boxes; network = false takes its network,
+# box_write = ["~/.cache/x"] lets it write more).
 # Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills only
 # cwd, label, workspace, the env value of a WS_* variable (or BRANCH, PR, PR_URL), or a whole argv
 # element marked as data where the program reads that position as data:
@@ -98,6 +100,8 @@ ratio = 0.6
 type = "pane"
 label = "review"
 command = ["sh", "-c", 'eval "$WS_REVIEW_COMMAND"']
+# The agent runs in a box (docs/security.md#boxes): the checkout read-write, your secrets hidden.
+box = true
 
 [layout.second]
 type = "pane"
@@ -329,6 +333,9 @@ export function instantiate(t: Template, given: Vars, dir: string, workstream: s
     if (n.command) leaf.command = socketDir !== undefined ? nvimListenArgv(fillArgv(n.command, vars), socketDir) : fillArgv(n.command, vars);
     if (n.label !== undefined) leaf.label = fill(n.label, vars);
     if (n.keep) leaf.keep = true;
+    if (n.box !== undefined) leaf.box = n.box;
+    if (n.network !== undefined) leaf.network = n.network;
+    if (n.box_write !== undefined) leaf.box_write = [...n.box_write];
     return leaf;
   };
   const tree = walk(t.layout);
