@@ -51,6 +51,7 @@ function publishPr(n: number, links: Record<string, string>, body: string): void
   writeFileSync(join(gh.dir, "pr.json"), JSON.stringify({ number: n, title: `PR ${n}`, body, url: `https://example.invalid/app/pull/${n}`, headRefName: `pr-${n}-head`, baseRefName: "main", files: [], statusCheckRollup: [] }));
 }
 
+const calls = () => (existsSync(join(gh.dir, "calls.log")) ? readFileSync(join(gh.dir, "calls.log"), "utf8") : "");
 const notes = (dir: string) => join(git(dir, ["rev-parse", "--absolute-git-dir"], env), "ws");
 const tabOf = async (pane: number) => {
   for (const w of await s.list()) for (const t of w.tabs) if (t.panes.includes(pane)) return t;
@@ -181,7 +182,8 @@ test("a branch named --receive-pack=…: ws ship (here and in the server), ws re
 
 // ---- the repo's hooks never run in ws's git ----------------------------------------------------
 
-test("an agent's core.hooksPath and core.fsmonitor: checkpoint save (by hand and at a turn's start), restore, ship, ws new and ws done run none of them; GIT_* from the daemon's environment is not passed on", async () => {
+test("an agent's core.hooksPath and core.fsmonitor: checkpoint save (by hand and at a turn's start), restore, ship, ws new (--pr through gh too), ws review and ws done run none of them; GIT_* from the daemon's environment is not passed on", async () => {
+  publishPr(12, { "twelve.txt": "README.md" }, "body twelve");
   const w = await s.v6({ type: "new_workstream", template: "default", name: "hooked", repo });
   const dir = w.dir as string;
   const ran = join(s.root, "HOOK_RAN");
@@ -205,6 +207,13 @@ test("an agent's core.hooksPath and core.fsmonitor: checkpoint save (by hand and
   const other = await s.v6({ type: "new_workstream", template: "default", name: "hooked-2", repo });
   expect(other.type).toBe("pane");
   expect((await s.v6({ type: "workstream_done", name: "hooked-2", force: true })).type).not.toBe("error");
+  const pr = await s.v6({ type: "new_workstream", template: "default", name: "hooked-pr", repo, pr: 12 });
+  expect(pr.type).toBe("pane");
+  expect(calls()).toContain("pr checkout 12");
+  expect((await s.v6({ type: "workstream_done", name: "hooked-pr", force: true })).type).not.toBe("error");
+  const review = await s.run(["review", "12", "--no-focus"], { cwd: repo });
+  expect({ code: review.code, err: review.stderr }).toEqual({ code: 0, err: "" });
+  expect((await s.v6({ type: "workstream_done", name: "review-app-12", force: true })).type).not.toBe("error");
   expect((await s.v6({ type: "workstream_done", name: "hooked", force: true })).type).not.toBe("error");
   expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
   expect(existsSync(trace)).toBe(false);

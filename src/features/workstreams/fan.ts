@@ -324,14 +324,15 @@ export class FanService {
     const [first, ...rest] = fan.candidates;
     const nvim = onPath("nvim");
     const pairs: [string, string][] = rest.map((c) => [first!.branch, c.branch]);
-    // Full refs: a branch is never read as an option, and never as a path.
+    // Full refs: a branch is never read as an option, and never as a path. No external diff or
+    // textconv program the repo's configuration names runs in these panes either.
     const ref = (b: string) => `refs/heads/${b}`;
     const leaves: TreeNode[] = pairs.map(([a, b]) => ({
       type: "pane",
       cwd: fan.repo,
       label: `${a} vs ${b}`,
       keep: true,
-      command: nvim ? ["git", "difftool", "--no-prompt", "--tool=nvimdiff", ref(a), ref(b), "--"] : ["git", "diff", ref(a), ref(b), "--"],
+      command: nvim ? ["git", "difftool", "--no-prompt", "--tool=nvimdiff", ref(a), ref(b), "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", ref(a), ref(b), "--"],
     }));
     const at = this.session.workstreams.get(first!.workstream);
     const where = (at && this.session.workstreamTab(at)?.ws.name) ?? fan.candidates.map((c) => this.session.workstreams.get(c.workstream)).map((w) => w && this.session.workstreamTab(w)?.ws.name).find(Boolean);
