@@ -1,5 +1,5 @@
 // The few libc calls a CLI call makes itself, on Linux with glibc: lstat for the socket checks
-// (lstat.ts), poll and read for a hook's stdin (ws report). They are on the path of every
+// (lstat.ts), poll, read, fstat and isatty for a hook's stdin (ws report). They are on the path of every
 // call, and the alternatives cost more than the call's own work: loading node:fs ~4 ms (Bun
 // compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. Through Bun.FFI these
 // symbols cost ~1 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,
@@ -15,6 +15,9 @@ const STAT_LAYOUT: Record<string, { size: number; mode: number; uid: number }> =
 const POLLIN = 0x1;
 const EINTR = 4;
 const EAGAIN = 11;
+const S_IFMT = 0o170000;
+const S_IFCHR = 0o020000;
+const S_IFBLK = 0o060000;
 
 type Fn = (...args: unknown[]) => number | bigint;
 
@@ -35,8 +38,10 @@ interface NativeFfi {
 export interface ClientLibc {
   /** st_mode and st_uid of `path` itself (not followed), or undefined when it can't be read. */
   lstat(path: string): { mode: number; uid: number } | undefined;
-  /** Everything on `fd` up to end of file; undefined when that did not come within `timeoutMs`. */
-  readToEnd(fd: number, timeoutMs: number): Uint8Array | undefined;
+  /** Everything on `fd` up to end of file; undefined when that did not come within `timeoutMs`;
+   * "too_big" as soon as it passes `max` bytes (nothing past the bound is held); "device" at once
+   * when `fd` is a device other than a terminal (/dev/zero never ends). */
+  readToEnd(fd: number, timeoutMs: number, max: number): Uint8Array | undefined | "too_big" | "device";
 }
 
 let loaded: ClientLibc | null | undefined;
@@ -60,15 +65,17 @@ function load(): ClientLibc | null {
   } catch {
     return null; // not glibc, or a glibc without an exported lstat
   }
-  let io: { poll: Fn; read: Fn; errno: () => number } | undefined;
+  let io: { poll: Fn; read: Fn; fstat: Fn; isatty: Fn; errno: () => number } | undefined;
   const stdinCalls = () => {
     if (io) return io;
     const sym = ffi.dlopen("libc.so.6", {
       poll: { args: [ptr, u64, i32], returns: i32 },
       read: { args: [i32, ptr, u64], returns: i64 },
+      fstat: { args: [i32, ptr], returns: i32 },
+      isatty: { args: [i32], returns: i32 },
       __errno_location: { args: [], returns: ptr },
     }).symbols;
-    return (io = { poll: sym.poll!, read: sym.read!, errno: () => ffi.read.i32(sym.__errno_location!() as number, 0) });
+    return (io = { poll: sym.poll!, read: sym.read!, fstat: sym.fstat!, isatty: sym.isatty!, errno: () => ffi.read.i32(sym.__errno_location!() as number, 0) });
   };
   const p = ffi.ptr;
   return {
@@ -77,8 +84,13 @@ function load(): ClientLibc | null {
       if (lstat(p(new TextEncoder().encode(path + "\0")), p(out)) !== 0) return undefined;
       return { mode: out[layout.mode / 4]!, uid: out[layout.uid / 4]! };
     },
-    readToEnd(fd, timeoutMs) {
-      const { poll, read, errno } = stdinCalls();
+    readToEnd(fd, timeoutMs, max) {
+      const { poll, read, fstat, isatty, errno } = stdinCalls();
+      const st = new Uint32Array(layout.size / 4);
+      if (fstat(fd, p(st)) === 0) {
+        const type = st[layout.mode / 4]! & S_IFMT;
+        if ((type === S_IFCHR && !isatty(fd)) || type === S_IFBLK) return "device";
+      }
       const deadline = performance.now() + timeoutMs;
       const pollfd = new Int32Array(2); // struct pollfd: int fd; short events; short revents
       const chunk = new Uint8Array(65536);
@@ -102,8 +114,9 @@ function load(): ClientLibc | null {
           if (e === EINTR || e === EAGAIN) continue;
           return undefined;
         }
-        parts.push(chunk.slice(0, n));
         size += n;
+        if (size > max) return "too_big";
+        parts.push(chunk.slice(0, n));
       }
       const all = new Uint8Array(size);
       let at = 0;

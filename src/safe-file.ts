@@ -3,9 +3,15 @@
 // of a FIFO blocks until a writer appears, and a device or a huge file can hold a read for as
 // long as it likes: on the daemon's one thread that stops every client. So: open non-blocking
 // (a FIFO opens at once with no writer), optionally without following a final symlink, check
-// with fstat that it is a regular file, and read at most a bound. docs/security.md, docs/limits.md.
+// with fstat that it is a regular file, and read at most a bound. A stream (stdin, a pipe, a
+// child's output) is read the same way: at most a bound, and stdin never from a device other than a
+// terminal (`ws report < /dev/zero`). docs/security.md, docs/limits.md.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
+import { formatBytes, LineReader, LineTooLong } from "./line-reader";
+
+/** The most read of a server's info file (`NAME.info.json` beside its socket: pid and build). */
+export const INFO_MAX = 64 * 1024;
 
 /** Why a file could not be used; `code` is the errno's name for a system error (ENOENT, EACCES,
  * ELOOP…), or NOT_REGULAR / TOO_BIG for what the checks refused. */
@@ -151,4 +157,68 @@ async function readRegularAsync(path: string, max: number, past: "refuse" | "tai
   } finally {
     await fh.close();
   }
+}
+
+/** A stream's bytes to its end, refused (TOO_BIG) as soon as they pass `max`: what is read past the
+ * bound is never held. `what` names the stream for the error ("stdin", "ssh's output"). */
+export async function readStreamBounded(stream: ReadableStream<Uint8Array>, max: number, what: string): Promise<Buffer> {
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      size += r.value.length;
+      if (size > max) throw new FileReadError(`${what} is too big (over ${formatBytes(max)})`, "TOO_BIG");
+      parts.push(r.value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(parts);
+}
+
+/** Refuse stdin when it is neither a terminal, a pipe, a socket nor a regular file: a device such
+ * as /dev/zero or /dev/urandom never ends. Throws FileReadError (NOT_REGULAR). */
+async function checkStdin(): Promise<void> {
+  let st: Stats;
+  try {
+    st = fstatSync(0);
+  } catch (e) {
+    throw new FileReadError(`stdin can't be read (${(e as Error).message})`, (e as NodeJS.ErrnoException).code ?? "EIO");
+  }
+  if (st.isFile() || st.isFIFO() || st.isSocket()) return;
+  if (st.isCharacterDevice() && (await import("node:tty")).isatty(0)) return;
+  throw new FileReadError(`stdin is ${fileKind(st)}, not a file, a pipe or a terminal`, "NOT_REGULAR");
+}
+
+/** All of stdin, refused past `max` bytes (TOO_BIG) or when it is a device (NOT_REGULAR). */
+export async function readStdinBounded(max: number): Promise<Buffer> {
+  await checkStdin();
+  return readStreamBounded(Bun.stdin.stream(), max, "stdin");
+}
+
+/** stdin's lines (`ws batch`), each refused past `max` bytes (TOO_BIG), a device refused (NOT_REGULAR). */
+export async function* stdinLines(max: number): AsyncGenerator<string> {
+  await checkStdin();
+  const lines = new LineReader(max, "a line on stdin");
+  const reader = Bun.stdin.stream().getReader();
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      let got: string[];
+      try {
+        got = lines.push(r.value);
+      } catch (e) {
+        if (e instanceof LineTooLong) throw new FileReadError(e.message, "TOO_BIG");
+        throw e;
+      }
+      yield* got;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (lines.pending) yield lines.rest();
 }

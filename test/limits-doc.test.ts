@@ -18,6 +18,10 @@ import { MAX_LINE } from "../src/protocol/version";
 import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
 import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
+import { MAX_HOOK_INPUT } from "../src/cli/report";
+import { HOSTS_FILE_MAX } from "../src/cli/remote-dashboard";
+import { INFO_MAX } from "../src/safe-file";
+import { MAX_REPEATED_KEYS, MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
 
 const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
 const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
@@ -60,6 +64,9 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Line, request budget", [[MAX_LINE, "bytes"]]],
   ["Errors nothing caught", [[MAX_FAULT_LOGS], [FAULT_SAVE_EVERY_MS, "ms"]]],
   ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
+  ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],
+  ["The CLI's own reads", [[MAX_LINE, "bytes"], [HOSTS_FILE_MAX, "bytes"], [INFO_MAX, "bytes"]]],
+  ["tmux shim `send-keys`", [[MAX_REPEATED_KEYS], [MAX_SENT_BYTES, "bytes"]]],
 ];
 
 describe("docs/limits.md states the limits the code has", () => {

@@ -105,7 +105,7 @@ describe("ws report", () => {
     expect(lines.map((l) => JSON.parse(l).payload)).toEqual(["plain text", null]);
   });
 
-  test("a payload of megabytes on stdin arrives whole", async () => {
+  test("a payload near the 1 MiB bound on stdin arrives whole", async () => {
     // Read in many chunks (libc.ts readToEnd): a stand-in that collects the whole line.
     const got: string[] = [];
     const bigSock = join(dir, "big.sock");
@@ -123,7 +123,8 @@ describe("ws report", () => {
       },
     });
     try {
-      const payload = { tool_response: "y".repeat(3 * 1024 * 1024) + "end" };
+      // The input bound is a request line's (1 MiB): a payload just inside it, read and written in many chunks.
+      const payload = { tool_response: "y".repeat(1000 * 1024) + "end" };
       const r = await report(["PostToolUse"], { WS_SOCKET: bigSock, WS_PANE_ID: "2", WS_DEBUG: "1" }, JSON.stringify(payload));
       expect(r).toEqual({ out: "", err: "", code: 0 });
       expect(JSON.parse(got[0]!).payload).toEqual(payload);

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor, type RunResult } from "./harness";
+import { ROOT, TestServer, rssKb, waitFor, type RunResult } from "./harness";
+import { MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
 import { pieces } from "../src/tmux-shim/cmd/buffers";
 import { BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT } from "../src/tmux-shim/state";
 
@@ -55,6 +56,32 @@ test("send-keys -N 100000000 x is refused at once; a large -N within the limit a
   await ok(["send-keys", "-N", "25000", "-t", `%${reader}`, "a", "b"]);
   await waitFor("50,000 keys at the reader", () => received().length >= 50_000, 30_000);
   expect(received().toString("latin1")).toBe("ab".repeat(25_000));
+}, 60_000);
+
+test("send-keys -N 999999 -l with a 100 KB key is refused by its size before a key is built", async () => {
+  const key = "k".repeat(100_000);
+  const before = received().length;
+  const p = Bun.spawn([Bun.which("tmux", { PATH: shimEnv.PATH })!, "send-keys", "-N", "999999", "-l", "-t", `%${reader}`, key], { env: shimEnv, cwd: s.root, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  let peakKb = 0;
+  const sample = setInterval(() => {
+    try {
+      peakKb = Math.max(peakKb, rssKb(p.pid));
+    } catch {} // it ended between two samples
+  }, 10);
+  const timer = setTimeout(() => p.kill("SIGKILL"), 30_000);
+  const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  clearTimeout(timer);
+  clearInterval(sample);
+  expect(p.signalCode).toBeNull(); // not killed at the deadline
+  expect(code).toBe(1);
+  const bytes = 999_999 * (key.length + 2); // each key as it goes in a request: a JSON string
+  expect(stderr).toContain(`repeat count 999999 too large: ${bytes} bytes of keys (at most ${MAX_SENT_BYTES} a send-keys)`);
+  expect(peakKb).toBeLessThan(256 * 1024); // gigabytes before the size came first
+  expect(received().length).toBe(before); // nothing was sent
+  // Within the bound, a long key is sent whole, a few per request: 40 of 100 KB each.
+  await ok(["send-keys", "-N", "40", "-l", "-t", `%${reader}`, key]);
+  await waitFor("40 long keys at the reader", () => received().length >= before + 40 * key.length, 30_000);
+  expect(received().subarray(before).toString("latin1")).toBe(key.repeat(40));
 }, 60_000);
 
 describe("paste buffers", () => {

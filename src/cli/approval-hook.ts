@@ -10,6 +10,7 @@
 // waits for the hook), so its default wait is short: a person at the Codex pane sees its own
 // dialog within a minute (docs/agents.md "Approvals").
 import { readStdin, sendLine } from "./report";
+import { safeText } from "../safe-text";
 
 /** How long the hook waits for an answer in ws by default: 5 minutes (Claude Code's dialog is usable meanwhile). */
 export const DEFAULT_WAIT_MS = 300_000;
@@ -60,10 +61,15 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const socket = env.WS_SOCKET;
   const pane = Number(env.WS_PANE_ID);
   if (!socket || !Number.isInteger(pane) || pane < 0) return; // not inside ws: the agent's dialog decides
-  const text = await readStdin();
+  const input = await readStdin();
+  if ("refused" in input) {
+    // Nothing to ask about that the server would take: the agent's own dialog decides.
+    if (env.WS_DEBUG) console.error(safeText(`ws approval-hook: ${input.refused}; leaving the decision to the agent`));
+    return;
+  }
   let payload: unknown;
   try {
-    payload = JSON.parse(text);
+    payload = JSON.parse(input.text);
   } catch {
     return; // not a hook payload: nothing to ask about
   }

@@ -8,7 +8,7 @@ import type { KeptConnection } from "../client/kept-connection";
 import { socketPath } from "../paths";
 import { type Globals, takeGlobals } from "../global-flags";
 import { safeJson, safeText } from "../safe-text";
-import { VERSION } from "../protocol/version";
+import { MAX_LINE, VERSION } from "../protocol/version";
 
 export { type Globals, takeGlobals };
 
@@ -132,13 +132,24 @@ export function replyList<T>(reply: ReplyObject, field: string): T[] {
   return v as T[];
 }
 
-/** An object-typed argument: the JSON in the file it names, or on stdin for `-`. */
+/** A failed read (src/safe-file.ts's FileReadError) as the CLI's error: `file_refused` when the checks
+ * refused it (not a regular file, a device, over its bound), else the system's reason. */
+export function fileRefused(e: unknown, what: string): CliError {
+  const code = (e as { code?: unknown }).code;
+  const refused = code === "NOT_REGULAR" || code === "TOO_BIG";
+  return new CliError(`${what}: ${(e as Error).message}`, 1, refused ? "file_refused" : "client_failed");
+}
+
+/** An object-typed argument: the JSON in the file it names, or on stdin for `-`. It goes in one
+ * request line, so it is read only up to a line's size (MAX_LINE), from a regular file, a pipe or a
+ * terminal, never a FIFO or a device in the file's place (src/safe-file.ts). */
 export async function readJsonArg(path: string): Promise<unknown> {
+  const { readStdinBounded, readTextFileAsync } = await import("../safe-file");
   let text: string;
   try {
-    text = path === "-" ? await Bun.stdin.text() : await Bun.file(path).text();
+    text = path === "-" ? (await readStdinBounded(MAX_LINE)).toString("utf8") : await readTextFileAsync(path, MAX_LINE);
   } catch (e) {
-    throw new CliError(`can't read ${path}: ${(e as Error).message}`);
+    throw fileRefused(e, `can't read ${path === "-" ? "stdin" : path}`);
   }
   try {
     return JSON.parse(text);

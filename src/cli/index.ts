@@ -2,7 +2,8 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { CliError, errorJson, type Globals, globals, keepConnection, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
+import { MAX_LINE } from "../protocol/version";
+import { CliError, errorJson, fileRefused, type Globals, globals, keepConnection, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
 import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
@@ -160,12 +161,23 @@ async function runChain(chain: string[][]): Promise<void> {
 /** ws batch: stdin's lines, each split into words as a shell would without expanding anything. */
 async function* batchLines(): AsyncGenerator<string[]> {
   const { splitWords } = await import("./words");
+  const { FileReadError, stdinLines } = await import("../safe-file");
   let lineNo = 0;
-  for await (const line of console) {
+  // Each line is one command line: at most a request line's size (MAX_LINE), never from a device.
+  const lines = stdinLines(MAX_LINE);
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await lines.next();
+    } catch (e) {
+      if (e instanceof FileReadError) throw fileRefused(e, "ws batch");
+      throw e;
+    }
+    if (next.done) return;
     lineNo++;
     let words: string[];
     try {
-      words = splitWords(line);
+      words = splitWords(next.value);
     } catch (e) {
       throw new UsageError(`stdin line ${lineNo}: ${(e as Error).message}`);
     }

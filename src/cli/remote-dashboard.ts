@@ -1,8 +1,8 @@
 // ws dashboard -H a -H b (or --all-hosts): every host's agents in one list, most urgent first, each
 // row naming its host. Hosts are asked in parallel, each with its own deadline; one that doesn't
 // answer gets a row saying so and holds up nobody.
-import { readFileSync } from "node:fs";
-import { CliError, globals, print, printJson } from "./common";
+import { type FileReadError, readTextFile } from "../safe-file";
+import { CliError, fileRefused, globals, print, printJson } from "./common";
 import { URGENCY } from "../features/agents/status-map";
 import type { DashboardPort } from "../features/agents/service";
 import { parseReply } from "../protocol/envelope";
@@ -29,12 +29,17 @@ export function hostsFile(env = process.env): string {
   return wsDir("config", env, "hosts");
 }
 
+/** The most read of the hosts file: far more hosts than anyone asks at once. */
+export const HOSTS_FILE_MAX = 64 * 1024;
+
 export function readHosts(path = hostsFile()): string[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    throw new CliError(`--all-hosts reads the hosts to ask from ${path}, one per line; there is no such file`);
+    // A regular file only, never a FIFO or a device in its place (src/safe-file.ts).
+    text = readTextFile(path, HOSTS_FILE_MAX);
+  } catch (e) {
+    if ((e as FileReadError).code === "ENOENT") throw new CliError(`--all-hosts reads the hosts to ask from ${path}, one per line; there is no such file`);
+    throw fileRefused(e, "--all-hosts");
   }
   const hosts = text
     .split("\n")

@@ -51,23 +51,37 @@ function parseJson(text: string): unknown {
   }
 }
 
-// No isatty check: node:tty alone costs ~20 ms to load. Hooks always pipe stdin; a person typing
-// `ws report Stop` at a terminal just waits out the deadline (or presses ^D). glibc's poll and read
-// where they are at hand (libc.ts, loaded anyway for the socket checks): Bun.stdin costs a
-// call ~3.5 ms.
-export async function readStdin(): Promise<string> {
+/** The most of a hook's input taken: the server takes a line of at most 1 MiB (MAX_LINE), and a
+ * payload has to fit in one. */
+export const MAX_HOOK_INPUT = 1024 * 1024;
+
+/** A hook's input, or why none was taken (more than MAX_HOOK_INPUT, a device, an error). */
+export type HookInput = { text: string } | { refused: string };
+
+// Hooks always pipe stdin; a person typing `ws report Stop` at a terminal just waits out the
+// deadline (or presses ^D). Read at most MAX_HOOK_INPUT, and never from a device that is not a
+// terminal (`< /dev/zero`). glibc's poll, read, fstat and isatty where they are at hand (libc.ts,
+// loaded anyway for the socket checks): Bun.stdin and node:fs each cost a call milliseconds.
+export async function readStdin(): Promise<HookInput> {
   const libc = clientLibc();
   if (libc) {
-    let bytes: Uint8Array | undefined;
+    let got: ReturnType<typeof libc.readToEnd>;
     try {
-      bytes = libc.readToEnd(0, STDIN_WAIT_MS);
-    } catch {
-      return ""; // a hook must never fail: no payload rather than an error
+      got = libc.readToEnd(0, STDIN_WAIT_MS, MAX_HOOK_INPUT);
+    } catch (e) {
+      return { refused: `stdin can't be read (${(e as Error).message})` }; // a hook must never fail
     }
-    return bytes ? new TextDecoder().decode(bytes) : "";
+    if (got === "too_big") return { refused: `the input on stdin is over ${MAX_HOOK_INPUT} bytes` };
+    if (got === "device") return { refused: "stdin is a device, not a pipe, a file or a terminal" };
+    return { text: got ? new TextDecoder().decode(got) : "" };
   }
-  const timeout = new Promise<string>((r) => setTimeout(() => r(""), STDIN_WAIT_MS).unref());
-  return Promise.race([Bun.stdin.text().catch(() => ""), timeout]);
+  const { readStdinBounded } = await import("../safe-file");
+  const timeout = new Promise<HookInput>((r) => setTimeout(() => r({ text: "" }), STDIN_WAIT_MS).unref());
+  const read = readStdinBounded(MAX_HOOK_INPUT).then(
+    (b) => ({ text: b.toString("utf8") }),
+    (e) => ({ refused: (e as Error).message }),
+  );
+  return Promise.race([read, timeout]);
 }
 
 /** Send one line and wait for the server's answer (so reports from one hook sequence stay in order). */
@@ -103,7 +117,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const socket = env.WS_SOCKET;
   const pane = Number(env.WS_PANE_ID);
   if (!socket || !Number.isInteger(pane) || pane < 0) return; // not inside ws
-  const payload = parseJson(args.argPayload ?? (await readStdin()));
+  // An input too big to send is left out: the event itself still counts (a Stop still ends the turn).
+  const input: HookInput = args.argPayload !== undefined ? { text: args.argPayload } : await readStdin();
+  if ("refused" in input && env.WS_DEBUG) console.error(safeText(`ws report: ${input.refused}; reporting ${args.event ?? "the event"} without its input`));
+  const payload = "text" in input ? parseJson(input.text) : null;
   const typed = payload && typeof payload === "object" ? (payload as { type?: unknown }).type : undefined;
   const event = args.event ?? (typeof typed === "string" ? typed : undefined);
   if (!event) return;

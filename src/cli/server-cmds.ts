@@ -1,5 +1,6 @@
 // Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
+import { INFO_MAX, readRegular, readTextFile } from "../safe-file";
 import { join, basename } from "node:path";
 import { BUILD } from "../build-info";
 import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../socket-check";
@@ -75,7 +76,7 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   }
   let tail = "";
   try {
-    tail = readFileSync(log, "utf8").trim().split("\n").slice(-3).join("\n");
+    tail = logTail(log, Math.max(0, fileSize(log) - LOG_SHOWN)).trim().split("\n").slice(-3).join("\n");
   } catch {}
   throw new CliError(`the ws server did not start on ${path}${tail ? `:\n${tail}` : ""}\n(log: ${log})`);
 }
@@ -91,10 +92,18 @@ function fileSize(path: string): number {
   }
 }
 
+/** The most of the server's log a starting ws reads back (its warnings, its last words). */
+const LOG_SHOWN = 256 * 1024;
+
+/** The log from byte `from`, at most LOG_SHOWN of it, from a regular file only (src/safe-file.ts). */
+function logTail(log: string, from: number): string {
+  return readRegular(log, { max: LOG_SHOWN, offset: from }).bytes.toString("utf8");
+}
+
 /** What the new server warned about while starting (e.g. a save it could not load), on stderr. */
 function printStartWarnings(log: string, from: number): void {
   try {
-    const text = readFileSync(log).subarray(from).toString("utf8");
+    const text = logTail(log, from);
     for (const line of text.split("\n"))
       if (/\bwarn\b/i.test(line)) printError(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
   } catch {}
@@ -174,7 +183,7 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
       }
       let info: { pid?: number; build?: string } = {};
       try {
-        info = JSON.parse(readFileSync(path.replace(/\.sock$/, "") + ".info.json", "utf8"));
+        info = JSON.parse(readTextFile(path.replace(/\.sock$/, "") + ".info.json", INFO_MAX));
       } catch {}
       // Taking connections is the kernel's doing (a stopped server's backlog takes them too): ask it something.
       const silent = live === "live" ? await noAnswer(path, info.pid) : undefined;

@@ -1,11 +1,12 @@
 // Saved sessions from the command line: ws session restore|discard|info, ws restart, and the
 // `ws doctor` check for saves that could not be loaded. (ws session save is the plain message.)
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { probeSocket } from "../socket-files";
 import { decode, decodeHeader, SaveProblem } from "../features/persistence/format";
-import { listAside, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
-import { CliError, globals, printError, send, show, sock } from "./common";
+import { listAside, readSaveBytes, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
+import { readRegular } from "../safe-file";
+import { CliError, fileRefused, globals, printError, send, show, sock } from "./common";
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 import type { HandlerInput } from "./handlers";
 import { kb } from "./views";
@@ -68,12 +69,19 @@ export async function sessionDiscard({ fields: args }: HandlerInput): Promise<vo
   show({ type: "ok", path, removed }, removed ? `removed ${path}` : `no saved session at ${path}`);
 }
 
+/** The most read of a save set aside, for its header line. */
+const SAVE_HEAD_MAX = 64 * 1024;
+
 export async function sessionInfo(): Promise<void> {
   const path = savePath(sock());
-  let bytes: Buffer;
+  let bytes: Uint8Array | undefined;
   try {
-    bytes = await readFile(path);
-  } catch {
+    // A regular file of at most a save's size only: never a FIFO or a device in its place.
+    bytes = await readSaveBytes(path);
+  } catch (e) {
+    throw fileRefused(e, "ws session info");
+  }
+  if (!bytes) {
     show({ type: "session_info", path, exists: false }, `no saved session at ${path}`);
     return;
   }
@@ -127,7 +135,8 @@ doctorChecks.push(async () => {
   for (const n of names) {
     const path = join(dir, n);
     try {
-      const bytes = await readFile(path);
+      const bytes = await readSaveBytes(path);
+      if (!bytes) continue; // gone since it was listed
       const { header } = decode(bytes);
       out.push({ level: "ok", text: `saved session "${n.replace(/\.session$/, "")}": ${header.workspaces} workspaces, ${header.panes} panes, saved ${ago(header.saved_at)} (${path})` });
     } catch (e) {
@@ -138,7 +147,8 @@ doctorChecks.push(async () => {
   for (const f of await listAside()) {
     let made = "";
     try {
-      const { header } = decodeHeader(await readFile(f.path));
+      // Only its header line is shown: the start of a regular file, never a FIFO or device.
+      const { header } = decodeHeader(readRegular(f.path, { max: SAVE_HEAD_MAX }).bytes);
       made = `, saved ${header.saved_at} by ws ${header.ws}`;
     } catch {}
     // A save restored in part lists every part left out: the first few say enough here.

@@ -4,7 +4,8 @@
 import { getopt, has, val } from "./getopt";
 import { runCommand, type Ctx } from "./cmd/index";
 import { ShimError } from "./world";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { INFO_MAX, readTextFile } from "../safe-file";
 import { tmuxVar } from "./env";
 import { MARKER, ShimState, ensureShimDir } from "./state";
 import { runRealTmux } from "./real-tmux";
@@ -42,7 +43,7 @@ export function shimSocketOnPath(env: Env): string | undefined {
 /** The server's pid, from the info file beside its socket (0 when it can't be read). */
 function serverPidOf(sock: string): number {
   try {
-    const pid = JSON.parse(readFileSync(`${sock.replace(/\.sock$/, "")}.info.json`, "utf8")).pid;
+    const pid = JSON.parse(readTextFile(`${sock.replace(/\.sock$/, "")}.info.json`, INFO_MAX)).pid;
     return Number.isInteger(pid) ? pid : 0;
   } catch {
     return 0;

@@ -125,7 +125,12 @@ function hexText(words: string[]): string {
 const KEYS_PER_CALL = 10000;
 /** What one send-keys may press in all (`-N` times its keys): far past any tool's use, and the
  * pane's input queue (4 MiB) drops the rest of a flood anyway. docs/tmux-shim.md#limits. */
-const MAX_REPEATED_KEYS = 1_000_000;
+export const MAX_REPEATED_KEYS = 1_000_000;
+/** The most text one send-keys may send in all (`-N` times its keys' bytes), checked before any
+ * key is made: `-N 999999 -l` with a 100 KB key would otherwise build gigabytes. */
+export const MAX_SENT_BYTES = 16 * 1024 * 1024;
+/** The most key text (as JSON) in one request: each request's line stays inside the protocol's 1 MiB. */
+const BYTES_PER_CALL = 256 * 1024;
 
 const sendKeys: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
@@ -138,10 +143,23 @@ const sendKeys: Run = async (ctx, p) => {
   const one = has(p, "H") ? [hexText(p.args)] : p.args;
   const total = repeat * one.length;
   if (total > MAX_REPEATED_KEYS) throw new ShimError(`repeat count ${repeat} too large: ${total} keys (at most ${MAX_REPEATED_KEYS} a send-keys)`);
+  // The size first, from the keys as given (as they go in a request: JSON), so nothing is built for
+  // a call that would be refused.
+  const sizes = one.map((k) => Buffer.byteLength(JSON.stringify(k), "utf8"));
+  const bytes = repeat * sizes.reduce((a, b) => a + b, 0);
+  if (bytes > MAX_SENT_BYTES) throw new ShimError(`repeat count ${repeat} too large: ${bytes} bytes of keys (at most ${MAX_SENT_BYTES} a send-keys)`);
+  const biggest = Math.max(...sizes);
+  if (biggest > BYTES_PER_CALL) throw new ShimError(`a key of ${biggest} bytes is too long (at most ${BYTES_PER_CALL})`);
   // Each request's keys made as it goes, so memory holds one request's worth, whatever -N says.
   for (let sent = 0; sent < total; ) {
     const keys: string[] = [];
-    for (; keys.length < KEYS_PER_CALL && sent < total; sent++) keys.push(one[sent % one.length]!);
+    let size = 0;
+    for (; keys.length < KEYS_PER_CALL && sent < total; sent++) {
+      const i = sent % one.length;
+      if (keys.length && size + sizes[i]! > BYTES_PER_CALL) break;
+      keys.push(one[i]!);
+      size += sizes[i]!;
+    }
     await call(ctx.sock, "pane_send_keys", { pane: pane.id, keys, literal });
   }
 };
