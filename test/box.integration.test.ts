@@ -75,7 +75,8 @@ describeBox("a boxed pane", () => {
       s,
       proj,
       [
-        'cat ~/.ssh/id_test >/dev/null 2>&1 && echo SSH=read >> result || echo SSH=hidden >> result',
+        // Unmounting what hides it first (a root program keeps no capability in a box).
+        'umount ~/.ssh 2>/dev/null; cat ~/.ssh/id_test >/dev/null 2>&1 && echo SSH=read >> result || echo SSH=hidden >> result',
         'grep -q SECRET ~/.netrc 2>/dev/null && echo NETRC=read >> result || echo NETRC=hidden >> result',
         'touch ~/outside 2>/dev/null && echo HOME=written >> result || echo HOME=readonly >> result',
         `test -e ${realTmp} && echo TMP=shared >> result || echo TMP=private >> result`,
@@ -84,15 +85,20 @@ describeBox("a boxed pane", () => {
         'echo "SSH_AUTH_SOCK=${SSH_AUTH_SOCK-unset}" >> result; echo "DBUS=${DBUS_SESSION_BUS_ADDRESS-unset}" >> result',
         'echo "RUNTIME=$(ls -A "$(dirname "$WS_SOCKET")" | tr "\\n" " ")" >> result',
         'echo written > inside && echo CHECKOUT=writable >> result',
+        // The person's keys, their other panes' terminals, ws's processes.
+        'mkdir -p "$XDG_CONFIG_HOME/ws" 2>/dev/null; echo "[root]" >> "$XDG_CONFIG_HOME/ws/keys.toml" 2>/dev/null && echo KEYS=written >> result || echo KEYS=readonly >> result',
+        'echo "PTS=$(ls /dev/pts | tr "\\n" " ")" >> result',
+        `test -e /proc/${"$"}{WS_TEST_DAEMON} && echo DAEMON_PROC=visible >> result || echo DAEMON_PROC=hidden >> result`,
+        `kill -0 ${"$"}{WS_TEST_DAEMON} 2>/dev/null && echo DAEMON_SIGNAL=reached >> result || echo DAEMON_SIGNAL=unreachable >> result`,
         'echo MARK-$WS_PANE_ID-ON-SCREEN',
         'eval "$WS_TEST_WS pane read $WS_PANE_ID" | grep -q "MARK-$WS_PANE_ID-ON-SCREEN" && echo PANE_READ=ok >> result || echo PANE_READ=failed >> result',
         `echo '{"session_id":"box"}' | eval "$WS_TEST_WS report SessionStart --agent claude" && echo REPORT=sent >> result`,
       ].join("\n"),
-      {},
+      { env: { WS_TEST_DAEMON: String(s.daemonPid()) } },
       // The agent's status lasts while its program runs.
       "sleep 60",
     );
-    expect(r).toMatchObject({ SSH: "hidden", NETRC: "hidden", HOME: "readonly", TMP: "private", TMUX_SOCKET: "absent", TMUX: "unreachable", SSH_AUTH_SOCK: "unset", DBUS: "unset", CHECKOUT: "writable", PANE_READ: "ok", REPORT: "sent" });
+    expect(r).toMatchObject({ KEYS: "readonly", PTS: "ptmx ", DAEMON_PROC: "hidden", DAEMON_SIGNAL: "unreachable", SSH: "hidden", NETRC: "hidden", HOME: "readonly", TMP: "private", TMUX_SOCKET: "absent", TMUX: "unreachable", SSH_AUTH_SOCK: "unset", DBUS: "unset", CHECKOUT: "writable", PANE_READ: "ok", REPORT: "sent" });
     // Of ws's runtime directory, only the pane's own socket.
     expect(r.RUNTIME!.trim()).toBe(s.sock.split("/").pop()!);
     expect(existsSync(join(s.root, "outside"))).toBe(false);

@@ -21,7 +21,7 @@ export default defineMessage({
     box: BOX_FIELD,
     network: NETWORK_FIELD,
   },
-  errors: ["pane_not_found", ...PANE_START_ERRORS, "box_unavailable", "box_refused"],
+  errors: ["pane_not_found", ...PANE_START_ERRORS],
   example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
   cli: {
     path: "split",

@@ -19,7 +19,7 @@ export default defineMessage({
     box: BOX_FIELD,
     network: NETWORK_FIELD,
   },
-  errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS, "box_unavailable", "box_refused"],
+  errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
   handle(p, { session, services }) {

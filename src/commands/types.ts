@@ -116,4 +116,4 @@ export function defineMessage<const F extends Fields>(e: MessageEntry<F>): Messa
 export const ok = (): Reply => ({ type: "ok" });
 
 /** Codes a request that starts panes can answer; each leaves the model as it was. */
-export const PANE_START_ERRORS: readonly ErrorCode[] = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded"];
+export const PANE_START_ERRORS: readonly ErrorCode[] = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded", "box_unavailable", "box_refused"];

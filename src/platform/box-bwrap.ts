@@ -30,7 +30,9 @@ const parentOf = (path: string) => path.slice(0, Math.max(1, path.lastIndexOf("/
 /** bwrap's arguments for `plan`, ending with `--` and the program's argv. With `seccompFd`, the
  * filter bwrap reads from that descriptor. */
 export function bwrapArgv(plan: BoxPlan, argv: readonly string[], seccompFd?: number): string[] {
-  const out = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-cgroup-try"];
+  // No capabilities, even for root (bwrap keeps root's otherwise, and a program with them could
+  // unmount what hides the secrets).
+  const out = ["--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-cgroup-try"];
   if (!plan.network) out.push("--unshare-net");
   out.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const d of plan.privateDirs) out.push("--tmpfs", d);
