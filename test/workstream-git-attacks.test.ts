@@ -268,3 +268,24 @@ test("checkpoint restore skips a path ignored now (.env rewritten after it was i
   writeFileSync(exclude, excluded);
   expect((await s.v6({ type: "workstream_done", name: "secrets", force: true })).type).not.toBe("error");
 }, 60_000);
+
+// ---- copying into a new worktree follows no link at all -----------------------------------------
+
+test("copy into a worktree through a directory link that stays inside it: refused by name, nothing written, no worktree", async () => {
+  // origin's main tracks inlink -> real/ ; the main clone has real/secret.env (ignored) to copy.
+  mkdirSync(join(repo, "real"));
+  writeFileSync(join(repo, "real", "keep.txt"), "k\n");
+  symlinkSync("real", join(repo, "inlink"));
+  writeFileSync(join(repo, ".gitignore"), "*.log\nsecret.env\n");
+  git(repo, ["add", "real/keep.txt", "inlink", ".gitignore"], env);
+  git(repo, ["commit", "--quiet", "-m", "an inside link"], env);
+  git(repo, ["push", "--quiet", "origin", "main"], env);
+  writeFileSync(join(repo, "real", "secret.env"), "TOKEN=1\n");
+  writeFileSync(join(repo, ".worktreeinclude"), "inlink/secret.env\n");
+  const r = await s.v6({ type: "new_workstream", template: "default", name: "inside-link", repo });
+  expect(r.code).toBe("path_escapes");
+  expect(r.message).toContain(`${join(wtRoot, "inside-link", "inlink")} is a symbolic link to real`);
+  expect(r.message).toContain("ws writes through no link");
+  expect(existsSync(join(wtRoot, "inside-link"))).toBe(false);
+  rmSync(join(repo, ".worktreeinclude"));
+}, 60_000);
