@@ -118,7 +118,7 @@ describe("copy mode", () => {
     await tmux.keys("ws", "C-Space", "[");
     await tmux.waitFor("ws", "COPY");
     await tmux.text("ws", "/");
-    await tmux.waitFor("ws", "search:");
+    await tmux.waitFor("ws", "search down:");
     await tmux.text("ws", "hist-42");
     await tmux.keys("ws", "Enter");
     await tmux.waitFor("ws", (s) => s.includes("hist-42") && !s.includes("hist-200"));

@@ -25,7 +25,8 @@ function look(s: Screen, scrollBack = 0) {
     visible: s.readPane({ source: "visible", styled: true }),
     recent: s.sourceRows("recent-unwrapped"),
     lines: s.lines(0, s.baseY + s.rows),
-    find: [s.find("line 3", s.baseY + s.rows, false), s.find("wide", 0, true), s.find("absent", 0, true)],
+    find: [s.find("line 3", { line: s.baseY + s.rows, x: 0 }, false), s.find("wide", { line: 0, x: 0 }, true), s.find("absent", { line: 0, x: 0 }, true)],
+    cellRows: s.cellRows(0, s.baseY + s.rows),
     text: s.captureText(true),
   };
 }

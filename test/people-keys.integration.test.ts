@@ -69,10 +69,10 @@ describe("default keys", () => {
     await tmux.waitFor("a", "COPY");
     // Search puts the cursor on the output line.
     await tmux.text("a", "?");
-    await tmux.waitFor("a", "search:");
+    await tmux.waitFor("a", "search up:");
     await tmux.text("a", "alpha-line-one");
     await tmux.keys("a", "Enter");
-    await tmux.waitFor("a", (s) => !statusLine(s).includes("search:"));
+    await tmux.waitFor("a", (s) => !statusLine(s).includes("search up:"));
     await tmux.text("a", "V");
     await tmux.keys("a", "Escape"); // clears the selection, stays in copy mode
     await tmux.waitFor("a", (s) => statusLine(s).includes("COPY"));
@@ -89,7 +89,7 @@ describe("default keys", () => {
     await tmux.keys("a", P, "[");
     await tmux.waitFor("a", "COPY");
     await tmux.text("a", "?");
-    await tmux.waitFor("a", "search:");
+    await tmux.waitFor("a", "search up:");
     await tmux.text("a", "alpha");
     await tmux.keys("a", "Enter");
     // tmux's capture with -e shows the inverse attribute where ws marked the match.

@@ -5,6 +5,7 @@
 // synchronously: the request goes on a port of its own, the main thread waits on a shared flag
 // (Atomics.wait) and takes the reply off the port; ~0.1–0.3 ms, at most one worker slice more
 // while panes flood.
+import type { CellMatch, CellPos, CellRow } from "./cell-text";
 import { receiveMessageOnPort } from "node:worker_threads";
 import { CellArrays, type CellSink } from "./cells";
 import { onInputHold } from "./parse-slices";
@@ -274,8 +275,11 @@ export class WorkerScreen implements Screen {
   lines(from: number, to: number): string[] {
     return this.ask("lines", from, to) as string[];
   }
-  find(query: string, from: number, forward: boolean): { line: number; at: number } | undefined {
-    return (this.ask("find", query, from, forward) as { line: number; at: number } | null) ?? undefined;
+  cellRows(from: number, to: number): CellRow[] {
+    return this.ask("cellRows", from, to) as CellRow[];
+  }
+  find(query: string, from: CellPos, forward: boolean): CellMatch | undefined {
+    return (this.ask("find", query, from, forward) as CellMatch | null) ?? undefined;
   }
 
   private ask(m: string, ...a: unknown[]): unknown {

@@ -5,6 +5,7 @@
 // ROWS_EVERY_MS while it floods, the rows that changed. Reads the mirror can't answer come as
 // synchronous requests on a port of their own (emulator-client.ts).
 declare const self: Worker;
+import type { CellPos } from "./cell-text";
 import { Emulator } from "./emulator";
 import { RowCells, type MarkEvent, type Published, type Reply, type Request, type ToWorker } from "./emulator-protocol";
 import { DirtyRows } from "./dirty-rows";
@@ -305,8 +306,10 @@ function answer(req: Request): unknown {
       return emu.captureText(a[0] as boolean);
     case "lines":
       return emu.lines(a[0] as number, a[1] as number);
+    case "cellRows":
+      return emu.cellRows(a[0] as number, a[1] as number);
     case "find":
-      return emu.find(a[0] as string, a[1] as number, a[2] as boolean);
+      return emu.find(a[0] as string, a[1] as CellPos, a[2] as boolean) ?? null;
   }
   throw new Error(`unknown request ${req.m}`);
 }

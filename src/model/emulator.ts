@@ -17,6 +17,7 @@ import { answerQueries } from "./emulator-queries";
 import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
 import { resizeKeepingCursor } from "./cursor-reflow";
+import { findFrom, readCellRows, type CellMatch, type CellPos, type CellRow } from "./cell-text";
 
 export interface EmulatorOptions {
   cols: number;
@@ -138,15 +139,12 @@ export class Emulator implements Screen {
     return out;
   }
 
-  find(query: string, from: number, forward: boolean): { line: number; at: number } | undefined {
-    const buf = this.term.buffer.active;
-    const last = buf.baseY + this.term.rows - 1;
-    const lower = query.toLowerCase();
-    for (let l = from + (forward ? 1 : -1); l >= 0 && l <= last; l += forward ? 1 : -1) {
-      const at = (buf.getLine(l)?.translateToString(true) ?? "").toLowerCase().indexOf(lower);
-      if (at >= 0) return { line: l, at };
-    }
-    return undefined;
+  cellRows(from: number, to: number): CellRow[] {
+    return readCellRows(this.term, from, to);
+  }
+
+  find(query: string, from: CellPos, forward: boolean): CellMatch | undefined {
+    return findFrom(this.term, query, from, forward);
   }
 
   dispose(): void {

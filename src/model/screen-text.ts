@@ -3,7 +3,7 @@
 // written since the last capture are read: a pane that printed one line costs one line, not
 // its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
-import { joinWrapped } from "./wrapped-lines";
+import { bufferLineGap, joinWrapped, readBufferLine } from "./wrapped-lines";
 
 /** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
  * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
@@ -11,6 +11,8 @@ import { joinWrapped } from "./wrapped-lines";
  * should the internals ever change (`terminalTextPublic`, which the tests compare against). */
 interface RawLine {
   isWrapped: boolean;
+  /** Cells in the row (its _data may hold more). */
+  length: number;
   _data: Uint32Array;
   _combined: Record<number, string>;
   getTrimmedLength(): number;
@@ -36,16 +38,16 @@ function rawBuffer(term: Terminal): RawBuffer | undefined {
   const b = (term as any)._core?.buffers?.normal;
   const lines = b?.lines;
   const probe = lines?.length ? lines.get(0) : undefined;
-  if (!probe || !(probe._data instanceof Uint32Array) || typeof probe.getTrimmedLength !== "function" || typeof probe._combined !== "object") return undefined;
+  if (!probe || !(probe._data instanceof Uint32Array) || typeof probe.length !== "number" || typeof probe.getTrimmedLength !== "function" || typeof probe._combined !== "object") return undefined;
   if (typeof b.addMarker !== "function" || typeof b.ybase !== "number") return undefined;
   return b;
 }
 
 const codes: number[] = [];
 
-function rowText(l: RawLine, trim: boolean): string {
+function rowText(l: RawLine, trim: boolean, gap = false): string {
   const d = l._data;
-  const end = trim ? l.getTrimmedLength() : d.length / 3;
+  const end = trim ? l.getTrimmedLength() : gap ? l.length - 1 : l.length;
   codes.length = 0;
   let out = "";
   for (let x = 0; x < end; ) {
@@ -66,9 +68,15 @@ function rowText(l: RawLine, trim: boolean): string {
   return out + String.fromCharCode.apply(null, codes);
 }
 
+/** The early-wrap gap (wrapped-lines.ts) in raw cells: an empty last cell (no code point, not
+ * combined) before a first cell of width 2. */
+function rawGap(l: RawLine, next: RawLine): boolean {
+  return (l._data[3 * (l.length - 1)]! & 0x3fffff) === 0 && next._data[0]! >>> 22 === 2;
+}
+
 /** Rows [from, to) as logical lines (wrapped rows joined), with how many rows each took. */
 function readLines(lines: RawLines, from: number, to: number, texts: string[], rows: number[]): void {
-  joinWrapped(lines, from, to, rowText, { texts, rows });
+  joinWrapped(lines, from, to, rowText, { texts, rows }, rawGap);
 }
 
 function finish(texts: string[]): string {
@@ -176,6 +184,6 @@ export function terminalTextPublic(term: Terminal): string {
   const buf = term.buffer.normal;
   const texts: string[] = [];
   // (getLine past the end can hand back a recycled row: joinWrapped bounds it by `length`.)
-  joinWrapped({ length: buf.length, get: (y) => buf.getLine(y) }, 0, buf.length, (line, trim) => line.translateToString(trim), { texts, rows: [] });
+  joinWrapped({ length: buf.length, get: (y) => buf.getLine(y) }, 0, buf.length, readBufferLine, { texts, rows: [] }, bufferLineGap);
   return finish(texts);
 }

@@ -7,6 +7,7 @@ import type { CellSink } from "./cells";
 import type { ScreenModes } from "./emulator-modes";
 import type { ReadOptions, ReadResult, Source } from "./text-sources";
 import type { ShellView } from "./shell-marks";
+import type { CellMatch, CellPos, CellRow } from "./cell-text";
 
 /** Which rows of a screen changed since a reader last drew it (one tracker per reader). */
 export interface RowTracker {
@@ -68,9 +69,11 @@ export interface Screen {
   captureText(reuse: boolean): string;
   /** Buffer lines [from, to) as text, trailing blanks dropped. */
   lines(from: number, to: number): string[];
-  /** The nearest line to `from` (exclusive) holding `query` (case-insensitive), searching back
-   * (older) or forward, and the column it starts at. */
-  find(query: string, from: number, forward: boolean): { line: number; at: number } | undefined;
+  /** Buffer lines [from, to) by cells, one entry each (copy mode and the mouse work in cells). */
+  cellRows(from: number, to: number): CellRow[];
+  /** The nearest match of `query` (case-insensitive) after the cell `from` (forward) or before
+   * it, in the program's lines (wrapped rows joined): its first and last cells. */
+  find(query: string, from: CellPos, forward: boolean): CellMatch | undefined;
 
   dispose(): void;
 }

@@ -3,6 +3,7 @@
 // line and output are in the buffer, and how it ended. Positions are xterm markers, so they follow
 // the lines as the scrollback scrolls, and are gone once the lines are.
 import type { IMarker, Terminal } from "@xterm/headless";
+import { bufferLineGap } from "./wrapped-lines";
 
 /** `done`: a command ended (D) and the next prompt (A) has not come yet. */
 export type ShellState = "unknown" | "prompt" | "running" | "done";
@@ -229,7 +230,7 @@ export function textBetween(term: Terminal, line: number, col: number, endLine: 
     const next = y < endLine ? buf.getLine(y + 1) : undefined;
     const continues = next?.isWrapped === true;
     const from = y === line ? col : 0;
-    const to = y === endLine ? endCol : term.cols;
+    const to = y === endLine ? endCol : continues && bufferLineGap(row, next!) ? term.cols - 1 : term.cols;
     let piece = row.translateToString(!continues && y !== endLine, from, to);
     if (y === endLine) piece = piece.replace(/\s+$/, "");
     if (y < endLine && !continues) piece += "\n";

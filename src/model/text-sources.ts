@@ -5,7 +5,7 @@
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
 import { readPen, type Pen } from "./render-cells";
 import { sgr } from "./sgr";
-import { joinWrapped, type JoinedLines } from "./wrapped-lines";
+import { bufferLineGap, joinWrapped, type JoinedLines } from "./wrapped-lines";
 
 export type Source = "visible" | "recent" | "recent-unwrapped";
 export const SOURCES: readonly Source[] = ["visible", "recent", "recent-unwrapped"];
@@ -32,13 +32,14 @@ export interface ReadResult {
 let scratch: IBufferCell | undefined;
 const pen: Pen = { fg: 0, bg: 0, attrs: 0, ul: 0 };
 
-/** One buffer row as text; styled rows carry SGR codes and end with a reset. */
-function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: boolean): string {
-  if (!styled) return line.translateToString(trimRight);
+/** One buffer row as text; styled rows carry SGR codes and end with a reset. With `gap`, its last
+ * cell is the blank an early wrap left, and no text (wrapped-lines.ts). */
+function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: boolean, gap = false): string {
+  if (!styled) return line.translateToString(trimRight, 0, gap ? line.length - 1 : line.length);
   const cell = (scratch ??= term.buffer.active.getNullCell());
   // Trailing default blanks say nothing.
   let last = -1;
-  for (let c = 0; c < term.cols; c++) {
+  for (let c = 0; c < (gap ? term.cols - 1 : term.cols); c++) {
     if (!line.getCell(c, cell)) break;
     const blank = (cell.getChars() === "" || cell.getChars() === " ") && cell.isAttributeDefault() && cell.isBgDefault();
     if (!blank || !trimRight) last = c;
@@ -63,17 +64,17 @@ export function sourceRows(term: Terminal, source: Source, styled = false): { te
   const buf = term.buffer.active;
   const from = source === "visible" ? buf.baseY : 0;
   const to = buf.baseY + term.rows;
-  const read = (line: IBufferLine, trim: boolean) => rowText(term, line, styled, trim);
+  const read = (line: IBufferLine, trim: boolean, gap: boolean) => rowText(term, line, styled, trim, gap);
   let out: { text: string; row: number }[];
   if (source === "recent-unwrapped") {
     const lines: JoinedLines = { texts: [], rows: [], starts: [] };
-    joinWrapped({ length: to, get: (y) => buf.getLine(y) }, from, to, read, lines);
+    joinWrapped({ length: to, get: (y) => buf.getLine(y) }, from, to, read, lines, bufferLineGap);
     out = lines.texts.map((text, i) => ({ text, row: lines.starts![i]! }));
   } else {
     out = [];
     for (let y = from; y < to; y++) {
       const line = buf.getLine(y);
-      out.push({ row: y, text: line ? read(line, true) : "" });
+      out.push({ row: y, text: line ? read(line, true, false) : "" });
     }
   }
   while (out.length && (out[out.length - 1]!.text === "" || out[out.length - 1]!.text === "\x1b[0m")) out.pop();

@@ -1,27 +1,34 @@
 // Copy mode: scroll a pane's history, move a cursor, select, search, and
-// yield the selected text (sent to the client's clipboard as OSC 52).
+// yield the selected text (sent to the client's clipboard as OSC 52). It works in cells, as the
+// screen is drawn, and takes the text behind them from the emulator's cells (model/cell-text.ts):
+// a wide character is two cells and one character, a combining mark shares its letter's cell,
+// and a line the terminal wrapped is copied as the one line the program wrote.
 
 import type { Screen } from "../model/screen";
+import { type CellPos, type CellRow, charStart, findInRows, lastTextCell, selectedText } from "../model/cell-text";
 import { type KeyEvent, parseMods, CONTROL } from "../protocol/events";
 
 export interface CopyMode {
   pane: number;
   /** Lines scrolled back from the live screen (0 = bottom). */
   offset: number;
-  /** Cursor in viewport coordinates. */
+  /** Cursor in viewport coordinates (cells). */
   x: number;
   y: number;
   /** Selection anchor in absolute buffer coordinates, when selecting. */
-  anchor?: { x: number; line: number };
+  anchor?: CellPos;
   /** `V`: the selection is whole lines. */
   lines?: boolean;
   search?: string;
+  /** The last search's direction: `/` forward (newer), `?` back (older); `n` repeats it, `N` goes
+   * the other way, as in vi and tmux. */
+  forward?: boolean;
   /** The search's matches on screen, by viewport row: [start, end) columns; made for one view. */
   shown?: { key: string; rows: [number, number][][] };
   message?: string;
 }
 
-export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search" };
+export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search"; forward: boolean };
 
 export function enterCopyMode(pane: number, term: Screen): CopyMode {
   return { pane, offset: 0, x: Math.min(term.cursorX, term.cols - 1), y: term.cursorY };
@@ -29,7 +36,7 @@ export function enterCopyMode(pane: number, term: Screen): CopyMode {
 
 const maxOffset = (t: Screen) => t.baseY;
 const topLine = (cm: CopyMode, t: Screen) => Math.max(0, t.baseY - cm.offset);
-const lineText = (t: Screen, y: number) => t.lines(y, y + 1)[0] ?? "";
+const cursorRow = (cm: CopyMode, t: Screen): CellRow | undefined => t.cellRows(topLine(cm, t) + cm.y, topLine(cm, t) + cm.y + 1)[0];
 
 /** Scroll by n lines (positive = back in history). */
 export function scrollCopy(cm: CopyMode, t: Screen, n: number): void {
@@ -47,21 +54,29 @@ function moveY(cm: CopyMode, t: Screen, dy: number) {
   } else cm.y = y;
 }
 
+/** One character left or right: a wide character's two cells are one step. */
+function moveX(cm: CopyMode, t: Screen, dx: number) {
+  const row = cursorRow(cm, t);
+  let x = Math.max(0, Math.min(t.cols - 1, cm.x + dx));
+  if (dx < 0) x = charStart(row, x);
+  else if (row?.widths[x] === 0) x = Math.min(t.cols - 1, x + 1);
+  cm.x = x;
+}
+
 /** The selection's ends in order (line mode: whole lines). */
-function ends(cm: CopyMode, t: Screen): [{ x: number; line: number }, { x: number; line: number }] {
+function ends(cm: CopyMode, t: Screen): [CellPos, CellPos] {
   const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
   let [a, b] = [cm.anchor!, cur];
   if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
   return cm.lines ? [{ x: 0, line: a.line }, { x: Infinity, line: b.line }] : [a, b];
 }
 
-/** The selected text: from anchor to cursor, lines joined with newlines. */
+/** The selected text, from anchor to cursor (without one, the cursor's row): wrapped rows joined,
+ * other lines with newlines between them. */
 export function selectionText(cm: CopyMode, t: Screen): string {
-  if (!cm.anchor) return lineText(t, topLine(cm, t) + cm.y);
-  const [a, b] = ends(cm, t);
+  const [a, b] = cm.anchor ? ends(cm, t) : [{ x: 0, line: topLine(cm, t) + cm.y }, { x: Infinity, line: topLine(cm, t) + cm.y }];
   // One read for the whole selection (the emulator may be on another thread).
-  const texts = t.lines(a.line, b.line + 1);
-  return texts.map((text, i) => text.slice(i === 0 ? a.x : 0, i === texts.length - 1 ? b.x + 1 : text.length)).join("\n");
+  return selectedText(t.cellRows(a.line, b.line + 1), a.line, a, b);
 }
 
 /** Whether the viewport cell (x, y) is selected, for drawing. */
@@ -75,6 +90,9 @@ export function isSelected(cm: CopyMode, t: Screen, x: number, y: number): boole
   return true;
 }
 
+/** Rows read beyond the view on each side, so a match that crosses the view's edge is marked. */
+const MATCH_MARGIN = 2;
+
 /** Whether the viewport cell (x, y) is drawn inverted: selected, or part of a search match. */
 export function isMarked(cm: CopyMode, t: Screen, x: number, y: number): boolean {
   if (isSelected(cm, t, x, y)) return true;
@@ -83,23 +101,29 @@ export function isMarked(cm: CopyMode, t: Screen, x: number, y: number): boolean
   const key = `${cm.search}\0${top}\0${t.baseY}\0${t.rows}`;
   if (cm.shown?.key !== key) {
     // One read of the view per change of view or search, not one per cell.
-    const rows = t.lines(top, top + t.rows).map((text) => {
-      const found: [number, number][] = [];
-      for (let at = text.indexOf(cm.search!); at >= 0 && found.length < 200; at = text.indexOf(cm.search!, at + 1)) found.push([at, at + cm.search!.length]);
-      return found;
-    });
-    cm.shown = { key, rows };
+    const from = Math.max(0, top - MATCH_MARGIN);
+    const rows = t.cellRows(from, top + t.rows + MATCH_MARGIN);
+    const marks: [number, number][][] = Array.from({ length: t.rows }, () => []);
+    for (const m of findInRows(rows, from, cm.search, 2000)) {
+      const endWidth = rows[m.end.line - from]?.widths[m.end.x] === 2 ? 2 : 1;
+      for (let line = m.start.line; line <= m.end.line; line++) {
+        const r = marks[line - top];
+        if (r) r.push([line === m.start.line ? m.start.x : 0, line === m.end.line ? m.end.x + endWidth : t.cols]);
+      }
+    }
+    cm.shown = { key, rows: marks };
   }
   return cm.shown.rows[y]?.some(([s, e]) => x >= s && x < e) ?? false;
 }
 
-/** Find `query` searching back (older) from the cursor, or forward with `forward`. Moves the view. */
-export function searchCopy(cm: CopyMode, t: Screen, query: string, forward = false): boolean {
+/** Find `query` forward (newer) from the cursor, or back (older). Moves the view and the cursor onto it. */
+export function searchCopy(cm: CopyMode, t: Screen, query: string, forward: boolean): boolean {
   if (!query) return false;
   cm.search = query;
-  const found = t.find(query, topLine(cm, t) + cm.y, forward);
+  cm.forward = forward;
+  const found = t.find(query, { line: topLine(cm, t) + cm.y, x: cm.x }, forward);
   if (found) {
-    const { line: l, at } = found;
+    const { line: l, x } = found.start;
     const baseY = t.baseY;
     // Put the match on screen: as close to the current view as possible.
     let top = topLine(cm, t);
@@ -107,7 +131,7 @@ export function searchCopy(cm: CopyMode, t: Screen, query: string, forward = fal
     else if (l >= top + t.rows) top = l - t.rows + 1;
     cm.offset = Math.max(0, baseY - top);
     cm.y = l - (baseY - cm.offset);
-    cm.x = at;
+    cm.x = x;
     cm.message = undefined;
     return true;
   }
@@ -127,8 +151,8 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   else if (c === "Esc" || (ch === "q" && !ctrl) || (ctrl && ch === "c")) return { kind: "exit" };
   else if (c === "Up" || (ch === "k" && !ctrl) || (ctrl && ch === "p")) moveY(cm, t, -1);
   else if (c === "Down" || (ch === "j" && !ctrl) || (ctrl && ch === "n")) moveY(cm, t, 1);
-  else if (c === "Left" || (ch === "h" && !ctrl)) cm.x = Math.max(0, cm.x - 1);
-  else if (c === "Right" || (ch === "l" && !ctrl)) cm.x = Math.min(t.cols - 1, cm.x + 1);
+  else if (c === "Left" || (ch === "h" && !ctrl)) moveX(cm, t, -1);
+  else if (c === "Right" || (ch === "l" && !ctrl)) moveX(cm, t, 1);
   else if (c === "PageUp" || (ctrl && ch === "b")) scrollCopy(cm, t, page);
   else if (c === "PageDown" || (ctrl && ch === "f")) scrollCopy(cm, t, -page);
   else if (ctrl && ch === "u") scrollCopy(cm, t, page >> 1);
@@ -136,7 +160,7 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   else if (ch === "g") { cm.offset = maxOffset(t); cm.y = 0; }
   else if (ch === "G") { cm.offset = 0; cm.y = t.rows - 1; }
   else if (ch === "0" || c === "Home") cm.x = 0;
-  else if (ch === "$" || c === "End") cm.x = Math.max(0, lineText(t, topLine(cm, t) + cm.y).length - 1);
+  else if (ch === "$" || c === "End") cm.x = lastTextCell(cursorRow(cm, t));
   else if (ch === "v" || ch === " " || ch === "V") {
     const lines = ch === "V";
     // v and V switch between character and line selection as vim's do; the same key again ends it.
@@ -147,9 +171,14 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
     }
   }
   else if (ch === "y" || c === "Enter") return { kind: "copy", text: selectionText(cm, t) };
-  else if (ch === "/" || ch === "?") return { kind: "search" };
-  else if (ch === "n" && cm.search) searchCopy(cm, t, cm.search);
-  else if (ch === "N" && cm.search) searchCopy(cm, t, cm.search, true);
+  else if (ch === "/" || ch === "?") return { kind: "search", forward: ch === "/" };
+  else if (ch === "n" && cm.search) searchCopy(cm, t, cm.search, cm.forward ?? true);
+  else if (ch === "N" && cm.search) {
+    // N goes the other way without changing the direction n keeps.
+    const forward = cm.forward ?? true;
+    searchCopy(cm, t, cm.search, !forward);
+    cm.forward = forward;
+  }
   return { kind: "none" };
 }
 

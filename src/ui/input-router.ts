@@ -168,8 +168,8 @@ function copyModeKey(ui: Interface, k: KeyEvent): void {
     ui.copied(a.text);
     ui.copy = undefined;
   } else if (a.kind === "search") {
-    ui.ask("search", cm.search ?? "", (q) => {
-      if (ui.copy === cm) searchCopy(cm, pane.screen, q);
+    ui.ask(a.forward ? "search down" : "search up", cm.search ?? "", (q) => {
+      if (ui.copy === cm) searchCopy(cm, pane.screen, q, a.forward);
     });
   }
 }

@@ -6,6 +6,7 @@ import type { MouseEvent } from "../protocol/events";
 import type { Pane } from "../model/pane";
 import type { Interface } from "./interface";
 import { enterCopyMode, selectionText } from "./copy-mode";
+import { type CellPos, type CellRow, cellRowGap, charStart } from "../model/cell-text";
 
 /** Two presses this close together, on the same cell, are a double-click. */
 const DOUBLE_CLICK_MS = 400;
@@ -24,6 +25,36 @@ export interface SelectDrag {
 
 const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_\-./~:@]/u.test(c);
 
+/**
+ * The word under the cell (x, y) of the view `rows`, by cells: a character with its combining
+ * marks is one cell, a wide one two, and a word goes on across a row its line wrapped over (a long
+ * URL). Its first and last cells (rows of the view), or undefined when no word is there.
+ */
+function wordAt(rows: CellRow[], x: number, y: number): { start: CellPos; end: CellPos } | undefined {
+  let first = y;
+  while (first > 0 && rows[first]?.isWrapped) first--;
+  let last = y;
+  while (rows[last + 1]?.isWrapped) last++;
+  // The line's characters in order, each with its cell (the early-wrap gap is no character).
+  const chars: { line: number; x: number; text: string }[] = [];
+  let at = -1;
+  for (let line = first; line <= last; line++) {
+    const row = rows[line]!;
+    const end = line < last && cellRowGap(row, rows[line + 1]!) ? row.cells.length - 1 : row.cells.length;
+    for (let c = 0; c < end; c++) {
+      if (row.widths[c] === 0) continue;
+      if (line === y && c === charStart(row, x)) at = chars.length;
+      chars.push({ line, x: c, text: row.cells[c]! });
+    }
+  }
+  if (at < 0 || !isWord(chars[at]!.text)) return undefined;
+  let a = at;
+  let b = at;
+  while (a > 0 && isWord(chars[a - 1]!.text)) a--;
+  while (b + 1 < chars.length && isWord(chars[b + 1]!.text)) b++;
+  return { start: { line: chars[a]!.line, x: chars[a]!.x }, end: { line: chars[b]!.line, x: chars[b]!.x } };
+}
+
 /** A left press at (x, y) in `pane` (pane coordinates). */
 export function pressSelect(ui: Interface, pane: Pane, x0: number, y0: number, x: number, y: number): void {
   const now = performance.now();
@@ -34,16 +65,12 @@ export function pressSelect(ui: Interface, pane: Pane, x0: number, y0: number, x
   const cm = wasCopy ? ui.copy! : enterCopyMode(pane.id, t);
   const top = Math.max(0, t.baseY - cm.offset);
   if (double) {
-    const chars = [...(t.lines(top + y, top + y + 1)[0] ?? "")];
-    if (!isWord(chars[x])) return;
-    let a = x;
-    let b = x;
-    while (isWord(chars[a - 1])) a--;
-    while (isWord(chars[b + 1])) b++;
-    cm.anchor = { x: a, line: top + y };
+    const word = wordAt(t.cellRows(top, top + t.rows), x, y);
+    if (!word) return;
+    cm.anchor = { x: word.start.x, line: top + word.start.line };
     cm.lines = false;
-    cm.x = b;
-    cm.y = y;
+    cm.x = word.end.x;
+    cm.y = word.end.line;
     const text = selectionText(cm, t);
     if (wasCopy) cm.anchor = undefined;
     else ui.copy = undefined;
