@@ -146,6 +146,20 @@ except OSError as e:
     await waitFor("bash back in the foreground", async () => (await foreground(s, pane)) === "bash");
   }, 40_000);
 
+  test("a boxed pane stays boxed: respawned, exported as a layout and applied again", async () => {
+    const r = await boxed(s, proj, 'echo "BOXED=${WS_BOXED-no}" >> result', { network: false });
+    expect(r.BOXED).toBe("1");
+    const pane = Number(r.PANE);
+    const exported = await s.v6({ type: "layout_export", pane });
+    expect(exported.root).toMatchObject({ type: "pane", box: true, network: false });
+    rmSync(join(proj, "result"), { force: true });
+    await s.call({ type: "pane_respawn", pane });
+    await waitFor("the respawned program's result", () => readFileSync(join(proj, "result"), "utf8").includes("BOXED=1"));
+    rmSync(join(proj, "result"), { force: true });
+    await s.call({ type: "layout_apply", root: exported.root });
+    await waitFor("the applied layout's result", () => readFileSync(join(proj, "result"), "utf8").includes("BOXED=1"));
+  }, 30_000);
+
   test("a box whose directory would be the home directory is refused, and nothing starts", async () => {
     const before = (await s.v6({ type: "pane_list" })).panes.length;
     const r = await s.v6({ type: "tab_new", cwd: s.root, box: true, command: ["true"] });
@@ -221,4 +235,31 @@ describeBox("keys.toml", () => {
       await s.stop();
     }
   }, 40_000);
+});
+
+describeBox("saved sessions", () => {
+  test("a boxed pane comes back boxed (network off included) after kill-server --keep; an unboxed one unboxed", async () => {
+    const s = await new TestServer().start();
+    try {
+      const proj = join(s.root, "proj");
+      mkdirSync(proj);
+      const probe = 'echo "BOXED=${WS_BOXED-no}"; exec cat';
+      const boxedPane = (await s.call({ type: "tab_new", cwd: proj, box: true, network: false, name: "boxed", command: ["bash", "-c", probe] })).pane;
+      const plainPane = (await s.call({ type: "tab_new", cwd: proj, name: "plain", command: ["bash", "-c", probe] })).pane;
+      await s.waitScreen(boxedPane, "BOXED=1");
+      await s.waitScreen(plainPane, "BOXED=no");
+      await s.ok(["pane", "rename", String(boxedPane), "was-boxed"]);
+      await s.ok(["pane", "rename", String(plainPane), "was-plain"]);
+      expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
+      await waitFor("the server to be gone", async () => (await s.run(["pane", "list"])).code !== 0, 20_000);
+      await s.ok(["start"]);
+      const panes = (await s.call({ type: "pane_list" })).panes;
+      const again = (name: string) => panes.find((p) => p.name === name)!.pane;
+      await s.waitScreen(again("was-boxed"), /BOXED=1[^]*BOXED=1/);
+      await s.waitScreen(again("was-plain"), /BOXED=no[^]*BOXED=no/);
+      expect((await s.v6({ type: "layout_export", pane: again("was-boxed") })).root).toMatchObject({ box: true, network: false });
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
 });
