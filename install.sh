@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install ws. From a checkout: brings Bun (from npm when missing), installs the dependencies,
-# builds dist/ws and puts it on the PATH. Elsewhere, or with WS_RELEASE_URL set: downloads a
-# released binary instead.
+# Install ws from a checkout: brings Bun (from npm when missing), installs the dependencies,
+# builds dist/ws and puts it on the PATH. With WS_RELEASE_URL set to a release directory (https),
+# installs that release's binary instead, through the checked installer (scripts/install-release.sh:
+# signature and checksums). A released binary without a checkout: the release's own install.sh.
 #   ./install.sh [--prefix DIR]      installs DIR/bin/ws (default DIR: ~/.local)
 set -euo pipefail
 
@@ -10,7 +11,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix="$2"; shift 2 ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -25,13 +26,14 @@ install_binary() {
   case ":$PATH:" in *":$bindir:"*) ;; *) say "add $bindir to your PATH (e.g. export PATH=\"$bindir:\$PATH\")" ;; esac
 }
 
-if [ -n "${WS_RELEASE_URL:-}" ] || [ ! -f "$here/src/main.ts" ]; then
-  url="${WS_RELEASE_URL:?set WS_RELEASE_URL to the address of a released ws binary}"
-  tmp="$(mktemp)"; trap 'rm -f "$tmp"' EXIT
-  say "downloading $url"
-  if command -v curl >/dev/null; then curl -fsSL "$url" -o "$tmp"; else wget -qO "$tmp" "$url"; fi
-  install_binary "$tmp"
-  exit 0
+if [ ! -f "$here/src/main.ts" ] || [ ! -f "$here/scripts/install-release.sh" ]; then
+  say "this is not a ws checkout: to install a released ws, run the release's own install.sh, which checks what it downloads:"
+  say "  curl -fsSL --proto '=https' --tlsv1.2 <release>/install.sh | sh        (docs/install.md)"
+  exit 1
+fi
+if [ -n "${WS_RELEASE_URL:-}" ]; then
+  # A release, not a build: downloaded and checked by the one installer that checks it.
+  exec sh "$here/scripts/install-release.sh" --prefix "$prefix" --base "$WS_RELEASE_URL"
 fi
 
 cd "$here"
@@ -52,7 +54,8 @@ if ! bun="$(find_bun)"; then
 fi
 say "using $("$bun" --version 2>/dev/null | head -1) at $bun"
 # package.json scripts call `bun` by name: put the one found first on the PATH.
-export PATH="$(dirname "$bun"):$PATH"
+PATH="$(dirname "$bun"):$PATH"
+export PATH
 "$bun" install --frozen-lockfile
 "$bun" run build
 install_binary dist/ws

@@ -42,8 +42,11 @@ export interface CompileOptions {
   sourcemap?: boolean;
   /** Precompiled bytecode: faster start-up, a bigger file (README, "Install"). */
   bytecode?: boolean;
-  /** Where releases are published: self-update's default download location ("" : none). */
+  /** Built by `bun run release` (self-update replaces it without --force): with `releaseBase`,
+   * where releases are published, self-update's default download location ("" : none). */
   releaseBase?: string;
+  /** Tests only: the release key (base64 SPKI) this binary trusts instead of the project's. */
+  testingReleaseKey?: string;
 }
 
 export async function compile(o: CompileOptions): Promise<void> {
@@ -61,7 +64,14 @@ export async function compile(o: CompileOptions): Promise<void> {
     format: "esm",
     splitting: true,
     bytecode: o.bytecode ?? true,
-    define: { WS_BUILD_ID: JSON.stringify(o.build), WS_BUILD_VERSION: JSON.stringify(o.version), WS_RELEASE_BASE: JSON.stringify(o.releaseBase ?? ""), "import.meta.env": "process.env" },
+    define: {
+      WS_BUILD_ID: JSON.stringify(o.build),
+      WS_BUILD_VERSION: JSON.stringify(o.version),
+      WS_RELEASED: JSON.stringify(o.releaseBase !== undefined),
+      WS_RELEASE_BASE: JSON.stringify(o.releaseBase ?? ""),
+      ...(o.testingReleaseKey !== undefined ? { WS_RELEASE_KEY: JSON.stringify(o.testingReleaseKey) } : {}),
+      "import.meta.env": "process.env",
+    },
   });
   if (!result.success) throw new AggregateError(result.logs, `could not compile ${o.outfile}${o.target ? ` for ${o.target}` : ""}`);
 }

@@ -1,16 +1,23 @@
 #!/bin/sh
-# Install a released ws binary, checked against the release's SHA256SUMS. The release ships this
-# script as install.sh beside the binaries:
-#   curl -fsSL <base>/install.sh | sh
-#   curl -fsSL <base>/install.sh | sh -s -- --prefix /opt/ws --base <url>
+# Install a released ws binary over https, checked against the release's SHA256SUMS and its
+# Ed25519 signature. The release ships this script as install.sh beside the binaries:
+#   curl -fsSL --proto '=https' --tlsv1.2 <base>/install.sh | sh
+#   curl -fsSL --proto '=https' --tlsv1.2 <base>/install.sh | sh -s -- --prefix /opt/ws --base <url>
 # Options: --prefix DIR   install DIR/bin/ws (default ~/.local) and completions under DIR/share
-#          --base URL     the release directory to download from (also WS_INSTALL_BASE)
+#          --base URL     the release directory (https://) to download from (also WS_INSTALL_BASE)
 #          --no-completions
 # From a checkout, ./install.sh builds from source instead (docs/install.md).
 set -eu
 
 # Written by `bun run release` (scripts/release.ts): where this release is published.
 DEFAULT_BASE=''
+# The release key: the public half of the Ed25519 key that signs SHA256SUMS (base64 SPKI; the
+# same as PROJECT_RELEASE_KEY in src/release-files.ts).
+RELEASE_KEY='MCowBQYDK2VwAyEAhLTR8rfvYA0STtYZQkdITv14sxI3csBtZ8M+307XxNA='
+# Bounds on each download (src/release-files.ts): an endless answer stops there.
+MAX_CHECKSUMS_BYTES=65536
+MAX_SIGNATURE_BYTES=1024
+MAX_BINARY_BYTES=536870912
 
 prefix="${HOME}/.local"
 base="${WS_INSTALL_BASE:-$DEFAULT_BASE}"
@@ -33,6 +40,19 @@ done
 [ -n "$base" ] || die "no release location known: set WS_INSTALL_BASE=URL or pass --base URL (the directory holding SHA256SUMS)"
 base="${base%/}"
 bindir="$prefix/bin"
+
+# Only https, TLS 1.2 or newer, and no redirect to anything else. WS_TEST_LOCAL_RELEASE=1 (tests)
+# also takes a file:// directory or an http:// server on this machine; the signature is checked
+# all the same.
+protocols='=https'
+case "$base" in
+  https://*) ;;
+  file:///*|http://127.0.0.1[:/]*|http://localhost[:/]*|http://\[::1\][:/]*)
+    [ "${WS_TEST_LOCAL_RELEASE:-}" = 1 ] || die "refusing $base: a release is downloaded over https only (a local file:// or http://127.0.0.1 release is for tests: WS_TEST_LOCAL_RELEASE=1)"
+    protocols='=https,http,file' ;;
+  *) die "refusing $base: a release is downloaded over https only (https://…)" ;;
+esac
+command -v curl >/dev/null 2>&1 || die "curl is not installed: it is what downloads the release over https only"
 
 # The platform, as the release names its files: ws-<os>-<arch>.
 detect_platform() {
@@ -59,14 +79,19 @@ detect_platform() {
   echo "$os-$cpu"
 }
 
-fetch() { # URL FILE: the whole file or a failure (curl -f / wget exit status)
-  if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$2" "$1"
-  elif command -v wget >/dev/null 2>&1; then
-    wget -q -O "$2" "$1"
-  else
-    die "neither curl nor wget is installed"
-  fi
+fetch() { # URL FILE MAX: the whole file, at most MAX bytes, or a failure. --max-filesize stops a
+  # file whose announced size is bigger; head stops one that never ends (curl then fails too).
+  rm -f "$tmp/curl-status"
+  { curl -fsSL --retry 2 --proto "$protocols" --proto-redir '=https' --tlsv1.2 --max-filesize "$3" "$1"; echo "$?" >"$tmp/curl-status"; } | head -c "$(($3 + 1))" >"$2"
+  [ "$(wc -c <"$2" | tr -d ' ')" -le "$3" ] || die "$1 is larger than $3 bytes: not a ws release file; nothing installed"
+  [ "$(cat "$tmp/curl-status" 2>/dev/null)" = 0 ]
+}
+
+# Whether openssl can check an Ed25519 signature (OpenSSL 3: pkeyutl -rawin; LibreSSL, macOS's
+# openssl, can't).
+can_verify() {
+  command -v openssl >/dev/null 2>&1 || return 1
+  case "$(openssl version 2>/dev/null)" in "OpenSSL "[3-9]*) return 0 ;; *) return 1 ;; esac
 }
 
 sha256_of() {
@@ -90,8 +115,17 @@ trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"' EXIT
 trap 'exit 130' INT TERM
 
 say "downloading $base/$file"
-fetch "$base/SHA256SUMS" "$tmp/SHA256SUMS" || die "could not download $base/SHA256SUMS"
-fetch "$base/$file" "$tmp/ws" || die "could not download $base/$file (is there a build for $platform in this release?)"
+fetch "$base/SHA256SUMS" "$tmp/SHA256SUMS" "$MAX_CHECKSUMS_BYTES" || die "could not download $base/SHA256SUMS"
+if can_verify; then
+  fetch "$base/SHA256SUMS.sig" "$tmp/SHA256SUMS.sig" "$MAX_SIGNATURE_BYTES" || die "could not download $base/SHA256SUMS.sig, the release's signature; nothing installed"
+  printf -- '-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n' "$RELEASE_KEY" >"$tmp/release-key.pem"
+  openssl pkeyutl -verify -pubin -inkey "$tmp/release-key.pem" -rawin -in "$tmp/SHA256SUMS" -sigfile "$tmp/SHA256SUMS.sig" >/dev/null 2>&1 ||
+    die "the signature of $base/SHA256SUMS does not verify with the ws release key: not a ws release, or altered on the way; nothing installed"
+  say "SHA256SUMS is signed by the ws release key"
+else
+  say "warning: no OpenSSL 3 here (openssl pkeyutl -rawin), so the release's signature can't be checked: the binary is checked only against SHA256SUMS, which comes from the same place. To check it yourself: docs/install.md, \"Checking a release by hand\""
+fi
+fetch "$base/$file" "$tmp/ws" "$MAX_BINARY_BYTES" || die "could not download $base/$file (is there a build for $platform in this release?)"
 want="$(awk -v f="$file" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/SHA256SUMS")"
 [ -n "$want" ] || die "SHA256SUMS lists no $file: this release has no build for $platform"
 got="$(sha256_of "$tmp/ws")"

@@ -1,21 +1,24 @@
-// The curl install (scripts/install-release.sh, shipped as install.sh) against a local HTTP server
-// serving the release directory: `curl -fsSL <base>/install.sh | sh`, as a user runs it.
+// The curl install (scripts/install-release.sh, shipped as install.sh) against a local HTTPS server
+// serving the release directory: `curl -fsSL <base>/install.sh | sh`, as a user runs it. Its
+// checks: https only (no http base, no redirect to http; a local release only with
+// WS_TEST_LOCAL_RELEASE=1), SHA256SUMS's signature (openssl 3), the binary's hash, bounded downloads.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binaryName, type Manifest } from "../src/release-files";
+import { binaryName, CHECKSUMS, SIGNATURE } from "../src/release-files";
 import { ROOT } from "./harness";
-import { HOST_PLATFORM, serveRelease, type ServeOptions, testRelease } from "./release-rig";
+import { HOST_PLATFORM, serveRelease, type ServeOptions, testRelease, type TestRelease, testTls } from "./release-rig";
 
 const SCRIPT = join(ROOT, "scripts/install-release.sh");
-let release: { dir: string; manifest: Manifest };
+let release: TestRelease;
 let scratch: string;
 
 beforeAll(async () => {
   release = await testRelease();
   scratch = mkdtempSync(join(tmpdir(), "ws-install-test-"));
-}, 240_000);
+}, 600_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 let n = 0;
@@ -39,7 +42,7 @@ async function curlInstall(box: ReturnType<typeof sandbox>, args: string[], serv
   try {
     const argv = args.map((a) => (a === "$URL" ? server.url : a));
     const p = Bun.spawn(["sh", "-c", 'curl -fsSL "$BASE/install.sh" | sh -s -- "$@"', "sh", ...argv], {
-      env: { PATH: `${box.fakes}:/usr/local/bin:/usr/bin:/bin`, HOME: box.home, TMPDIR: box.tmp, BASE: server.url, WS_INSTALL_BASE: server.url, ...env },
+      env: { PATH: `${box.fakes}:/usr/local/bin:/usr/bin:/bin`, HOME: box.home, TMPDIR: box.tmp, BASE: server.url, WS_INSTALL_BASE: server.url, ...testTls().env, ...env },
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -67,6 +70,7 @@ describe("curl | sh", () => {
     const r = await curlInstall(box, []);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
+    expect(r.stdout).toContain("SHA256SUMS is signed by the ws release key");
     const bin = join(box.home, ".local/bin/ws");
     const v = Bun.spawnSync([bin, "--version"], { env: { PATH: "/usr/bin:/bin", HOME: box.home } });
     expect(v.stdout.toString().trim()).toBe(expectedVersion());
@@ -105,21 +109,25 @@ describe("curl | sh", () => {
   });
 });
 
+/** Runs the curl install over an older ws already installed, and checks it refused with `message`,
+ * left that ws as it was and nothing in TMPDIR. */
+async function refusedWith(serve: ServeOptions, message: string | RegExp, setup?: (box: ReturnType<typeof sandbox>) => void, args: string[] = [], env: Record<string, string> = {}) {
+  const box = sandbox();
+  setup?.(box);
+  const bin = join(box.home, ".local/bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "ws"), "#!/bin/sh\necho old\n");
+  const r = await curlInstall(box, args, serve, env);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toMatch(message);
+  expect(tree(join(box.home, ".local"))).toEqual(["bin/ws"]);
+  expect(Bun.file(join(bin, "ws")).size).toBe("#!/bin/sh\necho old\n".length);
+  expect(tree(box.tmp)).toEqual([]);
+  return { ...r, box };
+}
+
 describe("refusals leave nothing behind", () => {
-  const refused = async (serve: ServeOptions, message: string | RegExp, setup?: (box: ReturnType<typeof sandbox>) => void) => {
-    const box = sandbox();
-    setup?.(box);
-    // An older ws already installed stays as it was.
-    const bin = join(box.home, ".local/bin");
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, "ws"), "#!/bin/sh\necho old\n");
-    const r = await curlInstall(box, [], serve);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(message);
-    expect(tree(join(box.home, ".local"))).toEqual(["bin/ws"]);
-    expect(Bun.file(join(bin, "ws")).size).toBe("#!/bin/sh\necho old\n".length);
-    expect(tree(box.tmp)).toEqual([]);
-  };
+  const refused = (serve: ServeOptions, message: string | RegExp, setup?: (box: ReturnType<typeof sandbox>) => void) => refusedWith(serve, message, setup);
   const file = binaryName(HOST_PLATFORM);
 
   test("a corrupted binary", () => refused({ corrupt: file }, /checksum mismatch for ws-.*nothing installed/), 120_000);
@@ -139,8 +147,8 @@ test("a Mac running the shell under Rosetta gets the arm64 build", () => {
   box.fake("uname", 'case "$1" in -s) echo Darwin ;; *) echo x86_64 ;; esac');
   box.fake("sysctl", '[ "$2" = sysctl.proc_translated ] && echo 1');
   // The download fails on purpose (nothing serves it): the message names the file chosen.
-  const p = Bun.spawnSync(["sh", SCRIPT, "--base", "http://127.0.0.1:9"], { env: { PATH: `${box.fakes}:/usr/bin:/bin`, HOME: box.home, TMPDIR: box.tmp } });
-  expect(p.stdout.toString()).toContain("downloading http://127.0.0.1:9/ws-darwin-arm64");
+  const p = Bun.spawnSync(["sh", SCRIPT, "--base", "https://127.0.0.1:9"], { env: { PATH: `${box.fakes}:/usr/bin:/bin`, HOME: box.home, TMPDIR: box.tmp } });
+  expect(p.stdout.toString()).toContain("downloading https://127.0.0.1:9/ws-darwin-arm64");
   expect(p.exitCode).toBe(1);
   expect(tree(box.home)).toEqual([]);
 });
@@ -154,4 +162,137 @@ test("install-release.sh passes sh -n and shellcheck", () => {
   const r = Bun.spawnSync(["shellcheck", "--shell=sh", SCRIPT]);
   expect(r.stdout.toString()).toBe("");
   expect(r.exitCode).toBe(0);
+});
+
+/** A stand-in "ws" that answers --version as the release's binary does and leaves a mark when run. */
+const impostor = (mark: string) => `#!/bin/sh\ntouch '${mark}'\necho '${release.manifest.version} (${release.manifest.build})'\n`;
+
+describe("what the install trusts", () => {
+  const file = binaryName(HOST_PLATFORM);
+
+  test("a tampered binary with a SHA256SUMS to match is refused when the signature is bad or absent; it never runs", async () => {
+    const mark = join(scratch, "impostor-ran");
+    const fake = impostor(mark);
+    const sums = readFileSync(join(release.dir, CHECKSUMS), "utf8").replace(new RegExp(`^[0-9a-f]{64}(?=  ${file}$)`, "m"), createHash("sha256").update(fake).digest("hex"));
+    await refusedWith({ replace: { [file]: fake, [CHECKSUMS]: sums } }, /the signature of https:\/\/127\.0\.0\.1:\d+\/SHA256SUMS does not verify with the ws release key.*nothing installed/);
+    await refusedWith({ replace: { [file]: fake, [CHECKSUMS]: sums }, missing: SIGNATURE }, /could not download .*SHA256SUMS\.sig, the release's signature; nothing installed/);
+    expect(existsSync(mark)).toBe(false);
+  }, 120_000);
+
+  test("without OpenSSL 3 it says plainly that it checked only the sums", async () => {
+    const box = sandbox();
+    box.fake("openssl", 'echo "LibreSSL 3.3.6"');
+    const r = await curlInstall(box, ["--no-completions"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("warning: no OpenSSL 3 here (openssl pkeyutl -rawin), so the release's signature can't be checked: the binary is checked only against SHA256SUMS, which comes from the same place");
+    expect(r.stdout).not.toContain("is signed by");
+  }, 120_000);
+
+  test("an http base is refused before anything is downloaded; so is anything but https", async () => {
+    const plain = serveRelease(release.dir, { http: true });
+    try {
+      await refusedWith({}, `refusing ${plain.url}: a release is downloaded over https only (a local file:// or http://127.0.0.1 release is for tests: WS_TEST_LOCAL_RELEASE=1)`, undefined, ["--base", plain.url]);
+      await refusedWith({}, "refusing http://example.invalid/r: a release is downloaded over https only (https://…)", undefined, ["--base", "http://example.invalid/r"]);
+      await refusedWith({}, "refusing ftp://127.0.0.1/r", undefined, ["--base", "ftp://127.0.0.1/r"]);
+      await refusedWith({}, `refusing file://${release.dir}`, undefined, ["--base", `file://${release.dir}`]);
+      expect(plain.requests).toEqual([]);
+    } finally {
+      plain.stop();
+    }
+  }, 120_000);
+
+  test("a redirect to http is refused (curl --proto-redir =https); one to https is followed", async () => {
+    const plain = serveRelease(release.dir, { http: true });
+    const other = serveRelease(release.dir);
+    try {
+      await refusedWith({ redirect: { [file]: `${plain.url}/${file}` } }, `could not download https://127.0.0.1:`);
+      await refusedWith({ redirect: { [CHECKSUMS]: `${plain.url}/${CHECKSUMS}` } }, "could not download");
+      expect(plain.requests).toEqual([]);
+      const box = sandbox();
+      const r = await curlInstall(box, ["--no-completions"], { redirect: { [file]: `${other.url}/${file}` } });
+      expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: "" });
+      expect(other.requests).toEqual([file]);
+    } finally {
+      plain.stop();
+      other.stop();
+    }
+  }, 120_000);
+
+  test("curl is asked for https only, TLS 1.2 or newer, no redirect to anything else and a size bound, for every download", async () => {
+    const box = sandbox();
+    const log = join(box.root, "curl-args");
+    box.fake("curl", `printf '%s\\n' "$*" >> '${log}'\nexec '${Bun.which("curl")}' "$@"`);
+    const r = await curlInstall(box, ["--no-completions"]);
+    expect(r.code).toBe(0);
+    // The first line is the test's own `curl … | sh`; then the script's three downloads.
+    const calls = readFileSync(log, "utf8").trim().split("\n").slice(1);
+    expect(calls.map((c) => c.split(" ").at(-1)!.replace(/^.*\//, ""))).toEqual([CHECKSUMS, SIGNATURE, file]);
+    for (const c of calls) expect(c).toMatch(/--proto =https --proto-redir =https --tlsv1\.2 --max-filesize \d+ /);
+  }, 120_000);
+
+  test("an endless SHA256SUMS, or one too big, is cut off at 64 KiB, not written to disk whole", async () => {
+    const r = await refusedWith({ endless: CHECKSUMS }, /SHA256SUMS is larger than 65536 bytes: not a ws release file; nothing installed/);
+    expect(r.code).toBe(1);
+    await refusedWith({ endless: SIGNATURE }, /SHA256SUMS\.sig is larger than 1024 bytes/);
+    await refusedWith({ replace: { [CHECKSUMS]: Buffer.alloc(70_000, 0x61) } }, /could not download .*SHA256SUMS|SHA256SUMS is larger than 65536 bytes/);
+  }, 120_000);
+
+  test("a local release (loopback http, file://) installs only with WS_TEST_LOCAL_RELEASE=1, and its signature is checked all the same", async () => {
+    const plain = serveRelease(release.dir, { http: true });
+    try {
+      for (const base of [plain.url, `file://${release.dir}`]) {
+        const box = sandbox();
+        const r = await curlInstall(box, ["--no-completions", "--base", base], {}, { WS_TEST_LOCAL_RELEASE: "1" });
+        expect({ base, code: r.code, err: r.stderr }).toEqual({ base, code: 0, err: "" });
+        expect(r.stdout).toContain("SHA256SUMS is signed by the ws release key");
+        expect(tree(join(box.home, ".local"))).toEqual(["bin/ws"]);
+      }
+      const copy = join(scratch, "unsigned-copy");
+      mkdirSync(copy, { recursive: true });
+      for (const f of readdirSync(release.dir)) if (f !== SIGNATURE && !f.startsWith(".") && f !== "older") copyFileSync(join(release.dir, f), join(copy, f));
+      await refusedWith({}, "SHA256SUMS.sig, the release's signature", undefined, ["--base", `file://${copy}`], { WS_TEST_LOCAL_RELEASE: "1" });
+    } finally {
+      plain.stop();
+    }
+  }, 120_000);
+});
+
+describe("./install.sh (the source install)", () => {
+  const INSTALL = join(ROOT, "install.sh");
+
+  test("outside a checkout it downloads nothing and points at the release's checked install.sh", () => {
+    const box = sandbox();
+    const lone = join(box.root, "lone");
+    mkdirSync(lone);
+    copyFileSync(INSTALL, join(lone, "install.sh"));
+    const p = Bun.spawnSync(["bash", join(lone, "install.sh")], { env: { PATH: "/usr/bin:/bin", HOME: box.home, WS_RELEASE_URL: "https://127.0.0.1:9/x" } });
+    expect(p.exitCode).toBe(1);
+    expect(p.stdout.toString()).toContain("this is not a ws checkout: to install a released ws, run the release's own install.sh");
+    expect(tree(box.home)).toEqual([]);
+  });
+
+  test("with WS_RELEASE_URL it goes through the checked installer: http refused, and a release not signed by the project's key refused", async () => {
+    const plain = serveRelease(release.dir, { http: true });
+    const server = serveRelease(release.dir);
+    try {
+      for (const [url, says] of [
+        [plain.url, "a release is downloaded over https only"],
+        // The checkout's installer trusts the project's key, not the tests' one.
+        [server.url, "does not verify with the ws release key"],
+      ]) {
+        const box = sandbox();
+        const p = Bun.spawn(["bash", INSTALL, "--prefix", join(box.root, "p")], { env: { PATH: "/usr/bin:/bin", HOME: box.home, TMPDIR: box.tmp, WS_RELEASE_URL: url!, ...testTls().env }, stdout: "pipe", stderr: "pipe" });
+        const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+        expect({ url, code }).toEqual({ url, code: 1 });
+        expect(stderr).toContain(says!);
+        expect(tree(join(box.root, "p"))).toEqual([]);
+        expect(tree(box.tmp)).toEqual([]);
+      }
+      expect(plain.requests).toEqual([]);
+      expect(server.requests).toEqual([CHECKSUMS, SIGNATURE]);
+    } finally {
+      plain.stop();
+      server.stop();
+    }
+  }, 120_000);
 });

@@ -22,6 +22,7 @@ import { MAX_HOOK_INPUT } from "../src/cli/report";
 import { HOSTS_FILE_MAX } from "../src/cli/remote-dashboard";
 import { INFO_MAX } from "../src/safe-file";
 import { MAX_REPEATED_KEYS, MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
+import { MAX_BINARY_BYTES, MAX_CHECKSUMS_BYTES, MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES } from "../src/release-files";
 
 const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
 const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
@@ -67,6 +68,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],
   ["The CLI's own reads", [[MAX_LINE, "bytes"], [HOSTS_FILE_MAX, "bytes"], [INFO_MAX, "bytes"]]],
   ["tmux shim `send-keys`", [[MAX_REPEATED_KEYS], [MAX_SENT_BYTES, "bytes"]]],
+  ["Release downloads", [[MAX_CHECKSUMS_BYTES, "bytes"], [MAX_SIGNATURE_BYTES, "bytes"], [MAX_MANIFEST_BYTES, "bytes"], [MAX_BINARY_BYTES, "bytes"]]],
 ];
 
 describe("docs/limits.md states the limits the code has", () => {

@@ -1,7 +1,11 @@
 // One release directory for the release, curl-install and self-update tests: built once per
-// source tree (keyed by its build id, kept under dist/test-release so a rerun reuses it), and a
-// local HTTP server on 127.0.0.1 that serves it, with a file corrupted, cut short or missing on demand.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// source tree (keyed by its build id, kept under dist/test-release so a rerun reuses it) and signed
+// with a key of the tests' own (the binaries and install.sh built for it trust that key instead of
+// the project's: compile.ts's testingReleaseKey), and a local HTTPS server on 127.0.0.1 with a
+// certificate of its own that serves it, with a file corrupted, cut short, missing, replaced,
+// endless or redirected on demand.
+import { generateKeyPairSync } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildId, compile, packageVersion } from "../scripts/compile";
 import { release } from "../scripts/release";
@@ -12,39 +16,91 @@ const CACHE = join(ROOT, "dist/test-release");
 /** This machine's platform as the release names it. */
 export const HOST_PLATFORM = `${process.platform}-${process.arch}`;
 
-/** The release location written into the test release: nothing listens there (the discard port). */
-export const TEST_DEFAULT_BASE = "http://127.0.0.1:9/no-release-here";
+/** The release location written into the test release: https, where nothing listens (the discard port). */
+export const TEST_DEFAULT_BASE = "https://127.0.0.1:9/no-release-here";
 
-let built: Promise<{ dir: string; manifest: Manifest }> | undefined;
+export interface TestRelease {
+  dir: string;
+  manifest: Manifest;
+  /** The tests' signing key: its private half (PEM) and public half (base64 SPKI, as built in). */
+  key: { privatePem: string; publicKey: string };
+}
+
+function makeKey(dir: string): TestRelease["key"] {
+  const file = join(dir, ".test-signing-key.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const key = { privatePem: privateKey.export({ type: "pkcs8", format: "pem" }) as string, publicKey: (publicKey.export({ type: "spki", format: "der" }) as Buffer).toString("base64") };
+  writeFileSync(file, JSON.stringify(key), { mode: 0o600 });
+  return key;
+}
+
+let built: Promise<TestRelease> | undefined;
 
 /** Every platform's release of the current sources (about 5 s a platform the first time). */
-export function testRelease(): Promise<{ dir: string; manifest: Manifest }> {
+export function testRelease(): Promise<TestRelease> {
   return (built ??= (async () => {
     const id = buildId();
     const dir = join(CACHE, id);
     const done = join(dir, ".complete");
     if (!existsSync(done)) {
       if (existsSync(CACHE)) for (const old of readdirSync(CACHE)) rmSync(join(CACHE, old), { recursive: true, force: true });
-      await release({ out: dir, platforms: RELEASE_PLATFORMS, baseUrl: TEST_DEFAULT_BASE });
+      const keyDir = join(CACHE, `${id}.key`);
+      mkdirSync(keyDir, { recursive: true });
+      const key = makeKey(keyDir);
+      await release({ out: dir, platforms: RELEASE_PLATFORMS, baseUrl: TEST_DEFAULT_BASE, signKey: key.privatePem, testingReleaseKey: key.publicKey });
+      renameSync(join(keyDir, ".test-signing-key.json"), join(dir, ".test-signing-key.json"));
+      rmSync(keyDir, { recursive: true, force: true });
       writeFileSync(done, "");
     }
-    return { dir, manifest: JSON.parse(readFileSync(join(dir, MANIFEST), "utf8")) as Manifest };
+    return { dir, manifest: JSON.parse(readFileSync(join(dir, MANIFEST), "utf8")) as Manifest, key: makeKey(dir) };
   })());
 }
 
-let older: Promise<string> | undefined;
-/** A compiled ws for this machine with another build id ("0lderbuild00"): what self-update replaces. */
-export function olderBinary(): Promise<string> {
-  return (older ??= (async () => {
-    const { dir } = await testRelease();
-    const out = join(dir, "older", "ws");
-    if (!existsSync(out)) {
-      mkdirSync(join(dir, "older"), { recursive: true });
-      await compile({ outfile: out + ".tmp", build: "0lderbuild00", version: packageVersion(), sourcemap: false });
-      require("node:fs").renameSync(out + ".tmp", out);
+const extra = new Map<string, Promise<string>>();
+/** A compiled ws for this machine that trusts the test key, cached beside the release under older/. */
+function extraBinary(name: string, o: { build: string; version: string; released: boolean }): Promise<string> {
+  let p = extra.get(name);
+  if (!p) {
+    p = (async () => {
+      const { dir, key } = await testRelease();
+      const out = join(dir, "older", name);
+      if (!existsSync(out)) {
+        mkdirSync(join(dir, "older"), { recursive: true });
+        await compile({ outfile: `${out}.tmp`, build: o.build, version: o.version, sourcemap: false, testingReleaseKey: key.publicKey, ...(o.released ? { releaseBase: TEST_DEFAULT_BASE } : {}) });
+        renameSync(`${out}.tmp`, out);
+      }
+      return out;
+    })();
+    extra.set(name, p);
+  }
+  return p;
+}
+
+/** A released ws for this machine with another build id ("0lderbuild00"): what self-update replaces. */
+export const olderBinary = () => extraBinary("ws", { build: "0lderbuild00", version: packageVersion(), released: true });
+
+/** A ws built from source (`bun run build`, not released) at version 99.0.0: newer than the release. */
+export const sourceBuiltNewer = () => extraBinary("ws-source", { build: "s0urcebuild0", version: "99.0.0", released: false });
+
+let tls: { cert: string; key: string } | undefined;
+/** A certificate for 127.0.0.1 (made once with openssl), and the environment that trusts it:
+ * curl reads CURL_CA_BUNDLE, Bun (ws) NODE_EXTRA_CA_CERTS. */
+export function testTls(): { cert: string; key: string; env: Record<string, string> } {
+  if (!tls) {
+    const dir = join(CACHE, ".tls");
+    const cert = join(dir, "cert.pem");
+    const key = join(dir, "key.pem");
+    if (!existsSync(cert)) {
+      mkdirSync(dir, { recursive: true });
+      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${key}.tmp`, "-out", `${cert}.tmp`, "-days", "3650", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stderr: "pipe" });
+      if (made.exitCode !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr.toString()}`);
+      renameSync(`${key}.tmp`, key);
+      renameSync(`${cert}.tmp`, cert);
     }
-    return out;
-  })());
+    tls = { cert, key };
+  }
+  return { ...tls, env: { CURL_CA_BUNDLE: tls.cert, NODE_EXTRA_CA_CERTS: tls.cert } };
 }
 
 export interface ServeOptions {
@@ -54,15 +110,41 @@ export interface ServeOptions {
   truncate?: string;
   /** Answered 404. */
   missing?: string;
+  /** Served with these contents instead. */
+  replace?: Record<string, Uint8Array | string>;
+  /** Served forever, with no length announced. */
+  endless?: string;
+  /** Answered with a redirect to this URL. */
+  redirect?: Record<string, string>;
+  /** Plain http instead of https. */
+  http?: boolean;
 }
 
-/** Serves `dir` on 127.0.0.1 (an ephemeral port); `url` is the release base. */
+/** Serves `dir` on 127.0.0.1 (an ephemeral port), over https unless `http`; `url` is the release
+ * base, `requests` the names asked for, `sent` the bytes of endless answers sent. */
 export function serveRelease(dir: string, o: ServeOptions = {}) {
+  const requests: string[] = [];
+  const state = { endlessSent: 0 };
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
+    ...(o.http ? {} : { tls: { cert: Bun.file(testTls().cert), key: Bun.file(testTls().key) } }),
     fetch(req) {
       const name = decodeURIComponent(new URL(req.url).pathname.slice(1));
+      requests.push(name);
+      if (o.redirect?.[name] !== undefined) return Response.redirect(o.redirect[name]!, 302);
+      if (o.replace?.[name] !== undefined) return new Response(o.replace[name] as BodyInit);
+      if (name === o.endless) {
+        const chunk = new Uint8Array(64 * 1024).fill(0x61);
+        return new Response(
+          new ReadableStream({
+            pull(c) {
+              state.endlessSent += chunk.length;
+              c.enqueue(chunk);
+            },
+          }),
+        );
+      }
       if (name.includes("/") || name.startsWith(".") || name === o.missing || !existsSync(join(dir, name))) return new Response("not found", { status: 404 });
       if (name === o.corrupt || name === o.truncate) {
         const data = readFileSync(join(dir, name));
@@ -72,5 +154,5 @@ export function serveRelease(dir: string, o: ServeOptions = {}) {
       return new Response(Bun.file(join(dir, name)));
     },
   });
-  return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  return { url: `${o.http ? "http" : "https"}://127.0.0.1:${server.port}`, requests, state, stop: () => server.stop(true) };
 }

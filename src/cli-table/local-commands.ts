@@ -114,8 +114,12 @@ export const LOCAL_COMMANDS: Command[] = [
   },
   {
     path: "self-update",
-    summary: "Replace this ws with a release's binary, checked against its SHA256SUMS (docs/install.md)",
-    params: [flag("to", "string", "The version to install (default: the latest)"), flag("from", "string", "The release directory's URL (default: where this ws was released)")],
+    summary: "Replace this ws with a release's binary over https, checked against its signed SHA256SUMS (docs/install.md)",
+    params: [
+      flag("to", "string", "The version to install (default: the latest; an older one only when named here)"),
+      flag("from", "string", "The release directory's https URL (default: where this ws was released)"),
+      flag("force", "boolean", "Replace a ws built from source (bun run build) too"),
+    ],
     run: "selfUpdate",
   },
   {
