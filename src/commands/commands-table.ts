@@ -47,6 +47,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "choose-tree", description: "Pick a workspace, tab or pane from a tree, with a preview" },
   { name: "sync-panes", description: "Type into every pane of this tab at once, or stop (SYNC on the status line)" },
   { name: "reload-config", description: "Read keys.toml again (as ws config reload)" },
+  { name: "refresh-client", description: "Draw the whole screen again (tmux's refresh-client), when your terminal shows cells left behind" },
   { name: "next-blocked-agent", description: "Go to the next agent that waits for you, without the dashboard" },
 ];
 

@@ -9,14 +9,19 @@ const ESC = "\x1b";
 
 /**
  * A cell whose width terminals disagree on: symbols and emoji (✅ is two cells in Unicode 9+
- * tables, one in older ones), anything outside the BMP, and clusters (ZWJ sequences, flags, skin
- * tones, combining marks). The cursor is placed again after one, so a terminal that draws it
- * narrower or wider misplaces that cell alone, not the rest of the row. CJK and Latin are sure.
+ * tables, one in older ones), anything outside the BMP, and clusters holding anything from U+2000
+ * on (an emoji presentation selector as in ❤️ or ©️, a keycap #️⃣, a ZWJ sequence, a skin tone, a
+ * flag), which a terminal may measure code point by code point. The cursor is placed again after
+ * one, so a terminal that draws it narrower or wider misplaces that cell alone, not the rest of the
+ * row. CJK, Latin and letters with combining accents are sure.
  */
 export function unsureWidth(ch: string): boolean {
-  if (ch.length !== 1) return true;
-  const c = ch.charCodeAt(0);
-  return c >= 0x2000 && c < 0x3000;
+  if (ch.length === 1) {
+    const c = ch.charCodeAt(0);
+    return c >= 0x2000 && c < 0x3000;
+  }
+  for (let i = 0; i < ch.length; i++) if (ch.charCodeAt(i) >= 0x2000) return true;
+  return false;
 }
 
 export class ScreenDiff {
@@ -83,7 +88,7 @@ export class ScreenDiff {
         }
         const ch = next.chars[i]!;
         body += ch;
-        cx = ch.charCodeAt(0) >= 0x2000 && unsureWidth(ch) ? -1 : x + w;
+        cx = (ch.length > 1 || ch.charCodeAt(0) >= 0x2000) && unsureWidth(ch) ? -1 : x + w;
         cy = y;
         // At the right margin the terminal is in its pending-wrap state: re-position next time.
         if (cx >= cols) cx = -1;

@@ -41,7 +41,7 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
   [",", "rename-tab"], ["$", "rename-workspace"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"], ["W", "new-workstream"],
   ["C-Space", "send-prefix"],
   [";", "last-pane"], ["l", "last-tab"], ["&", "close-tab"], ["]", "paste"], [":", "command-prompt"],
-  ["S", "sync-panes"], ["r", "reload-config"], ["!", "next-blocked-agent"],
+  ["S", "sync-panes"], ["r", "reload-config"], ["R", "refresh-client"], ["!", "next-blocked-agent"],
 ];
 
 export function defaultKeymap(): Keymap {

@@ -20,6 +20,8 @@ function say(ui: Interface, text: string): void {
  * view. */
 export function commandLine(ui: Interface, line: string): void {
   const problem = checkCommandLine(line);
+  // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes.
+  if (problem && isCommand(line.trim())) return runKeyCommand(ui, line.trim());
   if (problem) return say(ui, `ws ${line}: ${problem}`);
   const socket = ui.opts.socketPath;
   if (!socket) return say(ui, "this server runs no command lines");
@@ -300,6 +302,10 @@ export function runUiCommand(ui: Interface, name: string): void {
       const problems = ui.reloadConfig();
       return say(ui, problems.length ? problems.join("  ·  ") : "keys.toml read again");
     }
+    case "refresh-client":
+      // Forget what the terminal was sent: the next frame clears it and draws every cell.
+      ui.client?.diff.reset();
+      return ui.invalidate();
     case "next-blocked-agent": {
       if (!ui.nextBlockedAgent) throw new Error("the agents feature is not in this ws build");
       const id = ui.nextBlockedAgent(focused?.id);
