@@ -100,9 +100,9 @@ describe("the plan as the sandbox tools take it", () => {
     expect(profile).toContain('(deny file-write* (subpath "/"))');
     expect(profile).toContain(`(subpath "${join(home, "code/notes")}")`);
     expect(profile).toMatch(new RegExp(`\\(deny file-read\\* file-write\\* .*\\(subpath "${join(home, ".ssh")}"\\)`));
-    expect(profile).toContain("(deny network-outbound (remote unix-socket))");
+    expect(profile).toContain('(deny network-outbound (remote unix-socket (path-regex #"^/")))');
     expect(profile).toContain(`(allow network-outbound (remote unix-socket (path-literal "${join(runtime, "default.sock")}")))`);
-    expect(profile).toContain("(deny network-outbound (remote ip))");
+    expect(profile).toContain('(deny network-outbound (remote ip "*:*"))');
     expect(seatbeltProfile({ ...plan, write: ['/a"b'] }, "/t")).toContain('(subpath "/a\\"b")');
   });
 

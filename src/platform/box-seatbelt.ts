@@ -26,9 +26,9 @@ export function seatbeltProfile(plan: BoxPlan, tmp: string): string {
   lines.push(`(allow file-read* file-write* ${again.map((w) => `(subpath ${lit(w)})`).join(" ")})`);
   if (plan.read.length) lines.push(`(allow file-read* ${plan.read.map((r) => `(subpath ${lit(r)})`).join(" ")})`);
   // No Unix socket but the pane's own (the person's ssh-agent, tmux, launchd's per-user ones).
-  lines.push("(deny network-outbound (remote unix-socket))");
+  lines.push('(deny network-outbound (remote unix-socket (path-regex #"^/")))');
   if (plan.socket) lines.push(`(allow network-outbound (remote unix-socket (path-literal ${lit(plan.socket)})))`, `(allow file-read* (literal ${lit(plan.socket)}))`);
-  if (!plan.network) lines.push("(deny network-outbound (remote ip))", "(deny network-inbound (local ip))");
+  if (!plan.network) lines.push('(deny network-outbound (remote ip "*:*"))', '(deny network-inbound (local ip "*:*"))');
   return lines.join("\n") + "\n";
 }
 
