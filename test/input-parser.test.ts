@@ -118,12 +118,44 @@ describe("input parser", () => {
   });
 
   test("the terminal's answers to the keyboard query are reported, not typed, whatever surrounds them", () => {
-    const replies: string[] = [];
+    const replies: unknown[] = [];
     const p = new InputParser((r) => replies.push(r));
     expect(p.feed("a\x1b[?0u\x1b[?62;22cb\x1b[?1")).toEqual([key({ Char: "a" }), key({ Char: "b" })]);
     expect(p.feed(";2c\x1b[?15u")).toEqual([]);
     expect(replies).toEqual(["kitty-flags", "device-attributes", "device-attributes", "kitty-flags"]);
     // A kitty key (no "?") is a key still.
     expect(p.feed("\x1b[13;2u")).toEqual([key("Enter", "SHIFT")]);
+  });
+});
+
+describe("the terminal's answers to ws's questions about it", () => {
+  const replies = (...chunks: string[]) => {
+    const got: unknown[] = [];
+    const p = new InputParser((r) => got.push(r));
+    const events = chunks.flatMap((c) => p.feed(c));
+    return { got, events, flushed: p.flush() };
+  };
+
+  test("OSC colour answers (BEL or ST) and XTVERSION are replies, never keys, whole or split", () => {
+    const all = "\x1b]11;rgb:1111/2222/3333\x07\x1b]4;1;rgb:cdcd/0000/0000\x1b\\\x1bP>|tmux 3.3a\x1b\\x";
+    const want = [{ osc: "11;rgb:1111/2222/3333" }, { osc: "4;1;rgb:cdcd/0000/0000" }, { xtversion: "tmux 3.3a" }];
+    const whole = replies(all);
+    expect(whole.got).toEqual(want);
+    expect(whole.events).toEqual([key({ Char: "x" })]);
+    for (let i = 1; i < all.length; i++) {
+      const split = replies(all.slice(0, i), all.slice(i));
+      expect(split.got).toEqual(want);
+      expect(split.events).toEqual([key({ Char: "x" })]);
+    }
+  });
+
+  test("ESC ] and ESC P that are not answers stay keys: M-], M-P, and an unended one once the ESC timeout is up", () => {
+    expect(replies("\x1b]").flushed).toEqual([key({ Char: "]" }, "ALT")]);
+    expect(replies("\x1b]x").events).toEqual([key({ Char: "]" }, "ALT"), key({ Char: "x" })]);
+    expect(replies("\x1bPa").events).toEqual([key({ Char: "P" }, "SHIFT | ALT"), key({ Char: "a" })]);
+    const unended = replies("\x1b]1");
+    expect(unended.events).toEqual([]);
+    expect(unended.flushed).toEqual([key({ Char: "]" }, "ALT"), key({ Char: "1" })]);
+    expect(unended.got).toEqual([]);
   });
 });

@@ -78,10 +78,13 @@ describe("attached", () => {
     await term.waitFor("ws", "UNDER-THE-POPUP");
   });
 
-  test("#{client_termtype} is the attached terminal's TERM", async () => {
+  test("#{client_termtype} is what the terminal says it is (XTVERSION), #{client_termname} its TERM, as in tmux 3.3a", async () => {
     const term_ = (await term.tmux("show-options", "-gv", "default-terminal")).trim(); // what tmux gives ws attach
     expect(term_).not.toBe("");
-    expect(await shim(["display-message", "-p", "#{client_termtype}"])).toEqual({ code: 0, stdout: `${term_}\n`, stderr: "" });
+    expect(await shim(["display-message", "-p", "#{client_termname}"])).toEqual({ code: 0, stdout: `${term_}\n`, stderr: "" });
+    // tmux answers XTVERSION with its name and version, as `tmux -V` prints them.
+    const version = (await term.tmux("-V")).trim();
+    await waitFor("the terminal's answer", async () => ((await shim(["display-message", "-p", "#{client_termtype}"])).stdout === `${version}\n` ? true : undefined));
   });
 
   test("a popup is drawn over the tab with a border, takes the keys, and closes with its program, the screen under it back", async () => {

@@ -7,9 +7,10 @@
 import { fstatSync, writeSync } from "node:fs";
 import type { Socket } from "bun";
 import { BUILD } from "../build-info";
-import { FrameDecoder, FRAME_DIRECT, FRAME_KEYS, FRAME_OUTPUT, FRAME_EXIT, encodeEvent, frameText, type ExitNotice } from "../protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_KEYS, FRAME_OUTPUT, FRAME_EXIT, FRAME_TERMINAL, encodeEvent, encodeFrame, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
-import { KEYS_QUERY, KeyProbe, isKeyProtocol, keysOff, keysOn, type KeyProtocol } from "../protocol/key-protocol";
+import { KEYS_QUERY, KeyProbe, isKeyProtocol, keysOff, keysOn, probeMs, type KeyProtocol } from "../protocol/key-protocol";
+import { TERMINAL_QUERY, TerminalAsk, asksTerminal } from "../protocol/terminal-report";
 import { connectClient, connectsLocally, serverName } from "./connect";
 import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure, formatMs } from "./stream";
@@ -100,7 +101,11 @@ export function runAttach(o: AttachOptions): Promise<number> {
     /** Keyboard protocols on in the terminal, which restore() undoes. */
     let keys: readonly KeyProtocol[] = [];
     let probe: KeyProbe | undefined;
-    const parser = new InputParser((r) => probe?.reply(r));
+    let terminalAsk: TerminalAsk | undefined;
+    const parser = new InputParser((r) => {
+      probe?.reply(r);
+      terminalAsk?.reply(r);
+    });
     let escTimer: ReturnType<typeof setTimeout> | undefined;
     const outQueue: Uint8Array[] = [];
 
@@ -108,6 +113,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
       if (!entered) return;
       entered = false;
       probe?.stop();
+      terminalAsk?.stop();
       try {
         writeAll(1, keysOff(keys) + LEAVE);
       } catch {}
@@ -177,12 +183,15 @@ export function runAttach(o: AttachOptions): Promise<number> {
       keys = [...keys, ...ps];
       writeAll(1, ps.map(keysOn).join(""));
     };
-    // This client reads the terminal, so it asks; the answers come back through `parser`.
+    // This client reads the terminal, so it asks; the answers come back through `parser`. Its
+    // colours and version go to the server in a TERMINAL frame (the keyboard's DA1 ends them).
     const pumpInput = () => {
       stdin.on("data", onInput);
       stdin.resume();
       probe = new KeyProbe((p) => turnOn([p]));
-      writeAll(1, KEYS_QUERY);
+      const ask = asksTerminal(process.env.TERM);
+      if (ask) terminalAsk = new TerminalAsk((r) => send(encodeFrame(FRAME_TERMINAL, JSON.stringify(r))), probeMs());
+      writeAll(1, (ask ? TERMINAL_QUERY : "") + KEYS_QUERY);
     };
 
     const onFrames = (bytes: Uint8Array) => {

@@ -14,14 +14,14 @@ export default defineMessage({
     current: { type: "string", description: "The workspace on screen" },
     size: { type: "object", description: "`cols`, `rows`: the attached client's terminal (or the default)" },
     workspaces: { type: "array", description: "`id`, `name`, `current`, `active_tab`, `tabs` (each: `id`, `name`, `project`?, `active`, `focused`, `zoomed`, `panes`, `root` layout tree)" },
-    client: { type: "object|null", description: "The attached terminal client, or null: `term`, its $TERM (empty when it sent none)" },
+    client: { type: "object|null", description: "The attached terminal client, or null: `term`, its $TERM (empty when it sent none); `version`, its terminal's XTVERSION answer (empty until it gives one, and for a terminal that gives none)" },
     panes: { type: "array", description: "`pane`, `workspace`, `tab`, `label`, `title`, `command`, `cwd`, `pid`, `cols`, `rows`, `agent_status`?" },
   },
   example: { v: 6, id: 1, type: "session_snapshot" },
   handle(_p, { session, services }) {
     const agents = services.get("agents");
     const ui = services.get("ui");
-    const client = ui?.client ? { term: ui.clientTerm ?? "" } : null;
+    const client = ui?.client ? { term: ui.clientTerm ?? "", version: ui.clientVersion ?? "" } : null;
     return { ...snapshot(session, { bootId: services.control.bootId, seq: services.control.events.seq }, (pane) => agents?.status(pane)?.status), client };
   },
 });

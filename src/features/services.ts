@@ -57,6 +57,8 @@ export interface UiService extends UiHooks {
   readonly client: unknown;
   /** The attached client's $TERM, when it sent a sane one. */
   readonly clientTerm: string | undefined;
+  /** The attached terminal's XTVERSION answer ("tmux 3.3a"), once it has given one. */
+  readonly clientVersion: string | undefined;
   /** End the attached client's stream with this notice (ws restart). */
   detachClient(notice: ExitNotice): void;
   /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */

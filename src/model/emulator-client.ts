@@ -9,6 +9,7 @@ import type { CellMatch, CellPos, CellRow } from "./cell-text";
 import { receiveMessageOnPort } from "node:worker_threads";
 import { CellArrays, type CellSink } from "./cells";
 import { onInputHold } from "./parse-slices";
+import { onTerminalColours, terminalColours } from "./terminal-colours";
 import { drawCells, type Published, type Reply, type RowCells, type ScreenState, type ToWorker } from "./emulator-protocol";
 import type { ScreenModes } from "./emulator-modes";
 import type { EmulatorOptions } from "./emulator";
@@ -45,6 +46,9 @@ class EmulatorWorker {
     this.requests = channel.port1;
     this.worker.postMessage({ t: "init", port: channel.port2, flag: this.flag.buffer, hold: this.hold.buffer, busy: this.busy.buffer }, [channel.port2]);
     onInputHold((until) => (this.hold[0] = until));
+    // Panes in the worker answer colour queries with what the main thread has, as it changes.
+    this.worker.postMessage({ t: "colours", colours: terminalColours() } satisfies ToWorker);
+    onTerminalColours((colours) => this.worker.postMessage({ t: "colours", colours } satisfies ToWorker));
     this.worker.onmessage = (e: MessageEvent) => {
       const m = e.data as Published;
       this.screens.get(m.id)?.apply(m);

@@ -4,12 +4,15 @@
 import { CellArrays, type CellSink } from "./cells";
 import type { ScreenModes } from "./emulator-modes";
 import type { ShellSnapshot } from "./shell-marks";
+import type { TerminalColours } from "./terminal-colours";
 
 export type ToWorker =
   | { t: "out"; id: number; bytes: Uint8Array }
   /** Drop the output not parsed yet (the pane is closing). */
   | { t: "discard"; id: number }
-  | { t: "close"; id: number };
+  | { t: "close"; id: number }
+  /** The person's terminal's colours changed (an attach, a detach): what panes' queries get. */
+  | { t: "colours"; colours: TerminalColours };
 
 /** Everything cheap the main thread reads of a screen, sent with every publish. */
 export interface ScreenState {

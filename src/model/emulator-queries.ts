@@ -1,11 +1,13 @@
 // A pane's program asks its terminal questions (DA1/DA2, DSR, cursor position, DECRQM, window
-// size, XTVERSION, the kitty keyboard flags) and often waits for the answer: vttest hangs, Gemini
+// size, XTVERSION, the kitty keyboard flags, its colours) and often waits for the answer: vttest hangs, Gemini
 // CLI waits out a 1 s probe. The pane's emulator is that terminal: xterm answers most itself
 // through its onData (Emulator routes that to the pane's PTY); this adds what it leaves out, and
 // the VT100 behaviour vttest checks that xterm.js skips (DECCOLM, DEC graphics arrows).
 import type { Terminal } from "@xterm/headless";
 import { WS_VERSION } from "../build-info";
 import type { ExtraModes } from "./emulator-modes";
+import { terminalColours } from "./terminal-colours";
+import { normaliseColour } from "../protocol/terminal-report";
 
 type Params = (number | number[])[];
 const first = (p: Params, dflt = 0): number => {
@@ -33,8 +35,63 @@ export function answerQueries(term: Terminal, extra: ExtraModes, reply: (s: stri
     else return false;
     return true;
   });
+  answerColours(term, reply);
   trackDeccolm(term);
   addDecGraphicsArrows(term);
+}
+
+type DynamicColour = "fg" | "bg" | "cursor";
+const DYNAMIC: Record<number, DynamicColour> = { 10: "fg", 11: "bg", 12: "cursor" };
+
+/**
+ * The colour queries: OSC 10, 11, 12 (`?`, or `?;?` for the ones after it, as xterm reads them)
+ * and OSC 4 (`n;?` pairs). The answer is the colour the program set itself, if it did, else the
+ * person's terminal's (model/terminal-colours.ts), ended with ST; it goes to this pane's program
+ * only, in order with its other answers. xterm's own handling of the rest still runs.
+ */
+function answerColours(term: Terminal, reply: (s: string) => void): void {
+  const own: { fg?: string; bg?: string; cursor?: string; palette: Map<number, string> } = { palette: new Map() };
+  for (const first of [10, 11, 12]) {
+    term.parser.registerOscHandler(first, (data) => {
+      data.split(";").forEach((spec, i) => {
+        const key = DYNAMIC[first + i];
+        if (!key) return;
+        if (spec === "?") reply(`\x1b]${first + i};${own[key] ?? terminalColours()[key]}\x1b\\`);
+        else {
+          const c = normaliseColour(spec);
+          if (c) own[key] = c;
+        }
+      });
+      return false;
+    });
+    term.parser.registerOscHandler(first + 100, () => {
+      own[DYNAMIC[first]!] = undefined;
+      return false;
+    });
+  }
+  term.parser.registerOscHandler(4, (data) => {
+    const parts = data.split(";");
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const n = Number(parts[i]);
+      if (!Number.isInteger(n) || n < 0 || n > 255) continue;
+      if (parts[i + 1] === "?") reply(`\x1b]4;${n};${own.palette.get(n) ?? terminalColours().palette[n]}\x1b\\`);
+      else {
+        const c = normaliseColour(parts[i + 1]!);
+        if (c) own.palette.set(n, c);
+      }
+    }
+    return false;
+  });
+  term.parser.registerOscHandler(104, (data) => {
+    if (data === "") own.palette.clear();
+    else for (const n of data.split(";")) own.palette.delete(Number(n));
+    return false;
+  });
+  term.parser.registerEscHandler({ final: "c" }, () => {
+    own.fg = own.bg = own.cursor = undefined;
+    own.palette.clear();
+    return false;
+  });
 }
 
 interface ClearParts {

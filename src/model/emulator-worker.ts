@@ -6,6 +6,7 @@
 // synchronous requests on a port of their own (emulator-client.ts).
 declare const self: Worker;
 import type { CellPos } from "./cell-text";
+import { setTerminalColours } from "./terminal-colours";
 import { Emulator } from "./emulator";
 import { RowCells, type MarkEvent, type Published, type Reply, type Request, type ToWorker } from "./emulator-protocol";
 import { DirtyRows } from "./dirty-rows";
@@ -355,6 +356,9 @@ self.onmessage = (e: MessageEvent) => {
       schedule();
       return;
     }
+    case "colours":
+      setTerminalColours(m.colours);
+      return;
     case "discard": {
       const h = hosts.get(m.id);
       if (h) (h.queue = []), (h.queued = 0), ready.delete(h);

@@ -27,6 +27,8 @@ import { IdCounters } from "./session-ids";
 import { fallbackNote, planTab, runNow, runPaced, treeTabSpec, type BuildSteps, type RestoreTabSpec, type TabPlan, type TabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
 import type { Workstream } from "./workstream";
+import type { TerminalReport } from "../protocol/terminal-report";
+import { coloursFrom, setTerminalColours } from "./terminal-colours";
 
 export type { NewPaneOptions } from "./launch";
 export type { RestoreTabSpec, TabSpec } from "./tab-builder";
@@ -158,6 +160,12 @@ export class Session {
   }
 
   /** Size every pane of a tab to its cell. */
+  /** What the attached terminal said about itself (undefined: none attached): panes' colour
+   * queries are answered from it (terminal-colours.ts). */
+  setClientTerminal(r: TerminalReport | undefined): void {
+    setTerminalColours(coloursFrom(r));
+  }
+
   relayout(tab: Tab): void {
     sizePanes(tab, this.layoutArea(), this.panes);
   }

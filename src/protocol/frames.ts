@@ -11,10 +11,15 @@ export const FRAME_DIRECT = 3;
 /** v6: the server turned this keyboard protocol on in the client's terminal (payload: its name,
  * key-protocol.ts), which the client undoes when it restores the terminal. */
 export const FRAME_KEYS = 4;
+/** v6, client → server: what the client's terminal said about itself when the client asked it
+ * (it reads the terminal): JSON, terminal-report.ts's TerminalReport. Only the first counts; one
+ * over MAX_TERMINAL_REPORT bytes or not well formed is ignored, as are the fields that are not. */
+export const FRAME_TERMINAL = 5;
+export const MAX_TERMINAL_REPORT = 16 * 1024;
 export const FRAME_HEADER = 5;
 export const MAX_FRAME_PAYLOAD = 64 * 1024 * 1024;
 
-export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT | typeof FRAME_DIRECT | typeof FRAME_KEYS;
+export type FrameKind = typeof FRAME_OUTPUT | typeof FRAME_EXIT | typeof FRAME_EVENT | typeof FRAME_DIRECT | typeof FRAME_KEYS | typeof FRAME_TERMINAL;
 
 export interface Frame {
   kind: FrameKind;
@@ -30,7 +35,7 @@ export interface ExitNotice {
 
 /** Buffer space kept between frames; more is let go once it is empty. */
 const KEEP_BUFFER = 64 * 1024;
-const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT, FRAME_DIRECT, FRAME_KEYS]);
+const KNOWN = new Set<number>([FRAME_OUTPUT, FRAME_EXIT, FRAME_EVENT, FRAME_DIRECT, FRAME_KEYS, FRAME_TERMINAL]);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 

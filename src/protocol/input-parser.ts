@@ -118,6 +118,12 @@ function parseOne(b: number[], final: boolean): Step {
       if (kp) return { n: 3, ev: kp === "Enter" ? keyEvent("Enter", 0, "Press", KEYPAD) : keyEvent({ Char: kp }, 0, "Press", KEYPAD) };
       return { n: 3, ev: null };
     }
+    // The terminal's answers to TERMINAL_QUERY (terminal-report.ts): an OSC (ESC ] digits …) or
+    // XTVERSION's DCS (ESC P > | …). Unended by the ESC timeout, they are keys after all (M-]).
+    if (c1 === 0x5d /* ] */ || c1 === 0x50 /* P */) {
+      const r = parseString(b, final);
+      if (r !== undefined) return r;
+    }
     // ESC ESC: the first is the Esc key, whatever follows. Two Escs typed at once are two keys,
     // and ESC ESC [ A is Esc then Up, as tmux 3.3 reads them.
     if (c1 === ESC) return { n: 1, ev: keyEvent("Esc") };
@@ -146,6 +152,30 @@ function parseOne(b: number[], final: boolean): Step {
   const ch = dec.decode(new Uint8Array(b.slice(0, len)));
   if (ch === "\ufffd" && len > 1 && !validCont(b, len)) return { n: 1, ev: null };
   return { n: len, ev: charEvent(ch) };
+}
+
+/** The longest answer string ws reads; past it the bytes are keys (no asked-for answer is longer). */
+const MAX_REPLY_STRING = 1024;
+const XTVERSION_HEAD = [0x1b, 0x50, 0x3e, 0x7c]; // ESC P > |
+
+/** An OSC or XTVERSION answer at the head of `b`: the reply, "more" while it may still be one,
+ * undefined when it is not one (then ESC starts an Alt key). */
+function parseString(b: number[], final: boolean): Step | undefined {
+  const osc = b[1] === 0x5d;
+  // An OSC answer starts with its number; the body is everything after ESC ] (or ESC P > |).
+  const head = osc ? 2 : XTVERSION_HEAD.length;
+  if (osc ? b.length > 2 && !(b[2]! >= 0x30 && b[2]! <= 0x39) : XTVERSION_HEAD.some((h, i) => i < b.length && b[i] !== h)) return undefined;
+  for (let i = head; i < b.length && i < MAX_REPLY_STRING; i++) {
+    const c = b[i]!;
+    const end = c === 0x07 && osc ? 1 : c === 0x1b && b[i + 1] === 0x5c ? 2 : 0;
+    if (end) {
+      const body = String.fromCharCode(...b.slice(head, i));
+      return { n: i + end, ev: null, reply: osc ? { osc: body } : { xtversion: body } };
+    }
+    if (c === 0x1b && i + 1 === b.length) break; // ESC at the end: ST may be split
+    if (c < 0x20 && c !== 0x1b) return undefined; // a control byte: not an answer
+  }
+  return final || b.length >= MAX_REPLY_STRING ? undefined : "more";
 }
 
 function validCont(b: number[], len: number) {

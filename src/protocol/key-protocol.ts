@@ -11,8 +11,9 @@
 export type KeyProtocol = "kitty" | "modify-other-keys";
 const KEY_PROTOCOLS: readonly KeyProtocol[] = ["kitty", "modify-other-keys"];
 
-/** What the input parser reports of the terminal's answers to KEYS_QUERY (they are not keys). */
-export type TerminalReply = "kitty-flags" | "device-attributes";
+/** What the input parser reports of the terminal's answers to KEYS_QUERY and TERMINAL_QUERY
+ * (terminal-report.ts; they are not keys): an OSC answer's body (`11;rgb:…`), XTVERSION's text. */
+export type TerminalReply = "kitty-flags" | "device-attributes" | { osc: string } | { xtversion: string };
 
 /** The questions: kitty's flags, then primary device attributes (answered by every terminal). */
 export const KEYS_QUERY = "\x1b[?u\x1b[c";
@@ -22,7 +23,7 @@ export const KEYS_QUERY = "\x1b[?u\x1b[c";
  * drives the terminal, else `ws attach`) changes it. */
 const KEYS_PROBE_MS = 1000;
 
-function probeMs(): number {
+export function probeMs(): number {
   const v = Number(process.env.WS_KEYS_PROBE_MS);
   return process.env.WS_KEYS_PROBE_MS && Number.isFinite(v) && v >= 0 ? Math.min(v, 60_000) : KEYS_PROBE_MS;
 }
@@ -53,6 +54,7 @@ export class KeyProbe {
 
   /** An answer arrived: kitty's flags settle it; DA1 first means no kitty. Later ones are ignored. */
   reply(r: TerminalReply): void {
+    if (typeof r === "object") return; // an answer to another question
     this.settle(r === "kitty-flags" ? "kitty" : "modify-other-keys");
   }
 

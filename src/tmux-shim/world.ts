@@ -58,8 +58,9 @@ export interface TSession {
 export interface World {
   sessions: TSession[];
   panes: Map<number, TPane>;
-  /** The attached terminal (tmux's client): its size, and its TERM (empty with none attached). */
-  client: { width: number; height: number; term: string };
+  /** The attached terminal (tmux's client): its size, its TERM and its XTVERSION answer (empty
+   * with none attached, and for a terminal that gave none). */
+  client: { width: number; height: number; term: string; version: string };
 }
 
 /** Ask the server, failing with the server's message. */
@@ -82,7 +83,7 @@ export async function loadWorld(sock: string): Promise<World> {
   const [snap, list] = await Promise.all([call(sock, "session_snapshot"), call(sock, "pane_list")]);
   const rows = new Map((list.panes as Listing[]).map((p) => [p.pane, p]));
   const size = snap.size as { cols: number; rows: number };
-  const world: World = { sessions: [], panes: new Map(), client: { width: size.cols, height: size.rows, term: String((snap.client as { term?: unknown } | null)?.term ?? "") } };
+  const world: World = { sessions: [], panes: new Map(), client: { width: size.cols, height: size.rows, ...clientOf(snap.client) } };
   for (const w of snap.workspaces as SnapWorkspace[]) {
     const session: TSession = { id: w.id, name: w.name, current: w.current, windows: [] };
     w.tabs.forEach((t, ti) => {
@@ -210,6 +211,12 @@ export interface FormatContext {
 const flag = (b: boolean) => (b ? "1" : "0");
 const basename = (p: string) => p.replace(/\/+$/, "").split("/").pop() ?? "";
 
+/** The attached client's TERM and terminal version, from a snapshot's `client`. */
+function clientOf(c: unknown): { term: string; version: string } {
+  const o = (c ?? {}) as { term?: unknown; version?: unknown };
+  return { term: String(o.term ?? ""), version: String(o.version ?? "") };
+}
+
 /** The variables of a format, for one session, window and pane. */
 export function variables(ctx: FormatContext): (name: string) => string | undefined {
   const { pane, world } = ctx;
@@ -223,8 +230,9 @@ export function variables(ctx: FormatContext): (name: string) => string | undefi
       case "version": return TMUX_VERSION;
       case "socket_path": return ctx.sock;
       case "pid": return ctx.serverPid !== undefined ? String(ctx.serverPid) : undefined;
-      case "client_termtype": return world.client.term;
-      case "client_termname": return process.env.TERM ?? "";
+      // As tmux 3.3a: the terminal's XTVERSION answer (empty if it gave none), and its TERM.
+      case "client_termtype": return world.client.version;
+      case "client_termname": return world.client.term;
       case "client_width": return String(world.client.width);
       case "client_height": return String(world.client.height);
       case "client_session": return world.sessions.find((s) => s.current)?.name ?? "";

@@ -7,9 +7,10 @@
 // client's bytes closes this connection with a logged error and touches nothing else.
 
 import type { Connection } from "../protocol/connection";
-import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, FRAME_KEYS, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
+import { FrameDecoder, FRAME_DIRECT, FRAME_EVENT, FRAME_KEYS, FRAME_TERMINAL, MAX_TERMINAL_REPORT, encodeFrame, encodeOutput, encodeExit, frameText, type ExitNotice } from "../protocol/frames";
 import { ESC_TIMEOUT_MS, InputParser } from "../protocol/input-parser";
-import { KEYS_QUERY, KeyProbe, keysOn, type KeyProtocol } from "../protocol/key-protocol";
+import { KEYS_QUERY, KeyProbe, keysOn, probeMs, type KeyProtocol, type TerminalReply } from "../protocol/key-protocol";
+import { TERMINAL_QUERY, TerminalAsk, asksTerminal, checkTerminalReport, type TerminalReport } from "../protocol/terminal-report";
 import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";
@@ -42,6 +43,12 @@ export class AttachedClient {
   private keyProbe: KeyProbe | undefined;
   /** The keyboard protocol turned on in the terminal, once known. */
   keyProtocol: KeyProtocol | undefined;
+  /** Asking the terminal its colours and version (driveTerminal). */
+  private terminalAsk: TerminalAsk | undefined;
+  /** What the terminal said about itself: asked here (driveTerminal) or told by the client (a
+   * TERMINAL frame). Called at most once. */
+  onTerminal: (r: TerminalReport) => void = () => {};
+  private told = false;
 
   constructor(
     readonly conn: Connection,
@@ -71,6 +78,16 @@ export class AttachedClient {
       let resize: TermEvent | undefined;
       for (const f of frames) {
         if (this.closed) return;
+        if (f.kind === FRAME_TERMINAL) {
+          let json: unknown;
+          try {
+            json = f.payload.length <= MAX_TERMINAL_REPORT ? JSON.parse(frameText(f)) : undefined;
+          } catch {
+            json = undefined;
+          }
+          this.terminalSaid(checkTerminalReport(json));
+          continue;
+        }
         if (f.kind !== FRAME_EVENT) continue;
         const ev = this.parse(f.payload.length ? frameText(f) : "");
         if (!ev) continue;
@@ -96,7 +113,7 @@ export class AttachedClient {
    * `keys: "ask"`): the client turned no keyboard protocol on; ask the terminal and turn one on
    * (key-protocol.ts), without holding any frame back for the answer.
    */
-  driveTerminal(path: string, id?: string, askKeys = false): boolean {
+  driveTerminal(path: string, id?: string, askKeys = false, term?: string): boolean {
     const tty = openClientTty(
       path,
       id,
@@ -106,17 +123,32 @@ export class AttachedClient {
     if (!tty) return false;
     this.tty = tty;
     this.sink = tty.out;
+    // Its colours and version first: the keyboard query's DA1 answer (or a DA1 of its own) then
+    // says every answer is in.
+    const ask = asksTerminal(term) ? (this.terminalAsk = new TerminalAsk((r) => this.terminalSaid(r), probeMs())) : undefined;
+    const question = ask ? TERMINAL_QUERY : "";
     if (!askKeys) {
-      this.keys = new InputParser();
+      this.keys = new InputParser((r) => ask?.reply(r));
       this.conn.write(encodeFrame(FRAME_DIRECT, ""));
+      if (ask) tty.out.write(Buffer.from(question + "\x1b[c"));
       return true;
     }
     const probe = new KeyProbe((p) => this.keysDecided(p));
     this.keyProbe = probe;
-    this.keys = new InputParser((r) => probe.reply(r));
+    this.keys = new InputParser((r: TerminalReply) => {
+      probe.reply(r);
+      ask?.reply(r);
+    });
     this.conn.write(encodeFrame(FRAME_DIRECT, JSON.stringify({ keys: "ask" })));
-    tty.out.write(Buffer.from(KEYS_QUERY));
+    tty.out.write(Buffer.from(question + KEYS_QUERY));
     return true;
+  }
+
+  /** The terminal's report, once: from this server's own question or the client's frame. */
+  private terminalSaid(r: TerminalReport): void {
+    if (this.closed || this.told) return;
+    this.told = true;
+    this.onTerminal(r);
   }
 
   /** The terminal's keyboard protocol is known: the client hears first (it undoes it on detach,
@@ -217,6 +249,7 @@ export class AttachedClient {
     clearTimeout(this.watchdog);
     clearTimeout(this.escTimer);
     this.keyProbe?.stop();
+    this.terminalAsk?.stop();
     this.tty?.close();
     if (this.badEvents > LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: ${this.badEvents - LOGGED_BAD_EVENTS} more invalid events were dropped`);
     this.onGone(this);

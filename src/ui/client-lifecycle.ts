@@ -9,18 +9,23 @@ import { AttachedClient, type ClientLog } from "./attached-client";
 import { OuterModes, PaneFocus } from "./outer-modes";
 import type { Passthrough } from "./passthrough";
 import type { AttachParams } from "../features/services";
+import type { TerminalReport } from "../protocol/terminal-report";
 
 export interface ClientHooks {
   /** An event from the current client. */
   event(c: AttachedClient, ev: TermEvent): void;
   /** The current client went away by itself (its connection closed). */
   gone(): void;
+  /** What the attached terminal said about itself (its colours); undefined: no terminal now. */
+  terminal(r: TerminalReport | undefined): void;
 }
 
 export class ClientSlot {
   client: AttachedClient | undefined;
   /** The attached client's $TERM, when it sent a sane one. */
   term: string | undefined;
+  /** The attached terminal's XTVERSION answer, once it has given one. */
+  version: string | undefined;
   /** The user's terminal's mouse and keypad modes, following the focused pane. */
   readonly outerModes = new OuterModes();
   /** Focus in/out reports to panes as the focus moves. */
@@ -47,16 +52,29 @@ export class ClientSlot {
           this.client = undefined;
           this.hooks.gone();
           this.paneFocus.detached();
+          this.noTerminal();
         }
       },
       this.log,
     );
     this.client = c;
     this.outerModes.reset();
-    if (req.tty) c.driveTerminal(req.tty, req.tty_id, req.keys === "ask");
-    c.send(this.passthrough.attached());
     this.term = req.term !== undefined && /^[\x21-\x7e]{1,128}$/.test(req.term) ? req.term : undefined;
+    // Until the new terminal answers, panes hear the defaults, not the last one's colours.
+    this.noTerminal();
+    c.onTerminal = (r) => {
+      if (this.client !== c) return;
+      this.version = r.version;
+      this.hooks.terminal(r);
+    };
+    if (req.tty) c.driveTerminal(req.tty, req.tty_id, req.keys === "ask", this.term);
+    c.send(this.passthrough.attached());
     return c;
+  }
+
+  private noTerminal(): void {
+    this.version = undefined;
+    this.hooks.terminal(undefined);
   }
 
   /** Let the client go with `notice`, its terminal put back as it was. */
@@ -66,6 +84,7 @@ export class ClientSlot {
     c?.send(this.passthrough.detaching());
     c?.exit(notice);
     if (c) this.paneFocus.detached();
+    if (c) this.noTerminal();
   }
 
   /** Raw bytes for the client's terminal outside the grid (OSC 52, notifications). */

@@ -85,6 +85,7 @@ export class Interface implements FrameHost, UiService {
       gone: () => {
         this.prefixPending = false;
       },
+      terminal: (r) => this.session.setClientTerminal(r),
     });
     this.frames = new FrameScheduler(this, this.log);
     this.focusHistory = new FocusHistory(this.session);
@@ -190,6 +191,11 @@ export class Interface implements FrameHost, UiService {
   /** The attached client's $TERM, when it sent a sane one. */
   get clientTerm(): string | undefined {
     return this.clients.term;
+  }
+
+  /** The attached terminal's XTVERSION answer, once it has given one. */
+  get clientVersion(): string | undefined {
+    return this.clients.version;
   }
 
   attach(req: AttachParams, conn: Connection): void {
