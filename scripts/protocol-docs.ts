@@ -23,6 +23,14 @@ export function render(): string {
   out.push("|---|---|---|---|");
   for (const f of cat.envelope) out.push(`| \`${f.name}\` | ${f.type} | ${f.required ? "yes" : "no"} | ${esc(f.description)} |`);
   out.push("");
+  out.push("## Grants");
+  out.push("");
+  out.push("What a connection must hold to send each message ([security.md](security.md#grants)). A connection on a pane's own socket holds that pane's grants; the main socket is the person's. The levels are ordered, each allowing what the ones before it do; a refusal is `forbidden`, with the grant needed in `hint.grant`.");
+  out.push("");
+  out.push("| Grant | Allows |");
+  out.push("|---|---|");
+  for (const g of cat.grants) out.push(`| \`${g.grant}\` | ${esc(g.description)} |`);
+  out.push("");
   out.push("## Error codes");
   out.push("");
   out.push(`Every message can get the envelope's codes: ${cat.envelope_errors.map((c) => `\`${c}\``).join(", ")}.`);
@@ -37,14 +45,15 @@ export function render(): string {
   out.push("");
   out.push("## Messages");
   out.push("");
-  out.push("| Message | Since | Kind | Summary |");
-  out.push("|---|---|---|---|");
-  for (const m of cat.messages) out.push(`| [\`${m.type}\`](#${m.type}) | v${m.since} | ${m.stream ? "request, stream" : m.request ? "request" : m.request_from ? `message; request at v${m.request_from}` : "message"} | ${esc(m.summary.split(". ")[0]!.replace(/\.$/, ""))} |`);
+  out.push("| Message | Since | Grant | Kind | Summary |");
+  out.push("|---|---|---|---|---|");
+  for (const m of cat.messages) out.push(`| [\`${m.type}\`](#${m.type}) | v${m.since} | ${m.grant} | ${m.stream ? "request, stream" : m.request ? "request" : m.request_from ? `message; request at v${m.request_from}` : "message"} | ${esc(m.summary.split(". ")[0]!.replace(/\.$/, ""))} |`);
   for (const m of cat.messages) {
     out.push("");
     out.push(`### ${m.type}`);
     out.push("");
-    out.push(`Since v${m.since}. ${m.stream ? "A request whose connection becomes a stream." : m.request ? "A request." : m.request_from ? `Not a request at v${m.since}–v${m.request_from - 1}: answered \`ok\`, then acted on. Sent at v${m.request_from}, it is a request: the reply comes once it is done, or the error.` : "Not a request: answered `ok` (plain at v1–v5), then acted on."} ${esc(m.summary)}`);
+    const scope = m.scope === "any" ? " (it may name any pane or workspace)" : m.scope === "all" ? " (below control it must name panes or a workspace of the caller's)" : "";
+    out.push(`Since v${m.since}. Grant: \`${m.grant}\`${scope}. ${m.stream ? "A request whose connection becomes a stream." : m.request ? "A request." : m.request_from ? `Not a request at v${m.since}–v${m.request_from - 1}: answered \`ok\`, then acted on. Sent at v${m.request_from}, it is a request: the reply comes once it is done, or the error.` : "Not a request: answered `ok` (plain at v1–v5), then acted on."} ${esc(m.summary)}`);
     out.push("");
     if (m.fields.length) {
       out.push("| Field | Type | Default | Accepted | Meaning |");

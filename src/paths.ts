@@ -36,10 +36,28 @@ export interface SocketChoice {
 /** The socket a command should use. Inside a pane WS_SOCKET wins unless -L or --local says otherwise. */
 export function socketPath(choice: SocketChoice = {}, env: Env = process.env): string {
   // --local inside a pane of a --local server means that server (its socket is ws-<its pid>.sock).
-  if (choice.local) return env.WS_SOCKET && /(^|\/)ws-\d+\.sock$/.test(env.WS_SOCKET) ? env.WS_SOCKET : joinPath(socketDir(env), `ws-${process.pid}.sock`);
+  if (choice.local) return env.WS_SOCKET && /(^|\/)ws-\d+(\.sock|\.panes\/\d+\.sock)$/.test(env.WS_SOCKET) ? env.WS_SOCKET : joinPath(socketDir(env), `ws-${process.pid}.sock`);
   if (choice.name === undefined && env.WS_SOCKET) return env.WS_SOCKET;
   // "default" needs no sanitising: the regex (and its first-use cost) only for -L names.
   return joinPath(socketDir(env), `${choice.name === undefined ? "default" : sanitizeName(choice.name)}.sock`);
+}
+
+/** The directory of a server's pane sockets, beside its main socket: `<socket dir>/<server name>.panes`
+ * (mode 0700). Each pane listens on `<pane id>.sock` in it (paneSocketPath); a box shows a pane
+ * that one socket alone (docs/security.md "Grants"). */
+export function paneSocketDir(mainSocket: string): string {
+  return `${mainSocket.replace(/\.sock$/, "")}.panes`;
+}
+
+/** Pane `id`'s own socket: every connection that arrives there is that pane, with its grants. */
+export function paneSocketPath(mainSocket: string, id: number): string {
+  return joinPath(paneSocketDir(mainSocket), `${id}.sock`);
+}
+
+/** The main socket a pane socket belongs to, or undefined when `path` is not a pane socket. */
+export function mainSocketOfPane(path: string): string | undefined {
+  const m = /^(.*)\.panes\/\d+\.sock$/.exec(path);
+  return m ? `${m[1]}.sock` : undefined;
 }
 
 /** How to run this same ws again: the compiled binary, or bun with the source entry. */

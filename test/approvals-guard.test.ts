@@ -43,7 +43,10 @@ describe.each(KINDS)("only a person answers, on the %s path", (kind) => {
     return { screen, rc: Number(new RegExp(`${tag}=(\\d+)`).exec(screen)![1]) };
   }
 
-  const refusal = (pane: number) => `refused: this comes from a process inside ws pane ${pane}`;
+  /** In a pane, ws talks on the pane's own socket, which never carries a person verb. */
+  const refusal = (pane: number) => `is the person's, and this came on ws pane ${pane}'s own socket`;
+  /** On the main socket (WS_SOCKET pointed at it), the ancestry walk still places the caller. */
+  const insideRefusal = (pane: number) => `and this comes from a process inside ws pane ${pane}`;
 
   test.skipIf(process.platform !== "linux")(`the daemon runs with WS_PLATFORM=${kind}`, () => {
     const environ = readFileSync(`/proc/${s.daemonPid()}/environ`, "utf8").split("\0");
@@ -61,6 +64,10 @@ describe.each(KINDS)("only a person answers, on the %s path", (kind) => {
     const call = await inPane(pane, `${wrapper} call approval_answer '{"approval":${row.id},"behavior":"allow"}'`);
     expect(call.screen).toContain("forbidden");
     expect(call.rc).not.toBe(0);
+    // The main socket, named on purpose: the walk finds the pane.
+    const main = await inPane(pane, `WS_SOCKET=${s.sock} ${wrapper} approve ${row.id}`);
+    expect(main.screen).toContain(insideRefusal(pane));
+    expect(main.rc).not.toBe(0);
     expect((await inboxOf(s)).map((r) => r.id)).toEqual([row.id]); // still waiting
     // A person at a terminal outside ws answers.
     expect((await s.ok(["approve", String(row.id)])).trim()).toBe(`allowed ${row.id} (pane 1)`);
@@ -90,6 +97,9 @@ describe.each(KINDS)("only a person answers, on the %s path", (kind) => {
     expect(cli.screen).toContain("own session: True");
     expect(cli.screen).toContain(refusal(pane));
     expect(cli.rc).not.toBe(0);
+    const main = await inPane(pane, `WS_SOCKET=${s.sock} python3 ${ANSWER_FROM} own-session ${wrapper} approve ${row.id}`);
+    expect(main.screen).toContain(insideRefusal(pane));
+    expect(main.rc).not.toBe(0);
     expect((await inboxOf(s)).map((r) => r.id)).toEqual([row.id]);
     await s.ok(["deny", String(row.id)]);
     expect(await a.output).toBe("DECISION deny: Denied in ws");

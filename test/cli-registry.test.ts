@@ -72,6 +72,7 @@ describe("the command table", () => {
     for (const c of commandTable()) {
       const words = c.path.split(" ");
       const typo = [...words.slice(0, -1), words.at(-1)!.slice(0, -1)];
+      if (commandTable().some((o) => o.path === typo.join(" "))) continue; // pane grants less its s is pane grant
       expect(() => findCommand(commandTable(), typo)).toThrow(`(did you mean ${c.path}?)`);
     }
   });

@@ -297,12 +297,16 @@ test("ws session save, discard and restore; ws restart keeps the layout", async 
   expect((await s.list()).map((w) => w.name)).toEqual(["main"]);
 }, 60_000);
 
-test("ws restart typed in one of the server's own panes comes back with the layout", async () => {
+test("ws restart typed in one of the server's own panes is refused (quitting is the person's); from outside it comes back with the layout", async () => {
   const s = server();
   await s.start();
   await s.request({ v: 2, type: "workspace_new", name: "inside" });
   const pid = s.daemonPid()!;
-  await s.request({ v: 2, type: "pane_send", pane: 1, text: `${wsArgv().map((a) => `'${a}'`).join(" ")} restart`, enter: true });
+  await s.request({ v: 2, type: "pane_send", pane: 1, text: `${wsArgv().map((a) => `'${a}'`).join(" ")} restart; echo "rc=$?"`, enter: true });
+  await s.waitScreen(1, /is the person's[\s\S]*rc=1/, 30_000);
+  expect(s.daemonPid()).toBe(pid);
+  expect(processAlive(pid)).toBe(true);
+  await s.ok(["restart"]);
   await waitFor("a new server", () => {
     const now = s.daemonPid();
     return now !== undefined && now !== pid && processAlive(now);

@@ -8,6 +8,7 @@ import { listAside, readSaveBytes, removeAside, removeSave, savePath, serverName
 import { readRegular } from "../safe-file";
 import { CliError, fileRefused, globals, printError, send, show, sock } from "./common";
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
+import { mainSocketOfPane } from "../paths";
 import type { HandlerInput } from "./handlers";
 import { kb } from "./views";
 
@@ -98,7 +99,8 @@ export async function sessionInfo(): Promise<void> {
 
 export async function restart(): Promise<void> {
   const path = sock();
-  if (process.env.WS_SOCKET === path && !process.env.WS_RESTART_DETACHED && (await live())) {
+  // On a pane's own socket the server refuses it (quitting is the person's), and says so.
+  if (process.env.WS_SOCKET === path && !mainSocketOfPane(path) && !process.env.WS_RESTART_DETACHED && (await live())) {
     // Run inside one of the server's own panes, this process ends with its pane: hand the
     // restart to a helper in its own session, which outlives every pane.
     const helper = Bun.spawn([...selfArgv(), "restart"], {

@@ -96,6 +96,8 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
         return safeText(`${a.id}  ${a.agent ?? "agent"} in pane ${a.pane}${where ? ` (${where})` : ""}  ${a.tool}: ${shown}  waited ${Math.round(Number(a.waited_ms) / 1000)}s`);
       })
       .join("\n"),
+  grants: (r) =>
+    `pane ${r.pane}: ${r.level}${r.level !== r.granted ? ` (given ${r.granted}; an agent runs in it)` : ""}${r.by_person ? ", set by the person" : ""}${r.creator !== undefined ? `, started by pane ${r.creator}` : ""}\n  ${r.allows}`,
   approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   configReloaded: (r) => {
     const w = (r.warnings as string[] | undefined) ?? [];

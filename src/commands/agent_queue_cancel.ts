@@ -5,6 +5,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "agent_queue_cancel",
   since: 6,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "prompt_cancelled",
   summary: "Take a queued prompt out of its agent's queue before it is typed; those behind it move up.",

@@ -4,6 +4,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "agent_queue_list",
   since: 6,
+  grant: "report",
+  scope: "all",
   request: true,
   reply: "agent_queue",
   summary: "The prompts queued for agents (agent_send with `when`), oldest first: each one's id, its agent's pane and where that is, its place in that agent's queue, when it goes in, its text, and how long it has waited.",

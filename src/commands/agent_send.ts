@@ -60,6 +60,7 @@ function agentByRef(session: Session, agents: AgentService | undefined, to: stri
 export default defineMessage({
   type: "agent_send",
   since: 4,
+  grant: "self",
   request: true,
   longRunning: true,
   reply: "pane",

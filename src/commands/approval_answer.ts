@@ -1,23 +1,19 @@
-// approval_answer: a person allows or denies a waiting request (ws approve, ws deny). Only a person:
-// the server asks the kernel who connected (SO_PEERCRED) and refuses a process inside a ws pane,
-// or one gone before it could be placed (docs/security.md "Approvals").
+// approval_answer: a person allows or denies a waiting request (ws approve, ws deny). A person verb
+// (server/trust.ts): refused on every pane's socket, and on the main socket from a process inside a
+// ws pane or one gone before it could be placed (docs/security.md "Approvals").
 import { WsError } from "../protocol/errors";
-import { paneOfProcess, peerPid } from "../features/approvals/peer";
 import { defineMessage } from "./types";
 
 export const MAX_MESSAGE = 2000;
 
-interface Peer {
-  socket?: { fd?: number };
-}
-
 export default defineMessage({
   type: "approval_answer",
   since: 6,
+  grant: "person",
   request: true,
   reply: "approval_answered",
   summary:
-    "Allow or deny a waiting permission request; its hook prints the decision to its agent. Refused with forbidden when the connecting process runs inside a ws pane (an agent must not answer its own or another agent's request), or is gone before the server can tell: answer from the attached client or a terminal outside ws.",
+    "Allow or deny a waiting permission request; its hook prints the decision to its agent. A person verb: refused with forbidden on a pane's own socket, and when the connecting process runs inside a ws pane (an agent must not answer its own or another agent's request) or is gone before the server can tell: answer from the attached client or a terminal outside ws.",
   fields: {
     approval: { type: "integer", required: true, description: "The request's id (ws inbox)" },
     behavior: { type: "string", required: true, accepted: ["allow", "deny"], description: "The answer" },
@@ -34,23 +30,11 @@ export default defineMessage({
     { path: "approve", summary: "Allow a waiting permission request (ws inbox lists them)", args: ["approval"], fixed: { behavior: "allow" }, flags: [], view: "approval_answered" },
     { path: "deny", summary: "Deny a waiting permission request, optionally saying why", args: ["approval"], fixed: { behavior: "deny" }, flags: ["message"], view: "approval_answered" },
   ],
-  async handle(p, { session, services, connection }) {
+  handle(p, { services }) {
     if (p.message !== undefined && p.message.length > MAX_MESSAGE)
       throw new WsError(`message must be at most ${MAX_MESSAGE} characters, got ${p.message.length}`, "invalid_params", { param: "message" });
     const approvals = services.get("approvals");
     if (!approvals) throw new WsError("this build has no approvals inbox", "unsupported");
-    const pid = peerPid((connection as Peer | undefined)?.socket?.fd);
-    // On Linux the kernel always knows the peer: not knowing it is refused rather than trusted.
-    if (pid === undefined && process.platform === "linux")
-      throw new WsError("refused: the server could not tell which process sent this answer", "forbidden");
-    if (pid !== undefined) {
-      const panePids = new Map([...session.panes].filter(([, pane]) => !pane.exited).map(([id, pane]) => [pane.pid, id]));
-      const inside = await paneOfProcess(pid, panePids);
-      if (inside === "unknown")
-        throw new WsError(`refused: the process that sent this answer (pid ${pid}), or a parent of it, was gone before the server could tell whether it runs inside ws; answer from a process that waits for its reply`, "forbidden");
-      if (inside !== "outside")
-        throw new WsError(`refused: this comes from a process inside ws pane ${inside}; only a person answers approvals (the attached client, or a terminal outside ws)`, "forbidden");
-    }
     const a = approvals.answer(p.approval, p.behavior, p.behavior === "deny" ? p.message : undefined);
     return { type: "approval_answered", approval: a.id, pane: a.pane, behavior: p.behavior };
   },

@@ -4,6 +4,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "approval_list",
   since: 6,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "approvals",
   summary: "The agents' permission requests waiting for a person, oldest first: agent, where its pane is, the tool and what it wants (safe text, long input cut), and how long it has waited.",

@@ -8,6 +8,7 @@ export const MAX_TIMEOUT_MS = 3_600_000;
 export default defineMessage({
   type: "approval_request",
   since: 6,
+  grant: "report",
   request: true,
   longRunning: true,
   reply: "approval_decision",

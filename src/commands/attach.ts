@@ -7,6 +7,7 @@ import type { AttachParams } from "../features/services";
 export default defineMessage({
   type: "attach",
   since: 1,
+  grant: "person",
   request: false,
   summary: "A terminal client attaching. After this line the connection carries the attach stream.",
   fields: {

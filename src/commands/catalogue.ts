@@ -3,6 +3,7 @@
 import { MESSAGES } from "./index";
 import type { MessageEntry } from "./types";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors";
+import { GRANT_MEANING, type Grant } from "../protocol/grants";
 import type { Fields } from "../protocol/schema";
 import { EVENT_TYPES, OPT_IN } from "../protocol/event-types";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
@@ -32,6 +33,10 @@ export interface MessageDoc {
   request: boolean;
   /** A message at older versions that is a request from this version on. */
   request_from?: number;
+  /** What a connection must hold to send it (docs/security.md "Grants"). */
+  grant: Grant;
+  /** Below control: "all" must name a pane or workspace of its scope, "any" may name any. */
+  scope?: "all" | "any";
   stream: boolean;
   summary: string;
   fields: FieldDoc[];
@@ -60,6 +65,8 @@ export function describeEntry(e: MessageEntry): MessageDoc {
     since: e.since,
     request: e.request,
     ...(e.requestFrom !== undefined ? { request_from: e.requestFrom } : {}),
+    grant: e.grant,
+    ...(e.scope ? { scope: e.scope } : {}),
     stream: !!e.stream,
     summary: e.summary,
     fields: Object.entries(e.fields).map(([name, f]) => ({
@@ -91,6 +98,7 @@ export function catalogue() {
       { name: "type", type: "string", required: true, description: "The message type" },
       { name: "id", type: "integer|string", required: false, description: "v6 only: echoed on the reply, so a client can match replies to requests" },
     ],
+    grants: Object.entries(GRANT_MEANING).map(([grant, description]) => ({ grant, description })),
     errors: Object.entries(ERROR_CODES).map(([code, description]) => ({ code, description })),
     envelope_errors: ENVELOPE_ERRORS,
     events: EVENT_TYPES.map((t) => ({ type: t, opt_in: OPT_IN.includes(t) })),

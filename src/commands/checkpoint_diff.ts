@@ -5,6 +5,7 @@ import { workstreamsOf, CHECKPOINT_ERRORS } from "./checkpoint-shared";
 export default defineMessage({
   type: "checkpoint_diff",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "checkpoint_diff",

@@ -5,6 +5,7 @@ import { workstreamsOf, CHECKPOINT_ERRORS, agentWorking } from "./checkpoint-sha
 export default defineMessage({
   type: "checkpoint_restore",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "checkpoint_restored",

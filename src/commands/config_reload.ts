@@ -6,6 +6,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "config_reload",
   since: 6,
+  grant: "person",
   request: true,
   reply: "config_reloaded",
   summary:

@@ -6,6 +6,8 @@ const PR_WAIT_MS = 3000;
 export default defineMessage({
   type: "dashboard",
   since: 5,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "dashboard",
   summary: "What's happening: agents (most urgent first), workstreams and ports.",

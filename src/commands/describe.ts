@@ -4,6 +4,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "describe",
   since: 6,
+  grant: "report",
+  scope: "any",
   request: true,
   reply: "catalogue",
   summary: "The catalogue: every message with its version, fields (type, default, accepted values), reply shape, error codes and an example; the error codes; the event types. Generated from the registry the server validates against.",
@@ -13,6 +15,7 @@ export default defineMessage({
   replyFields: {
     protocol: { type: "object", description: "`version`, `min_version`, `legacy_reply_version`" },
     envelope: { type: "array", description: "The envelope fields every line may carry" },
+    grants: { type: "array", description: "Every grant (report, self, workspace, control, person) with what it allows; each message names the one it needs" },
     errors: { type: "array", description: "Every error code with its meaning" },
     envelope_errors: { type: "array", description: "The codes any message can get from the envelope, validation and the server's limits" },
     events: { type: "array", description: "The event types `subscribe` can deliver" },

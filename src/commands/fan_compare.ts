@@ -5,6 +5,7 @@ import { fansOf } from "./fan-shared";
 export default defineMessage({
   type: "fan_compare",
   since: 6,
+  grant: "control",
   request: true,
   reply: "pane",
   summary:

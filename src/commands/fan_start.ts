@@ -10,6 +10,7 @@ import { MAX_CANDIDATES } from "../features/workstreams/fan";
 export default defineMessage({
   type: "fan_start",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "fan_started",

@@ -5,6 +5,7 @@ import { fansOf } from "./fan-shared";
 export default defineMessage({
   type: "fan_status",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "fan_status",

@@ -48,6 +48,7 @@ export function needAgents(found: ProjectAgent[], slug: string): void {
 export default defineMessage({
   type: "handoff",
   since: 1,
+  grant: "control",
   request: false,
   summary: "Ask a project's running agents for their handoff entries: each is typed a request to append its entry to the project's handoff file. Agents blocked on a prompt are skipped.",
   fields: { slug: { type: "string", required: true, description: "The project's slug" } },

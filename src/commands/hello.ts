@@ -5,6 +5,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "hello",
   since: 6,
+  grant: "report",
+  scope: "any",
   request: true,
   reply: "hello",
   summary: "Who this server is: the protocol range it speaks, its version, build, pid and boot id. Optional: every other message works without it.",

@@ -71,6 +71,9 @@ import fan_status from "./fan_status";
 import fan_compare from "./fan_compare";
 import fan_keep from "./fan_keep";
 import ship from "./ship";
+import pane_grants from "./pane_grants";
+import pane_grant from "./pane_grant";
+import restrict_connection from "./restrict_connection";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -145,6 +148,9 @@ export const MESSAGES: MessageEntry[] = [
   fan_compare,
   fan_keep,
   ship,
+  pane_grants,
+  pane_grant,
+  restrict_connection,
   // issue 26: the approvals inbox
   approval_request,
   approval_list,

@@ -9,6 +9,7 @@ import { PANE_START_ERRORS, defineMessage } from "./types";
 export default defineMessage({
   type: "layout_apply",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "layout",
   summary: "Build a fresh tab from a split tree (as layout_export gives it), starting each pane's command in its cwd. With tab, the new tab replaces that one in its place (it is made first, then the old one closes). Running programs and scrollback are not carried over.",

@@ -5,6 +5,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "layout_export",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "layout",
   summary: "A tab's split tree: directions, ratios, and each pane's label, cwd and command. layout_apply takes the same tree.",

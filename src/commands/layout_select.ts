@@ -6,6 +6,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "layout_select",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "layout",
   summary:

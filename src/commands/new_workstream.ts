@@ -7,6 +7,7 @@ import { PANE_START_ERRORS, defineMessage } from "./types";
 export default defineMessage({
   type: "new_workstream",
   since: 1,
+  grant: "control",
   request: false,
   requestFrom: 6,
   longRunning: true,

@@ -11,6 +11,7 @@ export const MAX_BODY = 4096;
 export default defineMessage({
   type: "notify",
   since: 6,
+  grant: "self",
   request: true,
   reply: "notified",
   summary:

@@ -11,6 +11,7 @@ export const OPEN_FIELDS = {
 export default defineMessage({
   type: "open",
   since: 1,
+  grant: "self",
   request: false,
   summary:
     "Open a file in the Neovim of the workstream that pane belongs to (outside a workstream, of pane's tab), at the line and column, and focus it. A tab without a Neovim ws started gets one in a split.",

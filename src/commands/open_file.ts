@@ -7,6 +7,7 @@ import { OPEN_FIELDS } from "./open";
 export default defineMessage({
   type: "open_file",
   since: 6,
+  grant: "self",
   request: true,
   reply: "pane",
   summary:

@@ -6,6 +6,7 @@ import { PANE_START_ERRORS, defineMessage } from "./types";
 export default defineMessage({
   type: "open_review",
   since: 3,
+  grant: "control",
   request: true,
   reply: "pane",
   summary:

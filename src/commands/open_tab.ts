@@ -4,6 +4,7 @@ import { KEEP_FIELD } from "./pane-fields";
 export default defineMessage({
   type: "open_tab",
   since: 1,
+  grant: "control",
   request: false,
   summary: "Open a tab in the current workspace running command in cwd, and show it.",
   fields: {

@@ -2,6 +2,8 @@
 // same two keys).
 import { envProblem } from "../model/env-vars";
 import { typed, type FieldSpec } from "../protocol/schema";
+import { GRANT_LEVELS, type GrantLevel } from "../protocol/grants";
+import type { HandlerContext } from "./types";
 
 export const KEEP_FIELD = {
   type: "boolean",
@@ -32,4 +34,30 @@ export const NETWORK_FIELD = {
 /** The model's box request from a message's `box` and `network` (undefined: keys.toml decides). */
 export function boxRequest(box: boolean | undefined, network: boolean): { network: boolean } | false | undefined {
   return box === undefined ? (network ? undefined : { network }) : box ? { network } : false;
+}
+
+export const GRANTS_FIELD = {
+  type: "string",
+  accepted: GRANT_LEVELS,
+  description:
+    'The new pane\'s grants: report, self, workspace or control (docs/security.md "Grants"). From a pane\'s socket, at most that pane\'s own, which is also the default; from the person, control by default',
+} as const satisfies FieldSpec;
+
+/**
+ * The grants a pane started by this request gets, decided before it starts (a refused level leaves
+ * no pane behind); `apply` records them, and the caller pane as its creator, once it exists.
+ */
+export function newPaneGrants(ctx: Pick<HandlerContext, "services" | "connection" | "callerPane">, asked: GrantLevel | undefined, fallback?: GrantLevel) {
+  const grants = ctx.services.get("grants");
+  const fromPane = ctx.callerPane !== undefined || !!grants?.isRestricted(ctx.connection);
+  const creatorLevel = grants && fromPane ? grants.connectionLevel(ctx.connection, ctx.callerPane) : undefined;
+  const level = grants?.forNewPane(asked, creatorLevel, fallback);
+  return {
+    apply(pane: number): void {
+      if (!grants || level === undefined) return;
+      grants.created(pane, ctx.callerPane);
+      if (!fromPane && asked !== undefined) grants.set(pane, level);
+      else if (level !== "control") grants.set(pane, level, creatorLevel ?? level);
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "pane_border",
   since: 6,
+  grant: "self",
   request: true,
   reply: "ok",
   summary:

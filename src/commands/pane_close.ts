@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "pane_close",
   since: 2,
+  grant: "self",
   request: true,
   reply: "ok",
   summary: "Close a pane and stop what runs in it. An emptied tab or workspace closes too; closing the last pane is an error.",

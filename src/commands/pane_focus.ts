@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "pane_focus",
   since: 5,
+  grant: "workspace",
   request: true,
   reply: "ok",
   summary: "Switch to a pane: its workspace, its tab and the pane.",

@@ -4,6 +4,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_info",
   since: 6,
+  grant: "self",
   request: true,
   reply: "pane_info",
   summary: "What a pane is: size, cursor, title, cwd, pid, the foreground process and its argv, and its exit status once it has exited.",

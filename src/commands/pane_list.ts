@@ -4,6 +4,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_list",
   since: 6,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "pane_list",
   summary: "Every pane, in workspace, tab and layout order: where it is, its label and title, what runs in its foreground, its cwd, pid and size, whether it is focused or has exited, and its agent status.",

@@ -5,6 +5,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_move",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "moved",
   summary:

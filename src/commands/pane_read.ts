@@ -5,6 +5,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_read",
   since: 6,
+  grant: "self",
   request: true,
   reply: "pane_text",
   summary: "Read a pane from its emulator: the screen, the screen with its scrollback, or that with soft-wrapped rows joined back into their lines. Trailing blank lines are left out.",

@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "pane_rename",
   since: 6,
+  grant: "self",
   request: true,
   reply: "ok",
   summary: "Name a pane: the name is its label whatever its program does or titles itself; empty clears it. Emits pane_renamed with `name`.",

@@ -6,6 +6,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_resize",
   since: 6,
+  grant: "self",
   request: true,
   reply: "layout",
   summary: "Grow a pane by some cells along an axis, moving the nearest split of that axis (as tmux resize-pane does). A pane with no split on that axis is left as it is.",

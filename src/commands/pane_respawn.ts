@@ -3,6 +3,7 @@ import { PANE_START_ERRORS, defineMessage } from "./types";
 export default defineMessage({
   type: "pane_respawn",
   since: 6,
+  grant: "self",
   request: true,
   reply: "pane",
   summary: "Start a program in a pane again, same id, its screen and history kept (tmux respawn-pane -k): a kept pane whose program exited, or a running one, which is hung up on first.",

@@ -4,6 +4,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "pane_send",
   since: 2,
+  grant: "self",
   request: true,
   reply: "ok",
   summary: "Type text into a pane as a paste, then press Enter if asked.",

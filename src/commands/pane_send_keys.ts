@@ -12,6 +12,7 @@ export const MAX_KEYS = 10_000;
 export default defineMessage({
   type: "pane_send_keys",
   since: 6,
+  grant: "self",
   request: true,
   reply: "ok",
   summary:

@@ -5,6 +5,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_swap",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "layout",
   summary: "Swap two panes of one tab: the split shape and ratios stay, the panes (and their running programs) change places.",

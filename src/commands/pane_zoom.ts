@@ -5,6 +5,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "pane_zoom",
   since: 6,
+  grant: "self",
   request: true,
   reply: "layout",
   summary: "Show a pane alone, filling its tab (zoom), or put the tab's layout back.",

@@ -3,13 +3,14 @@
 import { WsError } from "../protocol/errors";
 import { POPUP_CLOSE, POPUP_SIZE } from "../model/popup";
 import { PANE_START_ERRORS, defineMessage, type Reply } from "./types";
-import { ENV_FIELD } from "./pane-fields";
+import { ENV_FIELD, newPaneGrants } from "./pane-fields";
 
 const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
 
 export default defineMessage({
   type: "popup",
   since: 6,
+  grant: "self",
   request: true,
   longRunning: true,
   reply: "popup",
@@ -36,12 +37,14 @@ export default defineMessage({
   errors: ["pane_not_found", "popup_open", "no_client", ...PANE_START_ERRORS],
   example: { v: 6, id: 1, type: "popup", command: ["sh", "-c", "fzf > /tmp/pick"], width: "80%", height: "60%", wait: true },
   cli: { path: "popup", summary: "Open a popup over the tab on screen; with --wait, exit with its program's status when it closes", rest: "command", defaults: { cwd: "$PWD" }, run: "popup" },
-  handle(p, { session, services, signal }): Reply | Promise<Reply> {
+  handle(p, ctx): Reply | Promise<Reply> {
+    const { session, services, signal } = ctx;
     for (const f of ["width", "height"] as const)
       if (!POPUP_SIZE.test(p[f])) throw new WsError(`\`${f}\` must be cells (40) or a percentage (50%), got ${JSON.stringify(p[f])}`, "invalid_params", { param: f });
     if (!services.get("ui")?.client) throw new WsError("no terminal is attached to the server: a popup would be seen by nobody", "no_client");
     const over = p.pane ?? session.activeTab(session.currentWorkspace).focused;
     const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close, border: p.border });
+    newPaneGrants(ctx, undefined).apply(pane.id);
     if (!p.wait) return { type: "popup", pane: pane.id };
     return new Promise<Reply>((resolve) => {
       const off = session.bus.on((e) => {

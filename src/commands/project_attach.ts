@@ -3,6 +3,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "project_attach",
   since: 1,
+  grant: "control",
   request: false,
   summary: "Link the tab holding pane to a project. An unknown slug is an error: nothing is linked.",
   fields: {

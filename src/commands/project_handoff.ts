@@ -24,6 +24,7 @@ interface AgentOutcome {
 export default defineMessage({
   type: "project_handoff",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "handoff",

@@ -3,6 +3,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "project_renamed",
   since: 2,
+  grant: "control",
   request: false,
   summary: "A project's slug changed: tabs linked to `from` now link to `to`.",
   fields: {

@@ -3,6 +3,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "report",
   since: 1,
+  grant: "report",
   request: false,
   summary: "An agent lifecycle event from a hook (ws report).",
   fields: {

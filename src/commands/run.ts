@@ -30,6 +30,7 @@ function targetPane(session: Session, pane: number | undefined): Pane {
 export default defineMessage({
   type: "run",
   since: 6,
+  grant: "self",
   request: true,
   longRunning: true,
   reply: "run_result",

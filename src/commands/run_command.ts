@@ -5,6 +5,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "run_command",
   since: 5,
+  grant: "person",
   request: true,
   reply: "ok",
   summary: "Run a keymap command by its keys.toml name, as if its key had been pressed.",

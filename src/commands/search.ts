@@ -24,6 +24,8 @@ interface Match {
 export default defineMessage({
   type: "search",
   since: 6,
+  grant: "self",
+  scope: "all",
   request: true,
   longRunning: true,
   reply: "search_result",

@@ -4,6 +4,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "session_discard",
   since: 6,
+  grant: "person",
   request: true,
   reply: "session_discarded",
   summary: "Delete the saved session, so the next server starts clean (ws session discard). Background saves resume with the next change.",

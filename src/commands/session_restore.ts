@@ -4,6 +4,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "session_restore",
   since: 6,
+  grant: "control",
   request: true,
   reply: "session_restored",
   summary:

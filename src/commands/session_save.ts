@@ -4,6 +4,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "session_save",
   since: 6,
+  grant: "control",
   request: true,
   reply: "session_saved",
   summary: "Save the session now (ws session save). Replies with where, how big and what it holds.",

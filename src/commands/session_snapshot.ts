@@ -4,6 +4,8 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "session_snapshot",
   since: 6,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "snapshot",
   summary: "Every workspace, tab, layout tree and pane in one reply, with the event seq it is current at: subscribe with that `after_seq` and `boot_id` to follow every change after it.",

@@ -10,6 +10,7 @@ import { shipWorkstream } from "../features/workstreams/ship-ask";
 export default defineMessage({
   type: "ship",
   since: 6,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "shipped",

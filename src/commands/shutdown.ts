@@ -3,6 +3,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "shutdown",
   since: 1,
+  grant: "person",
   request: false,
   summary: "Quit the server and close every pane.",
   fields: {},

@@ -3,6 +3,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "shutdown_keep",
   since: 2,
+  grant: "person",
   request: false,
   summary: "Quit like shutdown, but save the session first so the next server restores it.",
   fields: {

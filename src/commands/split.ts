@@ -1,10 +1,11 @@
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { BOX_FIELD, ENV_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest, newPaneGrants } from "./pane-fields";
 
 export default defineMessage({
   type: "split",
   since: 1,
+  grant: "self",
   request: true,
   reply: "pane",
   summary: "Split pane and run command beside it. Replies with the new pane's id.",
@@ -20,6 +21,7 @@ export default defineMessage({
     env: ENV_FIELD,
     box: BOX_FIELD,
     network: NETWORK_FIELD,
+    grants: GRANTS_FIELD,
   },
   errors: ["pane_not_found", ...PANE_START_ERRORS],
   example: { v: 1, type: "split", pane: 4, right: false, cwd: "/code/snake", command: ["cargo", "run"], focus: false, size: 24 },
@@ -27,7 +29,7 @@ export default defineMessage({
     path: "split",
     args: ["pane"],
     rest: "command",
-    flags: ["cwd", "size", "focus", "keep", "env", "box", "network"],
+    flags: ["cwd", "size", "focus", "keep", "env", "box", "network", "grants"],
     switches: {
       below: { field: "right", value: false, description: "Put the new pane below (default: to the right)" },
       right: { field: "right", value: true, description: "Put the new pane to the right (the default; as tmux's -h)" },
@@ -36,7 +38,9 @@ export default defineMessage({
     percent: { size: "percent" },
     view: "pane",
   },
-  handle(p, { session }) {
+  handle(p, ctx) {
+    const { session } = ctx;
+    const grants = newPaneGrants(ctx, p.grants);
     if (p.size !== undefined && p.size < 1) throw new WsError(`size must be at least 1, got ${p.size}`, "invalid_params", { param: "size" });
     let size = p.size;
     if (size === undefined && p.percent !== undefined) {
@@ -44,6 +48,7 @@ export default defineMessage({
       size = Math.max(1, Math.round(((p.right ? target.cols : target.rows) * p.percent) / 100));
     }
     const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
+    grants.apply(pane.id);
     return { type: "pane", pane: pane.id };
   },
 });

@@ -8,6 +8,8 @@ const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== "gap");
 export default defineMessage({
   type: "subscribe",
   since: 6,
+  grant: "self",
+  scope: "all",
   request: true,
   stream: true,
   longRunning: true,

@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "tab_close",
   since: 2,
+  grant: "workspace",
   request: true,
   reply: "ok",
   summary: "Close a tab by name or 1-based number. Closing the last tab in ws is an error.",

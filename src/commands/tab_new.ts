@@ -1,9 +1,10 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { BOX_FIELD, ENV_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest, newPaneGrants } from "./pane-fields";
 
 export default defineMessage({
   type: "tab_new",
   since: 2,
+  grant: "workspace",
   request: true,
   reply: "pane",
   summary: "Open a tab in a workspace. Replies with the tab's pane id.",
@@ -18,14 +19,18 @@ export default defineMessage({
     env: ENV_FIELD,
     box: BOX_FIELD,
     network: NETWORK_FIELD,
+    grants: GRANTS_FIELD,
   },
   errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
-  handle(p, { session, services }) {
+  handle(p, ctx) {
+    const { session, services } = ctx;
     if (p.project !== undefined) services.get("projects")?.check(p.project);
+    const grants = newPaneGrants(ctx, p.grants);
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
     const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
+    grants.apply(pane.id);
     return { type: "pane", pane: pane.id };
   },
 });

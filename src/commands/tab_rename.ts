@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "tab_rename",
   since: 6,
+  grant: "workspace",
   request: true,
   reply: "ok",
   summary: "Name a tab; an empty name gives it back its automatic one (its focused pane's label). Emits tab_renamed.",

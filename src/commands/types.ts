@@ -6,6 +6,7 @@ import type { ErrorCode } from "../protocol/errors";
 import type { RunName, ViewName } from "./cli-names";
 import type { Session } from "../model/session";
 import type { Services } from "../features/services";
+import type { Grant } from "../protocol/grants";
 
 export type Reply =
   | { type: "ok" }
@@ -28,6 +29,8 @@ export interface HandlerContext {
   signal?: AbortSignal;
   /** Run once the reply has been written (a stream starts after its acknowledgement). */
   afterReply?: (fn: () => void) => void;
+  /** The pane whose own socket the line came on: the caller is that pane (undefined: the main socket). */
+  callerPane?: number;
 }
 
 /** One field of a reply, for the catalogue: its type and meaning. */
@@ -44,6 +47,13 @@ export interface MessageEntry<F extends Fields = Fields> {
   type: string;
   /** The protocol version that introduced it: clients send it at this version. */
   since: number;
+  /** What a connection must hold to send it (docs/security.md "Grants"): a level (report < self <
+   * workspace < control), or "person" for the person's verbs, which no pane's socket ever carries. */
+  grant: Grant;
+  /** Below control, which panes and workspaces it may name: by default those in the caller's scope,
+   * and a message that names none acts on the focused pane, which must be too; "all": naming none
+   * means every pane, so it must name some; "any": it only lists, and may name any. */
+  scope?: "all" | "any";
   /** Requests get a JSON reply; other messages get a plain `ok` and are acted on afterwards. */
   request: boolean;
   /** A message (not a request) at v1–v5 that is a request from this version on: a line sent at it

@@ -48,6 +48,7 @@ export type WaitParams = Static<typeof WAIT_FIELDS>;
 export default defineMessage({
   type: "wait_for",
   since: 6,
+  grant: "self",
   request: true,
   longRunning: true,
   reply: "wait_result",

@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "workspace_close",
   since: 2,
+  grant: "control",
   request: true,
   reply: "ok",
   summary: "Close a workspace and everything in it. Closing the only workspace is an error.",

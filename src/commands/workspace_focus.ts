@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "workspace_focus",
   since: 5,
+  grant: "control",
   request: true,
   reply: "ok",
   summary: "Switch to a workspace, by name (exact, else ignoring case).",

@@ -4,6 +4,8 @@ import { workspaceInfos } from "../model/views";
 export default defineMessage({
   type: "workspace_list",
   since: 2,
+  grant: "self",
+  scope: "any",
   request: true,
   reply: "workspaces",
   summary: "List workspaces and their tabs.",

@@ -4,6 +4,7 @@ import { PANE_START_ERRORS, defineMessage, ok } from "./types";
 export default defineMessage({
   type: "workspace_new",
   since: 2,
+  grant: "control",
   request: true,
   reply: "ok",
   summary: "Create a workspace with one shell tab, in the background.",

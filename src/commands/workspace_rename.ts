@@ -3,6 +3,7 @@ import { defineMessage, ok } from "./types";
 export default defineMessage({
   type: "workspace_rename",
   since: 6,
+  grant: "control",
   request: true,
   reply: "ok",
   summary: "Rename a workspace. Emits workspace_renamed.",

@@ -8,6 +8,7 @@ import { defineMessage } from "./types";
 export default defineMessage({
   type: "workstream_done",
   since: 2,
+  grant: "control",
   request: true,
   longRunning: true,
   reply: "ok",

@@ -13,6 +13,7 @@ import type { WorkstreamService } from "./workstreams/service";
 import type { ShipQuestion, ShipRequest } from "./workstreams/ship-ask";
 import type { ProjectService } from "./projects/feature";
 import type { ApprovalService } from "./approvals/service";
+import type { GrantService } from "./grants/service";
 
 /** Runs a keymap command by name, as its key would (run_command). */
 export type RunCommandService = (name: string) => void;
@@ -53,6 +54,8 @@ export interface UiHooks {
 /** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
 export interface UiService extends UiHooks {
   readonly session: Session;
+  /** True while a command runs from a key the person pressed after the prefix. */
+  readonly fromPrefixKey?: boolean;
   /** The attached client, if any (handlers only ask whether there is one). */
   readonly client: unknown;
   /** The attached client's $TERM, when it sent a sane one. */
@@ -93,6 +96,8 @@ export interface ServiceTypes {
   projects: ProjectService;
   /** Agents' permission requests waiting for a person (features/approvals). */
   approvals: ApprovalService;
+  /** Each pane's grants (the daemon's own: features/grants). */
+  grants: GrantService;
 }
 
 export class Services {

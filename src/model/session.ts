@@ -43,6 +43,8 @@ export interface SessionOptions {
   maxPanes?: number;
   /** Variables a pane gets over the base environment, by its id (the tmux shim's TMUX_PANE). */
   paneEnv?: (id: number) => Record<string, string>;
+  /** The pane's own socket, its WS_SOCKET (default: the server's socket), made before it starts. */
+  paneSocket?: (id: number) => string | undefined;
   /** Makes a pane from its spec (default: a real one, its program on a PTY). A test gives panes
    * over a fake PTY, to drive the Session in-process. */
   createPane?: (spec: PaneSpec) => Pane;
@@ -229,7 +231,7 @@ export class Session {
   private startPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id: number): Pane {
     this.checkLaunch(o);
     const cwd = usableDir(o.cwd);
-    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
+    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.paneSocket?.(id) ?? this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
     const argv = programOf(o, this.opts.baseEnv);
     const box = this.boxOf(o);
     try {

@@ -19,6 +19,8 @@ export interface ErrorHint {
   signal?: string | null;
   /** The panes the open-file limit allows (resource_exhausted). */
   panes?: number;
+  /** forbidden: the grant the message needs (report, self, workspace, control or person). */
+  grant?: string;
 }
 
 /** Every error code a v6 reply can carry, with what it means. Stable: scripts branch on them. */
@@ -78,7 +80,7 @@ export const ERROR_CODES = {
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
   approval_not_found: "No approval with that id is waiting: it was answered (in ws or the agent's own dialog), its hook gave up, or it was made before the server restarted; `hint.available` lists the waiting ids",
   prompt_not_found: "No prompt with that id is queued: it was typed already, cancelled, or its pane closed; `hint.available` lists the queued ids (ws agent queue)",
-  forbidden: "Refused because of who asked: an approval answered from a process inside a ws pane (an agent must not answer its own or another agent's request), or from one gone before the server could tell; answer from the attached client or a terminal outside ws",
+  forbidden: "Refused because of who asked: the caller's grants (its pane's, or its connection's after restrict_connection) don't allow the message or the pane, tab or workspace it names, and `hint.grant` names the grant needed; or a person verb (approve, deny, raising grants, attach, config reload, interface commands, quitting, discarding the session) came on a pane's socket or from a process inside a ws pane, or from one gone before the server could tell; send it from the attached client or a terminal outside ws",
   file_refused: "A file ws was to read is not a regular file (a FIFO, a device, a directory) or is over its size limit, so ws did not wait on it; the message names it. Nothing was changed",
   usage: "(CLI only) The command line has a mistake: an unknown command or flag, a missing or malformed argument; exit status 2",
   no_server: "(CLI only) No ws server answers at the socket the command chose; start one with ws start",

@@ -7,7 +7,10 @@ import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../socket-files";
 import { checkSocketPath } from "../socket-check";
 import { BUILD, WS_VERSION } from "../build-info";
-import { listen } from "./listener";
+import { createListener } from "./listener";
+import { PaneSockets } from "./pane-sockets";
+import { trustRefusal } from "./trust";
+import { GrantService } from "../features/grants/service";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { boxSettings } from "../model/box";
@@ -58,7 +61,10 @@ export class Daemon implements FeatureHost {
   readonly connections = new Set<Connection>();
   // Logs are for people watching `ws server`: all of them go to stderr, never stdout.
   readonly log = createConsola({ level: 3, stdout: process.stderr, stderr: process.stderr }).withTag("ws");
-  private listener: ReturnType<typeof listen> | undefined;
+  private listener: ReturnType<ReturnType<typeof createListener>["listen"]> | undefined;
+  /** Each pane's own socket: connections there are that pane, with its grants. */
+  readonly paneSockets: PaneSockets;
+  readonly grants: GrantService;
   private features: Feature[] = [];
   private stopping: Promise<void> | undefined;
   /** Resolves when the daemon has fully stopped. */
@@ -70,8 +76,10 @@ export class Daemon implements FeatureHost {
   private readonly onUnhandled = (e: unknown) => this.unexpected("unhandled promise rejection", e);
 
   constructor(readonly opts: DaemonOptions) {
+    this.paneSockets = new PaneSockets(opts.socketPath, (m) => this.log.warn(m));
     this.session = new Session({
       socketPath: opts.socketPath,
+      paneSocket: (id) => this.paneSockets.socketFor(id),
       baseEnv: paneBaseEnv(process.env),
       paneEnv: opts.hooks?.paneEnv?.(opts.socketPath, process.env.PATH),
       boxByDefault: boxSettings(process.env).box,
@@ -86,10 +94,16 @@ export class Daemon implements FeatureHost {
     // Protocol v6's event log and exit records: made before the first workspace, so every change
     // of this daemon's life has a seq.
     this.services = new Services(new Control(this.session, this.bootId, this.startedAt));
+    // Grants are the daemon's own, not an optional feature: every connection is checked.
+    this.grants = new GrantService(this.session, (pane) => this.services.get("agents")?.status(pane) !== undefined);
+    this.services.provide("grants", this.grants);
+    this.session.bus.on((e) => {
+      if (e.type === "pane_closed") this.paneSockets.close(e.pane);
+    });
   }
 
-  context(conn?: Connection): HandlerContext {
-    return { session: this.session, services: this.services, connection: conn, shutdown: (keep) => void this.shutdown(keep) };
+  context(conn?: Connection, pane?: number): HandlerContext {
+    return { session: this.session, services: this.services, connection: conn, shutdown: (keep) => void this.shutdown(keep), ...(pane !== undefined ? { callerPane: pane } : {}) };
   }
 
   async start(): Promise<void> {
@@ -117,22 +131,24 @@ export class Daemon implements FeatureHost {
     for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.
     const oldMask = process.umask(0o177);
+    const server = createListener({
+      context: (conn, pane) => this.context(conn, pane),
+      authorize: (entry, params, conn, pane) => trustRefusal(entry, params, { session: this.session, grants: this.grants, connection: conn, pane }),
+      admit: (conn) => {
+        this.connections.add(conn);
+        return undefined;
+      },
+      onClose: (conn) => this.connections.delete(conn),
+    });
     try {
-      this.listener = listen({
-        path,
-        context: (conn) => this.context(conn),
-        admit: (conn) => {
-          this.connections.add(conn);
-          return undefined;
-        },
-        onClose: (conn) => this.connections.delete(conn),
-      });
+      this.listener = server.listen(path);
     } catch (e) {
       throw new ServerStartError(`can't listen on ${path}: ${(e as Error).message}`);
     } finally {
       process.umask(oldMask);
     }
     chmodSync(path, 0o600);
+    this.paneSockets.ready((p, pane) => server.listen(p, pane));
     writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
     // A signal (logout, reboot, Ctrl-C on `ws server`) is not a person closing their panes: keep
     // the session, as shutdown_keep does. Only `shutdown` (ws kill-server) and the last pane
@@ -198,6 +214,7 @@ export class Daemon implements FeatureHost {
       clearTimeout(this.faults.saveTimer);
       this.session.bus.emit({ type: "server_quitting" });
       this.listener?.stop(true);
+      this.paneSockets.closeAll();
       removeIfPresent(this.opts.socketPath);
       removeIfPresent(infoPath(this.opts.socketPath));
       const ended = this.session.killAll("SIGHUP");

@@ -29,8 +29,9 @@ export interface LineStyle {
 
 export interface DispatchOptions {
   style?: LineStyle;
-  /** Refuse the message with this error without running it (e.g. `busy`), or ask per message. */
-  refuse?: WsError | ((entry: MessageEntry) => WsError | undefined);
+  /** Refuse the message with this error without running it (e.g. `busy`), or ask per message
+   * (its grant: server/trust.ts), once its fields are valid. */
+  refuse?: WsError | ((entry: MessageEntry, params: Record<string, unknown>) => WsError | undefined | Promise<WsError | undefined>);
 }
 
 function asWsError(e: unknown): WsError {
@@ -109,7 +110,7 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
   const isRequest = entry.request || (entry.requestFrom !== undefined && v >= entry.requestFrom);
   const fail = (e: WsError): string =>
     structured ? structuredError(e.code, e.message, enrichHint(e, entry, params), id) : isRequest ? jsonReply({ type: "error", message: e.message }) : plainError(e.message);
-  const refusal = typeof o.refuse === "function" ? o.refuse(entry) : o.refuse;
+  const refusal = typeof o.refuse === "function" ? await o.refuse(entry, params) : o.refuse;
   if (refusal) return { reply: fail(refusal), entry, v };
 
   if (!isRequest) {

@@ -5,7 +5,7 @@
 // LARGE_LINE waits up to BUDGET_WAIT_MS for room in the shared request memory budget, else it is
 // refused with `busy` having done nothing; every per-connection queue is bounded.
 import type { Socket } from "bun";
-import type { HandlerContext } from "../commands/types";
+import type { HandlerContext, MessageEntry } from "../commands/types";
 import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";
@@ -107,13 +107,25 @@ interface LineState {
 
 export interface ListenerOptions {
   path: string;
-  context: (conn: Connection) => HandlerContext;
+  /** `pane`: the pane whose own socket the connection came on (undefined: the main socket). */
+  context: (conn: Connection, pane: number | undefined) => HandlerContext;
+  /** Why this connection may not send this message (its grants: trust.ts), or undefined. */
+  authorize?: (entry: MessageEntry, params: Record<string, unknown>, conn: Connection, pane: number | undefined) => WsError | undefined | Promise<WsError | undefined>;
   /** Called when a connection opens; returning a string refuses it with that error line. */
   admit?: (conn: Connection) => string | undefined;
   onClose?: (conn: Connection) => void;
 }
 
+/** Serve the main socket. */
 export function listen(o: ListenerOptions) {
+  return createListener(o).listen(o.path);
+}
+
+/**
+ * The server's connections: one connection limit, memory budget and set of rules over every socket
+ * it listens on, the main socket and each pane's own (`listen(path, pane)`).
+ */
+export function createListener(o: Omit<ListenerOptions, "path">) {
   // Every connection holds a descriptor: serve no more than the share panes leave them (fd-limit.ts),
   // so `accept` is never the call that runs out.
   const maxConnections = Math.min(MAX_CONNECTIONS, connectionShare());
@@ -170,7 +182,7 @@ export function listen(o: ListenerOptions) {
     if ((await Promise.race([drained, stalled])) === "stalled" && conn.queuedBytes > 0) conn.close();
   };
 
-  const pump = async (conn: Connection, st: LineState) => {
+  const pump = async (conn: Connection, st: LineState, pane: number | undefined) => {
     if (st.busy || conn.closed || conn.reader) return;
     st.busy = true;
     let sliceStart = performance.now();
@@ -216,9 +228,14 @@ export function listen(o: ListenerOptions) {
           if (await budget.acquire(lineBytes.length, BUDGET_WAIT_MS)) held = lineBytes.length;
           else refuse = new WsError(`busy: no memory for a ${lineBytes.length}-byte request within ${BUDGET_WAIT_MS} ms; nothing was done, retry`, "busy");
         }
-        const refuseHere = refuse ?? (st.reserved ? reservedRefusal : undefined);
+        const authorize = o.authorize;
+        const refuseHere =
+          refuse ??
+          (st.reserved || authorize
+            ? (entry: MessageEntry, params: Record<string, unknown>) => (st.reserved ? reservedRefusal(entry) : undefined) ?? authorize?.(entry, params, conn, pane)
+            : undefined);
         const afterReply: (() => void)[] = [];
-        const ctx: HandlerContext = { ...o.context(conn), signal: conn.signal, afterReply: (fn) => void afterReply.push(fn) };
+        const ctx: HandlerContext = { ...o.context(conn, pane), signal: conn.signal, afterReply: (fn) => void afterReply.push(fn) };
         let d;
         try {
           d = await dispatchLine(line, ctx, { style: st.style, refuse: refuseHere });
@@ -266,71 +283,74 @@ export function listen(o: ListenerOptions) {
       } else if (!conn.closed && !conn.reader) {
         armIdle(conn, st);
         // A line may have arrived whole while we were answering.
-        if (st.chunks.length && Buffer.concat(st.chunks).includes(10)) void pump(conn, st);
+        if (st.chunks.length && Buffer.concat(st.chunks).includes(10)) void pump(conn, st, pane);
       }
     }
   };
 
-  return Bun.listen<{ conn: Connection }>({
-    unix: o.path,
-    allowHalfOpen: true,
-    socket: {
-      open(socket: Socket<{ conn: Connection }>) {
-        const conn = new Connection(socket, nextId++);
-        socket.data = { conn };
-        open++;
-        if (open > maxConnections) {
-          // Told before anything else is read, in the one form every client of every version reads.
-          return refuseConnection(conn, `too many connections (this ws serves at most ${maxConnections} at once)`);
-        }
-        const refusal = o.admit?.(conn);
-        if (refusal) return refuseConnection(conn, refusal);
-        const reserved = open > maxConnections - reservedSlots;
-        const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved };
-        lines.set(conn, st);
-        armIdle(conn, st);
-      },
-      data(socket, bytes) {
-        const conn = socket.data.conn;
-        if (conn.reader) return conn.reader.data(bytes);
-        const st = lines.get(conn);
-        if (!st || conn.closed) return;
-        st.chunks.push(bytes);
-        st.size += bytes.length;
-        if (st.size > MAX_BUFFERED + MAX_LINE) {
-          tooLong(conn, st);
-          return;
-        }
-        void pump(conn, st);
-      },
-      end(socket) {
-        const conn = socket.data.conn;
-        if (conn.reader) return conn.reader.halfClose ? conn.reader.halfClose() : conn.reader.close();
-        const st = lines.get(conn);
-        if (!st) return conn.close();
-        st.eof = true;
-        void pump(conn, st).then(() => {
-          if (!st.busy && !conn.reader) conn.end();
-        });
-      },
-      drain(socket) {
-        socket.data.conn.flush();
-      },
-      close(socket) {
-        const conn = socket.data?.conn;
-        if (!conn) return;
-        open--;
-        const st = lines.get(conn);
-        if (st) clearTimeout(st.idle);
-        conn.gone();
-        conn.reader?.close();
-        o.onClose?.(conn);
-      },
-      error(socket, err) {
-        // Bun reports a throw from any handler above here: that connection goes, nothing else.
-        console.error("socket error:", err?.message ?? err);
-        socket.data?.conn.close();
-      },
+  const handlers = (pane: number | undefined) => ({
+    open(socket: Socket<{ conn: Connection }>) {
+      const conn = new Connection(socket, nextId++);
+      socket.data = { conn };
+      open++;
+      if (open > maxConnections) {
+        // Told before anything else is read, in the one form every client of every version reads.
+        return refuseConnection(conn, `too many connections (this ws serves at most ${maxConnections} at once)`);
+      }
+      const refusal = o.admit?.(conn);
+      if (refusal) return refuseConnection(conn, refusal);
+      const reserved = open > maxConnections - reservedSlots;
+      const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved };
+      lines.set(conn, st);
+      armIdle(conn, st);
+    },
+    data(socket: Socket<{ conn: Connection }>, bytes: Buffer) {
+      const conn = socket.data.conn;
+      if (conn.reader) return conn.reader.data(bytes);
+      const st = lines.get(conn);
+      if (!st || conn.closed) return;
+      st.chunks.push(bytes);
+      st.size += bytes.length;
+      if (st.size > MAX_BUFFERED + MAX_LINE) {
+        tooLong(conn, st);
+        return;
+      }
+      void pump(conn, st, pane);
+    },
+    end(socket: Socket<{ conn: Connection }>) {
+      const conn = socket.data.conn;
+      if (conn.reader) return conn.reader.halfClose ? conn.reader.halfClose() : conn.reader.close();
+      const st = lines.get(conn);
+      if (!st) return conn.close();
+      st.eof = true;
+      void pump(conn, st, pane).then(() => {
+        if (!st.busy && !conn.reader) conn.end();
+      });
+    },
+    drain(socket: Socket<{ conn: Connection }>) {
+      socket.data.conn.flush();
+    },
+    close(socket: Socket<{ conn: Connection }>) {
+      const conn = socket.data?.conn;
+      if (!conn) return;
+      open--;
+      const st = lines.get(conn);
+      if (st) clearTimeout(st.idle);
+      conn.gone();
+      conn.reader?.close();
+      o.onClose?.(conn);
+    },
+    error(socket: Socket<{ conn: Connection }>, err: Error) {
+      // Bun reports a throw from any handler above here: that connection goes, nothing else.
+      console.error("socket error:", err?.message ?? err);
+      socket.data?.conn.close();
     },
   });
+
+  return {
+    /** Listen on `path`; `pane`: it is that pane's own socket, and its connections are that pane. */
+    listen(path: string, pane?: number) {
+      return Bun.listen<{ conn: Connection }>({ unix: path, allowHalfOpen: true, socket: handlers(pane) });
+    },
+  };
 }

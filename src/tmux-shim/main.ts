@@ -10,7 +10,7 @@ import { tmuxVar } from "./env";
 import { MARKER, ShimState, ensureShimDir } from "./state";
 import { runRealTmux } from "./real-tmux";
 import { TMUX_VERSION } from "./world";
-import { joinPath, parentDir, sanitizeName, socketDir, type Env } from "../paths";
+import { joinPath, mainSocketOfPane, parentDir, sanitizeName, socketDir, type Env } from "../paths";
 import { safeText } from "../safe-text";
 
 /** tmux's own flags, before the command. */
@@ -50,11 +50,17 @@ function serverPidOf(sock: string): number {
   }
 }
 
+/** The socket a call from a pane goes through: the pane's own (its WS_SOCKET, when it belongs to
+ * `sock`'s server), so the server knows which pane asks and answers with its grants. */
+export function ownSocket(env: Env, sock: string): string {
+  return env.WS_SOCKET && mainSocketOfPane(env.WS_SOCKET) === sock ? env.WS_SOCKET : sock;
+}
+
 /** The ws socket this call is for, or undefined when it is for a real tmux server. */
 export function targetSocket(env: Env, flags: { L?: string; S?: string }): string | undefined {
   const sock = wsSocketOf(env) ?? shimSocketOnPath(env);
   if (!sock) return undefined;
-  if (flags.S !== undefined && flags.S !== sock) return undefined;
+  if (flags.S !== undefined && flags.S !== sock && flags.S !== ownSocket(env, sock)) return undefined;
   if (flags.L !== undefined && joinPath(socketDir(env), `${sanitizeName(flags.L)}.sock`) !== sock) return undefined;
   return sock;
 }
@@ -94,7 +100,7 @@ export async function main(args: string[], env: Env = process.env): Promise<numb
   const paneMatch = /^%(\d+)$/.exec(env.TMUX_PANE ?? "");
   const paneId = paneMatch ? Number(paneMatch[1]) : env.WS_PANE_ID && /^\d+$/.test(env.WS_PANE_ID) ? Number(env.WS_PANE_ID) : undefined;
   const ctx: Ctx = {
-    sock,
+    sock: ownSocket(env, sock),
     env,
     ...(paneId !== undefined ? { paneId } : {}),
     state: new ShimState(ensureShimDir(sock)),

@@ -87,7 +87,13 @@ function routeKey(ui: Interface, k: KeyEvent): void {
     ui.prefixPending = false;
     ui.invalidate();
     const cmd = name ? ui.keymap.prefixTable.get(name) : undefined;
-    if (cmd) runKey(ui, cmd);
+    if (!cmd) return;
+    ui.fromPrefixKey = true;
+    try {
+      runKey(ui, cmd);
+    } finally {
+      ui.fromPrefixKey = false;
+    }
     return;
   }
   if (name && name === ui.keymap.prefix) {

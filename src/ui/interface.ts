@@ -52,6 +52,9 @@ export class Interface implements FrameHost, UiService {
   /** Changed in place by ws config reload (the passthrough holds the same object). */
   readonly keymap: Keymap;
   prefixPending = false;
+  /** True while a command runs from a key the person pressed after the prefix (the Dashboard
+   * takes y/n at once only when opened so). */
+  fromPrefixKey = false;
   prompt?: Prompt;
   /** `items`: how many of the lines can be picked (the rest is the selected item's preview). */
   overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void; items?: number; preview?: (i: number) => string[]; onChar?: (ch: string, selected: number) => boolean };

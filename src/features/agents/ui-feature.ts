@@ -61,6 +61,9 @@ export function keptSelection(prev: DashboardView, selected: number, next: Dashb
   return Math.min(next.lines.length - 1, Math.max(0, selected + newAgents - oldAgents));
 }
 
+/** How long the Dashboard ignores y and n after anything but the person's prefix key opened it. */
+export const DASHBOARD_ANSWER_DELAY_MS = 1000;
+
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh).
  * `prev`: the Dashboard on screen and its selection, when this draws it again (a request came or went). */
 export function showDashboard(
@@ -69,6 +72,7 @@ export function showDashboard(
   workstreams: DashboardWorkstream[] = [],
   approvals?: ApprovalService,
   prev?: { view: DashboardView; selected: number },
+  answersFrom = 0,
 ): DashboardView {
   const d = agents.dashboard();
   const lines: string[] = [];
@@ -110,7 +114,7 @@ export function showDashboard(
         : workstreams.length
           ? lines.indexOf("Workstreams") + 1
           : lines.indexOf("Commands") + 1;
-  ui.pick(DASHBOARD_TITLE, lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit)) : undefined);
+  ui.pick(DASHBOARD_TITLE, lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => (performance.now() < answersFrom ? false : answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit))) : undefined);
   return view;
 }
 
@@ -142,11 +146,18 @@ export default function agentsUiFeature(): Feature {
       // The Dashboard last drawn: redrawn while on screen when a request comes or goes, so its
       // Needs you rows are live.
       let shown: DashboardView | undefined;
-      ui.dashboard = () => void (shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals));
+      // Opened by anything but the person's own prefix key (run_command, a root binding, a
+      // button), y and n wait a moment: a keystroke meant for a prompt a pane just showed can't
+      // land on an approval.
+      let answersFrom = 0;
+      ui.dashboard = () => {
+        answersFrom = ui.fromPrefixKey ? 0 : performance.now() + DASHBOARD_ANSWER_DELAY_MS;
+        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, undefined, answersFrom);
+      };
       const redraw = () => {
         const selected = ui.pickShown?.(DASHBOARD_TITLE);
         if (selected === undefined || !shown) return;
-        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: shown, selected });
+        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: shown, selected }, answersFrom);
       };
       // prefix !: the next blocked agent after `after`, in pane order, round the end.
       ui.nextBlockedAgent = (after) => {

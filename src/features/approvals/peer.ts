@@ -3,6 +3,7 @@
 // guard (docs/security.md "Approvals") uses it so that a program inside a pane can't answer an
 // agent's permission request.
 import { peerPid, processState } from "../../platform";
+import { WsError } from "../../protocol/errors";
 
 /** Parents followed at most: far more than any real process tree is deep. */
 const MAX_DEPTH = 256;
@@ -36,4 +37,26 @@ export async function paneOfProcess(pid: number, panePids: ReadonlyMap<number, n
     p = st.ppid;
   }
   return "unknown";
+}
+
+interface Peer {
+  socket?: { fd?: number };
+}
+
+/**
+ * Why the process on the other end of `connection` may not use a person verb, or undefined when it
+ * may: it runs inside a ws pane, or it (or a parent) was gone before the server could tell, or (on
+ * Linux, where the kernel always knows) its pid can't be read. An extra layer under grants: a pane's
+ * own socket never carries person verbs at all; this is for the main socket.
+ */
+export async function personRefusal(connection: unknown, panes: ReadonlyMap<number, { pid: number; exited: unknown }>, verb: string): Promise<WsError | undefined> {
+  const pid = peerPid((connection as Peer | undefined)?.socket?.fd);
+  const hint = { grant: "person", command: "send it from the attached client or a terminal outside ws" };
+  if (pid === undefined) return process.platform === "linux" ? new WsError(`refused: ${verb} is the person's, and the server could not tell which process sent it`, "forbidden", hint) : undefined;
+  const panePids = new Map([...panes].filter(([, pane]) => !pane.exited).map(([id, pane]) => [pane.pid, id]));
+  const inside = await paneOfProcess(pid, panePids);
+  if (inside === "unknown")
+    return new WsError(`refused: ${verb} is the person's, and the process that sent it (pid ${pid}), or a parent of it, was gone before the server could tell whether it runs inside ws; send it from a process that waits for its reply`, "forbidden", hint);
+  if (inside !== "outside") return new WsError(`refused: ${verb} is the person's, and this comes from a process inside ws pane ${inside}; send it from the attached client or a terminal outside ws`, "forbidden", hint);
+  return undefined;
 }

@@ -2,6 +2,7 @@
 // ~/.local/state/ws/), one file per server name, mode 0600, written atomically (src/write-atomic.ts:
 // temp file, fsync, rename, fsync of the directory), so a crash leaves the old save or the new one,
 // never half.
+import { mainSocketOfPane } from "../../paths";
 import { readFileAsync, readTextFileAsync } from "../../safe-file";
 import { chmod, copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { wsDir } from "../../xdg-dirs";
@@ -16,7 +17,8 @@ export function stateDir(env: Env = process.env): string {
 
 /** The server's name, from its socket file: default.sock → "default". */
 export function serverName(socketPath: string): string {
-  return basename(socketPath).replace(/\.sock$/, "");
+  // A pane's own socket (NAME.panes/ID.sock) belongs to server NAME.
+  return basename(mainSocketOfPane(socketPath) ?? socketPath).replace(/\.sock$/, "");
 }
 
 export function savePath(socketPath: string, env: Env = process.env): string {
