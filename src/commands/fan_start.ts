@@ -2,6 +2,9 @@
 // from one base commit, a tab each (or tiled in one), and the same prompt into each agent once it
 // reports ready, through the prompt queue (agent_send's `when: idle` path: typed at once when the
 // agent waits for input, else when it next does).
+import { panesOf } from "../model/layout";
+import { tabWhere } from "../model/session-lookups";
+import { AGENT_DEFAULT } from "../protocol/grants";
 import { defineMessage, PANE_START_ERRORS } from "./types";
 import { fansOf } from "./fan-shared";
 import { typeToAgent } from "./agent-typing";
@@ -49,6 +52,9 @@ export default defineMessage({
       if (queue) queue.add(pane, text, "idle", { orType: true });
       else void typeToAgent(session, pane, text);
     });
+    // Each candidate runs an agent: its panes get the agent default.
+    const grants = services.get("grants");
+    for (const o of r.opened) for (const id of panesOf(tabWhere(session, o.tab)?.tab.layout ?? { kind: "pane", pane: o.pane })) grants?.set(id, AGENT_DEFAULT, AGENT_DEFAULT);
     return { type: "fan_started", fan: r.fan.name, base: r.fan.base, candidates: r.opened };
   },
 });

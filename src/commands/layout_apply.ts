@@ -5,6 +5,8 @@ import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
 import { typed } from "../protocol/schema";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { PANE_START_ERRORS, defineMessage } from "./types";
+import { newPaneGrants } from "./pane-fields";
+import { panesOf } from "../model/layout";
 
 export default defineMessage({
   type: "layout_apply",
@@ -30,7 +32,10 @@ export default defineMessage({
     root: { type: "split", direction: "right", ratio: 0.65, first: { type: "pane", label: "editor", cwd: "/repo" }, second: { type: "pane", label: "tests", cwd: "/repo", command: ["sh", "-c", "just test"] } },
   },
   cli: { path: "layout apply", summary: "Build a new tab from a split tree in a JSON file (- reads stdin), as ws layout export prints it", args: ["root"] },
-  async handle(p, { session }) {
+  async handle(p, ctx) {
+    const { session } = ctx;
+    // From a pane: the panes it builds are its own, with its grants at most.
+    const grants = newPaneGrants(ctx, undefined);
     const old = p.tab !== undefined ? session.tabById(p.tab) : undefined;
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
@@ -41,6 +46,7 @@ export default defineMessage({
       session.closeTab(old.ws, old.tab);
       session.moveTab(ws, tab, at); // the replacement takes the old tab's place
     }
+    for (const id of panesOf(tab.layout)) grants.apply(id);
     return layoutReply(session, ws, tab);
   },
 });

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { WsError } from "../protocol/errors";
 import { PANE_TERM } from "../protocol/terminal-defaults";
+import type { GrantLevel } from "../protocol/grants";
 import { envProblem } from "./env-vars";
 import { fileLimit, resourceExhausted } from "./fd-limit";
 import type { BoxRequest } from "./box";
@@ -15,6 +16,8 @@ export interface NewPaneOptions {
   env?: Record<string, string>;
   /** The pane stays after its program exits. */
   keep?: boolean;
+  /** The grants it starts with (a template's agent pane: self); default: the person's. */
+  grants?: GrantLevel;
   preface?: string;
   /** Refuse a `cwd` that is not a directory (a request's) rather than start in $HOME (the UI's
    * focused pane's directory may have gone; a saved one may be from another machine). */

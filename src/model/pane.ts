@@ -10,6 +10,7 @@ import type { ShellView } from "./shell-marks";
 import type { Screen } from "./screen";
 import { createScreen } from "./screens";
 import type { ShellLaunch } from "./shell-integration";
+import type { GrantLevel } from "../protocol/grants";
 import type { BoxRequest } from "./box";
 
 /** What a pane spawns: an argv and its whole environment. */
@@ -32,6 +33,8 @@ export interface PaneSpec {
   preface?: string;
   /** The pane stays, readable, after its program exits (tmux remain-on-exit). */
   keep?: boolean;
+  /** The grants it starts with (docs/security.md "Grants"); default: the person's. */
+  grants?: GrantLevel;
   /** How to start the program with shell integration (shell-integration.ts): the argv and the
    * environment it gains, kept out of `argv` and `env` (what the pane runs, and what is saved). */
   launch?: ShellLaunch;
@@ -83,6 +86,8 @@ export class Pane implements Parser {
   pty: Pty;
   startedAt = Date.now();
   readonly keep: boolean;
+  /** The grants it was started with, if not the default (a template's agent pane). */
+  readonly startGrants: GrantLevel | undefined;
   /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
   readonly shell: ShellView;
   /** ws started this pane's shell with its integration: marks are coming. */
@@ -141,6 +146,7 @@ export class Pane implements Parser {
     this.cwd = spec.cwd;
     this.env = spec.env;
     this.keep = spec.keep === true;
+    this.startGrants = spec.grants;
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.screen = createScreen({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });

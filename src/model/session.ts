@@ -237,7 +237,7 @@ export class Session {
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
       const wrap = box ? this.boxWrap(box, cwd, launch?.dir) : undefined;
-      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, ...(box ? { box, wrap } : {}) };
+      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants, ...(box ? { box, wrap } : {}) };
       return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
     } catch (e) {
       throw startError(argv[0]!, e);

@@ -26,16 +26,16 @@ export interface TrustContext {
   pane: number | undefined;
 }
 
-function forbidden(message: string, grant: string, command = "ws pane grants"): WsError {
-  return new WsError(message, "forbidden", { grant, command });
+function forbidden(message: string, grant: string, command: string | undefined = "ws pane grants"): WsError {
+  return new WsError(message, "forbidden", { grant, ...(command ? { command } : {}) });
 }
 
 /** Why `entry` may not be sent on this connection, or undefined when it may. */
 export async function trustRefusal(entry: MessageEntry, params: Record<string, unknown>, t: TrustContext): Promise<WsError | undefined> {
   if (entry.grant === "person") {
     if (t.pane !== undefined)
-      return forbidden(`refused: ${entry.type} is the person's, and this came on ws pane ${t.pane}'s own socket; send it from the attached client or a terminal outside ws`, "person", "run it from a terminal outside ws");
-    if (t.grants?.isRestricted(t.connection)) return forbidden(`refused: ${entry.type} is the person's, and this connection gave up authority (restrict_connection)`, "person", "use a connection of its own");
+      return forbidden(`refused: ${entry.type} is the person's, and this came on ws pane ${t.pane}'s own socket; send it from the attached client or a terminal outside ws`, "person", undefined);
+    if (t.grants?.isRestricted(t.connection)) return forbidden(`refused: ${entry.type} is the person's, and this connection gave up authority (restrict_connection)`, "person", undefined);
     return personRefusal(t.connection, t.session.panes, entry.type);
   }
   const level: GrantLevel = t.grants ? t.grants.connectionLevel(t.connection, t.pane) : "control";

@@ -9,6 +9,9 @@ import { CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
 import { parseKeyName } from "./keymap-names";
 import { checkFormat, type StatusFormat } from "./status-format";
 
+/** Command lines that answer approvals: bound only after the prefix. */
+const ANSWERS_APPROVALS = /^\s*(approve|deny)\b|\bapproval_answer\b/;
+
 export interface LoadedKeymap {
   keymap: Keymap;
   /** Human-readable problems, each naming the file and line. Defaults stay in force for them. */
@@ -79,6 +82,12 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
         const problem = wrong && `is not a command name nor a ws command line: ${wrong}`;
         if (problem !== undefined) {
           warnings.push(`${where(key)}: ${JSON.stringify(cmd)} ${problem} (ws keys --list lists the command names; ws --help the command lines)`);
+          continue;
+        }
+        // A key without the prefix is one a pane's program can get the person to press (its own
+        // "Continue? [y/N]"): it may not answer an approval.
+        if (k === "root" && ANSWERS_APPROVALS.test(cmd as string)) {
+          warnings.push(`${where(key)}: ${JSON.stringify(cmd)}: a key without the prefix can't approve or deny; bind it under [keys] (after the prefix)`);
           continue;
         }
         table.set(name, (cmd as string).trim());

@@ -51,7 +51,7 @@ interface Peer {
  */
 export async function personRefusal(connection: unknown, panes: ReadonlyMap<number, { pid: number; exited: unknown }>, verb: string): Promise<WsError | undefined> {
   const pid = peerPid((connection as Peer | undefined)?.socket?.fd);
-  const hint = { grant: "person", command: "send it from the attached client or a terminal outside ws" };
+  const hint = { grant: "person" };
   if (pid === undefined) return process.platform === "linux" ? new WsError(`refused: ${verb} is the person's, and the server could not tell which process sent it`, "forbidden", hint) : undefined;
   const panePids = new Map([...panes].filter(([, pane]) => !pane.exited).map(([id, pane]) => [pane.pid, id]));
   const inside = await paneOfProcess(pid, panePids);

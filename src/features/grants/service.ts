@@ -60,7 +60,7 @@ export class GrantService {
   }
 
   granted(pane: number): GrantLevel {
-    return this.panes.get(pane)?.level ?? PERSON_PANE_DEFAULT;
+    return this.panes.get(pane)?.level ?? this.session.panes.get(pane)?.startGrants ?? PERSON_PANE_DEFAULT;
   }
 
   /** The level the pane's socket answers with now. A pane not (or no longer) in the model gets
@@ -68,7 +68,7 @@ export class GrantService {
   level(pane: number): GrantLevel {
     if (!this.session.panes.has(pane)) return "report";
     const g = this.panes.get(pane);
-    const level = g?.level ?? PERSON_PANE_DEFAULT;
+    const level = this.granted(pane);
     return !g?.byPerson && this.agentRuns(pane) ? lowest(level, AGENT_DEFAULT) : level;
   }
 
@@ -100,8 +100,7 @@ export class GrantService {
   set(pane: number, level: GrantLevel, by?: GrantLevel): void {
     if (by !== undefined) {
       if (rank(level) > rank(by)) throw new WsError(`a pane may give at most its own grants (${by}); only the person raises grants (ws pane grant, from outside ws)`, "forbidden", { grant: "person" });
-      const now = this.panes.get(pane);
-      this.panes.set(pane, { level: lowest(level, now?.level ?? PERSON_PANE_DEFAULT), byPerson: false });
+      this.panes.set(pane, { level: lowest(level, this.granted(pane)), byPerson: false });
       return;
     }
     this.panes.set(pane, { level, byPerson: true });
@@ -138,7 +137,7 @@ export class GrantService {
     return {
       pane,
       level: this.level(pane),
-      granted: g?.level ?? PERSON_PANE_DEFAULT,
+      granted: this.granted(pane),
       agent: this.agentRuns(pane),
       by_person: !!g?.byPerson,
       ...(creator !== undefined ? { creator } : {}),
@@ -147,8 +146,8 @@ export class GrantService {
 
   /** What a save keeps: the grants given to panes that differ from the default. */
   saved(pane: number): GrantLevel | undefined {
-    const g = this.panes.get(pane);
-    return g && g.level !== PERSON_PANE_DEFAULT ? g.level : undefined;
+    const level = this.granted(pane);
+    return level !== PERSON_PANE_DEFAULT ? level : undefined;
   }
 }
 

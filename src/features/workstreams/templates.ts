@@ -71,7 +71,8 @@ const BUILTIN_TEXT: Record<string, string> = {
 # setup = [["bun", "install"]]   # run once in the new worktree before the panes start
 #
 # The layout is the tree \`ws layout apply\` takes: a pane, or a split of two nodes.
-# Panes: command (argv), cwd (relative to the worktree), label, env, keep, and box = true to run
+# Panes: command (argv), cwd (relative to the worktree), label, env, keep; agent = true for a pane
+# that runs an agent (its grants: self), or grants = "report"|"self"|"workspace"|"control"; box = true to run
 # the pane's program in a sandbox (docs/security.md#boxes; network = false takes its network,
 # box_write = ["~/.cache/x"] lets it write more).
 # Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills only
@@ -99,6 +100,7 @@ ratio = 0.6
 [layout.first]
 type = "pane"
 label = "review"
+agent = true
 command = ["sh", "-c", 'eval "$WS_REVIEW_COMMAND"']
 # The agent runs in a box (docs/security.md#boxes): the checkout read-write, your secrets hidden.
 box = true
