@@ -49,7 +49,7 @@ test("the soft limit is raised to the hard one at start", async () => {
 }, 60_000);
 
 test("out of descriptors: panes are refused with resource_exhausted, connections still served, no spinning", async () => {
-  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 32 panes.
+  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 24 panes (4 each).
   const s = await startLimited(192, 192);
   const pid = s.daemonPid()!;
   // Panes until the descriptors are spoken for: each refused one says why, with the limit.
@@ -62,9 +62,9 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   }
   expect(refusal).toBeDefined();
   expect(refusal?.code).toBe("resource_exhausted");
-  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 32 });
+  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 24 });
   expect(refusal?.message).toContain("RLIMIT_NOFILE");
-  expect(made).toBe(31);
+  expect(made).toBe(23);
   // The refusal left nothing behind: the panes made are all there is.
   const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)).length);
   expect(await panes()).toBe(made + 1);

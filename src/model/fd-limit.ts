@@ -1,6 +1,6 @@
 // The daemon's file descriptors: how many it may open (RLIMIT_NOFILE), raised to the hard limit at
-// start, and how they are shared. Every pane holds 3 (its PTY master, its process, the stream that
-// reads it) and every connection 1. Run out, and the kernel refuses the next `accept`: the listening
+// start, and how they are shared. Every pane holds 4 (its PTY master, its process, the stream that
+// reads it, and its own listening socket: server/pane-sockets.ts) and every connection 1. Run out, and the kernel refuses the next `accept`: the listening
 // socket stays readable, the event loop wakes for it again and again (100% CPU), and no client is
 // answered. Bun's listener (usockets) retries such an accept at once and tells JavaScript nothing
 // (no error callback, no backoff: bun PR 32705 is open), so ws can't back off there; it makes sure
@@ -12,7 +12,7 @@ import type { Limits } from "../platform/sys";
 import { WsError } from "../protocol/errors";
 
 /** Descriptors one pane holds. */
-export const FDS_PER_PANE = 3;
+export const FDS_PER_PANE = 4;
 /** Kept for short-lived files and pipes (saves, git, gh, /proc reads) and refused connections:
  * 128, or an eighth of a small limit. */
 const spareFds = (limit: number) => Math.min(128, Math.floor(limit / 8));
