@@ -120,6 +120,18 @@ export class Daemon implements FeatureHost {
       removeIfPresent(path);
     }
     this.features = await Promise.all(FEATURES.map((load) => load()));
+    // Made before any pane starts: each pane's own socket is bound before its program runs (a box
+    // binds it in), a restore's panes too.
+    const server = createListener({
+      context: (conn, pane) => this.context(conn, pane),
+      authorize: (entry, params, conn, pane) => trustRefusal(entry, params, { session: this.session, grants: this.grants, connection: conn, pane }),
+      admit: (conn) => {
+        this.connections.add(conn);
+        return undefined;
+      },
+      onClose: (conn) => this.connections.delete(conn),
+    });
+    this.paneSockets.ready((p, pane) => server.listen(p, pane));
     let restored = false;
     for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
     // `ws start -- make build`: the pane stays with its status when make ends, rather than the
@@ -131,15 +143,6 @@ export class Daemon implements FeatureHost {
     for (const f of this.features) f.provide?.(this);
     // The socket must never be reachable by others, not even between bind and chmod.
     const oldMask = process.umask(0o177);
-    const server = createListener({
-      context: (conn, pane) => this.context(conn, pane),
-      authorize: (entry, params, conn, pane) => trustRefusal(entry, params, { session: this.session, grants: this.grants, connection: conn, pane }),
-      admit: (conn) => {
-        this.connections.add(conn);
-        return undefined;
-      },
-      onClose: (conn) => this.connections.delete(conn),
-    });
     try {
       this.listener = server.listen(path);
     } catch (e) {
@@ -148,7 +151,6 @@ export class Daemon implements FeatureHost {
       process.umask(oldMask);
     }
     chmodSync(path, 0o600);
-    this.paneSockets.ready((p, pane) => server.listen(p, pane));
     writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
     // A signal (logout, reboot, Ctrl-C on `ws server`) is not a person closing their panes: keep
     // the session, as shutdown_keep does. Only `shutdown` (ws kill-server) and the last pane
