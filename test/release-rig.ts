@@ -35,10 +35,18 @@ function makeKey(dir: string): TestRelease["key"] {
   return key;
 }
 
+/** The tests check signatures and make their certificate with OpenSSL 3 (LibreSSL, macOS's
+ * openssl, can't check Ed25519), as install.sh does where it is there. */
+export function requireOpenssl3(): void {
+  const v = Bun.which("openssl") ? Bun.spawnSync(["openssl", "version"]).stdout.toString() : "";
+  if (!/^OpenSSL [3-9]/.test(v)) throw new Error(`OpenSSL 3 is not the openssl on the PATH (${v.trim() || "none"}): the release tests need it (apt-get install openssl; brew install openssl@3 and put its bin first on the PATH)`);
+}
+
 let built: Promise<TestRelease> | undefined;
 
 /** Every platform's release of the current sources (about 5 s a platform the first time). */
 export function testRelease(): Promise<TestRelease> {
+  requireOpenssl3();
   return (built ??= (async () => {
     const id = buildId();
     const dir = join(CACHE, id);
