@@ -115,8 +115,10 @@ describe("agent CLIs in ws and in tmux", () => {
     console.log(`Gemini's probe: ws ${inWs}; tmux 3.3a ${inTmux}`);
     expect(inWs).toContain("da1=1");
     expect(inTmux).toContain("da1=1");
-    // ws answers kitty's query too (the pane's own flags), so Gemini turns kitty keys on there.
+    // ws answers kitty's query too (the pane's own flags), so Gemini turns kitty keys on there,
+    // and OSC 11 (the person's terminal's background, or ws's default), so it picks its theme.
     expect(inWs).toContain("kitty=1");
+    expect(inWs).toContain("osc11=1");
   }, 60_000);
 
   for (const cli of Object.values(CLIS)) {
