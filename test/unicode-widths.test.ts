@@ -72,6 +72,7 @@ describe("the emulator", () => {
     expect(emulate("ｶﾞ|").x).toBe(3);
     expect(emulate("A\u202eB\u2066C\u200fD\u200bE\u2028F|")).toEqual({ x: 7, text: "A\u202eB\u2066C\u200fD\u200bE\u2028F|", cells: ["A\u202eB\u2066C\u200fD\u200bE\u2028F|"] });
     expect(emulate("🫠|🩷|").x).toBe(6);
+    expect(emulate("\u200bA\r\n\u202eB")).toMatchObject({ x: 1, text: "A\nB" });
   });
 });
 
@@ -83,15 +84,17 @@ describe("in a pane, on the attach screen", () => {
     const chars = [...UNICODE_15_WIDE.map((cp) => String.fromCodePoint(cp)), ...UNICODE_14_NAMED, ...FORMAT.map((cp) => String.fromCodePoint(cp))];
     // The asker puts the cursor at row 3, column 5 first: each query writes "a", the character
     // and "b" from there and asks where the cursor is.
-    const queries = chars.map((c) => `\x1b[3;5Ha${c}b\x1b[6n`);
+    // A format character first on its row has no cell to ride on: it is dropped, "b" takes column 1.
+    const queries = [...chars.map((c) => `\x1b[3;5Ha${c}b\x1b[6n`), ...FORMAT.map((cp) => `\x1b[3;1H${String.fromCodePoint(cp)}b\x1b[6n`)];
     const file = join(s.root, "cpr.json");
     const r = await s.request({ v: 1, type: "split", pane: 1, cwd: s.root, command: [process.execPath, ASKER, file, JSON.stringify(queries)], focus: false });
     expect(r.type).not.toBe("error");
     await waitFor("the answers", () => existsSync(file), 30000);
     const got = (JSON.parse(readFileSync(file, "utf8")) as { got: string }).got;
     const cols = [...got.matchAll(/\x1b\[3;(\d+)R/g)].map((m) => Number(m[1]));
-    const want = chars.map((c) => 5 + 1 + cellWidth(c.codePointAt(0)!) + 1);
-    expect(cols.map((x, i) => `${chars[i]!.codePointAt(0)!.toString(16)}:${x}`)).toEqual(want.map((x, i) => `${chars[i]!.codePointAt(0)!.toString(16)}:${x}`));
+    const want = [...chars.map((c) => 5 + 1 + cellWidth(c.codePointAt(0)!) + 1), ...FORMAT.map(() => 2)];
+    const named = [...chars, ...FORMAT.map((cp) => String.fromCodePoint(cp))].map((c) => c.codePointAt(0)!.toString(16));
+    expect(cols.map((x, i) => `${named[i]}:${x}`)).toEqual(want.map((x, i) => `${named[i]}:${x}`));
   }, 60000);
 
   test("the attach screen draws a row of new emoji with every character after them where the pane has it", async () => {

@@ -51,12 +51,35 @@ function wsProvider(clusters: IUnicodeVersionProvider): IUnicodeVersionProvider 
 
 let provider: IUnicodeVersionProvider | undefined;
 
+/** The parts of xterm's input handler the print below reads (internal: checked before use). */
+interface PrintParts {
+  print(data: Uint32Array, start: number, end: number): void;
+  _parser?: { precedingJoinState?: number };
+  _activeBuffer?: { x?: number };
+}
+
+/**
+ * A character that takes no cell, first on its row, has no cell to ride on: it is dropped, as in
+ * wcwidth's terminals (tmux), where xterm would give it a cell of width 0 and move the cursor.
+ */
+function dropZeroWidthAtRowStart(term: Terminal): void {
+  const ih = (term as unknown as { _core?: { _inputHandler?: PrintParts } })._core?._inputHandler;
+  if (typeof ih?.print !== "function" || typeof ih._parser?.precedingJoinState !== "number" || typeof ih._activeBuffer?.x !== "number") return;
+  const print = ih.print;
+  ih.print = function (this: PrintParts, data, start, end) {
+    if (ih._parser!.precedingJoinState === 0 && ih._activeBuffer!.x === 0 && term.unicode.activeVersion === UNICODE_VERSIONS[0])
+      while (start < end && data[start]! >= 0x300 && cellWidth(data[start]!) === 0) start++;
+    if (start < end) print.call(this, data, start, end);
+  };
+}
+
 /** Register the modern width tables on `term` and make the best one active; returns which. */
 export function useModernWidths(term: Terminal): string {
   try {
     term.loadAddon(new Unicode11Addon());
     const clusters = graphemesProvider();
     if (clusters) term.unicode.register((provider ??= wsProvider(clusters)));
+    dropZeroWidthAtRowStart(term);
   } catch {
     // An addon that does not fit this xterm: keep whatever could be registered.
   }
