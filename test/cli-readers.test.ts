@@ -1,15 +1,17 @@
 // Every read the CLI makes from a file, a pipe or stdin has a size bound and never waits on a FIFO
 // or reads a device: `ws report` and `ws approval-hook` with /dev/zero or an endless pipe on stdin,
 // `ws session info` with the save replaced by /dev/zero or a FIFO, a FIFO as the hosts file of
-// `ws dashboard --all-hosts`, `ws batch` and `ws layout apply -` reading /dev/zero. Each runs the
-// real CLI with a deadline, its memory watched while it runs: it ends in time, stays small and
-// says why (or, for a hook, stays silent and exits 0, as a hook must).
+// `ws dashboard --all-hosts`, `ws batch` and `ws layout apply -` reading /dev/zero, `ws hooks`
+// with a huge settings file or a FIFO for its backup. Each runs the real CLI with a deadline, its
+// memory watched while it runs: it ends in time, stays small and says why (or, for a hook, stays
+// silent and exits 0, as a hook must).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TestServer, processAlive, rssKb, wsArgv } from "./harness";
 import { savePath } from "../src/features/persistence/store";
 import { MAX_HOOK_INPUT } from "../src/cli/report";
+import { MAX_SETTINGS_BYTES } from "../src/features/agents/hooks-install";
 
 const DEADLINE_MS = 20_000;
 /** What a read may add to a CLI call's own memory: a bound's worth (1 MiB) and the runtime's
@@ -160,4 +162,22 @@ test("ws batch and ws layout apply - with /dev/zero on stdin: refused at once", 
   expectSmallAndInTime(r);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("a line on stdin is longer than 1 MiB");
+}, 60_000);
+
+test("ws hooks: a settings file past its bound, and a FIFO where the backup is, are refused at once", async () => {
+  const file = join(s.root, "claude-settings.json");
+  writeFileSync(file, JSON.stringify({ padding: "x".repeat(MAX_SETTINGS_BYTES) }));
+  let r = await watched('exec "$@"', ["hooks", "install", "claude", "--file", file]);
+  expectSmallAndInTime(r);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("is too big");
+  // Installed over a small file (which makes the backup), then the backup replaced by a FIFO.
+  writeFileSync(file, "{}\n");
+  expect((await watched('exec "$@"', ["hooks", "install", "claude", "--file", file])).code).toBe(0);
+  rmSync(`${file}.ws-backup`, { force: true });
+  expect(Bun.spawnSync(["mkfifo", `${file}.ws-backup`]).exitCode).toBe(0);
+  r = await watched('exec "$@"', ["hooks", "uninstall", "claude", "--file", file]);
+  expectSmallAndInTime(r);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("ws-backup is not a regular file (a FIFO)");
 }, 60_000);

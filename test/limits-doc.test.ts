@@ -19,6 +19,7 @@ import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
 import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
 import { MAX_HOOK_INPUT } from "../src/cli/report";
+import { MAX_SETTINGS_BYTES } from "../src/features/agents/hooks-install";
 import { BYTES_PER_TURN, MAX_NVIM_MESSAGE, MAX_UNASKED_BYTES, MAX_UNASKED_MESSAGES, MESSAGES_PER_TURN } from "../src/features/nvim/rpc";
 import { HOSTS_FILE_MAX } from "../src/cli/remote-dashboard";
 import { INFO_MAX } from "../src/safe-file";
@@ -68,7 +69,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
   ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],
   ["`open` / `open_file`", [[MAX_NVIM_MESSAGE, "bytes"], [MAX_UNASKED_MESSAGES], [MAX_UNASKED_BYTES, "bytes"], [MESSAGES_PER_TURN], [BYTES_PER_TURN, "bytes"]]],
-  ["The CLI's own reads", [[MAX_LINE, "bytes"], [HOSTS_FILE_MAX, "bytes"], [INFO_MAX, "bytes"]]],
+  ["The CLI's own reads", [[MAX_LINE, "bytes"], [HOSTS_FILE_MAX, "bytes"], [INFO_MAX, "bytes"], [MAX_SETTINGS_BYTES, "bytes"]]],
   ["tmux shim `send-keys`", [[MAX_REPEATED_KEYS], [MAX_SENT_BYTES, "bytes"]]],
   ["Release downloads", [[MAX_CHECKSUMS_BYTES, "bytes"], [MAX_SIGNATURE_BYTES, "bytes"], [MAX_MANIFEST_BYTES, "bytes"], [MAX_BINARY_BYTES, "bytes"]]],
 ];

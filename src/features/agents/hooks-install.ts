@@ -5,11 +5,11 @@
 
 import { shellWord } from "../../shell-quote";
 import { OwnerNotKept, writeAtomicSync } from "../../write-atomic";
+import { readTextFile } from "../../safe-file";
 import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
@@ -297,7 +297,19 @@ export function resolveSettings(path: string): SettingsFile {
   throw new HooksError(`${path}: too many levels of symlinks; nothing was changed`);
 }
 
-const read = (f: SettingsFile) => (f.stat ? readFileSync(f.target, "utf8") : null);
+/** The most of a settings file (or its backup) read: far past any agent's settings. */
+export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
+/** A settings file's text through src/safe-file.ts: a regular file only, refused past its bound. */
+function readSettings(path: string): string {
+  try {
+    return readTextFile(path, MAX_SETTINGS_BYTES);
+  } catch (e) {
+    throw new HooksError(`${(e as Error).message}; nothing was changed`);
+  }
+}
+
+const read = (f: SettingsFile) => (f.stat ? readSettings(f.target) : null);
 
 /** Replace `path` with `text` atomically (src/write-atomic.ts), with `like`'s mode and owner (else
  * 0644 and ours). */
@@ -382,7 +394,7 @@ function runHookFile(o: HooksOptions, hf: HookFile, ws: string[]): string {
   else if (before === null) return `${shown}: no such file, nothing to remove`;
   else {
     // Untouched since install: put the original back exactly (or remove a file install created).
-    const saved = existsSync(backup) ? readFileSync(backup, "utf8") : null;
+    const saved = existsSync(backup) ? readSettings(backup) : null;
     // (The backup itself may hold ws's hooks, from an install over an installed file: take them out.)
     if (saved !== null && install(saved, ws) === before) after = hf.uninstall(saved);
     else if (saved === null && install(null, ws) === before) after = null;
