@@ -84,6 +84,12 @@ describeBox("a boxed pane", () => {
         `tmux -L ${tmuxName} has-session 2>/dev/null && echo TMUX=reached >> result || echo TMUX=unreachable >> result`,
         'echo "SSH_AUTH_SOCK=${SSH_AUTH_SOCK-unset}" >> result; echo "DBUS=${DBUS_SESSION_BUS_ADDRESS-unset}" >> result',
         'echo "RUNTIME=$(ls -A "$(dirname "$WS_SOCKET")" | tr "\\n" " ")" >> result',
+        // The main socket, the person's: not in the box, and not reachable by its path.
+        `test -e ${s.sock} && echo MAIN_SOCKET=there >> result || echo MAIN_SOCKET=absent >> result`,
+        `echo "MAIN_DIR=$(ls -A ${s.socketDir} | tr "\\n" " ")" >> result`,
+        `WS_SOCKET=${s.sock} eval "$WS_TEST_WS workspace list" >/dev/null 2>&1 && echo MAIN_REQUEST=answered >> result || echo MAIN_REQUEST=failed >> result`,
+        // A person's verb on its own socket is refused.
+        'eval "$WS_TEST_WS --json approve 1" 2>&1 | grep -q forbidden && echo APPROVE=forbidden >> result || echo APPROVE=not-forbidden >> result',
         'echo written > inside && echo CHECKOUT=writable >> result',
         // The person's keys, their other panes' terminals, ws's processes.
         'mkdir -p "$XDG_CONFIG_HOME/ws" 2>/dev/null; echo "[root]" >> "$XDG_CONFIG_HOME/ws/keys.toml" 2>/dev/null && echo KEYS=written >> result || echo KEYS=readonly >> result',
@@ -99,8 +105,12 @@ describeBox("a boxed pane", () => {
       "sleep 60",
     );
     expect(r).toMatchObject({ KEYS: "readonly", PTS: "ptmx ", DAEMON_PROC: "hidden", DAEMON_SIGNAL: "unreachable", SSH: "hidden", NETRC: "hidden", HOME: "readonly", TMP: "private", TMUX_SOCKET: "absent", TMUX: "unreachable", SSH_AUTH_SOCK: "unset", DBUS: "unset", CHECKOUT: "writable", PANE_READ: "ok", REPORT: "sent" });
-    // Of ws's runtime directory, only the pane's own socket.
-    expect(r.RUNTIME!.trim()).toBe(s.sock.split("/").pop()!);
+    // Of ws's runtime directory, only the pane's own socket; the main socket is neither there nor
+    // reachable, and a person's verb is refused on the pane's.
+    expect(r.RUNTIME!.trim()).toBe(`${r.PANE}.sock`);
+    expect(r).toMatchObject({ MAIN_SOCKET: "absent", MAIN_REQUEST: "failed", APPROVE: "forbidden" });
+    expect(r.MAIN_DIR!.trim()).toBe(`${s.sock.split("/").pop()!.replace(/\.sock$/, "")}.panes`);
+    expect(existsSync(s.sock)).toBe(true);
     expect(existsSync(join(s.root, "outside"))).toBe(false);
     expect(readFileSync(join(proj, "inside"), "utf8")).toBe("written\n");
     // The report reached ws as this pane's agent.
