@@ -65,18 +65,19 @@ function load(): ClientLibc | null {
   } catch {
     return null; // not glibc, or a glibc without an exported lstat
   }
-  let io: { poll: Fn; read: Fn; fstat: Fn; isatty: Fn; errno: () => number } | undefined;
+  let io: { poll: Fn; read: Fn; fstat: Fn; errno: () => number } | undefined;
   const stdinCalls = () => {
     if (io) return io;
     const sym = ffi.dlopen("libc.so.6", {
       poll: { args: [ptr, u64, i32], returns: i32 },
       read: { args: [i32, ptr, u64], returns: i64 },
       fstat: { args: [i32, ptr], returns: i32 },
-      isatty: { args: [i32], returns: i32 },
       __errno_location: { args: [], returns: ptr },
     }).symbols;
-    return (io = { poll: sym.poll!, read: sym.read!, fstat: sym.fstat!, isatty: sym.isatty!, errno: () => ffi.read.i32(sym.__errno_location!() as number, 0) });
+    return (io = { poll: sym.poll!, read: sym.read!, fstat: sym.fstat!, errno: () => ffi.read.i32(sym.__errno_location!() as number, 0) });
   };
+  // Only a character device on stdin (a terminal, or /dev/zero) pays for opening isatty.
+  const isatty = (fd: number) => ffi.dlopen("libc.so.6", { isatty: { args: [i32], returns: i32 } }).symbols.isatty!(fd) === 1;
   const p = ffi.ptr;
   return {
     lstat(path) {
@@ -85,7 +86,7 @@ function load(): ClientLibc | null {
       return { mode: out[layout.mode / 4]!, uid: out[layout.uid / 4]! };
     },
     readToEnd(fd, timeoutMs, max) {
-      const { poll, read, fstat, isatty, errno } = stdinCalls();
+      const { poll, read, fstat, errno } = stdinCalls();
       const st = new Uint32Array(layout.size / 4);
       if (fstat(fd, p(st)) === 0) {
         const type = st[layout.mode / 4]! & S_IFMT;
