@@ -1,15 +1,15 @@
 // Issue 22, items 4 and 12, for the tmux shim: `send-keys -N 100000000 x` is refused instead of
-// building 1.78 GB of keys; named buffers have a count and a total size limit, and their texts are
-// files of their own, so `buffers.json` and `list-buffers` stay small; `paste-buffer` of a 2 MB
-// buffer arrives whole (it failed with "line too long"); after the server quits, its shim
-// directory (buffer contents included) and the shell-integration files are gone.
+// building 1.78 GB of keys; named buffers have a count and a total size limit, kept by the daemon,
+// and `list-buffers` sends no text; `load-buffer` and `paste-buffer` of a 2 MB buffer arrive whole
+// (in pieces: a line is 1 MiB); after the server quits, its buffers, its shim directory and the
+// shell-integration files are gone.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, rssKb, waitFor, type RunResult } from "./harness";
 import { MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
-import { pieces } from "../src/tmux-shim/cmd/buffers";
-import { BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT } from "../src/tmux-shim/state";
+import { pieces } from "../src/tmux-shim/state";
+import { BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT } from "../src/features/shim-store";
 
 const READER = join(ROOT, "test/fixtures/raw-reader.py");
 let s: TestServer;
@@ -44,7 +44,6 @@ async function ok(args: string[]): Promise<string> {
   return r.stdout;
 }
 const received = () => (existsSync(out) ? readFileSync(out) : Buffer.alloc(0));
-const shimDir = () => s.sock.replace(/\.sock$/, ".tmux");
 
 test("send-keys -N 100000000 x is refused at once; a large -N within the limit arrives whole", async () => {
   const r = await tmux(["send-keys", "-N", "100000000", "-t", `%${reader}`, "x"], 30_000);
@@ -119,7 +118,7 @@ describe("paste buffers", () => {
     await ok(["delete-buffer", "-b", "big"]);
   }, 120_000);
 
-  test(`at most ${NAMED_BUFFER_LIMIT} named buffers; list-buffers and buffers.json stay small`, async () => {
+  test(`at most ${NAMED_BUFFER_LIMIT} named buffers; list-buffers stays small`, async () => {
     // One call, commands split by `;` as tmux takes them (a process per command is slow here).
     const each = (f: (i: number) => string[]) => Array.from({ length: NAMED_BUFFER_LIMIT }, (_, i) => [...f(i), ";"]).flat().slice(0, -1);
     await ok(each((i) => ["set-buffer", "-b", `n${i}`, `text ${i}`]));
@@ -152,19 +151,19 @@ describe("paste buffers", () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toContain(`big0: ${size} bytes: "${"z".repeat(50)}"`);
     expect(list.ms).toBeLessThan(10_000);
-    // The index holds no text; each buffer is its own file.
-    expect(statSync(join(shimDir(), "buffers.json")).size).toBeLessThan(64 * 1024);
+    expect(list.stdout.length).toBeLessThan(64 * 1024);
     // A buffer over the per-buffer bound is refused as before.
     writeFileSync(file, Buffer.alloc(BUFFER_MAX_BYTES + 1, "z"));
     const over = await tmux(["load-buffer", "-b", "over", file]);
     expect(over.code).toBe(1);
     expect(over.stderr).toContain("buffer too big");
-    // One text file per listed buffer: deleting one removes its text.
-    const textFiles = () => readdirSync(join(shimDir(), "buffers")).length;
-    const listed = async () => (await ok(["list-buffers"])).trim().split("\n").length;
-    expect(textFiles()).toBe(await listed());
+    // The refused ones left nothing behind; deleting one makes room for another.
+    expect((await ok(["list-buffers"])).trim().split("\n").filter((l) => l.startsWith("big")).length).toBe(fit);
     await ok(["delete-buffer", "-b", "big0"]);
-    expect(textFiles()).toBe(await listed());
+    writeFileSync(file, Buffer.alloc(size, "y"));
+    await ok(["load-buffer", "-b", "again", file]);
+    expect(await ok(["show-buffer", "-b", "again"])).toBe("y".repeat(size) + "\n");
+    for (const name of ["again", ...Array.from({ length: fit - 1 }, (_, i) => `big${i + 1}`)]) await ok(["delete-buffer", "-b", name]);
   }, 120_000);
 });
 
@@ -179,7 +178,7 @@ test("after the server quits, its shim directory and the shell-integration files
     const shim = Bun.spawn([Bun.which("tmux", { PATH: env[0]! })!, "set-buffer", "-b", "secret", "s3cr3t"], { env: { ...other.env, PATH: env[0]!, TMUX: env[1]!, TMUX_PANE: `%${bash}` }, stdout: "ignore", stderr: "pipe" });
     expect(await shim.exited).toBe(0);
     const tmuxDir = other.sock.replace(/\.sock$/, ".tmux");
-    expect(readdirSync(join(tmuxDir, "buffers")).length).toBe(1);
+    expect(((await other.v6({ type: "shim_buffer_list" })).buffers as { name: string }[]).map((b) => b.name)).toEqual(["secret"]);
 
     // A second server in the same directory: its shells keep their files while it runs.
     expect((await other.run(["-L", "second", "start"])).code).toBe(0);

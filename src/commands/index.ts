@@ -74,6 +74,13 @@ import ship from "./ship";
 import pane_grants from "./pane_grants";
 import pane_grant from "./pane_grant";
 import restrict_connection from "./restrict_connection";
+import shim_buffer_set from "./shim_buffer_set";
+import shim_buffer_get from "./shim_buffer_get";
+import shim_buffer_list from "./shim_buffer_list";
+import shim_buffer_delete from "./shim_buffer_delete";
+import shim_buffer_rename from "./shim_buffer_rename";
+import shim_option_set from "./shim_option_set";
+import shim_option_list from "./shim_option_list";
 
 export const MESSAGES: MessageEntry[] = [
   report,
@@ -157,6 +164,14 @@ export const MESSAGES: MessageEntry[] = [
   approval_answer,
   // issue 25: reload keys.toml in place
   config_reload,
+  // the tmux shim's buffers and options, kept by the daemon
+  shim_buffer_set,
+  shim_buffer_get,
+  shim_buffer_list,
+  shim_buffer_delete,
+  shim_buffer_rename,
+  shim_option_set,
+  shim_option_list,
 ];
 
 export const REGISTRY = new Map<string, MessageEntry>(MESSAGES.map((m) => [m.type, m]));

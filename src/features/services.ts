@@ -14,6 +14,7 @@ import type { ShipQuestion, ShipRequest } from "./workstreams/ship-ask";
 import type { ProjectService } from "./projects/feature";
 import type { ApprovalService } from "./approvals/service";
 import type { GrantService } from "./grants/service";
+import type { ShimStore } from "./shim-store";
 
 /** Runs a keymap command by name, as its key would (run_command). */
 export type RunCommandService = (name: string) => void;
@@ -98,6 +99,8 @@ export interface ServiceTypes {
   approvals: ApprovalService;
   /** Each pane's grants (the daemon's own: features/grants). */
   grants: GrantService;
+  /** The tmux shim's paste buffers and options (features/shim-store.ts). */
+  shim: ShimStore;
 }
 
 export class Services {

@@ -103,7 +103,7 @@ export async function main(args: string[], env: Env = process.env): Promise<numb
     sock: ownSocket(env, sock),
     env,
     ...(paneId !== undefined ? { paneId } : {}),
-    state: new ShimState(ensureShimDir(sock)),
+    state: new ShimState(ensureShimDir(sock), sock),
     out: (text: string, opts: { keepSgr?: boolean } = {}) => void out.push(safeText(text, opts)),
   };
   const commands = commandsOf(parsed.args);

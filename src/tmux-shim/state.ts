@@ -1,13 +1,11 @@
 // What the shim keeps between calls, as tmux keeps it in its server: paste buffers and the options
-// set with set-option. One private directory per ws socket (<socket>.tmux/, 0700), beside it,
-// which also holds the `tmux` that PATH finds; the ws server removes it when it quits. Files are
-// written whole (a temporary file renamed). A buffer's text is a file of its own (buffers/<id>),
-// and buffers.json is only their index (name, size, the start of the text), so listing buffers
-// never reads their contents. Counts and sizes are bounded (docs/tmux-shim.md#limits).
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { readTextFile } from "../safe-file";
-import { ShimError } from "./world";
-
+// set with set-option. The ws daemon keeps them (features/shim-store.ts) and this is its client:
+// every change is one message, so shim calls made at once lose nothing (each used to read, change
+// and write a file of its own). The shim's private directory per ws socket (<socket>.tmux/, 0700)
+// holds the `tmux` that PATH finds and wait-for's channels; the ws server removes it when it quits.
+// Counts and sizes are bounded by the daemon (docs/tmux-shim.md#limits).
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { call } from "./world";
 /** The shim's directory for a ws socket: `…/default.sock` → `…/default.tmux`. */
 export const shimDir = (sock: string) => sock.replace(/\.sock$/, "") + ".tmux";
 
@@ -22,146 +20,116 @@ export function ensureShimDir(sock: string): string {
   return dir;
 }
 
-/** Remove the shim's directory for a ws socket (its `tmux`, buffers and options): the server
- * does when it quits, as tmux's buffers go with its server. Only a directory marked as a shim's. */
+/** Remove the shim's directory for a ws socket (its `tmux`, wait-for's channels): the server
+ * does when it quits. Only a directory marked as a shim's. */
 export function removeShimDir(sock: string): void {
   const dir = shimDir(sock);
   if (existsSync(`${dir}/${MARKER}`)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** The index is small (at most BUFFER_LIMIT + NAMED_BUFFER_LIMIT entries); a bigger file is not ours. */
-const STATE_FILE_MAX = 4 * 1024 * 1024;
-
-function readJson<T>(path: string, fallback: T): T {
-  try {
-    return JSON.parse(readTextFile(path, STATE_FILE_MAX, true)) as T;
-  } catch {
-    return fallback;
-  }
-}
-
-function writeFileWhole(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
-}
-
-const writeJson = (path: string, value: unknown) => writeFileWhole(path, JSON.stringify(value));
+/** The most text one message carries, as JSON (a line may be 1 MiB): a paste into a pane and a
+ * buffer's text sent to the daemon go in pieces of this. */
+const PIECE_JSON_BYTES = 512 * 1024;
 
 export interface PasteBuffer {
   name: string;
+  /** This version of the buffer: it changes with every change. */
+  id: number;
   automatic: boolean;
   /** Its text's size in bytes (UTF-8). */
   bytes: number;
   /** The first characters of its text, for list-buffers. */
   sample: string;
-  /** Its text's file in buffers/. */
-  id: string;
 }
 
-/** tmux's buffer-limit: automatic buffers beyond it are dropped, oldest first. */
-export const BUFFER_LIMIT = 50;
-/** Named buffers (set-buffer -b, load-buffer -b): tmux keeps any number; the shim keeps this many. */
-export const NAMED_BUFFER_LIMIT = 50;
-/** A bound on what the shim keeps in one buffer. */
-export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
-/** A bound on all buffers together: past it the oldest automatic buffers go, then a new one is refused. */
-export const BUFFERS_TOTAL_BYTES = 64 * 1024 * 1024;
-const SAMPLE_CHARS = 50;
+/** One shim message; a refusal throws ShimError with the daemon's words (`no buffers`, `unknown buffer: x`, as tmux's). */
+async function shim<T>(sock: string, type: string, fields: Record<string, unknown>): Promise<T> {
+  return (await call(sock, type, fields)) as T;
+}
 
+/** `text` cut into pieces whose JSON encoding is at most `max` bytes, never inside a surrogate pair. */
+export function pieces(text: string, max = PIECE_JSON_BYTES): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // JSON's worst case per UTF-16 unit: 6 for a control or a surrogate (\uXXXX), else its UTF-8.
+    const cost = c < 0x20 || (c >= 0xd800 && c < 0xe000) ? 6 : c === 0x22 || c === 0x5c ? 2 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    const pairEnd = c >= 0xdc00 && c < 0xe000 && i > start && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) < 0xdc00;
+    if (size + cost > max && i > start && !pairEnd) {
+      out.push(text.slice(start, i));
+      start = i;
+      size = 0;
+    }
+    size += cost;
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
 
 export class ShimState {
-  constructor(readonly dir: string) {}
+  private optionCache: Record<string, string> | undefined;
 
-  /** Newest first; only entries whose text is still there. */
-  buffers(): PasteBuffer[] {
-    const list = readJson<unknown>(`${this.dir}/buffers.json`, []);
-    if (!Array.isArray(list)) return [];
-    return list.filter(
-      (b): b is PasteBuffer => !!b && typeof b.name === "string" && typeof b.id === "string" && /^[0-9a-f]{16}$/.test(b.id) && typeof b.bytes === "number" && typeof b.automatic === "boolean",
-    );
+  constructor(
+    readonly dir: string,
+    private readonly sock: string,
+  ) {}
+
+  /** Newest first. */
+  async buffers(): Promise<PasteBuffer[]> {
+    return (await shim<{ buffers: PasteBuffer[] }>(this.sock, "shim_buffer_list", {})).buffers;
   }
 
-  /** A buffer's text; undefined when its file has gone (a call racing with delete-buffer). */
-  bufferText(b: PasteBuffer): string | undefined {
-    try {
-      return readTextFile(this.textPath(b.id), BUFFER_MAX_BYTES, true);
-    } catch {
-      return undefined;
+  /** A buffer's text (the named one, or the newest), read in pieces from one version of it. */
+  async bufferText(name: string | undefined): Promise<{ buffer: PasteBuffer; text: string }> {
+    let r = await shim<PasteBuffer & { text: string; next: number | null }>(this.sock, "shim_buffer_get", name === undefined ? {} : { name });
+    const parts = [r.text];
+    const first = r;
+    while (r.next !== null) {
+      r = await shim(this.sock, "shim_buffer_get", { name: first.name, id: first.id, offset: r.next });
+      parts.push(r.text);
+    }
+    return { buffer: { name: first.name, id: first.id, automatic: first.automatic, bytes: first.bytes, sample: "" }, text: parts.join("") };
+  }
+
+  /** Set a buffer (no name: a new automatic bufferN), or add to it (`append`); it becomes the
+   * newest. A text over a line's size goes in pieces, and the buffer changes once, at the last. */
+  async putBuffer(name: string | undefined, text: string, append = false): Promise<void> {
+    const parts = pieces(text);
+    if (parts.length <= 1) {
+      await shim(this.sock, "shim_buffer_set", { ...(name !== undefined ? { name } : {}), text, append });
+      return;
+    }
+    let upload: string | undefined;
+    for (const [i, part] of parts.entries()) {
+      const more = i < parts.length - 1;
+      const first = upload === undefined ? { ...(name !== undefined ? { name } : {}), append } : { upload };
+      const r = await shim<{ upload?: string }>(this.sock, "shim_buffer_set", { ...first, text: part, more });
+      upload ??= r.upload;
     }
   }
 
-  private textPath(id: string): string {
-    return `${this.dir}/buffers/${id}`;
+  /** set-buffer -n: the named buffer (or the newest) is called `to` now. */
+  async renameBuffer(name: string | undefined, to: string): Promise<void> {
+    await shim(this.sock, "shim_buffer_rename", { ...(name !== undefined ? { name } : {}), to });
   }
 
-  /** Keep `list` (newest first) as the buffers: the automatic ones past BUFFER_LIMIT and the
-   * oldest automatic ones past BUFFERS_TOTAL_BYTES are dropped, and the texts of every buffer
-   * no longer listed are removed. */
-  saveBuffers(list: PasteBuffer[]): void {
-    let automatic = 0;
-    let kept = list.filter((b) => !b.automatic || ++automatic <= BUFFER_LIMIT);
-    let total = kept.reduce((n, b) => n + b.bytes, 0);
-    for (let i = kept.length - 1; i > 0 && total > BUFFERS_TOTAL_BYTES; i--) {
-      if (!kept[i]!.automatic) continue;
-      total -= kept[i]!.bytes;
-      kept = kept.filter((_, j) => j !== i);
-    }
-    const before = this.buffers();
-    writeJson(`${this.dir}/buffers.json`, kept);
-    const still = new Set(kept.map((b) => b.id));
-    for (const b of [...before, ...list]) if (!still.has(b.id)) this.removeText(b.id);
+  /** Delete the named buffer (or the newest); with `id`, only that version of it. */
+  async deleteBuffer(name: string | undefined, id?: number): Promise<void> {
+    await shim(this.sock, "shim_buffer_delete", { ...(name !== undefined ? { name } : {}), ...(id !== undefined ? { id } : {}) });
   }
 
-  private removeText(id: string): void {
-    try {
-      unlinkSync(this.textPath(id));
-    } catch {}
+  /** The options set (read once per shim call; a change here reads them again). */
+  async options(): Promise<Record<string, string>> {
+    this.optionCache ??= (await shim<{ options: Record<string, string> }>(this.sock, "shim_option_list", {})).options;
+    return this.optionCache;
   }
 
-  /** Add or replace a buffer; with no name, a new automatic bufferN. It becomes the newest.
-   * Throws ShimError past NAMED_BUFFER_LIMIT or BUFFERS_TOTAL_BYTES. */
-  putBuffer(name: string | undefined, data: string): void {
-    const bytes = Buffer.byteLength(data);
-    if (bytes > BUFFER_MAX_BYTES) throw new ShimError(`buffer too big (over ${BUFFER_MAX_BYTES} bytes)`);
-    const list = this.buffers();
-    let automatic = false;
-    if (name === undefined) {
-      const n = Math.max(-1, ...list.filter((b) => b.automatic).map((b) => Number(b.name.slice(6)) || 0)) + 1;
-      name = `buffer${n}`;
-      automatic = true;
-    }
-    const others = list.filter((b) => b.name !== name);
-    if (!automatic && !list.some((b) => b.name === name) && others.filter((b) => !b.automatic).length >= NAMED_BUFFER_LIMIT)
-      throw new ShimError(`too many named buffers (at most ${NAMED_BUFFER_LIMIT}); delete-buffer one first`);
-    const named = others.filter((b) => !b.automatic).reduce((n, b) => n + b.bytes, 0);
-    if (named + bytes > BUFFERS_TOTAL_BYTES) throw new ShimError(`buffers would hold over ${BUFFERS_TOTAL_BYTES} bytes; delete-buffer some first`);
-    const id = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
-    mkdirSync(`${this.dir}/buffers`, { recursive: true, mode: 0o700 });
-    writeFileWhole(this.textPath(id), data);
-    this.saveBuffers([{ name, automatic, bytes, sample: data.slice(0, SAMPLE_CHARS), id }, ...others]);
-  }
-
-  /** Give buffer `from` the name `to` (replacing a buffer of that name); it becomes the newest. */
-  renameBuffer(from: PasteBuffer, to: string): void {
-    const others = this.buffers().filter((b) => b.name !== from.name && b.name !== to);
-    if (from.automatic && others.filter((b) => !b.automatic).length >= NAMED_BUFFER_LIMIT)
-      throw new ShimError(`too many named buffers (at most ${NAMED_BUFFER_LIMIT}); delete-buffer one first`);
-    this.saveBuffers([{ ...from, name: to, automatic: false }, ...others]);
-  }
-
-  deleteBuffer(b: PasteBuffer): void {
-    this.saveBuffers(this.buffers().filter((x) => x.name !== b.name));
-  }
-
-  options(): Record<string, string> {
-    return readJson<Record<string, string>>(`${this.dir}/options.json`, {});
-  }
-
-  setOption(name: string, value: string | undefined): void {
-    const o = this.options();
-    if (value === undefined) delete o[name];
-    else o[name] = value;
-    writeJson(`${this.dir}/options.json`, o);
+  /** set-option in one step on the daemon: `append` (-a), `if_unset` (-o), `toggle` (an on/off
+   * option with no value; `value` its default), `unset` (-u). */
+  async setOption(name: string, mode: "set" | "append" | "if_unset" | "toggle" | "unset", value = ""): Promise<void> {
+    this.optionCache = undefined;
+    await shim(this.sock, "shim_option_set", { name, mode, value });
   }
 }

@@ -94,12 +94,12 @@ export function paneEnv(ctx: Ctx, p: Parsed): Record<string, string> {
 
 /** The argv ws runs for a tmux command: one word is a shell command line (run by default-shell),
  * several are argv (tmux's spawn.c). */
-export function paneArgv(ctx: Ctx, words: string[], env: Record<string, string> = {}): string[] {
-  return wrapCommand(defaultShell(ctx), words, env);
+export async function paneArgv(ctx: Ctx, words: string[], env: Record<string, string> = {}): Promise<string[]> {
+  return wrapCommand(await defaultShell(ctx), words, env);
 }
 
 /** The shell panes run: `set -g default-shell`, else $SHELL (what ws runs for a pane with no command). */
-export const defaultShell = (ctx: Ctx) => ctx.state.options()["default-shell"] || ctx.env.SHELL || "/bin/sh";
+export const defaultShell = async (ctx: Ctx) => (await ctx.state.options())["default-shell"] || ctx.env.SHELL || "/bin/sh";
 
 /** -c DIR, a format; default the caller's directory (a tmux command client's). */
 export function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane, flag = "c"): string {

@@ -1,6 +1,6 @@
 // The option, environment, hook, key-binding and config-file commands (tmux's cmd-set-option.c,
 // cmd-show-options.c, cmd-set-environment.c, cmd-bind-key.c, cmd-source-file.c, …): each exports
-// its entry; cmd/index.ts puts them in tmux's table. Options are kept in ShimState; the rest is
+// its entry; cmd/index.ts puts them in tmux's table. Options are kept by the daemon (state.ts is its client); the rest is
 // accepted with nothing to do (ws has no key table, hooks or config files of tmux's).
 import { call, ShimError } from "../world";
 import { has, val } from "../getopt";
@@ -28,10 +28,16 @@ const setOption: Run = async (ctx, p, command) => {
     if (has(p, "q")) return;
     throw new ShimError(`invalid option: ${name}`);
   }
-  if (has(p, "u") || has(p, "U")) return ctx.state.setOption(name, undefined);
-  let value = p.args[1] ?? (OPTION_DEFAULTS[name] === "off" || OPTION_DEFAULTS[name] === "on" ? (ctx.state.options()[name] ?? OPTION_DEFAULTS[name]) === "on" ? "off" : "on" : "");
-  if (has(p, "a")) value = (ctx.state.options()[name] ?? "") + value;
-  if (has(p, "o") && ctx.state.options()[name] !== undefined) return;
+  if (has(p, "u") || has(p, "U")) return ctx.state.setOption(name, "unset");
+  // An on/off option given no value flips; -a adds to the value, -o sets only an unset one: each
+  // in one step on the daemon, so calls at the same time lose nothing.
+  const flips = p.args[1] === undefined && (OPTION_DEFAULTS[name] === "off" || OPTION_DEFAULTS[name] === "on");
+  const given = p.args[1] ?? "";
+  const mode = flips ? "toggle" : has(p, "o") ? "if_unset" : has(p, "a") ? "append" : "set";
+  const current = flips || has(p, "a") || has(p, "o") ? (await ctx.state.options())[name] : undefined;
+  if (has(p, "o") && current !== undefined) return;
+  // The value a pane's title or border gets (what is kept is worked out on the daemon).
+  const value = flips ? ((current ?? OPTION_DEFAULTS[name]) === "on" ? "off" : "on") : has(p, "a") ? (current ?? "") + given : given;
   // A pane's or window's own option (-p, -w, setw without -g) is accepted and not kept: kept, it
   // would apply to every pane the shim starts after (remain-on-exit would keep them all).
   const local = (has(p, "p") || has(p, "w") || command === "set-window-option") && !has(p, "g");
@@ -41,7 +47,7 @@ const setOption: Run = async (ctx, p, command) => {
     await call(ctx.sock, "pane_rename", { pane: resolvePane(w, val(p, "t"), here).id, name: value });
   }
   if (name === "pane-border-format" || name === "pane-border-status") await paneBorder(ctx, p, name, value, local);
-  if (!local || name.startsWith("@")) ctx.state.setOption(name, value);
+  if (!local || name.startsWith("@")) await ctx.state.setOption(name, mode, flips ? OPTION_DEFAULTS[name] : given);
 };
 
 /** tmux's pane border options, drawn by ws in its label rows (pane_border): a pane's own format
@@ -59,9 +65,9 @@ async function paneBorder(ctx: Parameters<Run>[0], p: Parameters<Run>[1], name: 
 }
 
 const showOptions: Run = async (ctx, p) => {
-  const stored = ctx.state.options();
+  const stored = await ctx.state.options();
   // default-shell: the shell panes really run, as tmux's default is $SHELL.
-  const all: Record<string, string> = { ...OPTION_DEFAULTS, "default-shell": defaultShell(ctx), ...stored };
+  const all: Record<string, string> = { ...OPTION_DEFAULTS, "default-shell": await defaultShell(ctx), ...stored };
   const name = p.args[0];
   if (name === undefined) {
     for (const [k, v] of Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) ctx.out(has(p, "v") ? v : `${k} ${quoteOption(v)}`);

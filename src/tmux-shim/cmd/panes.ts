@@ -84,12 +84,12 @@ const splitWindow: Run = async (ctx, p) => {
   // ws puts the new pane after; for -b it swaps places with its neighbour, whose size it then has.
   if (before && size !== undefined) size = Math.max(1, whole - size - 1);
   if (size !== undefined) size = Math.max(1, size);
-  const keep = ctx.state.options()["remain-on-exit"] === "on";
+  const keep = (await ctx.state.options())["remain-on-exit"] === "on";
   const reply = await call(ctx.sock, "split", {
     pane: target.id,
     right,
     cwd: startDir(ctx, w, p, target),
-    command: paneArgv(ctx, p.args),
+    command: await paneArgv(ctx, p.args),
     focus: !has(p, "d"),
     ...(size !== undefined ? { size } : {}),
     ...(keep ? { keep } : {}),
@@ -107,7 +107,7 @@ const respawnPane: Run = async (ctx, p) => {
   const env = paneEnv(ctx, p);
   await call(ctx.sock, "pane_respawn", {
     pane: pane.id,
-    ...(p.args.length || p.flags.has("e") ? { command: paneArgv(ctx, p.args.length ? p.args : pane.startCommand, env) } : {}),
+    ...(p.args.length || p.flags.has("e") ? { command: await paneArgv(ctx, p.args.length ? p.args : pane.startCommand, env) } : {}),
     ...(val(p, "c") !== undefined ? { cwd: startDir(ctx, w, p, pane) } : {}),
   });
 };
@@ -195,7 +195,7 @@ const capturePane: Run = async (ctx, p) => {
   if (!has(p, "J")) while (lines.length < bottom - top + 1) lines.push("");
   const out = lines.map((l) => (has(p, "N") ? l : l.replace(/ +$/, ""))).join("\n");
   if (has(p, "p")) ctx.out(out, { keepSgr: has(p, "e") });
-  else ctx.state.putBuffer(val(p, "b"), out + "\n");
+  else await ctx.state.putBuffer(val(p, "b"), out + "\n");
 };
 
 const killPane: Run = async (ctx, p) => {

@@ -72,7 +72,7 @@ const displayPopup: Run = async (ctx, p) => {
       {
         // Over what the person sees, as tmux draws it on its client; -t picks the tab.
         ...(val(p, "t") !== undefined ? { pane: pane.id } : {}),
-        command: paneArgv(ctx, p.args, paneEnv(ctx, p)),
+        command: await paneArgv(ctx, p.args, paneEnv(ctx, p)),
         cwd: startDir(ctx, w, p, pane, "d"),
         width: String(width),
         height: String(height),

@@ -31,7 +31,7 @@ const newSession: Run = async (ctx, p) => {
   const pane = session?.windows[0]?.panes[0];
   if (!pane) throw new ShimError(`can't find session: ${name}`);
   // workspace_new starts a shell: start instead what tmux would, in this environment.
-  await call(ctx.sock, "pane_respawn", { pane: pane.id, command: paneArgv(ctx, p.args, paneEnv(ctx, p)), cwd: startDir(ctx, after, p, currentPane(after, here)) });
+  await call(ctx.sock, "pane_respawn", { pane: pane.id, command: await paneArgv(ctx, p.args, paneEnv(ctx, p)), cwd: startDir(ctx, after, p, currentPane(after, here)) });
   if (val(p, "n")) await call(ctx.sock, "tab_rename", { workspace: name, tab: "1", to: val(p, "n") });
   if (!has(p, "d")) await call(ctx.sock, "workspace_focus", { name });
   await printNew(ctx, p, pane.id, "#{session_name}:");

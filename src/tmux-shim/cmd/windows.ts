@@ -22,7 +22,7 @@ const newWindow: Run = async (ctx, p) => {
     workspace: session.name,
     ...(val(p, "n") ? { name: val(p, "n") } : {}),
     cwd: startDir(ctx, w, p, pane),
-    command: paneArgv(ctx, p.args),
+    command: await paneArgv(ctx, p.args),
     focus: !has(p, "d"),
     env: paneEnv(ctx, p),
   });
@@ -59,7 +59,7 @@ const selectLayout: Run = async (ctx, p) => {
   if (name === undefined || has(p, "n") || has(p, "p") || has(p, "E") || has(p, "o")) return;
   const matches = LAYOUTS.filter((l) => l.startsWith(name));
   if (matches.length === 1) {
-    const options = ctx.state.options();
+    const options = await ctx.state.options();
     const main = (option: string) => (/^\d+$/.test(options[option] ?? "") ? Number(options[option]) : undefined);
     const width = main("main-pane-width");
     const height = main("main-pane-height");
