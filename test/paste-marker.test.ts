@@ -3,14 +3,15 @@
 // ESC[201~ `1~`), nor one that the pane's tty line discipline forms by consuming a character
 // (`ESC[20^S1~` with IXON). A bracketed paste carries no control character but tab, CR and LF.
 // A raw reader in a real pane records the exact bytes each sender delivers: pane_send,
-// agent_send, run and the tmux shim's paste-buffer; and a real interactive bash with bracketed
-// paste (readline's default) shows the consequence: nothing runs, with each character a tty can
-// consume spliced into the end marker.
+// agent_send, an attached client's paste and the tmux shim's paste-buffer; and a real interactive
+// bash with bracketed paste (readline's default) shows the consequence: nothing runs, with each
+// character a tty can consume spliced into the end marker.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
 import { pasteText } from "../src/model/paste";
+import { RawAttach } from "./raw-attach";
 
 const READER = join(ROOT, "test/fixtures/raw-reader.py");
 const END = "\x1b[201~";
@@ -93,6 +94,23 @@ describe("every sender delivers one whole paste", () => {
       expect((await s.v6({ type: "agent_send", pane: caller, text })).type).toBe("pane");
       expected += START + want + END + "\r";
       expect(await receive(out, expected)).toBe(expected);
+    }
+  }, 60_000);
+
+  test("an attached client's paste", async () => {
+    const { reader, out } = await readerTab("attached");
+    expect(await s.v6({ type: "pane_focus", pane: reader })).toMatchObject({ type: "ok" });
+    const client = await RawAttach.open(s.sock, { v: 1, type: "attach", cols: 100, rows: 30 });
+    try {
+      await client.firstFrame();
+      let expected = "";
+      for (const [, text, want] of CASES) {
+        client.send({ Paste: text });
+        expected += START + want + END;
+        expect(await receive(out, expected)).toBe(expected);
+      }
+    } finally {
+      client.close();
     }
   }, 60_000);
 
