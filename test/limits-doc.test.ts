@@ -27,6 +27,7 @@ import { MAX_REPEATED_KEYS, MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
 import { MAX_BINARY_BYTES, MAX_CHECKSUMS_BYTES, MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES } from "../src/release-files";
 import { BUFFER_LIMIT, BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT, SHIM_NAME_MAX, SHIM_OPTION_VALUE_MAX, SHIM_OPTIONS_MAX, UPLOAD_IDLE_MS, UPLOADS_MAX } from "../src/features/shim-store";
 import { SHIM_READ_PIECE } from "../src/commands/shim_buffer_get";
+import { MAX_RECORD_BYTES, MAX_RECORDS } from "../src/features/workstreams/records";
 
 const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
 const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
@@ -75,6 +76,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["tmux shim `send-keys`", [[MAX_REPEATED_KEYS], [MAX_SENT_BYTES, "bytes"]]],
   ["Release downloads", [[MAX_CHECKSUMS_BYTES, "bytes"], [MAX_SIGNATURE_BYTES, "bytes"], [MAX_MANIFEST_BYTES, "bytes"], [MAX_BINARY_BYTES, "bytes"]]],
   ["tmux shim buffers and options", [[BUFFER_LIMIT], [NAMED_BUFFER_LIMIT], [BUFFER_MAX_BYTES, "bytes"], [BUFFERS_TOTAL_BYTES, "bytes"], [UPLOADS_MAX], [UPLOAD_IDLE_MS, "ms"], [SHIM_READ_PIECE, "bytes"], [SHIM_OPTIONS_MAX], [SHIM_OPTION_VALUE_MAX], [SHIM_NAME_MAX]]],
+  ["Workstreams (", [[MAX_RECORDS], [MAX_RECORD_BYTES, "bytes"]]],
 ];
 
 describe("docs/limits.md states the limits the code has", () => {

@@ -9,6 +9,7 @@ import { probeSocket, removeIfPresent } from "../socket-files";
 import { NoAnswer, request } from "../client/request";
 import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
+import { safeText } from "../safe-text";
 import { savePath } from "../features/persistence/store";
 
 import { wsDir } from "../xdg-dirs";
@@ -142,11 +143,28 @@ export async function server({ fields }: HandlerInput): Promise<void> {
 
 export async function killServer({ fields }: HandlerInput): Promise<void> {
   const path = sock();
+  if (!fields.keep) await warnOpenWorkstreams();
   const reply = await send(fields.keep ? "shutdown_keep" : "shutdown");
   // Return once the server has gone, so `ws kill-server && ws start` is safe.
   const deadline = Date.now() + 8000;
   while (Date.now() < deadline && (await probeSocket(path, 200)) === "live") await Bun.sleep(20);
   show(reply);
+}
+
+/** Workstreams outlive the server (their records on disk), but their tabs and agents don't: say
+ * which are open, and how to find them again. Silent when the server can't tell. */
+async function warnOpenWorkstreams(): Promise<void> {
+  let rows: { name: string; state: string }[] = [];
+  try {
+    const r = await send("workstream_list");
+    rows = Array.isArray(r.workstreams) ? (r.workstreams as { name: string; state: string }[]) : [];
+  } catch {
+    return;
+  }
+  const open = rows.filter((w) => w.state === "open").map((w) => safeText(String(w.name)));
+  if (!open.length) return;
+  const them = open.length === 1 ? "it stays" : "they stay";
+  process.stderr.write(`ws: warning: ${open.length} ${open.length === 1 ? "workstream is" : "workstreams are"} open (${open.join(", ")}): ${them} on disk, without ${open.length === 1 ? "its tab" : "their tabs"}; ws workstream list shows ${open.length === 1 ? "it" : "them"} after the next start, ws done NAME finishes one (kill-server --keep keeps the tabs too)\n`);
 }
 
 interface Finding {

@@ -1,32 +1,29 @@
 // ws ship: runs here, in the CLI process, on the workstream's worktree (local to the CLI): the
 // checkout this runs in, or with --name the workstream's worktree next to it. No event is sent
 // (the `ship` message, sent to the server, ships there and publishes `shipped`).
-import { basename, dirname, join } from "node:path";
 import { CliError, globals, print, printJson } from "./common";
 import type { HandlerInput } from "./handlers";
 import { WsError } from "../protocol/errors";
 import { safeText } from "../safe-text";
 
-/** The workstream a checkout under $WS_WORKTREES/REPO/NAME is (for its checkpoint prompts). */
-async function worktreeName(dir: string, root: string): Promise<string | undefined> {
-  const { git } = await import("../features/workstreams/git");
-  const top = (await git(dir, ["rev-parse", "--show-toplevel"])).stdout.trim();
-  return top && dirname(dirname(top)) === root ? basename(top) : undefined;
-}
-
 export async function ship({ fields }: HandlerInput): Promise<void> {
   const { ship: shipIt } = await import("../features/workstreams/ship");
   const { repoName, repoRoot, worktreesRoot, isWorktree } = await import("../features/workstreams/worktree");
   try {
+    const { whichWorkstream, worktreeDirOf } = await import("../features/workstreams/which");
     let dir = process.cwd();
-    const name = fields.name as string | undefined;
-    if (name !== undefined) {
-      if (!/^[A-Za-z0-9._-]+$/.test(name) || name.startsWith(".")) throw new CliError(`--name ${JSON.stringify(name)} is not a workstream's name`, 2, "usage");
-      dir = join(worktreesRoot(), repoName(await repoRoot(process.cwd())), name);
-      if (!(await isWorktree(dir))) throw new CliError(`no workstream "${name}" of this repository: its worktree would be ${dir}`, 1, "not_a_workstream");
+    const given = fields.name as string | undefined;
+    if (given !== undefined && (!/^[A-Za-z0-9._-]+$/.test(given) || given.startsWith("."))) throw new CliError(`--name ${JSON.stringify(given)} is not a workstream's name`, 2, "usage");
+    // The one rule (which.ts); the pane's tab is the server's to know, so it is not asked here.
+    const which = whichWorkstream(given, { usePane: false });
+    const workstream = which && "name" in which ? which.name : undefined;
+    if (which && "name" in which && which.from !== "cwd") {
+      const here = await repoRoot(process.cwd()).then(repoName, () => undefined);
+      const found = worktreeDirOf(which.name, here);
+      if (found === undefined || !(await isWorktree(found))) throw new CliError(`no workstream "${which.name}"${which.from === "env" ? " ($WS_WORKSTREAM)" : ""}: no worktree of that name under ${worktreesRoot()}`, 1, "not_a_workstream");
+      dir = found;
     }
     const shown = (s: string) => print(safeText(s));
-    const workstream = name ?? (process.env.WS_WORKSTREAM || (await worktreeName(dir, worktreesRoot())));
     const r = await shipIt(dir, {
       ...(workstream ? { workstream } : {}),
       ...(typeof fields.message === "string" ? { message: fields.message } : {}),

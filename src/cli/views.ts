@@ -83,6 +83,14 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     });
     return [safeText(`fan ${r.fan} (template ${r.template}, base ${String(r.base).slice(0, 12)})`), ...lines].join("\n");
   },
+  workstreams: (r) => {
+    const rows = r.workstreams as { name: string; state: string; repo: string; branch: string; workspace?: string; worktree: boolean }[];
+    if (!rows.length) return "no workstreams";
+    return rows
+      .map((w) => safeText([w.name.padEnd(20), w.state.padEnd(9), w.branch, w.workspace ? `in ${w.workspace}` : "", w.repo, w.worktree ? "" : "(worktree gone)"].filter(Boolean).join("  ")))
+      .concat(rows.some((w) => w.state === "stranded") ? ["stranded: its tab is gone; ws done NAME finishes it"] : [])
+      .join("\n");
+  },
   fanKept: (r) =>
     safeText(`kept ${r.kept} (branch ${r.branch})${(r.closed as string[]).length ? `; closed ${(r.closed as string[]).join(", ")}` : ""}${(r.deleted_branches as string[]).length ? `; deleted branches ${(r.deleted_branches as string[]).join(", ")}` : ""}`),
   search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),

@@ -18,14 +18,15 @@ export async function newWorkstream({ fields }: HandlerInput): Promise<void> {
 }
 
 export async function done({ fields }: HandlerInput): Promise<void> {
+  const { whichWorkstream, whichFields } = await import("../features/workstreams/which");
   const here = process.env.WS_WORKSTREAM || undefined;
-  const paneEnv = process.env.WS_PANE_ID;
-  const name = (fields.name as string | undefined) ?? here;
-  const pane = name === undefined && paneEnv && /^\d+$/.test(paneEnv) ? Number(paneEnv) : undefined;
-  if (name === undefined && pane === undefined) throw new CliError("which workstream? ws done NAME (or run it inside one)");
+  const which = whichWorkstream(fields.name as string | undefined);
+  if (!which) throw new CliError("which workstream? ws done NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  const name = "name" in which ? which.name : undefined;
+  const pane = "pane" in which ? which.pane : undefined;
   // Asked from inside the workstream's tab, the tab (and this connection) may close before the reply.
   const inside = (name !== undefined && name === here) || pane !== undefined;
-  const msg = { v: 6, type: "workstream_done", ...(name !== undefined ? { name } : { pane }), force: fields.force === true };
+  const msg = { v: 6, type: "workstream_done", ...whichFields(which), force: fields.force === true };
   let reply;
   try {
     reply = await request(sock(), msg, globals.timeoutMs ?? 10 * 60_000);

@@ -12,7 +12,7 @@ export default defineMessage({
   summary:
     "Keep candidate k of a fan: every other candidate is finished as workstream_done with force does it (tab closed, worktree removed even with changes; its checkpoints deleted), its branch kept unless delete_branches. Then the fan is forgotten; the kept workstream goes on as any other.",
   fields: {
-    name: { type: "string", name: true, required: true, description: "The fan" },
+    name: { type: "string", name: true, required: true, description: "The fan, or one of its candidates' workstreams" },
     k: { type: "integer", required: true, min: 1, description: "The candidate to keep (1…N)" },
     delete_branches: { type: "boolean", default: false, description: "Delete the other candidates' branches too" },
   },

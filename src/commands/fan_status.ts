@@ -12,7 +12,7 @@ export default defineMessage({
   summary:
     "Each candidate of a fan: its agent's status, whether the prompt was typed, files changed and lines added and removed since the fan's base commit (untracked files included, ignored not), and the template's check (run in its worktree each time its agent finishes a turn): none, waiting, running, passed or failed, with its exit code and the end of its output.",
   fields: {
-    name: { type: "string", name: true, required: true, description: "The fan" },
+    name: { type: "string", name: true, required: true, description: "The fan, or one of its candidates' workstreams (ws fan: the workstream this runs in when not given)" },
   },
   replyFields: {
     fan: { type: "string", description: "The fan" },
@@ -26,7 +26,7 @@ export default defineMessage({
   },
   errors: ["not_a_workstream", "unsupported"],
   example: { v: 6, type: "fan_status", name: "login" },
-  cli: { path: "fan status", summary: "Each candidate of a fan: agent status, files and lines changed, the check's result", args: ["name"], view: "fanStatus" },
+  cli: { path: "fan status", summary: "Each candidate of a fan: agent status, files and lines changed, the check's result", args: ["name?"], run: "checkpoint", view: "fanStatus" },
   async handle(p, { services }) {
     const { fan, rows } = await fansOf(services).status(p.name);
     return { type: "fan_status", fan: fan.name, template: fan.template, base: fan.base, prompt: fan.prompt, candidates: rows };

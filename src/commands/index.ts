@@ -29,6 +29,7 @@ import session_discard from "./session_discard";
 import run_command from "./run_command";
 import newWorkstream from "./new_workstream";
 import workstreamDone from "./workstream_done";
+import workstream_list from "./workstream_list";
 import openReview from "./open_review";
 import open from "./open";
 import handoff from "./handoff";
@@ -101,6 +102,7 @@ export const MESSAGES: MessageEntry[] = [
   tab_close,
   workspace_close,
   workstreamDone,
+  workstream_list,
   shutdown_keep,
   openReview,
   agent_send,

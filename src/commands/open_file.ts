@@ -3,6 +3,7 @@
 import { defineMessage } from "./types";
 import { openLocation } from "../features/nvim/open";
 import { OPEN_FIELDS } from "./open";
+import { WsError } from "../protocol/errors";
 
 export default defineMessage({
   type: "open_file",
@@ -12,11 +13,30 @@ export default defineMessage({
   reply: "pane",
   summary:
     "open as a request: show the file at path[:line[:col]] in the Neovim of pane's workstream (else pane's tab) and focus it, starting one in a split when there is none. Replies with the Neovim's pane.",
-  fields: OPEN_FIELDS,
-  errors: ["pane_not_found", "nvim_failed", "program_not_found", "limit_exceeded"],
+  fields: {
+    pane: { ...OPEN_FIELDS.pane, required: false, description: "The pane that asked (give it or name)" },
+    location: OPEN_FIELDS.location,
+    name: { type: "string", name: true, description: "The workstream whose Neovim shows it (ws open: $WS_WORKSTREAM, else the worktree this runs in); pane is used when it is in that workstream's tab" },
+  },
+  errors: ["pane_not_found", "not_a_workstream", "invalid_params", "forbidden", "nvim_failed", "program_not_found", "limit_exceeded"],
   example: { v: 6, type: "open_file", pane: 7, location: "/code/app/models/user.rb:42:5" },
-  cli: { path: "open", summary: "Show the file at path[:line[:col]] in the Neovim of the pane's workstream (else its tab), starting one in a split when there is none; prints that pane", args: ["location"], defaults: { pane: "$WS_PANE_ID" }, flags: ["pane"], view: "pane", run: "open" },
-  handle({ pane, location }, { session }) {
-    return openLocation(session, pane, location).then((id) => ({ type: "pane", pane: id }));
+  cli: { path: "open", summary: "Show the file at path[:line[:col]] in the Neovim of the workstream this runs in (else the pane's tab), starting one in a split when there is none; prints that pane", args: ["location"], flags: ["pane", "name"], view: "pane", run: "open" },
+  handle({ pane, location, name }, { session, services, callerPane }) {
+    let caller = pane;
+    if (name !== undefined) {
+      const svc = services.get("workstreams");
+      if (!svc) throw new WsError("workstreams are not supported by this ws build", "unsupported");
+      const w = svc.resolve({ name });
+      // From a pane's own socket, name reaches only the caller's own workstream (the pane field's
+      // scope is checked by its grant; a name is not).
+      if (callerPane !== undefined && session.workstreamOfPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
+        throw new WsError(`refused: pane ${callerPane} may open files only in its own workstream's Neovim, not "${name}"`, "forbidden", { param: "name" });
+      const at = session.workstreamTab(w);
+      if (!at) throw new WsError(`workstream "${name}" has no open tab: ws workstream list shows it; ws done ${name} finishes it`, "not_a_workstream", { param: "name" });
+      const inside = pane !== undefined && session.workstreamOfPane(pane) === w;
+      caller = inside ? pane : at.tab.focused;
+    }
+    if (caller === undefined) throw new WsError("give pane or name", "invalid_params", { param: "pane" });
+    return openLocation(session, caller, location).then((id) => ({ type: "pane", pane: id }));
   },
 });

@@ -279,8 +279,9 @@ export class FanService {
     }
   }
 
+  /** The fan by its name, or the fan one of whose candidates is workstream `name`. */
   get(name: string): Fan {
-    const fan = this.fans.get(name);
+    const fan = this.fans.get(name) ?? [...this.fans.values()].find((f) => f.candidates.some((c) => c.workstream === name));
     if (!fan) {
       const names = [...this.fans.keys()];
       throw new WsError(`no fan "${name}"${have(names)}`, "not_a_workstream", { param: "name", available: names });
@@ -368,7 +369,7 @@ export class FanService {
       }
     }
     for (const c of fan.candidates) clearTimeout(c.timer);
-    this.fans.delete(name);
+    this.fans.delete(fan.name);
     if (failed.length) throw new WsError(`kept ${kept.workstream}; could not close ${failed.join("; ")}`, "git_failed");
     return { kept: kept.workstream, branch: kept.branch, closed, deleted_branches: deleted };
   }

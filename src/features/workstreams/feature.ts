@@ -14,6 +14,8 @@ export default function workstreamsFeature(): Feature {
       d.services.provide("workstreams", svc);
     },
     start(d) {
+      // Workstreams are files on disk (records.ts): those the session lacks come back, stranded.
+      d.services.get("workstreams")?.records.attach(d.session);
       // The interface's new-workstream prompt (and run_command's).
       const ui = d.services.get("ui");
       const svc = d.services.get("workstreams");

@@ -2,6 +2,7 @@
 // (a review tab over a worktree the client made), workstream_done (the checks, the tab, the
 // worktree) and the dashboard's rows. The model keeps the records (Session.addWorkstream); git runs
 // asynchronously, off the path of every other request.
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../../model/session";
 import type { Tab, Workspace } from "../../model/workspace";
@@ -18,6 +19,7 @@ import { ShipState } from "./ship-state";
 import { PrStatus } from "./pr-status";
 import { Checkpointer } from "./checkpoint-service";
 import type { FanService } from "./fan";
+import { WorkstreamRecords } from "./records";
 
 export interface NewWorkstream {
   template: string;
@@ -76,12 +78,29 @@ export interface DashboardWorkstream {
   pushed?: boolean;
 }
 
+export interface WorkstreamRow {
+  name: string;
+  state: "open" | "stranded";
+  repo: string;
+  dir: string;
+  branch: string;
+  pr?: number;
+  review?: boolean;
+  workspace?: string;
+  tab?: number;
+  pane?: number;
+  /** Whether its worktree's directory is there. */
+  worktree: boolean;
+}
+
 export class WorkstreamService {
   /** Names being made now: a second request for one is refused while the first runs. */
   private pending = new Set<string>();
   readonly prs = new PrStatus();
   readonly shipStates = new ShipState();
   readonly checkpoints: Checkpointer;
+  /** The workstreams' records on disk (the feature attaches them to the session at start). */
+  readonly records: WorkstreamRecords;
   /** ws fan (fan.ts); the feature sets it, as it knows the agents. */
   fans?: FanService;
 
@@ -90,6 +109,7 @@ export class WorkstreamService {
     private env: Record<string, string | undefined> = process.env,
   ) {
     this.checkpoints = new Checkpointer(session);
+    this.records = new WorkstreamRecords(env);
   }
 
   /** Where Neovims of template panes listen, so ws open can drive them (features/nvim). */
@@ -300,6 +320,27 @@ export class WorkstreamService {
     });
     if (pending.length) await Promise.race([Promise.all(pending), Bun.sleep(waitMs)]);
     return this.rowsNow(o);
+  }
+
+  /** ws workstream list: every workstream the server knows (which is every record on disk, read at
+   * start), open (its tab is there) or stranded (its tab is gone: ws done finishes it). */
+  list(): WorkstreamRow[] {
+    return [...this.session.workstreams.values()]
+      .map((w) => {
+        const at = this.session.workstreamTab(w);
+        return {
+          name: w.name,
+          state: at ? ("open" as const) : ("stranded" as const),
+          repo: w.repo,
+          dir: w.dir,
+          branch: w.branch,
+          ...(w.pr !== undefined ? { pr: w.pr } : {}),
+          ...(w.review ? { review: true } : {}),
+          ...(at ? { workspace: at.ws.name, tab: at.tab.id, pane: at.tab.focused } : {}),
+          worktree: existsSync(w.dir),
+        };
+      })
+      .sort((a, b) => a.repo.localeCompare(b.repo) || a.name.localeCompare(b.name));
   }
 
   private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
