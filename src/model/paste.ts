@@ -3,10 +3,11 @@
 // the paste early and the rest would arrive as keystrokes (a shell would run it). Taking out the
 // markers alone is not enough: the pane's terminal line discipline consumes some characters before
 // the program reads them (^S/^Q with IXON, ^V, ^C/^\/^Z with ISIG, ^D, ^W, ^R, ^O, ^U and DEL in
-// canonical mode), so `ESC[20^S1~` becomes a marker once the tty eats the ^S. So, as xterm does,
-// a bracketed paste carries no control character but tab, CR and LF: every other C0 (ESC
-// included), DEL and every C1 (the 8-bit CSI U+009B included) is dropped. With no ESC or CSI left,
-// no end marker can be in the text or be formed from it by anything a tty removes. pane_send,
+// canonical mode), so `ESC[20^S1~` becomes a marker once the tty eats the ^S. So a bracketed
+// paste carries no control character but tab, CR and LF: every other C0 (ESC included) is dropped,
+// as xterm drops them, and so are DEL (the usual VERASE) and every C1 (the 8-bit CSI U+009B
+// included). With no ESC or CSI left, no end marker can be in the text or be formed from it by
+// anything a tty removes. pane_send,
 // agent_send, run, handoff, fan prompts, the shim's paste-buffer and an attached client's paste
 // all come through here.
 
