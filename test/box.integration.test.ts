@@ -88,6 +88,10 @@ describeBox("a boxed pane", () => {
         `test -e ${s.sock} && echo MAIN_SOCKET=there >> result || echo MAIN_SOCKET=absent >> result`,
         `echo "MAIN_DIR=$(ls -A ${s.socketDir} | tr "\\n" " ")" >> result`,
         `WS_SOCKET=${s.sock} eval "$WS_TEST_WS workspace list" >/dev/null 2>&1 && echo MAIN_REQUEST=answered >> result || echo MAIN_REQUEST=failed >> result`,
+        // What it starts is boxed too, and it can't ask otherwise; it holds self, not the person's control.
+        `eval "$WS_TEST_WS split -- sh -c 'echo BOXED=\\$WS_BOXED > child'"` + ' >/dev/null && echo SPLIT=started >> result',
+        'eval "$WS_TEST_WS --json split --box=false -- true" 2>&1 | grep -q forbidden && echo UNBOX=forbidden >> result || echo UNBOX=allowed >> result',
+        'eval "$WS_TEST_WS --json pane grants" > grants.json',
         // A person's verb on its own socket is refused.
         'eval "$WS_TEST_WS --json approve 1" 2>&1 | grep -q forbidden && echo APPROVE=forbidden >> result || echo APPROVE=not-forbidden >> result',
         'echo written > inside && echo CHECKOUT=writable >> result',
@@ -108,7 +112,9 @@ describeBox("a boxed pane", () => {
     // Of ws's runtime directory, only the pane's own socket; the main socket is neither there nor
     // reachable, and a person's verb is refused on the pane's.
     expect(r.RUNTIME!.trim()).toBe(`${r.PANE}.sock`);
-    expect(r).toMatchObject({ MAIN_SOCKET: "absent", MAIN_REQUEST: "failed", APPROVE: "forbidden" });
+    expect(r).toMatchObject({ MAIN_SOCKET: "absent", MAIN_REQUEST: "failed", APPROVE: "forbidden", SPLIT: "started", UNBOX: "forbidden" });
+    expect(JSON.parse(readFileSync(join(proj, "grants.json"), "utf8"))).toMatchObject({ type: "pane_grants", pane: Number(r.PANE), level: "self" });
+    await waitFor("the split's program to write", () => readFileSync(join(proj, "child"), "utf8").trim() === "BOXED=1");
     expect(r.MAIN_DIR!.trim()).toBe(`${s.sock.split("/").pop()!.replace(/\.sock$/, "")}.panes`);
     expect(existsSync(s.sock)).toBe(true);
     expect(existsSync(join(s.root, "outside"))).toBe(false);

@@ -5,7 +5,7 @@ import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
 import { typed } from "../protocol/schema";
 import { LAYOUT_REPLY } from "./layout-shared";
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { newPaneGrants } from "./pane-fields";
+import { boxTree, newPaneGrants } from "./pane-fields";
 import { panesOf } from "../model/layout";
 
 export default defineMessage({
@@ -40,7 +40,9 @@ export default defineMessage({
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : (old?.ws ?? session.currentWorkspace);
     if (old && old.ws !== ws) throw new WsError(`tab ${p.tab} is in workspace "${old.ws.name}", not "${ws.name}"`, "invalid_params", { param: "workspace" });
     // A pane at a time, the thread given back between them: other clients are answered meanwhile.
-    const tab = await session.applyTreePaced(ws, p.root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, yieldTurn);
+    // From a boxed pane: every pane it builds is boxed as it is.
+    const root = boxTree(ctx, p.root);
+    const tab = await session.applyTreePaced(ws, root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, yieldTurn);
     if (old?.ws.tabs.includes(old.tab)) {
       const at = old.ws.tabs.indexOf(old.tab);
       session.closeTab(old.ws, old.tab);

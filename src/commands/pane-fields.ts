@@ -3,6 +3,9 @@
 import { envProblem } from "../model/env-vars";
 import { typed, type FieldSpec } from "../protocol/schema";
 import { GRANT_LEVELS, type GrantLevel } from "../protocol/grants";
+import { WsError } from "../protocol/errors";
+import type { BoxRequest } from "../model/box";
+import type { TreeNode } from "../model/tree";
 import type { HandlerContext } from "./types";
 
 export const KEEP_FIELD = {
@@ -34,6 +37,34 @@ export const NETWORK_FIELD = {
 /** The model's box request from a message's `box` and `network` (undefined: keys.toml decides). */
 export function boxRequest(box: boolean | undefined, network: boolean): { network: boolean } | false | undefined {
   return box === undefined ? (network ? undefined : { network }) : box ? { network } : false;
+}
+
+/** The box of the pane whose socket the request came on, if that pane is boxed. */
+function callerBox(ctx: Pick<HandlerContext, "session" | "callerPane">): BoxRequest | undefined {
+  return ctx.callerPane !== undefined ? ctx.session.panes.get(ctx.callerPane)?.box : undefined;
+}
+
+/** A new pane's box: as asked, except that a pane started from a boxed pane's socket is boxed as
+ * that pane is (its network stays off if it was, its box_write kept): a box must not start a
+ * program outside itself. Asking such a pane for `box: false` is refused. */
+export function boxFor(ctx: Pick<HandlerContext, "session" | "callerPane">, box: boolean | undefined, network: boolean): BoxRequest | false | undefined {
+  const outer = callerBox(ctx);
+  if (!outer) return boxRequest(box, network);
+  if (box === false) throw new WsError(`refused: pane ${ctx.callerPane} runs in a box, and the panes it starts do too (box = false is the person's to ask)`, "forbidden", { param: "box", grant: "person" });
+  return { ...outer, ...(network ? {} : { network: false }) };
+}
+
+/** A layout tree with every leaf boxed as boxFor says (a tree from a boxed pane's socket). */
+export function boxTree(ctx: Pick<HandlerContext, "session" | "callerPane">, root: TreeNode): TreeNode {
+  const outer = callerBox(ctx);
+  if (!outer) return root;
+  const walk = (n: TreeNode): TreeNode => {
+    if (n.type === "split") return { ...n, first: walk(n.first), second: walk(n.second) };
+    const b = boxFor(ctx, n.box, n.network !== false);
+    if (!b) return n; // not reached: from a boxed pane boxFor boxes or refuses
+    return { ...n, box: true, ...(b.network === false ? { network: false } : {}), ...(b.write?.length ? { box_write: [...b.write] } : {}) };
+  };
+  return walk(root);
 }
 
 export const GRANTS_FIELD = {

@@ -3,7 +3,7 @@
 import { WsError } from "../protocol/errors";
 import { POPUP_CLOSE, POPUP_SIZE } from "../model/popup";
 import { PANE_START_ERRORS, defineMessage, type Reply } from "./types";
-import { ENV_FIELD, newPaneGrants } from "./pane-fields";
+import { ENV_FIELD, boxFor, newPaneGrants } from "./pane-fields";
 
 const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
 
@@ -43,7 +43,7 @@ export default defineMessage({
       if (!POPUP_SIZE.test(p[f])) throw new WsError(`\`${f}\` must be cells (40) or a percentage (50%), got ${JSON.stringify(p[f])}`, "invalid_params", { param: f });
     if (!services.get("ui")?.client) throw new WsError("no terminal is attached to the server: a popup would be seen by nobody", "no_client");
     const over = p.pane ?? session.activeTab(session.currentWorkspace).focused;
-    const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close, border: p.border });
+    const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close, border: p.border, box: boxFor(ctx, undefined, true) });
     newPaneGrants(ctx, undefined).apply(pane.id);
     if (!p.wait) return { type: "popup", pane: pane.id };
     return new Promise<Reply>((resolve) => {

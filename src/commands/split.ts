@@ -1,6 +1,6 @@
 import { WsError } from "../protocol/errors";
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest, newPaneGrants } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxFor, newPaneGrants } from "./pane-fields";
 
 export default defineMessage({
   type: "split",
@@ -47,7 +47,7 @@ export default defineMessage({
       const target = session.pane(p.pane);
       size = Math.max(1, Math.round(((p.right ? target.cols : target.rows) * p.percent) / 100));
     }
-    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
+    const pane = session.split(p.pane, { right: p.right, cwd: p.cwd, strictCwd: true, argv: p.command, focus: p.focus, size, keep: p.keep, env: p.env, box: boxFor(ctx, p.box, p.network) });
     grants.apply(pane.id);
     return { type: "pane", pane: pane.id };
   },

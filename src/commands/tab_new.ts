@@ -1,5 +1,5 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
-import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxRequest, newPaneGrants } from "./pane-fields";
+import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxFor, newPaneGrants } from "./pane-fields";
 
 export default defineMessage({
   type: "tab_new",
@@ -29,7 +29,7 @@ export default defineMessage({
     if (p.project !== undefined) services.get("projects")?.check(p.project);
     const grants = newPaneGrants(ctx, p.grants);
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
-    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env, box: boxRequest(p.box, p.network) });
+    const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env, box: boxFor(ctx, p.box, p.network) });
     grants.apply(pane.id);
     return { type: "pane", pane: pane.id };
   },

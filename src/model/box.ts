@@ -8,6 +8,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, renameSync, 
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { WsError } from "../protocol/errors";
+import type { GrantLevel } from "../protocol/grants";
 import { bwrapArgv, type BoxPlan } from "../platform/box-bwrap";
 import { seatbeltArgv } from "../platform/box-seatbelt";
 import { tiocstiFilter } from "../platform/box-seccomp";
@@ -30,6 +31,9 @@ export interface BoxRequest {
 export const HIDDEN_IN_HOME = [".ssh", ".gnupg", ".aws", ".config/gh", ".netrc", ".docker", ".git-credentials", ".config/git/credentials", ".kube", ".config/gcloud", ".azure", ".password-store"];
 /** The agents' own state under $HOME: read-write in every box (logins, settings, sessions). */
 export const AGENT_STATE = [".claude", ".claude.json", ".codex", ".gemini", ".config/opencode", ".local/share/opencode", ".local/state/opencode"];
+/** A boxed pane's grants unless it is given others: its own pane and the panes it starts (boxed
+ * too), never the panes outside its box, which it could type into (docs/security.md "Grants"). */
+export const BOXED_GRANTS: GrantLevel = "self";
 /** What keys.toml's box_agents boxes when typed in a pane. */
 export const BOXED_AGENTS = ["claude", "codex", "gemini", "opencode"];
 /** Variables that lead to the person's agents and sockets outside; a box's program never gets them. */

@@ -16,7 +16,7 @@ import { EventBus } from "./events";
 import { type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
 import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
-import { boxLaunch, boxTool, planBox, runtimeDirsOf, type BoxRequest } from "./box";
+import { BOXED_GRANTS, boxLaunch, boxTool, planBox, runtimeDirsOf, type BoxRequest } from "./box";
 import type { PaneRun } from "./pane";
 import { shellLaunch } from "./shell-integration";
 import { parentDir } from "../paths";
@@ -237,7 +237,7 @@ export class Session {
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
       const wrap = box ? this.boxWrap(box, cwd, launch?.dir) : undefined;
-      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants, ...(box ? { box, wrap } : {}) };
+      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants ?? (box ? BOXED_GRANTS : undefined), ...(box ? { box, wrap } : {}) };
       return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
     } catch (e) {
       throw startError(argv[0]!, e);

@@ -90,5 +90,6 @@ export async function openLocation(session: Session, caller: number, location: s
   argv.push("--", loc.path);
   const from = session.pane(caller);
   const workstream = from.env.WS_WORKSTREAM;
-  return session.split(caller, { argv, cwd: from.cwd, right: true, focus: true, ...(workstream ? { env: { WS_WORKSTREAM: workstream } } : {}) }).id;
+  // Beside a boxed pane, boxed as it is (its --listen socket then is the box's own: ws can't drive it).
+  return session.split(caller, { argv, cwd: from.cwd, right: true, focus: true, ...(workstream ? { env: { WS_WORKSTREAM: workstream } } : {}), ...(from.box ? { box: from.box } : {}) }).id;
 }
