@@ -7,7 +7,7 @@ export default defineMessage({
   grant: "self",
   request: true,
   reply: "ok",
-  summary: "Type text into a pane as a paste, then press Enter if asked.",
+  summary: "Type text into a pane as a paste, then press Enter if asked. To a program with bracketed paste on, the text goes between ESC[200~ and ESC[201~ with every control character but tab, CR and LF taken out (docs/security.md), so it can't end the paste early.",
   fields: {
     pane: { type: "integer", required: true, description: "The pane id" },
     text: { type: "string", required: true, description: "The text. May be empty" },

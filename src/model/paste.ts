@@ -7,9 +7,8 @@
 // paste carries no control character but tab, CR and LF: every other C0 (ESC included) is dropped,
 // as xterm drops them, and so are DEL (the usual VERASE) and every C1 (the 8-bit CSI U+009B
 // included). With no ESC or CSI left, no end marker can be in the text or be formed from it by
-// anything a tty removes. pane_send,
-// agent_send, run, handoff, fan prompts, the shim's paste-buffer and an attached client's paste
-// all come through here.
+// anything a tty removes. pane_send, agent_send, run, handoff, fan prompts, the shim's
+// paste-buffer and an attached client's paste all come through here.
 
 /** The characters a bracketed paste never carries. */
 const PASTE_CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
