@@ -84,8 +84,8 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
       return rows.length === 1 ? (rows as [ApprovalRow]) : undefined;
     }, 20000);
     c.key(" ", "CONTROL");
-    c.key("!");
-    await waitFor("prefix ! to go to pane 1", () => activeTabHas(1), 20000);
+    c.key("g");
+    await waitFor("prefix g to go to pane 1", () => activeTabHas(1), 20000);
     await s.v6({ type: "pane_focus", pane: pane2 });
     await waitFor("the second tab on screen again", () => activeTabHas(pane2));
     await openDashboard();

@@ -29,7 +29,7 @@ test("ws --local is private to its client and goes away with it", async () => {
   await tmux.waitFor("local", "[main] tab 1/1");
   const local = readdirSync(server.socketDir).filter((f) => /^ws-\d+\.sock$/.test(f));
   expect(local.length).toBe(1);
-  await tmux.keys("local", "C-Space", "q");
+  await tmux.keys("local", "C-Space", "Q");
   await tmux.waitFor("local", "Quit the ws server and close its only pane? (y/n)");
   await tmux.keys("local", "y");
   await tmux.waitFor("local", "[ws exited 0]");

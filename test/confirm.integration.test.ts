@@ -1,4 +1,4 @@
-// Issue 9, item 12: `prefix q` and `prefix x` ask first (tmux's confirm-before): `y` does it, any
+// `prefix Q` and `prefix x` ask first (tmux's confirm-before): `y` does it, any
 // other key cancels. A person at a real terminal (tmux) attached to a real server; keys.toml
 // `confirm = false` makes them immediate again; run_command, being explicit, never asks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -87,16 +87,16 @@ describe("with the default keys", () => {
     await tmux.keys("x2", "BSpace");
   });
 
-  test("prefix q asks; n keeps everything; y quits, saving the session, and the next start restores it", async () => {
+  test("prefix Q asks; n keeps everything; y quits, saving the session, and the next start restores it", async () => {
     await tmux.open("q", attachCmd);
     await tmux.waitFor("q", STATUS);
-    await tmux.keys("q", PREFIX, "q");
+    await tmux.keys("q", PREFIX, "Q");
     await tmux.waitFor("q", "Quit the ws server and close all 2 panes? (y/n)");
     await tmux.keys("q", "n");
     await tmux.waitFor("q", (s) => !s.includes("Quit the ws") && STATUS.test(statusLine(s)));
     expect(await paneCount(server)).toBe(2);
 
-    await tmux.keys("q", PREFIX, "q");
+    await tmux.keys("q", PREFIX, "Q");
     await tmux.waitFor("q", "Quit the ws server");
     await tmux.keys("q", "y");
     const gone = await tmux.waitFor("q", "[ws exited 0]");
@@ -124,7 +124,7 @@ describe("with keys.toml confirm = false", () => {
     await server.stop();
   });
 
-  test("prefix x closes at once, prefix q quits at once", async () => {
+  test("prefix x closes at once; prefix Q still asks before it quits", async () => {
     await tmux.open("n", attachCmd);
     await tmux.waitFor("n", STATUS);
     await tmux.keys("n", PREFIX, "%");
@@ -132,7 +132,9 @@ describe("with keys.toml confirm = false", () => {
     await tmux.keys("n", PREFIX, "x");
     await waitFor("pane 2 to close", async () => (await paneCount(server)) === 1);
     expect(await tmux.capture("n")).not.toContain("Close pane");
-    await tmux.keys("n", PREFIX, "q");
+    await tmux.keys("n", PREFIX, "Q");
+    await tmux.waitFor("n", "Quit the ws server and close its only pane? (y/n)");
+    await tmux.keys("n", "y");
     await tmux.waitFor("n", "[ws exited 0]");
     await waitFor("the socket to go", () => !existsSync(server.sock));
     expect(readdirSync(server.socketDir).filter((f) => f.endsWith(".sock"))).toEqual([]);

@@ -85,7 +85,9 @@ describe("keymap", () => {
     const off = applyKeysToml("confirm = false\n");
     expect(off.warnings).toEqual([]);
     expect(off.keymap.confirm.size).toBe(0);
-    expect(describeKeymap(off.keymap).find((l) => l.startsWith("quit"))).not.toContain("asks");
+    // Quit asks whatever keys.toml says; the rest follow confirm.
+    expect(describeKeymap(off.keymap).find((l) => l.startsWith("quit"))).toContain("asks");
+    expect(describeKeymap(off.keymap).find((l) => l.startsWith("close-pane"))).not.toContain("asks");
     const some = applyKeysToml('confirm = ["quit"]\n');
     expect([...some.keymap.confirm]).toEqual(["quit"]);
     const bad = applyKeysToml('prefix = "C-a"\nconfirm = ["zoom"]\n');

@@ -119,6 +119,7 @@ export async function start({ fields }: HandlerInput): Promise<void> {
 export async function server({ fields }: HandlerInput): Promise<void> {
   const { runServer } = await import("../server/daemon");
   const { cleanUpAfterServer, shimPaneEnv } = await import("../tmux-shim/server");
+  const { tmuxLines } = await import("../tmux-shim/interactive");
   const { agentsPath, removeAgentWrappers } = await import("./box-cmds");
   const path = (fields.socket_path as string | undefined) || sock();
   const command = fields.command as string[];
@@ -137,7 +138,7 @@ export async function server({ fields }: HandlerInput): Promise<void> {
     removeAgentWrappers(socket);
   };
   // --local (a global flag) marks the private server bare `ws --local` starts.
-  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv, afterStop }, ...(command.length ? { command } : {}) });
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv, afterStop, tmuxLines }, ...(command.length ? { command } : {}) });
   process.exit(process.exitCode);
 }
 

@@ -16,7 +16,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "new-tab", description: "Open a new tab running your shell" },
   { name: "next-tab", description: "Go to the next tab" },
   { name: "prev-tab", description: "Go to the previous tab" },
-  ...Array.from({ length: 9 }, (_, i) => ({ name: `tab-${i + 1}`, description: `Go to tab ${i + 1}` })),
+  ...Array.from({ length: 9 }, (_, i) => ({ name: `tab-${i + 1}`, description: `Go to tab ${i + 1} (tabs count from keys.toml base-index, 1 by default)` })),
   { name: "focus-left", description: "Focus the pane to the left" },
   { name: "focus-right", description: "Focus the pane to the right" },
   { name: "focus-up", description: "Focus the pane above" },
@@ -49,6 +49,13 @@ export const COMMANDS: CommandInfo[] = [
   { name: "reload-config", description: "Read keys.toml again (as ws config reload)" },
   { name: "refresh-client", description: "Draw the whole screen again (tmux's refresh-client), when your terminal shows cells left behind" },
   { name: "next-blocked-agent", description: "Go to the next agent that waits for you, without the dashboard" },
+  { name: "display-panes", description: "Show each pane's number; a digit then focuses that pane (tmux's display-panes)" },
+  { name: "next-layout", description: "Arrange this tab's panes in the next of tmux's layouts (even-horizontal … tiled)" },
+  { name: "prev-layout", description: "Arrange this tab's panes in the previous of tmux's layouts" },
+  { name: "swap-pane-up", description: "Swap the focused pane with the one before it (tmux's prefix {)" },
+  { name: "swap-pane-down", description: "Swap the focused pane with the one after it (tmux's prefix })" },
+  { name: "break-pane", description: "Move the focused pane out to a tab of its own (tmux's prefix !)" },
+  { name: "tab-0", description: "Go to tab 0 (with keys.toml base-index = 0, the first)" },
 ];
 
 const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));

@@ -19,6 +19,17 @@ import type { ShimStore } from "./shim-store";
 /** Runs a keymap command by name, as its key would (run_command). */
 export type RunCommandService = (name: string) => void;
 
+/** tmux command lines run on the server's own model (the tmux shim's parser and command table):
+ * what prefix :, keys.toml bindings and ws tmux take besides ws's own words. */
+export interface TmuxLineService {
+  /** Whether the line's first word names a tmux command (or is a tmux syntax error). */
+  knows(line: string): boolean;
+  /** What is wrong with a tmux command line (unknown command, flag, syntax); undefined: nothing. */
+  check(line: string): string | undefined;
+  /** Run it as the person, in `pane`'s place (tmux's current pane) and directory. */
+  run(line: string, where: { pane?: number; cwd?: string }): Promise<{ status: number; output: string }>;
+}
+
 /** The attach message's parameters as the UI takes them (commands/attach.ts checks them). */
 export interface AttachParams {
   cols: number;
@@ -50,6 +61,8 @@ export interface UiHooks {
   nextBlockedAgent?: (after: number | undefined) => number | undefined;
   /** Set by the ui feature: read keys.toml again (ws config reload, prefix r). */
   reloadConfig?: () => string[];
+  /** Set by the ui feature from the server's tmux service: tmux command lines at prefix :. */
+  tmuxLines?: TmuxLineService;
 }
 
 /** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
@@ -101,6 +114,8 @@ export interface ServiceTypes {
   grants: GrantService;
   /** The tmux shim's paste buffers and options (features/shim-store.ts). */
   shim: ShimStore;
+  /** tmux command lines at prefix : and in keys.toml (the entry point plugs in the shim's). */
+  tmux: TmuxLineService;
 }
 
 export class Services {

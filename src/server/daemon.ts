@@ -18,7 +18,7 @@ import { raiseFileLimit } from "../model/fd-limit";
 import { FEATURES } from "./features";
 import type { Feature, FeatureHost } from "../features/feature";
 import { Control } from "../features/control";
-import { Services } from "../features/services";
+import { Services, type TmuxLineService } from "../features/services";
 import type { Connection } from "../protocol/connection";
 import { installTestFaults, testFaultsWanted } from "./test-faults";
 
@@ -45,6 +45,8 @@ export interface DaemonHooks {
   paneEnv?(socket: string, basePath: string | undefined): ((id: number) => Record<string, string>) | undefined;
   /** After every pane and connection has ended: remove what this server left beside its socket. */
   afterStop?(socket: string): void;
+  /** tmux command lines on this server's model (the shim's parser), for prefix : and keys.toml. */
+  tmuxLines?(d: Daemon): TmuxLineService;
 }
 
 export class ServerStartError extends Error {}
@@ -97,6 +99,8 @@ export class Daemon implements FeatureHost {
     // Grants are the daemon's own, not an optional feature: every connection is checked.
     this.grants = new GrantService(this.session, (pane) => this.services.get("agents")?.status(pane) !== undefined);
     this.services.provide("grants", this.grants);
+    const tmux = opts.hooks?.tmuxLines?.(this);
+    if (tmux) this.services.provide("tmux", tmux);
     this.session.bus.on((e) => {
       if (e.type === "pane_closed") this.paneSockets.close(e.pane);
     });

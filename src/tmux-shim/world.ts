@@ -63,11 +63,23 @@ export interface World {
   client: { width: number; height: number; term: string; version: string };
 }
 
+/** Answers a request without a socket: the server's own dispatch, when the shim's commands run
+ * inside the server (prefix :, keys.toml, ws tmux's lines typed by the person). */
+export type InProcessServer = (msg: Record<string, unknown>) => Promise<ReplyObject>;
+const inProcess = new Map<string, InProcessServer>();
+
+/** Serve `sock`'s requests in this process (the server itself); undefined stops it. */
+export function serveInProcess(sock: string, server: InProcessServer | undefined): void {
+  if (server) inProcess.set(sock, server);
+  else inProcess.delete(sock);
+}
+
 /** Ask the server, failing with the server's message. */
 export async function call(sock: string, type: string, fields: Record<string, unknown> = {}, timeoutMs?: number): Promise<ReplyObject> {
   let reply: ReplyObject;
   try {
-    reply = await request(sock, { v: 6, type, ...fields }, timeoutMs);
+    const own = inProcess.get(sock);
+    reply = own ? await own({ v: 6, type, ...fields }) : await request(sock, { v: 6, type, ...fields }, timeoutMs);
   } catch {
     throw new ShimError(`no server running on ${sock}`);
   }

@@ -150,8 +150,11 @@ export async function paneDirectory(pane: Pane | undefined): Promise<string | un
 
 /** Run a checked command line as the ws CLI against this server, in `pane`'s place: in `cwd` (its
  * directory, paneDirectory's answer) when given, else in the server's. */
-export async function runCommandLine(line: string, socketPath: string, pane: number | undefined, cwd?: string): Promise<LineResult> {
+export async function runCommandLine(line: string, socketPath: string, pane: number | undefined, cwd?: string, flags: string[] = []): Promise<LineResult> {
   const words = lineWords(line);
+  // Flags the interface adds (a split's --focus) go before any `--` and its command.
+  const end = words.indexOf("--");
+  words.splice(end < 0 ? words.length : end, 0, ...flags);
   const env: Record<string, string | undefined> = { ...process.env, WS_SOCKET: socketPath, WS_PANE_ID: pane === undefined ? undefined : String(pane), WS_HOST: undefined };
   if (cwd !== undefined) env.PWD = cwd; // as a shell there would have it, not the server's
   // argv, never a shell string: the words go to ws as they are.

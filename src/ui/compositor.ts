@@ -26,6 +26,10 @@ export interface UiView {
   copy?: CopyMode;
   /** A one-off notice on the status line, cleared by the next key. */
   message?: string;
+  /** tmux's display-panes: each pane's number drawn over it until a key or a second passes. */
+  paneNumbers?: boolean;
+  /** The first tab's number (keys.toml base-index; 1 by default). */
+  baseIndex?: number;
   /** A mark for a tab from its panes (agents that need the person), and a status-line summary. */
   tabBadge?(panes: number[]): string | undefined;
   statusBadge?(): string | undefined;
@@ -104,6 +108,7 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
       drawPane(g, s, v, pane, r, r.pane === tab.focused, from, label);
     }
     joinBorders(g, area, rects, !!tab.border && (tab.border.status === "top" || tab.border.status === "bottom"));
+    if (v.paneNumbers) for (const [index, r] of rects.entries()) drawPaneNumber(g, r, index, r.pane === tab.focused);
     const focus = rects.find((r) => r.pane === tab.focused);
     const pane = focus && s.panes.get(focus.pane);
     if (focus && pane) placeCursor(g, v, pane, focus);
@@ -125,6 +130,14 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
 }
 
 /** `label`: the pane's tab and its place in it, for a label row drawn as tmux's (pane-border.ts). */
+/** display-panes: the pane's index in its middle (what a digit then selects), as tmux's. */
+function drawPaneNumber(g: Grid, r: PaneRect, index: number, focused: boolean): void {
+  const text = ` ${index} `;
+  const x = r.x + Math.max(0, Math.floor((r.cols - text.length) / 2));
+  const y = r.y + Math.floor(r.rows / 2);
+  g.text(x, y, text, focused ? BAR_PREFIX : BAR_ACTIVE, r.cols);
+}
+
 function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focused: boolean, reuse?: PaneReuse, label?: { tab: Tab; index: number }) {
   if (r.header) {
     const st = focused ? HEADER_FOCUS : HEADER;
@@ -212,12 +225,12 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
   g.cursor = { x: r.x + x, y: r.y + y, visible: !modes.cursorHidden && !v.prompt && !v.overlay, shape: modes.cursorShape };
 }
 
-const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge" | "bellMark">) => {
+const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge" | "bellMark" | "baseIndex">) => {
   const t = s.currentWorkspace.tabs[i]!;
   const panes = panesOf(t.layout);
   const badge = v?.tabBadge?.(panes);
   const bell = v?.bellMark?.(panes) ? "!" : "";
-  return ` ${i + 1}:${s.tabName(t)}${bell}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
+  return ` ${i + (v?.baseIndex ?? 1)}:${s.tabName(t)}${bell}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
 };
 
 /** The tab whose label is at column x of the tab bar (for mouse clicks). */
@@ -265,7 +278,7 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   if (v.prefixPending) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
   if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
   const parts = v.statusParts?.();
-  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${ws.active + 1}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
+  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
   x += g.text(x, y, left, BAR, g.cols - x);
   const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
   if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);

@@ -19,7 +19,13 @@ export default function uiFeature(): Feature {
   return {
     name: "ui",
     provide(d) {
-      const { keymap, warnings: found } = loadKeymap(process.env, checkCommandLine);
+      // A bound line is ws's own words or a tmux command line (the shim's parser, when served).
+      const tmux = d.services.get("tmux");
+      const checkLine = (line: string) => {
+        const problem = checkCommandLine(line);
+        return problem && tmux?.knows(line) ? tmux.check(line) : problem;
+      };
+      const { keymap, warnings: found } = loadKeymap(process.env, checkLine);
       warnings = found;
       for (const w of warnings) d.log.warn(w);
       ui = new Interface({
@@ -35,11 +41,12 @@ export default function uiFeature(): Feature {
       // ws config reload, prefix r: keys.toml again, in place; its problems are the answer.
       // (Workstream templates are read each time one is used: nothing to reload for them.)
       ui.reloadConfig = () => {
-        const { keymap: next, warnings: problems } = loadKeymap(process.env, checkCommandLine);
+        const { keymap: next, warnings: problems } = loadKeymap(process.env, checkLine);
         for (const w of problems) d.log.warn(w);
         ui!.replaceKeymap(next);
         return problems;
       };
+      if (tmux) ui.tmuxLines = tmux;
       d.services.provide("ui", ui); // features that draw on it (agent marks, the dashboard)
       d.session.bus.on((e) => {
         if (e.type === "server_quitting") quitting = true;

@@ -219,7 +219,7 @@ export class FrameScheduler {
     this.spare = front !== grid ? front : undefined;
     this.front = grid;
     this.drawn = drawn;
-    this.frontCovered = !!host.overlay || !!host.copy || !!host.popup();
+    this.frontCovered = !!host.overlay || !!host.copy || !!host.paneNumbers || !!host.popup();
     if (heldFor < Infinity) this.invalidate(heldFor);
     return grid;
   }
@@ -235,7 +235,7 @@ export class FrameScheduler {
    * the next frame starts as a copy of it (compose's `base`). */
   private samePlaces(): boolean {
     const { session } = this.host;
-    if (this.frontCovered || this.host.overlay || this.host.copy || this.host.popup()) return false;
+    if (this.frontCovered || this.host.overlay || this.host.copy || this.host.paneNumbers || this.host.popup()) return false;
     const ws = session.workspaces[session.current];
     const tab = ws?.tabs[ws.active];
     if (!tab) return false;

@@ -83,6 +83,14 @@ function routeKey(ui: Interface, k: KeyEvent): void {
   }
   const popup = ui.popup();
   if (popup) return popupKey(ui, popup, k);
+  if (ui.paneNumbers) {
+    // display-panes: a digit focuses that pane; any key ends the numbers and is used up, as in tmux.
+    ui.showPaneNumbers(false);
+    const tab = ui.session.activeTab(ui.session.currentWorkspace);
+    const id = name && /^[0-9]$/.test(name) ? ui.session.rects(tab)[Number(name)]?.pane : undefined;
+    if (id !== undefined) ui.session.focusPane(id);
+    return;
+  }
   if (ui.prefixPending) {
     ui.prefixPending = false;
     ui.invalidate();

@@ -27,6 +27,8 @@ import { clock, DEFAULT_LEFT, DEFAULT_RIGHT, hostName, renderFormat, usesTime } 
 
 /** How long a notification stays on the status line. */
 export const NOTICE_MS = 5000;
+/** How long display-panes shows the numbers (tmux's display-panes-time). */
+export const PANE_NUMBERS_MS = 1000;
 const OSC_NOTIFICATIONS: ReadonlySet<string> = new Set(["osc9", "osc777"]);
 
 export interface InterfaceOptions {
@@ -52,6 +54,9 @@ export class Interface implements FrameHost, UiService {
   /** Changed in place by ws config reload (the passthrough holds the same object). */
   readonly keymap: Keymap;
   prefixPending = false;
+  /** display-panes: each pane's number on screen until a key or PANE_NUMBERS_MS. */
+  paneNumbers?: boolean;
+  private paneNumbersTimer: ReturnType<typeof setTimeout> | undefined;
   /** True while a command runs from a key the person pressed after the prefix (the Dashboard
    * takes y/n at once only when opened so). */
   fromPrefixKey = false;
@@ -137,6 +142,7 @@ export class Interface implements FrameHost, UiService {
     this.unsubscribe();
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
+    clearTimeout(this.paneNumbersTimer);
     this.frames.dispose();
   }
 
@@ -232,7 +238,7 @@ export class Interface implements FrameHost, UiService {
 
   /** FrameHost: the terminal's modes for the focused pane and what passes through to it. */
   frameLead(focused: Pane | undefined, visible: Set<number>): string {
-    return this.clients.outerModes.update(focused?.screen.modes) + this.passthrough.take(focused, visible);
+    return this.clients.outerModes.update(focused?.screen.modes, this.keymap.mouse !== false) + this.passthrough.take(focused, visible);
   }
 
   /** The popup over the tab on screen, if one is open: it has the keys. */
@@ -307,6 +313,19 @@ export class Interface implements FrameHost, UiService {
 
   ask(label: string, initial: string, submit: (t: string) => void, complete?: Prompt["complete"]): void {
     this.prompt = { label, text: initial, pos: [...initial].length, submit, complete };
+    this.invalidate();
+  }
+
+  /** The first tab's number (keys.toml base-index). */
+  get baseIndex(): number {
+    return this.keymap.baseIndex ?? 1;
+  }
+
+  /** Show (or, with false, stop showing) each pane's number, as tmux's display-panes. */
+  showPaneNumbers(on: boolean): void {
+    clearTimeout(this.paneNumbersTimer);
+    this.paneNumbers = on || undefined;
+    this.paneNumbersTimer = on ? setTimeout(() => this.showPaneNumbers(false), PANE_NUMBERS_MS) : undefined;
     this.invalidate();
   }
 

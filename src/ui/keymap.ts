@@ -22,6 +22,11 @@ export interface Keymap {
   clipboard?: boolean;
   /** keys.toml `titles = true`: the user's terminal's title follows the focused pane (tmux's set-titles). */
   titles?: boolean;
+  /** keys.toml `mouse = false`, or `set -g mouse off`: ws asks the terminal for no mouse reports,
+   * leaving drags to its own selection (tmux's mouse option; on by default in ws). */
+  mouse?: boolean;
+  /** keys.toml `base-index`: the first tab's number (prefix 0-9, the tab bar); 1 by default. */
+  baseIndex?: number;
   /** keys.toml `[status]`: the status line's left and right parts (src/ui/status-format.ts). */
   status?: StatusFormat;
 }
@@ -29,10 +34,11 @@ export interface Keymap {
 export const CONFIRMABLE = COMMANDS.filter((c) => c.confirms).map((c) => c.name);
 
 const DEFAULT_PREFIX_TABLE: [string, string][] = [
-  ["d", "detach"], ["q", "quit"],
+  // Quitting the server is on a key no tmux habit presses (tmux leaves Q unbound), and always asks.
+  ["d", "detach"], ["Q", "quit"], ["q", "display-panes"],
   ["%", "split-right"], ["|", "split-right"], ['"', "split-below"], ["-", "split-below"],
   ["c", "new-tab"], ["n", "next-tab"], ["p", "prev-tab"],
-  ...Array.from({ length: 9 }, (_, i) => [String(i + 1), `tab-${i + 1}`] as [string, string]),
+  ...Array.from({ length: 10 }, (_, i) => [String(i), `tab-${i}`] as [string, string]),
   ["Left", "focus-left"], ["Right", "focus-right"], ["Up", "focus-up"], ["Down", "focus-down"], ["o", "focus-next"],
   ["x", "close-pane"], ["z", "zoom"],
   ["C-Left", "resize-left"], ["C-Right", "resize-right"], ["C-Up", "resize-up"], ["C-Down", "resize-down"],
@@ -41,8 +47,13 @@ const DEFAULT_PREFIX_TABLE: [string, string][] = [
   [",", "rename-tab"], ["$", "rename-workspace"], ["[", "copy-mode"], ["PageUp", "copy-mode"], ["?", "help"], ["a", "dashboard"], ["W", "new-workstream"],
   ["C-Space", "send-prefix"],
   [";", "last-pane"], ["l", "last-tab"], ["&", "close-tab"], ["]", "paste"], [":", "command-prompt"],
-  ["S", "sync-panes"], ["r", "reload-config"], ["R", "refresh-client"], ["!", "next-blocked-agent"],
+  ["S", "sync-panes"], ["r", "reload-config"], ["R", "refresh-client"], ["g", "next-blocked-agent"],
+  ["{", "swap-pane-up"], ["}", "swap-pane-down"], ["Space", "next-layout"], ["!", "break-pane"],
 ];
+
+/** Whether a command's key asks y/n first: keys.toml's confirm, and quit always (one key must
+ * never end every pane). */
+export const asksFirst = (km: Keymap, name: string) => km.confirm.has(name) || name === "quit";
 
 export function defaultKeymap(): Keymap {
   return { prefix: "C-Space", prefixTable: new Map(DEFAULT_PREFIX_TABLE), root: new Map(), confirm: new Set(CONFIRMABLE) };
@@ -61,7 +72,7 @@ export function describeKeymap(km: Keymap, prefixLabel = km.prefix): string[] {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));
   const keys = COMMANDS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
   const kw = Math.max(...keys.map((k) => k.length));
-  const asks = (name: string) => (km.confirm.has(name) ? " (asks y/n first)" : "");
+  const asks = (name: string) => (asksFirst(km, name) ? " (asks y/n first)" : "");
   const lines = COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
   // Keys bound to command lines (keys.toml "v" = "split --right --size 40%").
   for (const [table, label] of [[km.prefixTable, `${prefixLabel} `], [km.root, ""]] as const)

@@ -17,23 +17,31 @@ import type { PaneInputModes } from "../model/key-encoder";
 interface OuterState {
   anyMotion: boolean;
   keypad: boolean;
+  /** ws's own mouse reports (clicks, drags, SGR): off with keys.toml `mouse = false` or `set -g
+   * mouse off`, so a drag is the user's terminal's own selection, as tmux's mouse off. */
+  mouse: boolean;
 }
+
+/** The attach client's setup: ws's mouse reports on (src/client/attach.ts ENTER). */
+const CLIENT_SETUP: OuterState = { anyMotion: false, keypad: false, mouse: true };
 
 /** The mode changes a frame carries to the user's terminal, so it follows the focused pane. */
 export class OuterModes {
   /** What the terminal has now: the attach client's setup until a frame says otherwise. */
-  private sent: OuterState = { anyMotion: false, keypad: false };
+  private sent: OuterState = { ...CLIENT_SETUP };
 
   /** A new terminal (an attach): it has only the client's setup. */
   reset(): void {
-    this.sent = { anyMotion: false, keypad: false };
+    this.sent = { ...CLIENT_SETUP };
   }
 
-  /** The bytes that bring the terminal to what `modes` (the focused pane's) need; "" if it is there. */
-  update(modes: PaneInputModes | undefined): string {
-    const want: OuterState = { anyMotion: modes?.mouseTracking === "any", keypad: !!modes?.applicationKeypad };
+  /** The bytes that bring the terminal to what `modes` (the focused pane's) and the `mouse`
+   * setting need; "" if it is there. */
+  update(modes: PaneInputModes | undefined, mouse = true): string {
+    const want: OuterState = { anyMotion: mouse && modes?.mouseTracking === "any", keypad: !!modes?.applicationKeypad, mouse };
     let out = "";
-    if (want.anyMotion !== this.sent.anyMotion) out += want.anyMotion ? "\x1b[?1003h" : "\x1b[?1003l";
+    if (want.mouse !== this.sent.mouse) out += want.mouse ? "\x1b[?1000h\x1b[?1002h\x1b[?1006h" : "\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1006l";
+    if (want.anyMotion !== this.sent.anyMotion && !(want.anyMotion === false && !want.mouse && this.sent.mouse)) out += want.anyMotion ? "\x1b[?1003h" : "\x1b[?1003l";
     if (want.keypad !== this.sent.keypad) out += want.keypad ? "\x1b=" : "\x1b>";
     this.sent = want;
     return out;

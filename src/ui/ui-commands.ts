@@ -6,38 +6,61 @@ import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import type { Interface } from "./interface";
 import { isCommand } from "../commands/commands-table";
+import { asksFirst } from "./keymap";
 import { checkCommandLine, completeLine, paneDirectory, parseCommandLine, runCommandLine } from "./command-line";
 import { askShip, shipRequest } from "./ship-prompt";
 import { chooseTree } from "./choose-tree";
+import { LAYOUT_PRESETS, type LayoutPreset } from "../model/layout-presets";
+
+/** The preset each tab was last arranged in by next-layout/prev-layout (tmux cycles from there). */
+const layoutOf = new WeakMap<object, LayoutPreset>();
 
 function say(ui: Interface, text: string): void {
   ui.message = text;
   ui.invalidate();
 }
 
-/** A ws command line (prefix :, a key keys.toml binds to one): checked as the CLI would, run in
- * the focused pane's place and directory; one line of output goes on the status line, more in a
- * view. */
+/** What a command line printed: one line on the status line, more in a view. */
+function showOutput(ui: Interface, title: string, { status, output }: { status: number; output: string }): void {
+  const lines = output ? output.split("\n") : [];
+  if (lines.length > 1) return ui.view(`${title}${status ? ` (exit ${status})` : ""}  (q closes)`, lines);
+  if (lines.length || status) say(ui, lines[0] ?? `${title}: exit ${status}`);
+}
+
+/** A command line (prefix :, a key keys.toml binds to one): an interface command's name; else ws's
+ * own words, checked as the CLI would and run in the focused pane's place and directory; else a
+ * tmux command line (split-window -h; set -g mouse off), run on the server's model through the
+ * tmux shim's parser. One line of output goes on the status line, more in a view. */
 export function commandLine(ui: Interface, line: string): void {
   const problem = checkCommandLine(line);
   // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes.
   if (problem && isCommand(line.trim())) return runKeyCommand(ui, line.trim());
+  const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
+  const tmux = ui.tmuxLines;
+  if (problem && tmux?.knows(line)) {
+    void paneDirectory(ui.session.panes.get(pane))
+      .then((cwd) => tmux.run(line, { pane, cwd }))
+      .then(
+        (result) => showOutput(ui, line, result),
+        (e) => say(ui, `${line}: ${(e as Error).message}`),
+      );
+    return;
+  }
   if (problem) return say(ui, `ws ${line}: ${problem}`);
   const socket = ui.opts.socketPath;
   if (!socket) return say(ui, "this server runs no command lines");
-  const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
   // ship asks first here (a person is there to answer), about the focused pane's workstream.
-  const parsed = ui.shipAsk && parseCommandLine(line, pane);
+  const parsed = parseCommandLine(line, pane);
   if (ui.shipAsk && parsed?.path === "ship") return askShip(ui, ui.shipAsk, shipRequest(parsed.fields, pane));
   // The pane's directory is read first (asynchronously, as every /proc read): the line runs there.
+  // A split from here shows and focuses the new pane, as prefix % does (the CLI's default is not to).
+  const focus = parsed?.path === "split" && !/(^|\s)--focus\b/.test(line) ? ["--focus"] : [];
   void paneDirectory(ui.session.panes.get(pane))
-    .then((cwd) => runCommandLine(line, socket, pane, cwd))
+    .then((cwd) => runCommandLine(line, socket, pane, cwd, focus))
     .then(
-      ({ status, output }) => {
-        const lines = output ? output.split("\n") : [];
-        if (lines.length > 1) return ui.view(`ws ${line}${status ? ` (exit ${status})` : ""}  (q closes)`, lines);
-        say(ui, lines[0] ?? (status ? `ws ${line}: exit ${status}` : ""));
-        if (!lines.length && !status) ui.message = undefined;
+      (result) => {
+        if (!result.output && !result.status) ui.message = undefined;
+        showOutput(ui, `ws ${line}`, result);
       },
       (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
     );
@@ -164,7 +187,7 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
  * dashboard's buttons are explicit already and call runUiCommand directly. */
 export function runKeyCommand(ui: Interface, name: string): void {
   if (!isCommand(name)) return commandLine(ui, name); // keys.toml bound a command line
-  const ask = ui.keymap.confirm.has(name) ? confirmation(ui, name) : undefined;
+  const ask = asksFirst(ui.keymap, name) ? confirmation(ui, name) : undefined;
   if (ask) ui.confirm(ask.question, ask.yes);
   else runUiCommand(ui, name);
 }
@@ -174,9 +197,9 @@ export function runUiCommand(ui: Interface, name: string): void {
   const ws = s.currentWorkspace;
   const tab = s.activeTab(ws);
   const focused = s.panes.get(tab.focused);
-  const tabMatch = /^tab-([1-9])$/.exec(name);
+  const tabMatch = /^tab-([0-9])$/.exec(name);
   if (tabMatch) {
-    const t = ws.tabs[Number(tabMatch[1]) - 1];
+    const t = ws.tabs[Number(tabMatch[1]) - ui.baseIndex];
     if (t) s.focusTab(ws, t);
     return;
   }
@@ -310,6 +333,30 @@ export function runUiCommand(ui: Interface, name: string): void {
       if (!ui.nextBlockedAgent) throw new Error("the agents feature is not in this ws build");
       const id = ui.nextBlockedAgent(focused?.id);
       if (id === undefined) return say(ui, "no agent is waiting for you");
+      return s.focusPane(id);
+    }
+    case "display-panes":
+      return ui.showPaneNumbers(true);
+    case "next-layout":
+    case "prev-layout": {
+      const at = LAYOUT_PRESETS.indexOf(layoutOf.get(tab) ?? LAYOUT_PRESETS[LAYOUT_PRESETS.length - 1]!);
+      const n = LAYOUT_PRESETS.length;
+      const next = LAYOUT_PRESETS[(at + (name === "next-layout" ? 1 : n - 1)) % n]!;
+      layoutOf.set(tab, next);
+      s.arrange(ws, tab, next);
+      return say(ui, next);
+    }
+    case "swap-pane-up":
+    case "swap-pane-down": {
+      const ids = panesOf(tab.layout);
+      const other = ids[(ids.indexOf(tab.focused) + (name === "swap-pane-down" ? 1 : ids.length - 1)) % ids.length];
+      if (other !== undefined && other !== tab.focused) s.swapPanes(tab.focused, other);
+      return;
+    }
+    case "break-pane": {
+      if (panesOf(tab.layout).length < 2) return say(ui, "can't break with only one pane");
+      const id = tab.focused;
+      s.movePane(id, { workspace: ws.name });
       return s.focusPane(id);
     }
     case "send-prefix":

@@ -18,6 +18,27 @@ export interface Ctx {
   out: (text: string, opts?: { keepSgr?: boolean }) => void;
   /** The exit status a command sets for the whole call (display-popup: its program's). */
   status?: number;
+  /** Where a new pane starts without -c: the caller's directory (the focused pane's at prefix :). */
+  cwd?: string;
+  /** The person's interface, when the command was typed at prefix : or bound in keys.toml: what
+   * tmux does on its client (a message on the status line, the key list, the last window, the
+   * mouse) is done there. Undefined in a shim process, a program's call. */
+  ui?: ShimUi;
+}
+
+/** What tmux's commands do to the client, as the interface does it (src/tmux-shim/interactive.ts). */
+export interface ShimUi {
+  /** A message on the status line (display-message without -p). */
+  display(text: string): void;
+  /** Run a ws interface command by name (last-tab, next-layout, …), as its key would. */
+  run(name: string): void;
+  /** The key bindings, one per line (list-keys). */
+  keys(): string[];
+  /** An option the interface acts on changed (mouse, synchronize-panes, status, mode-keys, …);
+   * `local`: a window's own (setw without -g). Throws ShimError for a value it refuses. */
+  option(name: string, value: string, local: boolean): void;
+  /** Run each command line of a file (source-file), in order. */
+  source(path: string, quiet: boolean): Promise<void>;
 }
 
 export type Run = (ctx: Ctx, p: Parsed, name: string) => Promise<void>;
@@ -39,6 +60,15 @@ export const entry = (name: string, alias: string | undefined, template?: string
 
 /** Accepted, with nothing to do in ws (no key table, hooks, config files or clients to refresh). */
 export const nothing: Run = async () => {};
+
+/** A command only the person's interface carries out (ws's interface command `name`); in a shim
+ * process it fails, as a command the shim does not carry out. */
+export const onInterface =
+  (name: string): Run =>
+  async (ctx, _p, command) => {
+    if (!ctx.ui) throw new ShimError(`${command}: not supported by ws's tmux shim (type it at the prefix key's :)`);
+    ctx.ui.run(name);
+  };
 
 export async function world(ctx: Ctx): Promise<{ world: World; here: Here }> {
   const w = await loadWorld(ctx.sock);
@@ -104,7 +134,7 @@ export const defaultShell = async (ctx: Ctx) => (await ctx.state.options())["def
 /** -c DIR, a format; default the caller's directory (a tmux command client's). */
 export function startDir(ctx: Ctx, w: World, p: Parsed, pane: TPane, flag = "c"): string {
   const c = val(p, flag);
-  return c !== undefined ? expand(c, variables({ pane, sock: ctx.sock, world: w })) : process.cwd();
+  return c !== undefined ? expand(c, variables({ pane, sock: ctx.sock, world: w })) : (ctx.cwd ?? process.cwd());
 }
 
 /** N or N% of `whole`. */

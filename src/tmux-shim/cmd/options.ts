@@ -47,7 +47,20 @@ const setOption: Run = async (ctx, p, command) => {
     await call(ctx.sock, "pane_rename", { pane: resolvePane(w, val(p, "t"), here).id, name: value });
   }
   if (name === "pane-border-format" || name === "pane-border-status") await paneBorder(ctx, p, name, value, local);
+  ctx.ui?.option(name, value, local);
   if (!local || name.startsWith("@")) await ctx.state.setOption(name, mode, flips ? OPTION_DEFAULTS[name] : given);
+};
+
+const listKeys: Run = async (ctx, _p, command) => {
+  if (!ctx.ui) throw new ShimError(`${command}: not supported by ws's tmux shim (ws keys --list lists ws's keys)`);
+  for (const line of ctx.ui.keys()) ctx.out(line);
+};
+
+/** At the person's prompt, each file's commands run; from a program, accepted with nothing done
+ * (a plugin's `source-file ~/.tmux.conf` must not rebind or restyle ws). */
+const sourceFile: Run = async (ctx, p) => {
+  if (!ctx.ui) return;
+  for (const path of p.args) await ctx.ui.source(path, has(p, "q"));
 };
 
 /** tmux's pane border options, drawn by ws in its label rows (pane_border): a pane's own format
@@ -87,7 +100,7 @@ const quoteOption = (v: string) => (v === "" || /[\s"#;{}]/.test(v) ? `"${v.repl
 
 export const bindKeyEntry = entry("bind-key", "bind", "nrN:T:", nothing);
 export const listCommandsEntry = entry("list-commands", "lscm");
-export const listKeysEntry = entry("list-keys", "lsk");
+export const listKeysEntry = entry("list-keys", "lsk", "1aNP:T:", listKeys);
 export const setEnvironmentEntry = entry("set-environment", "setenv", "Fhgrt:u", nothing);
 export const setHookEntry = entry("set-hook", undefined, "agpRt:uw", nothing);
 export const setOptionEntry = entry("set-option", "set", "aFgopqst:uUw", setOption);
@@ -96,5 +109,5 @@ export const showEnvironmentEntry = entry("show-environment", "showenv");
 export const showHooksEntry = entry("show-hooks", undefined);
 export const showOptionsEntry = entry("show-options", "show", "AgHpqst:vw", showOptions);
 export const showWindowOptionsEntry = entry("show-window-options", "showw", "gvt:", showOptions);
-export const sourceFileEntry = entry("source-file", "source", "Fnqv", nothing);
+export const sourceFileEntry = entry("source-file", "source", "Fnqv", sourceFile);
 export const unbindKeyEntry = entry("unbind-key", "unbind", "anqT:", nothing);

@@ -4,7 +4,7 @@
 import { call, ShimError, type TPane, type TWindow } from "../world";
 import { has, val } from "../getopt";
 import { resolvePane, resolveSession, resolveWindow, currentPane } from "../target";
-import { entry, paneArgv, paneEnv, printList, printNew, sizeArg, startDir, world, type Ctx, type Run } from "./helpers";
+import { entry, onInterface, paneArgv, paneEnv, printList, printNew, sizeArg, startDir, world, type Ctx, type Run } from "./helpers";
 
 // ---- geometry: neighbours and borders ------------------------------------------------------
 
@@ -287,10 +287,10 @@ export const breakPaneEntry = entry("break-pane", "breakp", "abdPF:n:s:t:", brea
 export const capturePaneEntry = entry("capture-pane", "capturep", "ab:CeE:JNpPqS:t:", capturePane);
 export const clearHistoryEntry = entry("clear-history", "clearhist");
 export const clockModeEntry = entry("clock-mode", undefined);
-export const copyModeEntry = entry("copy-mode", undefined);
+export const copyModeEntry = entry("copy-mode", undefined, "eHMqSs:t:u", onInterface("copy-mode"));
 export const joinPaneEntry = entry("join-pane", "joinp", "bdfhvp:l:s:t:", joinPane);
 export const killPaneEntry = entry("kill-pane", "killp", "at:", killPane);
-export const lastPaneEntry = entry("last-pane", "lastp");
+export const lastPaneEntry = entry("last-pane", "lastp", "det:Z", onInterface("last-pane"));
 export const listPanesEntry = entry("list-panes", "lsp", "aF:f:st:", listPanes);
 export const movePaneEntry = entry("move-pane", "movep", "bdfhvp:l:s:t:", joinPane);
 export const pipePaneEntry = entry("pipe-pane", "pipep");

@@ -6,7 +6,7 @@ import { call, ShimError, variables } from "../world";
 import { has, val } from "../getopt";
 import { resolvePane } from "../target";
 import { popupStatus } from "../../popup-status";
-import { entry, format, formatPane, paneArgv, paneEnv, sizeArg, startDir, world, type Run } from "./helpers";
+import { entry, onInterface, format, formatPane, paneArgv, paneEnv, sizeArg, startDir, world, type Run } from "./helpers";
 
 const displayMessage: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
@@ -21,6 +21,7 @@ const displayMessage: Run = async (ctx, p) => {
   const fmt = val(p, "F") ?? p.args[0] ?? "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index} - (%H:%M %d-%b-%y)";
   const text = (await format(ctx, w, fmt, [pane ? { pane } : {}]))[0]!;
   if (has(p, "p")) ctx.out(text);
+  else if (ctx.ui) ctx.ui.display(text);
   else if (text !== "") await call(ctx.sock, "notify", { title: text.slice(0, 256), ...(pane ? { pane: pane.id } : {}) });
 };
 
@@ -95,14 +96,14 @@ const displayPopup: Run = async (ctx, p) => {
 // ---- the entries ---------------------------------------------------------------------------
 
 export const chooseClientEntry = entry("choose-client", undefined);
-export const chooseTreeEntry = entry("choose-tree", undefined);
+export const chooseTreeEntry = entry("choose-tree", undefined, "F:f:GK:NO:rst:wZ", onInterface("choose-tree"));
 export const clearPromptHistoryEntry = entry("clear-prompt-history", "clearphist");
 export const commandPromptEntry = entry("command-prompt", undefined);
 export const confirmBeforeEntry = entry("confirm-before", "confirm");
 export const customizeModeEntry = entry("customize-mode", undefined);
 export const displayMenuEntry = entry("display-menu", "menu");
 export const displayMessageEntry = entry("display-message", "display", "aCc:d:lINpt:F:v", displayMessage);
-export const displayPanesEntry = entry("display-panes", "displayp");
+export const displayPanesEntry = entry("display-panes", "displayp", "bd:Nt:", onInterface("display-panes"));
 export const displayPopupEntry = entry("display-popup", "popup", "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", displayPopup);
 export const showMessagesEntry = entry("show-messages", "showmsgs");
 export const showPromptHistoryEntry = entry("show-prompt-history", "showphist");

@@ -4,7 +4,7 @@
 import { call, ShimError } from "../world";
 import { has, val } from "../getopt";
 import { resolveSession, resolveWindow, currentPane } from "../target";
-import { entry, paneArgv, paneEnv, printList, printNew, startDir, world, type Run } from "./helpers";
+import { entry, onInterface, paneArgv, paneEnv, printList, printNew, startDir, world, type Run } from "./helpers";
 
 const listWindows: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
@@ -74,6 +74,8 @@ const selectLayout: Run = async (ctx, p) => {
 const renameWindow: Run = async (ctx, p) => {
   const { world: w, here } = await world(ctx);
   const window = resolveWindow(w, val(p, "t"), here);
+  // No name at the person's prompt: tmux asks for one.
+  if (p.args[0] === undefined && ctx.ui) return ctx.ui.run("rename-tab");
   await call(ctx.sock, "tab_rename", { workspace: window.session.name, tab: String(window.index + 1), to: p.args[0] ?? "" });
 };
 
@@ -81,15 +83,15 @@ const renameWindow: Run = async (ctx, p) => {
 
 export const findWindowEntry = entry("find-window", "findw");
 export const killWindowEntry = entry("kill-window", "killw", "at:", killWindow);
-export const lastWindowEntry = entry("last-window", "last");
+export const lastWindowEntry = entry("last-window", "last", "t:", onInterface("last-tab"));
 export const linkWindowEntry = entry("link-window", "linkw");
 export const listWindowsEntry = entry("list-windows", "lsw", "aF:f:t:", listWindows);
 export const moveWindowEntry = entry("move-window", "movew");
 export const newWindowEntry = entry("new-window", "neww", "abc:de:F:kn:PSt:", newWindow);
-export const nextLayoutEntry = entry("next-layout", "nextl");
-export const nextWindowEntry = entry("next-window", "next");
-export const previousLayoutEntry = entry("previous-layout", "prevl");
-export const previousWindowEntry = entry("previous-window", "prev");
+export const nextLayoutEntry = entry("next-layout", "nextl", "t:", onInterface("next-layout"));
+export const nextWindowEntry = entry("next-window", "next", "at:", onInterface("next-tab"));
+export const previousLayoutEntry = entry("previous-layout", "prevl", "t:", onInterface("prev-layout"));
+export const previousWindowEntry = entry("previous-window", "prev", "at:", onInterface("prev-tab"));
 export const renameWindowEntry = entry("rename-window", "renamew", "t:", renameWindow);
 export const resizeWindowEntry = entry("resize-window", "resizew");
 export const respawnWindowEntry = entry("respawn-window", "respawnw");
