@@ -94,20 +94,37 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     expect(shown).toContain(" 2  race-2  done  2 files  +3 -0  check passed\n");
     expect(shown).toContain(" 3  race-3  done  2 files  +4 -0  check failed (exit 1)\n");
 
-    // Compare: a tab of diffs between the branches, candidate 1 beside each other one.
+    // Compare: a pane a candidate, its worktree (README.md modified, cand-K.txt untracked: nothing
+    // committed) against the base, counted as status counts it.
+    expect(git(worktree("race-1"), ["status", "--porcelain"], env).split("\n").sort()).toEqual(["?? cand-1.txt", "M README.md"]);
     const cmp = await s.v6({ type: "fan_compare", name: "race" });
-    expect(cmp).toMatchObject({ type: "pane", pairs: [["race-1", "race-2"], ["race-1", "race-3"]] });
     const nvim = Bun.which("nvim", { PATH: s.env.PATH ?? "" }) !== null;
     expect(cmp.tool).toBe(nvim ? "nvim" : "git");
+    const counted = st.candidates.map((c) => [c.k, c.workstream, c.files, c.added, c.removed, ["README.md", `cand-${c.k}.txt`]]);
+    const compared: unknown[] = cmp.candidates.map((c) => [c.k, c.workstream, c.files, c.added, c.removed, [...c.paths].sort()]);
+    expect(compared).toEqual(counted);
     const tab = await tabWith(cmp.pane);
     expect(tab!.name).toBe("race compare");
-    expect(tab!.panes.length).toBe(2);
-    const info = await s.v6({ type: "pane_info", pane: tab!.panes[0] });
-    expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
-    expect(info.command.slice(-3)).toEqual(["refs/heads/race-1", "refs/heads/race-2", "--"]);
+    expect(tab!.panes.length).toBe(3);
+    for (const [i, pane] of tab!.panes.entries()) {
+      const info = await s.v6({ type: "pane_info", pane });
+      expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
+      expect(info.command.slice(-3)).toEqual([base, cmp.candidates[i]!.tree, "--"]);
+      // The untracked file's lines are on screen (Neovim's diff shows the first file: README.md or cand-K.txt).
+      const k = cmp.candidates[i]!.k;
+      await s.waitScreen(pane, new RegExp(`touched by ${k}|candidate ${k} line 1`), 20_000);
+    }
+    // The worktree's own index is untouched: the untracked file is still untracked.
+    expect(git(worktree("race-2"), ["status", "--porcelain"], env).split("\n").sort()).toEqual(["?? cand-2.txt", "M README.md"]);
+    // Run from a candidate's worktree, compare finds its fan (ws fan's one rule) and replaces the tab.
+    const again = JSON.parse(await s.ok(["--json", "fan", "compare"], { cwd: worktree("race-3") }));
+    expect(await tabWith(cmp.pane)).toBeUndefined();
+    expect((await tabWith(again.pane))!.name).toBe("race compare");
 
     // Keep 2: the others go although they have changes (--force semantics), their branches stay.
     const kept = JSON.parse(await s.ok(["--json", "fan", "keep", "race", "2"]));
+    // …and the compare tab closes with it.
+    expect(await tabWith(again.pane)).toBeUndefined();
     expect(kept).toMatchObject({ kept: "race-2", branch: "race-2", closed: ["race-1", "race-3"], deleted_branches: [] });
     expect((await dashboard()).workstreams.map((w) => w.name).filter((n) => n.startsWith("race-"))).toEqual(["race-2"]);
     expect(existsSync(worktree("race-1"))).toBe(false);
@@ -149,9 +166,26 @@ test("ws fan --tiled: one tab holds every candidate; keep --delete-branches clos
 }, 180_000);
 
 test("ws fan refuses bad counts and names in use before making anything", async () => {
-  expect(await s.v6({ type: "fan_start", count: 1, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
+  expect(await s.v6({ type: "fan_start", count: 0, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
+  expect(await s.v6({ type: "fan_start", count: 9, template: "fanagent", name: "one", prompt: "p", repo })).toMatchObject({ type: "error", code: "invalid_params" });
   expect(await s.v6({ type: "fan_start", count: 2, template: "fanagent", name: "tile", prompt: "p", repo })).toMatchObject({ type: "error", code: "workstream_exists" });
   expect(await s.v6({ type: "fan_start", count: 2, template: "nope", name: "none", prompt: "p", repo })).toMatchObject({ type: "error", code: "template_not_found" });
   expect(existsSync(worktree("none-1"))).toBe(false);
   expect(git(repo, ["branch", "--list", "none-*"], env)).toBe("");
 }, 60_000);
+
+test("ws fan 1: a single candidate, prompted, with status, compare and keep", async () => {
+  const started = await s.run(["fan", "1", "fanagent", "solo", "add your file"], { cwd: repo });
+  expect(started.stderr).toBe("");
+  expect(started.stdout.split("  ")[0]).toBe("solo-1");
+  await waitFor("solo's turn to end", async () => {
+    const st = await s.v6({ type: "fan_status", name: "solo" });
+    return st.type === "fan_status" && st.candidates[0]?.turns === 1 && st.candidates[0].files === 2;
+  }, 60_000);
+  const cmp = await s.v6({ type: "fan_compare", name: "solo" });
+  expect(cmp.candidates.map((c) => c.workstream)).toEqual(["solo-1"]);
+  const kept = await s.v6({ type: "fan_keep", name: "solo", k: 1 });
+  expect(kept).toMatchObject({ kept: "solo-1", closed: [] });
+  expect(await tabWith(cmp.pane)).toBeUndefined();
+  await s.ok(["done", "--force", "solo-1"]);
+}, 90_000);

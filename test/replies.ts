@@ -134,7 +134,7 @@ export interface Replies {
   pane_resize: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout"; changed: boolean };
   new_workstream: { type: "pane"; pane: number; workspace: string; tab: number; dir: string; branch: string };
   fan_start: { type: "fan_started"; fan: string; base: string; candidates: { k: number; workstream: string; branch: string; dir: string; pane: number; workspace: string; tab: number }[] };
-  fan_compare: { type: "pane"; pane: number; workspace: string; tab: number; tool: string; pairs: unknown[] };
+  fan_compare: { type: "pane"; pane: number; workspace: string; tab: number; tool: string; candidates: { k: number; workstream: string; tree: string; files: number; added: number; removed: number; paths: string[] }[] };
   session_restore: { type: "session_restored"; workspaces: number; saved: number; tabs: number; panes: Record<string, number>; saved_at: string; skipped: string[]; kept?: string };
   /** The fields each condition sets (docs/protocol-reference.md, wait_for). */
   wait_for: {

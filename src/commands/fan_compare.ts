@@ -7,9 +7,10 @@ export default defineMessage({
   since: 6,
   grant: "control",
   request: true,
+  longRunning: true,
   reply: "pane",
   summary:
-    "Open a review tab that diffs a fan's candidates side by side: candidate 1's branch against each other candidate's, one pane each, with git difftool in Neovim's diff mode when nvim is on the server's PATH, else git diff. The panes stay when the diff ends.",
+    "Open a review tab that shows each open candidate's changes against the fan's base side by side, one pane each: its worktree as it is now, committed, uncommitted and untracked work alike (the changes fan_status counts), with git difftool in Neovim's diff mode when nvim is on the server's PATH, else git diff. The panes stay when the diff ends; a compare opened before closes, and fan_keep closes this one.",
   fields: {
     name: { type: "string", name: true, required: true, description: "The fan, or one of its candidates' workstreams (ws fan: the workstream this runs in when not given)" },
   },
@@ -18,13 +19,13 @@ export default defineMessage({
     workspace: { type: "string", description: "The tab's workspace" },
     tab: { type: "integer", description: "The tab's id" },
     tool: { type: "string", description: "nvim or git" },
-    pairs: { type: "string[][]", description: "The branches each pane diffs, [a, b], left to right" },
+    candidates: { type: "object[]", description: "Each pane's candidate, left to right: {k, workstream, tree (its worktree's state, the diff's right side), files, added, removed, paths (at most 1000)}" },
   },
   errors: ["not_a_workstream", "unsupported", ...PANE_START_ERRORS],
   example: { v: 6, type: "fan_compare", name: "login" },
-  cli: { path: "fan compare", summary: "Open a tab diffing the candidates' branches side by side (Neovim's diff mode when there)", args: ["name?"], run: "checkpoint", view: "pane" },
-  handle(p, { services }) {
-    const r = fansOf(services).compare(p.name);
-    return { type: "pane", pane: r.tab.focused, workspace: r.ws.name, tab: r.tab.id, tool: r.tool, pairs: r.pairs };
+  cli: { path: "fan compare", summary: "Open a tab showing each candidate's changes against the base side by side, uncommitted and untracked work included (Neovim's diff mode when there)", args: ["name?"], run: "checkpoint", view: "pane" },
+  async handle(p, { services }) {
+    const r = await fansOf(services).compare(p.name);
+    return { type: "pane", pane: r.tab.focused, workspace: r.ws.name, tab: r.tab.id, tool: r.tool, candidates: r.candidates };
   },
 });

@@ -20,7 +20,7 @@ export default defineMessage({
   summary:
     "Race one task on several agents: `count` workstreams NAME-1…NAME-N from one base commit, each laid out by the template in its own tab (or all tiled in one tab), and `prompt` typed into each agent once it reports ready (or after the template's startup_ms). Replies once the tabs are open; the prompts follow (event fan_started, then fan_candidate_done as each agent finishes a turn).",
   fields: {
-    count: { type: "integer", required: true, min: 2, max: MAX_CANDIDATES, description: "How many candidates" },
+    count: { type: "integer", required: true, min: 1, max: MAX_CANDIDATES, description: "How many candidates (1: a single workstream NAME-1 with the fan's layout, prompt and status)" },
     template: { type: "string", required: true, description: "Template name (ws templates list)" },
     name: { type: "string", name: true, required: true, description: "The fan's name: its workstreams are NAME-1…NAME-N" },
     prompt: { type: "string", required: true, description: "What every agent is asked" },

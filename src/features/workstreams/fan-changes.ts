@@ -11,20 +11,38 @@ export interface Changes {
   removed: number;
 }
 
-/** Changes from `base` to the worktree's present state. A binary file counts as a file, no lines. */
-export async function changesSince(dir: string, base: string): Promise<Changes> {
+/** What a worktree changed since `base`: the tree of its present state (committed, modified and
+ * untracked files, written through a temporary index), the paths that differ, and the counts. */
+export interface WorktreeChanges extends Changes {
+  tree: string;
+  paths: string[];
+}
+
+/** Paths a WorktreeChanges names (the counts cover every file). */
+export const MAX_CHANGED_PATHS = 1000;
+
+/** Changes from `base` to the worktree's present state: the one answer ws fan status, ws fan
+ * compare and ws diff give. A binary file counts as a file, no lines. */
+export async function worktreeChanges(dir: string, base: string): Promise<WorktreeChanges> {
   const tree = await snapshotTree(dir);
   const out = await gitOk(dir, ["diff", "--numstat", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", "--end-of-options", base, tree], "ws fan status");
-  const c: Changes = { files: 0, added: 0, removed: 0 };
+  const c: WorktreeChanges = { tree, paths: [], files: 0, added: 0, removed: 0 };
   // -z: "ADDED\tREMOVED\tPATH\0" per file ("-" for a binary file's counts).
   for (const rec of out.split("\0")) {
-    const m = /^(\d+|-)\t(\d+|-)\t/.exec(rec);
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(rec);
     if (!m) continue;
     c.files++;
+    if (c.paths.length < MAX_CHANGED_PATHS) c.paths.push(m[3]!);
     if (m[1] !== "-") c.added += Number(m[1]);
     if (m[2] !== "-") c.removed += Number(m[2]);
   }
   return c;
+}
+
+/** The counts of worktreeChanges. */
+export async function changesSince(dir: string, base: string): Promise<Changes> {
+  const { files, added, removed } = await worktreeChanges(dir, base);
+  return { files, added, removed };
 }
 
 export interface CheckResult {

@@ -11,7 +11,8 @@ import { WsError, have } from "../../protocol/errors";
 import { pathNameProblem } from "../../protocol/names";
 import { type Prepared, type WorkstreamService } from "./service";
 import { checkCommand, DEFAULT_STARTUP_MS, placeholderEnv } from "./templates";
-import { changesSince, runCheck, type Changes, type CheckResult } from "./fan-changes";
+import { changesSince, runCheck, worktreeChanges, type Changes, type CheckResult } from "./fan-changes";
+import { tabWhere } from "../../model/session-lookups";
 import { git, gitOk, onPath } from "./git";
 
 /** Candidates one fan may have, and fans kept at once. */
@@ -51,6 +52,19 @@ interface Fan {
   tiled: boolean;
   check?: string[];
   candidates: Candidate[];
+  /** The tab ws fan compare opened (closed by keep, or by the next compare). */
+  compareTab?: number;
+}
+
+/** One candidate in ws fan compare: its changes against the fan's base (worktreeChanges). */
+export interface CompareRow {
+  k: number;
+  workstream: string;
+  tree: string;
+  files: number;
+  added: number;
+  removed: number;
+  paths: string[];
 }
 
 export interface FanStart {
@@ -101,8 +115,8 @@ export class FanService {
 
   /** fan_start: the candidates, their tabs, then the prompt into each (in the background). */
   async start(p: FanStart, send: PromptSender): Promise<{ fan: Fan; opened: { k: number; workstream: string; pane: number; dir: string; branch: string; workspace: string; tab: number }[] }> {
-    if (!Number.isSafeInteger(p.count) || p.count < 2 || p.count > MAX_CANDIDATES)
-      throw new WsError(`a fan has 2 to ${MAX_CANDIDATES} candidates, not ${p.count}`, "invalid_params", { param: "count" });
+    if (!Number.isSafeInteger(p.count) || p.count < 1 || p.count > MAX_CANDIDATES)
+      throw new WsError(`a fan has 1 to ${MAX_CANDIDATES} candidates, not ${p.count}`, "invalid_params", { param: "count" });
     const bad = pathNameProblem(p.name);
     if (bad) throw new WsError(`invalid fan name ${JSON.stringify(p.name)}: it ${bad}`, "invalid_params", { param: "name" });
     if (this.fans.has(p.name)) throw new WsError(`there is a fan "${p.name}" already: ws fan keep ${p.name} K first, or pick another name`, "workstream_exists", { param: "name" });
@@ -318,28 +332,43 @@ export class FanService {
     return { fan, rows };
   }
 
-  /** fan_compare: a review tab, candidate 1 beside each other one: git difftool in Neovim's diff
-   * mode when nvim is on the server's PATH, else git diff, between their branches. */
-  compare(name: string): { ws: Workspace; tab: Tab; tool: string; pairs: [string, string][] } {
+  /** fan_compare: a review tab, each open candidate's changes against the fan's base side by side,
+   * one pane each: the worktree as it is now (committed, uncommitted and untracked work, as ws fan
+   * status counts it: one function, worktreeChanges) in Neovim's diff mode (git difftool) when nvim
+   * is on the server's PATH, else git diff. A compare opened before is closed once this one stands. */
+  async compare(name: string): Promise<{ ws: Workspace; tab: Tab; tool: string; candidates: CompareRow[] }> {
     const fan = this.get(name);
-    const [first, ...rest] = fan.candidates;
+    const open = fan.candidates.filter((c) => this.session.workstreams.has(c.workstream));
+    if (!open.length) throw new WsError(`every candidate of fan "${fan.name}" is closed: nothing to compare`, "not_a_workstream", { param: "name" });
     const nvim = onPath("nvim");
-    const pairs: [string, string][] = rest.map((c) => [first!.branch, c.branch]);
-    // Full refs: a branch is never read as an option, and never as a path. No external diff or
-    // textconv program the repo's configuration names runs in these panes either.
-    const ref = (b: string) => `refs/heads/${b}`;
-    const leaves: TreeNode[] = pairs.map(([a, b]) => ({
+    const rows: CompareRow[] = [];
+    for (const c of open) {
+      const ch = await worktreeChanges(c.dir, fan.base);
+      rows.push({ k: c.k, workstream: c.workstream, tree: ch.tree, files: ch.files, added: ch.added, removed: ch.removed, paths: ch.paths });
+    }
+    this.get(fan.name); // kept while git ran
+    // Object names only (the base commit, the worktree's tree): nothing git could read as an option
+    // or a path. No external diff or textconv program the repo's configuration names runs here.
+    const leaves: TreeNode[] = rows.map((r) => ({
       type: "pane",
       cwd: fan.repo,
-      label: `${a} vs ${b}`,
+      label: `${r.workstream}: ${r.files} files +${r.added} -${r.removed}`,
       keep: true,
-      command: nvim ? ["git", "difftool", "--no-prompt", "--tool=nvimdiff", ref(a), ref(b), "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", ref(a), ref(b), "--"],
+      command: nvim ? ["git", "difftool", "--no-prompt", "--tool=nvimdiff", fan.base, r.tree, "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", fan.base, r.tree, "--"],
     }));
-    const at = this.session.workstreams.get(first!.workstream);
-    const where = (at && this.session.workstreamTab(at)?.ws.name) ?? fan.candidates.map((c) => this.session.workstreams.get(c.workstream)).map((w) => w && this.session.workstreamTab(w)?.ws.name).find(Boolean);
-    const workspace = where ?? this.session.workspaces[0]!.name;
+    const at = this.session.workstreams.get(open[0]!.workstream);
+    const workspace = (at && this.session.workstreamTab(at)?.ws.name) ?? this.session.workspaces[0]!.name;
+    const before = fan.compareTab;
     const { ws, tab } = this.workstreams.openTab(workspace, tile(leaves), `${fan.name} compare`, true);
-    return { ws, tab, tool: nvim ? "nvim" : "git", pairs };
+    fan.compareTab = tab.id;
+    if (before !== undefined) this.closeTab(before);
+    return { ws, tab, tool: nvim ? "nvim" : "git", candidates: rows };
+  }
+
+  /** Close tab `id` (a compare tab) when it is still open and not the last tab in ws. */
+  private closeTab(id: number): void {
+    const at = tabWhere(this.session, id);
+    if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
   }
 
   /** fan_keep: candidate k stays; every other goes as ws done --force does (its branch too with
@@ -369,6 +398,7 @@ export class FanService {
       }
     }
     for (const c of fan.candidates) clearTimeout(c.timer);
+    if (fan.compareTab !== undefined) this.closeTab(fan.compareTab);
     this.fans.delete(fan.name);
     if (failed.length) throw new WsError(`kept ${kept.workstream}; could not close ${failed.join("; ")}`, "git_failed");
     return { kept: kept.workstream, branch: kept.branch, closed, deleted_branches: deleted };
