@@ -17,6 +17,7 @@ import { MAX_RUN_OUTPUT } from "../src/model/shell-marks";
 import { MAX_LINE } from "../src/protocol/version";
 import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
+import { ABORT_GRACE_MS, REQUEST_TIMEOUT_MS } from "../src/server/dispatch";
 import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
 import { MAX_HOOK_INPUT } from "../src/cli/report";
 import { MAX_SETTINGS_BYTES } from "../src/features/agents/hooks-install";
@@ -69,6 +70,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Connections", [[MAX_CONNECTIONS], [RESERVED_SLOTS]]],
   ["Line, request budget", [[MAX_LINE, "bytes"]]],
   ["Errors nothing caught", [[MAX_FAULT_LOGS], [FAULT_SAVE_EVERY_MS, "ms"]]],
+  ["A request's answer, in the server", [[REQUEST_TIMEOUT_MS, "ms"], [ABORT_GRACE_MS, "ms"]]],
   ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
   ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],
   ["`open` / `open_file`", [[MAX_NVIM_MESSAGE, "bytes"], [MAX_UNASKED_MESSAGES], [MAX_UNASKED_BYTES, "bytes"], [MESSAGES_PER_TURN], [BYTES_PER_TURN, "bytes"]]],

@@ -1,4 +1,4 @@
-import { yieldTurn } from "../model/pace";
+import { pacedUntil } from "../model/pace";
 import { WsError } from "../protocol/errors";
 import { layoutReply } from "../model/views";
 import { TREE_SHAPE, checkTree, type TreeNode } from "../model/tree";
@@ -42,7 +42,8 @@ export default defineMessage({
     // A pane at a time, the thread given back between them: other clients are answered meanwhile.
     // From a boxed pane: every pane it builds is boxed as it is.
     const root = boxTree(ctx, p.root);
-    const tab = await session.applyTreePaced(ws, root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, yieldTurn);
+    // Past the deadline the build stops and the panes it started go: nothing is left half-made.
+    const tab = await session.applyTreePaced(ws, root, { name: p.name, focus: p.focus || (old !== undefined && old.ws.tabs[old.ws.active] === old.tab) }, pacedUntil(ctx.signal));
     if (old?.ws.tabs.includes(old.tab)) {
       const at = old.ws.tabs.indexOf(old.tab);
       session.closeTab(old.ws, old.tab);

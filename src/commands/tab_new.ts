@@ -1,4 +1,5 @@
 import { PANE_START_ERRORS, defineMessage } from "./types";
+import { pacedUntil } from "../model/pace";
 import { BOX_FIELD, ENV_FIELD, GRANTS_FIELD, KEEP_FIELD, NETWORK_FIELD, boxFor, newPaneGrants } from "./pane-fields";
 
 export default defineMessage({
@@ -24,11 +25,14 @@ export default defineMessage({
   errors: ["workspace_not_found", "project_not_found", ...PANE_START_ERRORS],
   example: { v: 2, type: "tab_new", workspace: "Games", name: "Tetris", cwd: "/code/tetris", project: "tetris", command: ["nvim"] },
   cli: { path: "tab new", rest: "command", defaults: { cwd: "$PWD", focus: false }, view: "pane" },
-  handle(p, ctx) {
+  async handle(p, ctx) {
     const { session, services } = ctx;
     if (p.project !== undefined) services.get("projects")?.check(p.project);
     const grants = newPaneGrants(ctx, p.grants);
     const ws = p.workspace !== undefined ? session.workspace(p.workspace) : session.currentWorkspace;
+    // The program starts on a turn of its own, as a layout's panes do; a request whose deadline
+    // passed meanwhile (a stalled server) starts nothing, so its retry makes the only tab.
+    await pacedUntil(ctx.signal)();
     const { pane } = session.newTab(ws, { name: p.name, cwd: p.cwd, strictCwd: true, project: p.project, argv: p.command, focus: p.focus, keep: p.keep, env: p.env, box: boxFor(ctx, p.box, p.network) });
     grants.apply(pane.id);
     return { type: "pane", pane: pane.id };

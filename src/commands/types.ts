@@ -25,7 +25,9 @@ export interface HandlerContext {
   connection?: unknown;
   /** The protocol version the line was sent at. */
   version?: number;
-  /** Aborted when the connection closes: long waits stop and release what they hold. */
+  /** Aborted when the connection closes (long waits stop and release what they hold) or, for a
+   * request with the 10 s deadline, at the deadline: a handler that changes the model stops and
+   * undoes what it did (its reason is the `timeout` WsError), or finishes before it replies. */
   signal?: AbortSignal;
   /** Run once the reply has been written (a stream starts after its acknowledgement). */
   afterReply?: (fn: () => void) => void;

@@ -8,9 +8,12 @@ import { ENVELOPE_FIELDS, jsonReply, parseEnvelope, plainError, plainOk, replyVe
 import { WsError, closest, type ErrorHint } from "../protocol/errors";
 import { validateFields } from "../protocol/schema";
 import { STRUCTURED_VERSION } from "../protocol/version";
+import { envInt } from "../model/limits";
 
-/** A request not answered within this gets the spec's timeout reply. */
-export const REQUEST_TIMEOUT_MS = 10_000;
+/** A request not answered within this gets the spec's timeout reply (WS_REQUEST_TIMEOUT_MS: tests). */
+export const REQUEST_TIMEOUT_MS = envInt("WS_REQUEST_TIMEOUT_MS", 10_000);
+/** After its deadline a handler has this long to finish or undo its change (its signal says when). */
+export const ABORT_GRACE_MS = 2000;
 
 export interface Dispatched {
   /** The reply line to write. */
@@ -127,17 +130,31 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
       },
     };
   }
+  // The deadline is also the handler's signal: a handler that changes the model finishes before it
+  // replies or, told at the deadline, undoes what it did, so a client that retries after `timeout`
+  // never gets the change twice.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const TIMED_OUT = Symbol("timeout");
+  const deadline = new AbortController();
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    if (!entry.longRunning) timer = setTimeout(() => resolve(TIMED_OUT), REQUEST_TIMEOUT_MS);
+    if (entry.longRunning) return;
+    timer = setTimeout(() => {
+      deadline.abort(new WsError(`ws didn't answer in time (${REQUEST_TIMEOUT_MS} ms); nothing was done, retry`, "timeout"));
+      resolve(TIMED_OUT);
+    }, REQUEST_TIMEOUT_MS);
   });
+  const signal = entry.longRunning ? ctx.signal : ctx.signal ? AbortSignal.any([ctx.signal, deadline.signal]) : deadline.signal;
   try {
     const answer: Promise<Reply | WsError> = Promise.resolve()
-      .then(() => entry.handle(params, { ...ctx, version: v }))
+      .then(() => entry.handle(params, { ...ctx, version: v, ...(signal ? { signal } : {}) }))
       .then((r) => r ?? { type: "ok" }, asWsError);
-    const reply = await Promise.race([answer, timeout]);
-    if (reply === TIMED_OUT) return { reply: fail(new WsError("ws didn't answer in time", "timeout")), entry, v };
+    let reply = await Promise.race([answer, timeout]);
+    if (reply === TIMED_OUT) {
+      // Told to stop: what it answers now is the truth (its reply if it finished, its undo's
+      // `timeout` if not); one still busy after the grace is answered `timeout` as before.
+      reply = await Promise.race([answer, Bun.sleep(ABORT_GRACE_MS).then((): typeof TIMED_OUT => TIMED_OUT)]);
+      if (reply === TIMED_OUT) return { reply: fail(new WsError("ws didn't answer in time; the request may still finish", "timeout")), entry, v };
+    }
     if (reply instanceof WsError) return { reply: fail(reply), entry, v };
     return { reply: jsonReply(reply as { type: string }, replyVersion(v), id), entry, v };
   } finally {

@@ -4,11 +4,12 @@
 // FAULT_TITLE sets off the fault its body names. Without the variable nothing here runs.
 import type { Session } from "../model/session";
 import { wantParse } from "../model/parse-slices";
+import { slowPacedStepsForTests } from "../model/pace";
 
 export const FAULT_TITLE = "ws-test-fault";
 
 /** The faults, by the notification body that sets each off. */
-export const TEST_FAULTS = ["listener", "parse-piece", "slice-done", "rejection", "timer"] as const;
+export const TEST_FAULTS = ["listener", "parse-piece", "slice-done", "rejection", "timer", "slow-steps:MS"] as const;
 
 export function testFaultsWanted(): boolean {
   return process.env.WS_TEST_FAULTS === "1";
@@ -20,6 +21,11 @@ const fault = (what: string) => new Error(`test fault: ${what}`);
 export function installTestFaults(session: Session): void {
   session.bus.on((e) => {
     if (e.type !== "notification" || e.title !== FAULT_TITLE) return;
+    // A request's paced steps (tab_new's start, each layout_apply pane) each take MS longer: a
+    // request then outlives its deadline (test/request-deadline.test.ts); 0 ends it. Each slowed
+    // step's end is told as a notification with the body `step-done`.
+    const slow = /^slow-steps:(\d+)$/.exec(e.body ?? "");
+    if (slow) return slowPacedStepsForTests(Number(slow[1]), () => session.bus.emit({ type: "notification", title: FAULT_TITLE, body: "step-done" }));
     switch (e.body) {
       case "listener":
         throw fault("a bus listener threw");
