@@ -1,9 +1,11 @@
 // The tmux shim's buffers and options under concurrency: 20 `tmux` calls at once from one pane, as a
 // tool that fires them in parallel does. Each call is its own process; when each read, changed and
 // wrote the shim's files, 7–11 of 20 `set-buffer -b nI vI` and 3 of 20 `set-option -g @optN` were
-// lost. The daemon keeps them now (one message per change), so none is.
+// lost. The daemon keeps them now (one message per change), so none is. Options that choose what
+// later shim calls start in any pane need control grants.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { TestServer, type RunResult } from "./harness";
+import { Conn, TestServer, type RunResult } from "./harness";
+import { paneSocketPath } from "../src/paths";
 
 const N = 20;
 let s: TestServer;
@@ -75,3 +77,27 @@ test(`${N} set-option -ga to one option at once: every piece is in it, once`, as
   const list = [...((await ok(["show-options", "-gv", "@list"])).match(/\[\d+\]/g) ?? [])];
   expect(list.sort()).toEqual(range((i) => `[${i}]`).sort());
 }, 120_000);
+
+test("default-shell, default-command and remain-on-exit need control; a self pane sets its @options and buffers", async () => {
+  const agent = (await s.call({ type: "tab_new", name: "agent", cwd: s.root, command: ["sleep", "600"] })).pane as number;
+  expect(await s.v6({ type: "pane_grant", pane: agent, level: "self" })).toMatchObject({ type: "pane_grants" });
+  const ask = async (msg: Record<string, unknown>) => {
+    const c = await Conn.open(paneSocketPath(s.sock, agent));
+    try {
+      c.send({ v: 6, id: 1, ...msg });
+      return await c.nextJson(20_000);
+    } finally {
+      c.close();
+    }
+  };
+  for (const name of ["default-shell", "default-command", "remain-on-exit"]) {
+    const r = await ask({ type: "shim_option_set", name, value: "/tmp/agent-shell" });
+    expect(r).toMatchObject({ type: "error", code: "forbidden" });
+  }
+  expect(await ask({ type: "shim_option_set", name: "@agent", value: "mine" })).toMatchObject({ type: "shim_option", value: "mine" });
+  expect(await ask({ type: "shim_buffer_set", name: "from-agent", text: "t" })).toMatchObject({ type: "shim_buffer", name: "from-agent" });
+  // Nothing the refusals asked for was kept; the person's own socket may set them.
+  const options = (await s.v6({ type: "shim_option_list" })).options as Record<string, string>;
+  expect(options["default-shell"]).toBeUndefined();
+  expect(await s.v6({ type: "shim_option_set", name: "remain-on-exit", value: "off" })).toMatchObject({ type: "shim_option", value: "off" });
+}, 60_000);
