@@ -207,4 +207,4 @@ test("ws start -- CMD runs CMD in pane 1", async () => {
   } finally {
     await t.stop();
   }
-});
+}, 60_000); // four ws processes from source: seconds each on a loaded 2-core box

@@ -322,7 +322,7 @@ describe("select-layout", () => {
     expect(await tmux(["select-layout", "foo"])).toEqual({ code: 1, stdout: "", stderr: "invalid layout: foo\n" });
     await ok(["set-option", "-gu", "main-pane-width"]);
     await ok(["kill-window", "-t", `%${first}`]);
-  });
+  }, 120_000); // some 20 shim calls, each a ws process from source: seconds each on a loaded 2-core box
 });
 
 describe("targets", () => {
