@@ -78,6 +78,31 @@ describe("keymap", () => {
     expect(unknown.warnings.length).toBe(2);
   });
 
+  test("a syntax error keeps every other setting: the prefix, the other keys, mouse", () => {
+    const text = 'prefix = "C-a"\nmouse = false\n[keys]\n"v" = "split-right"\n"x" = = "oops"\n"V" = "zoom"\n';
+    const r = applyKeysToml(text, "/cfg/keys.toml");
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/^\/cfg\/keys\.toml:5: .*that line is skipped/);
+    expect(r.keymap.prefix).toBe("C-a");
+    expect(r.keymap.mouse).toBe(false);
+    expect(r.keymap.prefixTable.get("v")).toBe("split-right");
+    expect(r.keymap.prefixTable.get("V")).toBe("zoom");
+  });
+
+  test("a misspelt command or setting gets did you mean", () => {
+    const r = applyKeysToml('histroy-limit = 5000\n[keys]\n"Z" = "zoomm"\n', "keys.toml", checkCommandLine);
+    expect(r.warnings.find((w) => w.includes('"zoomm"'))).toContain('did you mean "zoom"?');
+    expect(r.warnings.find((w) => w.includes("histroy-limit"))).toContain('did you mean "history-limit"?');
+  });
+
+  test("tmux's settings by tmux's names", () => {
+    const r = applyKeysToml('mouse = "off"\nbase-index = 0\nmode-keys = "vi"\nhistory-limit = 50000\nescape-time = 10\nrenumber-windows = "on"\nstatus = "on"\n');
+    expect(r.warnings).toEqual([]);
+    expect(r.keymap).toMatchObject({ mouse: false, baseIndex: 0, modeKeys: "vi", historyLimit: 50000, escapeTime: 10 });
+    const bad = applyKeysToml('base-index = 12\nhistory-limit = -1\nstatus = "off"\n');
+    expect(bad.warnings).toHaveLength(3);
+  });
+
   test("quit and close-pane ask first by default; confirm = false / a list / nonsense", () => {
     expect([...defaultKeymap().confirm].sort()).toEqual(["close-pane", "close-tab", "quit"]);
     expect(describeKeymap(defaultKeymap()).find((l) => l.startsWith("quit"))).toContain("(asks y/n first)");

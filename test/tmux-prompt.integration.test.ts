@@ -140,3 +140,30 @@ test("ws's own names still work at prefix :", async () => {
   await tmux.waitFor("c", "Keys (prefix is");
   await tmux.keys("c", "q");
 }, 30_000);
+
+test("prefix q shows the panes' numbers and a digit focuses that pane", async () => {
+  for (let n = (await currentTab()).panes.length; n < 3; n++) {
+    await prompt("split-window -h");
+    await waitFor("another pane", async () => (await currentTab()).panes.length === n + 1);
+  }
+  const tab = await currentTab();
+  await s.v6({ type: "pane_focus", pane: tab.panes[0] });
+  await waitFor("the first pane focused", async () => (await currentTab()).focused === tab.panes[0]);
+  // The numbers show for a second (tmux's display-panes-time): the digit goes with the keys.
+  await tmux.keys("c", PREFIX, "q", "2");
+  // The digit is the pane's index in the tab (tmux's display-panes).
+  await waitFor("the pane of index 2 focused", async () => (await currentTab()).focused === tab.panes[2]);
+}, 30_000);
+
+test("keys.toml mouse = false leaves the mouse to the terminal; a mistake makes ws config reload exit 1 and keeps the rest", async () => {
+  const dir = join(s.env.XDG_CONFIG_HOME!, "ws");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "keys.toml"), 'mouse = false\n[keys]\n"Z" = "zoomm"\n');
+  const r = await s.run(["config", "reload"]);
+  expect(r.code).toBe(1);
+  expect(r.stdout + r.stderr).toContain('did you mean "zoom"?');
+  await waitFor("mouse reports off", async () => (await tmux.tmux("display", "-p", "-t", "c", "#{mouse_button_flag}#{mouse_standard_flag}#{mouse_sgr_flag}")).trim() === "000");
+  writeFileSync(join(dir, "keys.toml"), "mouse = true\n");
+  expect((await s.run(["config", "reload"])).code).toBe(0);
+  await waitFor("mouse reports on", async () => (await tmux.tmux("display", "-p", "-t", "c", "#{mouse_button_flag}#{mouse_sgr_flag}")).trim() === "11");
+}, 30_000);

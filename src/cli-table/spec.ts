@@ -50,7 +50,7 @@ export interface Command {
   /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
   ownArgs?: boolean;
   /** What the exit status says (src/commands/types.ts MessageCli.status). */
-  status?: "exit_code" | "found";
+  status?: "exit_code" | "found" | "warnings";
 }
 
 /** What the message table holds of each message, for `send` and `ws call`. */

@@ -2,6 +2,18 @@
 import { CliError, globals, print, printError, printJson, sock } from "./common";
 import { startDaemon } from "./server-cmds";
 import { REPLY_TIMEOUT_MS } from "../client/request";
+import { parseKeysToml, readKeysToml } from "../keys-toml";
+import { ESCAPE_TIME_MAX } from "../protocol/terminal-defaults";
+
+/** keys.toml's escape-time, when it sets a good one (the server reports a bad one). */
+function escapeTime(): number | undefined {
+  try {
+    const v = parseKeysToml(readKeysToml())["escape-time"];
+    return Number.isInteger(v) && (v as number) >= 0 && (v as number) <= ESCAPE_TIME_MAX ? (v as number) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
   const { runAttach, AttachRefused, RESTARTING } = await import("../client/attach");
@@ -13,11 +25,12 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   let code: number;
   try {
     const replyMs = globals.timeoutMs ?? REPLY_TIMEOUT_MS;
+    const escapeMs = escapeTime();
     // Which server start this is: after ws restart, the next one is the one to attach to.
     let boot = remote || local ? undefined : await bootId(path);
-    code = await runAttach({ socketPath: path, local, replyMs });
+    code = await runAttach({ socketPath: path, local, replyMs, escapeMs });
     // ws restart: the server comes back on the same socket; attach to it again by ourselves.
-    while (code === RESTARTING && boot !== undefined && (boot = await serverBack(path, boot)) !== undefined) code = await runAttach({ socketPath: path, local, replyMs });
+    while (code === RESTARTING && boot !== undefined && (boot = await serverBack(path, boot)) !== undefined) code = await runAttach({ socketPath: path, local, replyMs, escapeMs });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;

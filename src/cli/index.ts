@@ -240,6 +240,9 @@ function exitStatus(command: Command, reply: Record<string, unknown>, local: Rec
     }
     case "found":
       return Array.isArray(reply.matches) && reply.matches.length === 0 ? 1 : 0;
+    case "warnings":
+      // Problems reported are a failure to a script (`ws config reload && …`).
+      return Array.isArray(reply.warnings) && reply.warnings.length > 0 ? 1 : 0;
     default:
       return 0;
   }

@@ -59,6 +59,8 @@ export interface AttachOptions {
   local?: boolean;
   /** How long the server may take to answer the attach (0 or absent: no limit). */
   replyMs?: number;
+  /** How long a lone Esc waits for the rest of a sequence (keys.toml escape-time); default ESC_TIMEOUT_MS. */
+  escapeMs?: number;
 }
 
 /** What a refused attach's text may hold (the rest is dropped): a line or two of the server's. */
@@ -161,7 +163,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     const onInput = (chunk: Buffer) => {
       clearTimeout(escTimer);
       sendEvents(parser.feed(chunk));
-      if (parser.pending) escTimer = setTimeout(() => sendEvents(parser.flush()), ESC_TIMEOUT_MS);
+      if (parser.pending) escTimer = setTimeout(() => sendEvents(parser.flush()), o.escapeMs ?? ESC_TIMEOUT_MS);
     };
     const onResize = () => sendEvents([{ Resize: [stdout.columns, stdout.rows] }]);
     const SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"] as const;

@@ -15,7 +15,7 @@ export default defineMessage({
   replyFields: { warnings: { type: "string[]", description: "Problems found in keys.toml, each naming its line (empty when none)" } },
   errors: ["unsupported"],
   example: { v: 6, id: 1, type: "config_reload" },
-  cli: { path: "config reload", view: "configReloaded" },
+  cli: { path: "config reload", view: "configReloaded", status: "warnings" },
   handle(_p, { services }) {
     const reload = services.get("ui")?.reloadConfig;
     if (!reload) throw new WsError("this server has no interface to configure", "unsupported");

@@ -118,7 +118,7 @@ export interface MessageCli {
   status?: ExitStatusRule;
 }
 
-export type ExitStatusRule = "exit_code" | "found";
+export type ExitStatusRule = "exit_code" | "found" | "warnings";
 
 /** A registry entry; its handler's parameter type is inferred from `fields`. */
 export function defineMessage<const F extends Fields>(e: MessageEntry<F>): MessageEntry<F> {

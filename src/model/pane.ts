@@ -4,6 +4,7 @@
 // One piece: receiving, queueing, pausing, dropping and parsing output move the same counters
 // (queued, received, parsed) that flushed() and the exit wait on; split, they would drift apart.
 import { pasteBytes } from "./paste";
+import { SCROLLBACK_MAX } from "../protocol/terminal-defaults";
 import { spawnPty, type Pty, type PtyOptions } from "./pty";
 import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
 import type { ShellView } from "./shell-marks";
@@ -67,12 +68,17 @@ const PIECE = 2048;
  * a flood parses ~25% faster than with 10,000 and a full history takes a fifth of the memory
  * (docs/pane-pipeline.md has the figures). */
 export const SCROLLBACK_DEFAULT = 2_000;
-export const SCROLLBACK_MAX = 100_000;
+export { SCROLLBACK_MAX };
 export function scrollbackSetting(value: string | undefined): number {
   const n = value !== undefined && /^\d{1,6}$/.test(value) ? Number(value) : NaN;
   return n <= SCROLLBACK_MAX ? n : SCROLLBACK_DEFAULT;
 }
-const SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
+let SCROLLBACK = scrollbackSetting(process.env.WS_SCROLLBACK);
+/** keys.toml `history-limit`: the history panes started from now on keep (tmux's option of that
+ * name); undefined goes back to WS_SCROLLBACK's or the default. */
+export function setHistoryLimit(lines: number | undefined): void {
+  SCROLLBACK = lines !== undefined && Number.isInteger(lines) && lines >= 0 && lines <= SCROLLBACK_MAX ? lines : scrollbackSetting(process.env.WS_SCROLLBACK);
+}
 
 export class Pane implements Parser {
   readonly id: number;

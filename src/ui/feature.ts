@@ -10,6 +10,7 @@ import { Interface } from "./interface";
 import { isCommand } from "./keymap";
 import { loadKeymap } from "./keymap-toml";
 import { checkCommandLine } from "./command-line";
+import { setHistoryLimit } from "../model/pane";
 
 export default function uiFeature(): Feature {
   let ui: Interface | undefined;
@@ -26,6 +27,7 @@ export default function uiFeature(): Feature {
         return problem && tmux?.knows(line) ? tmux.check(line) : problem;
       };
       const { keymap, warnings: found } = loadKeymap(process.env, checkLine);
+      setHistoryLimit(keymap.historyLimit);
       warnings = found;
       for (const w of warnings) d.log.warn(w);
       ui = new Interface({
@@ -42,6 +44,7 @@ export default function uiFeature(): Feature {
       // (Workstream templates are read each time one is used: nothing to reload for them.)
       ui.reloadConfig = () => {
         const { keymap: next, warnings: problems } = loadKeymap(process.env, checkLine);
+        setHistoryLimit(next.historyLimit);
         for (const w of problems) d.log.warn(w);
         ui!.replaceKeymap(next);
         return problems;

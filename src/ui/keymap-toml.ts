@@ -5,9 +5,14 @@ import { tomlProblem } from "../toml-problem";
 import { FileReadError } from "../safe-file";
 import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
 import { isCommand } from "../commands/commands-table";
-import { CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
+import { COMMANDS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
+import { closest } from "../protocol/errors";
+import { ESCAPE_TIME_MAX, SCROLLBACK_MAX } from "../protocol/terminal-defaults";
 import { parseKeyName } from "./keymap-names";
 import { checkFormat, type StatusFormat } from "./status-format";
+
+/** The settings keys.toml takes, with tmux's names where tmux has the setting. */
+const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "tmux_shim", "box", "box_agents"];
 
 /** Command lines that answer approvals: bound only after the prefix. */
 const ANSWERS_APPROVALS = /^\s*(approve|deny)\b|\bapproval_answer\b/;
@@ -39,16 +44,44 @@ function lineOf(text: string, key: string): number {
  *   [root]          # without the prefix
  *   "M-Left" = "focus-left"
  */
+/** keys.toml as a table; a line that isn't TOML is a warning and the rest is read, so one mistake
+ * never resets the prefix or any other setting. */
+function parseLeniently(text: string, file: string, warnings: string[]): Record<string, unknown> {
+  try {
+    return parseKeysToml(text);
+  } catch {}
+  // Line by line, each under its table's header, placed on its own line number for the message.
+  const doc: Record<string, unknown> = {};
+  let header: string | undefined;
+  let table: string | undefined;
+  text.split("\n").forEach((line, i) => {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith("#")) return;
+    const h = /^\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$/.exec(trimmed);
+    if (h) {
+      header = trimmed;
+      table = h[1]!;
+      if (typeof doc[table] !== "object") doc[table] = {};
+      return;
+    }
+    try {
+      const one = parseKeysToml(header ? `${header}${"\n".repeat(i)}${line}` : `${"\n".repeat(i)}${line}`);
+      if (table) Object.assign(doc[table] as object, one[table] as object);
+      else Object.assign(doc, one);
+    } catch (e) {
+      warnings.push(`${tomlProblem(e, file)}; that line is skipped`);
+    }
+  });
+  return doc;
+}
+
+/** An on/off setting as tmux writes it ("on", "off") or as TOML does (true, false). */
+const onOff = (v: unknown) => (v === true || v === "on" ? true : v === false || v === "off" ? false : undefined);
+
 export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineCheck = checkWords): LoadedKeymap {
   const keymap = defaultKeymap();
   const warnings: string[] = [];
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseKeysToml(text);
-  } catch (e) {
-    warnings.push(`${tomlProblem(e, file)}; using the default keys`);
-    return { keymap, warnings };
-  }
+  const doc = parseLeniently(text, file, warnings);
   const where = (needle: string) => `${file}:${lineOf(text, needle)}`;
   for (const [k, v] of Object.entries(doc)) {
     if (k === "prefix") {
@@ -79,9 +112,11 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
         }
         // A command name, or any ws command line with its arguments ("split --right --size 40%").
         const wrong = typeof cmd !== "string" ? "must be text" : isCommand(cmd) ? undefined : checkLine(cmd);
-        const problem = wrong && `is not a command name nor a ws command line: ${wrong}`;
-        if (problem !== undefined) {
-          warnings.push(`${where(key)}: ${JSON.stringify(cmd)} ${problem} (ws keys --list lists the command names; ws --help the command lines)`);
+        if (wrong !== undefined) {
+          // One word close to a command's name is a typo of it ("zoomm").
+          const near = typeof cmd === "string" && /^[a-z0-9-]+$/.test(cmd.trim()) ? closest(cmd.trim(), COMMANDS.map((c) => c.name)) : undefined;
+          const hint = near !== undefined ? `did you mean "${near}"? ` : "";
+          warnings.push(`${where(key)}: ${JSON.stringify(cmd)} is not a command name nor a ws or tmux command line: ${wrong} (${hint}ws keys --list lists the command names; ws --help the command lines)`);
           continue;
         }
         // A key without the prefix is one a pane's program can get the person to press (its own
@@ -97,6 +132,27 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
       const on = v === "on" || v === "external" || v === true ? true : v === "off" || v === false ? false : undefined;
       if (on === undefined) warnings.push(`${where(k)}: clipboard must be "on" or "off"`);
       else keymap.clipboard = on;
+    } else if (k === "mouse") {
+      const on = onOff(v);
+      if (on === undefined) warnings.push(`${where(k)}: mouse must be true or false ("on" or "off")`);
+      else keymap.mouse = on;
+    } else if (k === "base-index") {
+      if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > 9) warnings.push(`${where(k)}: base-index must be a number from 0 to 9 (the first tab's number)`);
+      else keymap.baseIndex = v as number;
+    } else if (k === "mode-keys") {
+      if (v !== "vi" && v !== "emacs") warnings.push(`${where(k)}: mode-keys must be "vi" or "emacs"`);
+      else keymap.modeKeys = v;
+    } else if (k === "history-limit") {
+      if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > SCROLLBACK_MAX) warnings.push(`${where(k)}: history-limit must be a number of lines from 0 to ${SCROLLBACK_MAX}`);
+      else keymap.historyLimit = v as number;
+    } else if (k === "escape-time") {
+      if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > ESCAPE_TIME_MAX) warnings.push(`${where(k)}: escape-time must be milliseconds from 0 to ${ESCAPE_TIME_MAX}`);
+      else keymap.escapeTime = v as number;
+    } else if (k === "renumber-windows") {
+      // ws numbers tabs by their place, so closing one always renumbers those after it.
+      if (onOff(v) !== true) warnings.push(`${where(k)}: ws always renumbers tabs (renumber-windows = "on"); "off" is not supported`);
+    } else if (k === "status" && (typeof v !== "object" || v === null)) {
+      if (onOff(v) !== true) warnings.push(`${where(k)}: ws always shows its status line (status = "on"); [status] sets its left and right parts`);
     } else if (k === "titles") {
       if (typeof v !== "boolean") warnings.push(`${where(k)}: titles must be true or false`);
       else keymap.titles = v;
@@ -117,7 +173,8 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
       // Read by the server when it starts (src/tmux-shim/server.ts, src/model/box.ts).
       if (typeof v !== "boolean") warnings.push(`${where(k)}: ${k} must be true or false`);
     } else {
-      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)} (expected prefix, confirm, clipboard, titles, tmux_shim, box, box_agents, [keys], [root] or [status])`);
+      const near = closest(k, SETTINGS);
+      warnings.push(`${where(k)}: unknown setting ${JSON.stringify(k)}${near !== undefined ? ` (did you mean ${JSON.stringify(near)}?)` : ""} (expected ${SETTINGS.join(", ")}, [keys], [root] or [status])`);
     }
   }
   return { keymap, warnings };

@@ -25,6 +25,12 @@ export interface Keymap {
   /** keys.toml `mouse = false`, or `set -g mouse off`: ws asks the terminal for no mouse reports,
    * leaving drags to its own selection (tmux's mouse option; on by default in ws). */
   mouse?: boolean;
+  /** keys.toml `mode-keys` (tmux's): "vi" or "emacs"; copy mode takes both sets where they don't clash. */
+  modeKeys?: "vi" | "emacs";
+  /** keys.toml `history-limit`: lines of history new panes keep. */
+  historyLimit?: number;
+  /** keys.toml `escape-time`: how long (ms) a lone Esc waits for the rest of a sequence, at the attach client. */
+  escapeTime?: number;
   /** keys.toml `base-index`: the first tab's number (prefix 0-9, the tab bar); 1 by default. */
   baseIndex?: number;
   /** keys.toml `[status]`: the status line's left and right parts (src/ui/status-format.ts). */
