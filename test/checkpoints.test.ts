@@ -41,7 +41,7 @@ async function workstream(name: string, template = "agent"): Promise<{ dir: stri
   await waitFor("the agent to start", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === r.pane && a.status === "idle"), 20_000);
   return { dir: r.dir, pane: r.pane };
 }
-const list = async (name: string) => (await s.v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string }[];
+const list = async (name: string) => (await s.v6({ type: "checkpoint_list", name })).checkpoints as { n: number; text: string; files: number; commit: string; turn?: number; after?: boolean }[];
 const fire = (pane: number, event: string) => s.v6({ type: "pane_send", pane, text: event, enter: true });
 const status = async (pane: number) => (await s.v6({ type: "dashboard" })).agents.find((a) => a.pane === pane)?.status;
 /** What must never change: HEAD, the branch, the index (with its staged content) and the stash. */
@@ -95,6 +95,29 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
   }
 }, 60_000);
 
+test("a turn's end checkpoints too: the list reads \"after turn N: <its prompt>: K files\"", async () => {
+  const { dir, pane } = await workstream("cp-turns");
+  for (const k of [1, 2]) {
+    // The report sets the status and queues the checkpoint; a list waits for the checkpoint.
+    await fire(pane, "UserPromptSubmit");
+    await waitFor(`turn ${k} to start`, async () => (await status(pane)) === "working");
+    await list("cp-turns");
+    writeFileSync(join(dir, `turn-${k}.txt`), `${k}\n`);
+    writeFileSync(join(dir, `more-${k}.txt`), `${k}\n`);
+    await fire(pane, "Stop");
+    await waitFor(`turn ${k} to end`, async () => (await status(pane)) === "done");
+    await list("cp-turns");
+  }
+  const ends = (await list("cp-turns")).filter((c) => c.after);
+  expect(ends.map((c) => [c.turn, c.text, c.files])).toEqual([
+    [1, "after turn 1: fix the failing test", 2],
+    [2, "after turn 2: fix the failing test", 2],
+  ]);
+  const shown = await s.ok(["checkpoint", "list", "--name", "cp-turns"]);
+  expect(shown).toContain("after turn 2: fix the failing test: 2 files");
+  await s.ok(["done", "cp-turns", "--force"]);
+}, 60_000);
+
 test("list, diff and restore with untracked files and deletions; a restore of a restore; index, HEAD and stash untouched", async () => {
   const dir = join(s.root, "data", "ws", "worktrees", "app", "cp-a");
   const pane = (await s.v6({ type: "dashboard" })).workstreams.find((w) => w.name === "cp-a")!.pane;
@@ -136,6 +159,7 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   expect((await s.v6({ type: "checkpoint_restore", name: "cp-a", n: 1 })).code).toBe("agent_working");
   await fire(pane, "Stop");
   await waitFor("the agent to be done", async () => (await status(pane)) === "done");
+  await list("cp-a"); // after the turn's end checkpoint (the same tree: nothing recorded)
 
   writeFileSync(join(dir, "more/c.txt"), "c\n"); // after checkpoint 3: only the restore's own checkpoint holds it
   const r = await s.v6({ type: "checkpoint_restore", name: "cp-a", n: 1 });

@@ -57,10 +57,11 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   promptCancelled: (r) => `cancelled prompt ${r.prompt} (pane ${r.pane})`,
   checkpointSaved: (r) => (r.saved ? `checkpoint ${r.n} (${r.files} files changed)` : "unchanged since the last checkpoint: nothing recorded"),
   checkpoints: (r) => {
-    const list = r.checkpoints as { n: number; time: number; text: string; files: number }[];
+    const list = r.checkpoints as { n: number; time: number; text: string; files: number; turn?: number; after?: boolean }[];
     if (!list.length) return `workstream ${r.workstream} has no checkpoints`;
     const when = (t: number) => new Date(t * 1000).toISOString().replace("T", " ").slice(0, 19);
-    return list.map((c) => `${String(c.n).padStart(4)}  ${when(c.time)}  ${String(c.files).padStart(4)} files  ${c.text}`).join("\n");
+    // A turn's end reads "after turn N: <its prompt>: K files"; the rest as they were saved.
+    return list.map((c) => `${String(c.n).padStart(4)}  ${when(c.time)}  ${c.after ? `${c.text}: ${c.files} ${c.files === 1 ? "file" : "files"}` : `${String(c.files).padStart(4)} files  ${c.text}`}`).join("\n");
   },
   checkpointDiff: (r) => `${r.diff}${r.truncated ? "\n(diff cut at 1 MiB)" : ""}`.replace(/\n$/, ""),
   checkpointRestored: (r) => {

@@ -16,7 +16,7 @@ export default defineMessage({
   },
   replyFields: {
     workstream: { type: "string", description: "The workstream" },
-    checkpoints: { type: "object[]", description: "Each {n, commit, time (Unix seconds), text, files}" },
+    checkpoints: { type: "object[]", description: "Each {n, commit, time (Unix seconds), text, files, and for a turn's: turn (its number), after (true at its end, whose text is \"after turn N: <its prompt>\")}" },
   },
   errors: CHECKPOINT_ERRORS,
   example: { v: 6, type: "checkpoint_list", name: "fix-login" },

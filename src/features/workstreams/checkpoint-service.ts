@@ -1,5 +1,6 @@
-// The daemon's side of checkpoints: one at each turn an agent starts in a workstream (its
-// UserPromptSubmit hook report) and at ws checkpoint save; list, diff and restore; pruning by the
+// The daemon's side of checkpoints: one as each turn an agent starts in a workstream (its
+// UserPromptSubmit or BeforeAgent hook report) and one as it ends (Stop, agent-turn-complete,
+// AfterAgent), each marked with the turn's number and at ws checkpoint save; list, diff and restore; pruning by the
 // template's policy; removal at ws done. One git job at a time per workstream, so numbers never
 // race, and at most one save waiting behind it however fast hooks come (bounded).
 import type { Session } from "../../model/session";
@@ -7,11 +8,27 @@ import type { Workstream } from "../../model/workstream";
 import { WsError } from "../../protocol/errors";
 import {
   type Checkpoint, type CheckpointPolicy, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, pruneCheckpoints,
-  removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree,
+  removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree, type TurnMark,
 } from "./checkpoints";
 
-/** Hook events that start an agent's turn. (Codex's notify sends no turn start: only ws checkpoint save.) */
-const TURN_STARTS = new Set(["UserPromptSubmit"]);
+/** Hook events that start an agent's turn: Claude Code's UserPromptSubmit, Gemini CLI's BeforeAgent
+ * (both carry `prompt`). Codex's notify sends no turn start. */
+const TURN_STARTS = new Set(["UserPromptSubmit", "BeforeAgent"]);
+/** Hook events that end one: Claude Code's Stop (no prompt: the turn's start had it), Codex's
+ * agent-turn-complete (`input-messages`, the last the prompt), Gemini CLI's AfterAgent (`prompt`). */
+const TURN_ENDS = new Set(["Stop", "agent-turn-complete", "AfterAgent"]);
+/** Turn reports one workstream may have waiting behind its running git job (a start and an end). */
+export const MAX_TURN_REPORTS_WAITING = 2;
+
+/** The prompt a hook payload carries, if any. */
+function promptOf(payload: unknown): string {
+  if (!payload || typeof payload !== "object") return "";
+  const p = payload as { prompt?: unknown; "input-messages"?: unknown };
+  if (typeof p.prompt === "string") return p.prompt;
+  const inputs = p["input-messages"];
+  if (Array.isArray(inputs) && typeof inputs.at(-1) === "string") return inputs.at(-1) as string;
+  return "";
+}
 
 export class Checkpointer {
   private queues = new Map<string, Promise<unknown>>();
@@ -35,13 +52,40 @@ export class Checkpointer {
     return job;
   }
 
-  /** A hook report: a turn starting in a workstream's pane checkpoints it, in the background. */
+  /** Each workstream's turn now: its number and prompt (set as it starts, read as it ends). */
+  private turns = new Map<string, { turn: number; prompt: string }>();
+  /** Turn reports queued and not yet started, per workstream. */
+  private waitingTurns = new Map<string, number>();
+
+  /** A hook report: a turn starting or ending in a workstream's pane checkpoints it, in the background. */
   reported(pane: number, event: string, payload: unknown): void {
-    if (!TURN_STARTS.has(event)) return;
+    const starts = TURN_STARTS.has(event);
+    if (!starts && !TURN_ENDS.has(event)) return;
     const w = this.session.workstreamOfPane(pane) ?? this.session.workstreams.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
     if (!w || w.review) return;
-    const prompt = payload && typeof payload === "object" && typeof (payload as { prompt?: unknown }).prompt === "string" ? (payload as { prompt: string }).prompt : "";
-    this.save(w, prompt || `${event}`).catch((e) => console.error(`ws: checkpoint of workstream ${w.name}: ${(e as Error).message}`));
+    const prompt = promptOf(payload);
+    const failed = (e: unknown) => console.error(`ws: checkpoint of workstream ${w.name}: ${(e as Error).message}`);
+    // Bounded: an agent reporting turns faster than git checkpoints them has its extra reports dropped.
+    const waiting = this.waitingTurns.get(w.name) ?? 0;
+    if (waiting >= MAX_TURN_REPORTS_WAITING) return;
+    this.waitingTurns.set(w.name, waiting + 1);
+    this.queued(w.name, async () => {
+      const left = (this.waitingTurns.get(w.name) ?? 1) - 1;
+      if (left > 0) this.waitingTurns.set(w.name, left);
+      else this.waitingTurns.delete(w.name);
+      // The turn's number: one past the last known (kept here, else in the checkpoints' trailers).
+      const known = this.turns.get(w.name);
+      const last = known?.turn ?? Math.max(0, ...(await listCheckpoints(w.dir, w.name)).map((c) => c.turn ?? 0));
+      if (starts) {
+        const turn = last + 1;
+        this.turns.set(w.name, { turn, prompt });
+        await this.record(w, prompt || event, { turn, after: false });
+      } else {
+        const turn = Math.max(last, 1);
+        const text = known?.prompt || prompt;
+        await this.record(w, `after turn ${turn}${text ? `: ${text.trim().split("\n", 1)[0]}` : ""}`, { turn, after: true });
+      }
+    }).catch(failed);
   }
 
   /** Checkpoint the worktree now (undefined: unchanged since the last one). */
@@ -57,8 +101,8 @@ export class Checkpointer {
   }
 
   /** Save, announce and prune (inside the queue). */
-  private async record(w: Workstream, text: string): Promise<{ checkpoint?: Checkpoint; tree: string }> {
-    const r = await saveCheckpointTree(w.dir, w.name, text);
+  private async record(w: Workstream, text: string, mark?: TurnMark): Promise<{ checkpoint?: Checkpoint; tree: string }> {
+    const r = await saveCheckpointTree(w.dir, w.name, text, mark);
     if (r.checkpoint) {
       const c = r.checkpoint;
       this.session.bus.emit({ type: "checkpoint_saved", workstream: w.name, n: c.n, commit: c.commit, files: c.files, text: c.text });

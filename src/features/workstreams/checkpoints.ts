@@ -33,6 +33,15 @@ export interface Checkpoint {
   text: string;
   /** Files that differ from the checkpoint before it (from HEAD for the first). */
   files: number;
+  /** The agent's turn it was taken at (its start, or with `after` its end), when a turn's. */
+  turn?: number;
+  after?: boolean;
+}
+
+/** What a turn's checkpoint records beside its text. */
+export interface TurnMark {
+  turn: number;
+  after: boolean;
 }
 
 /** The workstream's name as one ref component: itself when git allows it, else with each byte git
@@ -130,9 +139,10 @@ async function changedCount(dir: string, from: string, to: string): Promise<numb
 }
 
 /** The commit message: the text's first line as subject, the rest after, and our trailer. */
-function message(text: string, files: number): string {
+function message(text: string, files: number, mark?: TurnMark): string {
   const t = text.slice(0, MAX_TEXT).trim() || "checkpoint";
-  return `${t}\n\nWs-Files-Changed: ${files}\n`;
+  const turn = mark ? `Ws-Turn: ${mark.turn}\n${mark.after ? "Ws-Turn-End: yes\n" : ""}` : "";
+  return `${t}\n\nWs-Files-Changed: ${files}\n${turn}`;
 }
 
 /** The workstream's checkpoints, oldest first. */
@@ -146,8 +156,10 @@ export async function listCheckpoints(dir: string, ws: string): Promise<Checkpoi
     const n = Number(ref.slice(prefix(ws).length));
     if (!Number.isSafeInteger(n) || n < 1) continue;
     const files = /^Ws-Files-Changed: (\d+)$/m.exec(contents);
+    const turn = /^Ws-Turn: (\d{1,9})$/m.exec(contents);
     const first = contents.split("\n", 1)[0] ?? "";
-    list.push({ n, commit, time: Number(time), text: safeText(first).slice(0, 200), files: files ? Number(files[1]) : 0 });
+    const mark = turn ? { turn: Number(turn[1]), ...(/^Ws-Turn-End: yes$/m.test(contents) ? { after: true } : {}) } : {};
+    list.push({ n, commit, time: Number(time), text: safeText(first).slice(0, 200), files: files ? Number(files[1]) : 0, ...mark });
   }
   return list.sort((a, b) => a.n - b.n);
 }
@@ -158,7 +170,7 @@ export async function saveCheckpoint(dir: string, ws: string, text: string): Pro
 }
 
 /** saveCheckpoint, also saying the tree of the worktree's state (recorded or not). */
-export async function saveCheckpointTree(dir: string, ws: string, text: string): Promise<{ checkpoint?: Checkpoint; tree: string }> {
+export async function saveCheckpointTree(dir: string, ws: string, text: string, mark?: TurnMark): Promise<{ checkpoint?: Checkpoint; tree: string }> {
   const tree = await snapshotTree(dir);
   const list = await listCheckpoints(dir, ws);
   const last = list.at(-1);
@@ -167,11 +179,11 @@ export async function saveCheckpointTree(dir: string, ws: string, text: string):
   if (last && (await revParse(dir, before!)) === tree) return { tree };
   const files = before ? await changedCount(dir, before, tree) : 0;
   const args = ["commit-tree", tree, ...(head ? ["-p", head] : [])];
-  const commit = (await gitIn(dir, args, "checkpoint", IDENTITY, message(text, files))).trim();
+  const commit = (await gitIn(dir, args, "checkpoint", IDENTITY, message(text, files, mark))).trim();
   const n = (last?.n ?? 0) + 1;
   // The all-zero old value: create only, never move a ref another save made meanwhile.
   await gitIn(dir, ["update-ref", "-m", "ws checkpoint", refOf(ws, n), commit, "0".repeat(commit.length)], "checkpoint");
-  const checkpoint = { n, commit, time: Math.floor(Date.now() / 1000), text: safeText(text.trim().split("\n", 1)[0] ?? "").slice(0, 200), files };
+  const checkpoint: Checkpoint = { n, commit, time: Math.floor(Date.now() / 1000), text: safeText(text.trim().split("\n", 1)[0] ?? "").slice(0, 200), files, ...(mark ? { turn: mark.turn, ...(mark.after ? { after: true } : {}) } : {}) };
   return { checkpoint, tree };
 }
 

@@ -52,6 +52,7 @@ async function count(dir: string, args: string[]): Promise<number> {
 async function promptsPart(dir: string, workstream: string | undefined): Promise<string[]> {
   if (workstream === undefined) return [];
   const texts = (await listCheckpoints(dir, workstream).catch(() => []))
+    .filter((c) => !c.after) // a turn's end repeats its prompt
     .map((c) => c.text)
     .filter((t) => t && !/^before restore to checkpoint \d+$/.test(t));
   const last = texts.slice(-PR_PROMPTS);
