@@ -11,6 +11,9 @@ let lead: number;
 let shimEnv: Record<string, string> & { PATH: string; TMUX: string };
 let dir: string;
 const REAL_TMUX = Bun.which("tmux");
+// Every shim call is a ws process (from source unless WS_BIN): seconds each on a loaded 2-core box,
+// so the tests that make many get deadlines to match (an unfinished one leaves panes behind that
+// then fail the tests after it).
 
 beforeAll(async () => {
   s = await new TestServer().start();
@@ -89,7 +92,7 @@ describe("Claude Code v2.1.38's teammate calls", () => {
     // (an empty format, status 0); a command on it fails.
     expect(await tmux(["display-message", "-p", "-t", `%${mate}`, "#{pane_id}"])).toEqual({ code: 0, stdout: "\n", stderr: "" });
     expect(await tmux(["send-keys", "-t", `%${mate}`, "x"])).toEqual({ code: 1, stdout: "", stderr: `can't find pane: %${mate}\n` });
-  });
+  }, 120_000);
 });
 
 describe("Claude Code v2.1.183's teammate calls", () => {
@@ -114,7 +117,7 @@ describe("Claude Code v2.1.183's teammate calls", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`respawn pane failed: pane %${mate} still active\n`);
     await ok(["kill-pane", "-t", `%${mate}`]);
-  });
+  }, 120_000);
 });
 
 describe("commands resolve and fail as in tmux", () => {
@@ -140,7 +143,7 @@ describe("commands resolve and fail as in tmux", () => {
     const full = await ok(["capture-pane", "-p", "-t", `%${mate}`]);
     expect(full.split("\n").length - 1).toBe((await info(mate)).rows);
     await ok(["kill-pane", "-t", `%${mate}`]);
-  });
+  }, 120_000);
 
   test("a command the shim does not carry out fails, never a silent success", async () => {
     const r = await tmux(["choose-tree"]);
@@ -167,7 +170,7 @@ describe("vim-tmux-navigator and vim-slime", () => {
     expect(await ok(["display-message", "-p", "-t", `%${right}`, "#{window_zoomed_flag}"])).toBe("1\n");
     await ok(["resize-pane", "-Z", "-t", `%${right}`]);
     await ok(["kill-pane", "-t", `%${right}`]);
-  });
+  }, 120_000);
 
   test("slime: -L default load-buffer from stdin, paste-buffer -d into the target, send-keys -X cancel", async () => {
     const target = Number((await ok(["split-window", "-d", "-P", "-F", "#{pane_id}", "--", "sh", "-c", "stty -echo; exec cat"])).trim().slice(1));
@@ -180,7 +183,7 @@ describe("vim-tmux-navigator and vim-slime", () => {
     const r = await tmux(["show-buffer", "-b", "slime"]);
     expect(r.code).toBe(1); // -d deleted it
     await ok(["kill-pane", "-t", `%${target}`]);
-  });
+  }, 120_000);
 });
 
 describe("windows and layout", () => {
@@ -203,7 +206,7 @@ describe("windows and layout", () => {
     await ok(["kill-window", "-t", `${ws}:renamed`]);
     expect((await ok(["list-windows", "-F", "#{window_index}"])).trim()).toBe("0");
     expect((await paneList()).some((p) => p.pane === first || p.pane === second)).toBe(false);
-  });
+  }, 120_000);
 });
 
 describe("moving panes", () => {
@@ -218,7 +221,7 @@ describe("moving panes", () => {
     expect(await ok(["list-windows", "-F", "#{window_name}"])).not.toContain("solo");
     expect(await s.screen(mover)).toContain("moved-intact");
     await ok(["kill-pane", "-t", `%${mover}`]);
-  });
+  }, 120_000);
 });
 
 describe("wait-for", () => {
@@ -322,7 +325,7 @@ describe("select-layout", () => {
     expect(await tmux(["select-layout", "foo"])).toEqual({ code: 1, stdout: "", stderr: "invalid layout: foo\n" });
     await ok(["set-option", "-gu", "main-pane-width"]);
     await ok(["kill-window", "-t", `%${first}`]);
-  }, 120_000); // some 20 shim calls, each a ws process from source: seconds each on a loaded 2-core box
+  }, 120_000);
 });
 
 describe("targets", () => {
@@ -343,7 +346,7 @@ describe("targets", () => {
     expect(await ok(["list-panes", "-s", "-t", ws, "-F", "#{window_index}.#{pane_index} #{pane_id}"])).toContain(`0.1 %${mate}\n`);
     expect(await ok(["list-sessions", "-F", "#{session_name}"])).toContain(`${ws}\n`);
     await ok(["kill-pane", "-t", `%${mate}`]);
-  });
+  }, 120_000);
 });
 
 // Formats and targets against a real tmux 3.3 with the same shape: one session named as ws's
