@@ -133,7 +133,8 @@ describe("every sender delivers one whole paste", () => {
       expected += START + want.replaceAll("\n", "\r") + END; // paste-buffer without -r turns LF into CR, as tmux's does
       expect(await receive(out, expected)).toBe(expected);
     }
-  }, 60_000);
+    // Two shim calls a case, each a ws process: seconds apiece on a loaded 2-core box.
+  }, 180_000);
 });
 
 /** The characters a tty's line discipline can consume (Linux's defaults), each by its termios name. */
