@@ -31,6 +31,12 @@ const WAIT_FIELDS = {
     description: `output: a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters), matched against the source's lines joined with \\n, multiline (^ and $ match at each line's start and end); a check that takes over ${CHECK_BUDGET_MS} ms ends the wait with regex_timeout`,
   },
   ignore_case: { type: "boolean", default: false, description: "output: match ignoring case" },
+  new: {
+    type: "boolean",
+    default: false,
+    description:
+      "output: match only text written after the wait starts (from the cursor's place then on), not what the pane already shows; without it the pane's whole text counts, a command line just typed included",
+  },
   source: {
     type: "string",
     default: "recent",
@@ -76,9 +82,9 @@ export default defineMessage({
     [
       {
         path: "wait output",
-        summary: "Until a pane's text (scrollback included) matches a regex",
+        summary: "Until a pane's text matches a regex: by default all of it (scrollback and the command line just typed included); --new: only text written after the wait starts. To run a command and wait for it, `ws run`",
         args: ["pane", "pattern"],
-        flags: ["ignore_case", "source", "timeout"],
+        flags: ["new", "ignore_case", "source", "timeout"],
         fixed: { condition: "output" },
         view: "wait",
       },

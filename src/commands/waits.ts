@@ -30,7 +30,8 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
   switch (p.condition) {
     case "output": {
       const pattern = userPattern(p.pattern, p.ignore_case);
-      const closedText = control.lastWordsOf(p.pane, p.source);
+      // A closed pane writes nothing new.
+      const closedText = p.new && !session.panes.has(p.pane) ? "" : control.lastWordsOf(p.pane, p.source);
       if (closedText === undefined) goneAlready(p.pane);
       output = closedText === undefined ? { id: p.pane, pane: session.pane(p.pane), pattern } : { id: p.pane, closedText, pattern };
       break;
@@ -114,11 +115,26 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     // output: the regex pool matches the pane's text (in a helper process unless the pattern is a
     // literal), so a check is asynchronous. One runs at a time; output meanwhile asks for one more.
     const watchOutput = ({ id, pane, closedText, pattern }: { id: number; pane?: Pane; closedText?: string; pattern: UserPattern }) => {
-      const paneText = () =>
-        pane!.screen
-          .sourceRows(p.source)
-          .map((l) => l.text)
-          .join("\n");
+      /** new: the cursor's place once the emulator had caught up as the wait began (set below). */
+      let mark: number | undefined;
+      const paneText = () => {
+        if (p.new && mark === undefined) return "";
+        const rows = mark !== undefined ? pane!.screen.sourceRowsSince(p.source, mark) : pane!.screen.sourceRows(p.source);
+        return rows.map((l) => l.text).join("\n");
+      };
+      const markNow = () => {
+        if (!p.new || !pane || finished() || !session.panes.has(id)) return;
+        mark = pane.screen.markCursor();
+        const screen = pane.screen;
+        const taken = mark;
+        w.onFinish(() => {
+          try {
+            screen.unmark(taken);
+          } catch {
+            // The pane's emulator is gone, and its marks with it.
+          }
+        });
+      };
       /** The pane's text as it closed: what it printed last still counts. */
       let lastText: string | undefined = closedText;
       /** Its program has exited (a kept pane): the text is final, so a check that fails ends the wait. */
@@ -158,7 +174,7 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
         }
         void checkOutput();
       };
-      return { checkOutput, onPaneClosed };
+      return { checkOutput, onPaneClosed, markNow };
     };
     const out = output && watchOutput(output);
 
@@ -215,7 +231,11 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     );
     if (output) {
       // Output parsed but not yet announced still counts: check once the emulator has caught up.
-      if (output.pane) void output.pane.flushed().then(settle);
+      if (output.pane)
+        void output.pane.flushed().then(() => {
+          out?.markNow();
+          settle();
+        });
       else settle();
     } else settle();
   });

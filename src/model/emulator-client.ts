@@ -273,6 +273,15 @@ export class WorkerScreen implements Screen {
   sourceRows(source: Source, styled = false): { text: string; row: number }[] {
     return this.ask("sourceRows", source, styled) as { text: string; row: number }[];
   }
+  markCursor(): number {
+    return this.ask("markCursor") as number;
+  }
+  sourceRowsSince(source: Source, mark: number): { text: string; row: number }[] {
+    return this.ask("sourceRowsSince", source, mark) as { text: string; row: number }[];
+  }
+  unmark(mark: number): void {
+    if (!this.disposed) this.ask("unmark", mark);
+  }
   captureText(reuse: boolean): string {
     return this.ask("captureText", reuse) as string;
   }

@@ -303,6 +303,13 @@ function answer(req: Request): unknown {
       return emu.readPane(a[0] as Parameters<Emulator["readPane"]>[0]);
     case "sourceRows":
       return emu.sourceRows(a[0] as Parameters<Emulator["sourceRows"]>[0], a[1] as boolean);
+    case "markCursor":
+      return emu.markCursor();
+    case "sourceRowsSince":
+      return emu.sourceRowsSince(a[0] as Parameters<Emulator["sourceRowsSince"]>[0], a[1] as number);
+    case "unmark":
+      emu.unmark(a[0] as number);
+      return null;
     case "captureText":
       return emu.captureText(a[0] as boolean);
     case "lines":

@@ -1,12 +1,12 @@
 // A pane's terminal emulator: @xterm/headless with ws's speedups, its synchronous parse step, the
 // modes xterm does not expose, the shell's OSC 133 marks and the title. It is a Screen itself when
 // it runs on the main thread; the emulator worker (emulator-worker.ts) runs the same class.
-import { Terminal } from "@xterm/headless";
+import { Terminal, type IMarker } from "@xterm/headless";
 import type { CellSink } from "./cells";
 import { DirtyRows } from "./dirty-rows";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { modesOf, trackModes, type ExtraModes, type ScreenModes } from "./emulator-modes";
-import { readPane, sourceRows, type ReadOptions, type ReadResult, type Source } from "./text-sources";
+import { readPane, sourceRows, sourceRowsSince, type ReadOptions, type ReadResult, type Source } from "./text-sources";
 import { renderPane } from "./render-cells";
 import type { RowTracker, Screen } from "./screen";
 import { captureText, disposeText, type TextState } from "./screen-text";
@@ -32,6 +32,9 @@ export class Emulator implements Screen {
   private readonly input: EmulatorInput;
   /** What captureText read last time, reused for the rows that cannot have changed. */
   private text: TextState | undefined;
+  /** Marks a wait took (markCursor), by id: xterm markers follow their line as the history is trimmed. */
+  private readonly marks = new Map<number, { marker: IMarker | undefined; col: number }>();
+  private nextMark = 1;
   onTitle: (title: string) => void = () => {};
   onParsed: (bytes: number) => void = () => {};
   /** An answer to a query the program sent (DA, DSR, DECRQM...): for the pane's PTY, in order. */
@@ -120,6 +123,24 @@ export class Emulator implements Screen {
 
   sourceRows(source: Source, styled = false): { text: string; row: number }[] {
     return sourceRows(this.term, source, styled);
+  }
+
+  markCursor(): number {
+    const id = this.nextMark++;
+    this.marks.set(id, { marker: this.term.registerMarker(0), col: this.term.buffer.active.cursorX });
+    return id;
+  }
+
+  sourceRowsSince(source: Source, mark: number): { text: string; row: number }[] {
+    const m = this.marks.get(mark);
+    if (!m) throw new Error(`no text mark ${mark}`);
+    const line = m.marker && !m.marker.isDisposed ? m.marker.line : undefined;
+    return sourceRowsSince(this.term, source, { line, col: line === undefined ? 0 : m.col });
+  }
+
+  unmark(mark: number): void {
+    this.marks.get(mark)?.marker?.dispose();
+    this.marks.delete(mark);
   }
 
   captureText(reuse: boolean): string {

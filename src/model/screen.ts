@@ -64,6 +64,12 @@ export interface Screen {
   readPane(o: ReadOptions): ReadResult;
   /** A source's lines with the buffer row each starts on (search, wait_for). */
   sourceRows(source: Source, styled?: boolean): { text: string; row: number }[];
+  /** Mark the cursor's place, so that later text can be told from what was there (wait_for's
+   * `new`); returns the mark's id, which `unmark` frees. */
+  markCursor(): number;
+  /** The source's lines written at or after a mark (text-sources.ts sourceRowsSince). */
+  sourceRowsSince(source: Source, mark: number): { text: string; row: number }[];
+  unmark(mark: number): void;
   /** The normal screen's history and screen as text, for a save; with `reuse`, rows read last
    * time that cannot have changed are not read again. */
   captureText(reuse: boolean): string;

@@ -97,3 +97,28 @@ export function readPane(term: Terminal, o: ReadOptions): ReadResult {
   const slice = to > from ? all.slice(from, to) : [];
   return { text: slice.join("\n"), total: all.length, first: slice.length ? from + 1 : 0, count: slice.length };
 }
+
+/** A place in the buffer a wait started from: its buffer line (undefined once that line was
+ * trimmed off the top of the history, when everything still held is newer) and the column. */
+export interface TextMark {
+  line: number | undefined;
+  col: number;
+}
+
+/** The source's lines that were written at or after `mark`: its own line from its column on, and
+ * every later one (a line the source joins from rows begun before the mark does not count). */
+export function sourceRowsSince(term: Terminal, source: Source, mark: TextMark): { text: string; row: number }[] {
+  const rows = sourceRows(term, source);
+  const at = mark.line;
+  if (at === undefined) return rows;
+  const out: { text: string; row: number }[] = [];
+  for (const r of rows) {
+    if (r.row < at) continue;
+    if (r.row === at && mark.col > 0) {
+      const line = term.buffer.active.getLine(at);
+      const skip = line ? line.translateToString(false, 0, mark.col).length : 0;
+      out.push({ row: r.row, text: r.text.slice(skip) });
+    } else out.push(r);
+  }
+  return out;
+}
