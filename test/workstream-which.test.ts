@@ -58,6 +58,22 @@ test("ws ship takes $WS_WORKSTREAM's worktree even when run elsewhere", async ()
   expect(bad.stderr).toContain('no workstream "no-such"');
 }, 30_000);
 
+test("ws diff: a workstream's committed, uncommitted and untracked work against its base", async () => {
+  const dir = join(wtRoot, "which-b");
+  writeFileSync(join(dir, "README.md"), "# app\nchanged, not committed\n");
+  writeFileSync(join(dir, "untracked.txt"), "never added\n");
+  const out = await s.ok(["diff", "which-b"], { cwd: repo });
+  expect(out).toContain("+++ b/shipped.txt"); // committed by ws ship
+  expect(out).toContain("+changed, not committed");
+  expect(out).toContain("+++ b/untracked.txt");
+  expect(out).toContain("+never added");
+  // From the worktree, no name needed; --json counts as ws fan status does; the index is untouched.
+  const json = JSON.parse(await s.ok(["--json", "diff"], { cwd: dir }));
+  expect([...json.paths].sort()).toEqual(["README.md", "shipped.txt", "untracked.txt"]);
+  expect(json.files).toBe(3);
+  expect(git(dir, ["status", "--porcelain"], env).split("\n").sort()).toEqual(["?? untracked.txt", "M README.md"]);
+}, 30_000);
+
 test("ws open shows the file in the Neovim of the workstream whose worktree this runs in", async () => {
   const dir = join(wtRoot, "which-a");
   writeFileSync(join(dir, "open-me.txt"), "opened here\n");

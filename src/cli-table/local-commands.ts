@@ -131,6 +131,12 @@ export const LOCAL_COMMANDS: Command[] = [
     ],
     run: "completion",
   },
+  {
+    path: "diff",
+    summary: "A workstream's changes against its base (where its branch left the remote's default branch): committed, uncommitted and untracked alike (default: the workstream this runs in)",
+    params: [arg("name", "The workstream (default: $WS_WORKSTREAM, else the worktree this runs in)")],
+    run: "diff",
+  },
   { path: "templates list", summary: "List workstream templates: yours and the built-ins", params: [], run: "templatesList" },
   { path: "templates show", summary: "Print a template's TOML (a built-in makes a starting point for your own)", params: [arg("name", "The template", true)], run: "templatesShow" },
   {

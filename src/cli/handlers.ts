@@ -65,6 +65,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   prComments: from(workstreams, "prComments"),
   ship: from(() => import("./ship-cmds"), "ship"),
   templatesList: from(workstreams, "templatesList"),
+  diff: from(workstreams, "diff"),
   templatesShow: from(workstreams, "templatesShow"),
   projectNew: from(projects, "projectNew"),
   projectList: from(projects, "projectList"),

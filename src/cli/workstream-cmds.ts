@@ -80,3 +80,29 @@ export async function templatesShow({ fields }: HandlerInput): Promise<void> {
   if (globals.json) return printJson({ name: t.name, file: t.file ?? null, text: t.text });
   print(t.text.replace(/\n$/, ""));
 }
+
+/** ws diff [NAME]: the workstream's worktree as it is now (committed, uncommitted and untracked
+ * work: worktreeChanges, as ws fan status and compare see it) against its base, the commit where
+ * its branch left the remote's default branch (else HEAD). Runs here, on the worktree. */
+export async function diff({ fields }: HandlerInput): Promise<void> {
+  const { whichWorkstream, worktreeDirOf } = await import("../features/workstreams/which");
+  const { defaultBranch, repoName, repoRoot, worktreesRoot } = await import("../features/workstreams/worktree");
+  const { worktreeChanges } = await import("../features/workstreams/fan-changes");
+  const { git, gitOk } = await import("../features/workstreams/git");
+  const which = whichWorkstream(fields.name as string | undefined, { usePane: false });
+  if (!which || !("name" in which)) throw new CliError("which workstream? ws diff NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  const here = await local(repoRoot(process.cwd()).then(repoName)).catch(() => undefined);
+  const dir = which.from === "cwd" ? (await git(process.cwd(), ["rev-parse", "--show-toplevel"])).stdout.trim() : worktreeDirOf(which.name, here);
+  if (!dir) throw new CliError(`no workstream "${which.name}": no worktree of that name under ${worktreesRoot()}`, 1, "not_a_workstream");
+  await local(
+    (async () => {
+      const def = await defaultBranch(await repoRoot(dir));
+      const fork = def ? await git(dir, ["merge-base", "HEAD", "--end-of-options", def.ref]) : undefined;
+      const base = fork && fork.code === 0 ? fork.stdout.trim() : await gitOk(dir, ["rev-parse", "--verify", "HEAD^{commit}"], "ws diff");
+      const ch = await worktreeChanges(dir, base);
+      const text = await gitOk(dir, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", base, ch.tree], "ws diff");
+      if (globals.json) return printJson({ workstream: which.name, dir, base, tree: ch.tree, files: ch.files, added: ch.added, removed: ch.removed, paths: ch.paths, diff: text });
+      print(text ? text.replace(/\n$/, "") : `workstream ${which.name}: no changes since ${base.slice(0, 12)}`);
+    })(),
+  );
+}
