@@ -11,7 +11,8 @@ const argv = process.argv.slice(2);
 /** --help or -h before any `--` (after it, words belong to a command ws runs). */
 function wantsHelp(args: string[]): boolean {
   for (const a of args) {
-    if (a === "--") return false;
+    // After `ws tmux`, the words are tmux's (split-window -h), as after `--`.
+    if (a === "--" || a === "tmux") return false;
     if (a === "--help" || a === "-h") return true;
   }
   return false;

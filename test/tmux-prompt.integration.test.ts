@@ -167,3 +167,13 @@ test("keys.toml mouse = false leaves the mouse to the terminal; a mistake makes 
   expect((await s.run(["config", "reload"])).code).toBe(0);
   await waitFor("mouse reports on", async () => (await tmux.tmux("display", "-p", "-t", "c", "#{mouse_button_flag}#{mouse_sgr_flag}")).trim() === "11");
 }, 30_000);
+
+test("ws tmux COMMAND… runs a tmux command line through the same parser; -h is tmux's, \\; chains", async () => {
+  const before = (await currentTab()).panes.length;
+  const r = await s.run(["tmux", "split-window", "-h", ";", "display-message", "-p", "#{window_panes}"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim()).toBe(String(before + 1));
+  const bad = await s.run(["tmux", "frobnicate"]);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain("unknown command: frobnicate");
+}, 30_000);

@@ -140,6 +140,14 @@ export const LOCAL_COMMANDS: Command[] = [
   { path: "templates list", summary: "List workstream templates: yours and the built-ins", params: [], run: "templatesList" },
   { path: "templates show", summary: "Print a template's TOML (a built-in makes a starting point for your own)", params: [arg("name", "The template", true)], run: "templatesShow" },
   {
+    path: "tmux",
+    summary: "Run a tmux command line on this ws server (ws tmux split-window -h; ws tmux set -g mouse off), through the tmux shim's parser, as `tmux` in a shimmed pane would",
+    params: [],
+    rest: { field: "words", description: "tmux's command and its arguments; `\\;` separates commands" },
+    run: "tmuxCommand",
+    ownArgs: true,
+  },
+  {
     path: "tmux-shim",
     summary: "Run a command (default: your shell) where `tmux` is ws: tools that drive tmux get ws panes",
     params: [],

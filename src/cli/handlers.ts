@@ -58,6 +58,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   proxy: from(remote, "proxy"),
   remoteInstall: from(remote, "remoteInstall"),
   tmuxShim: from(() => import("./shim-cmds"), "tmuxShim"),
+  tmuxCommand: from(() => import("./shim-cmds"), "tmuxCommand"),
   newWorkstream: from(workstreams, "newWorkstream"),
   done: from(workstreams, "done"),
   checkpoint: from(() => import("./checkpoint-cmds"), "checkpoint"),

@@ -48,7 +48,8 @@ function commandNamed(words: string[]): Found | undefined {
 const USAGE_EXIT = 2;
 
 export async function runCli(argv: string[]): Promise<void> {
-  const chain = splitChain(argv);
+  // `ws tmux a \; b` is one tmux command line: tmux's parser splits it, not ws's chains.
+  const chain = takeGlobals(argv).rest[0] === "tmux" ? [argv] : splitChain(argv);
   try {
     if (chain.length > 1 || (chain[0]?.includes("batch") && isBatch(chain[0]))) return await runChain(chain);
     await execute(argv);
@@ -73,7 +74,8 @@ async function execute(argv: string[], inherited?: Globals): Promise<void> {
   if (inherited) for (const [k, v] of Object.entries(inherited)) if ((g as unknown as Record<string, unknown>)[k] === undefined || (k === "json" && v)) (g as unknown as Record<string, unknown>)[k] = v;
   if (!g.hosts && process.env.WS_HOST) g.hosts = [process.env.WS_HOST];
   setGlobals(g);
-  const dashes = rest.indexOf("--");
+  // `ws tmux`'s words are tmux's own (split-window -h), as words after `--` are a command's.
+  const dashes = rest[0] === "tmux" ? 0 : rest.indexOf("--");
   const before = dashes >= 0 ? rest.slice(0, dashes) : rest;
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;

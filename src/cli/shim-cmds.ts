@@ -2,7 +2,7 @@
 import { send, sock, CliError } from "./common";
 import type { HandlerInput } from "./handlers";
 import { installTmux } from "../tmux-shim/install";
-import { shimEnv } from "../tmux-shim/env";
+import { shimEnv, tmuxVar } from "../tmux-shim/env";
 
 export async function tmuxShim({ fields }: HandlerInput): Promise<void> {
   const socket = sock();
@@ -17,4 +17,15 @@ export async function tmuxShim({ fields }: HandlerInput): Promise<void> {
     throw new CliError(`can't run ${command[0]}: ${(e as Error).message}`);
   }
   process.exitCode = await proc.exited;
+}
+
+/** ws tmux COMMAND…: one tmux command line run by the shim's parser and command table, against
+ * this server, from this process (a pane's call goes through its own socket, with its grants). */
+export async function tmuxCommand({ words }: HandlerInput): Promise<void> {
+  if (!words.length) throw new CliError("ws tmux needs a tmux command, e.g. ws tmux split-window -h", 2, "usage");
+  const { main } = await import("../tmux-shim/main");
+  const env: Record<string, string | undefined> = { ...process.env, TMUX: tmuxVar(sock(), 0) };
+  if (env.WS_PANE_ID && /^\d+$/.test(env.WS_PANE_ID)) env.TMUX_PANE = `%${env.WS_PANE_ID}`;
+  else delete env.TMUX_PANE;
+  process.exitCode = await main(words, env);
 }

@@ -13,7 +13,7 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export const RUN_NAMES = [
   "start", "server", "killServer", "doctor", "restart", "sessionRestore", "sessionDiscard",
   "sessionInfo", "describe", "call", "events", "tabList", "attach", "keys", "hooks", "report",
-  "agentSend", "approvalHook", "run", "popup", "paneList", "proxy", "remoteInstall", "tmuxShim",
+  "agentSend", "approvalHook", "run", "popup", "paneList", "proxy", "remoteInstall", "tmuxShim", "tmuxCommand",
   "newWorkstream", "done", "checkpoint", "review", "prComments", "ship", "templatesList",
   "templatesShow", "diff", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
   "projectHandoff", "open", "selfUpdate", "completion", "batch", "box",
