@@ -108,7 +108,10 @@ export async function events({ fields: args }: HandlerInput): Promise<void> {
     if (o.type === "subscribed") return void printError(`# subscribed at seq ${o.seq}, boot ${o.boot_id}`);
     const { v: _v, type: _t, event, seq, boot_id: _b, time: _time, ...rest } = o;
     print(`${seq ?? "-"} ${event} ${Object.entries(rest).map(([k, val]) => `${k}=${typeof val === "string" ? val : JSON.stringify(val)}`).join(" ")}`);
-  }, globals.timeoutMs ?? REPLY_TIMEOUT_MS);
+  }, globals.timeoutMs ?? REPLY_TIMEOUT_MS).then(() => {
+    // The stream ends only when the server closes it: a script reading events must see that fail.
+    if (!failure) failure = new CliError("the server closed the event stream (it stopped, crashed or was killed)", 1, "client_failed");
+  });
   if (failure) throw failure;
 }
 
