@@ -59,7 +59,13 @@ test("queued prompts go in one a turn, in order, survive a restart, and can be c
 
   // A restart: the queue comes back with the pane; the restarted agent's first report (SessionStart,
   // idle) lets the first prompt in, and only that one.
-  const restart = await s.run(["restart"]);
+  // Refused while the agent works, naming it, unless forced (no terminal here to ask on).
+  const refused = await s.run(["restart"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("an agent is working");
+  expect(refused.stderr).toMatch(new RegExp(`working .*pane ${agent}  `));
+  expect(refused.stderr).toContain("ws restart --force");
+  const restart = await s.run(["restart", "--force"]);
   expect(restart.code).toBe(0);
   await waitFor("the first prompt to reach the restarted agent", () => prompts(agent) === "first\n");
   list = await queued();

@@ -203,7 +203,7 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => statusLine(s).includes(`pane ${agentPane} `));
     await tmux.keys("a", P, "a");
     await tmux.waitFor("a", "Dashboard");
-    expect(await tmux.capture("a")).toMatch(new RegExp(`main / beta · claude\\s+\\(pane ${agentPane}\\)`));
+    expect(await tmux.capture("a")).toMatch(new RegExp(`pane ${agentPane}  main / beta · claude`));
     await tmux.keys("a", "q");
   });
 });

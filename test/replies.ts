@@ -20,6 +20,7 @@ import type session_snapshot from "../src/commands/session_snapshot";
 import type workspace_list from "../src/commands/workspace_list";
 import type approval_list from "../src/commands/approval_list";
 import type agent_queue_list from "../src/commands/agent_queue_list";
+import type agent_list from "../src/commands/agent_list";
 import type checkpoint_list from "../src/commands/checkpoint_list";
 import type fan_status from "../src/commands/fan_status";
 import type tab_new from "../src/commands/tab_new";
@@ -124,6 +125,7 @@ export interface Replies {
   /** `ws inbox -H a -H b` (several hosts) adds `hosts`, each with whether it answered. */
   approval_list: { type: "approvals"; approvals: ApprovalRow[]; hosts?: { host: string; ok: boolean; error?: string }[] };
   agent_queue_list: { type: "agent_queue"; prompts: QueuedRow[] };
+  agent_list: { type: "agent_list"; agents: Dashboard["agents"] };
   checkpoint_list: { type: "checkpoints"; workstream: string; checkpoints: Checkpoint[] };
   fan_status: { type: "fan_status"; fan: string; template: string; base: string; prompt: string; candidates: FanRow[] };
   tab_new: { type: "pane"; pane: number };
@@ -167,6 +169,7 @@ interface Entries {
   search: typeof search;
   approval_list: typeof approval_list;
   agent_queue_list: typeof agent_queue_list;
+  agent_list: typeof agent_list;
   checkpoint_list: typeof checkpoint_list;
   fan_status: typeof fan_status;
   tab_new: typeof tab_new;

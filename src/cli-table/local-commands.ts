@@ -30,7 +30,12 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "box",
   },
   { path: "doctor", summary: "Check sockets, their modes, the server's build and saved sessions", params: [flag("fix", "boolean", "Remove stale sockets")], run: "doctor" },
-  { path: "restart", summary: "Save the session, quit the server and start it again (new build, same layout)", params: [], run: "restart" },
+  {
+    path: "restart",
+    summary: "Save the session, quit the server and start it again (new build, same layout; agents resumed)",
+    params: [flag("force", "boolean", "Restart even while agents are working (without a terminal to ask, it refuses then)")],
+    run: "restart",
+  },
   { path: "session restore", summary: "Rebuild the saved session: starts a server from it, or adds it to the running one", params: [], run: "sessionRestore" },
   {
     path: "session discard",

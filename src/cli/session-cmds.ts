@@ -11,6 +11,8 @@ import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 import { mainSocketOfPane } from "../paths";
 import type { HandlerInput } from "./handlers";
 import { kb } from "./views";
+import { type AgentRow, agentRowText } from "../features/agents/row";
+import { safeText } from "../safe-text";
 
 function ago(iso: string): string {
   const s = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
@@ -97,13 +99,55 @@ export async function sessionInfo(): Promise<void> {
   }
 }
 
-export async function restart(): Promise<void> {
+/** One line from the person's terminal; undefined at its end. */
+async function readAnswerLine(): Promise<string | undefined> {
+  const reader = Bun.stdin.stream().getReader();
+  let text = "";
+  try {
+    while (!text.includes("\n") && text.length < 256) {
+      const r = await reader.read();
+      if (r.done) return text || undefined;
+      text += new TextDecoder().decode(r.value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text.split("\n", 1)[0];
+}
+
+/** The agents a restart would cut off mid-turn (working, or waiting on the person), each named as
+ * the Dashboard names it; none from a server too old to list them. */
+async function busyAgents(): Promise<AgentRow[]> {
+  try {
+    const r = await send("agent_list");
+    return (r.agents as AgentRow[]).filter((a) => !a.restored && (a.status === "working" || a.status === "blocked"));
+  } catch {
+    return [];
+  }
+}
+
+/** Go on with a restart that would interrupt working agents only when the person says so, or
+ * `--force` does; a script without a terminal gets a refusal naming them. */
+async function confirmRestart(force: boolean): Promise<void> {
+  if (force) return;
+  const busy = await busyAgents();
+  if (!busy.length) return;
+  const names = busy.map((a) => `  ${safeText(agentRowText(a))}`).join("\n");
+  const what = `${busy.length === 1 ? "an agent is" : `${busy.length} agents are`} working; a restart cuts ${busy.length === 1 ? "its turn" : "their turns"} off (${busy.length === 1 ? "it comes" : "they come"} back resumed, marked interrupted):\n${names}`;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) throw new CliError(`${what}\nrun \`ws restart --force\` to restart anyway`, 1, "agents_working");
+  process.stderr.write(`${what}\nrestart anyway? [y/N] `);
+  const answer = (await readAnswerLine())?.trim().toLowerCase();
+  if (answer !== "y" && answer !== "yes") throw new CliError("not restarted", 1, "cancelled");
+}
+
+export async function restart({ fields }: HandlerInput): Promise<void> {
   const path = sock();
+  if (await live()) await confirmRestart(fields.force === true);
   // On a pane's own socket the server refuses it (quitting is the person's), and says so.
   if (process.env.WS_SOCKET === path && !mainSocketOfPane(path) && !process.env.WS_RESTART_DETACHED && (await live())) {
     // Run inside one of the server's own panes, this process ends with its pane: hand the
     // restart to a helper in its own session, which outlives every pane.
-    const helper = Bun.spawn([...selfArgv(), "restart"], {
+    const helper = Bun.spawn([...selfArgv(), "restart", "--force"], {
       env: { ...process.env, WS_RESTART_DETACHED: "1" },
       stdin: "ignore",
       stdout: "ignore",

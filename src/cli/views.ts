@@ -5,10 +5,11 @@ import type { ViewName } from "../commands/cli-names";
 import { safeJson, safeText } from "../safe-text";
 import { shipText } from "../features/workstreams/ship-text";
 import type { DashboardPort } from "../features/agents/service";
+import { type AgentRow, agentRowText } from "../features/agents/row";
 import type { TabInfo, WorkspaceInfo } from "../model/views";
 
 interface DashboardOut {
-  agents: { pane: number; workspace: string; label: string; status: string; detail?: string; secs: number; restored?: boolean; queued?: number }[];
+  agents: AgentRow[];
   workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string; ahead?: number; pushed?: boolean }[];
   ports: DashboardPort[];
 }
@@ -41,6 +42,11 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
             ? `queued as prompt ${r.prompt} for pane ${r.pane} (ws agent queue)`
             : `sent to pane ${r.pane}`
           : `sent to pane ${r.pane}`,
+  /** ws agent list: the Dashboard's agent rows. */
+  agentList: (r) => {
+    const list = r.agents as AgentRow[];
+    return list.length ? list.map((a) => safeText(agentRowText(a))).join("\n") : "no agents reporting (ws hooks install claude)";
+  },
   /** ws agent queue: one line a prompt, its text's first line cut. */
   agentQueue: (r) => {
     const list = r.prompts as { id: number; pane: number; position: number; when: string; text: string; queued_ms: number; workspace?: string; tab_name?: string }[];
@@ -149,7 +155,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     const d = r as unknown as DashboardOut;
     return [
       "Agents",
-      ...d.agents.map((a) => `  ${a.status.padEnd(8)} ${ago(a.secs).padStart(4)}  pane ${a.pane}  ${a.workspace} / ${a.label}${a.detail ? `  (${a.detail})` : ""}${a.restored ? "  [restored]" : ""}${a.queued ? `  [${a.queued} queued]` : ""}`),
+      ...d.agents.map((a) => `  ${safeText(agentRowText(a))}`),
       ...(d.agents.length ? [] : ["  none reporting (ws hooks install claude)"]),
       "Workstreams",
       ...(d.workstreams ?? []).map((w) => `  ${w.name}  pane ${w.pane}  ${w.workspace}${w.branch ? `  ${w.branch}` : ""}${shipText(w) ? `  ${shipText(w)}` : ""}${w.pr ? `  ${w.pr}` : ""}`),

@@ -15,7 +15,8 @@ export default defineMessage({
   replyFields: {
     agents: {
       type: "array",
-      description: "Most urgent first. Each: `pane`, `workspace`, `label`, `status` (blocked, working, done, idle), `detail`?, `secs` (in this status), `restored`? (kept over a respawn or restore, not reported since), `queued`? (prompts queued for it)",
+      description:
+        "Most urgent first. Each: `pane`, `workspace`, `tab` (its name), `tab_id`, `label`, `agent`? (claude, codex, gemini, …), `workstream`?, `session`? (the agent's own conversation id; a restore resumes it), `status` (blocked, working, done, idle), `detail`?, `secs` (in this status), `restored`? (kept over a respawn or restore, not reported since), `interrupted`? (restored from a save taken mid-turn), `queued`? (prompts queued for it); the same rows as agent_list",
     },
     workstreams: { type: "array", description: "Each: `name`, `workspace`, `pane`, `branch`?, `pr`?; at v6 also `ahead` (commits no remote branch has) and `pushed`" },
     ports: { type: "array", description: "Listening TCP ports. Each: `port`, `pane`, `workspace`, `tab`, `command`" },

@@ -21,6 +21,7 @@ import workspace_new from "./workspace_new";
 import report from "./report";
 import agent_send from "./agent_send";
 import agent_queue_list from "./agent_queue_list";
+import agent_list from "./agent_list";
 import agent_queue_cancel from "./agent_queue_cancel";
 import dashboard from "./dashboard";
 import session_save from "./session_save";
@@ -107,6 +108,7 @@ export const MESSAGES: MessageEntry[] = [
   openReview,
   agent_send,
   agent_queue_list,
+  agent_list,
   agent_queue_cancel,
   workspace_focus,
   pane_focus,

@@ -25,6 +25,8 @@ export interface NewPaneOptions {
   /** Run the program in a box (src/model/box.ts); false: not boxed whatever keys.toml's `box`
    * says; undefined: as keys.toml's `box` says. */
   box?: BoxRequest | false;
+  /** A template's resume command for its agent, or false (saved with the pane; persistence reads it). */
+  resume?: string[] | false;
 }
 
 /** Environment variables that belong to the server process or a parent ws, never to a pane. */

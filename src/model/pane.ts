@@ -41,6 +41,8 @@ export interface PaneSpec {
   launch?: ShellLaunch;
   /** The pane is boxed (src/model/box.ts): how, and what starts its program in the box. */
   box?: BoxRequest;
+  /** A template's resume command for its agent, or false: kept for the save. */
+  resume?: string[] | false;
   wrap?: (run: PaneRun) => PaneRun;
 }
 
@@ -94,6 +96,8 @@ export class Pane implements Parser {
   readonly keep: boolean;
   /** The grants it was started with, if not the default (a template's agent pane). */
   readonly startGrants: GrantLevel | undefined;
+  /** A template's resume command for its agent, or false (a save keeps it; a restore uses it). */
+  readonly resume: string[] | false | undefined;
   /** What the shell's OSC 133 marks say: prompt or running, the last command's output and status. */
   readonly shell: ShellView;
   /** ws started this pane's shell with its integration: marks are coming. */
@@ -153,6 +157,7 @@ export class Pane implements Parser {
     this.env = spec.env;
     this.keep = spec.keep === true;
     this.startGrants = spec.grants;
+    this.resume = spec.resume;
     this.cols = spec.cols;
     this.rows = spec.rows;
     this.screen = createScreen({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });

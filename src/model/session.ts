@@ -237,7 +237,7 @@ export class Session {
     try {
       const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
       const wrap = box ? this.boxWrap(box, cwd, launch?.dir) : undefined;
-      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants ?? (box ? BOXED_GRANTS : undefined), ...(box ? { box, wrap } : {}) };
+      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants ?? (box ? BOXED_GRANTS : undefined), ...(o.resume !== undefined ? { resume: o.resume } : {}), ...(box ? { box, wrap } : {}) };
       return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
     } catch (e) {
       throw startError(argv[0]!, e);

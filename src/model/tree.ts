@@ -8,18 +8,18 @@ import type { BoxRequest } from "./box";
 import { AGENT_DEFAULT, GRANT_LEVELS, isGrantLevel, type GrantLevel } from "../protocol/grants";
 
 export type TreeNode =
-  | { type: "pane"; pane?: number; label?: string; cwd?: string; command?: string[]; keep?: boolean; env?: Record<string, string>; box?: boolean; network?: boolean; box_write?: string[]; agent?: boolean; grants?: GrantLevel }
+  | { type: "pane"; pane?: number; label?: string; cwd?: string; command?: string[]; keep?: boolean; env?: Record<string, string>; box?: boolean; network?: boolean; box_write?: string[]; agent?: boolean; grants?: GrantLevel; resume?: string[] | false }
   | { type: "split"; direction: "right" | "down"; ratio: number; first: TreeNode; second: TreeNode };
 
 /** The tree grammar, as the catalogue and docs give it. */
 export const TREE_SHAPE =
-  'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string], "keep"?: boolean, "env"?: {"NAME": "value"}, "box"?: boolean, "network"?: boolean, "box_write"?: [string], "agent"?: boolean, "grants"?: "report"|"self"|"workspace"|"control"} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
+  'node = {"type":"pane", "label"?: string, "cwd"?: string, "command"?: [string], "keep"?: boolean, "env"?: {"NAME": "value"}, "box"?: boolean, "network"?: boolean, "box_write"?: [string], "agent"?: boolean, "grants"?: "report"|"self"|"workspace"|"control", "resume"?: [string]|false} | {"type":"split", "direction": "right"|"down", "ratio": number in (0,1), "first": node, "second": node}';
 
 export function checkTree(v: unknown, path = "root", depth = 0): string | undefined {
   if (depth > MAX_LAYOUT_DEPTH) return `\`${path}\` is nested too deep (at most ${MAX_LAYOUT_DEPTH} levels)`;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return `\`${path}\` must be an object`;
   const o = v as Record<string, unknown>;
-  const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command", "keep", "env", "box", "network", "box_write", "agent", "grants"] : ["type", "direction", "ratio", "first", "second"];
+  const allowed = o.type === "pane" ? ["type", "pane", "label", "cwd", "command", "keep", "env", "box", "network", "box_write", "agent", "grants", "resume"] : ["type", "direction", "ratio", "first", "second"];
   if (o.type !== "pane" && o.type !== "split") return `\`${path}.type\` must be "pane" or "split"`;
   const extra = Object.keys(o).find((k) => !allowed.includes(k));
   if (extra) return `unknown field \`${path}.${extra}\` (accepted: ${allowed.join(", ")})`;
@@ -34,6 +34,8 @@ export function checkTree(v: unknown, path = "root", depth = 0): string | undefi
     for (const k of ["box", "network", "agent"]) if (o[k] !== undefined && typeof o[k] !== "boolean") return `\`${path}.${k}\` must be a boolean`;
     if (o.box_write !== undefined && !(Array.isArray(o.box_write) && o.box_write.every((x) => typeof x === "string" && x !== "" && !x.includes("\0"))))
       return `\`${path}.box_write\` must be an array of paths`;
+    if (o.resume !== undefined && o.resume !== false && !(Array.isArray(o.resume) && o.resume.length > 0 && o.resume.every((x) => typeof x === "string" && !x.includes("\0"))))
+      return `\`${path}.resume\` must be false or a command (an argv list; {session} is the agent's session id)`;
     if (o.grants !== undefined && !isGrantLevel(o.grants)) return `\`${path}.grants\` must be one of ${GRANT_LEVELS.join(", ")}`;
     if (o.env !== undefined) return envProblem(o.env, `${path}.env`);
     return undefined;
@@ -51,7 +53,7 @@ export function treeToSpec(root: TreeNode): { layout: Layout; panes: Map<number,
   const toLayout = (n: TreeNode, path: string): Layout => {
     if (n.type === "pane") {
       const key = panes.size + 1;
-      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], title: n.label, keep: n.keep, env: n.env, ...leafBox(n), ...(n.grants || n.agent ? { grants: n.grants ?? AGENT_DEFAULT } : {}) });
+      panes.set(key, { cwd: n.cwd, argv: n.command ?? [], title: n.label, keep: n.keep, env: n.env, ...leafBox(n), ...(n.grants || n.agent ? { grants: n.grants ?? AGENT_DEFAULT } : {}), ...(n.resume !== undefined ? { resume: n.resume } : {}) });
       paths.set(key, path);
       return { kind: "pane", pane: key };
     }
@@ -69,6 +71,8 @@ export interface TreeLeaf {
   box?: BoxRequest | false;
   /** Its grants (a leaf marked `agent` gets the agent default): docs/security.md "Grants". */
   grants?: GrantLevel;
+  /** How a restore resumes its agent ({session}: the id it reported), or false: it starts fresh. */
+  resume?: string[] | false;
 }
 
 /** A leaf's box, as the model takes it: `box` true or false, `network` (false alone boxes it),

@@ -7,24 +7,14 @@ import { panesOf } from "../../model/layout";
 import { PortWatch } from "../port-watch.ts";
 import { processAlive } from "../../platform/process-alive";
 import { foregroundPid } from "../../model/process-info";
-import { type AgentStatus, mapEvent } from "./status-map.ts";
+import { mapEvent, SESSION_ID } from "./status-map.ts";
+import type { AgentRow } from "./row.ts";
 import type { SavedAgent } from "../persistence/format";
 import { PromptQueue } from "./queue.ts";
 import { type AnswerSource, answerSource, readAnswer } from "./answer.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
 
-export interface DashboardAgent {
-  pane: number;
-  workspace: string;
-  label: string;
-  status: AgentStatus;
-  detail?: string;
-  secs: number;
-  /** Kept over a respawn or a restore: the agent has not reported since. */
-  restored?: true;
-  /** Prompts queued for it (ws agent send --when). */
-  queued?: number;
-}
+export type DashboardAgent = AgentRow;
 export interface DashboardPort {
   port: number;
   pane: number;
@@ -163,7 +153,14 @@ export class AgentService {
   savedStatus(pane: number): SavedAgent | undefined {
     const s = this.store.get(pane);
     if (!s || !this.ownAgent(pane)) return undefined;
-    return { status: s.status, since: s.since, ...(s.agent !== undefined ? { agent: s.agent } : {}), ...(s.detail !== undefined ? { detail: s.detail } : {}) };
+    return {
+      status: s.status,
+      since: s.since,
+      ...(s.agent !== undefined ? { agent: s.agent } : {}),
+      ...(s.detail !== undefined ? { detail: s.detail } : {}),
+      ...(s.session ? { session: s.session.id, ...(s.session.transcript ? { transcript: s.session.transcript } : {}) } : {}),
+      ...(s.interrupted ? { interrupted: true as const } : {}),
+    };
   }
 
   /** A restored pane gets its agent's last status back, marked restored, until the agent reports
@@ -171,7 +168,15 @@ export class AgentService {
   restoreStatus(pane: number, saved: SavedAgent): void {
     const p = this.session.panes.get(pane);
     if (!p || p.exited) return;
-    this.store.restore(pane, saved, p.pid);
+    const session = saved.session && SESSION_ID.test(saved.session) ? { id: saved.session, ...(saved.transcript ? { transcript: saved.transcript } : {}) } : undefined;
+    // Saved mid-turn (working, or blocked on the person): the server going down cut that turn off.
+    const interrupted = saved.interrupted || saved.status === "working" || saved.status === "blocked";
+    this.store.restore(pane, { ...saved, session, ...(interrupted ? { interrupted: true as const } : {}) }, p.pid);
+  }
+
+  /** Agents working now (mid-turn or waiting on the person): what a restart would cut off. */
+  busy(): AgentRow[] {
+    return this.rows().filter((a) => !a.restored && (a.status === "working" || a.status === "blocked"));
   }
 
   private respawned(pane: number): void {
@@ -190,24 +195,38 @@ export class AgentService {
     return panesOf(tab.layout).find(isAgent);
   }
 
-  dashboard(now = Date.now()): Dashboard {
-    const where = (pane: number) => this.session.where(pane);
-    const agents: DashboardAgent[] = [];
+  /** Every reporting agent's row (row.ts), most urgent first: the one builder behind the
+   * Dashboard on screen, `ws dashboard` (and --json) and `ws agent list`. */
+  rows(now = Date.now()): AgentRow[] {
+    const agents: AgentRow[] = [];
     for (const s of this.store.ranked()) {
-      const w = where(s.pane);
+      const w = this.session.where(s.pane);
       const p = this.session.panes.get(s.pane);
       if (!w || !p) continue;
+      const workstream = this.session.workstreamOfPane(s.pane)?.name;
       agents.push({
         pane: s.pane,
         workspace: w.ws.name,
+        tab: this.session.tabName(w.tab),
+        tab_id: w.tab.id,
         label: p.label,
+        ...(s.agent ? { agent: s.agent } : {}),
+        ...(workstream ? { workstream } : {}),
+        ...(s.session ? { session: s.session.id } : {}),
         status: s.status,
         ...(s.detail ? { detail: s.detail } : {}),
         secs: secsIn(s, now),
         ...(s.restored ? { restored: true as const } : {}),
+        ...(s.interrupted ? { interrupted: true as const } : {}),
         ...(this.queue.count(s.pane) ? { queued: this.queue.count(s.pane) } : {}),
       });
     }
+    return agents;
+  }
+
+  dashboard(now = Date.now()): Dashboard {
+    const where = (pane: number) => this.session.where(pane);
+    const agents = this.rows(now);
     const ports: DashboardPort[] = [];
     for (const [pane, list] of this.ports.entries()) {
       const w = where(pane);

@@ -64,7 +64,39 @@ const codex: Record<string, Rule> = {
   "user-input-requested": () => to("done"),
 };
 
-const TABLES: Record<string, Record<string, Rule>> = { claude, codex };
+// Gemini CLI hooks: JSON on stdin like Claude Code's (session_id, transcript_path, cwd,
+// hook_event_name, timestamp); a turn runs from BeforeAgent to AfterAgent.
+const gemini: Record<string, Rule> = {
+  SessionStart: () => to("idle"),
+  BeforeAgent: () => to("working"),
+  BeforeTool: (p) => to("working", str(p.tool_name)),
+  AfterAgent: () => to("done"),
+  Notification: (p) => (str(p.notification_type) === "ToolPermission" ? to("blocked", shorten(str(p.message)) ?? "permission") : null),
+  SessionEnd: () => ({ clear: true }),
+};
+
+const TABLES: Record<string, Record<string, Rule>> = { claude, codex, gemini };
+
+/** The agent's own conversation, as its hooks name it: what a restore resumes. */
+export interface AgentSession {
+  id: string;
+  /** Where the agent writes the conversation (Claude Code's and Gemini CLI's transcript_path). */
+  transcript?: string;
+}
+
+/** A session id is a name ws hands back to the agent as one argv word: a UUID-like word only. */
+export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** The session a hook payload names: Claude Code's and Gemini CLI's `session_id` (with
+ * `transcript_path`), Codex's notify `thread-id`. */
+export function sessionOf(payload: unknown): AgentSession | undefined {
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) return undefined;
+  const p = payload as Payload;
+  const id = str(p.session_id) ?? str(p["thread-id"]) ?? str(p.thread_id);
+  if (!id || !SESSION_ID.test(id)) return undefined;
+  const t = str(p.transcript_path);
+  return { id, ...(t && t.length <= 4096 && !/[\x00-\x1f\x7f]/.test(t) ? { transcript: t } : {}) };
+}
 
 /**
  * The transition for `event` from `agent`. An unknown or missing agent name falls back to

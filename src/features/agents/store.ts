@@ -1,7 +1,7 @@
 // Per-pane agent status: what each agent is doing, since when, and whether the person has seen it.
 // Pure state; the daemon feeds it reports, focus changes and process exits.
 
-import { type AgentStatus, mapEvent, URGENCY } from "./status-map.ts";
+import { type AgentSession, type AgentStatus, mapEvent, sessionOf, URGENCY } from "./status-map.ts";
 
 export interface AgentState {
   pane: number;
@@ -17,6 +17,10 @@ export interface AgentState {
   own?: boolean;
   /** Kept over a respawn or a restore: the agent has not reported since. */
   restored?: true;
+  /** Restored from a save taken while it was working or blocked: that turn was cut off. */
+  interrupted?: true;
+  /** The agent's own conversation, as its hooks last named it: a restore resumes it. */
+  session?: AgentSession;
 }
 
 export interface StatusChange {
@@ -49,7 +53,12 @@ export class AgentStore {
   report(pane: number, agent: string | undefined, event: string, payload: unknown, now = Date.now()): StatusChange | null {
     const prev = this.states.get(pane);
     const t = mapEvent(agent ?? prev?.agent, event, payload, prev?.status);
-    if (!t) return null;
+    const session = sessionOf(payload) ?? prev?.session;
+    // An event that moves no status still names the session (a resumed agent's first hook).
+    if (!t) {
+      if (prev && session && session.id !== prev.session?.id) prev.session = session;
+      return null;
+    }
     if ("clear" in t) return this.clear(pane);
     const sameStatus = prev?.status === t.status;
     const next: AgentState = {
@@ -61,6 +70,7 @@ export class AgentStore {
       since: sameStatus ? prev!.since : now,
       pid: prev?.pid,
       ...(prev?.own !== undefined ? { own: prev.own } : {}),
+      ...(session ? { session } : {}),
     };
     this.states.set(pane, next);
     if (sameStatus && prev!.detail === next.detail && prev!.agent === next.agent && !prev!.restored) return null;
@@ -78,11 +88,13 @@ export class AgentStore {
 
   /** A status kept over a respawn or a restore, marked restored; `pid` is the pane's new program,
    * whose exit clears it. */
-  restore(pane: number, last: Pick<AgentState, "agent" | "status" | "detail" | "since">, pid: number): StatusChange {
+  restore(pane: number, last: Pick<AgentState, "agent" | "status" | "detail" | "since" | "session" | "interrupted">, pid: number): StatusChange {
     const prev = this.states.get(pane);
     const next: AgentState = { pane, status: last.status, since: last.since, pid, own: true, restored: true };
     if (last.agent !== undefined) next.agent = last.agent;
     if (last.detail !== undefined) next.detail = last.detail;
+    if (last.session) next.session = last.session;
+    if (last.interrupted) next.interrupted = true;
     this.states.set(pane, next);
     return this.emit({ pane, before: prev?.status, after: next.status, state: next });
   }

@@ -10,6 +10,7 @@ import type { AgentService } from "./service.ts";
 import type { DashboardWorkstream } from "../workstreams/service";
 import { shipText } from "../workstreams/ship-text";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
+import { agentRowText } from "./row.ts";
 import type { ApprovalService } from "../approvals/service";
 import { answerKey, needsYouBadge, needsYouRows, type NeedsYouRow } from "../approvals/ui";
 
@@ -25,18 +26,6 @@ const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}
 const BUTTONS = ["new-tab", "new-workspace", "new-workstream", "switch-workspace", "help"];
 
 const clean = (s: string) => s.replace(controlChars(), "");
-
-/** An agent's row names what a person named: workspace / tab, the workstream, the agent
- * (claude, codex) and what runs, then the pane id for scripts: "main / beta · claude  [ws fix-z]  (pane 4)". */
-export function agentPlace(ui: UiService, agents: AgentService, pane: number, workspace: string, label: string): string {
-  const s = ui.session;
-  const at = s.where(pane);
-  const tab = at ? s.tabName(at.tab) : label;
-  const agent = agents.status(pane)?.agent;
-  const ws = s.workstreamOfPane(pane)?.name;
-  const who = agent && agent !== tab ? ` · ${agent}` : label !== tab ? ` · ${label}` : "";
-  return clean(`${workspace} / ${tab}${who}${ws ? `  [ws ${ws}]` : ""}  (pane ${pane})`);
-}
 
 export const DASHBOARD_TITLE = "Dashboard (Enter goes there or runs it; q closes)";
 
@@ -91,7 +80,8 @@ export function showDashboard(
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
-    add(`${mark} ${a.status.padEnd(7)} ${ago(a.secs).padStart(4)}  ${agentPlace(ui, agents, a.pane, a.workspace, a.label)}${a.detail ? `  ${a.detail}` : ""}${a.restored ? "  [restored]" : ""}${a.queued ? `  [${a.queued} queued]` : ""}`, go(a.pane));
+    // The row `ws dashboard` and `ws agent list` print, made from the same fields (row.ts).
+    add(`${mark} ${clean(agentRowText(a))}`, go(a.pane));
   }
   if (!d.agents.length) add("  none reporting: ws hooks install claude");
   add("Workstreams");

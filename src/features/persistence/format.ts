@@ -39,6 +39,8 @@ export interface SavedPane {
   keep?: boolean;
   /** The pane runs in a box (src/model/box.ts), and how: a restore boxes it again. */
   box?: { network?: boolean; write?: string[] };
+  /** Its template's `resume`: the argv that resumes its agent ({session} is the id), or false: never. */
+  resume?: string[] | false;
   /** The project of the pane's tab (the tab's `project` is what a restore uses). */
   project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */
@@ -61,6 +63,12 @@ export interface SavedAgent {
   detail?: string;
   /** When the status began, ms since the epoch. */
   since: number;
+  /** The agent's own conversation id, as its hooks named it: a restore starts the agent resumed. */
+  session?: string;
+  /** Where the agent keeps that conversation (informational). */
+  transcript?: string;
+  /** Saved again before the restored agent reported: its turn was cut off by an earlier restart. */
+  interrupted?: true;
 }
 
 /** One queued prompt (features/agents/queue.ts); the server gives it a new id on restore. */

@@ -8,6 +8,7 @@ import type { SaveBody, SavedAgent, SavedPane, SavedPrompt, SaveHeader } from ".
 import { safeText } from "../../safe-text";
 import { panesOf } from "../../model/layout";
 import { yieldTurn } from "../../model/pace";
+import { resumeArgv } from "../agents/resume";
 
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
@@ -21,13 +22,23 @@ function when(iso: string | undefined): string {
  * is plain text (a save keeps no colours), yet it goes to the pane's emulator: a control character
  * in it (a hand-made or tampered save's `ESC]0;…BEL`) would run there as a sequence and retitle the
  * tab, answer a query, move the cursor. It is shown visibly instead (^[, ^G), as text. */
-export function preface(p: SavedPane, savedAt?: string): string {
-  const marker = `\x1b[0;2m── restored (saved ${when(savedAt)}) ──\x1b[0m\r\n`;
+export function preface(p: SavedPane, savedAt?: string, resumed?: string): string {
+  const marker = `\x1b[0;2m── restored (saved ${when(savedAt)})${resumed ? `, ${resumed}` : ""} ──\x1b[0m\r\n`;
   return (p.scrollback ? safeText(p.scrollback).replaceAll("\n", "\r\n") + "\r\n" : "") + marker;
 }
 
+/** The command that starts the pane's agent resumed, when its agent reported a session. */
+export function resumedCommand(p: SavedPane): string[] | undefined {
+  const a = p.agent;
+  if (!a?.session || p.resume === false) return undefined;
+  return resumeArgv({ command: p.command, agent: a.agent, session: a.session, transcript: a.transcript, template: p.resume });
+}
+
 function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?: string; name?: string } {
-  const o: NewPaneOptions & { title?: string; name?: string } = { argv: [...p.command], cwd: p.cwd, env: { ...p.env }, preface: preface(p, savedAt) };
+  const resumed = resumedCommand(p);
+  const note = resumed && `${p.agent?.agent ?? "agent"} session ${p.agent!.session} resumed${p.agent!.status === "working" || p.agent!.status === "blocked" || p.agent!.interrupted ? " (its turn was interrupted)" : ""}`;
+  const o: NewPaneOptions & { title?: string; name?: string } = { argv: resumed ?? [...p.command], cwd: p.cwd, env: { ...p.env }, preface: preface(p, savedAt, note) };
+  if (p.resume !== undefined) o.resume = p.resume;
   if (p.workstream) o.env!.WS_WORKSTREAM = p.workstream;
   if (p.keep) o.keep = true;
   // A boxed pane comes back boxed, and a pane saved unboxed stays so whatever keys.toml says now.

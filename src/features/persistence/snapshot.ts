@@ -100,6 +100,7 @@ export class Snapshotter {
             if (p?.name) rec.label = p.name;
             if (p?.keep) rec.keep = true;
             if (p?.box) rec.box = { ...p.box };
+            if (p?.resume !== undefined) rec.resume = p.resume === false ? false : [...p.resume];
             const agent = p && this.agentOf(id);
             if (agent) rec.agent = agent;
             const prompts = p && this.promptsOf(id);

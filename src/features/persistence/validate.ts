@@ -10,6 +10,7 @@ import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../protocol/names";
 import type { SaveBody, SavedAgent, SavedPane, SavedPrompt, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
 import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT, WHEN } from "../agents/queue";
+import { SESSION_ID } from "../agents/status-map";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -80,6 +81,12 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
     if (!isObj(b) || (b.network !== undefined && network === undefined) || (b.write !== undefined && write === undefined)) notes.push("its box settings are not valid; boxed with the defaults");
     pane.box = { ...(network === false ? { network } : {}), ...(write?.length ? { write: [...write] } : {}) };
   }
+  // A template's resume command is a command like `command`: a bad one resumes nothing.
+  if (p.resume === false) pane.resume = false;
+  else if (p.resume !== undefined) {
+    if (isArgv(p.resume) && p.resume.length > 0) pane.resume = [...p.resume];
+    else notes.push("its resume command is not an array of strings; its agent starts fresh");
+  }
   // An agent's status is only shown: a bad one is dropped, the pane kept.
   const agent = checkAgent(p.agent);
   if (agent) pane.agent = agent;
@@ -116,6 +123,10 @@ function checkAgent(a: unknown): SavedAgent | undefined {
   const out: SavedAgent = { status: a.status, since: a.since };
   if (typeof a.agent === "string" && a.agent.length <= 64 && !hasControl(a.agent)) out.agent = a.agent;
   if (typeof a.detail === "string" && a.detail.length <= MAX_TITLE && !hasControl(a.detail)) out.detail = a.detail;
+  // Handed back to the agent as one argv word: a plain id only.
+  if (typeof a.session === "string" && SESSION_ID.test(a.session)) out.session = a.session;
+  if (typeof a.transcript === "string" && a.transcript.length <= 4096 && !hasControl(a.transcript)) out.transcript = a.transcript;
+  if (a.interrupted === true) out.interrupted = true;
   return out;
 }
 
