@@ -74,8 +74,10 @@ const calls = () => (existsSync(join(gh.dir, "calls.log")) ? readFileSync(join(g
 const notes = (dir: string) => join(git(dir, ["rev-parse", "--absolute-git-dir"], env), "ws");
 
 test("ws new --pr with gh: gh pr checkout in the worktree; the dashboard shows the PR as gh tells it", async () => {
-  const out = await s.ok(["new", "default", "pr-9", "--pr", "9"], { cwd: repo });
-  expect(out).toContain("on branch nine-head");
+  const out = await s.run(["new", "default", "pr-9", "--pr", "9"], { cwd: repo });
+  expect(out.code).toBe(0);
+  expect(out.stdout).toMatch(/^\d+\n$/); // the pane, for scripts
+  expect(out.stderr).toContain("on branch nine-head");
   expect(calls()).toContain("pr checkout 9");
   const dir = join(wtRoot, "pr-9");
   expect(git(dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "nine-head"], env));

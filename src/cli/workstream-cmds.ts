@@ -1,7 +1,9 @@
 // Workstream commands beyond single messages: ws new (new_workstream sent at v6, so failures come
 // back), ws done (a caller inside the workstream may lose its connection with its tab), ws review
 // (the worktree and its pr.md here, then open_review), ws pr comments, ws templates.
-import { CliError, clientFailure, errorText, noServerError, print, printJson, send, show, sock, globals } from "./common";
+import { CliError, clientFailure, errorText, noServerError, print, printError, printJson, send, show, sock, globals } from "./common";
+import { readStdinBounded } from "../safe-file";
+import { MAX_PROMPT_CHARS } from "../features/agents/queue";
 import type { HandlerInput } from "./handlers";
 import { request, NoServer } from "../client/request";
 import { WsError } from "../protocol/errors";
@@ -13,8 +15,12 @@ export async function newWorkstream({ fields }: HandlerInput): Promise<void> {
   if (fields.branch !== undefined && fields.pr !== undefined) throw new CliError("give --branch or --pr, not both");
   // The server resolves nothing against this shell's directory: a relative --repo is made absolute here.
   if (typeof fields.repo === "string" && !fields.repo.startsWith("/") && !globals.hosts) fields.repo = `${process.cwd()}/${fields.repo}`;
+  // --prompt -: the first prompt from stdin.
+  if (fields.prompt === "-") fields.prompt = (await readStdinBounded(MAX_PROMPT_CHARS * 4)).toString("utf8").replace(/\r?\n$/, "");
   const reply = await send("new_workstream", fields, NEW_WORKSTREAM_REQUEST);
-  show(reply, `workstream ${fields.name}: pane ${reply.pane} in ${reply.workspace}, worktree ${reply.dir} on branch ${reply.branch}`);
+  // The agent's pane alone on stdout, for scripts (pane=$(ws new …)); what was made, on stderr.
+  if (!globals.json) printError(`workstream ${fields.name}: pane ${reply.pane} in ${reply.workspace}, worktree ${reply.dir} on branch ${reply.branch}${reply.prompt !== undefined ? `; prompt ${reply.prompt} queued for its agent` : ""}`);
+  show(reply, String(reply.pane));
 }
 
 export async function done({ fields }: HandlerInput): Promise<void> {

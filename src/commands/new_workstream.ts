@@ -2,6 +2,8 @@
 // answered `ok` and done afterwards, as the spec says; sent at v6 it is a request, so the CLI can
 // print the new tab's pane or say why not (not a repo, a branch that exists, a path taken, …).
 import { WsError } from "../protocol/errors";
+import { panesOf } from "../model/layout";
+import { MAX_PROMPT_CHARS } from "../features/agents/queue";
 import { PANE_START_ERRORS, defineMessage } from "./types";
 
 export default defineMessage({
@@ -21,9 +23,13 @@ export default defineMessage({
     pr: { type: "integer", min: 1, description: "Pull request to check out instead" },
     project: { type: "string", name: true, description: "Project slug to link it to" },
     repo: { type: "string", description: "v6: a directory in the git checkout to use when neither the template nor the project names a repo (older servers ignore it)" },
+    prompt: { type: "string", description: "v6: the agent's first prompt, queued (agent_send `when: idle`): typed once the agent reports it waits for input. `-` in the CLI reads it from stdin" },
   },
   replyFields: {
-    pane: { type: "integer", description: "The new tab's focused pane" },
+    pane: { type: "integer", description: "The agent's pane: the first of the template's `agent` (or `grants`) panes, else the new tab's focused pane" },
+    workstream: { type: "string", description: "The workstream's name" },
+    worktree: { type: "string", description: "The worktree (as `dir`)" },
+    prompt: { type: "integer", description: "The queued prompt's id, when `prompt` was given (ws agent queue)" },
     workspace: { type: "string", description: "The tab's workspace" },
     tab: { type: "integer", description: "The tab's id" },
     dir: { type: "string", description: "The worktree" },
@@ -38,11 +44,20 @@ export default defineMessage({
     defaults: { repo: "$PWD" },
     run: "newWorkstream",
   },
-  async handle(p, { services }) {
+  async handle(p, { services, session }) {
     const svc = services.get("workstreams");
     if (!svc) throw new WsError("workstreams are not supported by this ws build", "unsupported");
     if (p.project !== undefined) services.get("projects")?.check(p.project);
+    const agents = services.get("agents");
+    if (p.prompt !== undefined) {
+      if (!agents) throw new WsError("agents are not supported by this ws build: no prompt can be queued", "unsupported");
+      if (p.prompt.length > MAX_PROMPT_CHARS) throw new WsError(`a prompt is at most ${MAX_PROMPT_CHARS} characters, this one ${p.prompt.length}`, "invalid_params", { param: "prompt", limit: MAX_PROMPT_CHARS });
+    }
     const r = await svc.create(p);
-    return { type: "pane", pane: r.tab.focused, workspace: r.ws.name, tab: r.tab.id, dir: r.dir, branch: r.branch };
+    // The template's agent pane (marked `agent`, or given grants), else the pane the person sees.
+    const pane = panesOf(r.tab.layout).find((id) => session.panes.get(id)?.startGrants !== undefined) ?? r.tab.focused;
+    // Typed when the agent first reports it waits for input, through the queue (ws agent queue).
+    const queued = p.prompt !== undefined && p.prompt !== "" ? agents!.queue.add(pane, p.prompt, "idle").prompt.id : undefined;
+    return { type: "pane", pane, workspace: r.ws.name, tab: r.tab.id, workstream: p.name, dir: r.dir, worktree: r.dir, branch: r.branch, ...(queued !== undefined ? { prompt: queued } : {}) };
   },
 });

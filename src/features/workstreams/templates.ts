@@ -72,7 +72,8 @@ const BUILTIN_TEXT: Record<string, string> = {
 #
 # The layout is the tree \`ws layout apply\` takes: a pane, or a split of two nodes.
 # Panes: command (argv), cwd (relative to the worktree), label, env, keep; agent = true for a pane
-# that runs an agent (its grants: self), or grants = "report"|"self"|"workspace"|"control"; box = true to run
+# that runs an agent (its grants: self; ws new --prompt types into it), or grants = "report"|"self"|"workspace"|"control";
+# resume = ["claude", "--resume", "{session}"] (how a restore resumes its agent) or false; box = true to run
 # the pane's program in a sandbox (docs/security.md#boxes; network = false takes its network,
 # box_write = ["~/.cache/x"] lets it write more).
 # Placeholders: {name} {branch} {dir} {repo} {pr} {url} {context} {review_command}. One fills only
@@ -338,6 +339,10 @@ export function instantiate(t: Template, given: Vars, dir: string, workstream: s
     if (n.box !== undefined) leaf.box = n.box;
     if (n.network !== undefined) leaf.network = n.network;
     if (n.box_write !== undefined) leaf.box_write = [...n.box_write];
+    // Which pane runs the agent (its grants, ws new --prompt's target) and how a restore resumes it.
+    if (n.agent) leaf.agent = true;
+    if (n.grants !== undefined) leaf.grants = n.grants;
+    if (n.resume !== undefined) leaf.resume = n.resume === false ? false : [...n.resume];
     return leaf;
   };
   const tree = walk(t.layout);
