@@ -34,10 +34,12 @@ const tabOf = async (pane: number) => {
 };
 
 test("ws new default: a worktree on a new branch from origin's main, a tab in the repo's workspace, WS_WORKSTREAM set", async () => {
-  const out = await s.ok(["new", "default", "feat-a"], { cwd: repo });
-  const pane = Number(/pane (\d+)/.exec(out)![1]);
+  // The pane alone on stdout (for scripts); what was made on stderr.
+  const made = await s.run(["new", "default", "feat-a"], { cwd: repo });
+  expect(made.stdout).toMatch(/^\d+\n$/);
+  const pane = Number(made.stdout);
   const dir = join(wtRoot, "feat-a");
-  expect(out).toContain(`worktree ${dir} on branch feat-a`);
+  expect(made.stderr).toContain(`pane ${pane} in app, worktree ${dir} on branch feat-a`);
   expect(existsSync(join(dir, "README.md"))).toBe(true);
   expect(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"], env)).toBe("feat-a");
   expect(git(dir, ["rev-parse", "HEAD"], env)).toBe(git(repo, ["rev-parse", "origin/main"], env));
@@ -263,10 +265,10 @@ test("--project: the repo comes from the project, an unknown one is refused; a t
     join(s.root, "config", "ws", "templates", "editor.toml"),
     `[layout]\ntype = "split"\ndirection = "right"\nratio = 0.5\n\n[layout.first]\ntype = "pane"\nlabel = "editor"\ncommand = ["nvim", "--clean", "README.md"]\n\n[layout.second]\ntype = "pane"\n`,
   );
-  const out = await s.ok(["new", "editor", "ed-1", "--project", "proj1"], { cwd: elsewhere });
+  const out = await s.run(["new", "editor", "ed-1", "--project", "proj1"], { cwd: elsewhere });
   const dir = join(wtRoot, "ed-1");
-  expect(out).toContain(`worktree ${dir}`);
-  const layout = await s.v6({ type: "layout_export", pane: Number(/pane (\d+)/.exec(out)![1]) });
+  expect(out.stderr).toContain(`worktree ${dir}`);
+  const layout = await s.v6({ type: "layout_export", pane: Number(out.stdout) });
   const [editor, shell] = layout.panes as number[];
   expect(((layout.root as SplitNode).first as PaneNode).command?.slice(0, 2)).toEqual(["nvim", "--listen"]);
   expect((await s.list()).flatMap((w) => w.tabs).find((t) => t.panes.includes(editor!))?.project).toBe("proj1");
@@ -315,7 +317,7 @@ test("subscribers see workstream_created and workstream_closed", async () => {
 test("ws new inside a workstream's worktree makes a sibling from the main clone", async () => {
   const inside = (await s.v6({ type: "new_workstream", template: "default", name: "sib-a", repo })).dir as string;
   const r = await s.run(["new", "default", "sib-b"], { cwd: inside });
-  expect(r.stderr).toBe("");
-  expect(r.stdout).toContain(`worktree ${join(wtRoot, "sib-b")} on branch sib-b`);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(`worktree ${join(wtRoot, "sib-b")} on branch sib-b`);
   expect(git(repo, ["worktree", "list"], env)).toContain(join(wtRoot, "sib-b"));
 }, 30_000);
