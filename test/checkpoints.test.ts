@@ -273,3 +273,22 @@ test("restore swaps a file and a directory of the same name, both ways, and a sy
   expect(readFileSync(join(dir, "x/y/z.txt"), "utf8")).toBe("deep\n");
   expect(readFileSync(join(dir, "link"), "utf8")).toBe("now a file\n");
 }, 30_000);
+
+test("ws review note queues the note for the workstream's agent as its next prompt", async () => {
+  const { dir, pane } = await workstream("cp-note");
+  const log = join(s.root, `prompts.${pane}`);
+  // Found from the worktree's directory; the agent is idle, so the queue types it at once.
+  const r = await s.run(["review", "note", "rename the helper"], { cwd: dir });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  await waitFor("the note to reach the agent", () => existsSync(log) && readFileSync(log, "utf8").includes("rename the helper\n"));
+  // Mid-turn, it waits in the queue for the agent's next wait for input.
+  await fire(pane, "UserPromptSubmit");
+  await waitFor("the agent to work", async () => (await status(pane)) === "working");
+  const queued = await s.run(["review", "note", "and add a test", "--name", "cp-note"]);
+  expect(queued.stdout).toContain("queued for the agent of cp-note");
+  expect(readFileSync(log, "utf8")).not.toContain("and add a test");
+  await fire(pane, "Stop");
+  await waitFor("the queued note to be typed", () => readFileSync(log, "utf8").includes("and add a test\n"), 20_000);
+  await s.ok(["done", "cp-note", "--force"]);
+}, 60_000);

@@ -137,6 +137,12 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "completion",
   },
   {
+    path: "review note",
+    summary: "Queue a review note for the workstream's agent: typed as its next prompt (through the prompt queue, as ws agent send --when idle)",
+    params: [arg("text", "The note", true), flag("name", "string", "The workstream (default: $WS_WORKSTREAM, else the worktree this runs in)")],
+    run: "reviewNote",
+  },
+  {
     path: "diff",
     summary: "A workstream's changes against its base (where its branch left the remote's default branch): committed, uncommitted and untracked alike (default: the workstream this runs in)",
     params: [arg("name", "The workstream (default: $WS_WORKSTREAM, else the worktree this runs in)")],

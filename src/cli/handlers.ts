@@ -67,6 +67,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   ship: from(() => import("./ship-cmds"), "ship"),
   templatesList: from(workstreams, "templatesList"),
   diff: from(workstreams, "diff"),
+  reviewNote: from(workstreams, "reviewNote"),
   templatesShow: from(workstreams, "templatesShow"),
   projectNew: from(projects, "projectNew"),
   projectList: from(projects, "projectList"),

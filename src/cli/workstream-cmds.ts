@@ -112,3 +112,13 @@ export async function diff({ fields }: HandlerInput): Promise<void> {
     })(),
   );
 }
+
+/** ws review note TEXT: the note joins the workstream's agent's prompt queue (agent_send with
+ * when idle): typed at once when the agent waits for input, else when it next does. */
+export async function reviewNote({ fields }: HandlerInput): Promise<void> {
+  const { whichWorkstream } = await import("../features/workstreams/which");
+  const which = whichWorkstream(fields.name as string | undefined, { usePane: false });
+  if (!which || !("name" in which)) throw new CliError("which workstream? ws review note TEXT --name NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  const reply = await send("agent_send", { to: which.name, text: String(fields.text), when: "idle" });
+  show(reply, reply.queued ? `queued for the agent of ${which.name} (pane ${reply.pane}): its next prompt (ws agent queue shows it)` : `typed into the agent of ${which.name} (pane ${reply.pane})`);
+}

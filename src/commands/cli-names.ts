@@ -15,7 +15,7 @@ export const RUN_NAMES = [
   "sessionInfo", "describe", "call", "events", "tabList", "attach", "keys", "hooks", "report",
   "agentSend", "approvalHook", "run", "popup", "paneList", "proxy", "remoteInstall", "tmuxShim", "tmuxCommand",
   "newWorkstream", "done", "checkpoint", "review", "prComments", "ship", "templatesList",
-  "templatesShow", "diff", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
+  "templatesShow", "diff", "reviewNote", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
   "projectHandoff", "open", "selfUpdate", "completion", "batch", "box",
 ] as const;
 export type RunName = (typeof RUN_NAMES)[number];
