@@ -155,6 +155,42 @@ describe("copy mode works in cells", () => {
     expect(await copyOf(() => type("vllllly"))).toBe("target");
   });
 
+  test("vi's motions: w b e, W E, f T ; ,, ^, { }", async () => {
+    enter();
+    await search("?", "日本語");
+    // On "日本語テキスト target after": w to target, e to its end, b back to its start.
+    expect(await copyOf(() => type("wve" + "y"))).toBe("target");
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("wwvEy"))).toBe("after");
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("wwbvey"))).toBe("target");
+    enter();
+    await search("?", "日本語");
+    // f finds a character, t stops before one, ; repeats, , goes back.
+    expect(await copyOf(() => type("fav$y"))).toBe("arget after");
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("fa;v$y"))).toBe("after");
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("fa;,v$y"))).toBe("arget after");
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("$Tgv$y"))).toBe("et after");
+    enter();
+    await search("?", "hello");
+    expect(await copyOf(() => type("$^vy"))).toBe("✅");
+    // } goes to the blank line after the text, { back to the one before it.
+    enter();
+    await search("?", "日本語");
+    expect(await copyOf(() => type("}kVy"))).toBe("end-of-text");
+    enter();
+    await search("?", "end-of-text");
+    expect(await copyOf(() => type("}{jVy"))).not.toBe("end-of-text");
+  });
+
   test("$ goes to the last character of a CJK line: 0v$y copies the whole line", async () => {
     enter();
     await search("?", "日本語");

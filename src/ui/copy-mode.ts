@@ -26,7 +26,19 @@ export interface CopyMode {
   /** The search's matches on screen, by viewport row: [start, end) columns; made for one view. */
   shown?: { key: string; rows: [number, number][][] };
   message?: string;
+  /** f F t T typed: the next key is the character to find. */
+  finding?: Find["kind"];
+  /** The last f F t T, which ; repeats and , reverses. */
+  lastFind?: Find;
 }
+
+interface Find {
+  kind: "f" | "F" | "t" | "T";
+  ch: string;
+}
+
+/** How far { and } look for a blank line (then they stop there, as at the history's ends). */
+const PARAGRAPH_SCAN = 1000;
 
 export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search"; forward: boolean };
 
@@ -61,6 +73,74 @@ function moveX(cm: CopyMode, t: Screen, dx: number) {
   if (dx < 0) x = charStart(row, x);
   else if (row?.widths[x] === 0) x = Math.min(t.cols - 1, x + 1);
   cm.x = x;
+}
+
+/** A cell's class for vi's word motions: 0 blank, 1 word (letters, digits, _), 2 other; with
+ * `big` (W B E), every non-blank is one class. */
+function cellClass(text: string, big: boolean): number {
+  if (text === "" || /^\s$/u.test(text)) return 0;
+  if (big) return 1;
+  return /^[\p{L}\p{N}_]/u.test(text) ? 1 : 2;
+}
+
+/** w b e W B E on the cursor's row: the cell the motion lands on (the row's ends at most). */
+function wordMotion(row: CellRow | undefined, x: number, motion: string): number {
+  if (!row) return x;
+  const big = motion === motion.toUpperCase();
+  const m = motion.toLowerCase();
+  // The row's characters (a wide character's right half skipped), as [cell, class].
+  const chars: [number, number][] = [];
+  row.cells.forEach((text, i) => {
+    if (row.widths[i] !== 0) chars.push([i, cellClass(text, big)]);
+  });
+  let at = chars.findIndex(([cell]) => cell >= x);
+  if (at < 0) return x;
+  const cls = (i: number) => chars[i]![1];
+  if (m === "w") {
+    const start = cls(at);
+    while (at < chars.length - 1 && cls(at) === start && start !== 0) at++;
+    while (at < chars.length - 1 && cls(at) === 0) at++;
+  } else if (m === "e") {
+    if (at < chars.length - 1) at++;
+    while (at < chars.length - 1 && cls(at) === 0) at++;
+    while (at < chars.length - 1 && cls(at + 1) === cls(at)) at++;
+  } else {
+    if (at > 0) at--;
+    while (at > 0 && cls(at) === 0) at--;
+    while (at > 0 && cls(at - 1) === cls(at)) at--;
+  }
+  return chars[at]![0];
+}
+
+/** f F t T: the cell found on the cursor's row, or undefined when the character isn't there. */
+function findOnRow(row: CellRow | undefined, x: number, f: Find): number | undefined {
+  if (!row) return undefined;
+  const forward = f.kind === "f" || f.kind === "t";
+  const till = f.kind === "t" || f.kind === "T";
+  // A repeated t/T starts past the character it stopped before, as vim's ; does.
+  const from = forward ? x + (till ? 2 : 1) : x - (till ? 2 : 1);
+  for (let i = from; forward ? i < row.cells.length : i >= 0; i += forward ? 1 : -1) {
+    if (row.cells[i] !== f.ch) continue;
+    return till ? charStart(row, forward ? i - 1 : i + 1) : i;
+  }
+  return undefined;
+}
+
+/** { }: the next blank line up or down (or the last line looked at). */
+function paragraph(cm: CopyMode, t: Screen, down: boolean): void {
+  const top = topLine(cm, t);
+  const here = top + cm.y;
+  const last = t.baseY + t.rows - 1;
+  const blank = (r: CellRow | undefined) => !r || r.cells.every((c) => c === "" || c === " ");
+  let line = here;
+  for (let n = 0; n < PARAGRAPH_SCAN; n++) {
+    const next = line + (down ? 1 : -1);
+    if (next < 0 || next > last) break;
+    line = next;
+    if (blank(t.cellRows(line, line + 1)[0]) && !blank(t.cellRows(line + (down ? -1 : 1), line + (down ? 0 : 2))[0])) break;
+  }
+  moveY(cm, t, line - here);
+  cm.x = 0;
 }
 
 /** The selection's ends in order (line mode: whole lines). */
@@ -146,6 +226,15 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   const ctrl = (mods & CONTROL) !== 0;
   const page = Math.max(1, t.rows - 1);
   cm.message = undefined;
+  if (cm.finding) {
+    const kind = cm.finding;
+    cm.finding = undefined;
+    if (ch === undefined || ctrl) return { kind: "none" };
+    cm.lastFind = { kind, ch };
+    const x = findOnRow(cursorRow(cm, t), cm.x, cm.lastFind);
+    if (x !== undefined) cm.x = x;
+    return { kind: "none" };
+  }
   // Escape clears a selection first, as tmux's copy mode does; then it leaves.
   if (c === "Esc" && cm.anchor) cm.anchor = undefined;
   else if (c === "Esc" || (ch === "q" && !ctrl) || (ctrl && ch === "c")) return { kind: "exit" };
@@ -160,7 +249,20 @@ export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
   else if (ch === "g") { cm.offset = maxOffset(t); cm.y = 0; }
   else if (ch === "G") { cm.offset = 0; cm.y = t.rows - 1; }
   else if (ch === "0" || c === "Home") cm.x = 0;
+  else if (ch === "^") cm.x = Math.max(0, cursorRow(cm, t)?.cells.findIndex((cell) => cell !== "" && cell !== " ") ?? 0);
   else if (ch === "$" || c === "End") cm.x = lastTextCell(cursorRow(cm, t));
+  else if (!ctrl && ch !== undefined && "wbeWBE".includes(ch)) cm.x = wordMotion(cursorRow(cm, t), cm.x, ch);
+  else if (!ctrl && ch !== undefined && "fFtT".includes(ch)) cm.finding = ch as Find["kind"];
+  else if (!ctrl && (ch === ";" || ch === ",") && cm.lastFind) {
+    const reverse: Record<Find["kind"], Find["kind"]> = { f: "F", F: "f", t: "T", T: "t" };
+    const f = ch === ";" ? cm.lastFind : { kind: reverse[cm.lastFind.kind], ch: cm.lastFind.ch };
+    const x = findOnRow(cursorRow(cm, t), cm.x, f);
+    if (x !== undefined) cm.x = x;
+  }
+  else if (!ctrl && ch === "H") cm.y = 0;
+  else if (!ctrl && ch === "M") cm.y = (t.rows - 1) >> 1;
+  else if (!ctrl && ch === "L") cm.y = t.rows - 1;
+  else if (!ctrl && (ch === "{" || ch === "}")) paragraph(cm, t, ch === "}");
   else if (ch === "v" || ch === " " || ch === "V") {
     const lines = ch === "V";
     // v and V switch between character and line selection as vim's do; the same key again ends it.
