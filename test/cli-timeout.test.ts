@@ -52,6 +52,17 @@ describe("a stopped server (SIGSTOP)", () => {
     expect(bad.stderr).toContain("--timeout is a whole number of milliseconds");
   }, 60_000);
 
+  test("a wait given --timeout ends by it, as timeout(1): exit 124 soon after, though the server never answers", async () => {
+    const r = await timed(s, ["wait", "output", "1", "never-printed", "--timeout", "3000"]);
+    expect(r.code).toBe(124);
+    expect(r.stderr).toContain(`ws: timed out after 3000 ms: the ws server on ${s.sock} did not answer`);
+    expect(r.ms).toBeGreaterThanOrEqual(3000);
+    expect(r.ms).toBeLessThan(3000 + 2000 + 8000);
+    const j = await s.run(["--json", "wait", "pane", "7", "--timeout", "1000"]);
+    expect(j.code).toBe(124);
+    expect(JSON.parse(j.stdout)).toMatchObject({ type: "error", code: "timeout" });
+  }, 60_000);
+
   test("with no --timeout a request gives up at 10 s", async () => {
     const r = await timed(s, ["workspace", "list"]);
     expect(r.code).toBe(1);

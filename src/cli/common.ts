@@ -79,10 +79,21 @@ export function errorText(reply: ReplyObject): string {
  * --timeout changes the last two.
  */
 export function replyDeadline(entry: MessageInfo, fields: Record<string, unknown>): number {
+  const own = ownTimeout(entry, fields);
+  if (own !== undefined) return own === 0 ? 0 : own + WAIT_REPLY_GRACE_MS;
+  return globals.timeoutMs ?? (entry.longRunning ? 10 * 60_000 : REPLY_TIMEOUT_MS);
+}
+
+/** How long past a wait's own timeout the CLI waits for the server to say so: a server that says
+ * nothing by then (stopped, stuck) has let the wait run out all the same. */
+const WAIT_REPLY_GRACE_MS = 2000;
+
+/** A long-running request's own `timeout` (a wait's), in ms; undefined when it has none. */
+function ownTimeout(entry: MessageInfo, fields: Record<string, unknown>): number | undefined {
+  if (!entry.longRunning) return undefined;
   const wait = fields.wait as { timeout?: unknown } | undefined;
   const timeout = typeof fields.timeout === "number" ? fields.timeout : wait && typeof wait === "object" ? (wait.timeout ?? 0) : undefined;
-  if (entry.longRunning && typeof timeout === "number") return timeout === 0 ? 0 : timeout + 10_000;
-  return globals.timeoutMs ?? (entry.longRunning ? 10 * 60_000 : REPLY_TIMEOUT_MS);
+  return typeof timeout === "number" ? timeout : undefined;
 }
 
 /** A request that got no reply, as the CLI's error: no server, no answer in time, or a failure here. */
@@ -114,6 +125,10 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
     if (reply.type === "error" && reply.plain && entry.since < VERSION && /protocol version \d+ not supported/.test(String(reply.message)))
       reply = await ask({ v: entry.since, type, ...fields });
   } catch (e) {
+    const own = ownTimeout(entry, fields);
+    // A wait given --timeout ends by it, as timeout(1), even when the server never answers.
+    if (e instanceof NoAnswer && own)
+      throw new CliError(`timed out after ${own} ms: the ws server on ${serverName(sock())} did not answer (is it stopped or stuck?)`, WAIT_TIMEOUT_EXIT, "timeout");
     throw clientFailure(e);
   }
   if (reply.type === "error") {
