@@ -177,3 +177,13 @@ test("ws tmux COMMAND… runs a tmux command line through the same parser; -h is
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain("unknown command: frobnicate");
 }, 30_000);
+
+test("ws doctor says ws doesn't read ~/.tmux.conf, when there is one", async () => {
+  const home = join(s.root, "home-with-tmux-conf");
+  mkdirSync(home, { recursive: true });
+  const without = await s.run(["doctor"], { env: { HOME: home } });
+  expect(without.stdout).not.toContain(".tmux.conf");
+  writeFileSync(join(home, ".tmux.conf"), "set -g mouse on\n");
+  const r = await s.run(["doctor"], { env: { HOME: home } });
+  expect(r.stdout).toContain(`ws doesn't read ${join(home, ".tmux.conf")}`);
+}, 30_000);
