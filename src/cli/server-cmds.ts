@@ -25,11 +25,12 @@ export function stateDir(): string {
 /** How long `ws start` waits for a server that shows no progress (WS_START_WAIT_MS, for tests). */
 const START_WAIT_MS = Number(process.env.WS_START_WAIT_MS) > 0 ? Number(process.env.WS_START_WAIT_MS) : 10_000;
 
-export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, command: string[] = [], local = false): Promise<void> {
+/** Start a server on `path` unless one runs there; whether this call started it. */
+export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, command: string[] = [], local = false): Promise<boolean> {
   const state = await probeSocket(path);
   if (state === "live") {
     if (command.length) throw new CliError(`a ws server already runs on ${path}; ${command[0]} was not started (use ws tab new -- …)`);
-    return;
+    return false;
   }
   mkdirSync(stateDir(), { recursive: true, mode: 0o700 });
   const log = join(stateDir(), basename(path).replace(/\.sock$/, "") + ".log");
@@ -63,7 +64,10 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   let logSize = logStart;
   let looked = 0;
   while (Date.now() < deadline) {
-    if ((await probeSocket(path, 200)) === "live") return printStartWarnings(log, logStart);
+    if ((await probeSocket(path, 200)) === "live") {
+      printStartWarnings(log, logStart);
+      return true;
+    }
     if (proc.exitCode !== null) break;
     if (Date.now() - looked > 250) {
       looked = Date.now();
@@ -112,8 +116,10 @@ function printStartWarnings(log: string, from: number): void {
 
 /** ws start [-- CMD…]: the command runs in the first pane. */
 export async function start({ fields }: HandlerInput): Promise<void> {
-  await startDaemon(sock(), undefined, fields.command as string[]);
-  if (globals.json) printJson({ type: "ok", socket: sock() });
+  const started = await startDaemon(sock(), undefined, fields.command as string[]);
+  // Starting what already runs is no failure (a script may start it to be sure), but it says so.
+  if (!started && !globals.json) printError(`ws: a ws server already runs on ${sock()}; nothing started`);
+  if (globals.json) printJson({ type: "ok", socket: sock(), started });
 }
 
 export async function server({ fields }: HandlerInput): Promise<void> {
