@@ -4,7 +4,8 @@
 // its registry entry says; the scope tests check which panes and workspaces a level reaches; an
 // agent running in a shell pane lowers it to `self` until it exits; the person raises.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { MESSAGES } from "../src/commands";
 import type { MessageEntry } from "../src/commands/types";
 import { paneSocketDir, paneSocketPath } from "../src/paths";
@@ -160,3 +161,19 @@ describe("pane sockets and grants", () => {
     await s.v6({ type: "pane_send_keys", pane: pane as number, keys: ["C-c"] });
   }, 60_000);
 });
+
+test("keys.toml grants: the panes the person opens get less than control", async () => {
+  const s = new TestServer();
+  mkdirSync(join(s.root, "config", "ws"), { recursive: true });
+  writeFileSync(join(s.root, "config", "ws", "keys.toml"), 'grants = "workspace"\n');
+  await s.start();
+  try {
+    expect(await s.v6({ type: "pane_grants", pane: 1 })).toMatchObject({ level: "workspace", granted: "workspace" });
+    const { pane } = await s.v6({ type: "tab_new", cwd: s.root, command: ["sleep", "600"] });
+    expect(await s.v6({ type: "pane_grants", pane })).toMatchObject({ level: "workspace" });
+    // The person still raises one.
+    expect(await s.v6({ type: "pane_grant", pane, level: "control" })).toMatchObject({ level: "control", by_person: true });
+  } finally {
+    await s.stop();
+  }
+}, 60_000);

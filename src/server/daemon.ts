@@ -11,6 +11,8 @@ import { createListener } from "./listener";
 import { PaneSockets } from "./pane-sockets";
 import { trustRefusal } from "./trust";
 import { GrantService } from "../features/grants/service";
+import { PERSON_PANE_DEFAULT, isGrantLevel, type GrantLevel } from "../protocol/grants";
+import { parseKeysToml, readKeysToml } from "../keys-toml";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { boxSettings } from "../model/box";
@@ -50,6 +52,17 @@ export interface DaemonHooks {
 }
 
 export class ServerStartError extends Error {}
+
+/** keys.toml's `grants`: what the panes the person opens get (control unless it says less). Read
+ * when the server starts; a file that can't be read is the keymap's to report. */
+function personGrants(env: Record<string, string | undefined>): GrantLevel {
+  try {
+    const g = parseKeysToml(readKeysToml(env)).grants;
+    return isGrantLevel(g) ? g : PERSON_PANE_DEFAULT;
+  } catch {
+    return PERSON_PANE_DEFAULT;
+  }
+}
 
 export function infoPath(socketPath: string): string {
   return socketPath.replace(/\.sock$/, "") + ".info.json";
@@ -97,7 +110,7 @@ export class Daemon implements FeatureHost {
     // of this daemon's life has a seq.
     this.services = new Services(new Control(this.session, this.bootId, this.startedAt));
     // Grants are the daemon's own, not an optional feature: every connection is checked.
-    this.grants = new GrantService(this.session, (pane) => this.services.get("agents")?.status(pane) !== undefined);
+    this.grants = new GrantService(this.session, (pane) => this.services.get("agents")?.status(pane) !== undefined, personGrants(process.env));
     this.services.provide("grants", this.grants);
     const tmux = opts.hooks?.tmuxLines?.(this);
     if (tmux) this.services.provide("tmux", tmux);

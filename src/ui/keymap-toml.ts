@@ -1,6 +1,7 @@
 // keys.toml → the keymap: the keys after the prefix and without it, which ask y/n first, and the
 // settings (clipboard, titles, [status], tmux_shim). Every problem is a warning naming the file and
 // line; the defaults stay in force for it. Reading the file is src/keys-toml.ts's.
+import { GRANT_LEVELS, isGrantLevel } from "../protocol/grants";
 import { tomlProblem } from "../toml-problem";
 import { FileReadError } from "../safe-file";
 import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
@@ -12,7 +13,7 @@ import { parseKeyName } from "./keymap-names";
 import { checkFormat, type StatusFormat } from "./status-format";
 
 /** The settings keys.toml takes, with tmux's names where tmux has the setting. */
-const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "tmux_shim", "box", "box_agents"];
+const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "tmux_shim", "box", "box_agents", "grants"];
 
 /** Command lines that answer approvals: bound only after the prefix. */
 const ANSWERS_APPROVALS = /^\s*(approve|deny)\b|\bapproval_answer\b/;
@@ -169,6 +170,9 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
         else status[part] = text as string;
       }
       keymap.status = status;
+    } else if (k === "grants") {
+      // Read by the server when it starts (server/daemon.ts): the grants of panes the person opens.
+      if (!isGrantLevel(v)) warnings.push(`${where(k)}: grants must be one of ${GRANT_LEVELS.map((g) => JSON.stringify(g)).join(", ")}; panes keep control`);
     } else if (k === "tmux_shim" || k === "box" || k === "box_agents") {
       // Read by the server when it starts (src/tmux-shim/server.ts, src/model/box.ts).
       if (typeof v !== "boolean") warnings.push(`${where(k)}: ${k} must be true or false`);

@@ -39,6 +39,8 @@ export class GrantService {
   constructor(
     private session: Session,
     private agentReports: (pane: number) => boolean = () => false,
+    /** What a pane the person opens gets (keys.toml `grants`: control unless it says less). */
+    private personDefault: GrantLevel = PERSON_PANE_DEFAULT,
   ) {
     this.off = session.bus.on((e) => {
       if (e.type === "pane_closed") {
@@ -60,7 +62,7 @@ export class GrantService {
   }
 
   granted(pane: number): GrantLevel {
-    return this.panes.get(pane)?.level ?? this.session.panes.get(pane)?.startGrants ?? PERSON_PANE_DEFAULT;
+    return this.panes.get(pane)?.level ?? this.session.panes.get(pane)?.startGrants ?? this.personDefault;
   }
 
   /** The level the pane's socket answers with now. A pane not (or no longer) in the model gets
@@ -113,7 +115,7 @@ export class GrantService {
 
   /** The grants a pane started from `creator`'s socket gets: what was asked (never above the
    * creator's own level), else the creator's level, else (from the person) `fallback`. */
-  forNewPane(asked: GrantLevel | undefined, creatorLevel: GrantLevel | undefined, fallback: GrantLevel = PERSON_PANE_DEFAULT): GrantLevel {
+  forNewPane(asked: GrantLevel | undefined, creatorLevel: GrantLevel | undefined, fallback: GrantLevel = this.personDefault): GrantLevel {
     if (creatorLevel === undefined) return asked ?? fallback;
     if (asked !== undefined && rank(asked) > rank(creatorLevel))
       throw new WsError(`a pane may start panes with at most its own grants (${creatorLevel}), not ${asked}; only the person raises grants`, "forbidden", { param: "grants", grant: "person" });
@@ -147,7 +149,7 @@ export class GrantService {
   /** What a save keeps: the grants given to panes that differ from the default. */
   saved(pane: number): GrantLevel | undefined {
     const level = this.granted(pane);
-    return level !== PERSON_PANE_DEFAULT ? level : undefined;
+    return level !== this.personDefault ? level : undefined;
   }
 }
 
