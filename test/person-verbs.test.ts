@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { inboxOf, standInApprovalAgent, waitInbox } from "./approval-rig";
 import { TestServer, waitFor, wsArgv } from "./harness";
+import { attachTerminal } from "./outer-terminal";
 
 const REAL_TMUX = Bun.which("tmux");
 
@@ -18,7 +19,8 @@ describe("person verbs from a pane", () => {
   let agent: ReturnType<typeof standInApprovalAgent>;
 
   beforeAll(async () => {
-    s = new TestServer({ env: { TMUX_TMPDIR: "" } });
+    // The Dashboard's pause after a non-key open, long enough that no machine's load outlasts it.
+    s = new TestServer({ env: { TMUX_TMPDIR: "", WS_DASHBOARD_ANSWER_DELAY_MS: "600000" } });
     s.env.TMUX_TMPDIR = s.root; // a real tmux started from a pane keeps its socket here
     ws = join(s.root, "ws-wrapper");
     writeFileSync(ws, `#!/bin/sh\nexec ${wsArgv().map((a) => `'${a}'`).join(" ")} "$@"\n`, { mode: 0o755 });
@@ -115,6 +117,23 @@ describe("person verbs from a pane", () => {
     expect(await s.v6({ type: "pane_grant", pane, level: "workspace" })).toMatchObject({ type: "pane_grants", level: "workspace", by_person: true });
     expect(await s.v6({ type: "pane_grant", pane, level: "control" })).toMatchObject({ level: "control" });
   }, 40_000);
+
+  test("the Dashboard opened by anything but the person's prefix key ignores y (opened by the prefix key it takes y at once: approvals-ui.test.ts)", async () => {
+    const c = await attachTerminal(s.sock, 120, 30);
+    try {
+      await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"), 20000);
+      const shown = () => waitFor("the Dashboard", async () => ((await c.screen()).some((l) => l.includes("Needs you")) ? true : undefined), 20000);
+      const gone = () => waitFor("the Dashboard closed", async () => (!(await c.screen()).some((l) => l.includes("Needs you")) ? true : undefined), 20000);
+      await s.ok(["command", "dashboard"]); // the person's CLI, outside ws: allowed, but not a key
+      await shown();
+      c.key("y");
+      c.key("q");
+      await gone(); // the y before it was read, and ignored
+      await stillWaiting();
+    } finally {
+      c.close();
+    }
+  }, 60_000);
 
   test("the person, from outside ws on the main socket, answers", async () => {
     expect((await s.ok(["approve", String(row.id)])).trim()).toBe(`allowed ${row.id} (pane 1)`);

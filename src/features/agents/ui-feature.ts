@@ -2,6 +2,7 @@
 // a bell and a desktop notification (OSC 9 and OSC 777) when an agent becomes blocked or done, and
 // the on-screen Dashboard (prefix a, or the `dashboard` command). Runs after the ui feature.
 
+import { envInt } from "../../model/limits";
 import type { Feature } from "../feature";
 import { notificationBytes } from "../../protocol/notification";
 import { controlChars } from "../../safe-text";
@@ -51,7 +52,7 @@ export function keptSelection(prev: DashboardView, selected: number, next: Dashb
 }
 
 /** How long the Dashboard ignores y and n after anything but the person's prefix key opened it. */
-export const DASHBOARD_ANSWER_DELAY_MS = 1000;
+export const DASHBOARD_ANSWER_DELAY_MS = envInt("WS_DASHBOARD_ANSWER_DELAY_MS", 1000);
 
 /** `workstreams`: the rows as known now (PR statuses a moment old; the screen never waits on gh).
  * `prev`: the Dashboard on screen and its selection, when this draws it again (a request came or went). */
