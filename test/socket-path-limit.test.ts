@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nvimListenArgv, nvimSocketPath } from "../src/features/nvim/listen";
-import { socketDir, socketPath } from "../src/paths";
+import { paneSocketPath, socketDir, socketPath } from "../src/paths";
+import { PaneSockets } from "../src/server/pane-sockets";
 import { controlPath } from "../src/remote/ssh";
 import { checkSocketPath, SOCKET_PATH_MAX, SocketPathTooLong, socketPathProblem } from "../src/socket-check";
 import { shimDir } from "../src/tmux-shim/state";
@@ -101,3 +102,22 @@ test("a real server: its socket at exactly 103 bytes starts and answers; one byt
     rmSync(over.root, { recursive: true, force: true });
   }
 }, 60_000);
+
+test("a pane's own socket: beside the main one while it fits in 103 bytes, else the pane gets the main socket, said once", () => {
+  for (const n of [bytes(base) + 2, 70, 85, 90, 91, 100].filter((n) => n > bytes(base) + 1)) {
+    const dir = dirOfLength(n);
+    const main = `${dir}/default.sock`;
+    if (bytes(main) > SOCKET_PATH_MAX) continue; // the server itself refuses this one
+    const warnings: string[] = [];
+    const sockets = new PaneSockets(main, (m) => warnings.push(m));
+    for (const id of [1, 12345]) {
+      const own = paneSocketPath(main, id);
+      const got = sockets.socketFor(id);
+      if (bytes(own) <= SOCKET_PATH_MAX) expect(got).toBe(own);
+      else expect(got).toBe(main);
+    }
+    expect(warnings.length).toBe(bytes(paneSocketPath(main, 12345)) > SOCKET_PATH_MAX ? 1 : 0);
+    if (warnings.length) expect(warnings[0]).toContain("longer than the 103");
+    sockets.closeAll();
+  }
+});
