@@ -177,3 +177,19 @@ test("keys.toml grants: the panes the person opens get less than control", async
     await s.stop();
   }
 }, 60_000);
+
+test("a pane's grants and its own socket come back after kill-server --keep", async () => {
+  const s = await new TestServer().start();
+  try {
+    const { pane } = await s.v6({ type: "tab_new", cwd: s.root, command: ["sleep", "600"] });
+    await s.v6({ type: "pane_grant", pane, level: "self" });
+    expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
+    await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
+    await s.start();
+    await waitFor("the pane's own socket again", () => existsSync(paneSocketPath(s.sock, pane as number)), 20_000);
+    expect(await ask(paneSocketPath(s.sock, pane as number), { type: "pane_grants" })).toMatchObject({ pane, level: "self" });
+    expect((await ask(paneSocketPath(s.sock, pane as number), { type: "pane_info", pane: 1 })).code).toBe("forbidden");
+  } finally {
+    await s.stop();
+  }
+}, 90_000);

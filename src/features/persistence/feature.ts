@@ -15,6 +15,7 @@ export default function persistenceFeature(): Feature {
       ws: `${WS_VERSION} (${BUILD})`,
       log: d.log,
       agents: () => d.services.get("agents"),
+      grants: () => d.services.get("grants"),
     });
     return svc;
   };

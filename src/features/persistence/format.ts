@@ -2,6 +2,7 @@
 // body as JSON. Reading checks every part before anything is used: a truncated, corrupt or newer
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
+import type { GrantLevel } from "../../protocol/grants";
 import type { Layout } from "../../model/layout";
 import type { CheckpointPolicy } from "../../model/workstream";
 import { plain, quote as quoteValue } from "../../protocol/quote";
@@ -37,6 +38,9 @@ export interface SavedPane {
   label?: string;
   /** The pane stays after its program exits (`keep`). */
   keep?: boolean;
+  /** Its grants, when not the person's default (a template's agent pane, a fan candidate, a level
+   * given): a restore gives them back (docs/security.md "Grants"). */
+  grants?: GrantLevel;
   /** The pane runs in a box (src/model/box.ts), and how: a restore boxes it again. */
   box?: { network?: boolean; write?: string[] };
   /** Its template's `resume`: the argv that resumes its agent ({session} is the id), or false: never. */

@@ -41,6 +41,7 @@ function paneOptions(p: SavedPane, savedAt?: string): NewPaneOptions & { title?:
   if (p.resume !== undefined) o.resume = p.resume;
   if (p.workstream) o.env!.WS_WORKSTREAM = p.workstream;
   if (p.keep) o.keep = true;
+  if (p.grants) o.grants = p.grants;
   // A boxed pane comes back boxed, and a pane saved unboxed stays so whatever keys.toml says now.
   o.box = p.box ? { ...p.box } : false;
   if (p.label) o.name = p.label;

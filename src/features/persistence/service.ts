@@ -2,6 +2,7 @@
 // model changes (debounced) so a crash loses at most a few seconds, saves on `shutdown_keep`, and
 // serves `session_save|restore|discard`. One save runs at a time; a request during a save queues
 // one more.
+import type { GrantLevel } from "../../protocol/grants";
 import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
 import type { ModelEvent, ModelEventType } from "../../model/events";
@@ -48,6 +49,8 @@ export interface PersistenceOptions {
   /** The agents feature's side (absent in a build without it): the status to save for a pane, and
    * a saved status given back to a restored pane. */
   agents?: () => AgentsSide | undefined;
+  /** Each pane's grants when not the default (the daemon's grants service). */
+  grants?: () => { saved(pane: number): GrantLevel | undefined } | undefined;
 }
 
 /** What persistence asks of the agents feature: statuses and prompt queues, saved and given back. */
@@ -114,6 +117,7 @@ export class PersistenceService {
       session,
       (pane) => opts.agents?.()?.savedStatus(pane),
       (pane) => opts.agents?.()?.queue.saved(pane),
+      (pane) => opts.grants?.()?.saved(pane),
     );
     this.debounceMs = opts.debounceMs ?? 500;
     this.maxDelayMs = opts.maxDelayMs ?? 2000;

@@ -2,6 +2,7 @@
 // one synchronous step, so it is consistent; scrollback text and working directories are filled in
 // afterwards, yielding between panes so a big save never stalls the daemon for long. Scrollback is
 // captured again only for panes that printed something since their last capture.
+import type { GrantLevel } from "../../protocol/grants";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
@@ -41,6 +42,7 @@ export class Snapshotter {
     private session: Session,
     private agentOf: (pane: number) => SavedAgent | undefined = () => undefined,
     private promptsOf: (pane: number) => SavedPrompt[] | undefined = () => undefined,
+    private grantsOf: (pane: number) => GrantLevel | undefined = () => undefined,
   ) {}
 
   /** A pane printed something (bus `pane_output`): its text must be taken again. */
@@ -101,6 +103,8 @@ export class Snapshotter {
             if (p?.keep) rec.keep = true;
             if (p?.box) rec.box = { ...p.box };
             if (p?.resume !== undefined) rec.resume = p.resume === false ? false : [...p.resume];
+            const grants = p && this.grantsOf(id);
+            if (grants) rec.grants = grants;
             const agent = p && this.agentOf(id);
             if (agent) rec.agent = agent;
             const prompts = p && this.promptsOf(id);

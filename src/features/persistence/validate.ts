@@ -2,6 +2,7 @@
 // here (types, ranges, names, the layout tree). One bad pane, tab or workspace is left out with a
 // note in `skipped`; a body with nothing usable left is refused whole (the caller sets the file
 // aside). What comes out can be restored without further checks.
+import { isGrantLevel } from "../../protocol/grants";
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
@@ -73,6 +74,8 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
   if (p.keep === true) pane.keep = true;
+  if (isGrantLevel(p.grants)) pane.grants = p.grants;
+  else if (p.grants !== undefined) notes.push("its grants are not a level; it gets the default");
   // A boxed pane stays boxed: a box whose settings are not valid comes back as a plain box.
   if (p.box !== undefined) {
     const b = p.box;
