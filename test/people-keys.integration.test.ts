@@ -131,11 +131,20 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => /ws: split --below$/.test(statusLine(s)));
     await tmux.keys("a", "Enter");
     await waitFor("a third pane", async () => (await panesOf(server)).length === 3);
-    // A mistake is said on the status line, as the CLI would say it.
+    // tmux's own words work at the prompt as they do in tmux.
     await tmux.keys("a", P, ":");
     await tmux.text("a", "new-window");
     await tmux.keys("a", "Enter");
-    await tmux.waitFor("a", /tmux's new-window; in ws: ws tab new/);
+    await tmux.waitFor("a", (s) => statusLine(s).includes("tab 2/2"));
+    await tmux.keys("a", P, ":");
+    await tmux.text("a", "kill-window");
+    await tmux.keys("a", "Enter");
+    await tmux.waitFor("a", (s) => statusLine(s).includes("tab 1/1"));
+    // A mistake is said on the status line, as the CLI would say it.
+    await tmux.keys("a", P, ":");
+    await tmux.text("a", "frobnicate");
+    await tmux.keys("a", "Enter");
+    await tmux.waitFor("a", (s) => /unknown/i.test(statusLine(s)) && statusLine(s).includes("frobnicate"));
     // Output of more than one line opens a view.
     await tmux.keys("a", P, ":");
     await tmux.text("a", "pane list");
@@ -191,7 +200,7 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => !s.includes("TEMPLATE NAME"));
   });
 
-  test("prefix ! goes to the next blocked agent; the dashboard names workspace, tab and agent", async () => {
+  test("prefix g goes to the next blocked agent; the dashboard names workspace, tab and agent", async () => {
     await server.ok(["tab", "new", "--name", "beta", "--workspace", "main"]);
     const ids = await panesOf(server);
     const agentPane = Math.max(...ids);
@@ -199,7 +208,7 @@ describe("default keys", () => {
     expect(r.code).toBe(0);
     await waitFor("the agent blocked", async () => (await server.v6({ type: "dashboard" })).agents?.some((a) => a.status === "blocked"));
     await tmux.keys("a", P, "1");
-    await tmux.keys("a", P, "!");
+    await tmux.keys("a", P, "g");
     await tmux.waitFor("a", (s) => statusLine(s).includes(`pane ${agentPane} `));
     await tmux.keys("a", P, "a");
     await tmux.waitFor("a", "Dashboard");
@@ -259,7 +268,10 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
     writeFileSync(file, 'prefix = "C-a"\n[status]\nleft = "{nope}"\n');
     await tmux.keys("b", "C-a", "r");
     await tmux.waitFor("b", /keys\.toml:3: status left unknown field \{nope\}/);
-    const json = JSON.parse(await server.ok(["--json", "config", "reload"]));
+    // Problems are reported and the reload exits non-zero, so a script notices.
+    const reload = await server.run(["--json", "config", "reload"]);
+    expect(reload.code).toBe(1);
+    const json = JSON.parse(reload.stdout);
     expect(json.type).toBe("config_reloaded");
     expect(json.warnings[0]).toContain("unknown field {nope}");
   });
