@@ -4,6 +4,7 @@
 // which it reads when ROOT is the daemon's HOME (as TestServer's root is).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { TestServer } from "./harness";
 
 export function gitEnv(root: string): Record<string, string> {
   const cfg = join(root, "gitconfig");
@@ -38,6 +39,16 @@ export function makeRepo(root: string, env: Record<string, string>, files: Recor
   git(repo, ["push", "--quiet", "-u", "origin", "main"], env);
   git(repo, ["remote", "set-head", "origin", "main"], env);
   return { repo, remote };
+}
+
+/** A TestServer, not yet started, whose daemon and CLI use the test's git configuration, with
+ * `app` made by makeRepo; `wtRoot` is where ws puts app's worktrees. */
+export function gitServer(files: Record<string, string> = {}): { s: TestServer; env: Record<string, string>; repo: string; wtRoot: string } {
+  const s = new TestServer();
+  const env = gitEnv(s.root);
+  Object.assign(s.env, env);
+  const { repo } = makeRepo(s.root, env, files);
+  return { s, env, repo, wtRoot: join(s.root, "data", "ws", "worktrees", "app") };
 }
 
 /** A stand-in `gh` on PATH: answers `pr view` from $GH_STANDIN/pr.json, `api graphql` from

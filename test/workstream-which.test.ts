@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
-import { git, gitEnv, makeRepo } from "./git-rig";
+import { git, gitServer } from "./git-rig";
 
 let s: TestServer;
 let env: Record<string, string>;
@@ -13,11 +13,7 @@ let repo: string;
 let wtRoot: string;
 
 beforeAll(async () => {
-  s = new TestServer();
-  env = gitEnv(s.root);
-  Object.assign(s.env, env);
-  ({ repo } = makeRepo(s.root, env));
-  wtRoot = join(s.root, "data", "ws", "worktrees", "app");
+  ({ s, env, repo, wtRoot } = gitServer());
   await s.start();
   // A tab besides the workstreams', so ws done never closes the last one.
   await s.ok(["new", "default", "which-a"], { cwd: repo });
