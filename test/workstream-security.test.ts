@@ -209,7 +209,8 @@ test("the issue's perl -M{branch} (from ws new NAME and through a PR's head bran
   // git as one argument: the template loads, the pane's git names the branch and runs nothing.
   writeFileSync(join(tdir, "spot-data.toml"), `[layout]\ntype = "pane"\nenv = { WS_SHOWN = "{branch}", BRANCH = "{branch}" }\ncommand = ["sh", "-c", 'git log -1 --format=%s --end-of-options "$1" > data-out.txt; printf %s "$BRANCH|$WS_SHOWN" >> data-out.txt; exec cat', "sh", "{data:branch}"]\n`);
   const made = await s.run(["new", "spot-data", "pr9", "--pr", "9"], { cwd: repo });
-  expect({ code: made.code, err: made.stderr }).toEqual({ code: 0, err: "" });
+  expect(made.code).toBe(0);
+  expect(made.stderr).toStartWith("workstream pr9: pane "); // what was made, and nothing else
   const out = await waitFor("the data pane to write what it read", () => existsSync(join(wtRoot, "pr9", "data-out.txt")) && readFileSync(join(wtRoot, "pr9", "data-out.txt"), "utf8").includes("|") && readFileSync(join(wtRoot, "pr9", "data-out.txt"), "utf8"), 20_000);
   expect(out).toBe(`PR 9\n${perlName}|${perlName}`);
   expect(markers(s.root)).toEqual([]);
@@ -228,7 +229,9 @@ test("in bash, sh, zsh, fish, python3 and node, hostile names from ws new NAME a
         args = [...args, "--pr", String(n)];
       }
       const out = await s.run(args, { cwd: repo });
-      expect({ p, from, code: out.code, err: out.stderr }).toEqual({ p, from, code: 0, err: "" });
+      // stderr says what was made (stdout is the pane id) and nothing else.
+      const problems = out.stderr.split("\n").filter((l) => l !== "" && !l.startsWith("workstream "));
+      expect({ p, from, code: out.code, problems }).toEqual({ p, from, code: 0, problems: [] });
       const dir = join(wtRoot, name);
       expect(git(dir, ["rev-parse", "--abbrev-ref", "HEAD"], env)).toBe(branch);
       expect(readFileSync(join(dir, "setup-out.txt"), "utf8")).toBe(branch);
