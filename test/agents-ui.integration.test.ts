@@ -32,7 +32,7 @@ test("notification bytes: bell, OSC 9, OSC 777, control characters stripped, con
 });
 
 test("a blocked agent is marked in the tab bar and status line, notified, and on the Dashboard", async () => {
-  const c = await attach();
+  const c = await attach(140); // wide enough for the whole row, session and detail included
   try {
     await waitFor("the first frame", async () => (await c.screen())[0]!.includes("1:"));
     const r = await s.request({ v: 2, type: "tab_new", name: "claude", cwd: s.root, command: ["bash", AGENT, "SessionStart"] });
@@ -58,7 +58,9 @@ test("a blocked agent is marked in the tab bar and status line, notified, and on
       const lines = await c.screen();
       return lines.some((l) => l.includes("Dashboard")) ? lines : undefined;
     });
-    expect(dash.some((l) => new RegExp(`! blocked .* \\(pane ${agent}\\)\\s+Claude needs your permission`).test(l))).toBe(true);
+    // The agent's row is row.ts's (as `ws dashboard` prints it): status, time, pane, workspace / tab · label, session, detail.
+    expect(dash.some((l) => new RegExp(`!\\s+\\d+[smh]  main / bash \\(pane ${agent}\\)  Claude needs your permission to use Bash`).test(l))).toBe(true);
+    expect(dash.some((l) => new RegExp(`! blocked\\s+\\d+[smh]  pane ${agent}  main / claude · bash  session standin-\\S*  \\(Claude needs your permission to use Bash\\)`).test(l))).toBe(true);
     expect(dash.some((l) => l.includes("[ new-tab ]"))).toBe(true);
     c.key("Enter");
     await waitFor("the agent's tab to be active", async () => {
@@ -80,8 +82,8 @@ test("the Dashboard shows each agent's queued prompts", async () => {
     for (const text of ["then this", "and this"]) expect(await s.v6({ type: "agent_send", to: String(agent), text, when: "idle" })).toMatchObject({ queued: true });
     c.key(" ", "CONTROL");
     c.key("a");
-    const row = await waitFor("the agent's row with its queue", async () => (await c.screen()).find((l) => l.includes(`(pane ${agent})`) && l.includes("working")));
-    expect(row).toContain("[2 queued]");
+    const row = await waitFor("the agent's row with its queue", async () => (await c.screen()).find((l) => l.includes(`  pane ${agent}  `) && l.includes("working")));
+    expect(row).toMatch(new RegExp(`^\\s*\\S? ?working\\s+\\d+[smh]  pane ${agent}  main / busy\\b.*  \\[2 queued\\]\\s*$`));
     c.key("q");
   } finally {
     c.close();
