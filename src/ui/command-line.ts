@@ -124,6 +124,8 @@ export interface LineResult {
   status: number;
   /** What it printed, free of escape sequences, stdout first. */
   output: string;
+  /** What it printed on stderr alone, the same way cleaned. */
+  stderr?: string;
 }
 
 async function readBounded(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -162,7 +164,8 @@ export async function runCommandLine(line: string, socketPath: string, pane: num
   const timer = setTimeout(() => child.kill(), LINE_TIMEOUT_MS);
   try {
     const [out, err, status] = await Promise.all([readBounded(child.stdout), readBounded(child.stderr), child.exited]);
-    return { status, output: safeText((out + err).trimEnd()).replace(/\t/g, "  ") };
+    const clean = (text: string) => safeText(text.trimEnd()).replace(/\t/g, "  ");
+    return { status, output: clean(out + err), stderr: clean(err) };
   } finally {
     clearTimeout(timer);
   }

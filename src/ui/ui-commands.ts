@@ -60,6 +60,9 @@ export function commandLine(ui: Interface, line: string): void {
     .then(
       (result) => {
         if (!result.output && !result.status) ui.message = undefined;
+        // ws new prints the pane alone on stdout, for scripts, and the sentence on stderr: a person
+        // here reads the sentence (it names the pane) on the status line.
+        if (parsed?.path === "new" && !result.status && result.stderr) return showOutput(ui, `ws ${line}`, { status: 0, output: result.stderr });
         showOutput(ui, `ws ${line}`, result);
       },
       (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
