@@ -111,8 +111,13 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
       expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
       expect(info.command.slice(-3)).toEqual([base, cmp.candidates[i]!.tree, "--"]);
       // The untracked file's lines are on screen (Neovim's diff shows the first file: README.md or cand-K.txt).
+      // Three panes across 80 columns leave Neovim's two windows about 10 columns of text each, too
+      // narrow for the line: zoomed, the pane is the whole width and Neovim evens its windows on
+      // the resize (without that, its split kept whatever widths it started with).
       const k = cmp.candidates[i]!.k;
+      if (nvim) await s.ok(["pane", "zoom", String(pane)]);
       await s.waitScreen(pane, new RegExp(`touched by ${k}|candidate ${k} line 1`), 20_000);
+      if (nvim) await s.ok(["pane", "zoom", String(pane)]);
     }
     // The worktree's own index is untouched: the untracked file is still untracked.
     expect(git(worktree("race-2"), ["status", "--porcelain"], env).split("\n").sort()).toEqual(["?? cand-2.txt", "M README.md"]);

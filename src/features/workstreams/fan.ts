@@ -15,6 +15,12 @@ import { changesSince, runCheck, worktreeChanges, type Changes, type CheckResult
 import { tabWhere } from "../../model/session-lookups";
 import { git, gitOk, onPath } from "./git";
 
+/** Neovim's diff of the two sides (git difftool appends $LOCAL $REMOTE). Its two windows are made
+ * equal on start and on every resize: a compare pane is spawned and then tiled, and nvim keeps a
+ * split's widths from its first size, so a pane it started in at another size could leave one side
+ * a few columns wide (the candidate's side unreadable: the fan test's timeout on a loaded CI). */
+const NVIM_DIFF = "nvim -d -c 'autocmd VimResized * wincmd =' -c 'wincmd ='";
+
 /** Candidates one fan may have, and fans kept at once. */
 export const MAX_CANDIDATES = 8;
 export const MAX_FANS = 32;
@@ -354,7 +360,7 @@ export class FanService {
       cwd: fan.repo,
       label: `${r.workstream}: ${r.files} files +${r.added} -${r.removed}`,
       keep: true,
-      command: nvim ? ["git", "difftool", "--no-prompt", "--tool=nvimdiff", fan.base, r.tree, "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", fan.base, r.tree, "--"],
+      command: nvim ? ["git", "difftool", "--no-prompt", `--extcmd=${NVIM_DIFF}`, fan.base, r.tree, "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", fan.base, r.tree, "--"],
     }));
     const at = this.session.workstreams.get(open[0]!.workstream);
     const workspace = (at && this.session.workstreamTab(at)?.ws.name) ?? this.session.workspaces[0]!.name;
