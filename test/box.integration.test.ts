@@ -3,18 +3,33 @@
 // and the network, and talks to ws through its own socket. A box that can't be made refuses to
 // start, never starting unboxed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { probeBwrap } from "../src/model/box";
 
 const bwrapWorks = existsSync("/usr/bin/bwrap") && probeBwrap("/usr/bin/bwrap") === undefined;
 const describeBox = bwrapWorks ? describe : describe.skip;
 if (!bwrapWorks) console.warn("box tests skipped: bubblewrap is missing or can't make a sandbox here (apt install bubblewrap)");
 
-const WS = wsArgv()
-  .map((a) => `'${a}'`)
-  .join(" ");
+/** ws's command line for a program inside a box. A box makes /tmp and /var/tmp private, so a
+ * checkout there (a fresh clone in CI) is out of the box's sight: then this runs a copy of ws's
+ * program made in `home`, which the box shows read-only, as an installed ws in ~/.local would be. */
+function wsInBox(home: string): string {
+  let argv = wsArgv();
+  const hidden = ["/tmp", "/var/tmp"].map((d) => realpathSync(d));
+  const underHidden = (p: string) => hidden.some((d) => realpathSync(p).startsWith(`${d}/`));
+  if (argv.some((a) => existsSync(a) && underHidden(a))) {
+    const copy = join(home, "ws-program");
+    mkdirSync(copy, { recursive: true });
+    for (const f of ["src", "node_modules", "package.json", "tsconfig.json", "bunfig.toml"].filter((f) => existsSync(join(ROOT, f)))) {
+      // Hard links where they can be made (the same filesystem), else a copy.
+      if (Bun.spawnSync(["cp", "-al", join(ROOT, f), copy]).exitCode !== 0) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+    }
+    argv = argv.map((a) => (a.startsWith(`${ROOT}/`) ? join(copy, a.slice(ROOT.length + 1)) : a));
+  }
+  return argv.map((a) => `'${a}'`).join(" ");
+}
 
 /** Run `script` (bash) in a boxed tab in `dir`; what it writes to $PWD/result, as KEY=VALUE lines. */
 async function boxed(s: TestServer, dir: string, script: string, extra: Record<string, unknown> = {}, then = ""): Promise<Record<string, string>> {
@@ -47,7 +62,7 @@ describeBox("a boxed pane", () => {
 
   beforeAll(async () => {
     s = new TestServer({ env: { SSH_AUTH_SOCK: "/tmp/ssh-agent-of-the-person.sock", DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/0/bus", WS_TEST_WS: "" } });
-    s.env.WS_TEST_WS = WS;
+    s.env.WS_TEST_WS = wsInBox(s.root);
     proj = join(s.root, "proj");
     mkdirSync(join(s.root, ".ssh"), { recursive: true });
     writeFileSync(join(s.root, ".ssh", "id_test"), "SECRET-KEY\n");

@@ -188,11 +188,11 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   if (problem) findings.push({ level: "error", text: problem });
   const tooLong = socketPathProblem(sock());
   if (tooLong) findings.push({ level: "error", text: tooLong });
-  if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
   // A tmux user's settings are in ~/.tmux.conf, which ws never reads: say where ws's are.
   const tmuxConf = process.env.HOME ? join(process.env.HOME, ".tmux.conf") : undefined;
   if (tmuxConf && existsSync(tmuxConf))
     findings.push({ level: "ok", text: `ws doesn't read ${tmuxConf}: keys.toml takes the prefix, binds and tmux's settings by their names (mouse, mode-keys, history-limit, base-index; docs/keys.md)` });
+  if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
   else if (!socketDirProblem(dir)) {
     // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).
     if (!problem) findings.push({ level: "ok", text: `socket directory ${dir} (0700)` });
