@@ -56,7 +56,7 @@ function openMasters(): number {
 }
 
 /** A raw-mode writer of TOTAL bytes of a known pattern (byte i is i % 251), in 64 KB writes,
- * recording its progress in `progress`; exits 3. */
+ * recording its progress in `progress` (0 before the first write, which a pause can hold); exits 3. */
 const TOTAL = 4 * 1024 * 1024;
 const writer = (progress: string) => [
   "python3",
@@ -65,6 +65,7 @@ const writer = (progress: string) => [
 tty.setraw(0)
 data = bytes(i % 251 for i in range(${TOTAL}))
 done = 0
+open(${JSON.stringify(progress)}, "w").write("0")
 while done < len(data):
     done += os.write(1, data[done:done + 65536])
     open(${JSON.stringify(progress)}, "w").write(str(done))
