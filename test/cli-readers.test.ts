@@ -44,6 +44,7 @@ interface Watched {
 async function watched(script: string, args: string[], env: Record<string, string> = {}): Promise<Watched> {
   const p = Bun.spawn(["sh", "-c", script, "sh", ...wsArgv(), ...args], { env: { ...s.env, ...env }, cwd: s.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let killed = false;
+  // A deadline, not a wait: a reader that never ends is killed so the test fails instead of hanging.
   const timer = setTimeout(() => {
     killed = true;
     p.kill("SIGKILL");

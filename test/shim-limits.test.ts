@@ -67,6 +67,7 @@ test("send-keys -N 999999 -l with a 100 KB key is refused by its size before a k
       peakKb = Math.max(peakKb, rssKb(p.pid));
     } catch {} // it ended between two samples
   }, 10);
+  // A deadline, not a wait: a shim still growing at 30 s is killed and the assertion below fails.
   const timer = setTimeout(() => p.kill("SIGKILL"), 30_000);
   const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
   clearTimeout(timer);
