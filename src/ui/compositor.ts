@@ -59,7 +59,7 @@ export interface ComposeReuse {
    * marked for the diff. Every pane must then be reusable from it (`unchanged` says so). */
   base?: Grid;
   /** Where `pane`'s cells at `r` can be copied from, and which of its rows to read again on top;
-   * undefined to draw the whole pane. */
+   * undefined to draw the whole pane. Asked for the popup's pane too (its rect inside the box). */
   unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
 }
 
@@ -119,7 +119,7 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
       if (tab.popup!.border === false) g.fill(box.outer.x, box.outer.y, box.outer.cols, box.outer.rows, " ");
       else drawPopup(g, popupPane, box.outer);
       const inner = { pane: popupPane.id, ...box.inner };
-      drawPane(g, s, v, popupPane, inner, true);
+      drawPane(g, s, v, popupPane, inner, true, reuse.unchanged?.(popupPane, inner));
       placeCursor(g, v, popupPane, inner);
     }
   }

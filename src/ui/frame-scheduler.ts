@@ -11,7 +11,8 @@
 //
 // A pane in synchronized output (?2026, Codex, opencode, Claude Code) is drawn as its last frame
 // showed it, cursor included, until it leaves the mode or SYNC_HOLD_MS pass since it entered it,
-// as kitty and WezTerm do: its half-drawn frames never reach the person.
+// as kitty and WezTerm do: its half-drawn frames never reach the person. A popup's program is held
+// the same way, and so are the panes under a popup that stays where it was.
 
 import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
@@ -72,8 +73,9 @@ export class FrameScheduler {
   private front: Grid | undefined;
   private spare: Grid | undefined;
   private drawn = new Map<number, DrawnPane>();
-  /** Whether the last frame had something drawn over the panes (an overlay, a copy-mode pane). */
-  private frontCovered = true;
+  /** What the last frame drew over the panes (coverOf): a pane's cells can be copied from it only
+   * when this frame draws the same over them. */
+  private frontCover: string | undefined;
   /** Panes with output not yet drawn, and which of their rows changed. */
   private dirty = new Set<number>();
   private dirtyRows = new Map<number, RowTracker>();
@@ -191,13 +193,15 @@ export class FrameScheduler {
     let heldFor = Infinity;
     let cursorHeld = false;
     const focusedId = host.focusedPane()?.id;
+    const cover = this.cover();
+    const comparable = front !== undefined && cover !== undefined && cover === this.frontCover;
     const grid = compose(host.session, host, {
       into: this.spare,
       base: front && this.samePlaces() ? front : undefined,
       unchanged: (pane, r) => {
         const where = placeKey(pane, r);
         const before = this.drawn.get(pane.id);
-        const same = front && !this.frontCovered && host.copy?.pane !== pane.id && before?.where === where;
+        const same = comparable && host.copy?.pane !== pane.id && before?.where === where;
         // A neighbour's output, while the person types elsewhere, waits for its own frame rate.
         const hold = same && echoing && pane.id !== this.typed.pane && now - before!.readAt < OUTPUT_FRAME_MS;
         const syncLeft = same ? this.syncLeft(pane) : 0;
@@ -219,7 +223,7 @@ export class FrameScheduler {
     this.spare = front !== grid ? front : undefined;
     this.front = grid;
     this.drawn = drawn;
-    this.frontCovered = !!host.overlay || !!host.copy || !!host.paneNumbers || !!host.popup();
+    this.frontCover = cover;
     if (heldFor < Infinity) this.invalidate(heldFor);
     return grid;
   }
@@ -231,11 +235,27 @@ export class FrameScheduler {
     return Math.max(0, since + this.syncHoldMs - Date.now());
   }
 
+  /** What a frame draws over the panes now: "" nothing; the popup's pane and box (drawn again in the
+   * same place, so what is under it copies from the last frame); undefined for what may differ
+   * frame to frame (an overlay, copy mode, pane numbers), under which every pane is drawn anew. */
+  private cover(): string | undefined {
+    const host = this.host;
+    if (host.overlay || host.copy || host.paneNumbers) return undefined;
+    const popup = host.popup();
+    if (!popup) return "";
+    const ws = host.session.workspaces[host.session.current];
+    const tab = ws?.tabs[ws.active];
+    const box = tab && host.session.popupRects(tab);
+    if (!box) return undefined;
+    const { x, y, cols, rows } = box.outer;
+    return `popup ${popup.id} ${x},${y},${cols},${rows} ${tab.popup!.border === false ? "bare" : "framed"}`;
+  }
+
   /** Whether the last frame shows the same panes in the same places, with nothing over them: then
    * the next frame starts as a copy of it (compose's `base`). */
   private samePlaces(): boolean {
     const { session } = this.host;
-    if (this.frontCovered || this.host.overlay || this.host.copy || this.host.paneNumbers || this.host.popup()) return false;
+    if (this.frontCover !== "" || this.cover() !== "") return false;
     const ws = session.workspaces[session.current];
     const tab = ws?.tabs[ws.active];
     if (!tab) return false;
