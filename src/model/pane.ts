@@ -57,7 +57,7 @@ export type PaneProgram = Pick<PaneSpec, "argv" | "command" | "cwd" | "env" | "l
 /** Unparsed output above which the pane stops reading its PTY (the program's writes then block)
  * and below which it reads again: a flood runs at the emulator's pace, as under tmux, and a
  * pane's backlog stays under this plus one read (docs/pane-pipeline.md). */
-const READ_PAUSE_AT = 256 * 1024;
+export const READ_PAUSE_AT = 256 * 1024;
 const READ_RESUME_AT = 64 * 1024;
 /** A PTY that can't stop its program (Bun's, macOS and musl: a raw-mode program ignores XOFF)
  * keeps handing output over: past this much unparsed, the oldest is dropped (the screen shows a
