@@ -3,7 +3,7 @@
 // One instance per daemon, made before the first workspace so every change has a seq.
 import type { EventBus, ModelEvent } from "../model/events";
 import type { Session } from "../model/session";
-import { SOURCES, type Source } from "../model/text-sources";
+import type { Source } from "../model/text-sources";
 import { EventLog } from "./event-log";
 
 export interface PaneExit {
@@ -15,7 +15,9 @@ export interface PaneExit {
 
 /** Exits remembered for panes that have gone. */
 const EXITS_KEPT = 1024;
-/** Panes whose last words are remembered, and how much of each source's text (its end). */
+/** Panes whose last words are remembered, and how much of each source's text (its end). Last words
+ * are the pane's last screen: what a script waits for was just printed, and an exit then costs a
+ * screen's reading, not the history's. */
 const LAST_WORDS_KEPT = 4;
 const LAST_WORDS_MAX = 256 * 1024;
 
@@ -26,6 +28,8 @@ export class Control {
    * sent just after it closed (`p=$(ws tab new -- make); ws wait output $p OK`) still matches
    * its last words. Its text can't change once its program has gone, so it is read at the exit. */
   private lastWords = new Map<number, Record<Source, string>>();
+  /** The server is quitting: nobody will wait on a pane again, and its panes' exits read nothing. */
+  private quitting = false;
 
   constructor(
     readonly session: Session,
@@ -41,6 +45,10 @@ export class Control {
   }
 
   private onBus(e: ModelEvent): void {
+    if (e.type === "server_quitting") {
+      this.quitting = true;
+      this.lastWords.clear();
+    }
     // A respawned pane runs again: its last exit no longer answers `wait_for` exit.
     if (e.type === "pane_respawned") {
       this.exits.delete(e.pane);
@@ -50,10 +58,11 @@ export class Control {
     this.exits.set(e.pane, { pane: e.pane, exit_code: e.exit_code, signal: e.signal, at: Date.now() });
     if (this.exits.size > EXITS_KEPT) this.exits.delete(this.exits.keys().next().value!);
     const pane = this.session.panes.get(e.pane);
-    if (!pane || pane.keep || pane.held) return;
-    const words = {} as Record<Source, string>;
-    for (const source of SOURCES) words[source] = pane.screen.sourceRows(source).map((l) => l.text).join("\n").slice(-LAST_WORDS_MAX);
-    this.lastWords.set(e.pane, words);
+    if (!pane || pane.keep || pane.held || this.quitting) return;
+    const text = (rows: { text: string }[]) => rows.map((l) => l.text).join("\n").slice(-LAST_WORDS_MAX);
+    // The screen is the end of `recent` as well; only the joining of wrapped rows differs.
+    const screen = text(pane.screen.sourceRows("visible"));
+    this.lastWords.set(e.pane, { visible: screen, recent: screen, "recent-unwrapped": text(pane.screen.sourceRows("recent-unwrapped", false, true)) });
     if (this.lastWords.size > LAST_WORDS_KEPT) this.lastWords.delete(this.lastWords.keys().next().value!);
   }
 

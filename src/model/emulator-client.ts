@@ -270,8 +270,8 @@ export class WorkerScreen implements Screen {
   readPane(o: ReadOptions): ReadResult {
     return this.ask("readPane", o) as ReadResult;
   }
-  sourceRows(source: Source, styled = false): { text: string; row: number }[] {
-    return this.ask("sourceRows", source, styled) as { text: string; row: number }[];
+  sourceRows(source: Source, styled = false, screenOnly = false): { text: string; row: number }[] {
+    return this.ask("sourceRows", source, styled, screenOnly) as { text: string; row: number }[];
   }
   markCursor(): number {
     return this.ask("markCursor") as number;

@@ -302,7 +302,7 @@ function answer(req: Request): unknown {
     case "readPane":
       return emu.readPane(a[0] as Parameters<Emulator["readPane"]>[0]);
     case "sourceRows":
-      return emu.sourceRows(a[0] as Parameters<Emulator["sourceRows"]>[0], a[1] as boolean);
+      return emu.sourceRows(a[0] as Parameters<Emulator["sourceRows"]>[0], a[1] as boolean, a[2] as boolean);
     case "markCursor":
       return emu.markCursor();
     case "sourceRowsSince":

@@ -121,8 +121,8 @@ export class Emulator implements Screen {
     return readPane(this.term, o);
   }
 
-  sourceRows(source: Source, styled = false): { text: string; row: number }[] {
-    return sourceRows(this.term, source, styled);
+  sourceRows(source: Source, styled = false, screenOnly = false): { text: string; row: number }[] {
+    return sourceRows(this.term, source, styled, screenOnly);
   }
 
   markCursor(): number {

@@ -62,8 +62,9 @@ export interface Screen {
 
   /** pane_read. */
   readPane(o: ReadOptions): ReadResult;
-  /** A source's lines with the buffer row each starts on (search, wait_for). */
-  sourceRows(source: Source, styled?: boolean): { text: string; row: number }[];
+  /** A source's lines with the buffer row each starts on (search, wait_for); with `screenOnly`,
+   * only those on the screen (the history is not read). */
+  sourceRows(source: Source, styled?: boolean, screenOnly?: boolean): { text: string; row: number }[];
   /** Mark the cursor's place, so that later text can be told from what was there (wait_for's
    * `new`); returns the mark's id, which `unmark` frees. */
   markCursor(): number;

@@ -59,10 +59,11 @@ function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: 
   return cur !== "\x1b[0m" ? out + "\x1b[0m" : out;
 }
 
-/** The source's lines, trailing blank lines dropped, each with the buffer row it starts on. */
-export function sourceRows(term: Terminal, source: Source, styled = false): { text: string; row: number }[] {
+/** The source's lines, trailing blank lines dropped, each with the buffer row it starts on; with
+ * `screenOnly`, those of the screen alone (a row continuing one in the history starts a line). */
+export function sourceRows(term: Terminal, source: Source, styled = false, screenOnly = false): { text: string; row: number }[] {
   const buf = term.buffer.active;
-  const from = source === "visible" ? buf.baseY : 0;
+  const from = source === "visible" || screenOnly ? buf.baseY : 0;
   const to = buf.baseY + term.rows;
   const read = (line: IBufferLine, trim: boolean, gap: boolean) => rowText(term, line, styled, trim, gap);
   let out: { text: string; row: number }[];
