@@ -1,4 +1,4 @@
-// The approvals inbox's two latencies a person feels (issue 26), over RUNS requests (default 50):
+// The approvals inbox's two latencies a person feels, over RUNS requests (default 50):
 //  - fire → row: from an agent starting its PermissionRequest hook (`ws approval-hook`, a whole
 //    process, as Claude Code and Codex start it) to the request's row on the open Dashboard of an
 //    attached client (a raw attach stream drawn into a headless xterm: what the person sees), and

@@ -1,4 +1,4 @@
-// Cost of a workstream checkpoint (issue 28) on a 10,000-file repo: one checkpoint with a few
+// Cost of a workstream checkpoint on a 10,000-file repo: one checkpoint with a few
 // files changed and a few new (the temporary index starts as a copy of the real one, so only those
 // are hashed), one with nothing changed (recorded as nothing), one restore; and the hook's own
 // return time: `ws report UserPromptSubmit` in the workstream's pane (which starts a checkpoint in

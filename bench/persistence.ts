@@ -1,4 +1,4 @@
-// Save and restore time for 100 panes holding 10,000 lines of scrollback each (issue 6).
+// Save and restore time for 100 panes holding 10,000 lines of scrollback each.
 //   bun bench/persistence.ts            (WS_BIN=dist/ws for the compiled binary)
 // Prints: `ws session save` (server time and wall time), `ws kill-server --keep`, the restore on
 // the next `ws start` (until it answers, and until every pane shows its old scrollback), the save

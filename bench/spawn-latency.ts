@@ -1,4 +1,4 @@
-// Another client's latency while panes start (issue 22, item 8), ws beside tmux, same run, same box:
+// Another client's latency while panes start, ws beside tmux, same run, same box:
 //  - one client starts PANES panes one by one (ws: `tab_new` on one connection; tmux: control
 //    mode `new-window -d`), each running `cat`;
 //  - meanwhile another client asks for the list over and over (ws: `workspace_list` on its own

@@ -1,7 +1,8 @@
 // Codex and Gemini CLI (the real npm packages, installed into a temporary prefix; skipped with a
 // message where they can't be) in a ws pane and in a tmux 3.3a pane of the same size and
-// environment, as issue 23 asks: their first screens (offline: an API key that is never sent, so
-// each reaches its prompt with no network), then typed text, Shift+Enter, a bracketed paste and
+// environment, so that what each shows in ws can be held to tmux's: their first screens (offline:
+// an API key that is never sent, so each reaches its prompt with no network), then typed text,
+// Shift+Enter, a bracketed paste and
 // Esc Esc, typed into ws through `ws attach` in tmux (so through ws's outer-key decoding) and into
 // the tmux pane directly (`extended-keys always`), compared screen by screen. Each screen is
 // compared as `pane read` gives it and as the user's terminal shows it (the ws window's capture).

@@ -1,4 +1,4 @@
-// Agents by their own pane, and statuses that survive (issue 25, items 6 and 7): `ws agent send --to`
+// Agents by their own pane, and statuses that survive: `ws agent send --to`
 // names the agent itself (its pane, a tab, a tab's name) from anywhere; `--pane` stays the asking
 // pane, and each refusal says which form was meant. An agent's last status is kept, marked
 // restored, over `ws pane respawn` and `ws restart`, until it reports again or its program ends.

@@ -1,4 +1,4 @@
-// The approvals inbox with Codex (issue 26): a real daemon, `ws hooks install codex` writing a real
+// The approvals inbox with Codex: a real daemon, `ws hooks install codex` writing a real
 // $CODEX_HOME (config.toml's notify and hooks.json's PermissionRequest hook), and a stand-in Codex
 // (test/fixtures/codex-approval-agent.ts) that reads them as Codex 0.171 does, runs the hook with
 // Codex's payload through `$SHELL -lc`, and acts on its stdout.

@@ -1,4 +1,4 @@
-// "Only a person answers" (issue 26) on each platform path (issue 27): a real daemon on Linux's
+// "Only a person answers" on each platform path: a real daemon on Linux's
 // (/proc, ws's own PTY) and one with WS_PLATFORM=portable, as macOS and the BSDs run it (panes on
 // Bun's PTY; the answering process's parents from ps, its session from getsid), with the stand-in
 // Claude Code and rig of test/approvals.test.ts (test/approval-rig.ts). A program in a pane asking

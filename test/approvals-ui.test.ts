@@ -1,4 +1,4 @@
-// The inbox on the attached terminal (issue 26): the status line counts what waits, the Dashboard's
+// The inbox on the attached terminal: the status line counts what waits, the Dashboard's
 // "Needs you" rows come first, y allows and n denies. A real daemon, a raw attach client replayed
 // into a real terminal emulator, and the stand-in Claude Code running the installed hook.
 import { afterAll, beforeAll, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// The approvals inbox end to end (issue 26): a real daemon, `ws hooks install claude` writing a real
+// The approvals inbox end to end: a real daemon, `ws hooks install claude` writing a real
 // settings.json, and a stand-in Claude Code (test/fixtures/approval-agent.ts) that reads it, runs
 // the PermissionRequest hook command with Claude Code's payload and acts on the hook's stdout
 // (test/approval-rig.ts; test/approvals-guard.test.ts runs the guard's cases on each platform path).

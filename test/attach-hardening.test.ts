@@ -1,4 +1,4 @@
-// What an attach client or a save file sends can't kill, brick or bloat the server (issue 9):
+// What an attach client or a save file sends can't kill, brick or bloat the server:
 // every EVENT is checked against crossterm's shapes and ranges, sizes are clamped, a bad attach
 // size is refused, and a save is checked value by value at start. Real daemon, real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Checkpoints per turn (issue 28): a stand-in agent in a workstream fires UserPromptSubmit through
+// Checkpoints per turn: a stand-in agent in a workstream fires UserPromptSubmit through
 // the real `ws report`, and the daemon records the worktree on refs/ws/checkpoints/<ws>/<n>; list,
 // diff and restore (untracked files, deletions; the index, HEAD and the stash untouched), a restore
 // of a restore, pruning by the template's policy, and ws done removing the refs. Real daemon, real

@@ -1,11 +1,11 @@
 // Claude Code itself (the npm package, installed into a temporary prefix; skipped with a message
 // where it can't be installed) in a ws pane, typed into through `ws attach` in tmux with the outer
 // keys in CSI u form: Shift+Enter inserts a new line rather than sending the prompt, and Esc Esc
-// (one burst) clears it, as under tmux with extended-keys (issue 23, items 3 and 4). Bedrock mode
+// (one burst) clears it, as under tmux with extended-keys. Bedrock mode
 // with its auth skipped: its first screens need no network. And the light theme, chosen in its
 // first-run picker, after a detach and re-attach: the user's terminal (a replay of the frames into
 // a terminal, test/outer-terminal.ts) shows the same cells as before the detach, with no stray
-// background left in the last column (issue 23, item 1's "grey cells at column 160").
+// background left in the last column (the "grey cells at column 160" once seen there).
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

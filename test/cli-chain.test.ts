@@ -1,5 +1,5 @@
 // Command chains (`ws a \; b`) and `ws batch`: many commands in one process and one connection,
-// in order, stopping at the first that fails (issue 25, item 8).
+// in order, stopping at the first that fails.
 import { expect, test } from "bun:test";
 import { splitWords } from "../src/cli/words";
 import { useServer } from "./harness";

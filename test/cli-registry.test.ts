@@ -1,5 +1,5 @@
 // The CLI is generated from the registry: every flag maps to a field, every required field can be
-// given, mistakes are refused with the nearest valid name (exit 2), and the fixes of issue 10 hold.
+// given, mistakes are refused with the nearest valid name (exit 2), and earlier fixes to it hold.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// issue 22, item 13: the CLI never hangs on a server that takes connections and says nothing. A
+// The CLI never hangs on a server that takes connections and says nothing. A
 // real daemon, stopped with SIGSTOP (the kernel still accepts connections into its backlog): every
 // request that is not a wait gives up at its deadline (10 s, --timeout MS) with a clear message,
 // `ws doctor` says the server does not answer and why, and `ws agent send --wait` takes --timeout.

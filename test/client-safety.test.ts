@@ -1,5 +1,5 @@
 // What a client does before it trusts a socket, what the CLI prints to a terminal, and what it says
-// at the connection limit (issue 9, items 7, 8 and 11; docs/security.md). Real binary or sources
+// at the connection limit (docs/security.md). Real binary or sources
 // (WS_BIN), real sockets; another user is played by uid 65534, which root can give files to.
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";

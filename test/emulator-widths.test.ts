@@ -1,7 +1,7 @@
 // Emoji, ZWJ sequences, flags, skin tones, CJK and combining marks take the cells modern
-// terminals give them, in ws's screen, in `pane read`, and on the user's terminal (issue 23,
-// item 1). The emulator alone, then the real daemon with an attach client whose frames are
-// replayed into a terminal with modern widths.
+// terminals give them, in ws's screen, in `pane read`, and on the user's terminal. The emulator
+// alone, then the real daemon with an attach client whose frames are replayed into a terminal with
+// modern widths.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
 import { UNICODE_VERSIONS } from "../src/model/emulator-unicode";

@@ -1,4 +1,4 @@
-// Failed programs don't vanish, as a person sees it (issue 25, item 9): `ws attach` in a real
+// Failed programs don't vanish, as a person sees it: `ws attach` in a real
 // terminal (tmux). A pane whose program fails at start shows `[exited: status N]`, the status line
 // says which pane failed (a template's pane too, from another workspace), and a key in it closes it.
 import { beforeAll, expect, test } from "bun:test";

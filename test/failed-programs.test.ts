@@ -1,4 +1,4 @@
-// Failed programs don't vanish (issue 25, item 9, and item 3's `ws start -- make build`): a pane
+// Failed programs don't vanish (and `ws start -- make build`'s): a pane
 // whose program fails within its first seconds stays, showing `[exited: status N]`, until a key or
 // `ws pane close`; one that succeeds, or fails later, closes as before; `ws start -- CMD` keeps its
 // pane whatever CMD's status. Real daemons, real programs in real PTYs.

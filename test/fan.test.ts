@@ -1,4 +1,4 @@
-// Fan-out (issue 28): ws fan N TEMPLATE NAME PROMPT makes N workstreams from one base, each with a
+// Fan-out: ws fan N TEMPLATE NAME PROMPT makes N workstreams from one base, each with a
 // stand-in agent (test/fixtures/fan-agent.sh, reporting through the real `ws report`) that writes
 // files of its own when prompted. The same prompt reaches each; fan status shows each one's
 // changes and the template's check, run when its agent is done; compare opens a diff tab; keep
@@ -64,7 +64,7 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     let seen = 0;
     const events = await readUntil(sub, (e) => e.event === "fan_candidate_done" && ++seen === 3, 90_000);
     const done = events.filter((e) => e.event === "fan_candidate_done") as (AnyReply & { check: { passed: boolean; exit_code: number | null } })[];
-    // The prompts went through the prompt queue (issue 28: the inbox/queue path), one to each agent.
+    // The prompts went through the prompt queue (the path every queued prompt takes), one to each agent.
     const delivered = events.filter((e) => e.event === "prompt_delivered");
     expect(delivered.length).toBe(3);
     expect(new Set(delivered.map((e) => e.pane)).size).toBe(3);

@@ -1,4 +1,4 @@
-// Running out of file descriptors (issue 22, item 9): the daemon raises its soft RLIMIT_NOFILE to
+// Running out of file descriptors: the daemon raises its soft RLIMIT_NOFILE to
 // the hard one at start, refuses a pane the descriptors can't hold with `resource_exhausted` (the
 // limit in the hint), keeps room for connections, and never spins on a failing `accept`. A real
 // daemon started under `prlimit` with a low hard limit, real panes, the real socket.

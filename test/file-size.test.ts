@@ -1,4 +1,4 @@
-// No module with three jobs (issue 24 item 3): a file in src/ over MAX_LINES lines must say at its
+// No module with three jobs: a file in src/ over MAX_LINES lines must say at its
 // top, in its leading comment, why it is one piece ("One piece: …"), so a long file is a decision
 // someone wrote down, not an accident.
 import { expect, test } from "bun:test";

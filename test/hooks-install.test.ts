@@ -82,7 +82,7 @@ describe("claude settings.json", () => {
       expect(ours[0].hooks[0]).toEqual({ type: "command", command: `'/opt/ws dir/ws' report ${event} --agent claude` });
     }
     expect(after.hooks.PreToolUse[1].matcher).toBe("*");
-    // The approvals inbox's hook (issue 26), with a time limit above its own wait.
+    // The approvals inbox's hook, with a time limit above its own wait.
     expect(after.hooks[PERMISSION_EVENT]).toEqual([
       { matcher: "*", hooks: [{ type: "command", command: "'/opt/ws dir/ws' approval-hook --agent claude", timeout: PERMISSION_HOOK_TIMEOUT_S }] },
     ]);
@@ -254,7 +254,7 @@ test("lineDiff", () => {
   expect(lineDiff("", "a\n")).toBe("+ a");
 });
 
-// The reproductions from issue 9, through the real CLI (`ws hooks …` as a person types it) on real
+// Files that tried to trick `ws hooks`, through the real CLI (`ws hooks …` as a person types it) on real
 // files: modes, symlinks (absolute and relative, as dotfile managers make them), dangling links.
 describe("ws hooks on the files as they are on disk", () => {
   let server: TestServer;

@@ -1,4 +1,4 @@
-// Ids that stay (issue 25, item 4): pane, tab and workspace ids survive `ws restart` and a restore
+// Ids that stay: pane, tab and workspace ids survive `ws restart` and a restore
 // after SIGKILL, and no id is given out twice, not even that of a pane closed before the restart.
 // Real daemons, real shells, the real save file.
 import { afterEach, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Modified keys reach the program in a pane (issue 23, items 3, 4 and 7's keypad): `ws attach` in a
+// Modified keys reach the program in a pane (the keypad's too): `ws attach` in a
 // real terminal (tmux 3.3a with extended keys, which reports S-Enter as CSI 13;2u only to a program
 // that asked for modifyOtherKeys, as ws attach now does), keys sent with send-keys, and a raw reader
 // in the ws pane (test/fixtures/key-reader.ts) recording exactly what it got, for a program that

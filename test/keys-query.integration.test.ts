@@ -1,4 +1,4 @@
-// Query-first keyboard protocol detection (issue 23, item 3): `ws attach` in a PTY that stands for
+// Query-first keyboard protocol detection: `ws attach` in a PTY that stands for
 // the user's terminal, answering ws's questions as a kitty-protocol terminal does (CSI ? flags u,
 // then DA1), as one without it does (DA1 only) or not at all, with the server driving the terminal
 // and with the client pumping it (WS_ATTACH_DIRECT=0); and in tmux 3.3a, which answers DA1 only,

@@ -1,4 +1,4 @@
-// Issue 9, the model: what a client sends can't leave a half-made workspace or pane behind.
+// The model: what a client sends can't leave a half-made workspace or pane behind.
 // Names hold no control or bidi-override characters and at most 128 characters; a program or cwd
 // that isn't there is refused before the layout changes; pane limits per request and per server.
 // Every check runs against the real daemon, socket and PTYs (and the compiled binary with WS_BIN).

@@ -1,4 +1,4 @@
-// What ws asks of the user's terminal, and focus reports to panes (issue 23, items 3, 5 and 7):
+// What ws asks of the user's terminal, and focus reports to panes:
 // `ws attach` in a real PTY that answers no query turns modifyOtherKeys on and undoes it on detach
 // (test/keys-query.integration.test.ts has the terminals that answer); the
 // frames follow the focused pane's any-motion mouse (?1003) and application keypad, so hover

@@ -1,4 +1,4 @@
-// Issue 12, panes: kept panes read after their program exits and respawned with the same id; `env`
+// Panes for scripts: kept panes read after their program exits and respawned with the same id; `env`
 // reaching the program (ws's own variables winning); labels following the foreground program, in
 // pane_list and in the attached UI; renames and moves seen in events; moves keep the program
 // running and the id; ws pane list --format. A real daemon, real shells, the real socket.

@@ -1,4 +1,4 @@
-// Issue 25, items 10 to 14: the tmux keys people reach for, config reload, the status line, the
+// The tmux keys people reach for, config reload, the status line, the
 // dashboard's names and the habit traps, pressed as a person would: `ws attach` in a real tmux,
 // attached to a real server, real shells.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

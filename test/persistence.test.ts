@@ -1,4 +1,4 @@
-// Sessions that survive (issue 6): shutdown_keep / kill-server --keep, restore on the next start,
+// Sessions that survive: shutdown_keep / kill-server --keep, restore on the next start,
 // background saves that survive SIGKILL, unreadable saves moved aside, ws session …, ws restart.
 // Real daemons, real shells in real PTYs, the real save file.
 import { afterEach, expect, test } from "bun:test";

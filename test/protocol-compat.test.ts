@@ -37,7 +37,7 @@ const CASES: [string, string][] = [
   ['{"v":1,"type":"project_renamed","from":"a","to":"b"}', "ok"],
   ['{"v":2,"type":"project_renamed","from":"a"}', "error: invalid message: missing field `to`"],
   ['{"v":1,"type":"new_workstream","template":"t","name":"n","later_field":true}', "ok"],
-  // open_review was a stub answering "not supported" until issue 13; now it lays out the review
+  // open_review was a stub answering "not supported" at first; now it lays out the review
   // template, and a worktree that isn't there is the error. (Not named "n": the new_workstream "n"
   // above is answered before it acts, and may still be under way.)
   ['{"v":3,"type":"open_review","workspace":"w","title":"t","name":"r","template":"review","repo":"/r","dir":"/d"}', '{"v":5,"type":"error","message":"can\'t start in \\"/d\\": no such directory"}'],

@@ -1,4 +1,4 @@
-// Issue 25, item 15: the README's quick start, run as written, line by line, as a new user would
+// The README's quick start, run as written, line by line, as a new user would
 // paste it: every line succeeds, and what the comments promise is there.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

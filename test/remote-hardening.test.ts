@@ -1,4 +1,4 @@
-// issue 22, items 4, 7, 12 and the hung ssh peer, for `ws -H`: a stand-in for ssh (WS_SSH_COMMAND,
+// `ws -H` against far sides that misbehave, a hung ssh peer among them: a stand-in for ssh (WS_SSH_COMMAND,
 // as a user would set it) plays the far side's `ws proxy`, each host name a different misbehaving
 // remote. Whatever it sends, the client prints nothing raw, holds a bounded amount, names the host
 // and gives up in time; a bad host in a merged dashboard is one row and the others still show.

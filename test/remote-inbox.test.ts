@@ -1,4 +1,4 @@
-// One inbox across hosts (issue 26): two "machines", each a real sshd with its own HOME and runtime
+// One inbox across hosts: two "machines", each a real sshd with its own HOME and runtime
 // dir (test/ssh-rig.ts) and its own ws server, each with an agent waiting on its PermissionRequest
 // hook. `ws inbox -H a -H b` (and --all-hosts) lists both, each row naming its host; `ws -H HOST
 // approve|deny ID` answers on that host, through ssh, and the agent there reads the answer.

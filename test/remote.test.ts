@@ -434,7 +434,7 @@ describe("ws proxy on its own (what ssh runs on the host)", () => {
     const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
     expect(code).toBe(1);
     expect(err).toContain("does not run through a proxy");
-    // Host flags in every spelling the CLI reads (issue 22): none gets past the guard.
+    // Host flags in every spelling the CLI reads: none gets past the guard.
     for (const argv of [["--host=elsewhere", "workspace", "list"], ["--all-hosts", "dashboard"], ["-H", "elsewhere", "workspace", "list"], ["--json", "--host", "elsewhere", "doctor"]]) {
       const q = Bun.spawn([...wsArgv(), "proxy", "--exec"], { env: s.env, cwd: s.root, stdin: new Blob([JSON.stringify(argv) + "\n"]), stdout: "pipe", stderr: "pipe" });
       const [qerr, qcode] = await Promise.all([new Response(q.stderr).text(), q.exited]);

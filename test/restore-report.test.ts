@@ -1,6 +1,6 @@
 // A restore says what it left out where the person sees it, keeps the original save until they
-// discard it, reports true counts, and `ws start` waits for a restore that is making progress
-// (issue 22, items 10 and 12). Hand-made saves, the real daemon, real panes.
+// discard it, reports true counts, and `ws start` waits for a restore that is making progress.
+// Hand-made saves, the real daemon, real panes.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Reviews and workstreams with gh (issue 13): a stand-in `gh` on PATH for `ws new --pr`, PR status
+// Reviews and workstreams with gh: a stand-in `gh` on PATH for `ws new --pr`, PR status
 // on the dashboard, `ws review` with and without fresh (and from git alone without gh), `ws pr
 // comments`, `ws done` from inside a workstream, the last tab, and a restart keeping workstreams.
 // Real daemon, real shells, real git with a local bare remote.

@@ -1,4 +1,4 @@
-// The one shell quoter (src/shell-quote.ts, issue 24 item 4): each word, quoted, reaches a real
+// The one shell quoter (src/shell-quote.ts): each word, quoted, reaches a real
 // shell as exactly that word, whatever it holds.
 import { describe, expect, test } from "bun:test";
 import { quoteFish, quoteSh, shellWord } from "../src/shell-quote";

@@ -1,4 +1,4 @@
-// Issue 22, items 4 and 12, for the tmux shim: `send-keys -N 100000000 x` is refused instead of
+// Bounds in the tmux shim: `send-keys -N 100000000 x` is refused instead of
 // building 1.78 GB of keys; named buffers have a count and a total size limit, kept by the daemon,
 // and `list-buffers` sends no text; `load-buffer` and `paste-buffer` of a 2 MB buffer arrive whole
 // (in pieces: a line is 1 MiB); after the server quits, its buffers, its shim directory and the

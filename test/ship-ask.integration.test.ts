@@ -1,4 +1,4 @@
-// Issue 28, item 3: `ship` at the interface's command line (prefix :) asks on the status line
+// `ship` at the interface's command line (prefix :) asks on the status line
 // first, with what would be committed, worked out without touching the index; n or Escape leave
 // everything as it was, y ships. A person at a real terminal (tmux) attached to a real server, a
 // workstream's real worktree and a bare remote.

@@ -1,4 +1,4 @@
-// Issue 22, items 3 and 4: a file or a peer process that misbehaves never stalls the daemon. A FIFO
+// A file or a peer process that misbehaves never stalls the daemon. A FIFO
 // in place of handoff.md, of a script's `#!` interpreter, or of a project's project.json used to
 // block the daemon's thread in open() until a writer came; a stand-in Neovim answering `ws open`
 // with a never-ending MessagePack string grew the daemon by hundreds of MB; one that never answers

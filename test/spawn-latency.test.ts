@@ -1,4 +1,4 @@
-// Starting many panes does not stall other clients (issue 22, item 8): a restore and a layout start
+// Starting many panes does not stall other clients: a restore and a layout start
 // their panes one at a time and give the daemon's thread back between them, so another client's
 // requests are answered meanwhile. Real daemon, real panes, the real socket. The bound on latency
 // is generous (this machine may be loaded); that requests are answered *during* the build at all

@@ -1,5 +1,5 @@
 // Underline styles (4:2–4:5, 21), underline colours (58:2::R:G:B, 58:5:N) and OSC 8 hyperlinks
-// reach the user's terminal as the program wrote them (issue 23, item 6): a real daemon, a program
+// reach the user's terminal as the program wrote them: a real daemon, a program
 // in a pane, an attach client whose frames are replayed into a terminal that reads the cells back.
 import { expect, test } from "bun:test";
 import { Terminal, type IBufferCell } from "@xterm/headless";

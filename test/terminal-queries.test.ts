@@ -1,6 +1,6 @@
 // A pane's program that asks its terminal a question gets the answer ws's emulator gives, from
-// the pane's own state, in order, on its own input, and the user's terminal never sees it
-// (issue 23, item 2). Real daemon, a real program in a real PTY reading its input raw.
+// the pane's own state, in order, on its own input, and the user's terminal never sees it.
+// Real daemon, a real program in a real PTY reading its input raw.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// `pane-border-status top` with pane-border-format set through the tmux shim (issue 23, item 9), as
+// `pane-border-status top` with pane-border-format set through the tmux shim, as
 // Claude Code's agent teams set them (select-pane -T, set-option -p pane-border-format
 // "#[fg=COLOUR,bold] #{pane_title} #[default]", set-option -w pane-border-status top), drawn in
 // ws's label rows as tmux 3.3a draws its border status row: the same calls made against ws through

@@ -1,4 +1,4 @@
-// tmux shim gaps seen with Claude Code's agent teams, fzf-tmux and tmuxp (issue 23, item 9): a call
+// tmux shim gaps seen with Claude Code's agent teams, fzf-tmux and tmuxp: a call
 // with TMUX removed stays on ws; display-popup -B has no border; default-shell is the shell panes
 // run; #{pane_start_command} is the command the tool gave, quoted as tmux quotes it (compared with
 // a real tmux 3.3 where one is installed); #{client_control_mode} is 0; display-message with no

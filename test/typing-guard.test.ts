@@ -1,5 +1,5 @@
 // What the approvals guard's rule would break if it also covered typing into another agent's pane
-// (issue 26; docs/security.md "Typing into another pane: measured"). Not a feature: a measurement.
+// (docs/security.md "Typing into another pane: measured"). Not a feature: a measurement.
 // The paths that type into an agent's pane by design run for real, from inside ws panes, through a
 // recording proxy in front of the server's socket. For each connection the proxy asks the kernel
 // who connected (SO_PEERCRED, features/approvals/peer.ts's peerPid) and classifies that process

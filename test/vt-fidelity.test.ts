@@ -1,4 +1,4 @@
-// VT100 behaviour vttest checks that xterm.js alone gets wrong (issue 23, item 8), and the pages
+// VT100 behaviour vttest checks that xterm.js alone gets wrong, and the pages
 // where ws already matched xterm (origin mode, CHT/HPR/VPR, the British set) kept so.
 import { expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";

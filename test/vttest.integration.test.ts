@@ -1,5 +1,5 @@
-// vttest's menus 1, 2, 3, 6, 8 and 11, driven in a ws pane and in a tmux pane of the same size
-// (issue 23, item 8): no page may hang in ws, and each page's text is compared with tmux's. The
+// vttest's menus 1, 2, 3, 6, 8 and 11, driven in a ws pane and in a tmux pane of the same size:
+// no page may hang in ws, and each page's text is compared with tmux's. The
 // differences that remain are listed, with their reasons, in docs/fidelity.md; VTTEST_REPORT=file
 // writes the comparison there. Skipped where vttest or tmux is not installed.
 import { afterAll, beforeAll, expect, test } from "bun:test";

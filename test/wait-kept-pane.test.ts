@@ -1,5 +1,5 @@
 // A wait on a pane whose program has exited ends: a CI job that keeps a `make` pane and waits for
-// "BUILD OK" learns that the build failed instead of hanging (issue 25, item 1). The program may
+// "BUILD OK" learns that the build failed instead of hanging. The program may
 // exit before the wait is sent, while it is pending, or the pane may already be closed.
 import { expect, test } from "bun:test";
 import { useServer, waitFor } from "./harness";

@@ -1,4 +1,4 @@
-// Workstreams under attack (issue 22, items 1, 2, 5 and 11), each reproduction run against the real
+// Workstreams under attack, each reproduction run against the real
 // program: a branch or workstream name that tries to run code in bash, sh, zsh, fish, python3 and
 // node (from `ws new NAME` and from a PR's head branch through a stand-in gh); `copy` and
 // .worktreeinclude meeting symbolic links that lead out of the clone (read) or the worktree

@@ -1,4 +1,4 @@
-// Workstreams (issue 13): ws new from templates into real git worktrees (a local bare repository
+// Workstreams: ws new from templates into real git worktrees (a local bare repository
 // as the remote), copy and setup, the errors that reach the user, ws done's refusals and removal,
 // the dashboard's rows and a restart keeping them. Real daemon, real shells, real git.
 import { afterAll, beforeAll, expect, test } from "bun:test";

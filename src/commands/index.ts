@@ -134,7 +134,7 @@ export const MESSAGES: MessageEntry[] = [
   notify,
   search,
   run,
-  // issue 12: panes
+  // panes for scripts: respawn, names, borders, moves, lists
   pane_respawn,
   pane_rename,
   pane_border,
@@ -142,18 +142,18 @@ export const MESSAGES: MessageEntry[] = [
   workspace_rename,
   pane_move,
   pane_list,
-  // issue 13: projects, open
+  // projects, and files opened in Neovim
   project_handoff,
   open_file,
-  // issue 14: the tmux shim (display-popup, select-layout)
+  // what the tmux shim's display-popup and select-layout need
   popup,
   layout_select,
-  // issue 28: checkpoints per turn
+  // checkpoints per turn
   checkpoint_save,
   checkpoint_list,
   checkpoint_diff,
   checkpoint_restore,
-  // issue 28: fan-out
+  // fan-out
   fan_start,
   fan_status,
   fan_compare,
@@ -162,11 +162,11 @@ export const MESSAGES: MessageEntry[] = [
   pane_grants,
   pane_grant,
   restrict_connection,
-  // issue 26: the approvals inbox
+  // the approvals inbox
   approval_request,
   approval_list,
   approval_answer,
-  // issue 25: reload keys.toml in place
+  // reload keys.toml in place
   config_reload,
   // the tmux shim's buffers and options, kept by the daemon
   shim_buffer_set,

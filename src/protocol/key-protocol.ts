@@ -1,6 +1,6 @@
-// Which keyboard protocol ws turns on in the user's terminal, found by asking first (issue 23,
-// item 3): the kitty keyboard query (`CSI ? u`) and then DA1 (`CSI c`), which every terminal
-// answers. A kitty flags answer (`CSI ? flags u`) means kitty keys; a DA1 answer with no kitty
+// Which keyboard protocol ws turns on in the user's terminal, found by asking first: the kitty
+// keyboard query (`CSI ? u`) and then DA1 (`CSI c`), which every terminal answers. A kitty flags
+// answer (`CSI ? flags u`) means kitty keys; a DA1 answer with no kitty
 // answer before it means none, so xterm's modifyOtherKeys 2; no answer at all within KEYS_PROBE_MS
 // (a terminal that answers nothing) means modifyOtherKeys 2 too, which costs nothing where it is
 // not known. Whoever reads the terminal asks: the server when it drives it (attach's `tty`), else
