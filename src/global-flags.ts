@@ -38,7 +38,8 @@ function parseGlobals(argv: readonly string[]): Parsed {
       rest.push(...argv.slice(i));
       break;
     }
-    if (a === "-L" || a === "--socket-name") (flag = "name"), (globals.name = argv[++i]);
+    // A missing NAME is the empty name, which the CLI refuses.
+    if (a === "-L" || a === "--socket-name") (flag = "name"), (globals.name = argv[++i] ?? "");
     else if (a.startsWith("-L") && a.length > 2) (flag = "name"), (globals.name = a.slice(2));
     else if (a.startsWith("--socket-name=")) (flag = "name"), (globals.name = a.slice(14));
     else if (a === "-H" || a === "--host") (flag = "host"), (globals.hosts ??= []).push(argv[++i] ?? "");

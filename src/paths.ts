@@ -23,9 +23,11 @@ export function socketDir(env: Env = process.env): string {
   return joinPath(tmp, `ws-${process.getuid!()}`);
 }
 
-/** `-L NAME` → `NAME.sock`; characters other than ASCII letters, digits, `-` and `_` become `_`. */
+/** `-L NAME` → `NAME.sock`. The CLI refuses a name outside the rule (protocol/names.ts
+ * serverNameProblem), so this changes nothing of a name it let through; for other callers (tmux's
+ * -L in the shim) characters other than ASCII letters, digits, `.`, `-` and `_` become `_`. */
 export function sanitizeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]/g, "_");
+  return name.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
 export interface SocketChoice {

@@ -28,7 +28,7 @@ test("ws run outside a pane refuses without a PANE and types nothing anywhere", 
   const pane = Number((await s.ok(["tab", "new", "--focus", "--cwd", "/tmp", "--", "bash"])).trim());
   await s.run(["run", String(pane), "--", "true"]);
   const r = await s.run(["run", "--", "echo", "GUESSED-TARGET"]);
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(2);
   expect(r.stderr).toContain("which pane?");
   // The round trip below is served after anything the refused call could have sent.
   expect(await s.screen(pane)).not.toContain("GUESSED-TARGET");

@@ -55,7 +55,7 @@ test("PANE defaults to $WS_PANE_ID", async () => {
   const out = await s.ok(["pane", "read"], { env: { WS_PANE_ID: "1" } });
   expect(typeof out).toBe("string");
   const r = await s.run(["pane", "read"]);
-  expect(r.code).toBe(1);
+  expect(r.code).toBe(2);
   expect(r.stderr).toContain("which pane?");
 });
 

@@ -59,7 +59,8 @@ test('ws call workspace_new \'{"name":"x\\u0000"}\' is refused with invalid_para
   expect(legacy.code).toBe(1);
   expect(legacy.stdout).toBe("error: invalid message: invalid name in `name`: it holds the control character U+0000 (names may not hold control or bidi-override characters)\n");
   const v6 = await s.run(["call", "workspace_new", '{"v":6,"name":"x\\u0000"}']);
-  expect(v6.code).toBe(1);
+  // A value refused is a usage error (exit 2), the reply printed as it came.
+  expect(v6.code).toBe(2);
   expect(JSON.parse(v6.stdout)).toMatchObject({ type: "error", code: "invalid_params", hint: { param: "name" } });
   expect(await model()).toEqual(before);
   // workspace_close of such a name is refused too, never a false "ok".

@@ -30,7 +30,7 @@ test("project new, list, show: a private directory with the name, repo and notes
   expect(JSON.parse(readFileSync(join(dir, "project.json"), "utf8"))).toEqual({ name: "Button a11y", repo });
   await s.ok(["project", "new", "zeta"]);
   expect(await s.ok(["project", "list"])).toBe(`a11y\tButton a11y\t${repo}\nzeta\tzeta\n`);
-  expect(JSON.parse(await s.ok(["--json", "project", "show", "a11y"]))).toEqual({ slug: "a11y", name: "Button a11y", repo, notes: "keyboard first\n" });
+  expect(JSON.parse(await s.ok(["--json", "project", "show", "a11y"]))).toEqual({ v: 6, type: "project", slug: "a11y", name: "Button a11y", repo, notes: "keyboard first\n" });
 
   // Refusals: a slug that exists, one that is not a directory name, a repo that isn't there.
   for (const [args, why] of [

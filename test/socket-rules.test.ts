@@ -1,6 +1,6 @@
 // Socket discovery, modes, refusal of unsafe directories, stale sockets and doctor.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sanitizeName, socketDir, socketPath } from "../src/paths";
@@ -24,10 +24,10 @@ describe("discovery rules", () => {
     expect(socketDir({})).toBe(`/tmp/ws-${uid}`);
   });
 
-  test("-L names map characters outside [A-Za-z0-9_-] to _", () => {
-    expect(sanitizeName("my.proj/x y")).toBe("my_proj_x_y");
+  test("-L names (tmux's, in the shim) map characters outside [A-Za-z0-9._-] to _; the CLI's own are refused instead", () => {
+    expect(sanitizeName("my.proj/x y")).toBe("my.proj_x_y");
     expect(sanitizeName("ok-Name_9")).toBe("ok-Name_9");
-    expect(socketPath({ name: "a.b" }, { XDG_RUNTIME_DIR: "/r" })).toBe("/r/ws/a_b.sock");
+    expect(socketPath({ name: "a.b" }, { XDG_RUNTIME_DIR: "/r" })).toBe("/r/ws/a.b.sock");
     expect(socketPath({}, { XDG_RUNTIME_DIR: "/r" })).toBe("/r/ws/default.sock");
   });
 
@@ -45,12 +45,17 @@ describe("a real server", () => {
     expect(statSync(s.sock).isSocket()).toBe(true);
   });
 
-  test("-L NAME serves NAME.sock with the name mapped", async () => {
+  test("-L NAME serves NAME.sock, the name as given; a name outside the rule is refused, not rewritten", async () => {
     const s = server({ name: "my.proj" });
     await s.start();
-    expect(existsSync(join(s.socketDir, "my_proj.sock"))).toBe(true);
+    expect(existsSync(join(s.socketDir, "my.proj.sock"))).toBe(true);
     const r = await s.run(["workspace", "list", "--json"]);
     expect(JSON.parse(r.stdout).type).toBe("workspaces");
+    for (const name of ["bad/name", "", "a b", ".."]) {
+      const bad = await s.run(["-L", name, "--json", "start"]);
+      expect({ name, code: bad.code, error: JSON.parse(bad.stdout).code }).toEqual({ name, code: 2, error: "usage" });
+    }
+    expect(readdirSync(s.socketDir).filter((f) => f.endsWith(".sock"))).toEqual(["my.proj.sock"]);
   });
 
   test("TMPDIR is used when XDG_RUNTIME_DIR is unset", async () => {

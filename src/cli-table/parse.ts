@@ -171,6 +171,13 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
     if (w === "" && p.default !== undefined) continue;
     fields[p.field] = convert(cmd, p, w, p.field.toUpperCase());
   }
+  if (cmd.oneOf && !cmd.oneOf.some((f) => fields[f] !== undefined)) {
+    const names = cmd.oneOf.map((f) => {
+      const p = cmd.params.find((q) => q.field === f);
+      return p ? paramName(p) : f;
+    });
+    throw new UsageError(`${cmd.path} needs ${names.join(" or ")}: without them it would do nothing`);
+  }
   for (const p of cmd.params) {
     if (fields[p.field] !== undefined || p.value !== undefined) continue;
     if (p.default === PANE_DEFAULT) {

@@ -43,6 +43,8 @@ export interface Command {
   rest?: { field: string; description: string };
   /** Fields the command sets itself. */
   fixed?: Record<string, unknown>;
+  /** At least one of these fields must be given on the command line. */
+  oneOf?: string[];
   /** How to print the reply for people (views.ts). */
   view?: ViewName;
   /** The handler that runs it (handlers.ts), when it does more than send and print. */

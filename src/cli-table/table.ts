@@ -64,6 +64,10 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
   const cmd: Command = { path: cli.path, summary: cli.summary ?? firstSentence(entry.summary), message: entry.type, send: messageInfo(entry), params };
   if (cli.rest) cmd.rest = { field: cli.rest, description: spec(cli.rest).description };
   if (cli.fixed) cmd.fixed = cli.fixed;
+  if (cli.oneOf) {
+    for (const f of cli.oneOf) if (!params.some((p) => p.field === f)) throw new Error(`${entry.type}: oneOf names "${f}", which the CLI doesn't offer`);
+    cmd.oneOf = cli.oneOf;
+  }
   if (cli.view) cmd.view = cli.view;
   if (cli.run) cmd.run = cli.run;
   if (cli.status) {

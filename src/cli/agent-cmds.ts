@@ -1,7 +1,8 @@
 // Agent commands beyond single messages: ws hooks install|uninstall, ws agent send (its pane
 // default), and ws report when it comes through the CLI (src/main.ts runs `ws report` on a fast
 // path before the CLI loads).
-import { CliError, globals, print, send, show } from "./common";
+import { CliError, globals, print, printResult, send, show } from "./common";
+import { EXIT_USAGE } from "./exit-status";
 import { VIEWS } from "./views";
 import type { HandlerInput } from "./handlers";
 
@@ -9,13 +10,15 @@ export async function hooks({ fields }: HandlerInput): Promise<void> {
   const action = fields.action as "install" | "uninstall";
   const { runHooks, TARGETS, HooksError } = await import("../features/agents/hooks-install");
   const targets = fields.target ? [String(fields.target)] : action === "uninstall" ? TARGETS : [];
-  if (!targets.length) throw new CliError(`which agent? ws hooks ${action} ${TARGETS.join("|")}`);
+  if (!targets.length) throw new CliError(`which agent? ws hooks ${action} ${TARGETS.join("|")}`, EXIT_USAGE, "usage");
   const file = fields.file as string | undefined;
   for (const t of targets) {
-    if (!(TARGETS as string[]).includes(t)) throw new CliError(`unknown agent "${t}" (have: ${TARGETS.join(", ")})`);
-    if (file && targets.length > 1) throw new CliError("--file needs one agent");
+    if (!(TARGETS as string[]).includes(t)) throw new CliError(`unknown agent "${t}" (have: ${TARGETS.join(", ")})`, EXIT_USAGE, "usage");
+    if (file && targets.length > 1) throw new CliError("--file needs one agent", EXIT_USAGE, "usage");
     try {
-      print(runHooks({ action, target: t as "claude" | "codex", dryRun: !!fields.dry_run, file }));
+      const said = runHooks({ action, target: t as "claude" | "codex", dryRun: !!fields.dry_run, file });
+      if (globals.json) printResult("hooks", { action, target: t, dry_run: !!fields.dry_run, said });
+      else print(said);
     } catch (e) {
       if (e instanceof HooksError) throw new CliError(`${t}: ${e.message}`);
       throw e;

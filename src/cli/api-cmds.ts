@@ -5,7 +5,8 @@ import { streamLines } from "../client/stream";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import { VERSION } from "../protocol/version";
 import type { MessageDoc } from "../commands/catalogue";
-import { CliError, clientFailure, replyList, replyDeadline, messageTable, errorText, globals, print, printError, printJson, printJsonLine, send, show, sock } from "./common";
+import { EXIT_USAGE, exitFor } from "./exit-status";
+import { CliError, clientFailure, replyList, replyDeadline, messageTable, errorText, globals, print, printError, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { tabLines } from "./views";
 import type { WorkspaceInfo } from "../model/views";
@@ -51,7 +52,7 @@ export async function describe({ fields: args }: HandlerInput): Promise<void> {
     if (!messages.length) throw new CliError(`unknown type "${args.message}"`);
     cat = { ...local, type: "catalogue", messages };
   }
-  if (globals.json) return printJson(cat);
+  if (globals.json) return show(cat as unknown as ReplyObject);
   const head = args.message ? [] : [`ws protocol ${cat.protocol.min_version}..=${cat.protocol.version}`, ""];
   const tail = args.message ? [] : ["", "error codes:", ...cat.errors.map((e) => `  ${e.code.padEnd(22)} ${e.description}`)];
   print([...head, cat.messages.map(formatMessage).join("\n\n"), ...tail].join("\n"));
@@ -63,26 +64,42 @@ export async function call({ fields: args }: HandlerInput): Promise<void> {
     try {
       fields = JSON.parse(String(args.fields));
     } catch (e) {
-      throw new CliError(`the fields are not JSON: ${(e as Error).message}`);
+      throw new CliError(`the fields are not JSON: ${(e as Error).message}`, EXIT_USAGE, "usage");
     }
-    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw new CliError("the fields must be a JSON object");
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) throw new CliError("the fields must be a JSON object", EXIT_USAGE, "usage");
   }
   const type = String(args.type);
   const entry = messageTable()[type];
   const v = (fields.v as number | undefined) ?? entry?.since ?? VERSION;
   const line = JSON.stringify({ ...fields, v, type });
-  let failed = false;
+  let failure: { message: string; code?: string } | undefined;
   let first = true;
   await stream(line, (l) => {
     if (first) {
       first = false;
-      failed = l.startsWith("error") || /^\{[^]*"type":"error"/.test(l);
+      failure = callFailure(l);
     }
     printJsonLine(l); // a JSON reply, or a plain `ok` / `error: …` line: escaped either way
     // One reply, unless the message turns the connection into a stream.
-    if (!entry?.stream || failed) return false;
+    if (!entry?.stream || failure) return false;
   }, entry ? replyDeadline(entry, fields) : (globals.timeoutMs ?? REPLY_TIMEOUT_MS));
-  if (failed) process.exitCode = 1;
+  // The reply is ws call's output, as it came; the failure is said on stderr as every command does.
+  if (failure) {
+    printError(`ws: ${failure.message}`);
+    process.exitCode = exitFor(failure.code);
+  }
+}
+
+/** An error reply (v6 JSON, or an older version's plain `error: …` line) as its message and code. */
+function callFailure(line: string): { message: string; code?: string } | undefined {
+  if (line.startsWith("error")) return { message: line.replace(/^error:?\s*/, "") || "error" };
+  if (!/^\{[^]*"type":"error"/.test(line)) return undefined;
+  try {
+    const o = JSON.parse(line) as ReplyObject;
+    return { message: errorText(o), ...(typeof o.code === "string" ? { code: o.code } : {}) };
+  } catch {
+    return { message: line };
+  }
 }
 
 export async function events({ fields: args }: HandlerInput): Promise<void> {

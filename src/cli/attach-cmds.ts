@@ -1,5 +1,5 @@
 // ws attach, bare ws, ws --local, ws keys.
-import { CliError, globals, print, printError, printJson, sock } from "./common";
+import { CliError, globals, print, printError, printResult, sock } from "./common";
 import { startDaemon } from "./server-cmds";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import { parseKeysToml, readKeysToml } from "../keys-toml";
@@ -84,7 +84,7 @@ export async function keys(): Promise<void> {
   const { keymap, warnings } = loadKeymap();
   for (const w of warnings) printError(`ws: ${w}`);
   if (globals.json) {
-    printJson({ prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
+    printResult("keys", { prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
     return;
   }
   print(`prefix: ${keymap.prefix}`);

@@ -9,6 +9,7 @@ import { socketPath } from "../paths";
 import { type Globals, takeGlobals } from "../global-flags";
 import { safeJson, safeText } from "../safe-text";
 import { MAX_LINE, VERSION } from "../protocol/version";
+import { EXIT_TIMEOUT, exitFor } from "./exit-status";
 
 export { type Globals, takeGlobals };
 
@@ -47,7 +48,7 @@ const OLD_SERVER_ADVICE =
   "Install the new build, then restart the server: `ws kill-server` (or `ws kill-server --keep` to keep your layout), then `ws`.";
 
 /** Exit status when a wait timed out (as timeout(1) does). */
-export const WAIT_TIMEOUT_EXIT = 124;
+export const WAIT_TIMEOUT_EXIT = EXIT_TIMEOUT;
 
 let messages: Record<string, MessageInfo> | undefined;
 /** Each message's `since`, `longRunning` and `stream`, from the registry at build time (a macro);
@@ -135,7 +136,7 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
     const message = String(reply.message ?? "error");
     if (reply.plain && /protocol version \d+ not supported|unknown (type|variant)/.test(message))
       throw new CliError(`${message}\n${OLD_SERVER_ADVICE}`);
-    throw new CliError(errorText(reply), reply.code === "timeout" ? WAIT_TIMEOUT_EXIT : 1, String(reply.code ?? "internal"), reply);
+    throw new CliError(errorText(reply), exitFor(typeof reply.code === "string" ? reply.code : undefined), String(reply.code ?? "internal"), reply);
   }
   return reply;
 }
@@ -196,8 +197,14 @@ export function printJsonLine(line: string): void {
   console.log(safeJson(line));
 }
 
-/** Print a reply: JSON for scripts, else the given human text (if any). */
+/** Print a reply: JSON for scripts, else the given human text (if any). Every --json success is
+ * one object with `v` and `type`, the server's replies and the CLI's own results alike. */
 export function show(reply: ReplyObject, human?: string, opts: { keepSgr?: boolean } = {}): void {
-  if (globals.json) printJson(reply);
+  if (globals.json) printJson(reply.v === undefined ? { v: VERSION, ...reply } : reply);
   else if (human !== undefined && human !== "") print(human, opts);
+}
+
+/** A --json result the CLI made itself (not a server's reply): `v`, `type`, then its fields. */
+export function printResult(type: string, fields: Record<string, unknown>): void {
+  printJson({ v: VERSION, type, ...fields });
 }

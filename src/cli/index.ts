@@ -2,14 +2,16 @@
 // then send its message and print the reply, or run its handler (loaded only then).
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
 import { WS_VERSION, BUILD } from "../build-info";
-import { MAX_LINE } from "../protocol/version";
-import { CliError, errorJson, fileRefused, type Globals, globals, keepConnection, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
+import { MAX_LINE, VERSION } from "../protocol/version";
+import { CliError, errorJson, errorText, fileRefused, type Globals, globals, keepConnection, print, printError, printJson, readJsonArg, send, setGlobals, show, sock, takeGlobals } from "./common";
 import { serverName } from "../client/connect";
 import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { type Found, MissingPane, UsageError, findCommand, parseArgs, takesFirst } from "../cli-table/parse";
 import type { Command } from "../cli-table/spec";
 import { VIEWS } from "./views";
+import { EXIT_USAGE } from "./exit-status";
+import { serverNameProblem } from "../protocol/names";
 
 /** Each command's table entry as JSON text, by its path (from the registry at build time). */
 const COMMAND_JSON: Record<string, string> = commandJsonByPath();
@@ -44,8 +46,7 @@ function commandNamed(words: string[]): Found | undefined {
   return { command, rest: words.slice(1) };
 }
 
-/** Exit status for a mistake in the command line (as getopt-style tools do). */
-const USAGE_EXIT = 2;
+const USAGE_EXIT = EXIT_USAGE;
 
 export async function runCli(argv: string[]): Promise<void> {
   // `ws tmux a \; b` is one tmux command line: tmux's parser splits it, not ws's chains.
@@ -80,6 +81,8 @@ async function execute(argv: string[], inherited?: Globals): Promise<void> {
   const help = before.includes("--help") || before.includes("-h");
   const words = help ? rest.filter((w, i) => (w !== "--help" && w !== "-h") || (dashes >= 0 && i > dashes)) : rest;
   if (g.timeoutMs !== undefined && !Number.isSafeInteger(g.timeoutMs)) throw new UsageError("--timeout is a whole number of milliseconds (0: no limit)");
+  const nameProblem = g.name === undefined ? undefined : serverNameProblem(g.name);
+  if (nameProblem) throw new UsageError(`-L ${JSON.stringify(g.name)}: the server's name ${nameProblem}`);
   // -H HOST: the remote module (loaded only then) runs the command there or routes its connections.
   if ((g.hosts || g.allHosts) && !help) {
     if (inherited) throw new UsageError("command chains and ws batch run against this machine's server; give -H to each ws call instead");
@@ -100,7 +103,24 @@ async function execute(argv: string[], inherited?: Globals): Promise<void> {
   }
   const { command } = found;
   if (help) return print(commandHelp(command));
-  await run(command, found.rest);
+  try {
+    await run(command, found.rest);
+  } catch (e) {
+    throw e instanceof CliError && e.code === "invalid_params" && e.reply ? asUsage(e.reply, command) : e;
+  }
+}
+
+/** The server refused a value the command line gave (invalid_params): a usage error like the CLI's
+ * own, naming what the user typed (`--size`, `PANE`) rather than the protocol's field (`percent`). */
+function asUsage(reply: Record<string, unknown>, command: Command): CliError {
+  const hint = (reply.hint && typeof reply.hint === "object" ? reply.hint : {}) as Record<string, unknown>;
+  const field = typeof hint.param === "string" ? hint.param : undefined;
+  const p = field === undefined ? undefined : (command.params.find((q) => q.field === field && q.value === undefined) ?? command.params.find((q) => q.percentField === field));
+  const typed = p ? (p.flag ? `--${p.flag}` : p.field.toUpperCase()) : undefined;
+  let message = String(reply.message ?? "error");
+  if (typed && field) message = message.split(`\`${field}\``).join(`\`${typed}\``);
+  const usage = { v: VERSION, type: "error", code: "usage", message, hint: { ...hint, ...(typed ? { flag: typed } : {}), command: `ws ${command.path} --help` } };
+  return new CliError(errorText(usage), EXIT_USAGE, "usage", usage);
 }
 
 /** `a \; b \; c`: the command lines of a chain, split at words that are exactly ";" (a word "\;"
@@ -194,7 +214,7 @@ async function run(command: Command, words: string[]): Promise<void> {
     // With -H, this pane and this directory are not the remote server's: no defaults from them.
     if (!command.ownArgs) fields = globals.hosts ? parseArgs(command, words, { ...process.env, WS_PANE_ID: undefined }, () => undefined) : parseArgs(command, words, chainPane !== undefined ? { ...process.env, WS_PANE_ID: String(chainPane) } : process.env);
   } catch (e) {
-    if (e instanceof MissingPane) throw new CliError(e.message, 1, "invalid_params");
+    if (e instanceof MissingPane) throw new UsageError(e.message);
     throw e;
   }
   // The CLI's own flags (--status-ok) are not the message's.

@@ -2,7 +2,7 @@
 // write; the server is told what changed (project_attach, project_renamed).
 import { resolve } from "node:path";
 import { statSync } from "node:fs";
-import { CliError, globals, print, printError, printJson, send } from "./common";
+import { CliError, globals, print, printError, printResult, send, show } from "./common";
 import type { HandlerInput } from "./handlers";
 import { ProjectError, available, createProject, listProjects, moveProject, readProject, type Project } from "../features/projects/store";
 
@@ -22,7 +22,7 @@ function storeCall<T>(fn: () => T): T {
 }
 
 function showProject(p: Project): void {
-  if (globals.json) return printJson(p);
+  if (globals.json) return printResult("project", { ...p });
   print([`${p.slug}: ${p.name}`, ...(p.repo ? [`repo: ${p.repo}`] : []), ...(p.notes ? ["", p.notes.replace(/\n$/, "")] : [])].join("\n"));
 }
 
@@ -43,7 +43,7 @@ export async function projectNew({ fields }: HandlerInput): Promise<void> {
 
 export async function projectList(): Promise<void> {
   const all = listProjects();
-  if (globals.json) return printJson(all);
+  if (globals.json) return printResult("projects", { projects: all });
   if (all.length) print(all.map((p) => `${p.slug}\t${p.name}${p.repo ? `\t${p.repo}` : ""}`).join("\n"));
 }
 
@@ -67,6 +67,7 @@ export async function projectRename({ fields }: HandlerInput): Promise<void> {
   } catch (e) {
     if (!(e instanceof CliError && e.message.includes("Start one with"))) throw e;
   }
+  if (globals.json) printResult("project_renamed", { from, to });
 }
 
 interface HandoffAgent {
@@ -80,7 +81,7 @@ interface HandoffAgent {
 /** ws project handoff: the entries the agents appended, then a line for each that gave none. */
 export async function projectHandoff({ command, fields }: HandlerInput): Promise<void> {
   const reply = await send(command.message!, fields);
-  if (globals.json) return printJson(reply);
+  if (globals.json) return show(reply);
   const entries = String(reply.entries ?? "");
   if (entries) print(entries.replace(/\n+$/, ""));
   for (const a of reply.agents as HandoffAgent[]) {

@@ -4,7 +4,7 @@ import { BUILD, WS_VERSION } from "../build-info";
 import type { Socket } from "bun";
 import { clientSocketProblem, connectChecked } from "../socket-check";
 import { MIN_VERSION, VERSION } from "../protocol/version";
-import { CliError, globals, print, printJson, sock, takeGlobals } from "./common";
+import { CliError, globals, print, printResult, sock, takeGlobals } from "./common";
 import type { HandlerInput } from "./handlers";
 
 function preambleLine(extra: Record<string, unknown> = {}): string {
@@ -174,6 +174,6 @@ export async function remoteInstall({ fields }: HandlerInput): Promise<void> {
   if (put.code !== 0) throw sshFailure(host, put.code, put.err);
   const check = await output(sshArgv(host, VERSION_CHECK));
   if (check.code !== 0) throw sshFailure(host, check.code, check.err);
-  if (globals.json) return printJson({ type: "ok", host, path: "~/.local/bin/ws", version: check.out, platform: there.out });
+  if (globals.json) return printResult("ok", { host, path: "~/.local/bin/ws", version: check.out, platform: there.out });
   print(`installed ws ${check.out} on ${host} at ~/.local/bin/ws (${there.out}; this ws is ${WS_VERSION} (${BUILD}))`);
 }

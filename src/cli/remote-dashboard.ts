@@ -2,7 +2,7 @@
 // row naming its host. Hosts are asked in parallel, each with its own deadline; one that doesn't
 // answer gets a row saying so and holds up nobody.
 import { type FileReadError, readTextFile } from "../safe-file";
-import { CliError, fileRefused, globals, print, printJson } from "./common";
+import { CliError, fileRefused, globals, print, printResult } from "./common";
 import { URGENCY } from "../features/agents/status-map";
 import type { DashboardPort } from "../features/agents/service";
 import { parseReply } from "../protocol/envelope";
@@ -129,7 +129,7 @@ export async function mergedDashboard(): Promise<void> {
   const ports = results.flatMap((r) => (r.ok ? r.ports.map((p) => ({ host: r.host, ...p })) : []));
   const down = results.filter((r) => !r.ok) as Extract<HostResult, { ok: false }>[];
   if (globals.json)
-    return printJson({ type: "dashboard", hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), agents, ports });
+    return printResult("dashboard", { hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), agents, ports });
   const w = Math.max(...hosts.map((h) => h.length));
   print(
     [

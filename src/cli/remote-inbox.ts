@@ -1,7 +1,7 @@
 // ws inbox -H a -H b (or --all-hosts): every host's waiting approvals in one list, oldest first,
 // each row naming its host, so `ws -H HOST approve ID` answers it there (ids are per host). Hosts
 // are asked in parallel, each with its own deadline, as the merged dashboard does.
-import { globals, print, printJson } from "./common";
+import { globals, print, printResult } from "./common";
 import { askedHosts, askHost, HOST_TIMEOUT_MS } from "./remote-dashboard";
 
 interface Approval {
@@ -55,7 +55,7 @@ export async function mergedInbox(): Promise<void> {
   const down = results.filter((r) => !r.ok) as Extract<HostResult, { ok: false }>[];
   if (down.length === hosts.length) process.exitCode = 1;
   if (globals.json)
-    return printJson({ type: "approvals", hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), approvals });
+    return printResult("approvals", { hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), approvals });
   const w = Math.max(...hosts.map((h) => h.length));
   // Other machines' text: print makes it terminal-safe, whatever their ws did.
   const lines = [

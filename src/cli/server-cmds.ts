@@ -7,7 +7,7 @@ import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../soc
 import { socketDir } from "../paths";
 import { probeSocket, removeIfPresent } from "../socket-files";
 import { NoAnswer, request } from "../client/request";
-import { CliError, globals, print, printError, printJson, send, show, sock } from "./common";
+import { CliError, globals, print, printError, printResult, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
 import { safeText } from "../safe-text";
 import { savePath } from "../features/persistence/store";
@@ -119,7 +119,7 @@ export async function start({ fields }: HandlerInput): Promise<void> {
   const started = await startDaemon(sock(), undefined, fields.command as string[]);
   // Starting what already runs is no failure (a script may start it to be sure), but it says so.
   if (!started && !globals.json) printError(`ws: a ws server already runs on ${sock()}; nothing started`);
-  if (globals.json) printJson({ type: "ok", socket: sock(), started });
+  if (globals.json) printResult("ok", { socket: sock(), started });
 }
 
 export async function server({ fields }: HandlerInput): Promise<void> {
@@ -237,7 +237,7 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
     if (f.level !== "ok") bad++;
     if (!globals.json) print(`${f.level === "ok" ? "ok   " : f.level === "warn" ? "warn " : "error"} ${f.text}${f.fix ? " (ws doctor --fix removes it)" : ""}`);
   }
-  if (globals.json) printJson({ type: "doctor", findings: findings.filter((f) => !fixed.includes(f.text)).map(({ level, text, fix }) => ({ level, text, fixable: !!fix })), fixed });
+  if (globals.json) printResult("doctor", { findings: findings.filter((f) => !fixed.includes(f.text)).map(({ level, text, fix }) => ({ level, text, fixable: !!fix })), fixed });
   process.exitCode = bad ? 1 : 0;
 }
 

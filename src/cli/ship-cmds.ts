@@ -1,7 +1,7 @@
 // ws ship: runs here, in the CLI process, on the workstream's worktree (local to the CLI): the
 // checkout this runs in, or with --name the workstream's worktree next to it. No event is sent
 // (the `ship` message, sent to the server, ships there and publishes `shipped`).
-import { CliError, globals, print, printJson } from "./common";
+import { CliError, globals, print, printResult } from "./common";
 import type { HandlerInput } from "./handlers";
 import { WsError } from "../protocol/errors";
 import { safeText } from "../safe-text";
@@ -33,7 +33,7 @@ export async function ship({ fields }: HandlerInput): Promise<void> {
       asUser: true,
       onStaged: globals.json ? undefined : (summary) => shown(`staged in ${dir}:\n${summary}`),
     });
-    if (globals.json) return printJson(r);
+    if (globals.json) return printResult("shipped", { ...r });
     if (r.commit) shown(`committed ${r.commit.slice(0, 12)} on ${r.branch}`);
     if (r.pushed) shown(`pushed ${r.branch} to ${r.remote}`);
     else if (r.unpushed) shown(`${r.unpushed} ${r.unpushed === 1 ? "commit" : "commits"} not pushed: ws ship --push`);

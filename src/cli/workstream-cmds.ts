@@ -1,9 +1,10 @@
 // Workstream commands beyond single messages: ws new (new_workstream sent at v6, so failures come
 // back), ws done (a caller inside the workstream may lose its connection with its tab), ws review
 // (the worktree and its pr.md here, then open_review), ws pr comments, ws templates.
-import { CliError, clientFailure, errorText, noServerError, print, printError, printJson, send, show, sock, globals } from "./common";
+import { CliError, clientFailure, errorText, noServerError, print, printError, printResult, send, show, sock, globals } from "./common";
 import { readStdinBounded } from "../safe-file";
 import { MAX_PROMPT_CHARS } from "../features/agents/queue";
+import { EXIT_USAGE } from "./exit-status";
 import type { HandlerInput } from "./handlers";
 import { request, NoServer } from "../client/request";
 import { WsError } from "../protocol/errors";
@@ -27,7 +28,7 @@ export async function done({ fields }: HandlerInput): Promise<void> {
   const { whichWorkstream, whichFields } = await import("../features/workstreams/which");
   const here = process.env.WS_WORKSTREAM || undefined;
   const which = whichWorkstream(fields.name as string | undefined);
-  if (!which) throw new CliError("which workstream? ws done NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  if (!which) throw new CliError("which workstream? ws done NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)", EXIT_USAGE, "usage");
   const name = "name" in which ? which.name : undefined;
   const pane = "pane" in which ? which.pane : undefined;
   // Asked from inside the workstream's tab, the tab (and this connection) may close before the reply.
@@ -76,14 +77,14 @@ export async function prComments({ fields }: HandlerInput): Promise<void> {
 export async function templatesList(): Promise<void> {
   const { listTemplates } = await import("../features/workstreams/templates");
   const list = await listTemplates();
-  if (globals.json) return printJson(list);
+  if (globals.json) return printResult("templates", { templates: list });
   print(list.map((t) => `${t.name.padEnd(16)} ${t.file ?? "(built in)"}`).join("\n"));
 }
 
 export async function templatesShow({ fields }: HandlerInput): Promise<void> {
   const { loadTemplate } = await import("../features/workstreams/templates");
   const t = await local(loadTemplate(String(fields.name)));
-  if (globals.json) return printJson({ name: t.name, file: t.file ?? null, text: t.text });
+  if (globals.json) return printResult("template", { name: t.name, file: t.file ?? null, text: t.text });
   print(t.text.replace(/\n$/, ""));
 }
 
@@ -96,7 +97,7 @@ export async function diff({ fields }: HandlerInput): Promise<void> {
   const { worktreeChanges } = await import("../features/workstreams/fan-changes");
   const { git, gitOk } = await import("../features/workstreams/git");
   const which = whichWorkstream(fields.name as string | undefined, { usePane: false });
-  if (!which || !("name" in which)) throw new CliError("which workstream? ws diff NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  if (!which || !("name" in which)) throw new CliError("which workstream? ws diff NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)", EXIT_USAGE, "usage");
   const here = await local(repoRoot(process.cwd()).then(repoName)).catch(() => undefined);
   const dir = which.from === "cwd" ? (await git(process.cwd(), ["rev-parse", "--show-toplevel"])).stdout.trim() : worktreeDirOf(which.name, here);
   if (!dir) throw new CliError(`no workstream "${which.name}": no worktree of that name under ${worktreesRoot()}`, 1, "not_a_workstream");
@@ -107,7 +108,7 @@ export async function diff({ fields }: HandlerInput): Promise<void> {
       const base = fork && fork.code === 0 ? fork.stdout.trim() : await gitOk(dir, ["rev-parse", "--verify", "HEAD^{commit}"], "ws diff");
       const ch = await worktreeChanges(dir, base);
       const text = await gitOk(dir, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", base, ch.tree], "ws diff");
-      if (globals.json) return printJson({ workstream: which.name, dir, base, tree: ch.tree, files: ch.files, added: ch.added, removed: ch.removed, paths: ch.paths, diff: text });
+      if (globals.json) return printResult("diff", { workstream: which.name, dir, base, tree: ch.tree, files: ch.files, added: ch.added, removed: ch.removed, paths: ch.paths, diff: text });
       print(text ? text.replace(/\n$/, "") : `workstream ${which.name}: no changes since ${base.slice(0, 12)}`);
     })(),
   );
@@ -118,7 +119,7 @@ export async function diff({ fields }: HandlerInput): Promise<void> {
 export async function reviewNote({ fields }: HandlerInput): Promise<void> {
   const { whichWorkstream } = await import("../features/workstreams/which");
   const which = whichWorkstream(fields.name as string | undefined, { usePane: false });
-  if (!which || !("name" in which)) throw new CliError("which workstream? ws review note TEXT --name NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)");
+  if (!which || !("name" in which)) throw new CliError("which workstream? ws review note TEXT --name NAME (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)", EXIT_USAGE, "usage");
   const reply = await send("agent_send", { to: which.name, text: String(fields.text), when: "idle" });
   show(reply, reply.queued ? `queued for the agent of ${which.name} (pane ${reply.pane}): its next prompt (ws agent queue shows it)` : `typed into the agent of ${which.name} (pane ${reply.pane})`);
 }

@@ -15,7 +15,7 @@ export default defineMessage({
   },
   errors: ["pane_not_found", "pane_exited"],
   example: { v: 2, type: "pane_send", pane: 4, text: "cargo test", enter: true },
-  cli: { path: "pane send", args: ["pane", "text"], defaults: { pane: "$WS_PANE_ID", text: "" } },
+  cli: { path: "pane send", args: ["pane", "text"], defaults: { pane: "$WS_PANE_ID", text: "" }, oneOf: ["text", "enter"] },
   handle({ pane, text, enter }, { session, version }) {
     const p = session.pane(pane);
     // A kept pane whose program has exited takes no input: say so (v6; older lines were always ok).

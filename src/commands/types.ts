@@ -108,6 +108,9 @@ export interface MessageCli {
   percent?: Record<string, string>;
   /** Flags that set a field to a constant, e.g. `below: { field: "right", value: false }`. */
   switches?: Record<string, { field: string; value: unknown; description: string }>;
+  /** The command line must give at least one of these fields (else a usage error): `ws pane send
+   * PANE` with neither text nor --enter would do nothing. */
+  oneOf?: string[];
   /** How to print the reply for people (a name in src/cli/views.ts); default: nothing. */
   view?: ViewName;
   /** A handler in src/cli/handlers.ts for a command that does more than send and print. */

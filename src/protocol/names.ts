@@ -39,3 +39,14 @@ export function pathNameProblem(name: string): string | undefined {
   if (name.startsWith("-")) return "starts with - (a program would read it as an option)";
   return undefined;
 }
+
+/** What is wrong with a server's name (`-L NAME`), or undefined: the rule above, and only ASCII
+ * letters, digits, `.`, `_` and `-`, as it names the server's socket file and travels to other
+ * machines in an ssh command line (`ws -H HOST -L NAME`). */
+export function serverNameProblem(name: string): string | undefined {
+  const problem = pathNameProblem(name);
+  if (problem) return problem;
+  const bad = /[^A-Za-z0-9._-]/.exec(name);
+  if (bad) return `holds ${JSON.stringify(bad[0])} (a server's name is ASCII letters, digits, . _ and -: it names its socket file)`;
+  return undefined;
+}
