@@ -55,7 +55,7 @@ test("agent send --to names the agent itself; --pane is the asking pane; refusal
   await waitFor("the hook-form prompt to reach the agent", () => prompts(agent).includes("fifth from inside"));
   // Outside a pane with neither: which agent?
   const neither = await s.run(["agent", "send", "hello"]);
-  expect(neither.code).toBe(1);
+  expect(neither.code).toBe(2);
   expect(neither.stderr).toContain("--to");
   // v1–v5 lines are answered as they always were: `pane` needed, `to` ignored.
   expect(await s.rawLine('{"v":4,"type":"agent_send","to":"1","text":"x"}\n')).toBe("error: invalid message: missing field `pane`");

@@ -37,7 +37,7 @@ export async function agentSend({ command, fields }: HandlerInput): Promise<void
   if (f.to === undefined && f.pane === undefined) {
     // With -H this pane is not the remote server's.
     const id = globals.hosts ? undefined : process.env.WS_PANE_ID;
-    if (!id || !/^\d+$/.test(id)) throw new CliError("which agent? --to PANE|@TAB|TAB-NAME|WORKSTREAM names it (inside a pane, without --to: the agent in its tab)", 1, "invalid_params");
+    if (!id || !/^\d+$/.test(id)) throw new CliError("which agent? --to PANE|@TAB|TAB-NAME|WORKSTREAM names it (inside a pane, without --to: the agent in its tab)", EXIT_USAGE, "usage");
     f.pane = Number(id);
   }
   const reply = await send(command.message!, f, command.send);

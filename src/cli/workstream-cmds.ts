@@ -65,7 +65,7 @@ export async function prComments({ fields }: HandlerInput): Promise<void> {
   if (!onPath("gh")) throw new CliError("ws pr comments reads review comments through the GitHub CLI (gh), which is not installed here: install it and run gh auth login");
   const { currentPr, unresolvedComments } = await import("../features/workstreams/review");
   const pr = (fields.pr as number | undefined) ?? (await currentPr(process.cwd()));
-  if (pr === undefined) throw new CliError("which PR? ws pr comments N (no pr.json of a review here, and gh found none for this branch)");
+  if (pr === undefined) throw new CliError("which PR? ws pr comments N (no pr.json of a review here, and gh found none for this branch)", EXIT_USAGE, "usage");
   const pane = fields.pane as number | undefined;
   if (pane === undefined) throw new CliError("run it in a pane of the review's tab, or give --pane N");
   const found = await local(unresolvedComments(pr, process.cwd()));
