@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # Install ws from a checkout: brings Bun (from npm when missing), installs the dependencies,
-# builds dist/ws and puts it on the PATH. With WS_RELEASE_URL set to a release directory (https),
-# installs that release's binary instead, through the checked installer (scripts/install-release.sh:
-# signature and checksums). A released binary without a checkout: the release's own install.sh.
-#   ./install.sh [--prefix DIR]      installs DIR/bin/ws (default DIR: ~/.local)
+# builds dist/ws and puts it on the PATH, with its man page and shell completions. With
+# WS_RELEASE_URL set to a release directory (https), installs that release's binary instead,
+# through the checked installer (scripts/install-release.sh: signature and checksums). A released
+# binary without a checkout: the release's own install.sh.
+#   ./install.sh [--prefix DIR] [--no-completions]
+#     installs DIR/bin/ws, DIR/share/man/man1/ws.1 and completions under DIR/share (DIR: ~/.local);
+#     a Bun that is not on the PATH is linked as DIR/bin/bun, so `bun run test` finds it too
 set -euo pipefail
 
 prefix="${HOME}/.local"
+completions=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix="$2"; shift 2 ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    --no-completions) completions=0; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+[ "$completions" = 1 ] || release_args=(--no-completions)
 bindir="$prefix/bin"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 say() { printf 'install.sh: %s\n' "$*"; }
@@ -33,7 +39,7 @@ if [ ! -f "$here/src/main.ts" ] || [ ! -f "$here/scripts/install-release.sh" ]; 
 fi
 if [ -n "${WS_RELEASE_URL:-}" ]; then
   # A release, not a build: downloaded and checked by the one installer that checks it.
-  exec sh "$here/scripts/install-release.sh" --prefix "$prefix" --base "$WS_RELEASE_URL"
+  exec sh "$here/scripts/install-release.sh" --prefix "$prefix" --base "$WS_RELEASE_URL" ${release_args[@]+"${release_args[@]}"}
 fi
 
 cd "$here"
@@ -44,6 +50,8 @@ find_bun() {
   done
   return 1
 }
+on_path=1
+command -v bun >/dev/null 2>&1 || on_path=0
 if ! bun="$(find_bun)"; then
   say "Bun not found; installing it from npm"
   if ! npm install -g bun >/dev/null 2>&1; then
@@ -59,3 +67,30 @@ export PATH
 "$bun" install --frozen-lockfile
 "$bun" run build
 install_binary dist/ws
+
+# The man page and the completions, from the binary just built (as the release installer does).
+share="$prefix/share"
+mkdir -p "$share/man/man1"
+install -m 0644 dist/ws.1 "$share/man/man1/ws.1"
+say "man page: $share/man/man1/ws.1"
+if [ "$completions" = 1 ]; then
+  for shell in bash zsh fish; do
+    case "$shell" in
+      bash) dir="$share/bash-completion/completions"; name=ws ;;
+      zsh) dir="$share/zsh/site-functions"; name=_ws ;;
+      fish) dir="$share/fish/vendor_completions.d"; name=ws.fish ;;
+    esac
+    mkdir -p "$dir"
+    dist/ws completion "$shell" >"$dir/$name.tmp" && mv -f "$dir/$name.tmp" "$dir/$name"
+    say "$shell completions: $dir/$name"
+  done
+  [ "$prefix" = "$HOME/.local" ] || say "bash and fish look for completions under ~/.local/share; for this prefix, add $share to XDG_DATA_DIRS"
+  say "zsh: add  fpath=($share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc"
+fi
+
+# A Bun found off the PATH (a private copy, or npm's global bin not on the PATH): linked beside ws,
+# so the README's `bun run test` finds the same Bun once $bindir is on the PATH.
+if [ "$on_path" = 0 ] && [ ! -e "$bindir/bun" ]; then
+  ln -s "$bun" "$bindir/bun"
+  say "linked $bindir/bun -> $bun (for bun run test and the other package.json scripts)"
+fi

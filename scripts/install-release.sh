@@ -3,7 +3,7 @@
 # Ed25519 signature. The release ships this script as install.sh beside the binaries:
 #   curl -fsSL --proto '=https' --tlsv1.2 <base>/install.sh | sh
 #   curl -fsSL --proto '=https' --tlsv1.2 <base>/install.sh | sh -s -- --prefix /opt/ws --base <url>
-# Options: --prefix DIR   install DIR/bin/ws (default ~/.local) and completions under DIR/share
+# Options: --prefix DIR   install DIR/bin/ws (default ~/.local), its man page and completions under DIR/share
 #          --base URL     the release directory (https://) to download from (also WS_INSTALL_BASE)
 #          --no-completions
 # From a checkout, ./install.sh builds from source instead (docs/install.md).
@@ -138,6 +138,14 @@ staged="$bindir/.ws-install.$$"
 mv -f "$staged" "$bindir/ws" || die "could not move ws into $bindir"
 staged=""
 say "installed ws $version at $bindir/ws"
+
+# The man page, from the binary itself (made from its command table, as --help is).
+man1="$prefix/share/man/man1"
+if mkdir -p "$man1" && "$bindir/ws" help --man >"$tmp/ws.1" && mv -f "$tmp/ws.1" "$man1/ws.1"; then
+  say "man page: $man1/ws.1"
+else
+  say "could not write the man page to $man1 (ws help --man prints it)"
+fi
 
 if [ "$completions" = 1 ]; then
   share="$prefix/share"

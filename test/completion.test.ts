@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandJsonByPath } from "../src/cli/message-table";
 import { TestServer, wsArgv } from "./harness";
+import { GLOBALS } from "../src/cli-table/globals";
 
 let s: TestServer;
 let dir: string;
@@ -57,14 +58,25 @@ test("bash: commands, subcommands and flags come from the command table", () => 
   // A command's flags (one letter: one dash), and the values its arguments accept.
   const split = table.find((c) => c.path === "split")!;
   const flags = split.params.filter((p) => p.flag).map((p) => (p.flag!.length === 1 ? `-${p.flag}` : `--${p.flag}`));
-  expect(bashComplete("split", "-").sort()).toEqual([...flags, "--help"].sort());
+  const globalsAfter = GLOBALS.flatMap((g) => g.flags).filter((f) => !["--help", "-h", "--version", "-v"].includes(f));
+  expect(bashComplete("split", "-").sort()).toEqual([...flags, "--help", ...globalsAfter].sort());
   expect(bashComplete("completion", "")).toEqual(["--values", "--help", "bash", "zsh", "fish"]);
   // Global flags come first and are skipped; their values are not commands.
   expect(bashComplete("-L", "work", "--json", "pa")).toEqual(["pane"]);
+  expect(bashComplete("--timeout", "500", "pa")).toEqual(["pane"]);
+  // Every global flag, from the one list help prints: at the start, and after a command when the
+  // word begins with a dash.
+  const globals = GLOBALS.flatMap((g) => g.flags);
+  expect(bashComplete("-").sort()).toEqual(globals.sort());
+  expect(bashComplete("pane", "list", "--t")).toEqual(["--timeout"]);
+  expect(bashComplete("split", "--j")).toEqual(["--json"]);
+  expect(bashComplete("pane", "list", "")).not.toContain("--json");
+  // ws help takes a command's words.
+  expect(bashComplete("help", "pa")).toEqual(["pane"]);
   // A directory for --cwd, and programs after --.
   expect(bashComplete("split", "--cwd", "/bi")).toContain("/bin");
   expect(bashComplete("split", "--", "bas")).toContain("bash");
-});
+}, 30_000);
 
 test("dynamic values come from the running server, and nothing when none runs", async () => {
   expect(bashComplete("pane", "send", "")).toEqual(["--enter", "--help"]);
@@ -85,6 +97,27 @@ test("dynamic values come from the running server, and nothing when none runs", 
   expect(bashComplete("new", "rev")).toEqual(["review"]);
 }, 60_000);
 
+test("ws -L <Tab> offers the servers running here, by name", async () => {
+  // A second server beside the test's, by -L name, in the same socket directory.
+  try {
+    expect((await s.run(["-L", "work", "start"])).code).toBe(0);
+    if (!existsSync(s.sock)) await s.start();
+    expect(bashComplete("-L", "").sort()).toEqual(["default", "work"]);
+    expect(bashComplete("--socket-name", "w")).toEqual(["work"]);
+    // After the name, the command as before, against that server.
+    expect(bashComplete("-L", "work", "pa")).toEqual(["pane"]);
+  } finally {
+    await s.run(["-L", "work", "kill-server"]);
+  }
+}, 60_000);
+
+test("ws completion for a shell it has no script for says which shells it knows (usage, exit 2)", async () => {
+  const r = await s.run(["completion", "tcsh"]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("ws completion has no script for tcsh: it knows bash, zsh and fish");
+  expect(r.stdout).toBe("");
+});
+
 // compinit and _ws_candidates run ws itself (from source: seconds each on a loaded 2-core box).
 test("zsh: the script loads through compinit, from fpath or sourced, and completes", () => {
   const fp = join(dir, "zfunc");
@@ -99,7 +132,7 @@ test("zsh: the script loads through compinit, from fpath or sourced, and complet
 }, 60_000);
 
 test("fish: the script loads and completes through fish's own complete -C", () => {
-  const p = Bun.spawnSync(["fish", "--no-config", "-c", `source $argv[1]; and complete -C "ws pa"; and complete -C "ws pane re"`, scripts.fish!], { env: { ...env, HOME: dir }, stderr: "pipe" });
+  const p = Bun.spawnSync(["fish", "--no-config", "-c", `source $argv[1]; and complete -C "ws pa"; and complete -C "ws pane re"; and complete -C "ws pane list --ti"`, scripts.fish!], { env: { ...env, HOME: dir }, stderr: "pipe" });
   expect(p.stderr.toString()).toBe("");
-  expect(p.stdout.toString().split("\n").filter(Boolean)).toEqual(["pane", "read", "rename", "resize", "respawn"]);
+  expect(p.stdout.toString().split("\n").filter(Boolean)).toEqual(["pane", "read", "rename", "resize", "respawn", "--timeout"]);
 });

@@ -76,7 +76,12 @@ describe("curl | sh", () => {
     expect(v.stdout.toString().trim()).toBe(expectedVersion());
     expect(r.stdout).toContain(`installed ws ${expectedVersion()} at ${bin}`);
     expect(r.stdout).toContain(`export PATH="${join(box.home, ".local/bin")}:$PATH"`);
-    expect(tree(join(box.home, ".local"))).toEqual(["bin/ws", "share/bash-completion/completions/ws", "share/fish/vendor_completions.d/ws.fish", "share/zsh/site-functions/_ws"]);
+    expect(tree(join(box.home, ".local"))).toEqual(["bin/ws", "share/bash-completion/completions/ws", "share/fish/vendor_completions.d/ws.fish", "share/man/man1/ws.1", "share/zsh/site-functions/_ws"]);
+    // The man page is the installed binary's own (ws help --man, from its command table).
+    const man = Bun.spawnSync([bin, "help", "--man"], { env: { PATH: "/usr/bin:/bin", HOME: box.home } }).stdout.toString();
+    expect(readFileSync(join(box.home, ".local/share/man/man1/ws.1"), "utf8")).toBe(man);
+    expect(man).toContain(".TH WS 1");
+    expect(r.stdout).toContain(`man page: ${join(box.home, ".local/share/man/man1/ws.1")}`);
     for (const f of ["bash-completion/completions/ws", "zsh/site-functions/_ws", "fish/vendor_completions.d/ws.fish"]) expect(r.stdout).toContain(join(box.home, ".local/share", f));
     expect(tree(box.tmp)).toEqual([]);
     // fish finds the completions where they were put, with no configuration (bash-completion and
@@ -93,7 +98,7 @@ describe("curl | sh", () => {
     const r = await curlInstall(box, ["--prefix", prefix, "--no-completions", "--base", "$URL"], {}, { WS_INSTALL_BASE: "http://127.0.0.1:9/not-this-one", PATH: `${box.fakes}:${prefix}/bin:/usr/local/bin:/usr/bin:/bin` });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(tree(prefix)).toEqual(["bin/ws"]);
+    expect(tree(prefix)).toEqual(["bin/ws", "share/man/man1/ws.1"]);
     expect(tree(box.home)).toEqual([]);
     expect(r.stdout).toContain(`downloading ${r.url}/${binaryName(HOST_PLATFORM)}`);
     expect(r.stdout).not.toContain("is not on your PATH");
@@ -245,7 +250,7 @@ describe("what the install trusts", () => {
         const r = await curlInstall(box, ["--no-completions", "--base", base], {}, { WS_TEST_LOCAL_RELEASE: "1" });
         expect({ base, code: r.code, err: r.stderr }).toEqual({ base, code: 0, err: "" });
         expect(r.stdout).toContain("SHA256SUMS is signed by the ws release key");
-        expect(tree(join(box.home, ".local"))).toEqual(["bin/ws"]);
+        expect(tree(join(box.home, ".local"))).toEqual(["bin/ws", "share/man/man1/ws.1"]);
       }
       const copy = join(scratch, "unsigned-copy");
       mkdirSync(copy, { recursive: true });

@@ -54,6 +54,16 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "paneList",
   },
   { path: "tab list", summary: "List the tabs of a workspace", params: [flag("workspace", "string", "The workspace (default: the one on screen)")], run: "tabList" },
+  {
+    path: "help",
+    summary: "Help: every command, or one command's usage, arguments and flags (as ws COMMAND --help)",
+    params: [
+      { field: "command", type: "string", many: true, description: "The command's words (ws help pane send)" },
+      flag("man", "boolean", "Print the man page instead (roff, what the installers put in share/man/man1/ws.1)"),
+    ],
+    run: "help",
+  },
+  { path: "version", summary: "Print ws's version (package.json's) and build id (as ws --version)", params: [], run: "version" },
   { path: "attach", summary: "Attach this terminal to the ws server (-L NAME for a named one)", params: [], run: "attach" },
   { path: "keys", summary: "Key bindings: every command with its keys", params: [flag("list", "boolean", "List command names, their keys and what they do (the default)")], run: "keys" },
   ...(["install", "uninstall"] as const).map(

@@ -4,11 +4,12 @@
 import { closest } from "../protocol/errors";
 import { CWD_DEFAULT, PANE_DEFAULT, type Command, type Param } from "./spec";
 import { tmuxCommandHint, tmuxFlagHint } from "./tmux-habits";
+import { GLOBAL_FLAG_NAMES } from "./globals";
 
 export class UsageError extends Error {}
 
 /** `ws`'s own flags, valid anywhere before `--`. */
-export const GLOBAL_FLAGS = ["-L", "--socket-name", "--local", "--json", "--timeout", "--help", "-h"];
+export const GLOBAL_FLAGS = GLOBAL_FLAG_NAMES;
 
 /** " (did you mean X?)" naming the nearest valid name, else where the valid names are listed. */
 const didYouMean = (word: string, names: readonly string[], show = (s: string) => s, listedBy = "ws --help") => {

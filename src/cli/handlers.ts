@@ -2,7 +2,7 @@
 // table gives them. Each module loads only when its command runs.
 import type { Command } from "../cli-table/spec";
 import type { RunName } from "../commands/cli-names";
-import { UsageError } from "../cli-table/parse";
+import { type Found, UsageError } from "../cli-table/parse";
 
 export interface HandlerInput {
   command: Command;
@@ -14,6 +14,9 @@ export interface HandlerInput {
    * imported: a module that imports cli/index moves the CLI out of the binary's entry chunk, and a
    * call then loads one more chunk. */
   runCli: (argv: string[]) => Promise<void>;
+  /** The whole command table, and the command (or group) some words name: for ws help. */
+  table: () => Command[];
+  lookup: (words: string[]) => Found;
 }
 
 type Handler = (input: HandlerInput) => Promise<void>;
@@ -78,6 +81,8 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   open: from(() => import("./open-cmds"), "open"),
   selfUpdate: from(() => import("./self-update"), "selfUpdate"),
   completion: from(() => import("./completion"), "completion"),
+  help: from(() => import("./help-cmds"), "help"),
+  version: from(() => import("./help-cmds"), "version"),
   // runCli takes `ws batch` itself; here it was named inside a chain or a batch.
   batch: async () => async () => {
     throw new UsageError("ws batch reads its commands from stdin: it can't be part of a chain or a batch");

@@ -233,7 +233,7 @@ async function run(command: Command, words: string[]): Promise<void> {
   if (command.run) {
     const load = HANDLERS[command.run];
     if (!load) throw new Error(`no handler ${command.run} for ws ${command.path}`);
-    return (await load())({ command, fields, words, runCli });
+    return (await load())({ command, fields, words, runCli, table: commandTable, lookup: (w) => commandNamed(w) ?? findCommand(commandTable(), w) });
   }
   for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
   const reply = await send(command.message!, fields, command.send);
