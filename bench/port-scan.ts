@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { request } from "../src/client/request.ts";
-import { scanPorts, type ScanMethod } from "../src/features/ports.ts";
+import { ProcPortScanner, scanPorts, type ScanMethod } from "../src/features/ports.ts";
 
 const PANES = Number(process.argv[2] ?? 100);
 const SCANS = Number(process.argv[3] ?? 30);
@@ -26,20 +26,24 @@ try {
   // Wait (bounded) until the servers listen, so scans see real sockets.
   const deadline = Date.now() + 10_000;
   while ((await scanPorts(roots)).size < Math.ceil(PANES / 25) && Date.now() < deadline) await Bun.sleep(100);
-  for (const method of ["proc", "lsof"] as ScanMethod[]) {
+  // The daemon's watcher keeps one incremental scanner ("proc": idle panes are not walked again);
+  // "proc-full" walks every tree each time, as a first scan does.
+  const kept = new ProcPortScanner();
+  const panes = new Map([...roots].map(([pane, pid]) => [pane, { pid, foreground: pid }]));
+  for (const method of ["proc", "proc-full", "lsof"] as (ScanMethod | "proc-full")[]) {
     const cpu: number[] = [];
     const wall: number[] = [];
     let found = 0;
     for (let i = 0; i < SCANS; i++) {
       const [c0, t0] = [process.cpuUsage(), performance.now()];
-      found = (await scanPorts(roots, method)).size;
+      found = (method === "proc" ? await kept.scan(panes) : await scanPorts(roots, method === "proc-full" ? "proc" : method)).size;
       const c = process.cpuUsage(c0);
       wall.push(performance.now() - t0);
       cpu.push((c.user + c.system) / 1000);
     }
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(
-      `${method.padEnd(5)} ${PANES} panes, ${found} with ports: cpu/scan median ${med(cpu).toFixed(1)} ms, wall ${med(wall).toFixed(1)} ms` +
+      `${method.padEnd(9)} ${PANES} panes, ${found} with ports: cpu/scan median ${med(cpu).toFixed(1)} ms, wall ${med(wall).toFixed(1)} ms` +
         ` -> ${((med(cpu) / INTERVAL_MS) * 100).toFixed(2)}% of a core at one scan per ${INTERVAL_MS / 1000} s` +
         (method === "lsof" ? " (lsof/ps CPU is in child processes, not counted here)" : ""),
     );

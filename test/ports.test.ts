@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { PortWatch } from "../src/features/port-watch.ts";
-import { _forceChildrenFiles, parseLsof, parseProcNetTcp, scanPorts } from "../src/features/ports.ts";
+import { _forceChildrenFiles, parseLsof, parseProcNetTcp, ProcPortScanner, scanPorts, type PaneProcess } from "../src/features/ports.ts";
 import { waitFor } from "./harness.ts";
 
 describe("parsers", () => {
@@ -84,4 +84,59 @@ test("PortWatch reports changes and serves sorted ports", async () => {
   } finally {
     w.stop();
   }
+});
+
+describe("the incremental /proc scanner", () => {
+  /** A pane's process: a shell with a child that sleeps (an idle pane running something). */
+  const idle = () => Bun.spawn(["bash", "-c", "sleep 100000 & trap 'kill $!' TERM; wait"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+
+  /** Two scans in a row with no socket newly listening anywhere on the machine (another user's
+   * server starting would send the scanner looking for its owner): the walks they made. */
+  async function quietWalks(scanner: ProcPortScanner, panes: Map<number, PaneProcess>): Promise<number> {
+    for (let tries = 0; tries < 5; tries++) {
+      const { walks, searches } = { ...scanner.stats };
+      await scanner.scan(panes);
+      await scanner.scan(panes);
+      if (scanner.stats.searches === searches) return scanner.stats.walks - walks;
+    }
+    throw new Error("a new listening socket appeared in every try");
+  }
+
+  test("idle panes are walked once; a changed foreground walks that pane alone; a new listener is found and a closed one dropped", async () => {
+    const procs = Array.from({ length: 12 }, idle);
+    started.push(...procs);
+    // A pane whose shell starts a server once told to (a line on its input).
+    const later = Bun.spawn(["bash", "-c", "read; python3 -u -m http.server 0 --bind 127.0.0.1 & trap 'kill $!' TERM; wait"], { stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+    started.push(later);
+    const panes = new Map<number, PaneProcess>(procs.map((p, i) => [i + 1, { pid: p.pid, foreground: p.pid }]));
+    panes.set(100, { pid: later.pid, foreground: later.pid });
+    const scanner = new ProcPortScanner();
+    expect((await scanner.scan(panes)).size).toBe(0);
+    expect(scanner.stats.walks).toBeGreaterThanOrEqual(panes.size);
+    // Nothing changed: nothing walked, however many scans.
+    expect(await quietWalks(scanner, panes)).toBe(0);
+    // One pane's foreground changed (a command started in it): that pane is walked, once.
+    panes.set(3, { pid: procs[2]!.pid, foreground: procs[2]!.pid + 1 });
+    expect(await quietWalks(scanner, panes)).toBe(1);
+    // A server starts in a pane whose foreground the scanner doesn't know changed: the new socket
+    // sends it looking, and it is placed in that pane.
+    later.stdin.write("\n");
+    later.stdin.flush();
+    const reader = later.stdout.getReader();
+    let text = "";
+    const port = await waitFor("http.server to print its port", async () => {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+      return Number(/port (\d+)/.exec(text)?.[1]) || undefined;
+    });
+    const found = await waitFor("the new listener", async () => (await scanner.scan(panes)).get(100));
+    expect(found.map((p) => p.port)).toEqual([port]);
+    expect(found[0]!.command).toContain("http.server");
+    // Placed: later scans walk nothing for it.
+    expect(await quietWalks(scanner, panes)).toBe(0);
+    // It stops: gone from its pane, and still nothing is walked.
+    process.kill(found[0]!.pid, "SIGTERM");
+    await waitFor("the port to go", async () => !(await scanner.scan(panes)).has(100));
+    expect(await quietWalks(scanner, panes)).toBe(0);
+  }, 30_000);
 });

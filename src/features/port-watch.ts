@@ -1,6 +1,6 @@
 // Keeps each pane's listening ports fresh in the background, one scan at a time.
 
-import { type ListeningPort, scanPorts } from "./ports.ts";
+import { type ListeningPort, type PaneProcess, portScanner } from "./ports.ts";
 
 export interface PortWatchOptions {
   /** Between the end of one scan and the start of the next. */
@@ -14,10 +14,12 @@ export class PortWatch {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  private readonly scanner = portScanner();
 
-  /** `panes` gives pane id → the pane's process id, read at each scan. */
+  /** `panes` gives pane id → the pane's process (and its foreground process, when known: a
+   * change there has that pane looked at again), read at each scan. */
   constructor(
-    private panes: () => ReadonlyMap<number, number>,
+    private panes: () => ReadonlyMap<number, number | PaneProcess>,
     private opts: PortWatchOptions = {},
   ) {}
 
@@ -43,6 +45,12 @@ export class PortWatch {
     return [...this.current];
   }
 
+  /** Scans made and pane trees walked (where /proc is read; undefined before the first scan or
+   * elsewhere): an idle pane is not walked again. */
+  get stats(): { readonly scans: number; readonly searches: number; readonly walks: number } | undefined {
+    return this.scanner.stats;
+  }
+
   /** Scan now; a scan already under way is shared rather than doubled. */
   refresh(): Promise<void> {
     this.running ??= this.scan().finally(() => (this.running = undefined));
@@ -61,7 +69,9 @@ export class PortWatch {
   private async scan(): Promise<void> {
     let next: Map<number, ListeningPort[]>;
     try {
-      next = await scanPorts(this.panes());
+      const panes = new Map<number, PaneProcess>();
+      for (const [id, p] of this.panes()) panes.set(id, typeof p === "number" ? { pid: p, foreground: 0 } : p);
+      next = await this.scanner.scan(panes);
     } catch {
       return; // keep the last good answer; the next tick tries again
     }

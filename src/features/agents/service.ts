@@ -52,7 +52,7 @@ export class AgentService {
       },
       (pane) => this.store.get(pane) !== undefined,
     );
-    this.ports = new PortWatch(() => new Map([...session.panes].map(([id, p]) => [id, p.pid])), {
+    this.ports = new PortWatch(() => new Map([...session.panes].map(([id, p]) => [id, { pid: p.pid, foreground: p.foregroundPid }])), {
       onChange: (panes) => session.bus.emit({ type: "ports_changed", panes }),
     });
     this.off.push(
