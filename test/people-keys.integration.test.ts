@@ -131,6 +131,17 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => /ws: split --below$/.test(statusLine(s)));
     await tmux.keys("a", "Enter");
     await waitFor("a third pane", async () => (await panesOf(server)).length === 3);
+    // Tab completes arguments too, as the shell completion does: a layout's name, a workspace
+    // from the server's model, a template from ws's files.
+    for (const [typed, done] of [["layout select ti", "layout select tiled"], ["workspace focus ma", "workspace focus main"], ["new rev", "new review"]]) {
+      await tmux.keys("a", P, ":");
+      await tmux.waitFor("a", (s) => statusLine(s).includes("ws:"));
+      await tmux.text("a", typed!);
+      await tmux.keys("a", "Tab");
+      await tmux.waitFor("a", (s) => statusLine(s).includes(`ws: ${done}`));
+      await tmux.keys("a", "Escape");
+      await tmux.waitFor("a", (s) => !statusLine(s).includes("ws:"));
+    }
     // tmux's own words work at the prompt as they do in tmux.
     await tmux.keys("a", P, ":");
     await tmux.text("a", "new-window");

@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { buildCommandTable } from "../cli-table/table";
 import { findCommand, parseArgs, UsageError } from "../cli-table/parse";
 import type { Command } from "../cli-table/spec";
+import { valueKind } from "../cli-table/value-kind";
 import type { Pane } from "../model/pane";
 import { processCwd } from "../model/process-info";
 import { selfArgv } from "../paths";
@@ -80,9 +81,50 @@ export function parseCommandLine(line: string, pane: number | undefined): { path
   }
 }
 
+/** The values an argument of a kind takes ("pane", "template", … as src/cli-table/value-kind.ts
+ * names them), from the server's model and ws's files; [] for a kind it can't list. */
+export type ValuesOf = (kind: string) => readonly string[];
+
+/** What the word after `lead` (the words typed, the command's first) may be: the argument or flag
+ * value it fills, as the shell completion finds it (one rule: valueKind). */
+function argumentChoices(lead: string[], values: ValuesOf): string[] {
+  let found: ReturnType<typeof findCommand>;
+  try {
+    found = findCommand(commands(), lead);
+  } catch {
+    return [];
+  }
+  if (!("command" in found)) return [];
+  const c = found.command;
+  const positionals = c.params.filter((p) => !p.flag);
+  let n = 0;
+  for (let i = 0; i < found.rest.length; i++) {
+    const w = found.rest[i]!;
+    if (w === "--") return [];
+    if (w.startsWith("-")) {
+      const p = c.params.find((p) => p.flag !== undefined && (p.flag.length === 1 ? `-${p.flag}` : `--${p.flag}`) === w);
+      if (p && p.type !== "boolean") {
+        if (i === found.rest.length - 1) return kindValues(valueKind(c, p), values);
+        i++;
+      }
+      continue;
+    }
+    n++;
+  }
+  const p = positionals[n] ?? (positionals.at(-1)?.many ? positionals.at(-1) : undefined);
+  return p ? kindValues(valueKind(c, p), values) : [];
+}
+
+function kindValues(kind: string, values: ValuesOf): string[] {
+  if (kind.startsWith("=")) return kind.slice(1).split(",");
+  if (kind === "ws-command") return [...new Set(commands().map((c) => c.path.split(" ")[0]!))];
+  return kind === "-" || kind === "file" ? [] : [...values(kind)];
+}
+
 /** Tab completion: the line with its last word completed as far as it is one word, and the
- * choices when there are several. */
-export function completeLine(line: string): { line: string; choices: string[] } {
+ * choices when there are several. Command words, flags, and the values of arguments (layout
+ * names, pane ids, templates…) from `values`. */
+export function completeLine(line: string, values: ValuesOf = () => []): { line: string; choices: string[] } {
   let words: string[];
   try {
     words = splitWords(line);
@@ -97,19 +139,24 @@ export function completeLine(line: string): { line: string; choices: string[] } 
     const found = lead.length ? safeFind(lead) : undefined;
     const flags = found?.params.filter((p) => p.flag).map((p) => `--${p.flag}`) ?? [];
     choices = flags.filter((f) => f.startsWith(last));
-  } else if (lead.length <= 1) {
+  } else if (lead.length === 0 || (lead.length === 1 && commands().some((c) => c.path.startsWith(`${lead[0]} `)))) {
     // The command's first or second word.
     const paths = commands().map((c) => c.path.split(" "));
     const at = lead.length;
     choices = [...new Set(paths.filter((p) => p.length > at && (at === 0 || p[0] === lead[0])).map((p) => p[at]!))].filter((w) => w.startsWith(last)).sort();
-  } else choices = [];
+    // A command that is a group's first word too (ws fan N …) takes arguments there as well.
+    if (at === 1) choices.push(...argumentChoices(lead, values).filter((w) => w.startsWith(last) && !choices.includes(w)));
+  } else choices = [...new Set(argumentChoices(lead, values))].filter((w) => w.startsWith(last));
   if (!choices.length) return { line, choices };
   let common = choices[0]!;
   for (const c of choices) while (!c.startsWith(common)) common = common.slice(0, -1);
   const base = ended ? line : line.slice(0, line.length - last.length);
-  if (choices.length === 1) return { line: `${base}${common} `, choices: [] };
-  return { line: base + (common.length > last.length ? common : last), choices };
+  if (choices.length === 1) return { line: `${base}${quoteWord(common)} `, choices: [] };
+  return { line: base + (common.length > last.length ? quoteWord(common) : last), choices };
 }
+
+/** A completed word as the line's words are split: quoted when it has a blank or a quote. */
+const quoteWord = (w: string) => (/^[\w@%+=:,./-]*$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 function safeFind(words: string[]): Command | undefined {
   try {

@@ -10,6 +10,7 @@ import { asksFirst } from "./keymap";
 import { checkCommandLine, completeLine, paneDirectory, parseCommandLine, runCommandLine } from "./command-line";
 import { askShip, shipRequest } from "./ship-prompt";
 import { chooseTree } from "./choose-tree";
+import { promptValues } from "./prompt-values";
 import { LAYOUT_PRESETS, type LayoutPreset } from "../model/layout-presets";
 
 /** The preset each tab was last arranged in by next-layout/prev-layout (tmux cycles from there). */
@@ -313,10 +314,12 @@ export function runUiCommand(ui: Interface, name: string): void {
     case "paste":
       if (ui.lastCopy === undefined) return say(ui, "nothing copied yet (prefix [ to copy)");
       return ui.typeIn({ Paste: ui.lastCopy });
-    case "command-prompt":
+    case "command-prompt": {
+      const values = promptValues(s);
       return ui.ask("ws", "", (line) => {
         if (line.trim()) commandLine(ui, line);
-      }, completeLine);
+      }, (line) => completeLine(line, values));
+    }
     case "choose-tree":
       return chooseTree(ui);
     case "sync-panes":
