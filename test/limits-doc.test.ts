@@ -29,6 +29,9 @@ import { MAX_BINARY_BYTES, MAX_CHECKSUMS_BYTES, MAX_MANIFEST_BYTES, MAX_SIGNATUR
 import { BUFFER_LIMIT, BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT, SHIM_NAME_MAX, SHIM_OPTION_VALUE_MAX, SHIM_OPTIONS_MAX, UPLOAD_IDLE_MS, UPLOADS_MAX } from "../src/features/shim-store";
 import { SHIM_READ_PIECE } from "../src/commands/shim_buffer_get";
 import { MAX_RECORD_BYTES, MAX_RECORDS } from "../src/features/workstreams/records";
+import { AGENTS_TOML_MAX, MAX_KEYS as MAX_ANSWER_KEYS, MAX_PATTERNS, MAX_PROFILES, MAX_PROMPT_LINES } from "../src/features/agents/screen-profiles";
+import { LOOK_EVERY_MS, MAX_TEXT as MAX_SCREEN_TEXT } from "../src/features/agents/screen-watch";
+import { MAX_PATTERN_LENGTH } from "../src/patterns/user-pattern";
 
 const doc = readFileSync(join(import.meta.dir, "../docs/limits.md"), "utf8");
 const table = doc.slice(doc.indexOf("## Every limit at a glance"), doc.indexOf("\n## ", doc.indexOf("## Every limit at a glance") + 1));
@@ -57,6 +60,7 @@ const states = (cell: string, n: number, unit?: "bytes" | "ms") =>
 const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Names", [[NAME_MAX_LENGTH]]],
   ["Approvals waiting", [[MAX_PENDING], [MAX_SUMMARY], [MAX_WAIT_MS, "ms"]]],
+  ["Agents told by their screen", [[MAX_PROFILES], [AGENTS_TOML_MAX, "bytes"], [MAX_PATTERNS], [MAX_PATTERN_LENGTH], [MAX_PROMPT_LINES], [MAX_ANSWER_KEYS], [LOOK_EVERY_MS], [MAX_SCREEN_TEXT, "bytes"]]],
   ["Prompt queue", [[MAX_QUEUED_PER_AGENT], [MAX_QUEUED], [MAX_PROMPT_CHARS], [MAX_ANSWER_CHARS], [TRANSCRIPT_TAIL_BYTES, "bytes"]]],
   ["Panes one request starts", [[MAX_PANES_PER_REQUEST]]],
   ["Panes one server runs", [[MAX_PANES]]],

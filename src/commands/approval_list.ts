@@ -13,7 +13,7 @@ export default defineMessage({
   replyFields: {
     approvals: {
       type: "array",
-      description: "One object per request: id, pane, agent, workspace, tab, tab_name, workstream (where there is one), tool, summary, waited_ms, timeout_ms (left before the hook gives up)",
+      description: "One object per request: id, pane, agent, workspace, tab, tab_name, workstream (where there is one), tool, summary, waited_ms, timeout_ms (left before the hook gives up; none for a prompt seen on an agent's screen, which waits while it is shown)",
     },
   },
   example: { v: 6, id: 1, type: "approval_list" },

@@ -101,7 +101,7 @@ export class ProgramNames {
               // Caught before the program replaced its launcher: look again in a moment.
               starting = true;
               this.due.add(id);
-            } else if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0) });
+            } else if (fg && argv0) this.session.setForeground(id, { pid: fg.pid, name: programName(argv0), argv: fg.argv });
           } catch (e) {
             // Nothing awaits a look (a timer starts it): one pane's failure is logged here, and
             // the other panes are still named.

@@ -55,6 +55,9 @@ export type DaemonEvent =
   /** A hook report that gives a status, changed or not (a wait's end: Codex ends turn after turn in
    * `done`). Internal: not published to subscribers, not a reason to save. */
   | { type: "agent_report"; pane: number; status: string }
+  /** The program in a pane's terminal foreground, as last looked at (program-names.ts), when its
+   * process or argv changed. Internal: not published to subscribers, not a reason to save. */
+  | { type: "pane_foreground"; pane: number; pid: number; argv: string[] }
   /** A pane's program rang the bell (for the user's terminal; not a change to the model). */
   | { type: "pane_bell"; pane: number }
   /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */

@@ -116,6 +116,7 @@ export class Pane implements Parser {
   #name: string | undefined;
   #program = "";
   #foregroundPid = 0;
+  #foregroundArgv: string[] = [];
   #titleOwner: number | undefined;
   #held = false;
   #borderFormat: string | undefined;
@@ -268,6 +269,7 @@ export class Pane implements Parser {
     this.exitSignal = null;
     this.#program = "";
     this.#foregroundPid = 0;
+    this.#foregroundArgv = [];
     this.startedAt = Date.now();
     // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
     // a fresh line of the main screen.
@@ -295,6 +297,11 @@ export class Pane implements Parser {
 
   get foregroundPid(): number {
     return this.#foregroundPid;
+  }
+
+  /** The foreground program's argv, as last looked at (empty until then). */
+  get foregroundArgv(): readonly string[] {
+    return this.#foregroundArgv;
   }
 
   /** The foreground pid when the title was last set (undefined until looked at): a title is the
@@ -333,9 +340,10 @@ export class Pane implements Parser {
   }
 
   /** What a look at the pane's foreground found; a title set before it is now that program's. */
-  noteForeground(pid: number, program: string): void {
+  noteForeground(pid: number, program: string, argv?: string[]): void {
     this.#foregroundPid = pid;
     this.#program = program;
+    if (argv) this.#foregroundArgv = argv;
     if (this.#titleOwner === undefined && this.#title) this.#titleOwner = pid;
   }
 

@@ -799,12 +799,17 @@ export class Session {
   }
 
   /** What is in a pane's foreground now (the program-names feature looks): its label may follow. */
-  setForeground(id: number, fg: { pid: number; name: string }): void {
+  setForeground(id: number, fg: { pid: number; name: string; argv?: string[] }): void {
     const pane = this.panes.get(id);
     if (!pane || pane.exited) return;
     const label = pane.label;
-    pane.noteForeground(fg.pid, fg.name);
+    // The first words are what tells a program (an interpreter's script included): a bounded copy.
+    const argv = fg.argv?.slice(0, 16).map((a) => a.slice(0, 1024));
+    const changed = argv !== undefined && (pane.foregroundPid !== fg.pid || pane.foregroundArgv.join("\0") !== argv.join("\0"));
+    pane.noteForeground(fg.pid, fg.name, argv);
     if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+    // Agents without hooks are told by their program (features/agents/screen-watch.ts).
+    if (changed) this.bus.emit({ type: "pane_foreground", pane: id, pid: fg.pid, argv: [...argv] });
   }
 
   // ---- moving panes ------------------------------------------------------------------------

@@ -79,6 +79,7 @@ export const ERROR_CODES = {
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
   approval_not_found: "No approval with that id is waiting: it was answered (in ws or the agent's own dialog), its hook gave up, or it was made before the server restarted; `hint.available` lists the waiting ids",
+  prompt_not_shown: "The inbox item answers a permission prompt ws saw on an agent's screen, and that pane no longer shows that prompt (it was answered there, or the screen changed): nothing was typed, and the item is gone",
   buffer_not_found: "No tmux shim paste buffer by that name (or none at all, or it changed while it was read in pieces); `hint.available` lists them",
   prompt_not_found: "No prompt with that id is queued: it was typed already, cancelled, or its pane closed; `hint.available` lists the queued ids (ws agent queue)",
   forbidden: "Refused because of who asked: the caller's grants (its pane's, or its connection's after restrict_connection) don't allow the message or the pane, tab or workspace it names, and `hint.grant` names the grant needed; or a person verb (approve, deny, raising grants, attach, config reload, interface commands, quitting, discarding the session) came on a pane's socket or from a process inside a ws pane, or from one gone before the server could tell; send it from the attached client or a terminal outside ws",

@@ -1,6 +1,7 @@
 // Plugs the agent feature (statuses, ports) into the daemon: one service, registered by name.
 import type { Feature } from "../feature";
 import { AgentService } from "./service.ts";
+import { ScreenWatch } from "./screen-watch.ts";
 
 export default function agentsFeature(): Feature {
   let svc: AgentService | undefined;
@@ -12,10 +13,13 @@ export default function agentsFeature(): Feature {
       d.services.provide("agents", agents);
       d.services.provide("portsOf", (pane) => agents.ports.ports(pane));
     },
-    start() {
+    start(d) {
       svc?.start();
+      // Agents without hooks: status from their screen, their prompts in the inbox.
+      if (svc) svc.screens = new ScreenWatch(d.session, svc, d.services.get("approvals"));
     },
     stop() {
+      svc?.screens?.stop();
       svc?.stop();
     },
   };

@@ -41,6 +41,10 @@ export class AgentService {
   private reports = 0;
   /** Each pane's last turn end (done): which report, and where its answer is. */
   private turns = new Map<number, { seq: number; src: AnswerSource }>();
+  /** Agents without hooks, watched on screen (screen-watch.ts); set when the feature starts. */
+  screens: { reload(): string[]; stop(): void } | undefined;
+  /** Panes whose agent reports through hooks: their screen is not read for a status. */
+  private hooked = new Set<number>();
 
   constructor(private session: Session) {
     this.queue = new PromptQueue(
@@ -56,7 +60,10 @@ export class AgentService {
       onChange: (panes) => session.bus.emit({ type: "ports_changed", panes }),
     });
     this.off.push(
-      this.store.onChange((c) => this.publish(c)),
+      this.store.onChange((c) => {
+        if (c.after === undefined) this.hooked.delete(c.pane); // that agent is gone
+        this.publish(c);
+      }),
       session.bus.on((e) => {
         // A kept pane outlives its program (`keep`): its agent ended with it.
         if (e.type === "pane_closed" || e.type === "pane_exited") this.store.clear(e.pane);
@@ -92,6 +99,7 @@ export class AgentService {
     const p = this.session.panes.get(pane);
     if (!p) return;
     const seq = ++this.reports;
+    this.hooked.add(pane);
     const prev = this.store.get(pane);
     const t = mapEvent(agent ?? prev?.agent, event, payload, prev?.status);
     const ready = !!t && "status" in t && (t.status === "done" || t.status === "idle");
@@ -112,6 +120,30 @@ export class AgentService {
         .then((pid) => this.store.get(pane)?.pid === undefined && this.store.setPid(pane, pid, pid === p.pid))
         .finally(() => this.learning.delete(pane));
     }
+  }
+
+  /** Whether the agent in `pane` reports through hooks (its screen then says nothing). */
+  hasHooks(pane: number): boolean {
+    return this.hooked.has(pane);
+  }
+
+  /**
+   * A status read from the screen of an agent without hooks (screen-watch.ts), given when what
+   * the screen shows changes: kept, published and fed to the queue as a hook's report would be.
+   * Waiting for input after a turn (or after a prompt) is that turn's end: done. `pid` is the
+   * agent's process (its exit clears the status); `own`: it is the pane's own program.
+   */
+  screenStatus(pane: number, agent: string, status: "idle" | "working" | "blocked", detail: string | undefined, pid: number, own: boolean): void {
+    if (this.hooked.has(pane) || !this.session.panes.has(pane)) return;
+    const prev = this.store.get(pane);
+    const ended = status === "idle" && !!prev && !prev.restored && (prev.status === "working" || prev.status === "blocked" || prev.status === "done");
+    const next = ended ? "done" : status;
+    ++this.reports;
+    // As for a report: the queue's next prompt goes in before the status is published.
+    if (next === "idle" || next === "done") this.queue.turnEnded(pane);
+    this.store.screen(pane, agent, next, detail);
+    this.store.setPid(pane, pid, own);
+    this.session.bus.emit({ type: "agent_report", pane, status: next });
   }
 
   /** The pane the person sees focused: current workspace, its active tab, that tab's focused pane. */

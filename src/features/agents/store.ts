@@ -60,6 +60,17 @@ export class AgentStore {
       return null;
     }
     if ("clear" in t) return this.clear(pane);
+    return this.set(pane, agent, t.status, t.detail, session, now);
+  }
+
+  /** A status seen on the agent's screen (screen-watch.ts): the same change a report makes. */
+  screen(pane: number, agent: string, status: AgentStatus, detail?: string, now = Date.now()): StatusChange | null {
+    return this.set(pane, agent, status, detail, this.states.get(pane)?.session, now);
+  }
+
+  private set(pane: number, agent: string | undefined, status: AgentStatus, detail: string | undefined, session: AgentSession | undefined, now: number): StatusChange | null {
+    const prev = this.states.get(pane);
+    const t = { status, detail };
     const sameStatus = prev?.status === t.status;
     const next: AgentState = {
       pane,

@@ -33,6 +33,9 @@ export interface Approval {
   created: number;
   deadline: number;
   settle(d: Decision): void;
+  /** A prompt seen on an agent's screen (no hook waits): a person's answer is typed into its pane
+   * by this, which throws, typing nothing, when the pane no longer shows that prompt. */
+  respond?: (behavior: Behavior) => void;
 }
 
 // Events after which a pending request can no longer be the agent's open question: its dialog was
@@ -112,7 +115,39 @@ export class ApprovalService {
     return promise;
   }
 
-  /** A person's answer. Throws not_found when it is no longer waiting. */
+  /**
+   * A permission prompt seen on the screen of an agent without hooks (features/agents/screen-watch.ts):
+   * it waits in the inbox while the prompt is shown (`withdraw` ends it), and a person's answer is
+   * `respond`'s typing. Undefined when the inbox is full (the person answers in the pane).
+   */
+  screenPrompt(o: { pane: number; agent: string; tool: string; summary: string; respond: (behavior: Behavior) => void }): Approval | undefined {
+    if (this.pending.size >= MAX_PENDING) return undefined;
+    const now = Date.now();
+    const flat = safeText(o.summary.replace(/\s+/g, " ").trim());
+    const a: Approval = {
+      id: this.nextId++,
+      pane: o.pane,
+      agent: safeText(o.agent).slice(0, 64),
+      tool: safeText(o.tool).slice(0, 200),
+      summary: flat.length > MAX_SUMMARY ? `${flat.slice(0, MAX_SUMMARY - 1)}…` : flat,
+      created: now,
+      deadline: Infinity,
+      settle: () => {},
+      respond: o.respond,
+    };
+    this.pending.set(a.id, a);
+    this.session.bus.emit({ type: "approval_requested", ...this.view(a, now) });
+    return a;
+  }
+
+  /** The agent moved on from a screen prompt (its screen no longer shows it). */
+  withdraw(id: number): void {
+    const a = this.pending.get(id);
+    if (a) this.finish(a, { behavior: "none", by: "agent" });
+  }
+
+  /** A person's answer. Throws not_found when it is no longer waiting; a screen prompt's answer
+   * throws prompt_not_shown, typing nothing, when its pane shows it no more (the item ends). */
   answer(id: number, behavior: Behavior, message?: string): Approval {
     const a = this.pending.get(id);
     if (!a)
@@ -120,6 +155,12 @@ export class ApprovalService {
         available: [...this.pending.keys()],
         command: "ws inbox",
       });
+    try {
+      a.respond?.(behavior);
+    } catch (e) {
+      this.finish(a, { behavior: "none", by: "agent" });
+      throw e;
+    }
     this.finish(a, { behavior, ...(message !== undefined ? { message } : {}), by: "ws" });
     return a;
   }
@@ -166,7 +207,8 @@ export class ApprovalService {
       tool: a.tool,
       summary: a.summary,
       waited_ms: now - a.created,
-      timeout_ms: Math.max(0, a.deadline - now),
+      // A screen prompt waits as long as it is shown.
+      ...(Number.isFinite(a.deadline) ? { timeout_ms: Math.max(0, a.deadline - now) } : {}),
     };
   }
 }
