@@ -53,23 +53,24 @@ try {
   sh(["git", "push", "-q", "-u", "origin", "main"], repo);
   sh(["git", "remote", "set-head", "origin", "main"], repo);
 
-  // 1. The library, in this process: a checkpoint after each of RUNS small turns.
+  // 1. The library, in this process: a checkpoint after each of RUNS small turns (its shadow here).
+  const at = { root: join(dir, "state", "ws", "checkpoints"), dir: repo, ws: "bench" };
   const saves: number[] = [];
   const same: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     for (let i = 0; i < 10; i++) writeFileSync(join(repo, `d${i}`, `f${i + r * 100}.txt`), `changed ${r}\n`);
     for (let i = 0; i < 5; i++) writeFileSync(join(repo, `new-${r}-${i}.txt`), "new\n");
     let t = performance.now();
-    const c = await saveCheckpointTree(repo, "bench", `turn ${r}`);
+    const c = await saveCheckpointTree(at, `turn ${r}`);
     saves.push(performance.now() - t);
     if (!c.checkpoint) throw new Error("no checkpoint recorded");
     t = performance.now();
-    if ((await saveCheckpointTree(repo, "bench", "again")).checkpoint) throw new Error("an unchanged tree was recorded");
+    if ((await saveCheckpointTree(at, "again")).checkpoint) throw new Error("an unchanged tree was recorded");
     same.push(performance.now() - t);
   }
   const t = performance.now();
-  const now = (await saveCheckpointTree(repo, "bench", "before restore")).tree;
-  const restored = await restoreFiles(repo, "bench", 1, now);
+  const now = (await saveCheckpointTree(at, "before restore")).tree;
+  const restored = await restoreFiles(at, 1, now);
   const restoreMs = performance.now() - t;
 
   // 2. The hook: ws report in a workstream's pane, with and without a checkpoint behind it.

@@ -1,7 +1,9 @@
-// Checkpoints per turn: a stand-in agent in a workstream fires UserPromptSubmit through
-// the real `ws report`, and the daemon records the worktree on refs/ws/checkpoints/<ws>/<n>; list,
-// diff and restore (untracked files, deletions; the index, HEAD and the stash untouched), a restore
-// of a restore, pruning by the template's policy, and ws done removing the refs. Real daemon, real
+// Checkpoints per turn: a stand-in agent in a workstream fires UserPromptSubmit and Stop through
+// the real `ws report`, and the daemon records the worktree in the workstream's shadow repository
+// (ws's state dir, borrowing the repository's objects); the person's repository gets no ref, no
+// reflog entry and no object. List, diff and restore (untracked files, deletions; the index, HEAD
+// and the stash untouched), a restore of a restore, pruning by the template's policy, checkpoints
+// of an older ws moved out of the repository, and ws done removing the shadow. Real daemon, real
 // shells, real git with a bare remote.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,7 +11,7 @@ import { join } from "node:path";
 import { Conn, readUntil, ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import type { AnyReply, Replies } from "./replies";
 import { git, gitEnv, makeRepo } from "./git-rig";
-import { pruneCheckpoints, listCheckpoints } from "../src/features/workstreams/checkpoints";
+import { listCheckpoints, type Place, pruneCheckpoints, shadowPath } from "../src/features/workstreams/checkpoints";
 
 const AGENT = join(ROOT, "test/fixtures/stand-in-agent.sh");
 let s: TestServer;
@@ -52,7 +54,18 @@ const untouched = (dir: string) => ({
   staged: git(dir, ["diff", "--cached", "--name-status"], env),
   stash: git(dir, ["stash", "list", "--format=%H %s"], env),
 });
-const treeOf = (dir: string, rev: string) => git(dir, ["ls-tree", "-r", "--name-only", rev], env).split("\n").sort();
+/** Where the daemon keeps a workstream's checkpoints (its state dir). */
+const at = (ws: string, dir = repo): Place => ({ root: join(s.root, "state", "ws", "checkpoints"), dir, ws });
+/** git in a workstream's shadow repository. */
+const shadowGit = async (ws: string, args: string[], dir = repo) => git(dir, [`--git-dir=${(await shadowPath(at(ws, dir))).gitDir}`, ...args], env);
+const treeOf = async (ws: string, rev: string) => (await shadowGit(ws, ["ls-tree", "-r", "--name-only", rev])).split("\n").sort();
+/** What the person's git shows: every ref, every commit any ref reaches, and the object store. */
+const personsView = (dir: string) => ({
+  refs: git(dir, ["for-each-ref", "--format=%(refname) %(objectname)"], env),
+  log: git(dir, ["log", "--all", "--oneline"], env),
+  reflog: git(dir, ["reflog", "--all", "--format=%H %gs"], env),
+  objects: git(dir, ["count-objects", "-v"], env),
+});
 
 test("a turn's start checkpoints the worktree (untracked too, ignored not) and changes nothing else; an unchanged tree records nothing", async () => {
   const { dir, pane } = await workstream("cp-a");
@@ -69,18 +82,26 @@ test("a turn's start checkpoints the worktree (untracked too, ignored not) and c
     writeFileSync(join(dir, "new.txt"), "new\n");
     writeFileSync(join(dir, "debug.log"), "ignored\n");
     const before = untouched(dir);
+    const seen = personsView(repo);
 
     await fire(pane, "UserPromptSubmit");
     const saved = (await readUntil<AnyReply & { commit: string }>(sub, (e) => e.event === "checkpoint_saved"))[0]!;
     expect(saved).toMatchObject({ event: "checkpoint_saved", workstream: "cp-a", n: 1, files: 3, text: "fix the failing test" });
     const [one] = await list("cp-a");
     expect(one).toMatchObject({ n: 1, text: "fix the failing test", files: 3, commit: saved.commit });
-    const ref = "refs/ws/checkpoints/cp-a/1";
-    expect(git(dir, ["rev-parse", ref], env)).toBe(saved.commit);
-    expect(treeOf(dir, ref)).toEqual([".gitignore", "README.md", "new.txt", "src/a.txt", "staged.txt", "sub/keep.txt"]);
-    expect(git(dir, ["show", `${ref}:src/a.txt`], env)).toBe("a2");
-    expect(git(dir, ["rev-parse", `${ref}^`], env)).toBe(before.head); // its parent is HEAD
+    const ref = "refs/checkpoints/1";
+    expect(await shadowGit("cp-a", ["rev-parse", ref])).toBe(saved.commit);
+    expect(await treeOf("cp-a", ref)).toEqual([".gitignore", "README.md", "new.txt", "src/a.txt", "staged.txt", "sub/keep.txt"]);
+    expect(await shadowGit("cp-a", ["show", `${ref}:src/a.txt`])).toBe("a2");
+    // No parent (the shadow's history is its own); HEAD is named in a trailer.
+    expect(await shadowGit("cp-a", ["log", "--format=%P|%(trailers:key=Ws-Head,valueonly)", ref])).toBe(`|${before.head}`);
     expect(untouched(dir)).toEqual(before);
+    // Nothing of it in the person's repository: no ref, no reflog entry, no object; what is new
+    // (new.txt, the changed a.txt, the tree) is in the shadow alone.
+    expect(personsView(repo)).toEqual(seen);
+    const newBlob = await shadowGit("cp-a", ["rev-parse", `${ref}:new.txt`]);
+    expect(Bun.spawnSync(["git", "cat-file", "-e", newBlob], { cwd: repo, env: { ...process.env, ...env } }).exitCode).not.toBe(0);
+    expect(await shadowGit("cp-a", ["cat-file", "-t", newBlob])).toBe("blob");
     expect(existsSync(join(dir, "debug.log"))).toBe(true);
     expect(git(dir, ["status", "--porcelain"], env).split("\n").map((l) => l.trim()).sort()).toEqual(["?? new.txt", "A  staged.txt", "M src/a.txt"]);
 
@@ -118,6 +139,79 @@ test("a turn's end checkpoints too: the list reads \"after turn N: <its prompt>:
   await s.ok(["done", "cp-turns", "--force"]);
 }, 60_000);
 
+test("ten turns leave nothing in the person's git (git log --all, refs, reflogs, objects); the list reads each turn; a restore brings turn 3's files back, untracked ones too", async () => {
+  const { dir, pane } = await workstream("cp-ten");
+  const seen = personsView(repo);
+  const before = untouched(dir);
+  for (let k = 1; k <= 10; k++) {
+    await fire(pane, "UserPromptSubmit");
+    await waitFor(`turn ${k} to start`, async () => (await status(pane)) === "working");
+    await list("cp-ten"); // queued behind the turn's start checkpoint
+    writeFileSync(join(dir, `turn-${k}.txt`), `${k}\n`); // untracked
+    writeFileSync(join(dir, "src/a.txt"), `a after turn ${k}\n`); // tracked, modified
+    await fire(pane, "Stop");
+    await waitFor(`turn ${k} to end`, async () => (await status(pane)) === "done");
+  }
+  const ends = (await list("cp-ten")).filter((c) => c.after);
+  expect(ends.map((c) => c.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const shown = await s.ok(["checkpoint", "list", "--name", "cp-ten"]);
+  expect(shown).toContain("after turn 1: fix the failing test: 2 files");
+  expect(shown).toContain("after turn 10: fix the failing test: 2 files");
+  expect(personsView(repo)).toEqual(seen);
+  expect(git(repo, ["log", "--all", "--oneline"], env)).not.toMatch(/fix the failing test|after turn|checkpoint/);
+  expect(untouched(dir)).toEqual(before);
+
+  const three = ends.find((c) => c.turn === 3)!;
+  const r = await s.v6({ type: "checkpoint_restore", name: "cp-ten", n: three.n });
+  expect(r).toMatchObject({ type: "checkpoint_restored", n: three.n, removed: 7 });
+  expect(readFileSync(join(dir, "src/a.txt"), "utf8")).toBe("a after turn 3\n");
+  expect([1, 2, 3].map((k) => readFileSync(join(dir, `turn-${k}.txt`), "utf8"))).toEqual(["1\n", "2\n", "3\n"]);
+  expect(existsSync(join(dir, "turn-4.txt"))).toBe(false);
+  expect(untouched(dir)).toEqual(before);
+  expect(personsView(repo)).toEqual(seen);
+  await s.ok(["done", "cp-ten", "--force"]);
+}, 120_000);
+
+test("checkpoints an older ws kept as refs in the repository move into the shadow: listed and restorable after the repository's gc, its refs gone", async () => {
+  const { restoreFiles, saveCheckpointTree } = await import("../src/features/workstreams/checkpoints");
+  const dir = join(s.root, "legacy");
+  git(s.root, ["clone", "--quiet", repo, dir], env);
+  // What the older ws did: a commit (parent HEAD) of the worktree through a temporary index, on
+  // refs/ws/checkpoints/<workstream>/<n>.
+  const oldCheckpoint = (n: number, text: string) => {
+    const e = { ...env, GIT_INDEX_FILE: join(s.root, `legacy-index-${n}`) };
+    git(dir, ["read-tree", "HEAD"], e);
+    git(dir, ["add", "-A"], e);
+    const tree = git(dir, ["write-tree"], e);
+    const commit = git(dir, ["commit-tree", tree, "-p", "HEAD", "-m", `${text}\n\nWs-Files-Changed: 2\nWs-Turn: ${n}\n`], e);
+    git(dir, ["update-ref", `refs/ws/checkpoints/old%20ws/${n}`, commit], env);
+  };
+  writeFileSync(join(dir, "only-here.txt"), "no commit of the branch holds this\n");
+  writeFileSync(join(dir, "README.md"), "# changed\n");
+  oldCheckpoint(1, "the first old prompt");
+  writeFileSync(join(dir, "README.md"), "# changed again\n");
+  oldCheckpoint(2, "the second old prompt");
+  const onlyBlob = git(dir, ["rev-parse", "refs/ws/checkpoints/old%20ws/1:only-here.txt"], env);
+  rmSync(join(dir, "only-here.txt"));
+  git(dir, ["checkout", "--", "README.md"], env);
+
+  const place = at("old ws", dir);
+  expect((await listCheckpoints(place)).map((c) => [c.n, c.text, c.turn, c.files])).toEqual([
+    [1, "the first old prompt", 1, 2],
+    [2, "the second old prompt", 2, 2],
+  ]);
+  expect(git(dir, ["for-each-ref", "refs/ws/"], env)).toBe("");
+  // The repository forgets what only the old refs held; the shadow has its own copy.
+  git(dir, ["reflog", "expire", "--expire=now", "--all"], env);
+  git(dir, ["gc", "--quiet", "--prune=now"], env);
+  expect(Bun.spawnSync(["git", "cat-file", "-e", onlyBlob], { cwd: dir, env: { ...process.env, ...env } }).exitCode).not.toBe(0);
+  const now = await saveCheckpointTree(place, "before restore to checkpoint 1");
+  expect(now.checkpoint?.n).toBe(3);
+  await restoreFiles(place, 1, now.tree);
+  expect(readFileSync(join(dir, "only-here.txt"), "utf8")).toBe("no commit of the branch holds this\n");
+  expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# changed\n");
+}, 30_000);
+
 test("list, diff and restore with untracked files and deletions; a restore of a restore; index, HEAD and stash untouched", async () => {
   const dir = join(s.root, "data", "ws", "worktrees", "app", "cp-a");
   const pane = (await s.v6({ type: "dashboard" })).workstreams.find((w) => w.name === "cp-a")!.pane;
@@ -129,7 +223,7 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   const before = untouched(dir);
   const cli = await s.run(["checkpoint", "save", "--name", "cp-a", "-m", "second\nmore text"]);
   expect(cli).toMatchObject({ code: 0, stdout: "checkpoint 2 (3 files changed)\n" });
-  expect(treeOf(dir, "refs/ws/checkpoints/cp-a/2")).not.toContain("sub/keep.txt");
+  expect(await treeOf("cp-a", "refs/checkpoints/2")).not.toContain("sub/keep.txt");
 
   const listed = await s.run(["checkpoint", "list", "--name", "cp-a"]);
   expect(listed.code).toBe(0);
@@ -182,21 +276,24 @@ test("list, diff and restore with untracked files and deletions; a restore of a 
   expect((await list("cp-a")).map((c) => c.n)).toEqual([1, 2, 3, 4, 5]);
 }, 60_000);
 
-test("the template's keep prunes old checkpoints; age prunes all but the newest; ws done removes the refs", async () => {
+test("the template's keep prunes old checkpoints; age prunes all but the newest; ws done removes the shadow", async () => {
   const { dir } = await workstream("cp-b", "agent-keep2");
   for (const i of [1, 2, 3, 4]) {
     writeFileSync(join(dir, "f.txt"), `${i}\n`);
     expect(await s.v6({ type: "checkpoint_save", name: "cp-b", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
   }
   expect((await list("cp-b")).map((c) => [c.n, c.text])).toEqual([[3, "save 3"], [4, "save 4"]]);
-  expect(git(repo, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/cp-b/"], env).split("\n")).toEqual(["refs/ws/checkpoints/cp-b/3", "refs/ws/checkpoints/cp-b/4"]);
+  expect((await shadowGit("cp-b", ["for-each-ref", "--format=%(refname)"])).split("\n")).toEqual(["refs/checkpoints/3", "refs/checkpoints/4"]);
   // A month on, with a 14-day age: only the newest stays.
-  expect(await pruneCheckpoints(dir, "cp-b", { keep: 50, max_age_days: 14 }, Date.now() + 30 * 86400_000)).toEqual([3]);
-  expect((await listCheckpoints(dir, "cp-b")).map((c) => c.n)).toEqual([4]);
+  expect(await pruneCheckpoints(at("cp-b", dir), { keep: 50, max_age_days: 14 }, Date.now() + 30 * 86400_000)).toEqual([3]);
+  expect((await listCheckpoints(at("cp-b", dir))).map((c) => c.n)).toEqual([4]);
 
+  const shadows = [(await shadowPath(at("cp-b"))).gitDir, (await shadowPath(at("cp-a"))).gitDir];
+  expect(shadows.every((d) => existsSync(d))).toBe(true);
   await s.ok(["done", "cp-b", "--force"]);
   await s.ok(["done", "cp-a", "--force"]);
-  expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/"], env)).toBe("");
+  expect(shadows.some((d) => existsSync(d))).toBe(false);
+  expect(git(repo, ["for-each-ref", "refs/ws/"], env)).toBe("");
 }, 60_000);
 
 test("the template's keep still holds after ws restart: the save keeps the workstream's policy", async () => {
@@ -216,9 +313,9 @@ test("the template's keep still holds after ws restart: the save keeps the works
     expect(await s.v6({ type: "checkpoint_save", name: "cp-r", message: `save ${i}` })).toMatchObject({ saved: true, n: i });
   }
   expect((await list("cp-r")).map((c) => [c.n, c.text])).toEqual([[4, "save 4"], [5, "save 5"]]);
-  expect(git(repo, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/cp-r/"], env).split("\n")).toEqual(["refs/ws/checkpoints/cp-r/4", "refs/ws/checkpoints/cp-r/5"]);
+  expect((await shadowGit("cp-r", ["for-each-ref", "--format=%(refname)"])).split("\n")).toEqual(["refs/checkpoints/4", "refs/checkpoints/5"]);
   await s.ok(["done", "cp-r", "--force"]);
-  expect(git(repo, ["for-each-ref", "refs/ws/checkpoints/cp-r/"], env)).toBe("");
+  expect(existsSync((await shadowPath(at("cp-r"))).gitDir)).toBe(false);
 }, 90_000);
 
 test("bad templates' [checkpoints] are refused naming the line", async () => {
@@ -229,22 +326,17 @@ test("bad templates' [checkpoints] are refused naming the line", async () => {
   expect(r.message).toContain("bad.toml:2: checkpoints.keep must be a whole number");
 }, 30_000);
 
-test("a workstream name git refuses in a ref (a space, a colon, .lock) gets its own encoded refs", async () => {
-  const { refComponent, saveCheckpoint } = await import("../src/features/workstreams/checkpoints");
-  expect(refComponent("fix-login_2.x")).toBe("fix-login_2.x");
-  expect(refComponent("my task: v2.lock")).toBe("my%20task%3A%20v2%2Elock");
-  expect(refComponent("50%")).toBe("50%25");
+test("any workstream name (a space, a colon, .lock) gets its own shadow, and the repository no ref", async () => {
+  const { saveCheckpoint } = await import("../src/features/workstreams/checkpoints");
   const scratch = join(s.root, "scratch");
   git(s.root, ["clone", "--quiet", repo, scratch], env);
   writeFileSync(join(scratch, "x.txt"), "x\n");
   for (const name of ["my task: v2.lock", "my task: v2"]) {
-    expect(await saveCheckpoint(scratch, name, `for ${name}`)).toMatchObject({ n: 1 });
-    expect((await listCheckpoints(scratch, name)).map((c) => c.text)).toEqual([`for ${name}`]);
+    expect(await saveCheckpoint(at(name, scratch), `for ${name}`)).toMatchObject({ n: 1 });
+    expect((await listCheckpoints(at(name, scratch))).map((c) => c.text)).toEqual([`for ${name}`]);
   }
-  expect(git(scratch, ["for-each-ref", "--format=%(refname)", "refs/ws/checkpoints/"], env).split("\n")).toEqual([
-    "refs/ws/checkpoints/my%20task%3A%20v2%2Elock/1",
-    "refs/ws/checkpoints/my%20task%3A%20v2/1",
-  ]);
+  expect((await shadowPath(at("my task: v2.lock", scratch))).gitDir).not.toBe((await shadowPath(at("my task: v2", scratch))).gitDir);
+  expect(git(scratch, ["for-each-ref", "refs/ws/"], env)).toBe("");
 }, 30_000);
 
 test("restore swaps a file and a directory of the same name, both ways, and a symlink stays a symlink", async () => {
@@ -253,23 +345,23 @@ test("restore swaps a file and a directory of the same name, both ways, and a sy
   git(s.root, ["clone", "--quiet", repo, dir], env);
   writeFileSync(join(dir, "x"), "a file\n");
   symlinkSync("README.md", join(dir, "link"));
-  expect((await saveCheckpointTree(dir, "swap", "x is a file")).checkpoint?.n).toBe(1);
+  expect((await saveCheckpointTree(at("swap", dir), "x is a file")).checkpoint?.n).toBe(1);
   rmSync(join(dir, "x"));
   rmSync(join(dir, "link"));
   mkdirSync(join(dir, "x/y"), { recursive: true });
   writeFileSync(join(dir, "x/y/z.txt"), "deep\n");
   writeFileSync(join(dir, "link"), "now a file\n");
-  const two = await saveCheckpointTree(dir, "swap", "x is a directory");
+  const two = await saveCheckpointTree(at("swap", dir), "x is a directory");
   expect(two.checkpoint?.n).toBe(2);
 
-  await restoreFiles(dir, "swap", 1, two.tree);
+  await restoreFiles(at("swap", dir), 1, two.tree);
   expect(readFileSync(join(dir, "x"), "utf8")).toBe("a file\n");
   expect(readlinkSync(join(dir, "link"))).toBe("README.md");
-  const back = await saveCheckpointTree(dir, "swap", "after");
+  const back = await saveCheckpointTree(at("swap", dir), "after");
   expect(back.checkpoint?.n).toBe(3); // differs from the last (2), so recorded: it is checkpoint 1's tree
-  expect(back.tree).toBe(git(dir, ["rev-parse", "refs/ws/checkpoints/swap/1^{tree}"], env));
+  expect(back.tree).toBe(await shadowGit("swap", ["rev-parse", "refs/checkpoints/1^{tree}"], dir));
 
-  await restoreFiles(dir, "swap", 2, back.tree);
+  await restoreFiles(at("swap", dir), 2, back.tree);
   expect(readFileSync(join(dir, "x/y/z.txt"), "utf8")).toBe("deep\n");
   expect(readFileSync(join(dir, "link"), "utf8")).toBe("now a file\n");
 }, 30_000);

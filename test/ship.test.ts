@@ -217,11 +217,14 @@ test("the dashboard's workstream rows show the ship state at v6 (commits ahead, 
 test("ws ship --pr gives the PR the workstream's last checkpoint prompts, then its commits, as body (a restore's own checkpoint left out)", async () => {
   const dir = workstream("feat-p");
   writeFileSync(join(dir, "p1.txt"), "1\n");
-  await saveCheckpointTree(dir, "feat-p", "first prompt");
+  // The checkpoints' shadow in this test's state dir, where `ws ship` (given the same env) reads them.
+  env.XDG_STATE_HOME = join(root, "state");
+  const at = { root: join(root, "state", "ws", "checkpoints"), dir, ws: "feat-p" };
+  await saveCheckpointTree(at, "first prompt");
   writeFileSync(join(dir, "p2.txt"), "2\n");
-  await saveCheckpointTree(dir, "feat-p", "second prompt\nwith more lines");
+  await saveCheckpointTree(at, "second prompt\nwith more lines");
   writeFileSync(join(dir, "p3.txt"), "3\n");
-  await saveCheckpointTree(dir, "feat-p", "before restore to checkpoint 1");
+  await saveCheckpointTree(at, "before restore to checkpoint 1");
   // Found from the worktree's place ($WS_WORKTREES/app/feat-p), without --name or $WS_WORKSTREAM.
   const r = await ws(dir, ["ship", "-m", "P change", "--pr"]);
   expect(r.stderr).toBe("");

@@ -10,7 +10,7 @@ export default defineMessage({
   longRunning: true,
   reply: "checkpoint",
   summary:
-    "Checkpoint a workstream's worktree: its tracked, modified and untracked (not ignored) files as a commit on refs/ws/checkpoints/NAME/N; the branch, HEAD, the index and the stash stay as they are. An unchanged worktree records nothing (`saved` false).",
+    "Checkpoint a workstream's worktree: its tracked, modified and untracked (not ignored) files as a commit in the workstream's shadow repository in ws's state dir (refs/checkpoints/N there; it borrows the repository's objects); the repository's refs, objects, branch, HEAD, index and stash stay as they are. An unchanged worktree records nothing (`saved` false).",
   fields: {
     name: { type: "string", name: true, description: "The workstream (default: the one this runs in)" },
     pane: { type: "integer", description: "A pane in the workstream's tab, used when name is missing" },

@@ -7,8 +7,8 @@ import type { Session } from "../../model/session";
 import type { Workstream } from "../../model/workstream";
 import { WsError } from "../../protocol/errors";
 import {
-  type Checkpoint, type CheckpointPolicy, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, pruneCheckpoints,
-  removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree, type TurnMark,
+  type Checkpoint, type CheckpointPolicy, checkpointRoot, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, type Place,
+  pruneCheckpoints, removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree, type TurnMark,
 } from "./checkpoints";
 
 /** Hook events that start an agent's turn: Claude Code's UserPromptSubmit, Gemini CLI's BeforeAgent
@@ -35,7 +35,16 @@ export class Checkpointer {
   /** A save queued and not yet started, per workstream: a later one shares it. */
   private waitingSave = new Map<string, Promise<Checkpoint | undefined>>();
 
-  constructor(private session: Session) {}
+  /** `root`: the directory of the workstreams' shadow repositories (checkpoints.ts). */
+  constructor(
+    private session: Session,
+    private root = checkpointRoot(),
+  ) {}
+
+  /** The workstream's checkpoints' place: its worktree (or, `repo`, its repository's checkout). */
+  private at(w: Workstream, repo = false): Place {
+    return { root: this.root, dir: repo ? w.repo : w.dir, ws: w.name };
+  }
 
   /** The workstream's template policy, kept on the workstream (so a save and restart keep it too). */
   policy(w: Workstream): CheckpointPolicy {
@@ -75,7 +84,7 @@ export class Checkpointer {
       else this.waitingTurns.delete(w.name);
       // The turn's number: one past the last known (kept here, else in the checkpoints' trailers).
       const known = this.turns.get(w.name);
-      const last = known?.turn ?? Math.max(0, ...(await listCheckpoints(w.dir, w.name)).map((c) => c.turn ?? 0));
+      const last = known?.turn ?? Math.max(0, ...(await listCheckpoints(this.at(w))).map((c) => c.turn ?? 0));
       if (starts) {
         const turn = last + 1;
         this.turns.set(w.name, { turn, prompt });
@@ -102,21 +111,21 @@ export class Checkpointer {
 
   /** Save, announce and prune (inside the queue). */
   private async record(w: Workstream, text: string, mark?: TurnMark): Promise<{ checkpoint?: Checkpoint; tree: string }> {
-    const r = await saveCheckpointTree(w.dir, w.name, text, mark);
+    const r = await saveCheckpointTree(this.at(w), text, mark);
     if (r.checkpoint) {
       const c = r.checkpoint;
       this.session.bus.emit({ type: "checkpoint_saved", workstream: w.name, n: c.n, commit: c.commit, files: c.files, text: c.text });
-      await pruneCheckpoints(w.dir, w.name, this.policy(w));
+      await pruneCheckpoints(this.at(w), this.policy(w));
     }
     return r;
   }
 
   list(w: Workstream): Promise<Checkpoint[]> {
-    return this.queued(w.name, () => listCheckpoints(w.dir, w.name));
+    return this.queued(w.name, () => listCheckpoints(this.at(w)));
   }
 
   diff(w: Workstream, from: number, to?: number): Promise<{ diff: string; truncated: boolean }> {
-    return this.queued(w.name, () => diffCheckpoints(w.dir, w.name, from, to));
+    return this.queued(w.name, () => diffCheckpoints(this.at(w), from, to));
   }
 
   /** Put the worktree back to checkpoint n, checkpointing the present state first (so the
@@ -126,13 +135,13 @@ export class Checkpointer {
       throw new WsError(`the agent in workstream "${w.name}" is working: wait for it to finish (or interrupt it), or give --force`, "agent_working");
     return this.queued(w.name, async () => {
       const before = await this.record(w, `before restore to checkpoint ${n}`);
-      const r = await restoreFiles(w.dir, w.name, n, before.tree);
+      const r = await restoreFiles(this.at(w), n, before.tree);
       return { ...(before.checkpoint ? { saved: before.checkpoint.n } : {}), ...r };
     });
   }
 
-  /** ws done: remove the workstream's refs (after any job of its still running). */
+  /** ws done: remove the workstream's shadow (after any job of its still running). */
   async remove(w: Workstream): Promise<void> {
-    await this.queued(w.name, () => removeCheckpoints(w.repo, w.name)).catch((e) => console.error(`ws: removing checkpoints of ${w.name}: ${(e as Error).message}`));
+    await this.queued(w.name, () => removeCheckpoints(this.at(w, true))).catch((e) => console.error(`ws: removing checkpoints of ${w.name}: ${(e as Error).message}`));
   }
 }

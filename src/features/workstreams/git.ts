@@ -72,6 +72,22 @@ const NO_HOOKS_ENV = { GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "core.hooksPath"
 export const git = (cwd: string, args: string[], o: { timeoutMs?: number; env?: Record<string, string>; stdin?: string } = {}) =>
   run(["git", ...NO_HOOKS, ...args], { cwd, noGitEnv: true, ...o });
 
+/** ws's own git twice, the first's output the second's input (binary, never held whole here): a
+ * pack made in one repository and indexed into another. The second's result; the first's failure
+ * is the second's (an incomplete pack). Both are stopped after the time. */
+export async function gitPipe(from: { cwd: string; args: string[]; stdin: string }, to: { cwd: string; args: string[] }, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Ran> {
+  const env = { ...baseEnv(true), GIT_TERMINAL_PROMPT: "0" };
+  const a = Bun.spawn(["git", ...NO_HOOKS, ...from.args], { cwd: from.cwd, env, stdin: new Blob([from.stdin]), stdout: "pipe", stderr: "pipe" });
+  const b = Bun.spawn(["git", ...NO_HOOKS, ...to.args], { cwd: to.cwd, env, stdin: a.stdout, stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => (a.kill("SIGKILL"), b.kill("SIGKILL")), timeoutMs);
+  try {
+    const [aErr, stdout, stderr, aCode, code] = await Promise.all([readBounded(a.stderr), readBounded(b.stdout), readBounded(b.stderr), a.exited, b.exited]);
+    return aCode !== 0 ? { code: aCode, stdout: "", stderr: aErr } : { code, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** gh, with the git it runs held to the same (no hooks, no GIT_* from this environment). */
 export const gh = (cwd: string, args: string[], o: { timeoutMs?: number } = {}) => run(["gh", ...args], { cwd, noGitEnv: true, env: NO_HOOKS_ENV, ...o });
 

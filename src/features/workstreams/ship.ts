@@ -6,7 +6,7 @@
 import { WsError } from "../../protocol/errors";
 import { gh, git, gitOk, gitSaid, onPath, optionName, userGit } from "./git";
 import { defaultBranch, remoteOf } from "./worktree";
-import { listCheckpoints } from "./checkpoints";
+import { checkpointRoot, listCheckpoints } from "./checkpoints";
 
 export interface ShipOptions {
   message?: string;
@@ -51,7 +51,7 @@ async function count(dir: string, args: string[]): Promise<number> {
  * oldest of them first), the ones ws itself wrote (a restore's) left out; none without checkpoints. */
 async function promptsPart(dir: string, workstream: string | undefined): Promise<string[]> {
   if (workstream === undefined) return [];
-  const texts = (await listCheckpoints(dir, workstream).catch(() => []))
+  const texts = (await listCheckpoints({ root: checkpointRoot(), dir, ws: workstream }).catch(() => []))
     .filter((c) => !c.after) // a turn's end repeats its prompt
     .map((c) => c.text)
     .filter((t) => t && !/^before restore to checkpoint \d+$/.test(t));
