@@ -202,8 +202,23 @@ export async function readStdinBounded(max: number): Promise<Buffer> {
 /** stdin's lines (`ws batch`), each refused past `max` bytes (TOO_BIG), a device refused (NOT_REGULAR). */
 export async function* stdinLines(max: number): AsyncGenerator<string> {
   await checkStdin();
-  const lines = new LineReader(max, "a line on stdin");
-  const reader = Bun.stdin.stream().getReader();
+  yield* streamLines(Bun.stdin.stream(), max, "a line on stdin");
+}
+
+/** A regular file's lines (`ws batch FILE`), read as a stream, each refused past `max` bytes
+ * (TOO_BIG); anything but a regular file refused (NOT_REGULAR), never waited on. */
+export async function* fileLines(path: string, max: number): AsyncGenerator<string> {
+  const { fd } = openRegular(path);
+  try {
+    yield* streamLines(Bun.file(fd).stream(), max, `a line of ${path}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function* streamLines(stream: ReadableStream<Uint8Array>, max: number, what: string): AsyncGenerator<string> {
+  const lines = new LineReader(max, what);
+  const reader = stream.getReader();
   try {
     for (;;) {
       const r = await reader.read();

@@ -1,6 +1,8 @@
 // Command chains (`ws a \; b`) and `ws batch`: many commands in one process and one connection,
 // in order, stopping at the first that fails.
 import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { splitWords } from "../src/cli/words";
 import { useServer } from "./harness";
 
@@ -50,7 +52,47 @@ test("ws batch: one command line per stdin line, quoted as a shell would, commen
   expect(await tabNames()).not.toContain("after-failure");
   const unclosed = await s.run(["batch"], { stdin: "pane send 'oops\n" });
   expect(unclosed.code).toBe(2);
-  expect(unclosed.stderr).toContain("line 1");
+  expect(unclosed.stderr).toContain("ws: -:1: an unclosed ' quote");
+});
+
+test("ws batch FILE: as source-file, errors name FILE:LINE and nothing after the failure runs; --keep-going runs every line and exits with the first failure's status", async () => {
+  const file = join(s.root, "setup.ws");
+  writeFileSync(
+    file,
+    [
+      "# a ws batch file",
+      "tab new --name 'from file' -- cat   # the first tab",
+      "",
+      "pane close 999",
+      "tab new --name after-file-failure -- cat",
+      "pane send 'unclosed",
+      "search no-such-text-anywhere-at-all",
+      "tab new --name last-line -- cat",
+    ].join("\n"),
+  );
+  const stops = await s.run(["batch", file]);
+  expect(stops.code).toBe(1);
+  expect(stops.stderr).toBe(`ws: ${file}:4: no pane 999 (have: ${stops.stderr.match(/have: ([^)]*)/)?.[1]})\n`);
+  expect(await tabNames()).toContain("from file");
+  expect(await tabNames()).not.toContain("after-file-failure");
+
+  const all = await s.run(["--json", "batch", "--keep-going", file]);
+  expect(all.code).toBe(1);
+  const errors = all.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((o) => o.type === "error");
+  expect(errors.map((e) => [e.at, e.code])).toEqual([[`${file}:4`, "pane_not_found"], [`${file}:6`, "usage"]]);
+  expect(all.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(new RegExp(`^ws: ${file}:4: no pane 999`)), `ws: ${file}:6: an unclosed ' quote`]);
+  expect(await tabNames()).toEqual(expect.arrayContaining(["after-file-failure", "last-line"]));
+
+  // The first failure's status: a line that is no command line first, so 2.
+  writeFileSync(file, "pane send 'oops\npane close 999\n");
+  expect((await s.run(["batch", "--keep-going", file])).code).toBe(2);
+  // Only a regular file, never waited on: a FIFO with no writer is refused at once.
+  const fifo = join(s.root, "commands.fifo");
+  Bun.spawnSync(["mkfifo", fifo]);
+  const r = await s.run(["batch", fifo]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("is not a regular file (a FIFO)");
+  expect(JSON.parse((await s.run(["--json", "batch", join(s.root, "missing.ws")])).stdout)).toMatchObject({ v: 6, type: "error", code: "client_failed" });
 });
 
 test("ws batch keeps going over a connection the server closed while stdin was quiet", async () => {

@@ -76,7 +76,7 @@ const LEFT_OUT: Record<string, string> = {
   "self-update": "reaches the network",
   "remote install": "reaches another machine through ssh",
   events: "a stream until the server stops (the CI script reads it)",
-  batch: "prints what its commands print (test/cli-batch.test.ts)",
+  batch: "prints what its commands print, each line as its command does (test/cli-chain.test.ts)",
   restart: "restarts the server (test/session-restart tests)",
   "kill-server": "run last, below",
   "session restore": "adds the saved session's workspaces to the server (restore tests)",

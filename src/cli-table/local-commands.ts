@@ -18,8 +18,8 @@ export const LOCAL_COMMANDS: Command[] = [
   { path: "kill-server", summary: "Quit the server and close every pane (--keep saves the session first)", params: [flag("keep", "boolean", "Save the session so the next server restores it")], run: "killServer" },
   {
     path: "batch",
-    summary: "Run the commands on stdin, one per line (shell quoting, no expansion), in one process and connection; stops at the first that fails",
-    params: [],
+    summary: "Run ws commands from FILE (default: stdin), one per line, as tmux's source-file does: shell quoting and # comments, no expansion; one process and connection; stops at the first that fails, naming FILE:LINE",
+    params: [arg("file", "The file of command lines (- or none: stdin)"), flag("keep-going", "boolean", "Run every line, reporting each failure; exit with the first failure's status")],
     run: "batch",
   },
   {

@@ -41,7 +41,7 @@ export const EXIT_TABLE: readonly ExitRow[] = [
   {
     status: String(EXIT_USAGE),
     codes: "`usage`; the server's `invalid_params` is reported as `usage` too, `hint.flag` naming the flag typed (`ws call` prints the reply as it came)",
-    when: "a missing or bad argument, wherever it is found: an unknown command or flag, \"which pane?\", \"which workstream?\", a value the server refuses (`--size 500%`, `events --types bogus`, `layout select nosuch`), `ws pane send PANE` with no text and no `--enter`, a bad `-L` name",
+    when: "a missing or bad argument, wherever it is found: an unknown command or flag, \"which pane?\", \"which workstream?\", a value the server refuses (`--size 500%`, `events --types bogus`, `layout select nosuch`), `ws pane send PANE` with no text and no `--enter`, a bad `-L` name, a line of `ws batch` that is no command line (named FILE:LINE)",
   },
   { status: String(EXIT_TIMEOUT), codes: "`timeout`", when: "a wait or request ran out of time, as timeout(1); a wait given `--timeout MS` ends so about MS (plus 2 s of grace) after it began even when the server never answers (stopped or stuck)" },
   {

@@ -85,6 +85,6 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   version: from(() => import("./help-cmds"), "version"),
   // runCli takes `ws batch` itself; here it was named inside a chain or a batch.
   batch: async () => async () => {
-    throw new UsageError("ws batch reads its commands from stdin: it can't be part of a chain or a batch");
+    throw new UsageError("ws batch runs a file of commands (or stdin): it can't be part of a chain or a batch");
   },
 };

@@ -52,20 +52,31 @@ export async function runCli(argv: string[]): Promise<void> {
   // `ws tmux a \; b` is one tmux command line: tmux's parser splits it, not ws's chains.
   const chain = takeGlobals(argv).rest[0] === "tmux" ? [argv] : splitChain(argv);
   try {
-    if (chain.length > 1 || (chain[0]?.includes("batch") && isBatch(chain[0]))) return await runChain(chain);
+    if (chain.length > 1) return await runChain(chain);
+    const batch = chain[0]?.includes("batch") ? batchOptions(chain[0]) : undefined;
+    if (batch) return await runChain(chain, batch);
     await execute(argv);
   } catch (e) {
     fail(e);
   }
 }
 
-/** Report a failure (a line on stderr; under --json the error object on stdout) and exit. */
-function fail(e: unknown): never {
-  const failure = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
+/** Any failure as the CLI's error, with its code and exit status. */
+const asCliError = (e: unknown): CliError =>
+  e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
+
+/** Say a failure: a line on stderr, and under --json the error object on stdout. */
+function report(failure: CliError, e: unknown): void {
   // Scripts read the JSON error on stdout; people read the line on stderr (both under --json).
   if (globals.json) printJson(errorJson(failure));
   printError(`ws: ${failure.message}`);
   if (process.env.WS_DEBUG) console.error(e);
+}
+
+/** Report a failure and exit with its status. */
+function fail(e: unknown): never {
+  const failure = asCliError(e);
+  report(failure, e);
   process.exit(failure.exitCode);
 }
 
@@ -134,10 +145,29 @@ function splitChain(argv: string[]): string[][] {
   return out;
 }
 
-/** `ws batch` (globals allowed before it): the command lines come from stdin. */
-function isBatch(argv: string[]): boolean {
+interface BatchOptions {
+  /** The file of command lines; undefined or "-": stdin. */
+  file?: string;
+  /** Run every line, reporting each failure, and exit with the first failure's status. */
+  keepGoing: boolean;
+}
+
+/** `ws batch [FILE] [--keep-going]` (globals allowed before it), else undefined (`ws batch --help`
+ * is help). A mistake in its own words is a usage error. */
+function batchOptions(argv: string[]): BatchOptions | undefined {
   const { rest } = takeGlobals(argv);
-  return rest.length === 1 && rest[0] === "batch";
+  if (rest[0] !== "batch" || rest.includes("--help") || rest.includes("-h")) return undefined;
+  const fields = parseArgs(JSON.parse(COMMAND_JSON.batch!) as Command, rest.slice(1));
+  return { ...(typeof fields.file === "string" && fields.file !== "-" ? { file: fields.file } : {}), keepGoing: fields.keep_going === true };
+}
+
+/** One command line of a chain or a batch, and where it came from, for its errors. */
+interface Line {
+  words: string[];
+  /** `FILE:LINE` (`-:LINE` for stdin) in a batch; `command N (…)` in a chain. */
+  where: string;
+  /** Why the line is no command line (an unclosed quote), instead of words. */
+  mistake?: string;
 }
 
 /**
@@ -150,49 +180,73 @@ function isBatch(argv: string[]): boolean {
 let chainPane: number | undefined;
 let chaining = false;
 
-async function runChain(chain: string[][]): Promise<void> {
+async function runChain(chain: string[][], batch?: BatchOptions): Promise<void> {
   chaining = true;
   const first = takeGlobals(chain[0]!).globals;
   const { KeptConnection } = await import("../client/kept-connection");
   setGlobals(first);
   const connection = new KeptConnection(sock());
   keepConnection(connection);
+  /** --keep-going: the first failure's exit status, reported at the end. */
+  let failedWith: number | undefined;
   try {
-    const lines = isBatch(chain[0]!) ? batchLines() : (async function* () {
-      yield* chain;
-    })();
-    let n = 0;
-    for await (const words of lines) {
-      n++;
-      if (!words.length) throw new UsageError("an empty command in a chain (two ; in a row?)");
+    const lines = batch ? batchLines(batch.file) : chainLines(chain);
+    for await (const { words, where, mistake } of lines) {
       try {
+        if (mistake !== undefined) throw new UsageError(mistake);
+        if (!words.length) throw new UsageError("an empty command (two ; in a row?)");
         await execute(words, first);
       } catch (e) {
-        // Say which command of the chain failed; the code and status stay the command's own.
-        const f = e instanceof CliError ? e : e instanceof UsageError ? new CliError(e.message, USAGE_EXIT, "usage") : new CliError((e as Error)?.message ?? String(e), 1, "internal");
-        throw new CliError(`command ${n} (${words.join(" ").slice(0, 80)}): ${f.message}`, f.exitCode, f.code, f.reply);
+        // Say where the failed command came from; the code and status stay the command's own.
+        const f = asCliError(e);
+        const json = errorJson(f);
+        const at = new CliError(`${where}: ${f.message}`, f.exitCode, f.code, { ...json, type: "error", at: where });
+        if (!batch?.keepGoing) throw at;
+        report(at, e);
+        failedWith ??= at.exitCode;
+        continue;
       }
-      if (process.exitCode) return;
+      if (process.exitCode) {
+        // A non-zero status (a search that found nothing) stops the chain as a failure does.
+        if (!batch?.keepGoing) return;
+        failedWith ??= Number(process.exitCode);
+        process.exitCode = 0;
+      }
     }
   } finally {
     keepConnection(undefined);
     connection.close();
   }
+  if (failedWith !== undefined) process.exitCode = failedWith;
 }
 
-/** ws batch: stdin's lines, each split into words as a shell would without expanding anything. */
-async function* batchLines(): AsyncGenerator<string[]> {
+/** A chain's command lines, each named by its place and words. */
+async function* chainLines(chain: string[][]): AsyncGenerator<Line> {
+  let n = 0;
+  for (const words of chain) yield { words, where: `command ${++n} (${words.join(" ").slice(0, 80)})` };
+}
+
+/** ws batch: the file's (or stdin's) lines, each split into words as a shell would without
+ * expanding anything, each named FILE:LINE. */
+async function* batchLines(file: string | undefined): AsyncGenerator<Line> {
   const { splitWords } = await import("./words");
-  const { FileReadError, stdinLines } = await import("../safe-file");
+  const { FileReadError, fileLines, stdinLines } = await import("../safe-file");
+  const name = file ?? "-";
   let lineNo = 0;
   // Each line is one command line: at most a request line's size (MAX_LINE), never from a device.
-  const lines = stdinLines(MAX_LINE);
+  let lines: AsyncGenerator<string>;
+  try {
+    lines = file === undefined ? stdinLines(MAX_LINE) : fileLines(file, MAX_LINE);
+  } catch (e) {
+    if (e instanceof FileReadError) throw fileRefused(e, "ws batch");
+    throw e;
+  }
   for (;;) {
     let next: IteratorResult<string>;
     try {
       next = await lines.next();
     } catch (e) {
-      if (e instanceof FileReadError) throw fileRefused(e, "ws batch");
+      if (e instanceof FileReadError) throw fileRefused(e, lineNo ? `ws batch: ${name}:${lineNo + 1}` : "ws batch");
       throw e;
     }
     if (next.done) return;
@@ -201,10 +255,11 @@ async function* batchLines(): AsyncGenerator<string[]> {
     try {
       words = splitWords(next.value);
     } catch (e) {
-      throw new UsageError(`stdin line ${lineNo}: ${(e as Error).message}`);
+      yield { words: [], where: `${name}:${lineNo}`, mistake: (e as Error).message };
+      continue;
     }
     if (!words.length) continue;
-    yield* splitChain(words);
+    for (const command of splitChain(words)) yield { words: command, where: `${name}:${lineNo}` };
   }
 }
 
