@@ -73,6 +73,7 @@ const LEFT_OUT: Record<string, string> = {
   report: "an agent hook: what it prints is the agent's protocol, and it never fails",
   "approval-hook": "an agent hook: what it prints is the agent's answer",
   completion: "prints a script for the shell to read",
+  help: "prints help for people, as --help does (ws api describe is the JSON catalogue)",
   "self-update": "reaches the network",
   "remote install": "reaches another machine through ssh",
   events: "a stream until the server stops (the CI script reads it)",
