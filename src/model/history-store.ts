@@ -1,0 +1,386 @@
+// A pane's history kept as what its text costs: the rows that leave xterm's buffer are joined back
+// into the lines the program wrote, each kept as its cells' characters (a string, trailing blanks
+// trimmed) and, only where it has any, the runs where its style changes. xterm keeps every row as
+// three 32-bit words per column whatever it holds (~3 KB for a 100-column row, tmux ~0.8 KB).
+// Lines are wrapped again at the width the rows are asked at, as tmux re-wraps its history on a
+// resize. Rows read back are real xterm rows (made when asked for), so everything that reads a
+// row reads these exactly as it reads xterm's own.
+// Internal API: xterm's BufferLine words (content = codepoint | combined flag | width << 22, fg,
+// bg with the "has extended attributes" flag) and its row and cell classes.
+import type { IBufferLine, Terminal } from "@xterm/headless";
+
+/** xterm's cell words (common/buffer/Constants.ts). */
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED = 0x200000;
+const HAS_CONTENT = 0x3fffff;
+const WIDTH_SHIFT = 22;
+const BG_HAS_EXTENDED = 0x10000000;
+/** An empty cell's character in a line's text ("" to xterm, not a space: spaces are text). */
+const EMPTY = "\0";
+/** Words per style run: first cell, fg, bg, extended attributes, hyperlink id. */
+const RUN = 5;
+
+/** The parts of xterm's BufferLine read here. */
+interface RawLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, { _ext: number; _urlId: number } | undefined>;
+  length: number;
+  isWrapped: boolean;
+  setCell(x: number, cell: unknown): void;
+}
+interface RawCell {
+  content: number;
+  fg: number;
+  bg: number;
+  combinedData: string;
+  extended: { _ext: number; _urlId: number };
+}
+type LineClass = new (cols: number, fill?: unknown, isWrapped?: boolean) => RawLine;
+type ViewClass = new (line: RawLine) => IBufferLine;
+type ExtClass = new (ext?: number, urlId?: number) => { _ext: number; _urlId: number };
+
+/** One logical line: its cells' characters (one per cell, EMPTY for an empty one), and where a
+ * cell is not one code unit of width 1, each cell's units and width (`layout`: units << 2 | width);
+ * `runs`: the style runs, absent when every cell has the default style. */
+interface Stored {
+  text: string;
+  layout: string | undefined;
+  runs: Uint32Array | undefined;
+}
+
+/** The line being appended to (the newest: its next row may continue it). */
+class OpenLine {
+  chars: string[] = [];
+  layout: number[] = [];
+  plain = true;
+  runs: number[] = [];
+  /** The width of the row last appended, and its cells beyond the trimmed ones (a continuation
+   * row makes them text: a row a line wrapped out of was full). */
+  cols = 0;
+  pad = 0;
+  /** Captured rows in this line. */
+  rows = 0;
+  private fg = 0;
+  private bg = 0;
+  private ext = 0;
+  private url = 0;
+
+  cell(ch: string, width: number, fg: number, bg: number, ext: number, url: number): void {
+    const k = this.chars.length;
+    if (fg !== this.fg || bg !== this.bg || ext !== this.ext || url !== this.url) {
+      if (this.runs.length === 0 && k > 0) this.runs.push(0, 0, 0, 0, 0);
+      this.runs.push(k, fg, bg, ext, url);
+      this.fg = fg;
+      this.bg = bg;
+      this.ext = ext;
+      this.url = url;
+    }
+    this.chars.push(ch);
+    this.layout.push((ch.length << 2) | width);
+    if (width !== 1 || ch.length !== 1) this.plain = false;
+  }
+
+  seal(): Stored {
+    const text = this.chars.join("");
+    return {
+      text,
+      layout: this.plain ? undefined : String.fromCharCode(...this.layout),
+      runs: this.runs.length ? Uint32Array.from(this.runs) : undefined,
+    };
+  }
+}
+
+export interface HistoryOptions {
+  /** Rows kept (counted as they were captured); the oldest lines go first. */
+  limit: number;
+}
+
+/** A row of a line wrapped at some width: cells [from, to) and whether the line wrapped early
+ * (a wide character did not fit: the row's last cell stays empty). */
+interface RowSpan {
+  from: number;
+  to: number;
+}
+
+export class HistoryStore {
+  private readonly lines: Stored[] = [];
+  /** Index of the oldest line still held (lines before it are dropped lazily, in batches). */
+  private head = 0;
+  private open: OpenLine | undefined;
+  /** Rows held, counted as captured (the limit's unit). */
+  private captured = 0;
+  private readonly rowsOf: number[] = [];
+  /** Row starts at `startsWidth`, for the lines from `head` (rebuilt when stale). */
+  private starts: Int32Array | undefined;
+  private startsWidth = 0;
+  limit: number;
+
+  constructor(o: HistoryOptions) {
+    this.limit = Math.max(0, o.limit);
+  }
+
+  /** Logical lines held (the open one included). */
+  get lineCount(): number {
+    return this.lines.length - this.head + (this.open ? 1 : 0);
+  }
+
+  /** Rows held, as captured. */
+  get capturedRows(): number {
+    return this.captured;
+  }
+
+  /** Take one row leaving xterm's buffer (the oldest): a continuation joins the line before. */
+  append(line: IBufferLine | RawLine): void {
+    const raw = rawOf(line);
+    if (!raw) return;
+    const cols = raw.length;
+    const d = raw._data;
+    let open = this.open;
+    if (raw.isWrapped && open) {
+      // The row before was full: its trailing cells are text, unless a wide character that did
+      // not fit left its last one empty (wrapped-lines.ts).
+      const gap = d[0]! >>> WIDTH_SHIFT === 2 && open.pad === 1;
+      const fill = gap ? 0 : open.pad;
+      for (let i = 0; i < fill; i++) open.cell(EMPTY, 1, 0, 0, 0, 0);
+    } else {
+      this.seal();
+      open = this.open = new OpenLine();
+    }
+    // Trailing cells with no text and the default style say nothing.
+    let end = cols;
+    while (end > 0 && !(d[(end - 1) * 3]! & HAS_CONTENT) && d[(end - 1) * 3 + 1] === 0 && d[(end - 1) * 3 + 2] === 0) end--;
+    // A wide character's right half is part of it, not a trailing blank.
+    if (end > 0 && end < cols && d[(end - 1) * 3]! >>> WIDTH_SHIFT === 2) end++;
+    for (let x = 0; x < end; x++) {
+      const content = d[x * 3]!;
+      const width = content >>> WIDTH_SHIFT;
+      if (width === 0) continue; // a wide character's right half
+      const cp = content & CODEPOINT_MASK;
+      const ch = content & IS_COMBINED ? (raw._combined[x] ?? "") : cp ? String.fromCodePoint(cp) : EMPTY;
+      const fg = d[x * 3 + 1]!;
+      const bg = d[x * 3 + 2]!;
+      const e = bg & BG_HAS_EXTENDED ? raw._extendedAttrs[x] : undefined;
+      open.cell(ch, width, fg, bg, e?._ext ?? 0, e?._urlId ?? 0);
+    }
+    open.pad = cols - end;
+    open.cols = cols;
+    open.rows++;
+    this.captured++;
+    this.bound();
+  }
+
+  private seal(): void {
+    const open = this.open;
+    if (!open) return;
+    this.lines.push(open.seal());
+    this.rowsOf.push(open.rows);
+    this.open = undefined;
+  }
+
+  /** Drop the oldest lines past the limit (never the open one). */
+  private bound(): void {
+    while (this.captured > this.limit && this.head < this.lines.length) {
+      this.captured -= this.rowsOf[this.head]!;
+      this.head++;
+      this.starts = undefined;
+    }
+    if (this.captured > this.limit && this.open && this.head === this.lines.length) {
+      // One line longer than the whole limit: it goes too.
+      this.captured -= this.open.rows;
+      this.open = undefined;
+    }
+    // Compact now and then: the dropped entries leave the arrays in one go.
+    if (this.head > 1024 && this.head * 2 > this.lines.length) {
+      this.lines.splice(0, this.head);
+      this.rowsOf.splice(0, this.head);
+      this.head = 0;
+      this.starts = undefined;
+    }
+  }
+
+  /** Set a new limit (history-limit changed): the oldest lines past it go now. */
+  setLimit(limit: number): void {
+    this.limit = Math.max(0, limit);
+    this.bound();
+  }
+
+  clear(): void {
+    this.lines.length = 0;
+    this.rowsOf.length = 0;
+    this.head = 0;
+    this.open = undefined;
+    this.captured = 0;
+    this.starts = undefined;
+  }
+
+  private stored(i: number): Stored {
+    const k = this.head + i;
+    if (k < this.lines.length) return this.lines[k]!;
+    // The open line, read as it stands (sealed on every read: it is rarely long).
+    return this.open!.seal();
+  }
+
+  /** How line `s` wraps at `width`. A line longer than a row wraps its text: as in xterm's
+   * reflow, empty cells after its last character (a coloured blank) don't make rows. */
+  private spans(s: Stored, width: number): RowSpan[] {
+    let n = s.layout ? s.layout.length : s.text.length;
+    const out: RowSpan[] = [];
+    if (!s.layout) {
+      if (n > width) n = contentCells(s);
+      if (n <= width) return [{ from: 0, to: s.text.length }];
+      for (let from = 0; from < n; from += width) out.push({ from, to: Math.min(n, from + width) });
+      return out;
+    }
+    let from = 0;
+    let col = 0;
+    let cut = n;
+    for (let k = 0; k < n; k++) {
+      const w = s.layout.charCodeAt(k) & 3;
+      if (col + w > width && col > 0) {
+        if (out.length === 0) cut = contentCells(s);
+        if (k >= cut) break;
+        out.push({ from, to: k });
+        from = k;
+        col = 0;
+      }
+      col += w;
+    }
+    out.push({ from, to: Math.min(n, out.length ? cut : n) });
+    return out;
+  }
+
+  /** Rows the history takes at `width`. */
+  rowCount(width: number): number {
+    const st = this.rowStarts(width);
+    return st[st.length - 1]!;
+  }
+
+  private rowStarts(width: number): Int32Array {
+    if (this.starts && this.startsWidth === width && this.starts.length === this.lineCount + 1) return this.starts;
+    const n = this.lineCount;
+    const st = new Int32Array(n + 1);
+    let row = 0;
+    for (let i = 0; i < n; i++) {
+      st[i] = row;
+      const s = this.stored(i);
+      row += s.layout || s.text.length > width ? this.spans(s, width).length : 1;
+    }
+    st[n] = row;
+    // The open line changes as rows arrive: only a table without it is kept.
+    if (!this.open) {
+      this.starts = st;
+      this.startsWidth = width;
+    }
+    return st;
+  }
+
+  /** Row `y` of the history wrapped at `width`, as an xterm row (`term` lends xterm's classes). */
+  getLine(term: Terminal, y: number, width: number): IBufferLine | undefined {
+    const st = this.rowStarts(width);
+    if (y < 0 || y >= st[st.length - 1]!) return undefined;
+    let lo = 0;
+    let hi = st.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (st[mid]! <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = this.stored(lo);
+    const r = y - st[lo]!;
+    const span = this.spans(s, width)[r]!;
+    return makeRow(term, s, span, width, r > 0);
+  }
+
+  /** Every line as the text the program wrote (wide characters once, empty cells as spaces), for
+   * tests and the save. */
+  texts(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.lineCount; i++) out.push(this.stored(i).text.replaceAll(EMPTY, " "));
+    return out;
+  }
+}
+
+/** Cells up to the line's last character (empty cells after it are style only). */
+function contentCells(s: Stored): number {
+  let units = s.text.length;
+  while (units > 0 && s.text[units - 1] === EMPTY) units--;
+  if (!s.layout) return units;
+  let k = 0;
+  for (let u = 0; u < units; k++) u += s.layout.charCodeAt(k) >> 2;
+  return k;
+}
+
+function rawOf(line: IBufferLine | RawLine): RawLine | undefined {
+  const l = line as unknown as { _line?: RawLine } & Partial<RawLine>;
+  const raw = l._data instanceof Uint32Array ? (l as RawLine) : l._line;
+  return raw && raw._data instanceof Uint32Array ? raw : undefined;
+}
+
+interface Classes {
+  Line: LineClass;
+  View: ViewClass;
+  Ext: ExtClass;
+  cell: RawCell;
+}
+let classes: Classes | undefined;
+
+/** xterm's row, row view and extended-attributes classes, from a live terminal. */
+function classesOf(term: Terminal): Classes {
+  if (classes) return classes;
+  const buf = term.buffer.normal;
+  const view = buf.getLine(0);
+  const raw = view && rawOf(view);
+  const cell = buf.getNullCell() as unknown as RawCell;
+  if (!view || !raw || !cell.extended) throw new Error("xterm's internals changed: the history store can't make rows");
+  classes = {
+    Line: raw.constructor as LineClass,
+    View: view.constructor as ViewClass,
+    Ext: cell.extended.constructor as ExtClass,
+    cell,
+  };
+  return classes;
+}
+
+/** Cells [span.from, span.to) of `s` as one xterm row `width` wide. */
+function makeRow(term: Terminal, s: Stored, span: RowSpan, width: number, wrapped: boolean): IBufferLine {
+  const { Line, View, Ext, cell } = classesOf(term);
+  const line = new Line(width, undefined, wrapped);
+  const runs = s.runs;
+  // The run in force at the span's first cell.
+  let run = -1;
+  if (runs) while (run + 1 < runs.length / RUN && runs[(run + 1) * RUN]! <= span.from) run++;
+  // Code unit offset of the span's first cell.
+  let at = 0;
+  if (s.layout) for (let k = 0; k < span.from; k++) at += s.layout.charCodeAt(k) >> 2;
+  else at = span.from;
+  let x = 0;
+  for (let k = span.from; k < span.to && x < width; k++) {
+    if (runs) while (run + 1 < runs.length / RUN && runs[(run + 1) * RUN]! <= k) run++;
+    const code = s.layout ? s.layout.charCodeAt(k) : (1 << 2) | 1;
+    const units = code >> 2;
+    const w = code & 3;
+    const ch = s.text.slice(at, at + units);
+    at += units;
+    const fg = run >= 0 ? runs![run * RUN + 1]! : 0;
+    const bg = run >= 0 ? runs![run * RUN + 2]! : 0;
+    cell.fg = fg;
+    cell.bg = bg;
+    if (bg & BG_HAS_EXTENDED) cell.extended = new Ext(runs![run * RUN + 3]!, runs![run * RUN + 4]!);
+    if (ch === EMPTY) cell.content = w << WIDTH_SHIFT;
+    else {
+      const cp = ch.codePointAt(0)!;
+      if (ch.length > (cp > 0xffff ? 2 : 1)) {
+        cell.content = IS_COMBINED | (w << WIDTH_SHIFT);
+        cell.combinedData = ch;
+      } else cell.content = cp | (w << WIDTH_SHIFT);
+    }
+    line.setCell(x, cell);
+    if (w === 2 && x + 1 < width) {
+      cell.content = 0;
+      line.setCell(x + 1, cell);
+    }
+    x += w || 1;
+  }
+  return new View(line);
+}

@@ -1,0 +1,157 @@
+// The compact history store (src/model/history-store.ts) fed by the rows xterm drops off its top
+// (history-capture.ts): what it hands back is what xterm would have kept, cell for cell and style
+// for style; at a new width its lines wrap as xterm's reflow wraps them; it keeps no more than its
+// limit; and a line costs what its text costs, a fraction of xterm's ~3 KB per 100-column row.
+import { expect, test } from "bun:test";
+import { heapStats } from "bun:jsc";
+import { Terminal, type IBufferCell, type IBufferLine } from "@xterm/headless";
+import { HistoryStore } from "../src/model/history-store";
+import { captureTrims, normalLines } from "../src/model/history-capture";
+import { installXtermSpeedups } from "../src/model/xterm-speedups";
+
+const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
+
+/** A terminal whose own history is `margin` rows, the rest captured into a store. */
+function captured(cols: number, rows: number, margin: number, limit = 1_000_000): { term: Terminal; store: HistoryStore } {
+  const term = new Terminal({ cols, rows, scrollback: margin, allowProposedApi: true });
+  installXtermSpeedups(term);
+  const store = new HistoryStore({ limit });
+  const lines = normalLines(term);
+  expect(lines).toBeDefined();
+  expect(captureTrims(lines!, (r) => store.append(r))).toBe(true);
+  return { term, store };
+}
+
+/** Everything a line can hold: colours, wide and combining characters, an emoji, underline
+ * styles and colours, hyperlinks, explicit trailing spaces, gaps, lines that wrap (some early,
+ * where a wide character does not fit). */
+function sample(lines: number): string {
+  let s = "";
+  for (let i = 0; i < lines; i++) {
+    s += `\x1b[3${i % 8}m${i}\x1b[0m ${"x".repeat(i % 150)} 漢字 e\u0301 \u{1F600} \x1b[4:3m\x1b[58;5;${i % 256}mcurly\x1b[59m\x1b[24m`;
+    s += `\x1b]8;;https://example.invalid/${i}\x07link\x1b]8;;\x07\x1b[0m`;
+    if (i % 5 === 0) s += "\x1b[44m   \x1b[0m  "; // a coloured blank, then plain trailing spaces
+    if (i % 9 === 0) s += "\x1b[3Ca"; // a gap of empty cells
+    s += "\r\n";
+  }
+  return s;
+}
+
+/** A row's cells as everything a reader can see of them. */
+function cellsOf(line: IBufferLine, cols: number, toText = false): string {
+  const out: string[] = [];
+  let cell: IBufferCell | undefined;
+  // (toText: up to the last character; xterm's reflow leaves stale blanks after it.)
+  let end = cols;
+  if (toText) while (end > 0 && !line.getCell(end - 1)?.getChars()) end--;
+  for (let x = 0; x < end; x++) {
+    cell = line.getCell(x, cell);
+    if (!cell) break;
+    const c = cell as unknown as { fg: number; bg: number; extended?: { _ext: number; _urlId: number } };
+    const ext = c.bg & 0x10000000 ? `${c.extended?._ext}/${c.extended?._urlId}` : "";
+    out.push(`${JSON.stringify(cell.getChars())}:${cell.getWidth()}:${c.fg}:${c.bg}:${ext}`);
+  }
+  return `${line.isWrapped ? "W " : ""}${out.join(" ")}`;
+}
+
+/** The store's rows at `width` then the terminal's own, as one sequence. */
+function rowsOf(term: Terminal, store: HistoryStore, width: number): IBufferLine[] {
+  const out: IBufferLine[] = [];
+  const n = store.rowCount(width);
+  for (let y = 0; y < n; y++) out.push(store.getLine(term, y, width)!);
+  const b = term.buffer.normal;
+  for (let y = 0; y < b.length; y++) out.push(b.getLine(y)!);
+  return out;
+}
+
+test("captured history reads back cell for cell, styles and links included, as xterm kept it", async () => {
+  const cols = 100;
+  const ref = new Terminal({ cols, rows: 8, scrollback: 100_000, allowProposedApi: true });
+  const { term, store } = captured(cols, 8, 12);
+  const text = sample(400);
+  await write(ref, text);
+  await write(term, text);
+  expect(store.lineCount).toBeGreaterThan(300);
+  const want: string[] = [];
+  const b = ref.buffer.normal;
+  for (let y = 0; y < b.length; y++) want.push(cellsOf(b.getLine(y)!, cols));
+  const got = rowsOf(term, store, cols).map((l) => cellsOf(l, cols));
+  expect(got.length).toBe(want.length);
+  expect(got).toEqual(want);
+  // And as text, trimmed or not.
+  const wantText = Array.from({ length: b.length }, (_, y) => b.getLine(y)!.translateToString(true));
+  expect(rowsOf(term, store, cols).map((l) => l.translateToString(true))).toEqual(wantText);
+});
+
+test("history lines re-wrap at a new width as xterm's reflow wraps them", async () => {
+  const ref = new Terminal({ cols: 100, rows: 6, scrollback: 100_000, allowProposedApi: true });
+  const { term, store } = captured(100, 6, 6);
+  const text = sample(300);
+  await write(ref, text);
+  await write(term, text);
+  for (const width of [60, 37, 140]) {
+    ref.resize(width, 6);
+    const b = ref.buffer.normal;
+    // The store's rows are the oldest of the reflowed history, row for row (up to its last line,
+    // whose rest is still in xterm's buffer).
+    let n = store.rowCount(width);
+    while (n > 0 && store.getLine(term, n - 1, width)!.isWrapped) n--;
+    n--;
+    expect(n).toBeGreaterThan(200);
+    const want = Array.from({ length: n }, (_, y) => cellsOf(b.getLine(y)!, width, true));
+    const got = Array.from({ length: n }, (_, y) => cellsOf(store.getLine(term, y, width)!, width, true));
+    expect(got).toEqual(want);
+    ref.resize(100, 6);
+  }
+});
+
+test("the store keeps no more rows than its limit, dropping the oldest lines", async () => {
+  const { term, store } = captured(40, 5, 3, 250);
+  let s = "";
+  for (let i = 0; i < 1000; i++) s += `line ${i}${i % 10 === 0 ? "w".repeat(70) : ""}\r\n`; // some take 2 rows
+  await write(term, s);
+  expect(store.capturedRows).toBeLessThanOrEqual(250);
+  expect(store.capturedRows).toBeGreaterThan(240);
+  const texts = store.texts();
+  // The newest lines are kept, in order, up to the last one xterm let go.
+  const last = Number(/^line (\d+)/.exec(texts[texts.length - 1]!)![1]);
+  expect(last).toBeGreaterThan(990);
+  const first = Number(/^line (\d+)/.exec(texts[0]!)![1]);
+  expect(texts.length).toBe(last - first + 1);
+  expect(texts[1]).toBe(`line ${first + 1}${(first + 1) % 10 === 0 ? "w".repeat(70) : ""}`);
+  store.setLimit(10);
+  expect(store.capturedRows).toBeLessThanOrEqual(10);
+  expect(store.texts().at(-1)).toBe(texts.at(-1));
+});
+
+/** Heap bytes per history line after `lines` lines of `make(i)` scrolled through a 100-column pane. */
+async function bytesPerLine(lines: number, make: (i: number) => string): Promise<number> {
+  const { term, store } = captured(100, 5, 5);
+  Bun.gc(true);
+  const before = heapStats().heapSize;
+  let s = "";
+  for (let i = 0; i < lines; i++) {
+    s += `${make(i)}\r\n`;
+    if (s.length > 64 * 1024) {
+      await write(term, s);
+      s = "";
+    }
+  }
+  await write(term, s);
+  Bun.gc(true);
+  const per = (heapStats().heapSize - before) / store.lineCount;
+  expect(store.lineCount).toBeGreaterThan(lines - 20);
+  term.dispose();
+  return per;
+}
+
+test("a history line costs what its text costs: well under tmux's ~0.8 KB for 100 characters", async () => {
+  const full = await bytesPerLine(20_000, (i) => `${String(i).padStart(6, "0")} ${"y".repeat(93)}`);
+  const styled = await bytesPerLine(20_000, (i) => `\x1b[32m${String(i).padStart(6, "0")}\x1b[0m ${"y".repeat(50)} \x1b[1;34m${"z".repeat(42)}\x1b[0m`);
+  const short = await bytesPerLine(20_000, (i) => `${i}`);
+  // Measured ~230, ~250 and ~100 bytes (xterm's own rows: ~3 KB each).
+  expect(full).toBeLessThan(400);
+  expect(styled).toBeLessThan(450);
+  expect(short).toBeLessThan(200);
+  expect(short).toBeLessThan(full);
+});
