@@ -34,8 +34,15 @@ interface Watched {
   again: boolean;
   /** What the screen showed at the last read that matched anything. */
   shown?: Shown;
-  /** The permission prompt on screen: its text's lines (the fingerprint) and its inbox item. */
-  prompt?: { lines: string[]; id?: number };
+  /** The permission prompt on screen: its text's lines (the fingerprint), and its inbox item
+   * once the same text was read twice (a prompt being drawn is not listed half-drawn). */
+  prompt?: Prompt;
+}
+
+interface Prompt {
+  lines: string[];
+  state: "settling" | "listed" | "answered";
+  id?: number;
 }
 
 /** A line as a prompt's text: without the borders and bars a TUI draws around it. */
@@ -174,6 +181,7 @@ export class ScreenWatch {
       const shown = promptLines(lines, prompt.line - 1, profile.prompt.lines);
       const same = w.prompt && w.prompt.lines.join("\n") === shown.join("\n");
       if (!same) this.promptShown(w, shown);
+      else if (w.prompt!.state === "settling") this.promptListed(w, w.prompt!);
       return;
     }
     const shown: Shown | undefined = (await firstMatch(profile.working, text)) ? "working" : (await firstMatch(profile.idle, text)) ? "idle" : undefined;
@@ -184,14 +192,20 @@ export class ScreenWatch {
     this.agents.screenStatus(w.pane, profile.name, shown, undefined, w.pid, w.own);
   }
 
-  /** A permission prompt came on screen (or another replaced the one shown): blocked, in the inbox. */
+  /** A permission prompt came on screen (or another replaced the one shown): blocked; read again
+   * in a moment, and listed in the inbox if it is the same then. */
   private promptShown(w: Watched, lines: string[]): void {
     if (w.prompt) this.promptGone(w);
-    const prompt: NonNullable<Watched["prompt"]> = { lines };
-    w.prompt = prompt;
+    w.prompt = { lines, state: "settling" };
     w.shown = "prompt";
     const [head = "permission", ...rest] = lines;
     this.agents.screenStatus(w.pane, w.profile.name, "blocked", shorten(rest.length ? `${head}: ${rest.join(" · ")}` : head), w.pid, w.own);
+    this.changed(w.pane);
+  }
+
+  private promptListed(w: Watched, prompt: Prompt): void {
+    prompt.state = "listed";
+    const [head = "permission", ...rest] = prompt.lines;
     const keys = w.profile.prompt!;
     prompt.id = this.approvals?.screenPrompt({
       pane: w.pane,
@@ -211,7 +225,7 @@ export class ScreenWatch {
 
   /** A person's answer to a screen prompt: its keys, typed only into a pane that shows that prompt
    * now. Throws prompt_not_shown (nothing typed) otherwise. */
-  private respond(w: Watched, prompt: NonNullable<Watched["prompt"]>, keys: string[]): void {
+  private respond(w: Watched, prompt: Prompt, keys: string[]): void {
     const p = this.session.panes.get(w.pane);
     const refuse = (why: string): never => {
       throw new WsError(`pane ${w.pane} ${why}; nothing was typed`, "prompt_not_shown", { command: "ws inbox" });
@@ -224,6 +238,7 @@ export class ScreenWatch {
     if (bytes) p!.write(bytes);
     // The item ends with this answer; the screen's next read says where the agent went.
     prompt.id = undefined;
+    prompt.state = "answered";
   }
 }
 
