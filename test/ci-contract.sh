@@ -62,9 +62,17 @@ kill -STOP "$stopped"
 trap 'kill -CONT "$stopped" 2>/dev/null || true; ws -L ci-stopped kill-server >/dev/null 2>&1 || true' EXIT
 expect_status 1 --json -L ci-stopped --timeout 500 pane list
 is_error no_answer
+# A wait with no --timeout of its own may take for ever, but not on a server that stopped answering.
+expect_status 1 --json -L ci-stopped wait output 1 never-printed
+is_error no_answer
 kill -CONT "$stopped"
 ws -L ci-stopped kill-server >/dev/null 2>&1
 trap - EXIT
+# Bare ws with no terminal: refused, and no server left running for nobody.
+expect_status 1 --json -L ci-bare
+is_error client_failed
+expect_status 1 --json -L ci-bare pane list
+is_error no_server
 echo "checked 1"
 
 # 2: a missing or bad argument, found by the CLI or by the server.

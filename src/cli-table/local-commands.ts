@@ -7,11 +7,17 @@ const arg = (field: string, description: string, required = false): Param => ({ 
 const COMMAND_REST = { field: "command", description: "The program and its arguments for the first pane (default: your shell)" };
 
 export const LOCAL_COMMANDS: Command[] = [
-  { path: "start", summary: "Start the ws server in the background (returns once it answers)", params: [], rest: COMMAND_REST, run: "start" },
+  {
+    path: "start",
+    summary: "Start the ws server in the background (returns once it answers); says what it restored and what runs again",
+    params: [flag("fresh", "boolean", "Start clean, without restoring the saved session (the new server's first save replaces it)")],
+    rest: COMMAND_REST,
+    run: "start",
+  },
   {
     path: "server",
     summary: "Run the ws server in the foreground, logging to stderr",
-    params: [flag("socket-path", "string", "Socket path (normally derived from -L / --local)")],
+    params: [flag("socket-path", "string", "Socket path (normally derived from -L / --local)"), flag("fresh", "boolean", "Start clean, without restoring the saved session")],
     rest: COMMAND_REST,
     run: "server",
   },

@@ -21,6 +21,10 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
   const remote = globals.hosts !== undefined;
   if (!remote && process.env.WS_PANE_ID && process.env.WS_SOCKET === path)
     throw new CliError("this pane already runs inside that ws server; attaching would show ws inside itself");
+  // Refused before anything starts: a server started for an attach that can't happen would be
+  // left running for nobody (a script's bare `ws`).
+  if (!process.stdin.isTTY || !process.stdout.isTTY)
+    throw new CliError(`ws ${startIfMissing ? "" : "attach "}needs a terminal to attach (stdin and stdout must be a tty); nothing was started. In a script, \`ws start\` starts the server and \`ws COMMAND\` talks to it`);
   if (startIfMissing && !remote) await startDaemon(path, undefined, [], local);
   let code: number;
   try {

@@ -97,6 +97,37 @@ function ownTimeout(entry: MessageInfo, fields: Record<string, unknown>): number
   return typeof timeout === "number" ? timeout : undefined;
 }
 
+/** How long after a wait with no deadline begins, and between answers, the CLI asks the server
+ * whether it still answers (a `hello` on another connection, given the reply deadline). */
+const ANSWERING_EVERY_MS = 2000;
+
+/** `reply`, unless the server stops answering first: then NoAnswer (no_answer), once a `hello`
+ * has gone unanswered for the reply deadline (REPLY_TIMEOUT_MS). */
+async function whileAnswering<T>(path: string, reply: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let done = false;
+  const stopped = new Promise<never>((_, reject) => {
+    const probe = async () => {
+      try {
+        await request(path, { v: VERSION, type: "hello" }, REPLY_TIMEOUT_MS);
+      } catch (e) {
+        // No server any more: the wait's own connection says so.
+        if (!done && e instanceof NoAnswer)
+          reject(new NoAnswer(`the ws server on ${serverName(path)} stopped answering while the wait ran (a hello went unanswered for ${REPLY_TIMEOUT_MS / 1000} s): is it stopped or stuck?`));
+        return;
+      }
+      if (!done) timer = setTimeout(probe, ANSWERING_EVERY_MS);
+    };
+    timer = setTimeout(probe, ANSWERING_EVERY_MS);
+  });
+  try {
+    return await Promise.race([reply, stopped]);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+  }
+}
+
 /** A request that got no reply, as the CLI's error: no server, no answer in time, or a failure here. */
 export function clientFailure(e: unknown): CliError {
   if (e instanceof CliError) return e;
@@ -120,7 +151,10 @@ export async function send(type: string, fields: Record<string, unknown> = {}, i
   const deadline = replyDeadline(entry, fields);
   let reply: ReplyObject;
   try {
-    const ask = (msg: Record<string, unknown>) => (kept ? kept.request(msg, deadline) : request(sock(), msg, deadline));
+    const asked = (msg: Record<string, unknown>) => (kept ? kept.request(msg, deadline) : request(sock(), msg, deadline));
+    // A reply with no deadline (a wait with no --timeout) may rightly take for ever, but a server
+    // that stops answering (stopped, stuck) must not hold it so: ask it meanwhile whether it answers.
+    const ask = (msg: Record<string, unknown>) => (deadline === 0 && !globals.hosts ? whileAnswering(sock(), asked(msg)) : asked(msg));
     reply = await ask({ v: Math.max(entry.since, VERSION), type, ...fields });
     // A server from before v6 refuses the version: ask again at the one that introduced the message.
     if (reply.type === "error" && reply.plain && entry.since < VERSION && /protocol version \d+ not supported/.test(String(reply.message)))

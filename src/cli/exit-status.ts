@@ -36,7 +36,7 @@ export const EXIT_TABLE: readonly ExitRow[] = [
   {
     status: String(EXIT_FAILED),
     codes: "any other code: `no_server`, `no_answer`, `client_failed`, the server's refusals (`pane_not_found`, …)",
-    when: "the server refused it; no server answers (`no_server`); the server took the request but did not answer within the reply deadline (`no_answer`: 10 s, `--timeout MS`: it is stopped or stuck); the command failed on this side (`client_failed`); `ws search` found nothing (as grep); `ws config reload` reported problems in keys.toml; `ws events` when the server closes its stream",
+    when: "the server refused it; no server answers (`no_server`); the server took the request but did not answer within the reply deadline (`no_answer`: 10 s, `--timeout MS`: it is stopped or stuck; a wait with no `--timeout` asks the server every 2 s whether it still answers, and gives up so when a `hello` goes unanswered for 10 s); the command failed on this side (`client_failed`); `ws search` found nothing (as grep); `ws config reload` reported problems in keys.toml; `ws events` when the server closes its stream; bare `ws` or `ws attach` with no terminal (nothing is started); `ws start --fresh` on a running server",
   },
   {
     status: String(EXIT_USAGE),

@@ -26,7 +26,7 @@ export function stateDir(): string {
 const START_WAIT_MS = Number(process.env.WS_START_WAIT_MS) > 0 ? Number(process.env.WS_START_WAIT_MS) : 10_000;
 
 /** Start a server on `path` unless one runs there; whether this call started it. */
-export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, command: string[] = [], local = false): Promise<boolean> {
+export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, command: string[] = [], local = false, opts: StartOptions = {}): Promise<boolean> {
   const state = await probeSocket(path);
   if (state === "live") {
     if (command.length) throw new CliError(`a ws server already runs on ${path}; ${command[0]} was not started (use ws tab new -- …)`);
@@ -41,7 +41,7 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   const fd = openSync(log, "a", 0o600);
   const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
   delete env.BUN_BE_BUN;
-  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(local ? ["--local"] : []), ...(command.length ? ["--", ...command] : [])], {
+  const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(local ? ["--local"] : []), ...(opts.fresh ? ["--fresh"] : []), ...(command.length ? ["--", ...command] : [])], {
     cwd: process.cwd(),
     env,
     stdin: "ignore",
@@ -65,7 +65,8 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   let looked = 0;
   while (Date.now() < deadline) {
     if ((await probeSocket(path, 200)) === "live") {
-      printStartWarnings(log, logStart);
+      const said = printStartWarnings(log, logStart);
+      if (said) opts.onRestored?.(said);
       return true;
     }
     if (proc.exitCode !== null) break;
@@ -105,21 +106,55 @@ function logTail(log: string, from: number): string {
   return readRegular(log, { max: LOG_SHOWN, offset: from }).bytes.toString("utf8");
 }
 
-/** What the new server warned about while starting (e.g. a save it could not load), on stderr. */
-function printStartWarnings(log: string, from: number): void {
+/** What the new server warned about while starting (e.g. a save it could not load), on stderr;
+ * returns its line saying what it restored, if it did. */
+function printStartWarnings(log: string, from: number): string | undefined {
+  let restored: string | undefined;
   try {
     const text = logTail(log, from);
-    for (const line of text.split("\n"))
+    for (const line of text.split("\n")) {
       if (/\bwarn\b/i.test(line)) printError(`ws: warning: ${line.replace(/^.*?\bwarn\b\]?\s*(\[ws\]\s*)?/i, "")}`);
+      const m = /\b(restored \d+ of \d+ workspaces, .*?)(?: in \d+ ms)?$/.exec(line);
+      if (m) restored = m[1];
+    }
   } catch {}
+  return restored;
 }
 
-/** ws start [-- CMD…]: the command runs in the first pane. */
+export interface StartOptions {
+  /** Start clean, without restoring the saved session. */
+  fresh?: boolean;
+  /** Called with the server's line saying what it restored (`restored 2 of 2 workspaces, …`). */
+  onRestored?: (said: string) => void;
+}
+
+/** ws start [--fresh] [-- CMD…]: the command runs in the first pane. After a restore (a crash, a
+ * kill-server --keep) it says what came back and which panes run their programs again. */
 export async function start({ fields }: HandlerInput): Promise<void> {
-  const started = await startDaemon(sock(), undefined, fields.command as string[]);
+  const fresh = fields.fresh === true;
+  let restored: string | undefined;
+  const started = await startDaemon(sock(), undefined, fields.command as string[], false, { fresh, onRestored: (said) => (restored = said) });
+  // --fresh asked for a clean server, and the one running is not: a failure, not done.
+  if (!started && fresh) throw new CliError(`a ws server already runs on ${sock()}; --fresh starts a new one only when none runs (ws kill-server first)`);
   // Starting what already runs is no failure (a script may start it to be sure), but it says so.
   if (!started && !globals.json) printError(`ws: a ws server already runs on ${sock()}; nothing started`);
-  if (globals.json) printResult("ok", { socket: sock(), started });
+  const again = restored ? await runsAgain() : [];
+  if (globals.json) return printResult("ok", { socket: sock(), started, restored: restored ?? null, runs_again: again });
+  if (!restored) return;
+  printError(`ws: ${restored}`);
+  for (const p of again) printError(`ws:   pane ${p.pane} (${p.where}) runs again: ${p.command}`);
+}
+
+/** The restored panes that run a program of their own again (not just a shell): a template's
+ * command, an agent resumed. */
+async function runsAgain(): Promise<{ pane: number; where: string; command: string }[]> {
+  try {
+    const reply = await send("pane_list");
+    const panes = (Array.isArray(reply.panes) ? reply.panes : []) as { pane: number; workspace: string; tab_name: string; start_command?: string[] }[];
+    return panes.filter((p) => p.start_command?.length).map((p) => ({ pane: p.pane, where: `${p.workspace} / ${p.tab_name}`, command: p.start_command!.join(" ") }));
+  } catch {
+    return [];
+  }
 }
 
 export async function server({ fields }: HandlerInput): Promise<void> {
@@ -144,7 +179,7 @@ export async function server({ fields }: HandlerInput): Promise<void> {
     removeAgentWrappers(socket);
   };
   // --local (a global flag) marks the private server bare `ws --local` starts.
-  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, hooks: { paneEnv, afterStop, tmuxLines }, ...(command.length ? { command } : {}) });
+  process.exitCode = await runServer({ socketPath: path, cwd: process.cwd(), local: globals.local === true, fresh: fields.fresh === true, hooks: { paneEnv, afterStop, tmuxLines }, ...(command.length ? { command } : {}) });
   process.exit(process.exitCode);
 }
 

@@ -86,7 +86,7 @@ export const ERROR_CODES = {
   file_refused: "A file ws was to read is not a regular file (a FIFO, a device, a directory) or is over its size limit, so ws did not wait on it; the message names it. Nothing was changed",
   usage: "(CLI only) The command line has a mistake: an unknown command or flag, a missing or malformed argument; exit status 2",
   no_server: "(CLI only) No ws server answers at the socket the command chose; start one with ws start",
-  no_answer: "(CLI only) The server took the request but did not answer within the CLI's deadline (10 s, `--timeout MS`): it is stopped or stuck; `ws doctor` says which",
+  no_answer: "(CLI only) The server took the request but did not answer within the CLI's deadline (10 s, `--timeout MS`), or, during a wait with no `--timeout`, stopped answering a `hello` for 10 s: it is stopped or stuck; `ws doctor` says which",
   ship_refused: "(CLI only) ws ship refused before changing anything: a detached HEAD, nothing to commit or push, changes but no -m, no remote (--push, --pr) or no gh (--pr); the message says what to do",
   client_failed: "(CLI only) The command failed on the client's side (a file it reads, the connection to the server); the message says why",
 } as const;

@@ -37,6 +37,8 @@ export interface DaemonOptions {
   command?: string[];
   /** A `ws --local` server: private to the client that started it, ends with it, never saved for later. */
   local?: boolean;
+  /** `ws start --fresh`: start clean, without restoring the saved session (the first save replaces it). */
+  fresh?: boolean;
   /** What the entry point plugs in (cli/server-cmds.ts sets the tmux shim's), so the daemon core
    * loads no shim or keymap module itself. */
   hooks?: DaemonHooks;
@@ -150,7 +152,8 @@ export class Daemon implements FeatureHost {
     });
     this.paneSockets.ready((p, pane) => server.listen(p, pane));
     let restored = false;
-    for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
+    if (this.opts.fresh) this.log.info("starting fresh: the saved session is not restored (the first save replaces it)");
+    else for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);
     // `ws start -- make build`: the pane stays with its status when make ends, rather than the
     // server quitting with its only pane.
     // The first pane is the person's own, unboxed whatever keys.toml's `box` says (a box in their
