@@ -7,8 +7,8 @@ const attachCmd = attachCommand;
 
 const { s: server, tmux } = serverWithTmux();
 
-async function attached(name: string) {
-  await tmux.open(name, attachCmd());
+async function attached(name: string, flags = "") {
+  await tmux.open(name, attachCmd("", flags));
   return tmux.waitFor(name, /\[main\] tab \d+\/\d+/);
 }
 
@@ -70,9 +70,9 @@ describe("ws attach in a real terminal", () => {
     expect(s).toContain("─ 2: bash");
   });
 
-  test("a second client replaces the first, which gets its terminal back", async () => {
+  test("ws attach -d replaces the client attached, which gets its terminal back", async () => {
     await tmux.waitFor("b", "[main]");
-    await attached("c");
+    await attached("c", "-d");
     const first = await tmux.waitFor("b", "[ws exited 0]");
     expect(first).toContain("attached from another terminal");
     // Its terminal is back to normal: the alternate screen is gone, the shell line is usable.

@@ -76,9 +76,9 @@ export function serverWithTmux(opts: ConstructorParameters<typeof TestServer>[0]
   return { s, tmux };
 }
 
-/** The command a tmux window runs to attach: `ws attach` (after `extra`, global flags), then its
- * exit status on screen, and the window stays to be read. */
-export const attachCommand = (extra = "") => `${wsArgv().join(" ")}${extra ? ` ${extra}` : ""} attach; echo "[ws exited $?]"; sleep 3600`;
+/** The command a tmux window runs to attach: `ws attach` (after `extra`, global flags; `flags`,
+ * attach's own), then its exit status on screen, and the window stays to be read. */
+export const attachCommand = (extra = "", flags = "") => `${wsArgv().join(" ")}${extra ? ` ${extra}` : ""} attach${flags ? ` ${flags}` : ""}; echo "[ws exited $?]"; sleep 3600`;
 /** ws's default prefix key, as tmux's send-keys names it. */
 export const PREFIX = "C-Space";
 /** The screen's last line: ws's status line. */

@@ -70,7 +70,12 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "help",
   },
   { path: "version", summary: "Print ws's version (package.json's) and build id (as ws --version)", params: [], run: "version" },
-  { path: "attach", summary: "Attach this terminal to the ws server (-L NAME for a named one)", params: [], run: "attach" },
+  {
+    path: "attach",
+    summary: "Attach this terminal to the ws server (-L NAME for a named one), beside any other attached terminal",
+    params: [flag("d", "boolean", "Detach every other attached terminal, as tmux's attach -d", "detach_others")],
+    run: "attach",
+  },
   { path: "keys", summary: "Key bindings: every command with its keys", params: [flag("list", "boolean", "List command names, their keys and what they do (the default)")], run: "keys" },
   ...(["install", "uninstall"] as const).map(
     (action): Command => ({

@@ -51,7 +51,7 @@ export function tmuxCommandHint(word: string): string {
 
 /** A hint for a tmux flag given to a ws command: `attach -t NAME`. */
 export function tmuxFlagHint(path: string, flag: string): string {
-  if (path === "attach" && (flag === "-t" || flag === "-d")) return " (ws has one session: ws attach shows it; ws workspace focus NAME picks the workspace, -L NAME a named server)";
+  if (path === "attach" && flag === "-t") return " (ws has one session: ws attach shows it; ws workspace focus NAME picks the workspace, -L NAME a named server)";
   if (path === "kill-server" && flag === "-t") return " (ws workspace close NAME closes one workspace)";
   return "";
 }

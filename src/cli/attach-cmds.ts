@@ -15,7 +15,8 @@ function escapeTime(): number | undefined {
   }
 }
 
-async function attachTo(path: string, startIfMissing: boolean, local = false): Promise<void> {
+/** `share`: beside the attached clients (v6); false replaces them (ws attach -d). */
+async function attachTo(path: string, startIfMissing: boolean, local = false, share = true): Promise<void> {
   const { runAttach, AttachRefused, RESTARTING } = await import("../client/attach");
   // With -H the server is on another machine (the bridge starts it there when asked).
   const remote = globals.hosts !== undefined;
@@ -32,9 +33,9 @@ async function attachTo(path: string, startIfMissing: boolean, local = false): P
     const escapeMs = escapeTime();
     // Which server start this is: after ws restart, the next one is the one to attach to.
     let boot = remote || local ? undefined : await bootId(path);
-    code = await runAttach({ socketPath: path, local, replyMs, escapeMs });
+    code = await runAttach({ socketPath: path, local, replyMs, escapeMs, share });
     // ws restart: the server comes back on the same socket; attach to it again by ourselves.
-    while (code === RESTARTING && boot !== undefined && (boot = await serverBack(path, boot)) !== undefined) code = await runAttach({ socketPath: path, local, replyMs, escapeMs });
+    while (code === RESTARTING && boot !== undefined && (boot = await serverBack(path, boot)) !== undefined) code = await runAttach({ socketPath: path, local, replyMs, escapeMs, share });
   } catch (e) {
     if (e instanceof AttachRefused) throw new CliError(e.message);
     throw e;
@@ -73,8 +74,8 @@ async function serverBack(path: string, old: string): Promise<string | undefined
   return undefined;
 }
 
-export async function attach(): Promise<void> {
-  await attachTo(sock(), false);
+export async function attach({ fields }: { fields: Record<string, unknown> }): Promise<void> {
+  await attachTo(sock(), false, false, fields.detach_others !== true);
 }
 
 /** Bare `ws`: attach, starting a server first when none runs; `ws --local`: a private one. */

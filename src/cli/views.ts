@@ -113,6 +113,11 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
       .join("\n"),
   grants: (r) =>
     `pane ${r.pane}: ${r.level}${r.level !== r.granted ? ` (given ${r.granted}; an agent runs in it)` : ""}${r.by_person ? ", set by the person" : ""}${r.creator !== undefined ? `, started by pane ${r.creator}` : ""}\n  ${r.allows}`,
+  /** ws client list: one line a client, the latest active one starred (its size is the session's). */
+  clients: (r) =>
+    (r.clients as Record<string, unknown>[])
+      .map((c) => safeText(`${c.latest ? "*" : " "}${c.id}: ${c.cols}x${c.rows}${c.term ? `  ${c.term}` : ""}${c.terminal ? ` (${c.terminal})` : ""}  attached ${ago(Math.round(Number(c.attached_ms) / 1000))} ago, idle ${ago(Math.round(Number(c.idle_ms) / 1000))}`))
+      .join("\n"),
   approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   configReloaded: (r) => {
     const w = (r.warnings as string[] | undefined) ?? [];

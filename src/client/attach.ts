@@ -61,12 +61,26 @@ export interface AttachOptions {
   replyMs?: number;
   /** How long a lone Esc waits for the rest of a sequence (keys.toml escape-time); default ESC_TIMEOUT_MS. */
   escapeMs?: number;
+  /** Attach beside the clients already attached (v6 `share`); otherwise replace them. */
+  share?: boolean;
 }
 
 /** What a refused attach's text may hold (the rest is dropped): a line or two of the server's. */
 const MAX_REFUSAL = 64 * 1024;
 
 export class AttachRefused extends Error {}
+
+/** A refused attach's words: a plain `error: …` line, or a v6 JSON error's message. */
+function refusalText(text: string): string {
+  const t = text.trim();
+  if (t.startsWith("{")) {
+    try {
+      const j = JSON.parse(t.split("\n")[0]!) as { message?: unknown };
+      if (typeof j.message === "string") return j.message;
+    } catch {}
+  }
+  return t.replace(/^error: /, "");
+}
 
 /** runAttach's status when the server quit for `ws restart`: the caller attaches again. */
 export const RESTARTING = 75;
@@ -98,7 +112,7 @@ export function runAttach(o: AttachOptions): Promise<number> {
     /** The server drives the terminal (DIRECT): this client only forwards resizes. */
     let direct = false;
     let pumping = false;
-    const refused = () => `ws: ${refusal.trim().replace(/^error: /, "")}`;
+    const refused = () => `ws: ${refusalText(refusal)}`;
     const decoder = new FrameDecoder();
     /** Keyboard protocols on in the terminal, which restore() undoes. */
     let keys: readonly KeyProtocol[] = [];
@@ -240,7 +254,8 @@ export function runAttach(o: AttachOptions): Promise<number> {
             if (first) finish(1, `ws: the ws server on ${serverName(o.socketPath)} did not answer within ${formatMs(o.replyMs!)} (is it stopped or stuck? --timeout MS waits longer)`);
           }, o.replyMs);
         if (tty) enterScreen();
-        const line = JSON.stringify({ v: 1, type: "attach", cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(tty ? { keys: "ask" } : {}), ...(o.open ? { open: o.open } : {}) });
+        // v6 for `share`; without it, the v1 line every server since the spec's first takes.
+        const line = JSON.stringify({ v: o.share ? 6 : 1, type: "attach", ...(o.share ? { share: true } : {}), cols: stdout.columns, rows: stdout.rows, build: BUILD, ...(process.env.TERM ? { term: process.env.TERM } : {}), ...tty, ...(tty ? { keys: "ask" } : {}), ...(o.open ? { open: o.open } : {}) });
         send(Buffer.from(line + "\n"));
       },
       data(_s, bytes) {
@@ -248,8 +263,8 @@ export function runAttach(o: AttachOptions): Promise<number> {
         if (first) {
           first = false;
           clearTimeout(replyTimer);
-          // The spec: a refused attach answers a text line starting with "e".
-          if (bytes[0] === 0x65) {
+          // The spec: a refused attach answers a text line starting with "e" (at v6, a JSON error).
+          if (bytes[0] === 0x65 || bytes[0] === 0x7b) {
             refusal = new TextDecoder().decode(bytes.subarray(0, MAX_REFUSAL));
             return;
           }

@@ -31,6 +31,11 @@ export default defineMessage({
       description:
         'Only "ask": the client turned no keyboard protocol on in its terminal. A server that drives the terminal (`tty`) then asks it (the kitty keyboard query, then DA1), turns on kitty keys or modifyOtherKeys 2 by the answer, says so in its DIRECT frame\'s payload (`{"keys":"ask"}`) and names what it turned on in a KEYS frame (kind 4), which the client undoes on detach; a DIRECT frame without it means the client sets its keys up itself. Added in v6: older servers ignore it',
     },
+    share: {
+      type: "boolean",
+      description:
+        "v6: attach beside the clients already attached (tmux's attach), sharing the session's focus and layout; each client has its own prompt, overlays and copy mode, and the session takes the size of the latest active client (tmux's `window-size latest`). Without it, or at v1–v5, the attach replaces every attached client (they get EXIT `replaced`), as `ws attach -d` and tmux's `attach -d` do",
+    },
     open: typed<NonNullable<AttachParams["open"]>>()({
       type: "object",
       description: "A tab to open on attach (see open_tab; an unknown `project` refuses the attach)",
@@ -49,6 +54,7 @@ export default defineMessage({
   handle(p, ctx) {
     const attach = ctx.services.get("attach");
     if (!attach) throw new WsError("this server has no attach support", "unsupported");
-    attach(p, ctx.connection);
+    // Sharing is v6's: at v1–v5 an attach replaces the client, as the spec has it.
+    attach({ ...p, share: (ctx.version ?? 1) >= 6 && p.share === true }, ctx.connection);
   },
 });

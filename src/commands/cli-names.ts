@@ -6,7 +6,7 @@ export const VIEW_NAMES = [
   "pane", "text", "tree", "workspaces", "agentSent", "checkpointSaved", "checkpoints",
   "checkpointDiff", "checkpointRestored", "search", "inbox", "approval_answered",
   "configReloaded", "notified", "saved", "wait", "paneInfo", "dashboard", "fanStarted", "fanStatus",
-  "fanKept", "agentQueue", "promptCancelled", "grants", "workstreams", "agentList",
+  "fanKept", "agentQueue", "promptCancelled", "grants", "workstreams", "agentList", "clients",
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 

@@ -68,6 +68,8 @@ import approval_request from "./approval_request";
 import approval_list from "./approval_list";
 import approval_answer from "./approval_answer";
 import config_reload from "./config_reload";
+import attach_clients from "./attach_clients";
+import attach_client_detach from "./attach_client_detach";
 import fan_start from "./fan_start";
 import fan_status from "./fan_status";
 import fan_compare from "./fan_compare";
@@ -168,6 +170,9 @@ export const MESSAGES: MessageEntry[] = [
   approval_answer,
   // reload keys.toml in place
   config_reload,
+  // more than one attached client
+  attach_clients,
+  attach_client_detach,
   // the tmux shim's buffers and options, kept by the daemon
   shim_buffer_set,
   shim_buffer_get,

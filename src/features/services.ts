@@ -40,6 +40,8 @@ export interface AttachParams {
   tty_id?: string;
   /** "ask": the client set up no keyboard protocol (src/protocol/key-protocol.ts). */
   keys?: string;
+  /** v6: attach beside the attached clients instead of replacing them. */
+  share?: boolean;
   open?: { cwd: string; command?: string[]; name?: string; project?: string };
 }
 
@@ -65,6 +67,18 @@ export interface UiHooks {
   tmuxLines?: TmuxLineService;
 }
 
+/** One attached client, as attach_clients lists it. */
+export interface AttachedClientInfo {
+  id: number;
+  cols: number;
+  rows: number;
+  term?: string;
+  terminal?: string;
+  latest: boolean;
+  attached_ms: number;
+  idle_ms: number;
+}
+
 /** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
 export interface UiService extends UiHooks {
   readonly session: Session;
@@ -88,6 +102,10 @@ export interface UiService extends UiHooks {
   ask(label: string, initial: string, submit: (t: string) => void): void;
   /** `onChar`: a letter key on the selected line (the dashboard's y and n); true closes the list. */
   pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void;
+  /** The attached clients (attach_clients). */
+  clientList?(): AttachedClientInfo[];
+  /** End one client's stream by its id; false when no client has it. */
+  detachClientId?(id: number, notice: ExitNotice): boolean;
   /** The selected line of the list titled `title`, while that list is on screen (to redraw it live). */
   pickShown?(title: string): number | undefined;
 }

@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   project_not_found: "No project by that slug in the server's projects directory ($XDG_DATA_HOME/ws/projects); `hint.available` lists them. Nothing was changed",
   pane_is_popup: "The pane is a popup, floating over its tab outside the layout: it can't be split, moved, swapped or zoomed",
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
+  client_not_found: "No attached client with that id (it detached, or never was); `hint.available` lists the attached ones (ws client list)",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
   approval_not_found: "No approval with that id is waiting: it was answered (in ws or the agent's own dialog), its hook gave up, or it was made before the server restarted; `hint.available` lists the waiting ids",
   prompt_not_shown: "The inbox item answers a permission prompt ws saw on an agent's screen, and that pane no longer shows that prompt (it was answered there, or the screen changed): nothing was typed, and the item is gone",

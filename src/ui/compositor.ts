@@ -61,6 +61,8 @@ export interface ComposeReuse {
   /** Where `pane`'s cells at `r` can be copied from, and which of its rows to read again on top;
    * undefined to draw the whole pane. Asked for the popup's pane too (its rect inside the box). */
   unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
+  /** False: draw no overlay (a client of another size draws its own, at its size: client-fit.ts). */
+  overlay?: false;
 }
 
 export interface PaneReuse {
@@ -125,8 +127,17 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   }
   drawStatus(g, s, v);
   if (base) g.markRows(rows - 1, rows - 1);
-  if (v.overlay) drawOverlay(g, v.overlay);
+  if (v.overlay && reuse.overlay !== false) drawOverlay(g, v.overlay);
   return g;
+}
+
+/** A client whose terminal is not the session's size: its tab bar, status line and overlay drawn
+ * at its own size, over the panes fitted to it (client-fit.ts). */
+export function drawClientBars(g: Grid, s: Session, v: UiView): void {
+  if (!s.workspaces[s.current]) return;
+  drawTabBar(g, s, v);
+  drawStatus(g, s, v);
+  if (v.overlay) drawOverlay(g, v.overlay);
 }
 
 /** `label`: the pane's tab and its place in it, for a label row drawn as tmux's (pane-border.ts). */

@@ -7,6 +7,7 @@ import type { Connection } from "../protocol/connection";
 import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
+import { MAX_CLIENTS } from "./client-lifecycle";
 import { isCommand } from "./keymap";
 import { loadKeymap } from "./keymap-toml";
 import { checkCommandLine } from "./command-line";
@@ -71,6 +72,11 @@ export default function uiFeature(): Feature {
           const skipped = persistence?.skipped ?? [];
           if (skipped.length) warnings.push(`saved session restored in part: ${skipped[0]}${skipped.length > 1 ? ` (and ${skipped.length - 1} more in the server log)` : ""}`);
         }
+        if (p.share && ui.clients.all.length >= MAX_CLIENTS) {
+          conn.write(plainError(`${MAX_CLIENTS} clients are attached already, the most one server takes (ws client list; ws client detach ID)`));
+          conn.end();
+          return;
+        }
         if (p.open?.project !== undefined) {
           // The tab to open is open_tab's: an unknown project is refused the same way, before anything.
           try {
@@ -85,7 +91,10 @@ export default function uiFeature(): Feature {
           const ws = d.session.currentWorkspace;
           d.session.newTab(ws, { cwd: p.open.cwd, argv: p.open.command, name: p.open.name, project: p.open.project, focus: true });
         }
-        ui.attach({ cols: p.cols, rows: p.rows, build: p.build, term: p.term, tty: p.tty, tty_id: p.tty_id, keys: p.keys }, conn);
+        if (!ui.attach({ cols: p.cols, rows: p.rows, build: p.build, term: p.term, tty: p.tty, tty_id: p.tty_id, keys: p.keys }, conn, p.share === true)) {
+          conn.write(plainError(`${MAX_CLIENTS} clients are attached already, the most one server takes (ws client list; ws client detach ID)`));
+          conn.end();
+        }
       });
       d.services.provide("runCommand", (name: string) => {
         if (!isCommand(name)) throw new Error(`no command "${name}"`);

@@ -20,7 +20,8 @@ import type { RowTracker } from "../model/screen";
 import type { PaneRect } from "../model/layout";
 import type { AttachedClient, ClientLog } from "./attached-client";
 import { compose, type UiView } from "./compositor";
-import type { Grid } from "./grid";
+import { Grid } from "./grid";
+import { fitFrame } from "./client-fit";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -49,6 +50,11 @@ export interface FrameHost extends UiView {
   framing(focused: Pane | undefined): void;
   /** Bytes for the client's terminal ahead of the frame's cells (its modes, passthrough). */
   frameLead(focused: Pane | undefined, visible: Set<number>): string;
+  /** The client's terminal size, when it may differ from the session's (another client is the
+   * latest active one): its frames are then fitted to it as tmux's (client-fit.ts). */
+  clientSize?(): { cols: number; rows: number };
+  /** Where the last frame put the client's view of the panes area (undefined: not fitted). */
+  placed?(offset: { x: number; y: number } | undefined): void;
 }
 
 /** A pane as the last frame drew it: where, at which emulator size, and when it was last read
@@ -80,6 +86,9 @@ export class FrameScheduler {
   private dirty = new Set<number>();
   private dirtyRows = new Map<number, RowTracker>();
   private readonly syncHoldMs = syncHoldMs();
+  /** The two grids a client of another size than the session's gets its frames in, in turn (the
+   * diff keeps the one it last rendered). */
+  private fitted: Grid[] = [];
 
   constructor(
     private readonly host: FrameHost,
@@ -116,8 +125,8 @@ export class FrameScheduler {
   }
 
   /** The person typed into `pane`: its output for a while is an echo, drawn at once. */
-  typedInto(pane: number): void {
-    this.typed = { pane, at: performance.now() };
+  typedInto(pane: number, at = performance.now()): void {
+    this.typed = { pane, at };
   }
 
   /** A new client: its first frame goes out at once. */
@@ -126,6 +135,7 @@ export class FrameScheduler {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     for (const d of this.dirtyRows.values()) d.dispose();
     this.dirtyRows.clear();
   }
@@ -167,10 +177,12 @@ export class FrameScheduler {
     }
     this.lastFrame = performance.now();
     try {
-      const grid = this.compose();
+      const fitting = this.fitting();
+      const grid = this.compose(fitting);
       this.visible = this.visiblePanes();
       c.send(this.host.frameLead(focused, this.visible));
-      c.send(c.diff.render(grid));
+      c.send(c.diff.render(fitting ? this.fit(grid, fitting) : grid));
+      if (!fitting) this.host.placed?.(undefined);
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators
       this.drawn.clear();
@@ -180,9 +192,26 @@ export class FrameScheduler {
     }
   }
 
+  /** The client's size when it is not the session's. */
+  private fitting(): { cols: number; rows: number } | undefined {
+    const size = this.host.clientSize?.();
+    const s = this.host.session.size;
+    return size && (size.cols !== s.cols || size.rows !== s.rows) ? size : undefined;
+  }
+
+  /** The session-sized frame as the client of `size` sees it. */
+  private fit(frame: Grid, size: { cols: number; rows: number }): Grid {
+    let g = this.fitted.length === 2 ? this.fitted.shift() : undefined;
+    if (!g || g.cols !== size.cols || g.rows !== size.rows) g = new Grid(size.cols, size.rows);
+    this.fitted.push(g);
+    this.host.placed?.(fitFrame(frame, g, this.host.session, this.host));
+    return g;
+  }
+
   /** Compose the next frame into the spare grid, reading out of their emulators only the panes
-   * that changed and are due; the result becomes the front grid. */
-  private compose(): Grid {
+   * that changed and are due; the result becomes the front grid. `fitting`: the client's own
+   * size, when it differs from the session's (its overlay is then drawn at its size, not here). */
+  private compose(fitting?: { cols: number; rows: number }): Grid {
     const host = this.host;
     const now = this.lastFrame;
     const { cols, rows } = host.session.size;
@@ -198,6 +227,7 @@ export class FrameScheduler {
     const grid = compose(host.session, host, {
       into: this.spare,
       base: front && this.samePlaces() ? front : undefined,
+      ...(fitting ? { overlay: false as const } : {}),
       unchanged: (pane, r) => {
         const where = placeKey(pane, r);
         const before = this.drawn.get(pane.id);

@@ -1,26 +1,32 @@
-// The interactive interface the server runs for its attached client: the state the person sees
-// and acts on (prefix, prompt, overlay, copy mode, notices) and the session's events that change
-// it. Three parts do the work: the client's lifecycle (client-lifecycle.ts), routing its input
-// (input-router.ts) and scheduling frames (frame-scheduler.ts).
+// The interactive interface the server runs for its attached clients: the state the person sees
+// and acts on (prefix, prompt, overlay, copy mode, notices: each client's own, client-state.ts)
+// and the session's events that change it. The parts that do the work: the clients' lifecycle
+// (client-lifecycle.ts), routing their input (input-router.ts) and scheduling each one's frames
+// (frame-scheduler.ts, frame-fanout.ts).
+//
+// The per-client state is read and written through this object's fields (prompt, overlay, copy…),
+// which are those of the client being served: the one whose event is handled, otherwise the
+// latest active client (tmux's "best client" for a command that names none).
 
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
-import type { AttachParams, UiHooks, UiService } from "../features/services";
+import type { AttachParams, AttachedClientInfo, UiHooks, UiService } from "../features/services";
 import type { Pane } from "../model/pane";
-import type { TermEvent, KeyEvent } from "../protocol/events";
+import type { TermEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
 import type { AttachedClient, ClientLog } from "./attached-client";
 import { quote } from "../protocol/quote";
-import type { Overlay } from "./compositor";
 import { type Keymap, describeKeymap } from "./keymap";
 import { type Prompt, newConfirm } from "./prompt";
 import { type CopyMode, osc52, scrollCopy, enterCopyMode } from "./copy-mode";
 import { runUiCommand } from "./ui-commands";
 import type { DragState } from "./mouse";
 import { notificationBytes } from "../protocol/notification";
-import { Passthrough } from "./passthrough";
-import { ClientSlot } from "./client-lifecycle";
+import { ClientSet, ClientView } from "./client-lifecycle";
+import { ClientState, type ClientOverlay } from "./client-state";
 import { FrameScheduler, type FrameHost } from "./frame-scheduler";
+import { FrameFanout } from "./frame-fanout";
+import { clampScreenSize } from "../model/screen-size";
 import { routeEvent, toPane, typeIn } from "./input-router";
 import { FocusHistory } from "./focus-history";
 import { clock, DEFAULT_LEFT, DEFAULT_RIGHT, hostName, renderFormat, usesTime } from "./status-format";
@@ -49,26 +55,18 @@ export interface InterfaceOptions {
 // The hooks features set (tabBadge, dashboard, shipAsk, …), declared once in UiHooks.
 export interface Interface extends UiHooks {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: UiHooks' members are all optional and set by features, so none needs initialising
-export class Interface implements FrameHost, UiService {
+export class Interface implements UiService {
   readonly session: Session;
-  /** Changed in place by ws config reload (the passthrough holds the same object). */
+  /** Changed in place by ws config reload (each client's passthrough holds the same object). */
   readonly keymap: Keymap;
-  prefixPending = false;
-  /** display-panes: each pane's number on screen until a key or PANE_NUMBERS_MS. */
-  paneNumbers?: boolean;
-  private paneNumbersTimer: ReturnType<typeof setTimeout> | undefined;
-  /** True while a command runs from a key the person pressed after the prefix (the Dashboard
-   * takes y/n at once only when opened so). */
-  fromPrefixKey = false;
-  prompt?: Prompt;
-  /** `items`: how many of the lines can be picked (the rest is the selected item's preview). */
-  overlay?: Overlay & { onKey?: (k: KeyEvent) => boolean; onPick?: (i: number) => void; items?: number; preview?: (i: number) => string[]; onChar?: (ch: string, selected: number) => boolean };
-  copy?: CopyMode;
-  message?: string;
-  drag?: DragState;
+  /** The client being served while its event is handled (otherwise the latest active one). */
+  private acting: ClientView | undefined;
+  /** The per-client state while no client is attached. */
+  private readonly idle = new ClientState();
   /** A tab whose pane rang the bell while off screen is marked. */
-  bellMark = (panes: number[]): boolean => this.passthrough.marked(panes);
-  /** The last text copied (copy mode, a mouse selection), for `prefix ]`. */
+  bellMark = (panes: number[]): boolean => this.clients.marked(panes);
+  /** The last text copied (copy mode, a mouse selection), for `prefix ]` (one for every client, as
+   * tmux's paste buffers). */
   lastCopy?: string;
   /** Tabs whose panes all get what is typed (sync-panes), by tab id. */
   readonly syncTabs = new Set<number>();
@@ -76,26 +74,28 @@ export class Interface implements FrameHost, UiService {
   private clockTimer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: () => void;
   private readonly log: ClientLog;
-  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Bells, clipboard, title and cursor colour from the panes to the user's terminal. */
-  private passthrough: Passthrough;
-  /** The attached client. */
-  readonly clients: ClientSlot;
-  readonly frames: FrameScheduler;
+  /** The attached clients. */
+  readonly clients: ClientSet;
+  readonly frames: FrameFanout;
 
   constructor(readonly opts: InterfaceOptions) {
     this.session = opts.session;
     this.log = opts.log ?? console;
     this.keymap = opts.keymap;
-    this.passthrough = new Passthrough(opts.keymap);
-    this.clients = new ClientSlot(this.passthrough, this.log, {
-      event: (c, ev) => this.onEvent(c, ev),
-      gone: () => {
-        this.prefixPending = false;
+    this.frames = new FrameFanout(
+      () => this.clients.all.map((v) => v.frames),
+      () => this.session.panes.values(),
+    );
+    this.clients = new ClientSet(opts.keymap, this.log, {
+      event: (v, ev) => this.onEvent(v, ev),
+      gone: () => this.invalidate(),
+      latest: (v) => this.latestChanged(v),
+      frames: (v) => {
+        const f = new FrameScheduler(this.hostFor(v), this.log);
+        this.frames.adopt(f);
+        return f;
       },
-      terminal: (r) => this.session.setClientTerminal(r),
     });
-    this.frames = new FrameScheduler(this, this.log);
     this.focusHistory = new FocusHistory(this.session);
     this.keymapChanged();
     for (const p of this.session.panes.values()) this.frames.track(p);
@@ -118,9 +118,9 @@ export class Interface implements FrameHost, UiService {
           break;
         case "pane_closed":
           this.focusHistory.observe();
-          this.passthrough.forget(e.pane);
+          this.clients.forget(e.pane);
           this.frames.paneClosed(e.pane);
-          if (this.copy?.pane === e.pane) this.copy = undefined;
+          for (const st of this.states()) if (st.copy?.pane === e.pane) st.copy = undefined;
           break;
         case "server_quitting":
           this.detachClient({ reason: "quit", message: "the ws server quit" });
@@ -128,10 +128,10 @@ export class Interface implements FrameHost, UiService {
         case "notification":
           return this.notify(e.title, e.body, e.pane);
         case "pane_bell":
-          this.passthrough.bell(e.pane, this.frames.isVisible(e.pane));
+          this.clients.bell(e.pane);
           break;
         case "pane_clipboard":
-          this.passthrough.clipboard(e.data);
+          for (const v of this.clients.all) v.passthrough.clipboard(e.data);
           break;
       }
       this.invalidate();
@@ -141,9 +141,78 @@ export class Interface implements FrameHost, UiService {
   dispose(): void {
     this.unsubscribe();
     clearInterval(this.clockTimer);
-    clearTimeout(this.noticeTimer);
-    clearTimeout(this.paneNumbersTimer);
-    this.frames.dispose();
+    for (const st of this.states()) st.stop();
+    for (const v of this.clients.all) v.frames.dispose();
+  }
+
+  // ---- the client served, and its own state ---------------------------------
+
+  /** The client being served: the one whose event is handled, otherwise the latest active one. */
+  get served(): ClientView | undefined {
+    const a = this.acting;
+    return a && this.clients.all.includes(a) ? a : this.clients.latest;
+  }
+
+  /** The served client's own state (the idle one while none is attached). */
+  private get state(): ClientState {
+    return this.served?.state ?? this.idle;
+  }
+
+  /** Every client's state, the idle one's too. */
+  private states(): ClientState[] {
+    return [this.idle, ...this.clients.all.map((v) => v.state)];
+  }
+
+  get prefixPending(): boolean {
+    return this.state.prefixPending;
+  }
+  set prefixPending(on: boolean) {
+    this.state.prefixPending = on;
+  }
+  /** display-panes: each pane's number on screen until a key or PANE_NUMBERS_MS. */
+  get paneNumbers(): boolean | undefined {
+    return this.state.paneNumbers;
+  }
+  set paneNumbers(on: boolean | undefined) {
+    this.state.paneNumbers = on;
+  }
+  /** True while a command runs from a key the person pressed after the prefix (the Dashboard
+   * takes y/n at once only when opened so). */
+  get fromPrefixKey(): boolean {
+    return this.state.fromPrefixKey;
+  }
+  set fromPrefixKey(on: boolean) {
+    this.state.fromPrefixKey = on;
+  }
+  get prompt(): Prompt | undefined {
+    return this.state.prompt;
+  }
+  set prompt(p: Prompt | undefined) {
+    this.state.prompt = p;
+  }
+  get overlay(): ClientOverlay | undefined {
+    return this.state.overlay;
+  }
+  set overlay(o: ClientOverlay | undefined) {
+    this.state.overlay = o;
+  }
+  get copy(): CopyMode | undefined {
+    return this.state.copy;
+  }
+  set copy(c: CopyMode | undefined) {
+    this.state.copy = c;
+  }
+  get message(): string | undefined {
+    return this.state.message;
+  }
+  set message(m: string | undefined) {
+    this.state.message = m;
+  }
+  get drag(): DragState | undefined {
+    return this.state.drag;
+  }
+  set drag(d: DragState | undefined) {
+    this.state.drag = d;
   }
 
   /** Take a keymap read again (ws config reload): in place, so whatever holds it sees the new one. */
@@ -192,36 +261,124 @@ export class Interface implements FrameHost, UiService {
 
   // ---- clients -------------------------------------------------------------
 
-  /** The attached client, if any. */
+  /** The served client's connection, if any is attached. */
   get client(): AttachedClient | undefined {
-    return this.clients.client;
+    return this.served?.client;
   }
 
-  /** The attached client's $TERM, when it sent a sane one. */
+  /** The latest active client's $TERM, when it sent a sane one. */
   get clientTerm(): string | undefined {
-    return this.clients.term;
+    return this.clients.latest?.term;
   }
 
-  /** The attached terminal's XTVERSION answer, once it has given one. */
+  /** The latest active terminal's XTVERSION answer, once it has given one. */
   get clientVersion(): string | undefined {
-    return this.clients.version;
+    return this.clients.latest?.version;
   }
 
-  attach(req: AttachParams, conn: Connection): void {
-    this.clients.attach(req, conn);
-    // A y/n question was for whoever pressed the key; the next key from this client is not its answer.
-    if (this.prompt?.confirm) this.prompt = undefined;
-    this.session.resizeScreen(req.cols, req.rows);
+  /** A client attaching: beside the others (`share`, v6), or replacing them (v1–v5, `ws attach -d`). */
+  attach(req: AttachParams, conn: Connection, share = false): ClientView | undefined {
+    const v = this.clients.attach(req, conn, share);
+    if (!v) return undefined;
     const notes = [...(this.opts.warnings ?? [])];
     if (req.build && req.build !== this.opts.build)
       notes.push(`this server is build ${this.opts.build}, your ws is ${req.build}: restart it (ws kill-server --keep, then ws)`);
-    this.message = notes.length ? notes.join("  ·  ") : undefined;
-    this.frames.restart();
+    v.state.message = notes.length ? notes.join("  ·  ") : undefined;
+    v.frames.restart();
+    this.invalidate();
+    return v;
+  }
+
+  /** End every client's stream with this notice (quit, ws restart). */
+  detachClient(notice: ExitNotice): void {
+    this.clients.detachAll(notice);
+  }
+
+  /** End the served client's stream (prefix d: the client that pressed it, as tmux's detach-client). */
+  detachThis(notice: ExitNotice): void {
+    const v = this.served;
+    if (v) this.clients.detach(v, notice);
+  }
+
+  /** The attached clients, for attach_clients. */
+  clientList(): AttachedClientInfo[] {
+    const now = Date.now();
+    return this.clients.all.map((v) => ({
+      id: v.id,
+      cols: v.cols,
+      rows: v.rows,
+      ...(v.term ? { term: v.term } : {}),
+      ...(v.version ? { terminal: v.version } : {}),
+      latest: v === this.clients.latest,
+      attached_ms: now - v.attachedAt,
+      idle_ms: now - v.activeSince,
+    }));
+  }
+
+  /** End client `id`'s stream (attach_client_detach); false when none has that id. */
+  detachClientId(id: number, notice: ExitNotice): boolean {
+    const v = this.clients.get(id);
+    if (!v) return false;
+    this.clients.detach(v, notice);
+    return true;
+  }
+
+  /** The latest active client changed: the session takes its size (tmux's window-size latest), and
+   * panes asking the terminal's colours hear its. */
+  private latestChanged(v: ClientView | undefined): void {
+    if (v) this.session.resizeScreen(v.cols, v.rows);
+    this.session.setClientTerminal(v?.report);
     this.invalidate();
   }
 
-  detachClient(notice: ExitNotice): void {
-    this.clients.detach(notice);
+  /** What a client's frames are drawn from: the session, and that client's own state. */
+  private hostFor(v: ClientView): FrameHost {
+    const ui = this;
+    const st = v.state;
+    return {
+      session: this.session,
+      get client() {
+        return v.client;
+      },
+      popup: () => ui.popup(),
+      focusedPane: () => ui.focusedPane(),
+      // Focus reports follow the pane with the keys, for the client that types.
+      framing: (focused) => {
+        if (ui.clients.latest === v) ui.clients.paneFocus.sync(focused);
+      },
+      frameLead: (focused, visible) => v.outerModes.update(focused?.screen.modes, ui.keymap.mouse !== false) + v.passthrough.take(focused, visible),
+      // The latest active client is the session's size (clamped as the session clamps it).
+      clientSize: () => (ui.clients.latest === v ? ui.session.size : clampScreenSize(v.cols, v.rows)),
+      placed: (offset) => {
+        v.fitted = offset !== undefined;
+        v.offset = offset ?? { x: 0, y: 0 };
+      },
+      get prefixPending() {
+        return st.prefixPending;
+      },
+      get prompt() {
+        return st.prompt;
+      },
+      get overlay() {
+        return st.overlay;
+      },
+      get copy() {
+        return st.copy;
+      },
+      get message() {
+        return st.message;
+      },
+      get paneNumbers() {
+        return st.paneNumbers;
+      },
+      get baseIndex() {
+        return ui.baseIndex;
+      },
+      tabBadge: (panes) => ui.tabBadge?.(panes),
+      statusBadge: () => ui.statusBadge?.(),
+      bellMark: (panes) => ui.clients.marked(panes),
+      statusParts: () => ui.statusParts(),
+    };
   }
 
   // ---- frames --------------------------------------------------------------
@@ -229,16 +386,6 @@ export class Interface implements FrameHost, UiService {
   /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */
   invalidate(interval?: number): void {
     this.frames.invalidate(interval);
-  }
-
-  /** FrameHost: focus reports follow the pane with the keys, frame by frame. */
-  framing(focused: Pane | undefined): void {
-    this.clients.paneFocus.sync(focused);
-  }
-
-  /** FrameHost: the terminal's modes for the focused pane and what passes through to it. */
-  frameLead(focused: Pane | undefined, visible: Set<number>): string {
-    return this.clients.outerModes.update(focused?.screen.modes, this.keymap.mouse !== false) + this.passthrough.take(focused, visible);
   }
 
   /** The popup over the tab on screen, if one is open: it has the keys. */
@@ -251,20 +398,23 @@ export class Interface implements FrameHost, UiService {
   /** A notification: on the status line for NOTICE_MS (a key clears it sooner), and to the outer
    * terminal as OSC 9 and OSC 777. The text is already free of control characters (notify). */
   private notify(title: string, body = "", pane?: number): void {
-    if (!this.client) return;
+    if (!this.clients.all.length) return;
     const text = `${pane !== undefined ? `pane ${pane}: ` : ""}${title}${body ? `: ${body}` : ""}`;
-    this.message = text;
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => {
-      if (this.message !== text) return;
-      this.message = undefined;
-      this.invalidate();
-    }, NOTICE_MS);
+    // Every client sees it, each for NOTICE_MS or until its own next key.
+    for (const { state: st } of this.clients.all) {
+      st.message = text;
+      clearTimeout(st.noticeTimer);
+      st.noticeTimer = setTimeout(() => {
+        if (st.message !== text) return;
+        st.message = undefined;
+        this.invalidate();
+      }, NOTICE_MS);
+    }
     this.sendRaw(notificationBytes(OSC_NOTIFICATIONS, title, body));
     this.invalidate();
   }
 
-  /** Raw bytes for the client's terminal outside the grid (OSC 52). */
+  /** Raw bytes for every client's terminal outside the grid (notifications). */
   sendRaw(s: string): void {
     this.clients.send(s);
   }
@@ -279,14 +429,27 @@ export class Interface implements FrameHost, UiService {
     return tab ? this.session.panes.get(tab.focused) : undefined;
   }
 
-  private onEvent(c: AttachedClient, ev: TermEvent): void {
-    if (c !== this.client) return;
+  private onEvent(v: ClientView, ev: TermEvent): void {
+    if (!this.clients.all.includes(v)) return;
+    const before = this.acting;
+    this.acting = v;
     try {
+      if (typeof ev === "object" && "Resize" in ev) {
+        // Only the latest active client's size is the session's; another's is where its frames fit.
+        [v.cols, v.rows] = ev.Resize;
+        if (this.clients.latest === v) this.session.resizeScreen(v.cols, v.rows);
+        v.frames.invalidate();
+        return;
+      }
+      if (activity(ev)) this.clients.touch(v);
+      else if (typeof ev === "object" && "Mouse" in ev && this.clients.latest !== v) return; // hover over a view fitted to another size
       this.handle(ev);
     } catch (e) {
-      this.log.error(`attach client ${c.conn.id}: handling ${quote(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
+      this.log.error(`attach client ${v.client.conn.id}: handling ${quote(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
       this.message = (e as Error).message;
       this.invalidate();
+    } finally {
+      this.acting = before;
     }
   }
 
@@ -323,9 +486,15 @@ export class Interface implements FrameHost, UiService {
 
   /** Show (or, with false, stop showing) each pane's number, as tmux's display-panes. */
   showPaneNumbers(on: boolean): void {
-    clearTimeout(this.paneNumbersTimer);
-    this.paneNumbers = on || undefined;
-    this.paneNumbersTimer = on ? setTimeout(() => this.showPaneNumbers(false), PANE_NUMBERS_MS) : undefined;
+    const st = this.state;
+    clearTimeout(st.paneNumbersTimer);
+    st.paneNumbers = on || undefined;
+    st.paneNumbersTimer = on
+      ? setTimeout(() => {
+          st.paneNumbers = undefined;
+          this.invalidate();
+        }, PANE_NUMBERS_MS)
+      : undefined;
     this.invalidate();
   }
 
@@ -361,7 +530,7 @@ export class Interface implements FrameHost, UiService {
 
   /** Text copied (copy mode, a mouse selection): to the user's clipboard (OSC 52) and for prefix ]. */
   copied(text: string): void {
-    this.sendRaw(osc52(text));
+    this.client?.send(osc52(text));
     this.lastCopy = text;
     this.message = `copied ${[...text].length} characters`;
     this.invalidate();
@@ -384,4 +553,14 @@ export class Interface implements FrameHost, UiService {
     if (this.copy.offset === 0 && lines < 0 && !this.copy.anchor) this.copy = undefined;
     this.invalidate();
   }
+}
+
+/** What makes a client the latest active one (tmux's client activity): what the person does,
+ * not a resize, a focus report or the mouse merely moving. */
+function activity(ev: TermEvent): boolean {
+  if (typeof ev !== "object") return false;
+  if ("Key" in ev) return ev.Key.kind !== "Release";
+  if ("Paste" in ev) return true;
+  if ("Mouse" in ev) return ev.Mouse.kind !== "Moved";
+  return false;
 }

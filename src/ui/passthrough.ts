@@ -22,13 +22,16 @@ export class Passthrough {
   private pending = "";
   /** A bell waits for the next frame (one per frame, however many rang). */
   private ring = false;
-  /** Panes that rang while off screen: their tab is marked until they are shown. */
-  private rang = new Set<number>();
   /** What the user's terminal has now, as sent (undefined: nothing sent to this client yet). */
   private title: string | undefined;
   private cursorColor: string | null | undefined;
 
-  constructor(private readonly settings: PassthroughSettings) {}
+  /** `rang`: panes that rang while off screen, their tab marked until they are shown; one set that
+   * every attached client's passthrough shares. */
+  constructor(
+    private readonly settings: PassthroughSettings,
+    private readonly rang = new Set<number>(),
+  ) {}
 
   /** A new client: it has none of what was sent before. */
   attached(): string {

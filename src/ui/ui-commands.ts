@@ -209,7 +209,7 @@ export function runUiCommand(ui: Interface, name: string): void {
   }
   switch (name) {
     case "detach":
-      return ui.detachClient({ reason: "detached", message: "detached (ws attach to come back)" });
+      return ui.detachThis({ reason: "detached", message: "detached (ws attach to come back)" });
     case "quit":
       return quit(ui);
     case "split-right":
