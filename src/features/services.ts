@@ -102,6 +102,11 @@ export interface UiService extends UiHooks {
   ask(label: string, initial: string, submit: (t: string) => void): void;
   /** `onChar`: a letter key on the selected line (the dashboard's y and n); true closes the list. */
   pick(title: string, items: string[], selected: number, onPick: (i: number) => void, preview?: (i: number) => string[], onChar?: (ch: string, selected: number) => boolean): void;
+  /** Stands for the client being served (the one whose key runs, else the latest active one), for
+   * a feature that keeps something per client (the Dashboard it opened). */
+  readonly servedKey?: object;
+  /** Run `fn` once for each attached client, as that client (to redraw what each has open). */
+  eachClient?(fn: () => void): void;
   /** The attached clients (attach_clients). */
   clientList?(): AttachedClientInfo[];
   /** End one client's stream by its id; false when no client has it. */

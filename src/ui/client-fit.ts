@@ -5,9 +5,7 @@
 // (tmux's window offset), which follows the cursor as it moves. Its own tab bar and status line
 // span its own width, at its top and bottom.
 
-import type { Session } from "../model/session";
-import { Grid, pal, type Style } from "./grid";
-import { drawClientBars, type UiView } from "./compositor";
+import { type Grid, pal, type Style } from "./grid";
 
 const OUTSIDE: Style = { fg: pal(240) };
 
@@ -20,10 +18,11 @@ export function viewOffset(area: number, view: number, cursor: number): number {
 
 /**
  * Draw `frame` (the session-sized frame, without its overlay) into `into` (the client's size) as
- * tmux draws a window for a client of that size. Returns the offset of the client's view in the
- * session's panes area (the panes area starts at the frame's second row).
+ * tmux draws a window for a client of that size, leaving its first and last rows blank for the
+ * client's own bars (compositor.ts drawClientBars). Returns the offset of the client's view in
+ * the session's panes area (the panes area starts at the frame's second row).
  */
-export function fitFrame(frame: Grid, into: Grid, s: Session, v: UiView): { x: number; y: number } {
+export function fitFrame(frame: Grid, into: Grid): { x: number; y: number } {
   into.clear();
   const cols = into.cols;
   const rows = into.rows;
@@ -44,7 +43,7 @@ export function fitFrame(frame: Grid, into: Grid, s: Session, v: UiView): { x: n
     for (let x = 0; x < cols; x++) {
       const lx = x + ox;
       if (lx < areaCols && ly < areaRows) continue;
-      const ch = lx === areaCols && ly === areaRows ? "┘" : lx === areaCols ? "│" : ly === areaRows ? "─" : "·";
+      const ch = lx === areaCols && ly === areaRows ? "┘" : lx === areaCols && ly < areaRows ? "│" : ly === areaRows && lx < areaCols ? "─" : "·";
       into.set(x, 1 + y, ch, 1, OUTSIDE.fg);
     }
   }
@@ -52,7 +51,6 @@ export function fitFrame(frame: Grid, into: Grid, s: Session, v: UiView): { x: n
   const cy = cur.y - 1 - oy;
   const shown = cx >= 0 && cx < cols && cy >= 0 && cy < viewRows;
   into.cursor = { ...cur, x: shown ? cx : 0, y: shown ? cy + 1 : 0, visible: cur.visible && shown };
-  drawClientBars(into, s, v);
   return { x: ox, y: oy };
 }
 

@@ -14,6 +14,7 @@ import type { AttachParams } from "../features/services";
 import type { TerminalReport } from "../protocol/terminal-report";
 import { ClientState } from "./client-state";
 import type { FrameScheduler } from "./frame-scheduler";
+import type { Pane } from "../model/pane";
 
 /** At most this many clients attached at once; one more is refused (each costs a frame per change). */
 export const MAX_CLIENTS = 16;
@@ -44,6 +45,8 @@ export class ClientView {
   rows: number;
   /** When it last typed or attached, as a count (the latest active client has the largest). */
   activeAt = 0;
+  /** Whether its terminal has focus (assumed until it says otherwise). */
+  focused = true;
   /** When (Date.now()) it last typed or attached. */
   activeSince = Date.now();
   readonly attachedAt = Date.now();
@@ -167,6 +170,15 @@ export class ClientSet {
   /** Let every client go. */
   detachAll(notice: ExitNotice): void {
     for (const v of [...this.views]) this.detach(v, notice);
+  }
+
+  /** A client's terminal gained or lost focus: the focused pane hears of it when that changes
+   * whether any attached terminal has focus. */
+  focus(v: ClientView, gained: boolean, pane: Pane | undefined): void {
+    const before = this.views.some((o) => o.focused);
+    v.focused = gained;
+    const now = this.views.some((o) => o.focused);
+    if (now !== before || this.views.length === 1) this.paneFocus.outer(now, pane);
   }
 
   /** Raw bytes for every client's terminal outside the grid (notifications). */

@@ -33,7 +33,8 @@ export class ClientState {
   noticeTimer: ReturnType<typeof setTimeout> | undefined;
   drag?: DragState;
 
-  /** Take over what `from` had open (a v1–v5 attach replaces the client and keeps its screen). */
+  /** Take over what `from` had open (a v1–v5 attach replaces the client and keeps its screen; the
+   * next attach finds what the last client to leave had open). */
   takeOver(from: ClientState): void {
     this.prefixPending = false;
     this.overlay = from.overlay;
@@ -42,6 +43,8 @@ export class ClientState {
     this.prompt = from.prompt?.confirm ? undefined : from.prompt;
     this.paneNumbers = undefined;
     from.stop();
+    from.overlay = from.copy = from.prompt = from.drag = undefined;
+    from.prefixPending = false;
   }
 
   stop(): void {

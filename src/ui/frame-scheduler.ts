@@ -19,7 +19,7 @@ import type { Pane } from "../model/pane";
 import type { RowTracker } from "../model/screen";
 import type { PaneRect } from "../model/layout";
 import type { AttachedClient, ClientLog } from "./attached-client";
-import { compose, type UiView } from "./compositor";
+import { compose, drawClientBars, type UiView } from "./compositor";
 import { Grid } from "./grid";
 import { fitFrame } from "./client-fit";
 
@@ -204,7 +204,9 @@ export class FrameScheduler {
     let g = this.fitted.length === 2 ? this.fitted.shift() : undefined;
     if (!g || g.cols !== size.cols || g.rows !== size.rows) g = new Grid(size.cols, size.rows);
     this.fitted.push(g);
-    this.host.placed?.(fitFrame(frame, g, this.host.session, this.host));
+    const offset = fitFrame(frame, g);
+    if (g.rows >= 3) drawClientBars(g, this.host.session, this.host);
+    this.host.placed?.(offset);
     return g;
   }
 

@@ -28,7 +28,10 @@ export function routeEvent(ui: Interface, ev: TermEvent): void {
     if (ui.popup()) return; // the layout under a popup is not for clicking
     return handleMouse(ui, ev.Mouse);
   }
-  if (ev === "FocusGained" || ev === "FocusLost") return ui.clients.paneFocus.outer(ev === "FocusGained", ui.focusedPane());
+  if (ev === "FocusGained" || ev === "FocusLost") {
+    const v = ui.served;
+    return v ? ui.clients.focus(v, ev === "FocusGained", ui.focusedPane()) : ui.clients.paneFocus.outer(ev === "FocusGained", ui.focusedPane());
+  }
   if (typeof ev === "object" && "Paste" in ev) {
     if (ui.prompt) {
       insertText(ui.prompt, ev.Paste);

@@ -88,7 +88,11 @@ export class Interface implements UiService {
     );
     this.clients = new ClientSet(opts.keymap, this.log, {
       event: (v, ev) => this.onEvent(v, ev),
-      gone: () => this.invalidate(),
+      gone: (v) => {
+        // The last client to leave: what it had open waits for the next attach, as before there were several.
+        if (!this.clients.all.length) this.idle.takeOver(v.state);
+        this.invalidate();
+      },
       latest: (v) => this.latestChanged(v),
       frames: (v) => {
         const f = new FrameScheduler(this.hostFor(v), this.log);
@@ -151,6 +155,34 @@ export class Interface implements UiService {
   get served(): ClientView | undefined {
     const a = this.acting;
     return a && this.clients.all.includes(a) ? a : this.clients.latest;
+  }
+
+  /** Stands for the served client, for features that keep something per client. */
+  get servedKey(): object {
+    return this.state;
+  }
+
+  /** Run `fn` as each attached client in turn. */
+  eachClient(fn: () => void): void {
+    for (const v of [...this.clients.all]) this.as(v, fn);
+  }
+
+  /** Runs a function later as the client served now (while it is attached): what an asynchronous
+   * command shows (a command line's output) goes to the client that ran it. */
+  servedLater(): (fn: () => void) => void {
+    const v = this.served;
+    return (fn) => (v && this.clients.all.includes(v) ? this.as(v, fn) : fn());
+  }
+
+  /** Run `fn` serving `v`. */
+  private as(v: ClientView, fn: () => void): void {
+    const before = this.acting;
+    this.acting = v;
+    try {
+      fn();
+    } finally {
+      this.acting = before;
+    }
   }
 
   /** The served client's own state (the idle one while none is attached). */
@@ -278,8 +310,10 @@ export class Interface implements UiService {
 
   /** A client attaching: beside the others (`share`, v6), or replacing them (v1–v5, `ws attach -d`). */
   attach(req: AttachParams, conn: Connection, share = false): ClientView | undefined {
+    const first = this.clients.all.length === 0;
     const v = this.clients.attach(req, conn, share);
     if (!v) return undefined;
+    if (first) v.state.takeOver(this.idle);
     const notes = [...(this.opts.warnings ?? [])];
     if (req.build && req.build !== this.opts.build)
       notes.push(`this server is build ${this.opts.build}, your ws is ${req.build}: restart it (ws kill-server --keep, then ws)`);

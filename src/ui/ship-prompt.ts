@@ -23,6 +23,7 @@ export function shipRequest(fields: Record<string, unknown>, pane: number | unde
 }
 
 function put(ui: Interface, q: ShipQuestion): void {
+  const back = ui.servedLater();
   // Another prompt opened while git looked: that one keeps the keys, nothing is shipped.
   if (ui.prompt) return say(ui, "ws ship: not asked, another prompt is open; nothing was changed");
   ui.confirm(
@@ -30,8 +31,8 @@ function put(ui: Interface, q: ShipQuestion): void {
     () => {
       say(ui, "shipping…");
       q.go().then(
-        (r) => (typeof r === "string" ? say(ui, r) : put(ui, r)),
-        (e) => say(ui, `ws ship: ${(e as Error).message}`),
+        (r) => back(() => (typeof r === "string" ? say(ui, r) : put(ui, r))),
+        (e) => back(() => say(ui, `ws ship: ${(e as Error).message}`)),
       );
     },
     () => say(ui, "not shipped: nothing was changed"),
@@ -41,11 +42,14 @@ function put(ui: Interface, q: ShipQuestion): void {
 /** Ask, then ship on y; a refusal (nothing to commit, no -m) shows on the status line instead. */
 export function askShip(ui: Interface, ask: (p: ShipRequest) => Promise<ShipQuestion>, p: ShipRequest): void {
   say(ui, "ws ship: looking at the worktree…");
+  // The question goes to the client that asked.
+  const back = ui.servedLater();
   ask(p).then(
-    (q) => {
-      ui.message = undefined;
-      put(ui, q);
-    },
-    (e) => say(ui, `ws ship: ${(e as Error).message}`),
+    (q) =>
+      back(() => {
+        ui.message = undefined;
+        put(ui, q);
+      }),
+    (e) => back(() => say(ui, `ws ship: ${(e as Error).message}`)),
   );
 }

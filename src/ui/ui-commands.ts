@@ -38,12 +38,14 @@ export function commandLine(ui: Interface, line: string): void {
   if (problem && isCommand(line.trim())) return runKeyCommand(ui, line.trim());
   const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
   const tmux = ui.tmuxLines;
+  // The output shows on the client that typed the line.
+  const back = ui.servedLater();
   if (problem && tmux?.knows(line)) {
     void paneDirectory(ui.session.panes.get(pane))
       .then((cwd) => tmux.run(line, { pane, cwd }))
       .then(
-        (result) => showOutput(ui, line, result),
-        (e) => say(ui, `${line}: ${(e as Error).message}`),
+        (result) => back(() => showOutput(ui, line, result)),
+        (e) => back(() => say(ui, `${line}: ${(e as Error).message}`)),
       );
     return;
   }
@@ -59,14 +61,15 @@ export function commandLine(ui: Interface, line: string): void {
   void paneDirectory(ui.session.panes.get(pane))
     .then((cwd) => runCommandLine(line, socket, pane, cwd, focus))
     .then(
-      (result) => {
-        if (!result.output && !result.status) ui.message = undefined;
-        // ws new prints the pane alone on stdout, for scripts, and the sentence on stderr: a person
-        // here reads the sentence (it names the pane) on the status line.
-        if (parsed?.path === "new" && !result.status && result.stderr) return showOutput(ui, `ws ${line}`, { status: 0, output: result.stderr });
-        showOutput(ui, `ws ${line}`, result);
-      },
-      (e) => say(ui, `ws ${line}: ${(e as Error).message}`),
+      (result) =>
+        back(() => {
+          if (!result.output && !result.status) ui.message = undefined;
+          // ws new prints the pane alone on stdout, for scripts, and the sentence on stderr: a person
+          // here reads the sentence (it names the pane) on the status line.
+          if (parsed?.path === "new" && !result.status && result.stderr) return showOutput(ui, `ws ${line}`, { status: 0, output: result.stderr });
+          showOutput(ui, `ws ${line}`, result);
+        }),
+      (e) => back(() => say(ui, `ws ${line}: ${(e as Error).message}`)),
     );
 }
 

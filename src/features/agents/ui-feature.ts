@@ -134,22 +134,23 @@ export default function agentsUiFeature(): Feature {
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       const workstreams = d.services.get("workstreams");
-      // The Dashboard last drawn: redrawn while on screen when a request comes or goes, so its
-      // Needs you rows are live.
-      let shown: DashboardView | undefined;
-      // Opened by anything but the person's own prefix key (run_command, a root binding, a
-      // button), y and n wait a moment: a keystroke meant for a prompt a pane just showed can't
-      // land on an approval.
-      let answersFrom = 0;
+      // The Dashboard each client last drew: redrawn while on its screen when a request comes or
+      // goes, so its Needs you rows are live. Opened by anything but the person's own prefix key
+      // (run_command, a root binding, a button), y and n wait a moment (`answersFrom`): a
+      // keystroke meant for a prompt a pane just showed can't land on an approval.
+      const shown = new WeakMap<object, { view: DashboardView; answersFrom: number }>();
+      const client = () => ui.servedKey ?? ui;
       ui.dashboard = () => {
-        answersFrom = ui.fromPrefixKey ? 0 : performance.now() + DASHBOARD_ANSWER_DELAY_MS;
-        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, undefined, answersFrom);
+        const answersFrom = ui.fromPrefixKey ? 0 : performance.now() + DASHBOARD_ANSWER_DELAY_MS;
+        shown.set(client(), { view: showDashboard(ui, agents, workstreams?.rowsNow(), approvals, undefined, answersFrom), answersFrom });
       };
-      const redraw = () => {
+      const redrawOne = () => {
         const selected = ui.pickShown?.(DASHBOARD_TITLE);
-        if (selected === undefined || !shown) return;
-        shown = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: shown, selected }, answersFrom);
+        const last = shown.get(client());
+        if (selected === undefined || !last) return;
+        last.view = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: last.view, selected }, last.answersFrom);
       };
+      const redraw = () => (ui.eachClient ? ui.eachClient(redrawOne) : redrawOne());
       // prefix !: the next blocked agent after `after`, in pane order, round the end.
       ui.nextBlockedAgent = (after) => {
         // The oldest permission request waiting in the inbox comes first (features/approvals).
