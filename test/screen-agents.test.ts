@@ -4,9 +4,10 @@
 // prompt), and its permission prompt becomes an inbox item answered by typing its keys, only
 // while the pane still shows that same prompt. The profiles' pure parts are checked first.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILTIN_PROFILES, parseAgentsToml, profileFor, programNamesOf } from "../src/features/agents/screen-profiles";
+import { BUILTIN_PROFILES, loadProfiles, parseAgentsToml, profileFor, programNamesOf } from "../src/features/agents/screen-profiles";
 import { promptLines, stillShown } from "../src/features/agents/screen-watch";
 import { TestServer, waitFor } from "./harness";
 
@@ -52,6 +53,25 @@ program = ["z"]
       expect.stringContaining('[typo]: unknown setting "program"'),
     ]);
     expect(parseAgentsToml("[x\n", "agents.toml").warnings[0]).toMatch(/^agents\.toml:1: /);
+  });
+
+  test("agents.toml is read as a file others may control: a FIFO in its place is a warning, never a wait", () => {
+    const root = mkdtempSync(join(tmpdir(), "ws-agents-toml-"));
+    try {
+      const dir = join(root, "ws");
+      mkdirSync(dir);
+      expect(loadProfiles({ XDG_CONFIG_HOME: root })).toEqual({ profiles: [...BUILTIN_PROFILES], warnings: [] });
+      expect(Bun.spawnSync(["mkfifo", join(dir, "agents.toml")]).exitCode).toBe(0);
+      const { profiles, warnings } = loadProfiles({ XDG_CONFIG_HOME: root });
+      expect(profiles).toEqual([...BUILTIN_PROFILES]);
+      expect(warnings).toEqual([expect.stringContaining("agents.toml")]);
+      rmSync(join(dir, "agents.toml"));
+      writeFileSync(join(dir, "agents.toml"), '[opencode]\nprograms = ["oc"]\n');
+      const mine = loadProfiles({ XDG_CONFIG_HOME: root }).profiles;
+      expect(mine.filter((p) => p.name === "opencode").map((p) => p.programs)).toEqual([["oc"]]); // it replaces the built-in
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test("a prompt's fingerprint is its lines without the borders around them", () => {
@@ -146,6 +166,15 @@ describe("a stand-in agent without hooks in a pane", () => {
     await s.ok(["pane", "keys", String(pane), "z"]); // a marker: every key before it has arrived
     await waitFor("the marker key", () => keys().slice(mark).includes("z"));
     expect(keys().slice(mark)).toEqual(["z"]);
+    await s.ok(["pane", "close", String(pane)]);
+  }, 60_000);
+
+  test("ws config reload reads agents.toml again and says what is wrong in it", async () => {
+    writeFileSync(join(s.root, "config", "ws", "agents.toml"), `${AGENTS_TOML.replace("[standin]", "[renamed]")}\n[broken]\nprograms = "x"\n`);
+    const r = await s.run(["config", "reload"]);
+    expect(r.stdout + r.stderr).toContain("[broken]: programs must be a list of strings");
+    const pane = await start();
+    expect(await waitStatus(pane, "idle")).toMatchObject({ agent: "renamed" });
     await s.ok(["pane", "close", String(pane)]);
   }, 60_000);
 });
