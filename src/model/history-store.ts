@@ -47,6 +47,8 @@ interface Stored {
   text: string;
   layout: string | undefined;
   runs: Uint32Array | undefined;
+  /** The width its rows had in xterm's buffer: at that width they come back as they were. */
+  cols: number;
 }
 
 /** The line being appended to (the newest: its next row may continue it). */
@@ -87,8 +89,15 @@ class OpenLine {
       text,
       layout: this.plain ? undefined : String.fromCharCode(...this.layout),
       runs: this.runs.length ? Uint32Array.from(this.runs) : undefined,
+      cols: this.cols,
     };
   }
+}
+
+/** A place in the store: a line's absolute number and a cell in it. */
+export interface HistoryPos {
+  line: number;
+  cell: number;
 }
 
 export interface HistoryOptions {
@@ -111,6 +120,8 @@ export class HistoryStore {
   /** Rows held, counted as captured (the limit's unit). */
   private captured = 0;
   private readonly rowsOf: number[] = [];
+  /** The absolute number of lines[head] (every line appended ever gets the next number). */
+  private firstAbs = 0;
   /** Row starts at `startsWidth`, for the lines from `head` (rebuilt when stale). */
   private starts: Int32Array | undefined;
   private startsWidth = 0;
@@ -130,10 +141,11 @@ export class HistoryStore {
     return this.captured;
   }
 
-  /** Take one row leaving xterm's buffer (the oldest): a continuation joins the line before. */
-  append(line: IBufferLine | RawLine): void {
+  /** Take one row leaving xterm's buffer (the oldest): a continuation joins the line before.
+   * Returns where the row starts in the store (for marks that were on it). */
+  append(line: IBufferLine | RawLine): HistoryPos | undefined {
     const raw = rawOf(line);
-    if (!raw) return;
+    if (!raw) return undefined;
     const cols = raw.length;
     const d = raw._data;
     let open = this.open;
@@ -147,6 +159,7 @@ export class HistoryStore {
       this.seal();
       open = this.open = new OpenLine();
     }
+    const pos: HistoryPos = { line: this.firstAbs + this.lines.length - this.head, cell: open.chars.length };
     // Trailing cells with no text and the default style say nothing.
     let end = cols;
     while (end > 0 && !(d[(end - 1) * 3]! & HAS_CONTENT) && d[(end - 1) * 3 + 1] === 0 && d[(end - 1) * 3 + 2] === 0) end--;
@@ -168,6 +181,7 @@ export class HistoryStore {
     open.rows++;
     this.captured++;
     this.bound();
+    return pos;
   }
 
   private seal(): void {
@@ -183,12 +197,14 @@ export class HistoryStore {
     while (this.captured > this.limit && this.head < this.lines.length) {
       this.captured -= this.rowsOf[this.head]!;
       this.head++;
+      this.firstAbs++;
       this.starts = undefined;
     }
     if (this.captured > this.limit && this.open && this.head === this.lines.length) {
       // One line longer than the whole limit: it goes too.
       this.captured -= this.open.rows;
       this.open = undefined;
+      this.firstAbs++;
     }
     // Compact now and then: the dropped entries leave the arrays in one go.
     if (this.head > 1024 && this.head * 2 > this.lines.length) {
@@ -199,6 +215,27 @@ export class HistoryStore {
     }
   }
 
+  /** After a resize: the oldest lines go until the rows at the new `width` fit the limit (as
+   * xterm's reflow drops rows it pushes past its own). */
+  fitTo(width: number): void {
+    const st = this.rowStarts(width);
+    const total = st[st.length - 1]!;
+    if (total <= this.limit) return;
+    let drop = 0;
+    while (drop < this.lineCount && total - st[drop]! > this.limit) drop++;
+    const sealed = Math.min(drop, this.lines.length - this.head);
+    for (let i = 0; i < sealed; i++) this.captured -= this.rowsOf[this.head + i]!;
+    this.head += sealed;
+    this.firstAbs += sealed;
+    if (drop > sealed && this.open) {
+      this.captured -= this.open.rows;
+      this.open = undefined;
+      this.firstAbs++;
+    }
+    this.starts = undefined;
+    this.bound();
+  }
+
   /** Set a new limit (history-limit changed): the oldest lines past it go now. */
   setLimit(limit: number): void {
     this.limit = Math.max(0, limit);
@@ -206,6 +243,7 @@ export class HistoryStore {
   }
 
   clear(): void {
+    this.firstAbs += this.lineCount;
     this.lines.length = 0;
     this.rowsOf.length = 0;
     this.head = 0;
@@ -226,27 +264,28 @@ export class HistoryStore {
   private spans(s: Stored, width: number): RowSpan[] {
     let n = s.layout ? s.layout.length : s.text.length;
     const out: RowSpan[] = [];
+    const cut = (): number => (width === s.cols ? n : contentCells(s));
     if (!s.layout) {
-      if (n > width) n = contentCells(s);
+      if (n > width) n = cut();
       if (n <= width) return [{ from: 0, to: s.text.length }];
       for (let from = 0; from < n; from += width) out.push({ from, to: Math.min(n, from + width) });
       return out;
     }
     let from = 0;
     let col = 0;
-    let cut = n;
+    let end = n;
     for (let k = 0; k < n; k++) {
       const w = s.layout.charCodeAt(k) & 3;
       if (col + w > width && col > 0) {
-        if (out.length === 0) cut = contentCells(s);
-        if (k >= cut) break;
+        if (out.length === 0) end = cut();
+        if (k >= end) break;
         out.push({ from, to: k });
         from = k;
         col = 0;
       }
       col += w;
     }
-    out.push({ from, to: Math.min(n, out.length ? cut : n) });
+    out.push({ from, to: Math.min(n, out.length ? end : n) });
     return out;
   }
 
@@ -290,6 +329,50 @@ export class HistoryStore {
     const r = y - st[lo]!;
     const span = this.spans(s, width)[r]!;
     return makeRow(term, s, span, width, r > 0);
+  }
+
+  /** The row (at `width`) and column where `pos` (plus `col` cells) now is; undefined when its
+   * line has been dropped. */
+  rowOf(pos: HistoryPos, col: number, width: number): { row: number; col: number } | undefined {
+    const i = pos.line - this.firstAbs;
+    if (i < 0 || i >= this.lineCount) return undefined;
+    const st = this.rowStarts(width);
+    const cell = pos.cell + col;
+    const spans = this.spans(this.stored(i), width);
+    let r = 0;
+    while (r + 1 < spans.length && spans[r + 1]!.from <= cell) r++;
+    return { row: st[i]! + r, col: Math.max(0, cell - spans[r]!.from) };
+  }
+
+  /** The newest line's cells past its last captured row's text, when that row was full (the
+   * next row, still in xterm's buffer, continues it) — see continuedPad. */
+  get openPad(): number {
+    return this.open?.pad ?? 0;
+  }
+
+  /** Whether the newest line can still be continued by xterm's top row. */
+  get hasOpen(): boolean {
+    return this.open !== undefined;
+  }
+
+  /** Every logical line's text as xterm's rows read joined: the last row of each trimmed of
+   * empty cells (spaces are text), an empty cell inside as a space. With `openPad`, the newest
+   * line goes on in xterm's buffer: none of it is trimmed and that many blanks end it. */
+  lineTexts(openPad?: number): string[] {
+    const out: string[] = [];
+    const count = this.lineCount;
+    for (let i = 0; i < count; i++) {
+      let t = this.stored(i).text;
+      if (openPad !== undefined && i === count - 1 && this.open) {
+        out.push(t.replaceAll(EMPTY, " ") + " ".repeat(openPad));
+        continue;
+      }
+      let n = t.length;
+      while (n > 0 && t[n - 1] === EMPTY) n--;
+      if (n < t.length) t = t.slice(0, n);
+      out.push(t.includes(EMPTY) ? t.replaceAll(EMPTY, " ") : t);
+    }
+    return out;
   }
 
   /** Every line as the text the program wrote (wide characters once, empty cells as spaces), for
