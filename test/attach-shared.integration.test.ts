@@ -111,3 +111,40 @@ describe("two clients on one session", () => {
     }
   });
 });
+
+test("at most 16 clients share a session; one more is refused, a replacing attach is still taken", async () => {
+  const open: RawAttach[] = [];
+  try {
+    for (let i = (await clients()).length; i < 16; i++) {
+      const c = await RawAttach.open(server.sock, { v: 6, type: "attach", cols: 80, rows: 24, share: true });
+      open.push(c);
+      await c.firstFrame();
+    }
+    expect((await clients()).length).toBe(16);
+    const extra = await RawAttach.open(server.sock, { v: 6, type: "attach", cols: 80, rows: 24, share: true });
+    open.push(extra);
+    await extra.firstFrame();
+    expect(extra.refusal).toContain("16 clients are attached already");
+    expect((await clients()).length).toBe(16);
+    const replacing = await RawAttach.open(server.sock, { v: 6, type: "attach", cols: 80, rows: 24 });
+    open.push(replacing);
+    await replacing.firstFrame();
+    expect(replacing.refusal).toBe("");
+    await waitFor("one client left", async () => (await clients()).length === 1 || undefined);
+    expect(open[0]!.exit?.reason).toBe("replaced");
+  } finally {
+    for (const c of open) c.close();
+  }
+});
+
+test("prefix d detaches the client that pressed it; the other stays", async () => {
+  await attached("one", 100, 30);
+  await attached("two", 100, 30);
+  expect((await clients()).length).toBe(2);
+  await tmux.keys("two", PREFIX, "d");
+  await tmux.waitFor("two", "[ws exited 0]");
+  expect((await clients()).length).toBe(1);
+  await tmux.text("one", "echo one-$((5+5))");
+  await tmux.keys("one", "Enter");
+  await tmux.waitFor("one", "one-10");
+});
