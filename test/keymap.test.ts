@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { pal } from "../src/ui/grid";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,9 +99,12 @@ describe("keymap", () => {
   test("tmux's settings by tmux's names", () => {
     const r = applyKeysToml('mouse = "off"\nbase-index = 0\nmode-keys = "vi"\nhistory-limit = 50000\nescape-time = 10\nrenumber-windows = "on"\nstatus = "on"\n');
     expect(r.warnings).toEqual([]);
-    expect(r.keymap).toMatchObject({ mouse: false, baseIndex: 0, modeKeys: "vi", historyLimit: 50000, escapeTime: 10 });
-    const bad = applyKeysToml('base-index = 12\nhistory-limit = -1\nstatus = "off"\n');
-    expect(bad.warnings).toHaveLength(3);
+    expect(r.keymap).toMatchObject({ mouse: false, baseIndex: 0, modeKeys: "vi", historyLimit: 50000, escapeTime: 10, renumberWindows: true, statusLine: true });
+    const off = applyKeysToml('status = "off"\nrenumber-windows = "off"\nstatus-style = "bg=colour235,fg=brightred"\n');
+    expect(off.warnings).toEqual([]);
+    expect(off.keymap).toMatchObject({ statusLine: false, renumberWindows: false, statusStyle: { bg: pal(235), fg: pal(9) } });
+    const bad = applyKeysToml('base-index = 12\nhistory-limit = -1\nstatus = "sometimes"\nstatus-style = "bg=mauve"\n');
+    expect(bad.warnings).toHaveLength(4);
   });
 
   test("quit and close-pane ask first by default; confirm = false / a list / nonsense", () => {

@@ -169,6 +169,16 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [arg("name", "The workstream (default: $WS_WORKSTREAM, else the worktree this runs in)")],
     run: "diff",
   },
+  {
+    path: "config import-tmux",
+    summary: "Write keys.toml from a tmux.conf: the prefix, key bindings, mouse, mode-keys, history-limit, base-index, status and its colours; lists what it left out",
+    params: [
+      arg("file", "The tmux configuration (default: ~/.tmux.conf, else $XDG_CONFIG_HOME/tmux/tmux.conf)"),
+      flag("print", "boolean", "Print the keys.toml on stdout instead of writing it"),
+      flag("force", "boolean", "Replace a keys.toml that is there (without it, ws asks on a terminal and refuses otherwise)"),
+    ],
+    run: "importTmux",
+  },
   { path: "templates list", summary: "List workstream templates: yours and the built-ins", params: [], run: "templatesList" },
   { path: "templates show", summary: "Print a template's TOML (a built-in makes a starting point for your own)", params: [arg("name", "The template", true)], run: "templatesShow" },
   {

@@ -83,6 +83,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   completion: from(() => import("./completion"), "completion"),
   help: from(() => import("./help-cmds"), "help"),
   version: from(() => import("./help-cmds"), "version"),
+  importTmux: from(() => import("./config-cmds"), "importTmux"),
   // runCli takes `ws batch` itself; here it was named inside a chain or a batch.
   batch: async () => async () => {
     throw new UsageError("ws batch runs a file of commands (or stdin): it can't be part of a chain or a batch");

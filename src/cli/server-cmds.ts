@@ -67,6 +67,7 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
     if ((await probeSocket(path, 200)) === "live") {
       const said = printStartWarnings(log, logStart);
       if (said) opts.onRestored?.(said);
+      noteTmuxConfOnce();
       return true;
     }
     if (proc.exitCode !== null) break;
@@ -85,6 +86,20 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
     tail = logTail(log, Math.max(0, fileSize(log) - LOG_SHOWN)).trim().split("\n").slice(-3).join("\n");
   } catch {}
   throw new CliError(`the ws server did not start on ${path}${tail ? `:\n${tail}` : ""}\n(log: ${log})`);
+}
+
+/** The first start on a machine with a ~/.tmux.conf says, once, that ws doesn't read it and how
+ * to carry it over (a mark in the state directory remembers it was said). */
+function noteTmuxConfOnce(): void {
+  const mark = join(stateDir(), "tmux-conf-noted");
+  const conf = process.env.HOME ? join(process.env.HOME, ".tmux.conf") : undefined;
+  if (!conf || !existsSync(conf) || existsSync(mark)) return;
+  try {
+    closeSync(openSync(mark, "wx", 0o600));
+  } catch {
+    return; // another start said it, or nowhere to remember it: say nothing rather than every time
+  }
+  printError(`ws: ws doesn't read ${conf}; ws config import-tmux writes keys.toml from it (the prefix, binds, mouse, mode-keys, history-limit, status; docs/keys.md)`);
 }
 
 /** However long a restore keeps making progress, ws start gives up after this. */
@@ -226,7 +241,7 @@ export async function doctor({ fields: args }: HandlerInput): Promise<void> {
   // A tmux user's settings are in ~/.tmux.conf, which ws never reads: say where ws's are.
   const tmuxConf = process.env.HOME ? join(process.env.HOME, ".tmux.conf") : undefined;
   if (tmuxConf && existsSync(tmuxConf))
-    findings.push({ level: "ok", text: `ws doesn't read ${tmuxConf}: keys.toml takes the prefix, binds and tmux's settings by their names (mouse, mode-keys, history-limit, base-index; docs/keys.md)` });
+    findings.push({ level: "ok", text: `ws doesn't read ${tmuxConf}: keys.toml takes the prefix, binds and tmux's settings by their names (mouse, mode-keys, history-limit, base-index; docs/keys.md); ws config import-tmux writes it from ${tmuxConf}` });
   if (!existsSync(dir)) findings.push({ level: "ok", text: `no socket directory yet (${dir}); no server has run` });
   else if (!socketDirProblem(dir)) {
     // Ours: look inside, even when its mode is wrong (then nothing is probed: clients refuse it).

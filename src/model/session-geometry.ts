@@ -8,8 +8,10 @@ import { popupRects } from "./popup";
 
 export type ScreenSize = { readonly cols: number; readonly rows: number };
 
-/** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
-export function layoutArea(size: ScreenSize): Rect {
+/** The screen area tabs lay their panes out in: below the tab bar, above the status line; the
+ * whole screen when the bars are off (keys.toml status = "off"). */
+export function layoutArea(size: ScreenSize, bars = true): Rect {
+  if (!bars) return { x: 0, y: 0, cols: Math.max(1, size.cols), rows: Math.max(1, size.rows) };
   return { x: 0, y: 1, cols: Math.max(1, size.cols), rows: Math.max(1, size.rows - 2) };
 }
 

@@ -58,6 +58,7 @@ export class Session {
   private readonly workspaceList: Workspace[] = [];
   private readonly paneMap = new Map<number, Pane>();
   private screen = { cols: 80, rows: 24 };
+  private barsShown = true;
   private currentIndex = 0;
   private readonly ids = new IdCounters();
   private quitting = false;
@@ -153,7 +154,20 @@ export class Session {
 
   /** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
   layoutArea(): Rect {
-    return layoutArea(this.size);
+    return layoutArea(this.size, this.barsShown);
+  }
+
+  /** Whether the tab bar and the status line take their rows (keys.toml status, tmux's). */
+  get bars(): boolean {
+    return this.barsShown;
+  }
+
+  /** Show or hide the bars: every pane is sized to the area they leave, as a resize does. */
+  setBars(on: boolean): void {
+    if (on === this.barsShown) return;
+    this.barsShown = on;
+    this.relayoutAll();
+    this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }
 
   /** Where each pane of a tab sits on screen (or would, with `layout`). A zoomed pane fills the tab. */

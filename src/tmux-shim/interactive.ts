@@ -13,7 +13,7 @@ import { safeText } from "../safe-text";
 import { parseCommands } from "./parse";
 import { findCommand, runCommand } from "./cmd/index";
 import type { Ctx, ShimUi } from "./cmd/helpers";
-import { getopt } from "./getopt";
+import { checkTmuxLine } from "./check-line";
 import { ShimError, serveInProcess } from "./world";
 import { ShimState, ensureShimDir } from "./state";
 
@@ -47,20 +47,7 @@ export function tmuxLines(d: Daemon): TmuxLineService {
       return e instanceof ShimError && !e.message.startsWith("unknown command");
     }
   };
-  const check = (line: string): string | undefined => {
-    try {
-      const commands = commandsOf(line);
-      if (!commands.length) return "is empty";
-      for (const words of commands) {
-        const entry = findCommand(words[0]!);
-        if (!entry.run) return `${entry.name}: not supported by ws`;
-        getopt(entry.name, entry.template ?? "", words.slice(1));
-      }
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const check = (line: string): string | undefined => checkTmuxLine(line);
   const run = async (line: string, where: { pane?: number; cwd?: string }) => {
     const out: string[] = [];
     const ui = d.services.get("ui") as Interface | undefined;

@@ -30,6 +30,10 @@ export interface UiView {
   paneNumbers?: boolean;
   /** The first tab's number (keys.toml base-index; 1 by default). */
   baseIndex?: number;
+  /** The number tab i of the workspace on screen shows (keys.toml renumber-windows); without it, i + baseIndex. */
+  tabNumber?(i: number): number;
+  /** The bars' colours (keys.toml status-style). */
+  statusStyle?: { fg?: number; bg?: number };
   /** A mark for a tab from its panes (agents that need the person), and a status-line summary. */
   tabBadge?(panes: number[]): string | undefined;
   statusBadge?(): string | undefined;
@@ -236,16 +240,16 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
   g.cursor = { x: r.x + x, y: r.y + y, visible: !modes.cursorHidden && !v.prompt && !v.overlay, shape: modes.cursorShape };
 }
 
-const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge" | "bellMark" | "baseIndex">) => {
+const tabLabel = (s: Session, i: number, v?: Pick<UiView, "tabBadge" | "bellMark" | "baseIndex" | "tabNumber">) => {
   const t = s.currentWorkspace.tabs[i]!;
   const panes = panesOf(t.layout);
   const badge = v?.tabBadge?.(panes);
   const bell = v?.bellMark?.(panes) ? "!" : "";
-  return ` ${i + (v?.baseIndex ?? 1)}:${s.tabName(t)}${bell}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
+  return ` ${v?.tabNumber?.(i) ?? i + (v?.baseIndex ?? 1)}:${s.tabName(t)}${bell}${t.zoomed !== undefined ? " Z" : ""}${badge ? ` ${badge}` : ""} `;
 };
 
 /** The tab whose label is at column x of the tab bar (for mouse clicks). */
-export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge" | "bellMark">): number | undefined {
+export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge" | "bellMark" | "baseIndex" | "tabNumber">): number | undefined {
   let at = 0;
   const tabs = s.currentWorkspace.tabs;
   for (let i = 0; i < tabs.length; i++) {
@@ -257,6 +261,8 @@ export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge" | "bell
 }
 
 function drawTabBar(g: Grid, s: Session, v: UiView) {
+  if (!s.bars) return;
+  const BAR = bar(v);
   const ws = s.currentWorkspace;
   g.fill(0, 0, g.cols, 1, " ", BAR);
   let x = 0;
@@ -270,9 +276,16 @@ function drawTabBar(g: Grid, s: Session, v: UiView) {
   if (x + w <= g.cols) g.text(g.cols - w, 0, right, v.prefixPending ? BAR_PREFIX : BAR_ACTIVE);
 }
 
+/** The bars' style: keys.toml's status-style over ws's own. */
+const bar = (v: UiView): Style => (v.statusStyle ? { ...BAR, ...v.statusStyle } : BAR);
+
 function drawStatus(g: Grid, s: Session, v: UiView) {
   const y = g.rows - 1;
   if (y < 1) return;
+  // With the bars off (status = "off"), the line shows over the panes only while it has something
+  // to say: a prompt, a message, the prefix or copy mode, as tmux shows its messages then.
+  if (!s.bars && !v.prompt && !v.message && !v.prefixPending && !v.copy) return;
+  const BAR = bar(v);
   g.fill(0, y, g.cols, 1, " ", BAR);
   if (v.prompt) {
     const p = v.prompt;
@@ -289,7 +302,7 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   if (v.prefixPending) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
   if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
   const parts = v.statusParts?.();
-  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
+  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${v.tabNumber?.(ws.active) ?? ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
   x += g.text(x, y, left, BAR, g.cols - x);
   const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
   if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);

@@ -6,7 +6,7 @@
 
 import type { Screen } from "../model/screen";
 import { type CellPos, type CellRow, charStart, findInRows, lastTextCell, selectedText } from "../model/cell-text";
-import { type KeyEvent, parseMods, CONTROL } from "../protocol/events";
+import { type KeyEvent, parseMods, ALT, CONTROL } from "../protocol/events";
 
 export interface CopyMode {
   pane: number;
@@ -219,13 +219,55 @@ export function searchCopy(cm: CopyMode, t: Screen, query: string, forward: bool
   return false;
 }
 
-export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent): CopyAction {
+/** Copy mode's keys as tmux's emacs table has them (mode-keys = "emacs"); undefined for a key
+ * that table doesn't bind. */
+function emacsKey(cm: CopyMode, t: Screen, c: KeyEvent["code"], ch: string | undefined, ctrl: boolean, alt: boolean, page: number): CopyAction | undefined {
+  if (ctrl && ch === "g") {
+    if (!cm.anchor) return { kind: "exit" };
+    cm.anchor = undefined;
+  } else if (ctrl && ch === "b") moveX(cm, t, -1);
+  else if (ctrl && ch === "f") moveX(cm, t, 1);
+  else if (ctrl && ch === "p") moveY(cm, t, -1);
+  else if (ctrl && ch === "n") moveY(cm, t, 1);
+  else if (ctrl && ch === "a") cm.x = 0;
+  else if (ctrl && ch === "e") cm.x = lastTextCell(cursorRow(cm, t));
+  else if (ctrl && ch === "v") scrollCopy(cm, t, -page);
+  else if (alt && ch === "v") scrollCopy(cm, t, page);
+  else if (alt && ch === "f") cm.x = wordMotion(cursorRow(cm, t), cm.x, "e");
+  else if (alt && ch === "b") cm.x = wordMotion(cursorRow(cm, t), cm.x, "b");
+  else if (alt && ch === "<") {
+    cm.offset = maxOffset(t);
+    cm.y = 0;
+  } else if (alt && ch === ">") {
+    cm.offset = 0;
+    cm.y = t.rows - 1;
+  } else if (ctrl && (ch === " " || ch === "@")) {
+    cm.anchor = cm.anchor ? undefined : { x: cm.x, line: topLine(cm, t) + cm.y };
+    cm.lines = false;
+  } else if ((alt && ch === "w") || (ctrl && ch === "w")) return { kind: "copy", text: selectionText(cm, t) };
+  else if (ctrl && (ch === "s" || ch === "r")) return { kind: "search", forward: ch === "s" };
+  else if (c === "Esc" || (ch === "q" && !ctrl && !alt)) return { kind: "exit" };
+  else return undefined;
+  return { kind: "none" };
+}
+
+/** A key in copy mode. `modeKeys` is keys.toml's (tmux's option): "vi" takes vi's keys only,
+ * "emacs" emacs's only (tmux's two tables); unset, both where they don't clash. */
+export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent, modeKeys?: "vi" | "emacs"): CopyAction {
   const mods = parseMods(k.modifiers);
   const c = k.code;
   const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;
   const ctrl = (mods & CONTROL) !== 0;
   const page = Math.max(1, t.rows - 1);
   cm.message = undefined;
+  if (modeKeys === "emacs" && !cm.finding) {
+    const done = emacsKey(cm, t, c, ch, ctrl, (mods & ALT) !== 0, page);
+    if (done) return done;
+    // vi's letters are not emacs's: only the arrows, pages, Home/End and n/N stay.
+    if ((ch !== undefined && ch !== "n" && ch !== "N") || ctrl) return { kind: "none" };
+  }
+  // Emacs's line keys are not vi's.
+  if (modeKeys === "vi" && ctrl && (ch === "p" || ch === "n")) return { kind: "none" };
   if (cm.finding) {
     const kind = cm.finding;
     cm.finding = undefined;

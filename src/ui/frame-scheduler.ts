@@ -273,14 +273,16 @@ export class FrameScheduler {
   private cover(): string | undefined {
     const host = this.host;
     if (host.overlay || host.copy || host.paneNumbers) return undefined;
+    // Without the bars (status = "off") the last row is a pane's while no line is shown over it.
+    const over = !host.session.bars && (host.prompt || host.message || host.prefixPending) ? "status over " : "";
     const popup = host.popup();
-    if (!popup) return "";
+    if (!popup) return over;
     const ws = host.session.workspaces[host.session.current];
     const tab = ws?.tabs[ws.active];
     const box = tab && host.session.popupRects(tab);
     if (!box) return undefined;
     const { x, y, cols, rows } = box.outer;
-    return `popup ${popup.id} ${x},${y},${cols},${rows} ${tab.popup!.border === false ? "bare" : "framed"}`;
+    return `${over}popup ${popup.id} ${x},${y},${cols},${rows} ${tab.popup!.border === false ? "bare" : "framed"}`;
   }
 
   /** Whether the last frame shows the same panes in the same places, with nothing over them: then

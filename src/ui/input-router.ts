@@ -179,7 +179,7 @@ function copyModeKey(ui: Interface, k: KeyEvent): void {
     ui.copy = undefined;
     return;
   }
-  const a = copyKey(cm, pane.screen, k);
+  const a = copyKey(cm, pane.screen, k, ui.keymap.modeKeys);
   if (a.kind === "exit") ui.copy = undefined;
   else if (a.kind === "copy") {
     ui.copied(a.text);

@@ -113,10 +113,13 @@ export class Interface implements UiService {
         case "pane_output":
           this.frames.paneOutput(e.pane);
           return;
+        case "tab_closed":
+          this.tabNumbers.delete(e.tab);
+          this.focusHistory.observe();
+          break;
         case "tab_focused":
         case "pane_focused":
         case "workspace_focused":
-        case "tab_closed":
         case "workspace_closed":
           this.focusHistory.observe();
           break;
@@ -257,6 +260,7 @@ export class Interface implements UiService {
   }
 
   private keymapChanged(): void {
+    this.session.setBars(this.keymap.statusLine !== false);
     clearInterval(this.clockTimer);
     this.clockTimer = undefined;
     // {time} on the status line: a frame each minute keeps it right (none while nobody is attached).
@@ -276,7 +280,7 @@ export class Interface implements UiService {
     const values: Record<string, string | undefined> = {
       workspace: ws.name,
       tab: tab ? s.tabName(tab) : "",
-      tab_index: `${ws.active + 1}/${ws.tabs.length}`,
+      tab_index: `${this.tabNumber(ws.active)}/${ws.tabs.length}`,
       pane: tab ? `${tab.focused}${tab.zoomed !== undefined ? " (zoomed)" : ""}` : "-",
       agents: f.left?.includes("{agents}") || f.right?.includes("{agents}") ? this.statusBadge?.() : undefined,
       time: clock(),
@@ -516,6 +520,25 @@ export class Interface implements UiService {
   /** The first tab's number (keys.toml base-index). */
   get baseIndex(): number {
     return this.keymap.baseIndex ?? 1;
+  }
+
+  /** keys.toml status-style: the bars' colours. */
+  get statusStyle(): { fg?: number; bg?: number } | undefined {
+    return this.keymap.statusStyle;
+  }
+
+  /** Each tab's number while renumber-windows is off, by tab id: given once, kept while it lives. */
+  private readonly tabNumbers = new Map<number, number>();
+
+  /** The number tab i of the workspace on screen shows: its place from base-index, or with
+   * renumber-windows off the number it got, a new tab the one after the workspace's highest. */
+  tabNumber(i: number): number {
+    if (this.keymap.renumberWindows !== false) return i + this.baseIndex;
+    const tabs = this.session.currentWorkspace.tabs;
+    let high = this.baseIndex - 1;
+    for (const t of tabs) high = Math.max(high, this.tabNumbers.get(t.id) ?? high);
+    for (const t of tabs) if (!this.tabNumbers.has(t.id)) this.tabNumbers.set(t.id, ++high);
+    return this.tabNumbers.get(tabs[i]?.id ?? -1) ?? i + this.baseIndex;
   }
 
   /** Show (or, with false, stop showing) each pane's number, as tmux's display-panes. */

@@ -10,10 +10,10 @@ import { COMMANDS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
 import { closest } from "../protocol/errors";
 import { ESCAPE_TIME_MAX, SCROLLBACK_MAX } from "../protocol/terminal-defaults";
 import { parseKeyName } from "./keymap-names";
-import { checkFormat, type StatusFormat } from "./status-format";
+import { checkFormat, parseStatusStyle, type StatusFormat } from "./status-format";
 
 /** The settings keys.toml takes, with tmux's names where tmux has the setting. */
-const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "tmux_shim", "box", "box_agents", "grants"];
+const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "status-style", "tmux_shim", "box", "box_agents", "grants"];
 
 /** Command lines that answer approvals: bound only after the prefix. */
 const ANSWERS_APPROVALS = /^\s*(approve|deny)\b|\bapproval_answer\b/;
@@ -150,10 +150,17 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
       if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > ESCAPE_TIME_MAX) warnings.push(`${where(k)}: escape-time must be milliseconds from 0 to ${ESCAPE_TIME_MAX}`);
       else keymap.escapeTime = v as number;
     } else if (k === "renumber-windows") {
-      // ws numbers tabs by their place, so closing one always renumbers those after it.
-      if (onOff(v) !== true) warnings.push(`${where(k)}: ws always renumbers tabs (renumber-windows = "on"); "off" is not supported`);
+      const on = onOff(v);
+      if (on === undefined) warnings.push(`${where(k)}: renumber-windows must be "on" or "off"`);
+      else keymap.renumberWindows = on;
     } else if (k === "status" && (typeof v !== "object" || v === null)) {
-      if (onOff(v) !== true) warnings.push(`${where(k)}: ws always shows its status line (status = "on"); [status] sets its left and right parts`);
+      const on = onOff(v);
+      if (on === undefined) warnings.push(`${where(k)}: status must be "on" or "off" ([status] sets its left and right parts)`);
+      else keymap.statusLine = on;
+    } else if (k === "status-style") {
+      const parsed = typeof v === "string" ? parseStatusStyle(v) : { problem: "must be text" };
+      if ("problem" in parsed) warnings.push(`${where(k)}: status-style ${parsed.problem}`);
+      else keymap.statusStyle = parsed.style;
     } else if (k === "titles") {
       if (typeof v !== "boolean") warnings.push(`${where(k)}: titles must be true or false`);
       else keymap.titles = v;

@@ -33,6 +33,12 @@ export interface Keymap {
   escapeTime?: number;
   /** keys.toml `base-index`: the first tab's number (prefix 0-9, the tab bar); 1 by default. */
   baseIndex?: number;
+  /** keys.toml `status = "off"` (tmux's status): no tab bar nor status line; panes take the rows. */
+  statusLine?: boolean;
+  /** keys.toml `status-style` (tmux's): the bars' colours, as grid colours. */
+  statusStyle?: { fg?: number; bg?: number };
+  /** keys.toml `renumber-windows = "off"` (tmux's): a tab keeps the number it got. */
+  renumberWindows?: boolean;
   /** keys.toml `[status]`: the status line's left and right parts (src/ui/status-format.ts). */
   status?: StatusFormat;
 }

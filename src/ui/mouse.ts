@@ -40,7 +40,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     return;
   }
 
-  if (m.row === 0) {
+  if (m.row === 0 && s.bars) {
     if (typeof kind === "object" && "Down" in kind) {
       const i = tabAt(s, m.column, ui);
       const t = i !== undefined ? ws.tabs[i] : undefined;

@@ -3,6 +3,7 @@
 
 import { hostname } from "node:os";
 import { controlChars } from "../safe-text";
+import { pal, rgb } from "./grid";
 
 /** The fields a format may name, each with what it shows (for docs and mistakes). */
 export const STATUS_FIELDS: Record<string, string> = {
@@ -50,4 +51,31 @@ export function hostName(): string {
 
 export function clock(now = new Date()): string {
   return `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
+}
+
+const NAMED = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"];
+
+/** A colour as tmux writes it (red, brightred, colour136, #ffaf00, default) for a grid cell;
+ * null for "default" (the terminal's own), undefined when it isn't one. */
+export function statusColour(name: string): number | null | undefined {
+  const v = name.toLowerCase();
+  if (v === "default" || v === "terminal") return null;
+  if (NAMED.includes(v)) return pal(NAMED.indexOf(v));
+  if (v.startsWith("bright") && NAMED.includes(v.slice(6))) return pal(8 + NAMED.indexOf(v.slice(6)));
+  const n = /^colou?r(\d{1,3})$/.exec(v);
+  if (n && Number(n[1]) <= 255) return pal(Number(n[1]));
+  if (/^#[0-9a-f]{6}$/.test(v)) return rgb(Number.parseInt(v.slice(1), 16));
+  return undefined;
+}
+
+/** keys.toml's status-style (tmux's): "fg=COLOUR,bg=COLOUR", for the tab bar and the status line. */
+export function parseStatusStyle(text: string): { style: { fg?: number; bg?: number } } | { problem: string } {
+  const style: { fg?: number; bg?: number } = {};
+  for (const part of text.split(/[,\s]+/).filter(Boolean)) {
+    const m = /^(fg|bg)=(.+)$/.exec(part);
+    const c = m ? statusColour(m[2]!) : undefined;
+    if (!m || c === undefined) return { problem: `${JSON.stringify(part)} is not fg=COLOUR or bg=COLOUR (a colour: red, brightred, colour0-255, #rrggbb, default)` };
+    if (c !== null) style[m[1] as "fg" | "bg"] = c;
+  }
+  return { style };
 }

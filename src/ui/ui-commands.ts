@@ -206,7 +206,7 @@ export function runUiCommand(ui: Interface, name: string): void {
   const focused = s.panes.get(tab.focused);
   const tabMatch = /^tab-([0-9])$/.exec(name);
   if (tabMatch) {
-    const t = ws.tabs[Number(tabMatch[1]) - ui.baseIndex];
+    const t = ws.tabs.find((_, i) => ui.tabNumber(i) === Number(tabMatch[1]));
     if (t) s.focusTab(ws, t);
     return;
   }
