@@ -3,7 +3,7 @@
 // and the network, and talks to ws through its own socket. A box that can't be made refuses to
 // start, never starting unboxed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { probeBwrap } from "../src/model/box";
@@ -22,6 +22,12 @@ function wsInBox(home: string): string {
   if (argv.some((a) => existsSync(a) && underHidden(a))) {
     const copy = join(home, "ws-program");
     mkdirSync(copy, { recursive: true });
+    // The compiled binary (WS_BIN) is the whole program.
+    if (argv.length === 1) {
+      copyFileSync(argv[0]!, join(copy, "ws"));
+      chmodSync(join(copy, "ws"), 0o755);
+      return `'${join(copy, "ws")}'`;
+    }
     for (const f of ["src", "node_modules", "package.json", "tsconfig.json", "bunfig.toml"].filter((f) => existsSync(join(ROOT, f)))) {
       // Hard links where they can be made (the same filesystem), else a copy.
       if (Bun.spawnSync(["cp", "-al", join(ROOT, f), copy]).exitCode !== 0) cpSync(join(ROOT, f), join(copy, f), { recursive: true });

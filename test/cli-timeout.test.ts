@@ -4,13 +4,14 @@
 // `ws doctor` says the server does not answer and why, and `ws agent send --wait` takes --timeout.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { REPLY_TIMEOUT_MS } from "../src/client/request";
 import { ROOT, TestServer, standInAgentServer, waitFor, wsArgv } from "./harness";
 import { Tmux } from "./tmux-driver";
 
 /** Run a ws command; its result and how long it took. */
-async function timed(s: TestServer, args: string[]) {
+async function timed(s: TestServer, args: string[], env: Record<string, string> = {}) {
   const started = Date.now();
-  const r = await s.run(args);
+  const r = await s.run(args, { env });
   return { ...r, ms: Date.now() - started };
 }
 
@@ -63,12 +64,14 @@ describe("a stopped server (SIGSTOP)", () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ type: "error", code: "timeout" });
   }, 60_000);
 
-  test("with no --timeout a request gives up at 10 s", async () => {
-    const r = await timed(s, ["workspace", "list"]);
+  test("with no --timeout a request gives up at the default deadline: 10 s, or WS_REPLY_TIMEOUT_MS", async () => {
+    expect(REPLY_TIMEOUT_MS).toBe(10_000);
+    // The same default path, waited out at 2 s rather than 10.
+    const r = await timed(s, ["workspace", "list"], { WS_REPLY_TIMEOUT_MS: "2000" });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("did not answer within 10 s");
-    expect(r.ms).toBeGreaterThanOrEqual(10_000);
-    expect(r.ms).toBeLessThan(10_000 + 8000);
+    expect(r.stderr).toContain("did not answer within 2 s");
+    expect(r.ms).toBeGreaterThanOrEqual(2000);
+    expect(r.ms).toBeLessThan(2000 + 8000);
   }, 30_000);
 
   test("ws doctor says the server takes connections but does not answer, because it is stopped", async () => {

@@ -5,6 +5,7 @@ import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync,
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { WorkspaceInfo } from "../src/model/views";
+import { endAll, processesCarrying } from "./processes";
 import type { AnyReply, Replies, Request, V6Reply } from "./replies";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -186,6 +187,10 @@ export class TestServer {
       while (processAlive(pid) && Date.now() < deadline) await Bun.sleep(20);
       if (processAlive(pid)) process.kill(pid, "SIGKILL");
     }
+    // What the daemon's panes, this server's tmux or its agents left behind (a program that
+    // ignores the hangup, a child started in a process group of its own): everything started with
+    // this server's environment goes with it.
+    await endAll(() => processesCarrying(`XDG_RUNTIME_DIR=${this.root}`));
     rmSync(this.root, { recursive: true, force: true });
   }
 }

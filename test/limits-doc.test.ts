@@ -10,7 +10,7 @@ import { MAX_PENDING, MAX_SUMMARY } from "../src/features/approvals/service";
 import { MAX_WAIT_MS } from "../src/cli/approval-hook";
 import { MAX_PROMPT_CHARS, MAX_QUEUED, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
 import { MAX_ANSWER_CHARS, TRANSCRIPT_TAIL_BYTES } from "../src/features/agents/answer";
-import { MAX_ENV_BYTES, MAX_ENV_VARS, MAX_LAYOUT_DEPTH, MAX_PANES, MAX_PANES_PER_REQUEST } from "../src/model/limits";
+import { MAX_ENV_BYTES, MAX_ENV_VARS, MAX_LAYOUT_DEPTH, MAX_PANES, MAX_PANES_PER_REQUEST, SLOW_CLIENT_MS } from "../src/model/limits";
 import { NAME_MAX_LENGTH } from "../src/protocol/names";
 import { SCROLLBACK_DEFAULT, SCROLLBACK_MAX } from "../src/model/pane";
 import { MAX_RUN_OUTPUT } from "../src/model/shell-marks";
@@ -18,6 +18,7 @@ import { MAX_LINE } from "../src/protocol/version";
 import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
 import { ABORT_GRACE_MS, REQUEST_TIMEOUT_MS } from "../src/server/dispatch";
+import { REPLY_TIMEOUT_MS } from "../src/client/request";
 import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
 import { MAX_HOOK_INPUT } from "../src/cli/report";
 import { MAX_SETTINGS_BYTES } from "../src/features/agents/hooks-install";
@@ -75,6 +76,8 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Line, request budget", [[MAX_LINE, "bytes"]]],
   ["Errors nothing caught", [[MAX_FAULT_LOGS], [FAULT_SAVE_EVERY_MS, "ms"]]],
   ["A request's answer, in the server", [[REQUEST_TIMEOUT_MS, "ms"], [ABORT_GRACE_MS, "ms"]]],
+  ["A CLI request's answer", [[REPLY_TIMEOUT_MS, "ms"]]],
+  ["An attached client (its socket", [[SLOW_CLIENT_MS, "ms"]]],
   ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
   ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],
   ["`open` / `open_file`", [[MAX_NVIM_MESSAGE, "bytes"], [MAX_UNASKED_MESSAGES], [MAX_UNASKED_BYTES, "bytes"], [MESSAGES_PER_TURN], [BYTES_PER_TURN, "bytes"]]],

@@ -8,8 +8,14 @@ export type ReplyObject = { type: string; [k: string]: unknown };
 
 export { NoAnswer, NoServer };
 
-/** How long a request that is not a wait may go unanswered (the CLI's --timeout changes it). */
-export const REPLY_TIMEOUT_MS = 10_000;
+/** How long a request that is not a wait may go unanswered (the CLI's --timeout changes it, and
+ * `WS_REPLY_TIMEOUT_MS` its default: tests wait less). */
+export const REPLY_TIMEOUT_MS = replyTimeoutDefault(Number(process.env.WS_REPLY_TIMEOUT_MS));
+
+// Not model/limits.ts's envInt: a CLI call loads nothing of the model (test/cli-light.test.ts).
+function replyTimeoutDefault(fromEnv: number): number {
+  return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : 10_000;
+}
 
 /** `timeoutMs`: the reply's deadline (0: none, for a wait that may rightly take as long as it takes). */
 export async function request(socketPath: string, msg: Record<string, unknown>, timeoutMs = REPLY_TIMEOUT_MS): Promise<ReplyObject> {

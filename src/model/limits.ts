@@ -7,6 +7,10 @@ export function envInt(name: string, dflt: number): number {
   return Number.isSafeInteger(n) && n > 0 ? n : dflt;
 }
 
+/** A client (a control connection, an attached client or the terminal the server drives) that
+ * takes none of what it is sent for this long is dropped (`WS_SLOW_CLIENT_MS`: tests wait less). */
+export const SLOW_CLIENT_MS = envInt("WS_SLOW_CLIENT_MS", 5000);
+
 /** Panes one request may start (a layout_apply tree's leaves): starting each costs a fork and a
  * terminal emulator, and the server does nothing else meanwhile. */
 export const MAX_PANES_PER_REQUEST = 64;

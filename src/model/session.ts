@@ -10,7 +10,7 @@ import { findByName, type Tab, type Workspace } from "./workspace";
 import { leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
 import { WsError } from "../protocol/errors";
 import { nameProblem } from "../protocol/names";
-import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
+import { envInt, MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
 import { EventBus } from "./events";
 import { type TreeNode } from "./tree";
@@ -989,8 +989,9 @@ function checkName(param: string, name: string): void {
 }
 
 
-/** A program that ends this soon after it started, and not well, is held (Session.paneExited). */
-export const FAILED_START_MS = 5_000;
+/** A program that ends this soon after it started, and not well, is held (Session.paneExited).
+ * `WS_FAILED_START_MS` in the server's environment changes it (tests wait less). */
+export const FAILED_START_MS = envInt("WS_FAILED_START_MS", 5_000);
 
 /** Whether a pane's program failed within FAILED_START_MS of starting: a non-zero status, or a
  * signal other than the hang-up or interrupt a person or ws sends to end it. */

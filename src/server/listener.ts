@@ -9,7 +9,7 @@ import type { HandlerContext, MessageEntry } from "../commands/types";
 import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";
-import { envInt } from "../model/limits";
+import { envInt, SLOW_CLIENT_MS } from "../model/limits";
 import { connectionShare } from "../model/fd-limit";
 import { Connection } from "../protocol/connection";
 import { dispatchLine, type LineStyle } from "./dispatch";
@@ -39,8 +39,6 @@ export const REQUEST_BUDGET = envInt("WS_REQUEST_BUDGET", 32 * 1024 * 1024);
 export const BUDGET_WAIT_MS = 2000;
 /** Reply bytes a connection may have queued unread before the server stops reading its lines. */
 export const MAX_QUEUED_REPLIES = 1024 * 1024;
-/** A client that takes none of its replies for this long is dropped. */
-export const SLOW_CLIENT_MS = 5000;
 /** A connection's lines are answered for at most this long before others get a turn. */
 const FAIR_SLICE_MS = 4;
 

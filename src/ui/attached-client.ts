@@ -15,6 +15,7 @@ import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";
 import { ScreenDiff } from "./diff";
+import { SLOW_CLIENT_MS } from "../model/limits";
 
 export interface ClientLog {
   warn(message: string): void;
@@ -24,7 +25,6 @@ export interface ClientLog {
 /** Dropped events logged one by one per connection; the rest are counted and logged at the end. */
 export const LOGGED_BAD_EVENTS = 3;
 
-export const SLOW_CLIENT_MS = 5000;
 
 export class AttachedClient {
   readonly diff = new ScreenDiff();
