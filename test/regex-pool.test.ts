@@ -2,7 +2,7 @@
 // runaway pattern costs its check the budget, fails with regex_timeout and its helper is gone at
 // once, checks with a record of finishing in time go ahead of untried ones, and helpers and the
 // queue stay within their bounds.
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { RegexPool } from "../src/patterns/regex-pool";
 import { userPattern } from "../src/patterns/user-pattern";
 import { WsError } from "../src/protocol/errors";
@@ -11,7 +11,18 @@ import { readFileSync } from "node:fs";
 
 const EVIL = userPattern("(a+)+$", false);
 const EVIL_TEXT = "a".repeat(48) + "b";
-const pool = (limits: ConstructorParameters<typeof RegexPool>[0] = {}) => new RegexPool(limits);
+const pools: RegexPool[] = [];
+const pool = (limits: ConstructorParameters<typeof RegexPool>[0] = {}) => {
+  const p = new RegexPool(limits);
+  pools.push(p);
+  return p;
+};
+// A pool's helpers go when this process exits, or when idle for a while: the tests' go now.
+afterAll(async () => {
+  const pids = pools.flatMap((p) => p.pids);
+  for (const pid of pids) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  await waitFor("the helpers to be gone", () => pids.every((pid) => !processAlive(pid)));
+});
 
 test("a literal pattern is matched on the calling thread: no helper starts", async () => {
   const p = pool();
