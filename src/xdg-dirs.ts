@@ -12,6 +12,12 @@ const XDG = {
   state: { variable: "XDG_STATE_HOME", under: [".local", "state"] },
 } as const;
 
+/** The log of the server on `socketPath`, where `ws start` sends its output: <state>/ws/<name>.log. */
+export function serverLogPath(socketPath: string, env: Env = process.env): string {
+  const name = socketPath.slice(socketPath.lastIndexOf("/") + 1).replace(/\.sock$/, "");
+  return wsDir("state", env, `${name}.log`);
+}
+
 /** `<XDG base of kind>/ws/<parts…>`, read from `env`. */
 export function wsDir(kind: keyof typeof XDG, env: Env = process.env, ...parts: string[]): string {
   const { variable, under } = XDG[kind];

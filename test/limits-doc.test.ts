@@ -19,6 +19,7 @@ import { MAX_CONNECTIONS, RESERVED_SLOTS } from "../src/server/listener";
 import { FAULT_SAVE_EVERY_MS, MAX_FAULT_LOGS } from "../src/server/daemon";
 import { ABORT_GRACE_MS, REQUEST_TIMEOUT_MS } from "../src/server/dispatch";
 import { REPLY_TIMEOUT_MS } from "../src/client/request";
+import { LOG_MAX_BYTES } from "../src/log";
 import { SYNC_HOLD_MS } from "../src/ui/frame-scheduler";
 import { MAX_HOOK_INPUT } from "../src/cli/report";
 import { MAX_SETTINGS_BYTES } from "../src/features/agents/hooks-install";
@@ -77,6 +78,7 @@ const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Errors nothing caught", [[MAX_FAULT_LOGS], [FAULT_SAVE_EVERY_MS, "ms"]]],
   ["A request's answer, in the server", [[REQUEST_TIMEOUT_MS, "ms"], [ABORT_GRACE_MS, "ms"]]],
   ["A CLI request's answer", [[REPLY_TIMEOUT_MS, "ms"]]],
+  ["The server's log", [[LOG_MAX_BYTES, "bytes"]]],
   ["An attached client (its socket", [[SLOW_CLIENT_MS, "ms"]]],
   ["A pane in synchronized output", [[SYNC_HOLD_MS]]],
   ["Hook input on stdin", [[MAX_HOOK_INPUT, "bytes"]]],

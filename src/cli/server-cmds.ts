@@ -1,7 +1,7 @@
 // Starting, stopping and checking servers: ws start, ws server, ws kill-server, ws doctor.
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
 import { INFO_MAX, readRegular, readTextFile } from "../safe-file";
-import { join, basename } from "node:path";
+import { join } from "node:path";
 import { BUILD } from "../build-info";
 import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../socket-check";
 import { socketDir } from "../paths";
@@ -12,7 +12,7 @@ import type { HandlerInput } from "./handlers";
 import { safeText } from "../safe-text";
 import { savePath } from "../features/persistence/store";
 
-import { wsDir } from "../xdg-dirs";
+import { serverLogPath, wsDir } from "../xdg-dirs";
 import { processStateSync } from "../platform";
 import { selfArgv } from "../paths";
 export { selfArgv };
@@ -33,7 +33,7 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
     return false;
   }
   mkdirSync(stateDir(), { recursive: true, mode: 0o700 });
-  const log = join(stateDir(), basename(path).replace(/\.sock$/, "") + ".log");
+  const log = serverLogPath(path);
   let logStart = 0;
   try {
     logStart = statSync(log).size;
@@ -65,7 +65,8 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   let looked = 0;
   while (Date.now() < deadline) {
     if ((await probeSocket(path, 200)) === "live") {
-      const said = printStartWarnings(log, logStart);
+      // A server that found its log over the cap started it afresh (src/log.ts): read it all.
+      const said = printStartWarnings(log, fileSize(log) < logStart ? 0 : logStart);
       if (said) opts.onRestored?.(said);
       noteTmuxConfOnce();
       return true;

@@ -9,6 +9,7 @@ import type { WaitParams } from "./wait_for";
 import { waiting } from "./waiting";
 import { regexPool } from "../patterns/regex-pool";
 import { userPattern, type UserPattern } from "../patterns/user-pattern";
+import { log } from "../log";
 
 /** Answer a validated wait_for: its reply once the condition holds, or a WsError. */
 export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext): Promise<Reply> {
@@ -186,7 +187,7 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
       try {
         r = check();
       } catch (e) {
-        console.error("wait_for check failed:", e);
+        log.error("wait_for check failed:", e);
         r = new WsError(`wait_for failed: ${(e as Error).message}`, "internal");
       }
       checkCost = performance.now() - t0;

@@ -1,7 +1,7 @@
 // What a feature is (an optional part of the daemon: agents, persistence, the attach UI, …) and what
 // it sees of the daemon. Types only: server/daemon.ts is the host and server/features.ts lists the
 // features, so a feature names these without reaching up to the server.
-import type { ConsolaInstance } from "consola";
+import type { Logger } from "../log";
 import type { Session } from "../model/session";
 import type { Services } from "./services";
 
@@ -9,7 +9,7 @@ import type { Services } from "./services";
 export interface FeatureHost {
   readonly session: Session;
   readonly services: Services;
-  readonly log: ConsolaInstance;
+  readonly log: Logger;
   readonly opts: {
     readonly socketPath: string;
     /** A `ws --local` server: private to the client that started it, never saved for later. */

@@ -6,6 +6,7 @@ import type { Feature } from "./feature";
 import type { Session } from "../model/session";
 import { foregroundProcess } from "../model/process-info";
 import { isLauncherArgv } from "../platform/pty-libc";
+import { log } from "../log";
 
 /** How long after a pane's output or input its foreground is looked at (a command typed with
  * Enter has started by then), and so at most how often a busy pane is. */
@@ -105,7 +106,7 @@ export class ProgramNames {
           } catch (e) {
             // Nothing awaits a look (a timer starts it): one pane's failure is logged here, and
             // the other panes are still named.
-            console.error(`naming pane ${id}'s program failed:`, e);
+            log.error(`naming pane ${id}'s program failed:`, e);
           }
         }),
       );

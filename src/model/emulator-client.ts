@@ -17,6 +17,7 @@ import type { ReadOptions, ReadResult, Source } from "./text-sources";
 import type { RowTracker, Screen } from "./screen";
 import { RowRange } from "./dirty-rows";
 import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView } from "./shell-marks";
+import { log } from "../log";
 
 /** A synchronous read that gets no answer in this long fails (the worker is stuck or gone). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -55,7 +56,7 @@ class EmulatorWorker {
     };
     this.worker.onerror = (e) => {
       // Its panes show their last screen; nothing waits on a worker that is gone.
-      console.error(`emulator worker: ${e.message}`);
+      log.error(`emulator worker: ${e.message}`);
       this.dead = true;
     };
     (this.worker as unknown as { unref(): void }).unref(); // the daemon decides when it exits

@@ -2,6 +2,7 @@
 // it, so nothing has to know who else is listening. Events are a discriminated union on `type`: a
 // listener that switches on it gets each event's fields typed.
 import type { FinishedCommand } from "./shell-marks";
+import { log } from "../log";
 
 /** A change to the model; only the Session publishes these. */
 export type ModelChange =
@@ -102,7 +103,7 @@ export class EventBus {
         l(e);
       } catch (err) {
         // One broken listener must not stop the others, nor the change that raised the event.
-        console.error(`event listener failed on ${e.type}:`, err);
+        log.error(`event listener failed on ${e.type}:`, err);
       }
     }
   }

@@ -2,6 +2,7 @@
 // and serves sockets. Panes with output waiting take turns here, a piece each, for at most
 // SLICE_MS per event-loop turn, however many of them flood: the loop gets keys and frames in
 // between, and a flood still keeps the parser busy all the time the loop is otherwise idle.
+import { log } from "../log";
 
 /** The longest the loop parses before it takes keys, frames and sockets again (one piece can
  * overrun it: a 2 KiB piece of short lines takes up to ~3 ms). An echo beside a flood takes a few
@@ -89,7 +90,7 @@ function runSlice(): void {
       try {
         p.sliceDone();
       } catch (e) {
-        console.error("a pane's listeners failed after parsing:", e);
+        log.error("a pane's listeners failed after parsing:", e);
       }
     }
   } finally {
@@ -109,7 +110,7 @@ function parseGuarded(p: Parser): boolean {
   try {
     return p.parsePiece();
   } catch (e) {
-    console.error("a pane's parser failed:", e);
+    log.error("a pane's parser failed:", e);
     return false;
   }
 }

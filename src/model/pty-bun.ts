@@ -4,6 +4,7 @@
 // only works while the program leaves IXON on; raw-mode programs turn it off and are not held back.
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
+import { log } from "../log";
 
 /** termios c_iflag IXON: 0o2000 on Linux, 0x200 on macOS. */
 const IXON = process.platform === "darwin" ? 0x200 : 0o2000;
@@ -30,7 +31,7 @@ export function spawnBunPty(o: PtyOptions): Pty {
         try {
           o.onData(bytes);
         } catch (e) {
-          console.error("a pane's output handling failed:", e);
+          log.error("a pane's output handling failed:", e);
         }
       },
       exit: () => eof(),
@@ -41,7 +42,7 @@ export function spawnBunPty(o: PtyOptions): Pty {
     try {
       o.onExit(code, signal);
     } catch (e) {
-      console.error("a pane's exit handling failed:", e);
+      log.error("a pane's exit handling failed:", e);
     }
   };
   let closed = false;

@@ -12,6 +12,7 @@ import { FdWriteQueue } from "./fd-write-queue";
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
 import { execProblem } from "./exec-check";
+import { log } from "../log";
 
 /** How long a program's exit waits for more output while the PTY stays open (a background child
  * may hold it open for ever); the wait restarts with every read and stands still while paused. */
@@ -87,7 +88,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
     try {
       o.onExit(status!.code, status!.signal);
     } catch (e) {
-      console.error("a pane's exit handling failed:", e);
+      log.error("a pane's exit handling failed:", e);
     }
     reportExit(status!.code);
   };
@@ -113,7 +114,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
     try {
       o.onData(chunk);
     } catch (e) {
-      console.error("a pane's output handling failed:", e);
+      log.error("a pane's output handling failed:", e);
     }
   };
 

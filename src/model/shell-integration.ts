@@ -5,6 +5,7 @@
 // user's first. WS_SHELL_INTEGRATION=0 in a pane's environment turns it off.
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { quoteFish, quoteSh } from "../shell-quote";
+import { log } from "../log";
 
 const BASH = String.raw`# ws shell integration (bash --rcfile): what bash would have read, then the OSC 133 hooks.
 if [ -r /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi
@@ -164,7 +165,7 @@ export function shellLaunch(argv: readonly string[], env: Record<string, string>
   try {
     dir = ensureFiles(privateDir);
   } catch (e) {
-    console.error(`ws: no shell integration (can't write its files in ${privateDir}: ${(e as Error).message})`);
+    log.warn(`no shell integration (can't write its files in ${privateDir}: ${(e as Error).message})`);
     return undefined;
   }
   switch (kind) {

@@ -12,6 +12,7 @@ import { WsError } from "../protocol/errors";
 import { LineReader } from "../line-reader";
 import { findLines, findMatch, type PatternMatch, type UserPattern } from "./user-pattern";
 import { REGEX_WORKER_ARG, type WorkerReply, type WorkerRequest } from "./regex-worker";
+import { log } from "../log";
 
 /** How long one check of a pattern against a pane's text may run. */
 export const CHECK_BUDGET_MS = 250;
@@ -158,7 +159,7 @@ export class RegexPool {
       proc = Bun.spawn(this.limits.argv, { stdin: "pipe", stdout: "pipe", stderr: "inherit", env });
     } catch (e) {
       // No helper (out of processes?): fail the waiting checks rather than keep them for ever.
-      console.error(`regex helper failed to start: ${(e as Error).message}`);
+      log.error(`regex helper failed to start: ${(e as Error).message}`);
       const err = new WsError(`the pattern matcher could not start: ${(e as Error).message}`, "internal");
       for (const job of [...this.queues.proven.splice(0), ...this.queues.untried.splice(0)]) job.reject(err);
       return;
@@ -235,7 +236,7 @@ export class RegexPool {
   /** A helper that failed: its check fails; one that failed before it was ready would fail for
    * every check, so the queue fails too rather than spawning helpers in a loop. */
   private fail(lane: Lane, why: string): void {
-    console.error(`regex helper failed: ${why}`);
+    log.error(`regex helper failed: ${why}`);
     const err = new WsError(`the pattern matcher failed: ${why}`, "internal");
     lane.job?.reject(err);
     lane.job = undefined;

@@ -4,6 +4,7 @@
 // Worker thread: JavaScriptCore's regex JIT does not stop for Worker.terminate().
 import { LineReader } from "../line-reader";
 import { findLines, findMatch } from "./user-pattern";
+import { log } from "../log";
 
 /** The hidden subcommand that runs this (main.ts). */
 export const REGEX_WORKER_ARG = "__regex-worker";
@@ -36,7 +37,7 @@ check(); setInterval(check, 500); postMessage("watching");`;
   return new Promise((resolve) => {
     w.onmessage = () => resolve();
     w.onerror = (e) => {
-      console.error(`regex helper: no watchdog: ${e.message}`);
+      log.warn(`regex helper: no watchdog: ${e.message}`);
       resolve();
     };
   });

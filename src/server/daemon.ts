@@ -2,10 +2,11 @@
 // cleanly (every pane's process group ended, the socket removed).
 import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { consola, createConsola } from "consola";
+import { keepLogSmall, log } from "../log";
 import type { HandlerContext } from "../commands/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "../socket-files";
 import { checkSocketPath } from "../socket-check";
+import { serverLogPath } from "../xdg-dirs";
 import { BUILD, WS_VERSION } from "../build-info";
 import { createListener } from "./listener";
 import { PaneSockets } from "./pane-sockets";
@@ -76,8 +77,9 @@ export class Daemon implements FeatureHost {
   readonly bootId = crypto.randomUUID();
   readonly startedAt = Date.now();
   readonly connections = new Set<Connection>();
-  // Logs are for people watching `ws server`: all of them go to stderr, never stdout.
-  readonly log = createConsola({ level: 3, stdout: process.stderr, stderr: process.stderr }).withTag("ws");
+  // Logs are for people watching `ws server` (or its log file): all of them go to stderr, never
+  // stdout, through the one logger (src/log.ts).
+  readonly log = log;
   private listener: ReturnType<ReturnType<typeof createListener>["listen"]> | undefined;
   /** Each pane's own socket: connections there are that pane, with its grants. */
   readonly paneSockets: PaneSockets;
@@ -127,6 +129,7 @@ export class Daemon implements FeatureHost {
 
   async start(): Promise<void> {
     const path = this.opts.socketPath;
+    keepLogSmall(serverLogPath(path));
     // Hundreds of panes need more descriptors than a shell's soft default (often 1024).
     const files = raiseFileLimit();
     if (files) this.log.debug(`open files: at most ${files.soft} (hard limit ${files.hard})`);
@@ -266,7 +269,7 @@ export async function runServer(opts: DaemonOptions): Promise<number> {
   try {
     await d.start();
   } catch (e) {
-    consola.error((e as Error).message);
+    log.error((e as Error).message);
     return 1;
   }
   await d.done;

@@ -9,6 +9,7 @@ import { WsError, closest, type ErrorHint } from "../protocol/errors";
 import { validateFields } from "../protocol/schema";
 import { STRUCTURED_VERSION } from "../protocol/version";
 import { envInt } from "../model/limits";
+import { log } from "../log";
 
 /** A request not answered within this gets the spec's timeout reply (WS_REQUEST_TIMEOUT_MS: tests). */
 export const REQUEST_TIMEOUT_MS = envInt("WS_REQUEST_TIMEOUT_MS", 10_000);
@@ -39,7 +40,7 @@ export interface DispatchOptions {
 
 function asWsError(e: unknown): WsError {
   if (e instanceof WsError) return e;
-  console.error("handler failed:", e);
+  log.error("handler failed:", e);
   return new WsError(`internal error: ${(e as Error)?.message ?? String(e)}`, "internal");
 }
 
@@ -125,7 +126,7 @@ export async function dispatchLine(line: string, ctx: HandlerContext, o: Dispatc
         try {
           await entry.handle(params, { ...ctx, version: v });
         } catch (e) {
-          console.error(`${entry.type} failed: ${asWsError(e).message}`);
+          log.error(`${entry.type} failed: ${asWsError(e).message}`);
         }
       },
     };

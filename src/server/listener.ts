@@ -13,6 +13,7 @@ import { envInt, SLOW_CLIENT_MS } from "../model/limits";
 import { connectionShare } from "../model/fd-limit";
 import { Connection } from "../protocol/connection";
 import { dispatchLine, type LineStyle } from "./dispatch";
+import { log } from "../log";
 
 export const IDLE_CLOSE_MS = 2000;
 /** Bytes a connection may have buffered unread while its current line is being answered. */
@@ -271,7 +272,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
         }
       }
     } catch (e) {
-      console.error("connection failed:", e);
+      log.error("connection failed:", e);
       conn.close();
     } finally {
       st.busy = false;
@@ -340,7 +341,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
     },
     error(socket: Socket<{ conn: Connection }>, err: Error) {
       // Bun reports a throw from any handler above here: that connection goes, nothing else.
-      console.error("socket error:", err?.message ?? err);
+      log.error("socket error:", err?.message ?? err);
       socket.data?.conn.close();
     },
   });

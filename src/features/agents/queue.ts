@@ -5,6 +5,7 @@
 import type { Session } from "../../model/session";
 import { WsError } from "../../protocol/errors";
 import type { SavedPrompt } from "../persistence/format";
+import { log } from "../../log";
 
 /** Prompts waiting for one agent, and for all of them. */
 export const MAX_QUEUED_PER_AGENT = 32;
@@ -143,7 +144,7 @@ export class PromptQueue {
     try {
       p.onTyped?.();
     } catch (e) {
-      console.error(`prompt ${p.id}: its waiter failed: ${(e as Error).message}`);
+      log.error(`prompt ${p.id}: its waiter failed: ${(e as Error).message}`);
     }
     pn.paste(p.text);
     pn.write("\r");

@@ -10,6 +10,7 @@ import {
   type Checkpoint, type CheckpointPolicy, checkpointRoot, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, type Place,
   pruneCheckpoints, removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree, type TurnMark,
 } from "./checkpoints";
+import { log } from "../../log";
 
 /** Hook events that start an agent's turn: Claude Code's UserPromptSubmit, Gemini CLI's BeforeAgent
  * (both carry `prompt`). Codex's notify sends no turn start. */
@@ -73,7 +74,7 @@ export class Checkpointer {
     const w = this.session.workstreamOfPane(pane) ?? this.session.workstreams.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
     if (!w || w.review) return;
     const prompt = promptOf(payload);
-    const failed = (e: unknown) => console.error(`ws: checkpoint of workstream ${w.name}: ${(e as Error).message}`);
+    const failed = (e: unknown) => log.error(`checkpoint of workstream ${w.name}: ${(e as Error).message}`);
     // Bounded: an agent reporting turns faster than git checkpoints them has its extra reports dropped.
     const waiting = this.waitingTurns.get(w.name) ?? 0;
     if (waiting >= MAX_TURN_REPORTS_WAITING) return;
@@ -142,6 +143,6 @@ export class Checkpointer {
 
   /** ws done: remove the workstream's shadow (after any job of its still running). */
   async remove(w: Workstream): Promise<void> {
-    await this.queued(w.name, () => removeCheckpoints(this.at(w, true))).catch((e) => console.error(`ws: removing checkpoints of ${w.name}: ${(e as Error).message}`));
+    await this.queued(w.name, () => removeCheckpoints(this.at(w, true))).catch((e) => log.error(`removing checkpoints of ${w.name}: ${(e as Error).message}`));
   }
 }

@@ -12,6 +12,7 @@ import { join, sep } from "node:path";
 import { WsError } from "../../protocol/errors";
 import { FileReadError, readTextFileAsync } from "../../safe-file";
 import { mkdirInside, mkdirsInside, openForWriteInside, symlinkInside, WriteRefused } from "../../safe-write";
+import { log } from "../../log";
 
 /** The most bytes of .worktreeinclude read: it is a short list of paths. */
 export const MAX_WORKTREEINCLUDE_BYTES = 64 * 1024;
@@ -99,7 +100,7 @@ async function copyNode(entry: string, src: Side, dst: Side, from: string, to: s
       return;
     }
     if (!st.isFile()) {
-      console.error(`ws: copy ${JSON.stringify(entry)}: skipped ${from}: not a regular file, directory or link`);
+      log.warn(`copy ${JSON.stringify(entry)}: skipped ${from}: not a regular file, directory or link`);
       return;
     }
     await copyFile(from, dst.root, to, st.mode & 0o7777, st.atime, st.mtime);
@@ -145,7 +146,7 @@ export async function readWorktreeInclude(repo: string): Promise<string> {
     return await readTextFileAsync(path, MAX_WORKTREEINCLUDE_BYTES, true);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    console.error(`ws: ignored ${e.message}`);
+    log.warn(`ignored ${e.message}`);
     return "";
   }
 }

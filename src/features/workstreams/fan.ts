@@ -14,6 +14,7 @@ import { checkCommand, DEFAULT_STARTUP_MS, placeholderEnv } from "./templates";
 import { changesSince, runCheck, worktreeChanges, type Changes, type CheckResult } from "./fan-changes";
 import { tabWhere } from "../../model/session-lookups";
 import { git, gitOk, onPath } from "./git";
+import { log } from "../../log";
 
 /** Neovim's diff of the two sides (git difftool appends $LOCAL $REMOTE). Its two windows are made
  * equal on start and on every resize: a compare pane is spawned and then tiled, and nvim keeps a
@@ -234,7 +235,7 @@ export class FanService {
       try {
         send(target, fan.prompt);
       } catch (e) {
-        console.error(`ws: fan ${fan.name}: typing the prompt into ${c.workstream}: ${(e as Error).message}`);
+        log.error(`fan ${fan.name}: typing the prompt into ${c.workstream}: ${(e as Error).message}`);
       }
     };
     c.deliver = deliver;
@@ -276,7 +277,7 @@ export class FanService {
         c.check = r;
         this.session.bus.emit({ type: "fan_candidate_done", fan: fan.name, workstream: c.workstream, k: c.k, check: { exit_code: r.exit_code, passed: r.exit_code === 0, ms: r.ms } });
       })
-      .catch((e) => console.error(`ws: fan ${fan.name}: check in ${c.workstream}: ${(e as Error).message}`))
+      .catch((e) => log.error(`fan ${fan.name}: check in ${c.workstream}: ${(e as Error).message}`))
       .finally(() => {
         c.checking = false;
         if (c.recheck && this.session.workstreams.has(c.workstream)) {

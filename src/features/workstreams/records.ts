@@ -11,6 +11,7 @@ import { pathNameProblem } from "../../protocol/names";
 import { readTextFileIfAny } from "../../safe-file";
 import { writeAtomicSync } from "../../write-atomic";
 import { wsDir } from "../../xdg-dirs";
+import { log } from "../../log";
 
 type Env = Record<string, string | undefined>;
 
@@ -66,7 +67,7 @@ export class WorkstreamRecords {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeAtomicSync(this.file(name), `${JSON.stringify(rec)}\n`);
     } catch (e) {
-      console.error(`ws: workstream ${name}: writing its record: ${(e as Error).message}`);
+      log.error(`workstream ${name}: writing its record: ${(e as Error).message}`);
     }
   }
 
@@ -75,7 +76,7 @@ export class WorkstreamRecords {
     try {
       rmSync(this.file(name), { force: true });
     } catch (e) {
-      console.error(`ws: workstream ${name}: removing its record: ${(e as Error).message}`);
+      log.error(`workstream ${name}: removing its record: ${(e as Error).message}`);
     }
   }
 

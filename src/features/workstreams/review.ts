@@ -14,6 +14,7 @@ import { gh, git, gitSaid, onPath } from "./git";
 import type { OpenReview } from "./service";
 import { charClass, safeText } from "../../safe-text";
 import { pathNameProblem } from "../../protocol/names";
+import { log } from "../../log";
 
 type Env = Record<string, string | undefined>;
 
@@ -175,7 +176,7 @@ export async function currentPr(cwd: string): Promise<number | undefined> {
       const n = JSON.parse(await readTextFileAsync(file, MAX_PR_JSON, true)).number;
       if (Number.isSafeInteger(n)) return n;
     } catch (e) {
-      if (e instanceof FileReadError && e.code !== "ENOENT") console.error(`ws: ignored ${e.message}`);
+      if (e instanceof FileReadError && e.code !== "ENOENT") log.warn(`ignored ${e.message}`);
     }
   }
   const r = await gh(cwd, ["pr", "view", "--json", "number"], { timeoutMs: 30_000 });

@@ -10,6 +10,7 @@ import { copyProblem } from "./templates";
 import { wsDir } from "../../xdg-dirs";
 import { gh, git, gitOk, gitSaid, onPath, optionName, run } from "./git";
 import { copyIntoWorktree, readWorktreeInclude } from "./copy";
+import { log } from "../../log";
 
 type Env = Record<string, string | undefined>;
 
@@ -87,7 +88,7 @@ export async function makeWorktree(req: WorktreeRequest): Promise<Worktree> {
   // Fetch first, so a new branch starts from the remote's latest and an existing one is found.
   if (remote) {
     const f = await git(repo, ["fetch", "--quiet", "--end-of-options", remote]);
-    if (f.code !== 0) console.error(`ws: git fetch ${remote} in ${repo} failed (${gitSaid(f)}); going on with what is here`);
+    if (f.code !== 0) log.warn(`git fetch ${remote} in ${repo} failed (${gitSaid(f)}); going on with what is here`);
   }
   if (req.pr !== undefined) return withParent(dir, () => prWorktree(req, remote));
   if (req.branch !== undefined) {
@@ -215,7 +216,7 @@ export async function copyList(repo: string, fromTemplate: string[]): Promise<st
     const line = raw.trim();
     if (!line || line.startsWith("#")) continue;
     const problem = copyProblem(line);
-    if (problem) console.error(`ws: ${repo}/.worktreeinclude: skipped ${JSON.stringify(line)}: it ${problem}`);
+    if (problem) log.warn(`${repo}/.worktreeinclude: skipped ${JSON.stringify(line)}: it ${problem}`);
     else if (!out.includes(line)) out.push(line);
   }
   return out;
