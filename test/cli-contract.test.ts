@@ -49,6 +49,8 @@ const RUNS: Record<string, string[]> = {
   "tab close": ["999"],
   "tab rename": ["1", "walked"],
   "templates show": ["default"],
+  ask: ["walked?", "--choice", "yes", "--timeout", "1"],
+  answer: ["999999", "yes"],
   "wait agent": ["1", "idle", "--timeout", "1"],
   "wait command": ["1", "--timeout", "1"],
   "wait exit": ["1", "--timeout", "1"],

@@ -37,6 +37,8 @@ function harmless(entry: MessageEntry): Record<string, unknown> {
       p[name] = f.accepted ? f.accepted[0] : f.type === "integer" ? 1 : f.type === "boolean" ? false : f.type === "string[]" ? ["true"] : f.type === "object" ? {} : "x";
   }
   if (entry.type === "wait_for") Object.assign(p, { condition: "exit", timeout: 1 });
+  if (entry.type === "ask") p.timeout = 1; // nobody answers: it ends with the timeout error
+  if (entry.type === "question_answer") p.question = 999_999;
   if (entry.type === "subscribe") p.pane = 999_999;
   if (entry.type === "session_restore" || entry.type === "session_save") delete p.path;
   if (entry.type === "pane_move") delete p.beside;

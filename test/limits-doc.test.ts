@@ -7,6 +7,8 @@ import { MAX_MATCHES } from "../src/commands/search";
 import { MAX_BODY, MAX_TITLE } from "../src/commands/notify";
 import { MAX_KEYS } from "../src/commands/pane_send_keys";
 import { MAX_PENDING, MAX_SUMMARY } from "../src/features/approvals/service";
+import { MAX_ANSWER_CHARS as MAX_TYPED_ANSWER_CHARS, MAX_CHOICE_CHARS, MAX_CHOICES, MAX_QUESTION_CHARS, MAX_QUESTIONS } from "../src/features/approvals/questions";
+import { MAX_ASK_TIMEOUT_MS } from "../src/commands/ask";
 import { MAX_WAIT_MS } from "../src/cli/approval-hook";
 import { MAX_PROMPT_CHARS, MAX_QUEUED, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
 import { MAX_ANSWER_CHARS, TRANSCRIPT_TAIL_BYTES } from "../src/features/agents/answer";
@@ -62,6 +64,7 @@ const states = (cell: string, n: number, unit?: "bytes" | "ms") =>
 const CHECKS: [row: string, values: [number, ("bytes" | "ms")?][]][] = [
   ["Names", [[NAME_MAX_LENGTH]]],
   ["Approvals waiting", [[MAX_PENDING], [MAX_SUMMARY], [MAX_WAIT_MS, "ms"]]],
+  ["Questions waiting", [[MAX_QUESTIONS], [MAX_QUESTION_CHARS], [MAX_CHOICES], [MAX_CHOICE_CHARS], [MAX_TYPED_ANSWER_CHARS], [MAX_ASK_TIMEOUT_MS, "ms"]]],
   ["Agents told by their screen", [[MAX_PROFILES], [AGENTS_TOML_MAX, "bytes"], [MAX_PATTERNS], [MAX_PATTERN_LENGTH], [MAX_PROMPT_LINES], [MAX_ANSWER_KEYS], [LOOK_EVERY_MS], [MAX_SCREEN_TEXT, "bytes"]]],
   ["Prompt queue", [[MAX_QUEUED_PER_AGENT], [MAX_QUEUED], [MAX_PROMPT_CHARS], [MAX_ANSWER_CHARS], [TRANSCRIPT_TAIL_BYTES, "bytes"]]],
   ["Panes one request starts", [[MAX_PANES_PER_REQUEST]]],

@@ -149,6 +149,10 @@ export function parseArgs(cmd: Command, words: string[], env: Record<string, str
           fields[p.percentField] = Number(pct);
           continue;
         }
+        if (p.repeat) {
+          ((fields[p.field] ??= []) as string[]).push(raw);
+          continue;
+        }
         value = convert(cmd, p, raw, `--${name}`);
       }
       // A switch sets its constant (--below: right=false); given false, it leaves the default.

@@ -26,6 +26,8 @@ export interface Param {
   many?: boolean;
   /** The CLI's own flag: never sent to the server (`--status-ok`). */
   local?: boolean;
+  /** A string[] flag given once per value, gathered in order (no splitting at commas). */
+  repeat?: boolean;
   /** A value ending in % sets this field instead, as a number (`--size 40%`: percent=40). */
   percentField?: string;
 }

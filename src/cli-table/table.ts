@@ -56,6 +56,11 @@ export function messageCommand(entry: MessageEntry, cli: MessageCli): Command {
     if (p?.type !== "integer") throw new Error(`${entry.type}: percent needs an integer flag, not "${flag}"`);
     p.percentField = field;
   }
+  for (const field of cli.repeat ?? []) {
+    const p = params.find((x) => x.field === field && x.flag !== undefined);
+    if (p?.type !== "string[]") throw new Error(`${entry.type}: repeat needs a string[] flag, not "${field}"`);
+    p.repeat = true;
+  }
   for (const [letter, field] of Object.entries(cli.short ?? {})) params.push({ ...param(field, letter), description: `Short for --${flagName(field)}` });
   for (const [flag, sw] of Object.entries(cli.switches ?? {})) {
     spec(sw.field);

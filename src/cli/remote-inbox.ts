@@ -16,7 +16,19 @@ interface Approval {
   waited_ms: number;
   [k: string]: unknown;
 }
-type HostResult = { host: string; ok: true; approvals: Approval[] } | { host: string; ok: false; error: string };
+/** A question (ws ask) a host holds; an older ws's reply has none. */
+interface Question {
+  id: number;
+  pane?: number;
+  workspace?: string;
+  tab_name?: string;
+  workstream?: string;
+  question: string;
+  choices: string[];
+  waited_ms: number;
+  [k: string]: unknown;
+}
+type HostResult = { host: string; ok: true; approvals: Approval[]; questions: Question[] } | { host: string; ok: false; error: string };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -31,6 +43,15 @@ function badInbox(r: Record<string, unknown>): string | undefined {
     for (const k of ["agent", "workspace", "tab_name", "workstream"] as const)
       if (a[k] !== undefined && typeof a[k] !== "string") return `approvals[${i}].${k} is not a string`;
   }
+  if (r.questions === undefined) return undefined;
+  if (!Array.isArray(r.questions)) return "questions is not a list";
+  for (const [i, q] of r.questions.entries()) {
+    if (!isObj(q)) return `questions[${i}] is not an object`;
+    if (!Number.isSafeInteger(q.id) || (q.pane !== undefined && !Number.isSafeInteger(q.pane))) return `questions[${i}].id or pane is not a whole number`;
+    if (typeof q.question !== "string" || !Array.isArray(q.choices) || !q.choices.every((c) => typeof c === "string")) return `questions[${i}] has no question or choices`;
+    if (typeof q.waited_ms !== "number" || !Number.isFinite(q.waited_ms)) return `questions[${i}].waited_ms is not a number`;
+    for (const k of ["workspace", "tab_name", "workstream"] as const) if (q[k] !== undefined && typeof q[k] !== "string") return `questions[${i}].${k} is not a string`;
+  }
   return undefined;
 }
 
@@ -40,7 +61,7 @@ async function inboxOf(host: string): Promise<HostResult> {
     if (r.type !== "approvals") return { host, ok: false, error: String(r.message ?? `unexpected reply ${String(r.type)}`) };
     const bad = badInbox(r);
     if (bad) return { host, ok: false, error: `bad reply (${bad})` };
-    return { host, ok: true, approvals: r.approvals as Approval[] };
+    return { host, ok: true, approvals: r.approvals as Approval[], questions: (r.questions as Question[] | undefined) ?? [] };
   } catch (e) {
     return { host, ok: false, error: (e as Error).message };
   }
@@ -52,10 +73,13 @@ export async function mergedInbox(): Promise<void> {
   const approvals = results
     .flatMap((r) => (r.ok ? r.approvals.map((a) => ({ host: r.host, ...a })) : []))
     .sort((a, b) => b.waited_ms - a.waited_ms || a.host.localeCompare(b.host) || a.id - b.id);
+  const questions = results
+    .flatMap((r) => (r.ok ? r.questions.map((q) => ({ host: r.host, ...q })) : []))
+    .sort((a, b) => b.waited_ms - a.waited_ms || a.host.localeCompare(b.host) || a.id - b.id);
   const down = results.filter((r) => !r.ok) as Extract<HostResult, { ok: false }>[];
   if (down.length === hosts.length) process.exitCode = 1;
   if (globals.json)
-    return printResult("approvals", { hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), approvals });
+    return printResult("approvals", { hosts: results.map((r) => (r.ok ? { host: r.host, ok: true } : { host: r.host, ok: false, error: r.error })), approvals, questions });
   const w = Math.max(...hosts.map((h) => h.length));
   // Other machines' text: print makes it terminal-safe, whatever their ws did.
   const lines = [
@@ -65,7 +89,14 @@ export async function mergedInbox(): Promise<void> {
       const shown = a.summary.length > 100 ? `${a.summary.slice(0, 99)}…` : a.summary;
       return `${a.host.padEnd(w)}  ${a.id}  ${a.agent ?? "agent"} in pane ${a.pane}${where ? ` (${where})` : ""}  ${a.tool}: ${shown}  waited ${Math.round(a.waited_ms / 1000)}s`;
     }),
+    ...questions.map((q) => {
+      const where = [q.workspace, q.tab_name, q.workstream].filter((x) => x !== undefined).join("/");
+      const from = q.pane !== undefined ? `pane ${q.pane}${where ? ` (${where})` : ""}` : "a script";
+      const choices = q.choices.length ? q.choices.map((c, i) => `${i + 1}: ${c}`).join(", ") : "any answer";
+      return `${q.host.padEnd(w)}  question ${q.id}  ${from} asks: ${q.question}  [${choices}]  waited ${Math.round(q.waited_ms / 1000)}s`;
+    }),
   ];
   if (lines.length) print(lines.join("\n"));
   if (approvals.length) print(`answer one with: ws -H HOST approve ID, or ws -H HOST deny ID --message TEXT`);
+  if (questions.length) print(`answer a question with: ws -H HOST answer ID ANSWER`);
 }

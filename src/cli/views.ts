@@ -103,14 +103,21 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
   /** ws inbox: one line a request (the server made its text safe; safeText again as the terminal's guard). */
   inbox: (r) =>
-    (r.approvals as Record<string, unknown>[])
-      .map((a) => {
+    [
+      ...(r.approvals as Record<string, unknown>[]).map((a) => {
         const where = [a.workspace, a.tab_name, a.workstream].filter((x) => x !== undefined).join("/");
         const text = String(a.summary ?? "");
         const shown = text.length > 100 ? `${text.slice(0, 99)}…` : text;
         return safeText(`${a.id}  ${a.agent ?? "agent"} in pane ${a.pane}${where ? ` (${where})` : ""}  ${a.tool}: ${shown}  waited ${Math.round(Number(a.waited_ms) / 1000)}s`);
-      })
-      .join("\n"),
+      }),
+      // Questions (ws ask), answered with ws answer ID ANSWER; absent from an older server's reply.
+      ...((r.questions as Record<string, unknown>[] | undefined) ?? []).map((q) => {
+        const where = [q.workspace, q.tab_name, q.workstream].filter((x) => x !== undefined).join("/");
+        const from = q.pane !== undefined ? `pane ${q.pane}${where ? ` (${where})` : ""}` : "a script";
+        const choices = (q.choices as string[]).length ? `  [${(q.choices as string[]).map((c, i) => `${i + 1}: ${c}`).join(", ")}]` : "  [any answer]";
+        return safeText(`question ${q.id}  ${from} asks: ${q.question}${choices}  waited ${Math.round(Number(q.waited_ms) / 1000)}s  (ws answer ${q.id} ANSWER)`);
+      }),
+    ].join("\n"),
   grants: (r) =>
     `pane ${r.pane}: ${r.level}${r.level !== r.granted ? ` (given ${r.granted}; an agent runs in it)` : ""}${r.by_person ? ", set by the person" : ""}${r.creator !== undefined ? `, started by pane ${r.creator}` : ""}\n  ${r.allows}`,
   /** ws client list: one line a client, the latest active one starred (its size is the session's). */
@@ -118,6 +125,9 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     (r.clients as Record<string, unknown>[])
       .map((c) => safeText(`${c.latest ? "*" : " "}${c.id}: ${c.cols}x${c.rows}${c.term ? `  ${c.term}` : ""}${c.terminal ? ` (${c.terminal})` : ""}  attached ${ago(Math.round(Number(c.attached_ms) / 1000))} ago, idle ${ago(Math.round(Number(c.idle_ms) / 1000))}`))
       .join("\n"),
+  /** ws ask: the answer alone, for the script that asked. */
+  answer: (r) => String(r.answer),
+  question_answered: (r) => `answered ${r.question}${r.pane !== undefined ? ` (pane ${r.pane})` : ""}: ${r.answer}`,
   approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   configReloaded: (r) => {
     const w = (r.warnings as string[] | undefined) ?? [];

@@ -15,12 +15,17 @@ export default defineMessage({
       type: "array",
       description: "One object per request: id, pane, agent, workspace, tab, tab_name, workstream (where there is one), tool, summary, waited_ms, timeout_ms (left before the hook gives up; none for a prompt seen on an agent's screen, which waits while it is shown)",
     },
+    questions: {
+      type: "array",
+      description: "One object per question (ask), oldest first: id, pane, workspace, tab, tab_name, workstream (where there are), question, choices, waited_ms, timeout_ms (when it has one); ws answer answers it",
+    },
   },
   example: { v: 6, id: 1, type: "approval_list" },
   cli: { path: "inbox", summary: "What waits for you: the agents' permission requests, oldest first (-H HOST… or --all-hosts: several hosts at once, each row naming its host)", view: "inbox" },
   handle(_p, { services }) {
     const approvals = services.get("approvals");
     const now = Date.now();
-    return { type: "approvals", approvals: approvals ? approvals.list().map((a) => approvals.view(a, now)) : [] };
+    const questions = services.get("questions");
+    return { type: "approvals", approvals: approvals ? approvals.list().map((a) => approvals.view(a, now)) : [], questions: questions ? questions.list().map((q) => questions.view(q, now)) : [] };
   },
 });

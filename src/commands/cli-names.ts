@@ -7,6 +7,7 @@ export const VIEW_NAMES = [
   "checkpointDiff", "checkpointRestored", "search", "inbox", "approval_answered",
   "configReloaded", "notified", "saved", "wait", "paneInfo", "dashboard", "fanStarted", "fanStatus",
   "fanKept", "agentQueue", "promptCancelled", "grants", "workstreams", "agentList", "clients",
+  "answer", "question_answered",
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 

@@ -67,6 +67,8 @@ import checkpoint_restore from "./checkpoint_restore";
 import approval_request from "./approval_request";
 import approval_list from "./approval_list";
 import approval_answer from "./approval_answer";
+import ask from "./ask";
+import question_answer from "./question_answer";
 import config_reload from "./config_reload";
 import attach_clients from "./attach_clients";
 import attach_client_detach from "./attach_client_detach";
@@ -168,6 +170,9 @@ export const MESSAGES: MessageEntry[] = [
   approval_request,
   approval_list,
   approval_answer,
+  // questions for the person (ws ask, ws answer)
+  ask,
+  question_answer,
   // reload keys.toml in place
   config_reload,
   // more than one attached client

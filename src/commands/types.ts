@@ -102,6 +102,9 @@ export interface MessageCli {
   fixed?: Record<string, unknown>;
   /** The fields offered as flags (default: every field not positional, rest or fixed). */
   flags?: string[];
+  /** string[] flags given once per value and gathered in order (`--choice yes --choice no`), a
+   * comma being part of the value; other string[] flags split one value at commas. */
+  repeat?: string[];
   /** One-letter spellings of flags, by letter: `{ m: "message" }` makes `-m MSG` mean `--message MSG`. */
   short?: Record<string, string>;
   /** Flags that also take a percentage: `--size 40%` sets the named field (percent) instead. */

@@ -24,6 +24,7 @@ const SAME_TYPES = [
   "popup_opened", "popup_closed",
   "workstream_created", "workstream_closed", "checkpoint_saved",
   "fan_started", "fan_candidate_done", "shipped",
+  "question_asked", "question_answered",
 ] as const satisfies readonly EventType[];
 const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
 type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;
@@ -125,8 +126,8 @@ export class EventLog {
     if (!passesThrough(e)) return;
     const { type, ...fields } = e;
     // pane_exited and a pane_closed outside any tab don't say where the pane was.
-    const unplaced = "pane" in fields && (!("workspace" in fields) || fields.workspace === undefined);
-    this.publish({ event: type, ...fields, ...(unplaced ? this.where(fields.pane) : {}) });
+    const unplaced = "pane" in fields && fields.pane !== undefined && (!("workspace" in fields) || fields.workspace === undefined);
+    this.publish({ event: type, ...fields, ...(unplaced ? this.where(fields.pane as number) : {}) });
   }
 
   private publish(fields: { event: string; [k: string]: unknown }): void {

@@ -13,6 +13,7 @@ import type { WorkstreamService } from "./workstreams/service";
 import type { ShipQuestion, ShipRequest } from "./workstreams/ship-ask";
 import type { ProjectService } from "./projects/feature";
 import type { ApprovalService } from "./approvals/service";
+import type { QuestionService } from "./approvals/questions";
 import type { GrantService } from "./grants/service";
 import type { ShimStore } from "./shim-store";
 
@@ -133,6 +134,8 @@ export interface ServiceTypes {
   projects: ProjectService;
   /** Agents' permission requests waiting for a person (features/approvals). */
   approvals: ApprovalService;
+  /** Questions for the person (ws ask; features/approvals/questions.ts). */
+  questions: QuestionService;
   /** Each pane's grants (the daemon's own: features/grants). */
   grants: GrantService;
   /** The tmux shim's paste buffers and options (features/shim-store.ts). */

@@ -77,6 +77,10 @@ export type DaemonEvent =
   | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
   /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */
   | { type: "approval_resolved"; id: number; pane: number; behavior: string; by: string; message?: string }
+  /** A pane (or a script: no pane) asked the person a question (ws ask; features/approvals/questions.ts). */
+  | { type: "question_asked"; id: number; pane?: number; question: string; choices: string[] }
+  /** It ended: answered in ws (`answer`), at its time limit, or its asker went. */
+  | { type: "question_answered"; id: number; pane?: number; by: string; answer?: string }
   /** A prompt joined an agent's queue (ws agent send --when; features/agents/queue.ts). */
   | { type: "prompt_queued"; id: number; pane: number; when: string; position: number }
   /** It was typed into its agent. */

@@ -79,6 +79,7 @@ export const ERROR_CODES = {
   popup_open: "The tab shows a popup already; it closes with its program, or with Esc or C-c",
   client_not_found: "No attached client with that id (it detached, or never was); `hint.available` lists the attached ones (ws client list)",
   no_client: "No terminal is attached to the server, so nobody would see it (a popup needs one)",
+  question_not_found: "No question with that id is waiting: it was answered, its asker gave up or went, or it was asked before the server restarted; `hint.available` lists the waiting ids",
   approval_not_found: "No approval with that id is waiting: it was answered (in ws or the agent's own dialog), its hook gave up, or it was made before the server restarted; `hint.available` lists the waiting ids",
   prompt_not_shown: "The inbox item answers a permission prompt ws saw on an agent's screen, and that pane no longer shows that prompt (it was answered there, or the screen changed): nothing was typed, and the item is gone",
   buffer_not_found: "No tmux shim paste buffer by that name (or none at all, or it changed while it was read in pieces); `hint.available` lists them",

@@ -35,6 +35,8 @@ export const EVENT_TYPES = [
   "shipped",
   "approval_requested",
   "approval_resolved",
+  "question_asked",
+  "question_answered",
   "prompt_queued",
   "prompt_delivered",
   "prompt_cancelled",

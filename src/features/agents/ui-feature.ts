@@ -13,7 +13,8 @@ import { shipText } from "../workstreams/ship-text";
 import { URGENCY, type AgentStatus } from "./status-map.ts";
 import { agentRowText } from "./row.ts";
 import type { ApprovalService } from "../approvals/service";
-import { answerKey, needsYouBadge, needsYouRows, type NeedsYouRow } from "../approvals/ui";
+import { answerKey, needsYouBadge, needsYouRows, type NeedsYouRow, questionKey, type QuestionRow, questionRows, typeAnswer } from "../approvals/ui";
+import type { QuestionService } from "../approvals/questions";
 
 const MARK: Partial<Record<AgentStatus, string>> = { blocked: "!", done: "✓" };
 
@@ -63,6 +64,7 @@ export function showDashboard(
   approvals?: ApprovalService,
   prev?: { view: DashboardView; selected: number },
   answersFrom = 0,
+  questions?: QuestionService,
 ): DashboardView {
   const d = agents.dashboard();
   const lines: string[] = [];
@@ -74,10 +76,14 @@ export function showDashboard(
   const needs = approvals ? needsYouRows(approvals) : [];
   // Agents blocked on a question of their own (no request in the inbox): Enter answers it in its pane.
   const asking = new Set(needs.map((r) => r.pane));
-  const questions = d.agents.filter((a) => a.status === "blocked" && !asking.has(a.pane));
-  if (needs.length || questions.length) add("Needs you (y allows, n denies, Enter goes to the pane)");
+  const blockedOnOwn = d.agents.filter((a) => a.status === "blocked" && !asking.has(a.pane));
+  // Questions asked with ws ask: 1–9 picks a choice, Enter types the answer.
+  const asked = new Map<number, QuestionRow>();
+  const askedRows = questions ? questionRows(questions) : [];
+  if (needs.length || blockedOnOwn.length || askedRows.length) add(`Needs you (y allows, n denies, Enter goes to the pane${askedRows.length ? "; a question: 1–9 picks, Enter types the answer" : ""})`);
   for (const r of needs) (asks.set(lines.length, r), add(r.line, go(r.pane)));
-  for (const a of questions) add(`! ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})  ${a.detail ?? "waits for you"}`, go(a.pane));
+  for (const r of askedRows) (asked.set(lines.length, r), add(r.line, () => questions && typeAnswer(questions, r, (label, submit) => ui.ask(label, "", submit))));
+  for (const a of blockedOnOwn) add(`! ${ago(a.secs).padStart(4)}  ${a.workspace} / ${a.label} (pane ${a.pane})  ${a.detail ?? "waits for you"}`, go(a.pane));
   add("Agents");
   for (const a of d.agents) {
     const mark = MARK[a.status] ?? " ";
@@ -98,14 +104,19 @@ export function showDashboard(
   const view = { lines, asks };
   const selected = prev
     ? keptSelection(prev.view, prev.selected, view)
-    : needs.length || questions.length
+    : needs.length || blockedOnOwn.length || askedRows.length
       ? 1
       : d.agents.length
         ? agentsAt + 1
         : workstreams.length
           ? lines.indexOf("Workstreams") + 1
           : lines.indexOf("Commands") + 1;
-  ui.pick(DASHBOARD_TITLE, lines, selected, (i) => actions[i]?.(), undefined, approvals ? (ch, i) => (performance.now() < answersFrom ? false : answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit))) : undefined);
+  const onChar = (ch: string, i: number) => {
+    if (performance.now() < answersFrom) return false;
+    if (questions && asked.has(i)) return questionKey(questions, asked.get(i), ch);
+    return approvals ? answerKey(approvals, asks.get(i), ch, (label, submit) => ui.ask(label, "", submit)) : false;
+  };
+  ui.pick(DASHBOARD_TITLE, lines, selected, (i) => actions[i]?.(), undefined, approvals || questions ? onChar : undefined);
   return view;
 }
 
@@ -119,6 +130,7 @@ export default function agentsUiFeature(): Feature {
       if (!ui || !agents) return;
       const kinds = notifyKinds();
       const approvals = d.services.get("approvals");
+      const questions = d.services.get("questions");
       ui.tabBadge = (panes) => {
         let best: AgentStatus | undefined;
         for (const p of panes) {
@@ -130,7 +142,7 @@ export default function agentsUiFeature(): Feature {
       ui.statusBadge = () => {
         const n = { blocked: 0, done: 0 };
         for (const a of agents.store.all()) if (a.status === "blocked" || a.status === "done") n[a.status]++;
-        const parts = [approvals ? (needsYouBadge(approvals) ?? "") : "", n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
+        const parts = [needsYouBadge((approvals?.count ?? 0) + (questions?.count ?? 0)) ?? "", n.blocked ? `! ${n.blocked} blocked` : "", n.done ? `✓ ${n.done} done` : ""].filter(Boolean);
         return parts.length ? ` ${parts.join("  ")} ` : undefined;
       };
       const workstreams = d.services.get("workstreams");
@@ -142,13 +154,13 @@ export default function agentsUiFeature(): Feature {
       const client = () => ui.servedKey ?? ui;
       ui.dashboard = () => {
         const answersFrom = ui.fromPrefixKey ? 0 : performance.now() + DASHBOARD_ANSWER_DELAY_MS;
-        shown.set(client(), { view: showDashboard(ui, agents, workstreams?.rowsNow(), approvals, undefined, answersFrom), answersFrom });
+        shown.set(client(), { view: showDashboard(ui, agents, workstreams?.rowsNow(), approvals, undefined, answersFrom, questions), answersFrom });
       };
       const redrawOne = () => {
         const selected = ui.pickShown?.(DASHBOARD_TITLE);
         const last = shown.get(client());
         if (selected === undefined || !last) return;
-        last.view = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: last.view, selected }, last.answersFrom);
+        last.view = showDashboard(ui, agents, workstreams?.rowsNow(), approvals, { view: last.view, selected }, last.answersFrom, questions);
       };
       const redraw = () => (ui.eachClient ? ui.eachClient(redrawOne) : redrawOne());
       // prefix !: the next blocked agent after `after`, in pane order, round the end.
@@ -166,8 +178,11 @@ export default function agentsUiFeature(): Feature {
       };
       off.push(
         d.session.bus.on((e) => {
-          if (e.type === "approval_requested" || e.type === "approval_resolved") redraw();
-          if (e.type === "agent_status" || e.type === "approval_requested" || e.type === "approval_resolved") ui.invalidate();
+          const inbox = e.type === "approval_requested" || e.type === "approval_resolved" || e.type === "question_asked" || e.type === "question_answered";
+          if (inbox) redraw();
+          if (e.type === "agent_status" || inbox) ui.invalidate();
+          if (e.type === "question_asked" && ui.client && kinds.size)
+            ui.sendRaw(notificationBytes(kinds, "ws", `${e.pane !== undefined ? `${where(e.pane)} (pane ${e.pane})` : "a script"} asks: ${e.question}`));
           if (e.type === "agent_attention" && ui.client && kinds.size) {
             const what = e.status === "blocked" ? `needs you${e.detail ? `: ${e.detail}` : ""}` : "is done";
             ui.sendRaw(notificationBytes(kinds, "ws", `${where(e.pane)} (pane ${e.pane}) ${what}`));

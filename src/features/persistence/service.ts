@@ -15,7 +15,7 @@ import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writ
 
 /** Events that don't call for a save (output is handled as scrollback freshness; a title, which
  * programs may set at every prompt, is saved with the next change or the scrollback's). */
-const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_output", "pane_renamed", "agent_status", "agent_report", "agent_attention", "pane_foreground", "ports_changed", "server_quitting", "notification", "pane_bell", "pane_clipboard", "checkpoint_saved", "fan_started", "fan_candidate_done", "shipped"]);
+const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_output", "pane_renamed", "agent_status", "agent_report", "agent_attention", "pane_foreground", "ports_changed", "server_quitting", "notification", "pane_bell", "pane_clipboard", "checkpoint_saved", "fan_started", "fan_candidate_done", "shipped", "question_asked", "question_answered"]);
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
