@@ -99,7 +99,8 @@ describe("the command table", () => {
     expect(() => parseArgs(read, ["1", "2"], {})).toThrow('too many arguments for pane read: "2"');
     expect(() => parseArgs(read, ["1", "--lines"], {})).toThrow("--lines for pane read needs a value");
     const send = commandTable().find((c) => c.path === "pane send")!;
-    expect(parseArgs(send, ["2", "--", "--not-a-flag"], {})).toEqual({ pane: 2, text: "--not-a-flag" });
+    // timeout 0: --wait-output's wait has no limit unless --timeout gives one (as ws wait).
+    expect(parseArgs(send, ["2", "--", "--not-a-flag"], {})).toEqual({ pane: 2, text: "--not-a-flag", timeout: 0 });
     const split = commandTable().find((c) => c.path === "split")!;
     expect(parseArgs(split, ["--", "htop", "-d", "5"], { WS_PANE_ID: "4" }, () => "/here")).toEqual({ pane: 4, cwd: "/here", command: ["htop", "-d", "5"], focus: false });
     expect(parseArgs(split, ["2", "--below", "--size", "5"], {}, () => "/here")).toMatchObject({ pane: 2, right: false, size: 5 });

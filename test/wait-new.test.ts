@@ -61,3 +61,19 @@ test("--new ignores text already on screen, and a v6 wait_for with new times out
   await s.ok(["pane", "send", String(pane), "echo AGAIN-$((40+2))", "--enter"]);
   expect(await later).toMatchObject({ type: "wait_result", match: "AGAIN-42" });
 });
+
+test("ws pane send … --enter --wait-output PATTERN: only the output after the text counts, not its own line", async () => {
+  const pane = await shellPane();
+  // The command line holds GOT- itself: were its echo counted, the match would be "GOT-" on it.
+  const sent = s.run(["--json", "pane", "send", String(pane), 'read -r x; echo "GOT-$x"', "--enter", "--wait-output", "GOT-\\w*", "--timeout", "20000"]);
+  await waitFor("the command line on screen", async () => (await s.ok(["pane", "read", String(pane)])).includes('echo "GOT-$x"'));
+  await s.ok(["pane", "send", String(pane), "typedlater", "--enter"]);
+  const r = await sent;
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ v: 6, type: "ok", condition: "output", match: "GOT-typedlater" });
+  // Without --json it prints the match, as ws wait output does; a long command line wrapped over
+  // several rows is still its own line, and a wait that runs out exits 124.
+  const long = `echo ${"x".repeat(150)} && echo END-$((20+22))`;
+  expect(await s.run(["pane", "send", String(pane), long, "--enter", "--wait-output", "END-\\d+", "--timeout", "20000"])).toEqual({ code: 0, stdout: "END-42\n", stderr: "" });
+  expect((await s.run(["pane", "send", String(pane), "true", "--enter", "--wait-output", "never-printed", "--timeout", "300"])).code).toBe(124);
+}, 60_000);

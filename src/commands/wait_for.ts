@@ -82,7 +82,7 @@ export default defineMessage({
     [
       {
         path: "wait output",
-        summary: "Until a pane's text matches a regex: by default all of it (scrollback and the command line just typed included); --new: only text written after the wait starts. To run a command and wait for it, `ws run`",
+        summary: "Until a pane's text matches a regex: by default all of it (scrollback and the command line just typed included); --new: only text written after the wait starts. To type a command and wait for its output, `ws pane send PANE TEXT --enter --wait-output PATTERN` (or `ws run` at a shell prompt)",
         args: ["pane", "pattern"],
         flags: ["new", "ignore_case", "source", "timeout"],
         fixed: { condition: "output" },

@@ -11,8 +11,15 @@ import { regexPool } from "../patterns/regex-pool";
 import { userPattern, type UserPattern } from "../patterns/user-pattern";
 import { log } from "../log";
 
+/** Text to type into the pane once an output wait is in place (pane_send's wait_output): only what
+ * the pane writes after it counts, and not the lines the text itself takes (its echo). */
+export interface SendFirst {
+  text: string;
+  enter: boolean;
+}
+
 /** Answer a validated wait_for: its reply once the condition holds, or a WsError. */
-export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext): Promise<Reply> {
+export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext, send?: SendFirst): Promise<Reply> {
   const control = services.control;
   const began = Date.now();
   /** A pane whose program has exited can't change any more: its wait answers now, with the status. */
@@ -31,6 +38,10 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
   switch (p.condition) {
     case "output": {
       const pattern = userPattern(p.pattern, p.ignore_case);
+      if (send) {
+        session.pane(p.pane);
+        if (control.exitOf(p.pane)) throw new WsError(`pane ${p.pane}'s program has exited; the text was not sent`, "pane_exited", { param: "pane", command: `ws pane respawn ${p.pane}` });
+      }
       // A closed pane writes nothing new.
       const closedText = p.new && !session.panes.has(p.pane) ? "" : control.lastWordsOf(p.pane, p.source);
       if (closedText === undefined) goneAlready(p.pane);
@@ -118,14 +129,26 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     const watchOutput = ({ id, pane, closedText, pattern }: { id: number; pane?: Pane; closedText?: string; pattern: UserPattern }) => {
       /** new: the cursor's place once the emulator had caught up as the wait began (set below). */
       let mark: number | undefined;
+      const fromNow = p.new || send !== undefined;
+      /** The lines the sent text takes where the cursor was (its echo), left out: soft-wrapped
+       * rows joined, so a long command line is one. */
+      const echoLines = send ? send.text.split("\n").length : 0;
       const paneText = () => {
-        if (p.new && mark === undefined) return "";
-        const rows = mark !== undefined ? pane!.screen.sourceRowsSince(p.source, mark) : pane!.screen.sourceRows(p.source);
-        return rows.map((l) => l.text).join("\n");
+        if (fromNow && mark === undefined) return "";
+        const rows = mark !== undefined ? pane!.screen.sourceRowsSince(send ? "recent-unwrapped" : p.source, mark) : pane!.screen.sourceRows(p.source);
+        return rows
+          .slice(echoLines)
+          .map((l) => l.text)
+          .join("\n");
       };
       const markNow = () => {
-        if (!p.new || !pane || finished() || !session.panes.has(id)) return;
+        if (!fromNow || !pane || finished() || !session.panes.has(id)) return;
         mark = pane.screen.markCursor();
+        // Typed only now, after the mark: nothing it makes the pane write can come before it.
+        if (send) {
+          if (send.text) pane.paste(send.text);
+          if (send.enter) pane.write("\r");
+        }
         const screen = pane.screen;
         const taken = mark;
         w.onFinish(() => {
