@@ -36,6 +36,7 @@ describe("two clients on one session", () => {
     expect(row.indexOf("│")).toBe(80);
     expect(row.slice(81).trim()).toMatch(/^·+$/);
     expect(statusLine(big)).toContain("[main]");
+    expect(statusLine(big)).not.toMatch(/ \[\d+,\d+\] /); // it shows the whole panes area
 
     await tmux.text("small", "echo from-small-$((2+3))");
     await tmux.keys("small", "Enter");
@@ -50,6 +51,8 @@ describe("two clients on one session", () => {
     await waitFor("the session at the big client's width", async () => (await sessionCols()) === 120 || undefined);
     const small = await tmux.waitFor("small", (s) => s.includes("from-big-7") && !s.includes("·"));
     expect(statusLine(small)).toContain("[main]");
+    // Its status line says which part it shows (the view's offset in the panes area), as tmux's.
+    expect(statusLine(small)).toMatch(/ \[\d+,\d+\] /);
     const list = await clients();
     expect(list.map((c) => [c.cols, c.latest])).toEqual([
       [120, true],

@@ -35,7 +35,7 @@ test("a smaller client sees the part around the cursor, which it follows", () =>
   f.cursor = { x: 15, y: 9, visible: true, shape: 0 };
   const g = new Grid(8, 6); // a view of 8 × 4
   const at = fitFrame(f, g);
-  expect(at).toEqual({ x: 11, y: 6 });
+  expect(at).toEqual({ x: 11, y: 6, part: true });
   // Its first row is the area's row 6 (frame row 7), from column 11: cells (11 + 7) % 10 on.
   expect(rowText(g, 1)).toBe("89012345");
   expect(g.cursor).toMatchObject({ x: 4, y: 3, visible: true });

@@ -20,9 +20,10 @@ export function viewOffset(area: number, view: number, cursor: number): number {
  * Draw `frame` (the session-sized frame, without its overlay) into `into` (the client's size) as
  * tmux draws a window for a client of that size, leaving its first and last rows blank for the
  * client's own bars (compositor.ts drawClientBars). Returns the offset of the client's view in
- * the session's panes area (the panes area starts at the frame's second row).
+ * the session's panes area (the panes area starts at the frame's second row), and `part` when it
+ * shows only a part of it.
  */
-export function fitFrame(frame: Grid, into: Grid): { x: number; y: number } {
+export function fitFrame(frame: Grid, into: Grid): { x: number; y: number; part?: boolean } {
   into.clear();
   const cols = into.cols;
   const rows = into.rows;
@@ -51,7 +52,7 @@ export function fitFrame(frame: Grid, into: Grid): { x: number; y: number } {
   const cy = cur.y - 1 - oy;
   const shown = cx >= 0 && cx < cols && cy >= 0 && cy < viewRows;
   into.cursor = { ...cur, x: shown ? cx : 0, y: shown ? cy + 1 : 0, visible: cur.visible && shown };
-  return { x: ox, y: oy };
+  return areaCols > cols || areaRows > viewRows ? { x: ox, y: oy, part: true } : { x: ox, y: oy };
 }
 
 /** `n` cells of row `fy` from column `fx` of `from` to row `ty` of `to` from column 0; a wide

@@ -136,11 +136,13 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
 }
 
 /** A client whose terminal is not the session's size: its tab bar, status line and overlay drawn
- * at its own size, over the panes fitted to it (client-fit.ts). */
-export function drawClientBars(g: Grid, s: Session, v: UiView): void {
+ * at its own size, over the panes fitted to it (client-fit.ts). `where`: the part of the panes
+ * area it shows, when it shows only a part (`[x,y]`, after the status line's left part, as tmux
+ * shows a client's window offset). */
+export function drawClientBars(g: Grid, s: Session, v: UiView, where?: string): void {
   if (!s.workspaces[s.current]) return;
   drawTabBar(g, s, v);
-  drawStatus(g, s, v);
+  drawStatus(g, s, v, where);
   if (v.overlay) drawOverlay(g, v.overlay);
 }
 
@@ -279,7 +281,7 @@ function drawTabBar(g: Grid, s: Session, v: UiView) {
 /** The bars' style: keys.toml's status-style over ws's own. */
 const bar = (v: UiView): Style => (v.statusStyle ? { ...BAR, ...v.statusStyle } : BAR);
 
-function drawStatus(g: Grid, s: Session, v: UiView) {
+function drawStatus(g: Grid, s: Session, v: UiView, where?: string) {
   const y = g.rows - 1;
   if (y < 1) return;
   // With the bars off (status = "off"), the line shows over the panes only while it has something
@@ -304,6 +306,7 @@ function drawStatus(g: Grid, s: Session, v: UiView) {
   const parts = v.statusParts?.();
   const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${v.tabNumber?.(ws.active) ?? ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
   x += g.text(x, y, left, BAR, g.cols - x);
+  if (where) x += g.text(x, y, `${where} `, BAR, g.cols - x);
   const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
   if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);
   const failed = failedNote(s, ws);

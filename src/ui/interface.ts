@@ -26,6 +26,7 @@ import { ClientSet, ClientView } from "./client-lifecycle";
 import { ClientState, type ClientOverlay } from "./client-state";
 import { FrameScheduler, type FrameHost } from "./frame-scheduler";
 import { FrameFanout } from "./frame-fanout";
+import type { UiView } from "./compositor";
 import { clampScreenSize } from "../model/screen-size";
 import { routeEvent, toPane, typeIn } from "./input-router";
 import { FocusHistory } from "./focus-history";
@@ -373,7 +374,8 @@ export class Interface implements UiService {
   private hostFor(v: ClientView): FrameHost {
     const ui = this;
     const st = v.state;
-    return {
+    // Every field of UiView is named here, so one added there is a compile error until it is passed on.
+    const host: FrameHost & { [K in keyof Required<UiView>]: UiView[K] } = {
       session: this.session,
       get client() {
         return v.client;
@@ -412,11 +414,16 @@ export class Interface implements UiService {
       get baseIndex() {
         return ui.baseIndex;
       },
+      tabNumber: (i) => ui.tabNumber(i),
+      get statusStyle() {
+        return ui.statusStyle;
+      },
       tabBadge: (panes) => ui.tabBadge?.(panes),
       statusBadge: () => ui.statusBadge?.(),
       bellMark: (panes) => ui.clients.marked(panes),
       statusParts: () => ui.statusParts(),
     };
+    return host;
   }
 
   // ---- frames --------------------------------------------------------------
