@@ -16,6 +16,7 @@ import type { ApprovalService } from "../approvals/service";
 import type { AgentService } from "./service.ts";
 import { type AgentProfile, loadProfiles, profileFor, type ScreenPattern } from "./screen-profiles.ts";
 import { shorten } from "./status-map.ts";
+import { log } from "../../log";
 
 /** The least time between two reads of one pane's screen: a burst of output is one read. */
 export const LOOK_EVERY_MS = envInt("WS_AGENT_SCREEN_MS", 250);
@@ -81,7 +82,7 @@ export class ScreenWatch {
     else {
       const loaded = loadProfiles();
       this.profiles = loaded.profiles;
-      for (const w of loaded.warnings) console.error(w);
+      for (const w of loaded.warnings) log.warn(w);
     }
     this.off = session.bus.on((e) => {
       if (e.type === "pane_foreground") this.foreground(e.pane, e.pid, e.argv);
@@ -166,7 +167,7 @@ export class ScreenWatch {
         await this.classify(w, lines);
       } while (w.again);
     } catch (e) {
-      console.error(`reading the screen of pane ${w.pane}'s ${w.profile.name} failed:`, e);
+      log.error(`reading the screen of pane ${w.pane}'s ${w.profile.name} failed:`, e);
     } finally {
       w.checking = false;
     }
