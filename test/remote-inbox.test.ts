@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, waitFor } from "./harness";
+import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { freePort, haveSshd, SshRig } from "./ssh-rig";
 import type { Replies } from "./replies";
 
@@ -88,6 +88,31 @@ describe.skipIf(!haveSshd())("ws inbox across two hosts over real sshd", () => {
     expect(await onA).toBe("DECISION allow");
     const after = JSON.parse(await local.ok(["--json", "-H", a.host, "-H", B, "inbox"], { env }));
     expect(after.approvals).toEqual([]);
+  }, 120_000);
+
+  test("a question asked on b (ws ask) is in the merged inbox, naming b; ws -H b answer gives the asker its answer", async () => {
+    // A script on b asks on b's socket, as it would there.
+    const asker = Bun.spawn([...wsArgv(), "ask", "Release 1.4 now?", "--choice", "yes", "--choice", "no"], {
+      env: { ...local.env, WS_SOCKET: join(b.runtime, "ws", "default.sock") },
+      cwd: local.root,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const merged = await waitFor("b's question", async () => {
+        const r = await local.run(["--json", "inbox", "-H", a.host, "-H", B], { env });
+        const j = r.code === 0 ? (JSON.parse(r.stdout) as { questions?: { host: string; id: number; question: string; choices: string[] }[] }) : undefined;
+        return j?.questions?.length === 1 ? j : undefined;
+      }, 60000);
+      const q = merged.questions![0]!;
+      expect(q).toMatchObject({ host: B, question: "Release 1.4 now?", choices: ["yes", "no"] });
+      expect(await local.ok(["inbox", "-H", a.host, "-H", B], { env })).toMatch(new RegExp(`^${B}\\s+question ${q.id}  a script asks: Release 1\\.4 now\\?  \\[1: yes, 2: no\\]`, "m"));
+      expect((await local.ok(["-H", B, "answer", String(q.id), "yes"], { env })).trim()).toBe(`answered ${q.id}: yes`);
+      expect(await new Response(asker.stdout).text()).toBe("yes\n");
+      expect(await asker.exited).toBe(0);
+    } finally {
+      asker.kill();
+    }
   }, 120_000);
 
   test("--all-hosts reads the hosts file; a host that can't be reached gets a row and holds up nobody", async () => {

@@ -1,5 +1,6 @@
-// ws inbox -H a -H b (or --all-hosts): every host's waiting approvals in one list, oldest first,
-// each row naming its host, so `ws -H HOST approve ID` answers it there (ids are per host). Hosts
+// ws inbox -H a -H b (or --all-hosts): every host's waiting approvals, then its questions (ws
+// ask), each in one list, oldest first, each row naming its host, so `ws -H HOST approve ID` or
+// `ws -H HOST answer ID ANSWER` answers it there (ids are per host). Hosts
 // are asked in parallel, each with its own deadline, as the merged dashboard does.
 import { globals, print, printResult } from "./common";
 import { askedHosts, askHost, HOST_TIMEOUT_MS } from "./remote-dashboard";
