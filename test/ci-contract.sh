@@ -46,6 +46,10 @@ expect_status 0 --json templates list
 is_result
 expect_status 0 --json keys --list
 is_result
+# Type a command and wait for its output, not for the command line that holds the pattern.
+expect_status 0 --json pane send "$pane" 'echo CI-$((40+2))' --enter --wait-output 'CI-\d+'
+is_result
+[[ $(jq -r .match <<<"$out") == CI-42 ]] || fail "pane send --wait-output matched $out"
 echo "checked 0"
 
 # 1: the server refused it, no server answers, no answer in time, a search that found nothing.
@@ -68,6 +72,11 @@ is_error no_answer
 kill -CONT "$stopped"
 ws -L ci-stopped kill-server >/dev/null 2>&1
 trap - EXIT
+# A batch file: the failure names FILE:LINE; --keep-going runs the rest and exits with it.
+printf '%s\n' '# setup' 'pane list' 'pane close 999' 'tab list' >ci.ws
+expect_status 1 --json batch --keep-going ci.ws
+jq -se '(map(select(.type == "error")) | length == 1 and .[0].at == "ci.ws:3" and .[0].code == "pane_not_found") and .[-1].type == "tabs"' <<<"$out" >/dev/null || fail "batch --keep-going printed $out"
+[[ $err == "ws: ci.ws:3: "* ]] || fail "batch error names no line: $err"
 # Bare ws with no terminal: refused, and no server left running for nobody.
 expect_status 1 --json -L ci-bare
 is_error client_failed
@@ -99,6 +108,9 @@ expect_status 2 --json -L '' pane list
 is_error usage
 expect_status 2 call pane_info '{"v":6}'
 [[ $err == ws:* ]] || fail "ws call said nothing on stderr: $err"
+printf '%s\n' 'pane list' "pane send $pane 'unclosed" 'tab new' >ci-bad.ws
+expect_status 2 --json batch ci-bad.ws
+jq -se '.[-1] | .at == "ci-bad.ws:2" and .code == "usage"' <<<"$out" >/dev/null || fail "batch line error: $out"
 echo "checked 2"
 
 # 124: a wait that ran out of time.
