@@ -11,6 +11,11 @@ import { socketPath } from "../src/paths";
 const P = "C-Space";
 const sgr = (b: number, col: number, row: number, up = false) => `\x1b[<${b};${col + 1};${row + 1}${up ? "m" : "M"}`;
 const panesOf = async (s: TestServer) => (await s.list()).flatMap((w) => w.tabs.flatMap((t) => t.panes));
+/** The focused pane of the tab on screen. */
+const focusedPane = async (s: TestServer) => {
+  const snap = (await s.v6({ type: "session_snapshot" })) as unknown as { workspaces: { current: boolean; tabs: { active: boolean; focused: number }[] }[] };
+  return snap.workspaces.find((w) => w.current)!.tabs.find((t) => t.active)!.focused;
+};
 
 describe("default keys", () => {
   let server: TestServer;
@@ -131,6 +136,8 @@ describe("default keys", () => {
     await tmux.waitFor("a", (s) => /ws: split --below$/.test(statusLine(s)));
     await tmux.keys("a", "Enter");
     await waitFor("a third pane", async () => (await panesOf(server)).length === 3);
+    // The split focuses its new pane, as prefix % does.
+    expect(await focusedPane(server)).toBe(Math.max(...(await panesOf(server))));
     // Tab completes arguments too, as the shell completion does: a layout's name, a workspace
     // from the server's model, a template from ws's files.
     for (const [typed, done] of [["layout select ti", "layout select tiled"], ["workspace focus ma", "workspace focus main"], ["new rev", "new review"]]) {
@@ -256,6 +263,8 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
   test("a key bound to a command line with arguments runs it", async () => {
     await tmux.keys("b", "C-b", "v");
     await waitFor("a split", async () => (await panesOf(server)).length === 2);
+    // A split from a bound line focuses its new pane, as prefix % does.
+    await waitFor("the new pane focused", async () => (await focusedPane(server)) === Math.max(...(await panesOf(server))));
     const cols = async () => (await server.v6({ id: 1, type: "pane_list" })).panes?.map((p) => p.cols) ?? [];
     const before = await waitFor("two panes", async () => ((await cols()).length === 2 ? await cols() : undefined));
     expect(before[1]).toBe(48);
