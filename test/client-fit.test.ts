@@ -54,3 +54,13 @@ test("a wide character cut at the view's edge becomes a blank", () => {
   expect(g.chars[1 * 4 + 3]).toBe(" ");
   expect(g.width[1 * 4 + 3]).toBe(1);
 });
+
+test("with the bars off (status = off) the panes area is the whole frame", () => {
+  const f = new Grid(4, 3);
+  for (let y = 0; y < 3; y++) for (let x = 0; x < 4; x++) f.set(x, y, String(x + y), 1);
+  f.cursor = { x: 1, y: 2, visible: true, shape: 0 };
+  const g = new Grid(6, 5);
+  expect(fitFrame(f, g, false)).toEqual({ x: 0, y: 0 });
+  expect([0, 1, 2, 3, 4].map((y) => g.rowText(y))).toEqual(["0123│·", "1234│·", "2345│·", "────┘·", "······"]);
+  expect(g.cursor).toMatchObject({ x: 1, y: 2, visible: true });
+});

@@ -19,39 +19,40 @@ export function viewOffset(area: number, view: number, cursor: number): number {
 /**
  * Draw `frame` (the session-sized frame, without its overlay) into `into` (the client's size) as
  * tmux draws a window for a client of that size, leaving its first and last rows blank for the
- * client's own bars (compositor.ts drawClientBars). Returns the offset of the client's view in
- * the session's panes area (the panes area starts at the frame's second row), and `part` when it
- * shows only a part of it.
+ * client's own bars (compositor.ts drawClientBars) when the session shows them (`bars`; without,
+ * the panes area is the whole frame). Returns the offset of the client's view in the session's
+ * panes area, and `part` when it shows only a part of it.
  */
-export function fitFrame(frame: Grid, into: Grid): { x: number; y: number; part?: boolean } {
+export function fitFrame(frame: Grid, into: Grid, bars = true): { x: number; y: number; part?: boolean } {
   into.clear();
   const cols = into.cols;
   const rows = into.rows;
-  if (rows < 3) {
+  const top = bars ? 1 : 0;
+  if (bars && rows < 3) {
     // No room for bars: the top left of the frame.
     for (let y = 0; y < Math.min(rows, frame.rows); y++) copyRow(frame, into, y, 0, y, Math.min(cols, frame.cols));
     return { x: 0, y: 0 };
   }
   const areaCols = frame.cols;
-  const areaRows = Math.max(0, frame.rows - 2);
-  const viewRows = rows - 2;
+  const areaRows = Math.max(0, frame.rows - 2 * top);
+  const viewRows = rows - 2 * top;
   const cur = frame.cursor;
   const ox = viewOffset(areaCols, cols, cur.x);
-  const oy = viewOffset(areaRows, viewRows, cur.y - 1);
+  const oy = viewOffset(areaRows, viewRows, cur.y - top);
   for (let y = 0; y < viewRows; y++) {
     const ly = y + oy;
-    if (ly < areaRows) copyRow(frame, into, 1 + ly, ox, 1 + y, Math.min(cols, areaCols - ox));
+    if (ly < areaRows) copyRow(frame, into, top + ly, ox, top + y, Math.min(cols, areaCols - ox));
     for (let x = 0; x < cols; x++) {
       const lx = x + ox;
       if (lx < areaCols && ly < areaRows) continue;
       const ch = lx === areaCols && ly === areaRows ? "┘" : lx === areaCols && ly < areaRows ? "│" : ly === areaRows && lx < areaCols ? "─" : "·";
-      into.set(x, 1 + y, ch, 1, OUTSIDE.fg);
+      into.set(x, top + y, ch, 1, OUTSIDE.fg);
     }
   }
   const cx = cur.x - ox;
-  const cy = cur.y - 1 - oy;
+  const cy = cur.y - top - oy;
   const shown = cx >= 0 && cx < cols && cy >= 0 && cy < viewRows;
-  into.cursor = { ...cur, x: shown ? cx : 0, y: shown ? cy + 1 : 0, visible: cur.visible && shown };
+  into.cursor = { ...cur, x: shown ? cx : 0, y: shown ? cy + top : 0, visible: cur.visible && shown };
   return areaCols > cols || areaRows > viewRows ? { x: ox, y: oy, part: true } : { x: ox, y: oy };
 }
 

@@ -204,8 +204,8 @@ export class FrameScheduler {
     let g = this.fitted.length === 2 ? this.fitted.shift() : undefined;
     if (!g || g.cols !== size.cols || g.rows !== size.rows) g = new Grid(size.cols, size.rows);
     this.fitted.push(g);
-    const { part, ...offset } = fitFrame(frame, g);
-    if (g.rows >= 3) drawClientBars(g, this.host.session, this.host, part ? `[${offset.x},${offset.y}]` : undefined);
+    const { part, ...offset } = fitFrame(frame, g, this.host.session.bars);
+    if (g.rows >= 3 || !this.host.session.bars) drawClientBars(g, this.host.session, this.host, part ? `[${offset.x},${offset.y}]` : undefined);
     this.host.placed?.(offset);
     return g;
   }
