@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { pal } from "../src/ui/grid";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultKeymap, COMMANDS, describeKeymap } from "../src/ui/keymap";
@@ -144,4 +144,18 @@ test("keys.toml and pane_send_keys read one table of key names: every tmux name 
   expect(parseKeyName("ctrl+esc")).toBe("C-Esc");
   expect(parseKeyName("return")).toBe("Enter");
   expect(parseKeyName("Nope")).toBeNull();
+});
+
+test("the README's keys.toml example is safe to copy: it reads without a problem, every key that asks still asks, and detach keeps its key", () => {
+  const readme = readFileSync(join(import.meta.dir, "../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Configuration"));
+  // The indented block after "binds keys to command names:".
+  const block = /binds keys to command names:\n\n((?: {4}.*\n|\n)+)/.exec(section)![1]!.replace(/^ {4}/gm, "");
+  expect(block).toContain("[keys]");
+  expect(block).not.toMatch(/^\s*confirm\s*=/m);
+  const { keymap, warnings } = applyKeysToml(block);
+  expect(warnings).toEqual([]);
+  expect([...keymap.confirm].sort()).toEqual([...defaultKeymap().confirm].sort());
+  expect(describeKeymap(keymap).find((l) => l.startsWith("detach"))).toMatch(/prefix|C-a d/);
+  expect([...keymap.prefixTable].some(([, c]) => c === "detach")).toBe(true);
 });
