@@ -2,12 +2,16 @@
 // (history-capture.ts): what it hands back is what xterm would have kept, cell for cell and style
 // for style; at a new width its lines wrap as xterm's reflow wraps them; it keeps no more than its
 // limit; and a line costs what its text costs, a fraction of xterm's ~3 KB per 100-column row.
+// A pane (its Emulator) with its history in the store reads exactly as one without.
 import { expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
 import { Terminal, type IBufferCell, type IBufferLine } from "@xterm/headless";
 import { HistoryStore } from "../src/model/history-store";
 import { captureTrims, normalLines } from "../src/model/history-capture";
 import { installXtermSpeedups } from "../src/model/xterm-speedups";
+import { Emulator } from "../src/model/emulator";
+import { RowCells } from "../src/model/emulator-protocol";
+import { HISTORY_MARGIN } from "../src/model/history-view";
 
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
 
@@ -154,4 +158,94 @@ test("a history line costs what its text costs: well under tmux's ~0.8 KB for 10
   expect(styled).toBeLessThan(450);
   expect(short).toBeLessThan(200);
   expect(short).toBeLessThan(full);
+});
+
+/** Output parsed into an Emulator (worker-less), in the pieces the worker uses. */
+async function feed(e: Emulator, s: string): Promise<void> {
+  const b = new TextEncoder().encode(s);
+  for (let i = 0; i < b.length; i += 4096) await e.parse(b.subarray(i, i + 4096));
+  await e.flushed();
+}
+
+/** Everything that reads a pane's rows, as one comparable record. */
+function reads(e: Emulator, mark: number): unknown {
+  const last = e.baseY + e.rows;
+  return {
+    baseY: e.baseY,
+    read: (["visible", "recent", "recent-unwrapped"] as const).flatMap((source) => [e.readPane({ source }), e.readPane({ source, styled: true }), e.readPane({ source, start: 3, end: 40 })]),
+    save: e.captureText(true),
+    lines: e.lines(0, last),
+    cells: e.cellRows(0, last),
+    find: [e.find("599 x", { line: 0, x: 0 }, true), e.find("12 x", { line: e.baseY, x: 0 }, false), e.find("WRAPEND", { line: 0, x: 0 }, true)],
+    since: e.sourceRowsSince("recent-unwrapped", mark),
+    copyView: Array.from({ length: 4 }, (_, k) => {
+      const cells = new RowCells(e.cols, 0, e.rows);
+      e.render(cells, 0, 0, e.cols, e.rows, 200 * k + 7);
+      return Array.from(cells.chars).join("");
+    }),
+  };
+}
+
+test("a pane reads the same with its history in the store as all in xterm: reads, save, search, waits, copy mode, after resizes", async () => {
+  let s = "";
+  for (let i = 0; i < 600; i++) {
+    s += `\x1b[3${i % 8}m${i}\x1b[0m ${"x".repeat(i % 150)} 漢字 e\u0301 \u{1F600} \x1b[4:3mcurly\x1b[24m`;
+    if (i % 9 === 0) s += "\x1b[3Ca";
+    if (i === 300) s += `WRAPSTART${"0".repeat(300)}WRAPEND`;
+    s += "\r\n";
+  }
+  const compact = new Emulator({ cols: 100, rows: 10, scrollback: 5000, compactHistory: true });
+  const plain = new Emulator({ cols: 100, rows: 10, scrollback: 5000, compactHistory: false });
+  expect(compact.term.options.scrollback).toBe(HISTORY_MARGIN);
+  expect(plain.term.options.scrollback).toBe(5000);
+  await feed(compact, s);
+  await feed(plain, s);
+  // A wait's mark, whose row then scrolls from xterm's buffer into the store.
+  const marks = [compact.markCursor(), plain.markCursor()] as const;
+  await feed(compact, s.slice(0, 30_000));
+  await feed(plain, s.slice(0, 30_000));
+  expect(compact.baseY).toBeGreaterThan(HISTORY_MARGIN * 5);
+  expect(reads(compact, marks[0])).toEqual(reads(plain, marks[1]));
+  for (const [cols, rows] of [
+    [60, 10],
+    [130, 14],
+    [100, 10],
+  ] as const) {
+    compact.resize(cols, rows);
+    plain.resize(cols, rows);
+    expect(reads(compact, marks[0])).toEqual(reads(plain, marks[1]));
+  }
+  compact.dispose();
+  plain.dispose();
+});
+
+test("a command's output longer than xterm's own history comes back whole from the store", async () => {
+  let out = "";
+  for (let i = 0; i < 500; i++) out += `out ${i}\r\n`;
+  const outputs: { text: string; truncated: boolean }[] = [];
+  for (const compactHistory of [true, false]) {
+    const e = new Emulator({ cols: 80, rows: 10, scrollback: 2000, compactHistory });
+    e.shell.onFinished = (f) => outputs.push(f.output());
+    await feed(e, `\x1b]133;A\x07$ \x1b]133;B\x07seq\r\n\x1b]133;C\x07${out}\x1b]133;D;0\x07\x1b]133;A\x07$ `);
+    expect(e.baseY).toBeGreaterThan(HISTORY_MARGIN * 3);
+    e.dispose();
+  }
+  expect(outputs[0]).toEqual({ text: `${out.replaceAll("\r\n", "\n")}`, truncated: false });
+  expect(outputs[0]).toEqual(outputs[1]!);
+});
+
+test("ED 3 erases the store's history too; a reset (RIS) drops it as xterm drops its own", async () => {
+  const e = new Emulator({ cols: 40, rows: 5, scrollback: 2000, compactHistory: true });
+  let s = "";
+  for (let i = 0; i < 400; i++) s += `old ${i}\r\n`;
+  await feed(e, s);
+  expect(e.readPane({ source: "recent" }).text).toContain("old 0\n");
+  await feed(e, "\x1b[3J");
+  expect(e.baseY).toBe(0);
+  expect(e.readPane({ source: "recent" }).text).not.toContain("old 1\n");
+  await feed(e, s);
+  expect(e.readPane({ source: "recent" }).text).toContain("old 0\n");
+  await feed(e, "\x1bcfresh\r\n");
+  expect(e.readPane({ source: "recent" }).text).toBe("fresh");
+  e.dispose();
 });

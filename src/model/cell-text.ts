@@ -5,6 +5,7 @@
 // Wrapped rows join into the program's lines with the one joiner (wrapped-lines.ts).
 import type { IBufferCell, Terminal } from "@xterm/headless";
 import { bufferLineGap, joinWrapped, readBufferLine, type JoinedLines } from "./wrapped-lines";
+import { activeRows } from "./history-view";
 
 /** One buffer row. */
 export interface CellRow {
@@ -33,7 +34,7 @@ let scratch: IBufferCell | undefined;
 
 /** Rows [from, to) of the active buffer, one entry each (an empty row where there is none). */
 export function readCellRows(term: Terminal, from: number, to: number): CellRow[] {
-  const buf = term.buffer.active;
+  const buf = activeRows(term);
   const cell = (scratch ??= buf.getNullCell());
   const out: CellRow[] = [];
   for (let y = from; y < to; y++) {
@@ -149,12 +150,12 @@ const before = (p: CellPos, q: CellPos) => p.line < q.line || (p.line === q.line
  */
 export function findFrom(term: Terminal, query: string, from: CellPos, forward: boolean): CellMatch | undefined {
   // Past the last match the search goes on from the other end, as vi's and tmux's do.
-  const last = term.buffer.active.baseY + term.rows;
+  const last = activeRows(term).baseY + term.rows;
   return findOneWay(term, query, from, forward) ?? findOneWay(term, query, forward ? { line: -1, x: 0 } : { line: last, x: 0 }, forward);
 }
 
 function findOneWay(term: Terminal, query: string, from: CellPos, forward: boolean): CellMatch | undefined {
-  const buf = term.buffer.active;
+  const buf = activeRows(term);
   const last = Math.min(buf.length, buf.baseY + term.rows) - 1;
   const q = query.toLowerCase();
   if (!q) return undefined;

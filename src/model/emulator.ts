@@ -1,7 +1,7 @@
 // A pane's terminal emulator: @xterm/headless with ws's speedups, its synchronous parse step, the
 // modes xterm does not expose, the shell's OSC 133 marks and the title. It is a Screen itself when
 // it runs on the main thread; the emulator worker (emulator-worker.ts) runs the same class.
-import { Terminal, type IMarker } from "@xterm/headless";
+import { Terminal } from "@xterm/headless";
 import type { CellSink } from "./cells";
 import { DirtyRows } from "./dirty-rows";
 import { emulatorInput, type EmulatorInput } from "./emulator-input";
@@ -18,11 +18,15 @@ import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
 import { resizeKeepingCursor } from "./cursor-reflow";
 import { findFrom, readCellRows, type CellMatch, type CellPos, type CellRow } from "./cell-text";
+import { activeRows, attachHistory, historyStoreEnabled, resizeKeepingHistory, RowMark, xtermScrollback } from "./history-view";
 
 export interface EmulatorOptions {
   cols: number;
   rows: number;
   scrollback: number;
+  /** Keep the history past a short margin in the compact store (history-view.ts); default:
+   * WS_HISTORY_STORE. */
+  compactHistory?: boolean;
 }
 
 export class Emulator implements Screen {
@@ -32,8 +36,8 @@ export class Emulator implements Screen {
   private readonly input: EmulatorInput;
   /** What captureText read last time, reused for the rows that cannot have changed. */
   private text: TextState | undefined;
-  /** Marks a wait took (markCursor), by id: xterm markers follow their line as the history is trimmed. */
-  private readonly marks = new Map<number, { marker: IMarker | undefined; col: number }>();
+  /** Marks a wait took (markCursor), by id: they follow their line as the history scrolls. */
+  private readonly marks = new Map<number, RowMark | undefined>();
   private nextMark = 1;
   onTitle: (title: string) => void = () => {};
   onParsed: (bytes: number) => void = () => {};
@@ -47,7 +51,8 @@ export class Emulator implements Screen {
     // getWinSizeChars: CSI 18 t asks for the size in cells, which a pane answers as any terminal.
     // reflowCursorLine: an unfinished line (a progress bar, a prompt) keeps its text through a
     // narrower size and back, as tmux's; the cursor is put back on it (cursor-reflow.ts).
-    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, reflowCursorLine: true, windowOptions: { getWinSizeChars: true } });
+    const compact = o.compactHistory ?? historyStoreEnabled();
+    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: xtermScrollback(o.scrollback, compact), allowProposedApi: true, reflowCursorLine: true, windowOptions: { getWinSizeChars: true } });
     installXtermSpeedups(this.term);
     installScrollShortcut(this.term);
     useModernWidths(this.term);
@@ -61,6 +66,7 @@ export class Emulator implements Screen {
     answerQueries(this.term, this.extra, reply);
     rapidBlinkAsBlink(this.term);
     trackPassthrough(this.term, this.extra, (d) => this.onClipboard(d));
+    if (compact) attachHistory(this.term, o.scrollback);
     this.shell = new ShellMarks(this.term);
   }
 
@@ -77,7 +83,7 @@ export class Emulator implements Screen {
     return this.term.buffer.active.cursorY;
   }
   get baseY(): number {
-    return this.term.buffer.active.baseY;
+    return activeRows(this.term).baseY;
   }
   get normalCursorX(): number {
     return this.term.buffer.normal.cursorX;
@@ -102,7 +108,7 @@ export class Emulator implements Screen {
   }
 
   resize(cols: number, rows: number): void {
-    resizeKeepingCursor(this.term, cols, rows);
+    resizeKeepingHistory(this.term, cols, () => resizeKeepingCursor(this.term, cols, rows));
   }
 
   resetShell(): void {
@@ -127,19 +133,19 @@ export class Emulator implements Screen {
 
   markCursor(): number {
     const id = this.nextMark++;
-    this.marks.set(id, { marker: this.term.registerMarker(0), col: this.term.buffer.active.cursorX });
+    this.marks.set(id, RowMark.atCursor(this.term));
     return id;
   }
 
   sourceRowsSince(source: Source, mark: number): { text: string; row: number }[] {
+    if (!this.marks.has(mark)) throw new Error(`no text mark ${mark}`);
     const m = this.marks.get(mark);
-    if (!m) throw new Error(`no text mark ${mark}`);
-    const line = m.marker && !m.marker.isDisposed ? m.marker.line : undefined;
-    return sourceRowsSince(this.term, source, { line, col: line === undefined ? 0 : m.col });
+    const line = m && !m.isDisposed ? m.line : undefined;
+    return sourceRowsSince(this.term, source, { line, col: line === undefined || !m ? 0 : m.col });
   }
 
   unmark(mark: number): void {
-    this.marks.get(mark)?.marker?.dispose();
+    this.marks.get(mark)?.dispose();
     this.marks.delete(mark);
   }
 
@@ -154,7 +160,7 @@ export class Emulator implements Screen {
   }
 
   lines(from: number, to: number): string[] {
-    const buf = this.term.buffer.active;
+    const buf = activeRows(this.term);
     const out: string[] = [];
     for (let y = Math.max(0, from); y < to; y++) out.push(buf.getLine(y)?.translateToString(true) ?? "");
     return out;

@@ -68,7 +68,11 @@ class OpenLine {
   private ext = 0;
   private url = 0;
 
+  /** seal()'s answer while no cell was added since. */
+  private cached: Stored | undefined;
+
   cell(ch: string, width: number, fg: number, bg: number, ext: number, url: number): void {
+    this.cached = undefined;
     const k = this.chars.length;
     if (fg !== this.fg || bg !== this.bg || ext !== this.ext || url !== this.url) {
       if (this.runs.length === 0 && k > 0) this.runs.push(0, 0, 0, 0, 0);
@@ -84,13 +88,15 @@ class OpenLine {
   }
 
   seal(): Stored {
+    if (this.cached && this.cached.cols === this.cols) return this.cached;
     const text = this.chars.join("");
-    return {
+    this.cached = {
       text,
       layout: this.plain ? undefined : String.fromCharCode(...this.layout),
       runs: this.runs.length ? Uint32Array.from(this.runs) : undefined,
       cols: this.cols,
     };
+    return this.cached;
   }
 }
 
@@ -125,6 +131,7 @@ export class HistoryStore {
   /** Row starts at `startsWidth`, for the lines from `head` (rebuilt when stale). */
   private starts: Int32Array | undefined;
   private startsWidth = 0;
+  private startsHead = 0;
   limit: number;
 
   constructor(o: HistoryOptions) {
@@ -295,23 +302,32 @@ export class HistoryStore {
     return st[st.length - 1]!;
   }
 
+  /** Where each line starts at `width`, the open line's too: the sealed lines' table is kept
+   * until a line is sealed or dropped or the width changes; the open line is added on top. */
   private rowStarts(width: number): Int32Array {
-    if (this.starts && this.startsWidth === width && this.starts.length === this.lineCount + 1) return this.starts;
-    const n = this.lineCount;
-    const st = new Int32Array(n + 1);
-    let row = 0;
-    for (let i = 0; i < n; i++) {
-      st[i] = row;
-      const s = this.stored(i);
-      row += s.layout || s.text.length > width ? this.spans(s, width).length : 1;
-    }
-    st[n] = row;
-    // The open line changes as rows arrive: only a table without it is kept.
-    if (!this.open) {
+    const sealed = this.lines.length - this.head;
+    let st = this.starts;
+    if (!st || this.startsWidth !== width || st.length !== sealed + 2 || this.startsHead !== this.head) {
+      st = new Int32Array(sealed + 2);
+      let row = 0;
+      for (let i = 0; i < sealed; i++) {
+        st[i] = row;
+        const s = this.lines[this.head + i]!;
+        row += s.layout || s.text.length > width ? this.spans(s, width).length : 1;
+      }
+      st[sealed] = row;
       this.starts = st;
       this.startsWidth = width;
+      this.startsHead = this.head;
     }
-    return st;
+    // The last entry: the end, after the open line's rows.
+    let end = st[sealed]!;
+    if (this.open) {
+      const s = this.open.seal();
+      end += s.layout || s.text.length > width ? this.spans(s, width).length : 1;
+    }
+    st[sealed + 1] = end;
+    return this.open ? st : st.subarray(0, sealed + 1);
   }
 
   /** Row `y` of the history wrapped at `width`, as an xterm row (`term` lends xterm's classes). */

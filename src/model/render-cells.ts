@@ -3,6 +3,7 @@
 
 import type { Terminal, IBufferCell } from "@xterm/headless";
 import { charClass } from "../safe-text";
+import { activeRows } from "./history-view";
 import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./cells";
 
 let scratch: IBufferCell | undefined;
@@ -122,7 +123,8 @@ export function drawnText(chars: string): string {
  * the live screen (copy mode).
  */
 export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: number, w: number, h: number, scrollBack = 0, rows?: [number, number]): void {
-  const buf = term.buffer.active;
+  // (Only a view scrolled into the history reads the store; the screen is xterm's own rows.)
+  const buf = scrollBack > 0 ? activeRows(term) : term.buffer.active;
   const top = Math.max(0, buf.baseY - scrollBack);
   const cell = (scratch ??= buf.getNullCell());
   const link = linkReader(term);

@@ -4,6 +4,7 @@
 // its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
 import { bufferLineGap, joinWrapped, readBufferLine } from "./wrapped-lines";
+import { storeLineTexts } from "./history-view";
 
 /** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
  * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
@@ -77,6 +78,21 @@ function rawGap(l: RawLine, next: RawLine): boolean {
 /** Rows [from, to) as logical lines (wrapped rows joined), with how many rows each took. */
 function readLines(lines: RawLines, from: number, to: number, texts: string[], rows: number[]): void {
   joinWrapped(lines, from, to, rowText, { texts, rows }, rawGap);
+}
+
+/** `texts` (xterm's lines) after the history store's, the first joined onto the store's newest
+ * where xterm's top row continues it. */
+function withHistory(term: Terminal, texts: string[]): string[] {
+  const h = storeLineTexts(term);
+  if (!h.texts.length) return texts;
+  if (h.continued && texts.length) {
+    const out = h.texts;
+    out[out.length - 1] += texts[0]!;
+    for (let i = 1; i < texts.length; i++) out.push(texts[i]!);
+    return out;
+  }
+  for (const t of texts) h.texts.push(t);
+  return h.texts;
 }
 
 function finish(texts: string[]): string {
@@ -169,7 +185,7 @@ export function captureText(term: Terminal, prev?: TextState): { text: string; s
     state.marker.dispose();
     state.marker = buf.addMarker(0);
   }
-  return { text: finish(texts), state };
+  return { text: finish(withHistory(term, texts)), state };
 }
 
 /** The whole text in one go (no reuse). */
@@ -185,5 +201,5 @@ export function terminalTextPublic(term: Terminal): string {
   const texts: string[] = [];
   // (getLine past the end can hand back a recycled row: joinWrapped bounds it by `length`.)
   joinWrapped({ length: buf.length, get: (y) => buf.getLine(y) }, 0, buf.length, readBufferLine, { texts, rows: [] }, bufferLineGap);
-  return finish(texts);
+  return finish(withHistory(term, texts));
 }

@@ -2,15 +2,15 @@
 // hooks that send them): whether it is at its prompt or running a command, where that command's
 // line and output are in the buffer, and how it ended. Positions are xterm markers, so they follow
 // the lines as the scrollback scrolls, and are gone once the lines are.
-import type { IMarker, Terminal } from "@xterm/headless";
+import type { Terminal } from "@xterm/headless";
+import { activeRows, normalRows, RowMark } from "./history-view";
 import { bufferLineGap } from "./wrapped-lines";
 
 /** `done`: a command ended (D) and the next prompt (A) has not come yet. */
 export type ShellState = "unknown" | "prompt" | "running" | "done";
 
 interface Position {
-  marker: IMarker;
-  col: number;
+  marker: RowMark;
 }
 
 /** Longest command text kept for events; a pasted script's text is not worth more. */
@@ -100,7 +100,7 @@ export class ShellMarks implements ShellView {
    * prompt, the text would land ahead of it); `busy` while a command runs.
    */
   promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
-    const buf = this.term.buffer.active;
+    const buf = activeRows(this.term);
     return readinessOf(this.snapshot(), buf.baseY + buf.cursorY, buf.cursorX, expectB);
   }
 
@@ -113,18 +113,18 @@ export class ShellMarks implements ShellView {
       command: this.command,
       sendsInputStart: this.sendsInputStart,
       promptShownAt: this.promptShownAt,
-      inputAt: !at ? null : at.marker.isDisposed ? "gone" : { line: at.marker.line, col: at.col },
+      inputAt: !at ? null : at.marker.isDisposed ? "gone" : { line: at.marker.line, col: at.marker.col },
     };
   }
 
   private cursorLine(): number {
-    const buf = this.term.buffer.active;
+    const buf = activeRows(this.term);
     return buf.baseY + buf.cursorY;
   }
 
   private here(): Position | undefined {
-    const marker = this.term.registerMarker(0);
-    return marker ? { marker, col: this.term.buffer.active.cursorX } : undefined;
+    const marker = RowMark.atCursor(this.term);
+    return marker ? { marker } : undefined;
   }
 
   private drop(p: Position | undefined): undefined {
@@ -202,14 +202,14 @@ export class ShellMarks implements ShellView {
  * wrapped lines joined. */
 function commandText(term: Terminal, from: Position, to: Position): string | undefined {
   if (from.marker.isDisposed || to.marker.isDisposed) return undefined;
-  const text = textBetween(term, from.marker.line, from.col, to.marker.line, 0, MAX_COMMAND_TEXT).text.replace(/\n$/, "");
+  const text = textBetween(term, from.marker.line, from.marker.col, to.marker.line, 0, MAX_COMMAND_TEXT).text.replace(/\n$/, "");
   return text.trim() ? text.trim() : undefined;
 }
 
 function outputBetween(term: Terminal, start: Position | undefined, end: Position | undefined): { text: string; truncated: boolean } {
   if (!end || end.marker.isDisposed) return { text: "", truncated: true };
   const lost = !start || start.marker.isDisposed;
-  const r = textBetween(term, lost ? 0 : start.marker.line, lost ? 0 : start.col, end.marker.line, end.col, MAX_RUN_OUTPUT);
+  const r = textBetween(term, lost ? 0 : start.marker.line, lost ? 0 : start.marker.col, end.marker.line, end.marker.col, MAX_RUN_OUTPUT);
   return { text: r.text, truncated: lost || r.truncated };
 }
 
@@ -219,7 +219,7 @@ function outputBetween(term: Terminal, start: Position | undefined, end: Positio
  * characters, the last ones.
  */
 export function textBetween(term: Terminal, line: number, col: number, endLine: number, endCol: number, max: number): { text: string; truncated: boolean } {
-  const buf = term.buffer.normal;
+  const buf = normalRows(term);
   const parts: string[] = [];
   let size = 0;
   let truncated = false;

@@ -6,6 +6,7 @@ import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
 import { readPen, type Pen } from "./render-cells";
 import { sgr } from "./sgr";
 import { bufferLineGap, joinWrapped, type JoinedLines } from "./wrapped-lines";
+import { activeRows } from "./history-view";
 
 export type Source = "visible" | "recent" | "recent-unwrapped";
 export const SOURCES: readonly Source[] = ["visible", "recent", "recent-unwrapped"];
@@ -62,7 +63,7 @@ function rowText(term: Terminal, line: IBufferLine, styled: boolean, trimRight: 
 /** The source's lines, trailing blank lines dropped, each with the buffer row it starts on; with
  * `screenOnly`, those of the screen alone (a row continuing one in the history starts a line). */
 export function sourceRows(term: Terminal, source: Source, styled = false, screenOnly = false): { text: string; row: number }[] {
-  const buf = term.buffer.active;
+  const buf = activeRows(term);
   const from = source === "visible" || screenOnly ? buf.baseY : 0;
   const to = buf.baseY + term.rows;
   const read = (line: IBufferLine, trim: boolean, gap: boolean) => rowText(term, line, styled, trim, gap);
@@ -116,7 +117,7 @@ export function sourceRowsSince(term: Terminal, source: Source, mark: TextMark):
   for (const r of rows) {
     if (r.row < at) continue;
     if (r.row === at && mark.col > 0) {
-      const line = term.buffer.active.getLine(at);
+      const line = activeRows(term).getLine(at);
       const skip = line ? line.translateToString(false, 0, mark.col).length : 0;
       out.push({ row: r.row, text: r.text.slice(skip) });
     } else out.push(r);
