@@ -7,6 +7,9 @@
 // The per-client state is read and written through this object's fields (prompt, overlay, copy…),
 // which are those of the client being served: the one whose event is handled, otherwise the
 // latest active client (tmux's "best client" for a command that names none).
+//
+// One piece: every field here either redirects to the served client's state or answers the
+// session's events for all clients at once; split, each half would need the other's internals.
 
 import type { Session } from "../model/session";
 import type { Connection } from "../protocol/connection";
@@ -24,13 +27,13 @@ import type { DragState } from "./mouse";
 import { notificationBytes } from "../protocol/notification";
 import { ClientSet, ClientView } from "./client-lifecycle";
 import { ClientState, type ClientOverlay } from "./client-state";
-import { FrameScheduler, type FrameHost } from "./frame-scheduler";
+import { FrameScheduler } from "./frame-scheduler";
 import { FrameFanout } from "./frame-fanout";
-import type { UiView } from "./compositor";
-import { clampScreenSize } from "../model/screen-size";
+import { clientFrameHost } from "./client-frame-host";
 import { routeEvent, toPane, typeIn } from "./input-router";
 import { FocusHistory } from "./focus-history";
-import { clock, DEFAULT_LEFT, DEFAULT_RIGHT, hostName, renderFormat, usesTime } from "./status-format";
+import { usesTime } from "./status-format";
+import { statusParts, TabNumbers } from "./status-parts";
 
 /** How long a notification stays on the status line. */
 export const NOTICE_MS = 5000;
@@ -96,7 +99,7 @@ export class Interface implements UiService {
       },
       latest: (v) => this.latestChanged(v),
       frames: (v) => {
-        const f = new FrameScheduler(this.hostFor(v), this.log);
+        const f = new FrameScheduler(clientFrameHost(this, v), this.log);
         this.frames.adopt(f);
         return f;
       },
@@ -273,27 +276,7 @@ export class Interface implements UiService {
 
   /** The status line's parts: keys.toml's [status] formats, or the defaults naming the prefix. */
   statusParts(): { left: string; right: string; badge: boolean } {
-    const s = this.session;
-    const ws = s.currentWorkspace;
-    const tab = ws.tabs[ws.active];
-    const f = this.keymap.status ?? {};
-    const sync = tab && this.syncTabs.has(tab.id) ? "SYNC" : "";
-    const values: Record<string, string | undefined> = {
-      workspace: ws.name,
-      tab: tab ? s.tabName(tab) : "",
-      tab_index: `${this.tabNumber(ws.active)}/${ws.tabs.length}`,
-      pane: tab ? `${tab.focused}${tab.zoomed !== undefined ? " (zoomed)" : ""}` : "-",
-      agents: f.left?.includes("{agents}") || f.right?.includes("{agents}") ? this.statusBadge?.() : undefined,
-      time: clock(),
-      host: hostName(),
-      prefix: this.keymap.prefix,
-      sync,
-    };
-    const left = renderFormat(f.left ?? DEFAULT_LEFT, values) + (f.left === undefined && sync ? "  SYNC" : "");
-    const right = renderFormat(f.right ?? DEFAULT_RIGHT, values);
-    // The agents summary shows after the left part unless a format places it itself.
-    const placed = !!(f.left?.includes("{agents}") || f.right?.includes("{agents}"));
-    return { left, right, badge: !placed };
+    return statusParts(this.session, this.keymap, this.syncTabs, (i) => this.tabNumber(i), () => this.statusBadge?.());
   }
 
   // ---- clients -------------------------------------------------------------
@@ -368,62 +351,6 @@ export class Interface implements UiService {
     if (v) this.session.resizeScreen(v.cols, v.rows);
     this.session.setClientTerminal(v?.report);
     this.invalidate();
-  }
-
-  /** What a client's frames are drawn from: the session, and that client's own state. */
-  private hostFor(v: ClientView): FrameHost {
-    const ui = this;
-    const st = v.state;
-    // Every field of UiView is named here, so one added there is a compile error until it is passed on.
-    const host: FrameHost & { [K in keyof Required<UiView>]: UiView[K] } = {
-      session: this.session,
-      get client() {
-        return v.client;
-      },
-      popup: () => ui.popup(),
-      focusedPane: () => ui.focusedPane(),
-      // Focus reports follow the pane with the keys, for the client that types.
-      framing: (focused) => {
-        if (ui.clients.latest === v) ui.clients.paneFocus.sync(focused);
-      },
-      frameLead: (focused, visible) => v.outerModes.update(focused?.screen.modes, ui.keymap.mouse !== false) + v.passthrough.take(focused, visible),
-      // The latest active client is the session's size (clamped as the session clamps it).
-      clientSize: () => (ui.clients.latest === v ? ui.session.size : clampScreenSize(v.cols, v.rows)),
-      placed: (offset) => {
-        v.fitted = offset !== undefined;
-        v.offset = offset ?? { x: 0, y: 0 };
-      },
-      get prefixPending() {
-        return st.prefixPending;
-      },
-      get prompt() {
-        return st.prompt;
-      },
-      get overlay() {
-        return st.overlay;
-      },
-      get copy() {
-        return st.copy;
-      },
-      get message() {
-        return st.message;
-      },
-      get paneNumbers() {
-        return st.paneNumbers;
-      },
-      get baseIndex() {
-        return ui.baseIndex;
-      },
-      tabNumber: (i) => ui.tabNumber(i),
-      get statusStyle() {
-        return ui.statusStyle;
-      },
-      tabBadge: (panes) => ui.tabBadge?.(panes),
-      statusBadge: () => ui.statusBadge?.(),
-      bellMark: (panes) => ui.clients.marked(panes),
-      statusParts: () => ui.statusParts(),
-    };
-    return host;
   }
 
   // ---- frames --------------------------------------------------------------
@@ -534,18 +461,11 @@ export class Interface implements UiService {
     return this.keymap.statusStyle;
   }
 
-  /** Each tab's number while renumber-windows is off, by tab id: given once, kept while it lives. */
-  private readonly tabNumbers = new Map<number, number>();
+  private readonly tabNumbers = new TabNumbers();
 
-  /** The number tab i of the workspace on screen shows: its place from base-index, or with
-   * renumber-windows off the number it got, a new tab the one after the workspace's highest. */
+  /** The number tab i of the workspace on screen shows (base-index, renumber-windows). */
   tabNumber(i: number): number {
-    if (this.keymap.renumberWindows !== false) return i + this.baseIndex;
-    const tabs = this.session.currentWorkspace.tabs;
-    let high = this.baseIndex - 1;
-    for (const t of tabs) high = Math.max(high, this.tabNumbers.get(t.id) ?? high);
-    for (const t of tabs) if (!this.tabNumbers.has(t.id)) this.tabNumbers.set(t.id, ++high);
-    return this.tabNumbers.get(tabs[i]?.id ?? -1) ?? i + this.baseIndex;
+    return this.tabNumbers.of(this.session.currentWorkspace.tabs, i, this.baseIndex, this.keymap.renumberWindows !== false);
   }
 
   /** Show (or, with false, stop showing) each pane's number, as tmux's display-panes. */

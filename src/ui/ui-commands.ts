@@ -34,8 +34,10 @@ function showOutput(ui: Interface, title: string, { status, output }: { status: 
  * tmux shim's parser. One line of output goes on the status line, more in a view. */
 export function commandLine(ui: Interface, line: string): void {
   const problem = checkCommandLine(line);
-  // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes.
-  if (problem && isCommand(line.trim())) return runKeyCommand(ui, line.trim());
+  // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes;
+  // it wins over ws's word of the same name (`help` opens the keys here, `dashboard` the overlay):
+  // a person at the prompt means the screen in front of them.
+  if (isCommand(line.trim())) return runKeyCommand(ui, line.trim());
   const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
   const tmux = ui.tmuxLines;
   // The output shows on the client that typed the line.
