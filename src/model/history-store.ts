@@ -52,10 +52,25 @@ interface Stored {
 }
 
 /** The line being appended to (the newest: its next row may continue it). */
+/** A string of these UTF-16 code units (in pieces: an argument list has a limit). */
+function fromCodes(units: number[]): string {
+  if (units.length <= 4096) return String.fromCharCode.apply(null, units);
+  let out = "";
+  for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode.apply(null, units.slice(i, i + 4096));
+  return out;
+}
+
+/** Code units of the row being read (reused: this runs for every row that leaves xterm). */
+const codes: number[] = [];
+const PLAIN_CELL = (1 << 2) | 1;
+
 class OpenLine {
-  chars: string[] = [];
-  layout: number[] = [];
-  plain = true;
+  /** The text, a piece per row. */
+  parts: string[] = [];
+  /** Cells so far. */
+  cells = 0;
+  /** Per cell, units << 2 | width: only once a cell is not one unit of width 1. */
+  layout: number[] | undefined;
   runs: number[] = [];
   /** The width of the row last appended, and its cells beyond the trimmed ones (a continuation
    * row makes them text: a row a line wrapped out of was full). */
@@ -68,31 +83,79 @@ class OpenLine {
   private ext = 0;
   private url = 0;
 
-  /** seal()'s answer while no cell was added since. */
+  /** seal()'s answer while nothing was added since. */
   private cached: Stored | undefined;
 
-  cell(ch: string, width: number, fg: number, bg: number, ext: number, url: number): void {
+  /** Empty again, for the next line (one object per store, not one per line). */
+  reset(): this {
+    this.parts.length = 0;
+    this.cells = 0;
+    this.layout = undefined;
+    this.runs.length = 0;
+    this.cols = this.pad = this.rows = 0;
+    this.fg = this.bg = this.ext = this.url = 0;
     this.cached = undefined;
-    const k = this.chars.length;
-    if (fg !== this.fg || bg !== this.bg || ext !== this.ext || url !== this.url) {
-      if (this.runs.length === 0 && k > 0) this.runs.push(0, 0, 0, 0, 0);
-      this.runs.push(k, fg, bg, ext, url);
-      this.fg = fg;
-      this.bg = bg;
-      this.ext = ext;
-      this.url = url;
+    return this;
+  }
+
+  private style(k: number, fg: number, bg: number, ext: number, url: number): void {
+    if (this.runs.length === 0 && k > 0) this.runs.push(0, 0, 0, 0, 0);
+    this.runs.push(k, fg, bg, ext, url);
+    this.fg = fg;
+    this.bg = bg;
+    this.ext = ext;
+    this.url = url;
+  }
+
+  /** `n` empty cells of the default style. */
+  blanks(n: number): void {
+    if (n <= 0) return;
+    this.cached = undefined;
+    if (this.fg || this.bg || this.ext || this.url) this.style(this.cells, 0, 0, 0, 0);
+    this.parts.push(EMPTY.repeat(n));
+    if (this.layout) for (let i = 0; i < n; i++) this.layout.push(PLAIN_CELL);
+    this.cells += n;
+  }
+
+  /** Cells [0, end) of `raw`. */
+  row(raw: RawLine, end: number): void {
+    this.cached = undefined;
+    const d = raw._data;
+    codes.length = 0;
+    for (let x = 0; x < end; x++) {
+      const content = d[x * 3]!;
+      const width = content >>> WIDTH_SHIFT;
+      if (width === 0) continue; // a wide character's right half
+      const fg = d[x * 3 + 1]!;
+      const bg = d[x * 3 + 2]!;
+      if (bg & BG_HAS_EXTENDED) {
+        const e = raw._extendedAttrs[x];
+        const ext = e?._ext ?? 0;
+        const url = e?._urlId ?? 0;
+        if (fg !== this.fg || bg !== this.bg || ext !== this.ext || url !== this.url) this.style(this.cells, fg, bg, ext, url);
+      } else if (fg !== this.fg || bg !== this.bg || this.ext || this.url) this.style(this.cells, fg, bg, 0, 0);
+      const before = codes.length;
+      const cp = content & CODEPOINT_MASK;
+      if (content & IS_COMBINED) {
+        const str = raw._combined[x] ?? "";
+        for (let j = 0; j < str.length; j++) codes.push(str.charCodeAt(j));
+      } else if (cp < 0x10000) codes.push(cp);
+      else codes.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+      const units = codes.length - before;
+      if ((width !== 1 || units !== 1) && !this.layout) this.layout = new Array<number>(this.cells).fill(PLAIN_CELL);
+      this.layout?.push((units << 2) | width);
+      this.cells++;
     }
-    this.chars.push(ch);
-    this.layout.push((ch.length << 2) | width);
-    if (width !== 1 || ch.length !== 1) this.plain = false;
+    this.parts.push(fromCodes(codes));
   }
 
   seal(): Stored {
     if (this.cached && this.cached.cols === this.cols) return this.cached;
-    const text = this.chars.join("");
+    const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join("");
+    if (this.parts.length > 1) this.parts = [text];
     this.cached = {
       text,
-      layout: this.plain ? undefined : String.fromCharCode(...this.layout),
+      layout: this.layout ? fromCodes(this.layout) : undefined,
       runs: this.runs.length ? Uint32Array.from(this.runs) : undefined,
       cols: this.cols,
     };
@@ -123,6 +186,7 @@ export class HistoryStore {
   /** Index of the oldest line still held (lines before it are dropped lazily, in batches). */
   private head = 0;
   private open: OpenLine | undefined;
+  private readonly spare = new OpenLine();
   /** Rows held, counted as captured (the limit's unit). */
   private captured = 0;
   private readonly rowsOf: number[] = [];
@@ -160,29 +224,18 @@ export class HistoryStore {
       // The row before was full: its trailing cells are text, unless a wide character that did
       // not fit left its last one empty (wrapped-lines.ts).
       const gap = d[0]! >>> WIDTH_SHIFT === 2 && open.pad === 1;
-      const fill = gap ? 0 : open.pad;
-      for (let i = 0; i < fill; i++) open.cell(EMPTY, 1, 0, 0, 0, 0);
+      open.blanks(gap ? 0 : open.pad);
     } else {
       this.seal();
-      open = this.open = new OpenLine();
+      open = this.open = this.spare.reset();
     }
-    const pos: HistoryPos = { line: this.firstAbs + this.lines.length - this.head, cell: open.chars.length };
+    const pos: HistoryPos = { line: this.firstAbs + this.lines.length - this.head, cell: open.cells };
     // Trailing cells with no text and the default style say nothing.
     let end = cols;
     while (end > 0 && !(d[(end - 1) * 3]! & HAS_CONTENT) && d[(end - 1) * 3 + 1] === 0 && d[(end - 1) * 3 + 2] === 0) end--;
     // A wide character's right half is part of it, not a trailing blank.
     if (end > 0 && end < cols && d[(end - 1) * 3]! >>> WIDTH_SHIFT === 2) end++;
-    for (let x = 0; x < end; x++) {
-      const content = d[x * 3]!;
-      const width = content >>> WIDTH_SHIFT;
-      if (width === 0) continue; // a wide character's right half
-      const cp = content & CODEPOINT_MASK;
-      const ch = content & IS_COMBINED ? (raw._combined[x] ?? "") : cp ? String.fromCodePoint(cp) : EMPTY;
-      const fg = d[x * 3 + 1]!;
-      const bg = d[x * 3 + 2]!;
-      const e = bg & BG_HAS_EXTENDED ? raw._extendedAttrs[x] : undefined;
-      open.cell(ch, width, fg, bg, e?._ext ?? 0, e?._urlId ?? 0);
-    }
+    open.row(raw, end);
     open.pad = cols - end;
     open.cols = cols;
     open.rows++;
