@@ -1,16 +1,13 @@
 // run_command, ws keys --list, mouse, copy mode and keys.toml, through a real
 // terminal (tmux) attached to a real server.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Conn, wsArgv } from "./harness";
 import { serverWithTmux } from "./tmux-driver";
 
 const WS = wsArgv().join(" ");
 const { s: server, tmux } = serverWithTmux();
 // keys.toml is in place before the server starts (in serverWithTmux's beforeAll).
-mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-writeFileSync(join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), '[keys]\n"v" = "split-right"\n"y" = "no-such-command"\n');
+server.writeKeys('[keys]\n"v" = "split-right"\n"y" = "no-such-command"\n');
 
 beforeAll(async () => {
   await tmux.open("ws", `${WS} attach; sleep 3600`, 120, 40);

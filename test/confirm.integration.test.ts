@@ -2,7 +2,7 @@
 // other key cancels. A person at a real terminal (tmux) attached to a real server; keys.toml
 // `confirm = false` makes them immediate again; run_command, being explicit, never asks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 import { Tmux, PREFIX, attachCommand, statusLine } from "./tmux-driver";
@@ -114,8 +114,7 @@ describe("with keys.toml confirm = false", () => {
   let tmux: Tmux;
   beforeAll(async () => {
     server = new TestServer();
-    mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-    writeFileSync(join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), "confirm = false\n");
+    server.writeKeys("confirm = false\n");
     await server.start();
     tmux = new Tmux(server.env);
   });

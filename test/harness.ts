@@ -1,7 +1,7 @@
 // Test harness: a real ws daemon on a private socket directory, real shells in real PTYs, and
 // the real socket. Everything waits on conditions with deadlines, never on fixed sleeps.
 import { afterAll, beforeAll } from "bun:test";
-import { mkdtempSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, chmodSync, existsSync, readFileSync, rmSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { WorkspaceInfo } from "../src/model/views";
@@ -96,6 +96,15 @@ export class TestServer {
     const r = await this.run(args, opts);
     if (r.code !== 0) throw new Error(`ws ${args.join(" ")} exited ${r.code}: ${r.stderr || r.stdout}`);
     return r.stdout;
+  }
+
+  /** Write this server's keys.toml (before start, or before a ws config reload); returns its path. */
+  writeKeys(toml: string): string {
+    const dir = join(this.env.XDG_CONFIG_HOME!, "ws");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "keys.toml");
+    writeFileSync(file, toml);
+    return file;
   }
 
   async start(): Promise<this> {

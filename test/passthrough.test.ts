@@ -3,8 +3,6 @@
 // only when keys.toml says so, and the focused pane's cursor colour (OSC 12). Real daemons, real
 // programs, the bytes an attach client receives.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { OuterTerminal } from "./outer-terminal";
@@ -14,10 +12,7 @@ const withoutOsc = (s: string) => s.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, 
 
 async function server(keys?: string): Promise<TestServer> {
   const s = new TestServer();
-  if (keys !== undefined) {
-    mkdirSync(join(s.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-    writeFileSync(join(s.env.XDG_CONFIG_HOME!, "ws", "keys.toml"), keys);
-  }
+  if (keys !== undefined) s.writeKeys(keys);
   return s.start();
 }
 

@@ -2,7 +2,7 @@
 // dashboard's names and the habit traps, pressed as a person would: `ws attach` in a real tmux,
 // attached to a real server, real shells.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 import { Tmux, attachCommand, statusLine } from "./tmux-driver";
@@ -241,9 +241,7 @@ describe("keys.toml: prefix, status line, bound command lines, reload", () => {
   let file: string;
   beforeAll(async () => {
     server = new TestServer();
-    mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-    file = join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml");
-    writeFileSync(file, 'prefix = "C-b"\n[keys]\n"v" = "split --right --size 48"\n"e" = "layout select even-horizontal"\n');
+    file = server.writeKeys('prefix = "C-b"\n[keys]\n"v" = "split --right --size 48"\n"e" = "layout select even-horizontal"\n');
     await server.start();
     tmux = new Tmux(server.env);
     await tmux.open("b", attachCommand(), 120, 40);

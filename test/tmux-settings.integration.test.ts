@@ -3,7 +3,7 @@
 // renumber-windows = "off" (a tab keeps its number), mode-keys (copy mode's vi or emacs keys); and
 // ws config import-tmux writing keys.toml from a tmux.conf that the server then runs on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TestServer, waitFor } from "./harness";
 import { Tmux, attachCommand, statusLine } from "./tmux-driver";
@@ -17,9 +17,7 @@ describe("keys.toml settings with tmux's names", () => {
   let file: string;
   beforeAll(async () => {
     server = new TestServer();
-    mkdirSync(join(server.env.XDG_CONFIG_HOME!, "ws"), { recursive: true });
-    file = join(server.env.XDG_CONFIG_HOME!, "ws", "keys.toml");
-    writeFileSync(file, 'status = "off"\n');
+    file = server.writeKeys('status = "off"\n');
     await server.start();
     tmux = new Tmux(server.env);
     await tmux.open("s", attachCommand(), 100, 30);
