@@ -113,22 +113,25 @@ test("ws approval-hook with /dev/zero or an endless pipe: silent, exits 0, stays
 }, 60_000);
 
 test("ws session info with the save replaced by /dev/zero or a FIFO: refused at once, by name", async () => {
-  const save = savePath(s.sock, s.env);
+  // The save of a server name nobody runs: a running server could save over the FIFO or the link
+  // (its periodic save) between the test putting it there and the CLI reading it.
+  const name = "no-server-here";
+  const save = savePath(join(dirname(s.sock), `${name}.sock`), s.env);
   mkdirSync(dirname(save), { recursive: true });
   try {
     rmSync(save, { force: true });
     symlinkSync("/dev/zero", save);
-    let r = await watched('exec "$@"', ["session", "info", "--json"]);
+    let r = await watched('exec "$@"', ["-L", name, "session", "info", "--json"]);
     expectSmallAndInTime(r);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain("file_refused");
     expect(r.stdout + r.stderr).toContain("character device");
     rmSync(save);
-    r = await watched('exec "$@"', ["session", "info", "--json"]);
+    r = await watched('exec "$@"', ["-L", name, "session", "info", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ type: "session_info", exists: false });
     expect(Bun.spawnSync(["mkfifo", save]).exitCode).toBe(0);
-    r = await watched('exec "$@"', ["session", "info"]);
+    r = await watched('exec "$@"', ["-L", name, "session", "info"]);
     expectSmallAndInTime(r);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("is not a regular file (a FIFO)");

@@ -79,7 +79,7 @@ test("bash: commands, subcommands and flags come from the command table", () => 
 }, 30_000);
 
 test("dynamic values come from the running server, and nothing when none runs", async () => {
-  expect(bashComplete("pane", "send", "")).toEqual(["--enter", "--help"]);
+  expect(bashComplete("pane", "send", "")).toEqual(["--enter", "--wait-output", "--timeout", "--help"]);
   const quiet = await s.run(["completion", "--values", "pane"]);
   expect(quiet).toEqual({ code: 0, stdout: "", stderr: "" });
   // Nothing, and no server started to answer (how fast is not a test's to time).
@@ -90,7 +90,7 @@ test("dynamic values come from the running server, and nothing when none runs", 
   await s.ok(["tab", "new", "--workspace", "Games", "--name", "Build"]);
   const panes = JSON.parse(await s.ok(["--json", "pane", "list"])).panes as { pane: number }[];
   expect(panes.length).toBe(3);
-  expect(bashComplete("pane", "send", "").sort()).toEqual(["--enter", "--help", ...panes.map((p) => String(p.pane))].sort());
+  expect(bashComplete("pane", "send", "").sort()).toEqual(["--enter", "--wait-output", "--timeout", "--help", ...panes.map((p) => String(p.pane))].sort());
   expect(bashComplete("workspace", "focus", "G")).toEqual(["Games"]);
   expect(bashComplete("tab", "new", "--workspace", "")).toEqual(["main", "Games"]);
   expect(bashComplete("tab", "close", "B")).toEqual(["Build"]);

@@ -34,8 +34,9 @@ test("ws pane resize moves the split; ws pane zoom toggles; ws pane swap trades 
   await s.ok(["pane", "swap", String(left), String(right)]);
   expect((await layout()).panes).toEqual([right, left]);
 
+  // A bad argument is a usage error (exit 2), wherever it is found (docs/cli.md's table).
   const bad = await s.run(["pane", "resize", String(left), "sideways"]);
-  expect(bad.code).toBe(1);
+  expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("sideways");
 });
 
@@ -60,6 +61,6 @@ test("ws layout export prints the tree; ws layout apply builds it again from a f
   expect(notJson.code).toBe(1);
   expect(notJson.stderr).toContain("stdin is not JSON");
   const badTree = await s.run(["layout", "apply", "-"], { stdin: '{"type":"split"}' });
-  expect(badTree.code).toBe(1);
+  expect(badTree.code).toBe(2);
   expect((await s.run(["layout", "apply"])).code).toBe(2);
 });

@@ -199,7 +199,7 @@ test("ws open refuses a location with a control character, before it reaches any
   for (const [location, code] of [[`${s.root}/d/cr\rx.txt`, "U+000D"], [`${s.root}/d/nl\nx.txt`, "U+000A"], [`${s.root}/d/esc\x1b[2Jx.txt:3`, "U+001B"], [`${s.root}/d/c1\u009bx.txt`, "U+009B"], [`${s.root}/d/del\x7f.txt`, "U+007F"]] as const) {
     const began = performance.now();
     const r = await ws(["open", location], { env: { WS_PANE_ID: String(pane) } });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`holds a control character (${code}`);
     expect(performance.now() - began).toBeLessThan(5000); // refused before asking the (stalled) Neovim
   }

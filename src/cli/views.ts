@@ -136,6 +136,8 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
   saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
   wait: (r) => {
+    // pane send without --wait-output answers a plain ok: nothing to print.
+    if (r.condition === undefined) return "";
     switch (r.condition) {
       case "output":
         return String(r.match);
