@@ -112,7 +112,12 @@ export class TestServer {
     // `ws start` returns once the socket takes connections; the server writes its info file (its
     // pid) just after binding, and a busy machine can run this test first. (A test that moves the
     // socket elsewhere, by -L or the environment, finds it itself.)
-    if (existsSync(this.sock)) await waitFor("the server's info file", () => this.daemonPid());
+    // A server killed with -9 leaves its info file: wait for one naming a live process.
+    if (existsSync(this.sock))
+      await waitFor("the server's info file", () => {
+        const pid = this.daemonPid();
+        return pid !== undefined && processAlive(pid);
+      });
     return this;
   }
 

@@ -5,6 +5,8 @@
 // Lines are wrapped again at the width the rows are asked at, as tmux re-wraps its history on a
 // resize. Rows read back are real xterm rows (made when asked for), so everything that reads a
 // row reads these exactly as it reads xterm's own.
+// One piece: encoding a row, re-wrapping a line and making rows back all read the same packed
+// layout of xterm's cell words below; apart, each would restate it.
 // Internal API: xterm's BufferLine words (content = codepoint | combined flag | width << 22, fg,
 // bg with the "has extended attributes" flag) and its row and cell classes.
 import type { IBufferLine, Terminal } from "@xterm/headless";
