@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import type { ApprovalRow, Replies } from "./replies";
-import { attachTerminal } from "./outer-terminal";
+import { attachTerminal, openDashboard } from "./outer-terminal";
 
 const AGENT = join(ROOT, "test/fixtures/approval-agent.ts");
 let s: TestServer;
@@ -47,15 +47,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     await waitFor("both requests", async () => (await inbox()).length === 2, 20000);
     await waitFor("the status line count", async () => (await c.screen()).at(-1)!.includes("? 2 need you"), 20000);
 
-    const openDashboard = async () => {
-      c.key(" ", "CONTROL");
-      c.key("a");
-      return waitFor("the Dashboard", async () => {
-        const lines = await c.screen();
-        return lines.some((l) => l.includes("Dashboard")) && lines.some((l) => l.includes("Needs you")) ? lines : undefined;
-      }, 20000);
-    };
-    const dash = await openDashboard();
+    const dash = await openDashboard(c);
     const at = dash.findIndex((l) => l.includes("Needs you"));
     expect(dash[at + 1]).toMatch(/claude .*\(pane 1\)\s+Bash: npm publish/);
     expect(dash[at + 2]).toMatch(new RegExp(`claude .*second \\(pane ${pane2}\\)\\s+Bash: git push --force`));
@@ -65,7 +57,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     expect(await first).toBe("DECISION allow");
     await waitFor("the count to drop", async () => (await c.screen()).at(-1)!.includes("? 1 needs you"), 20000);
 
-    await openDashboard();
+    await openDashboard(c);
     c.key("n"); // asks for a reason on the status line
     await waitFor("the reason prompt", async () => (await c.screen()).at(-1)!.includes("deny: reason"), 20000);
     for (const ch of "not today") c.key(ch);
@@ -88,7 +80,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     await waitFor("prefix g to go to pane 1", () => activeTabHas(1), 20000);
     await s.v6({ type: "pane_focus", pane: pane2 });
     await waitFor("the second tab on screen again", () => activeTabHas(pane2));
-    await openDashboard();
+    await openDashboard(c);
     c.key("Enter"); // the selection starts on the Needs you row
     await waitFor("Enter to go to pane 1", () => activeTabHas(1), 20000);
     await s.ok(["deny", String(row.id)]);
@@ -98,7 +90,7 @@ test("Needs you: the status line counts, the Dashboard lists them first, y allow
     // hook request) is listed there too, with its text.
     const asker = (await s.request({ v: 2, type: "tab_new", name: "asker", cwd: s.root, command: ["bash", join(ROOT, "test/fixtures/stand-in-agent.sh"), "SessionStart", "Permission"] })).pane as number;
     await waitFor("the asker blocked", async () => (await s.v6({ type: "dashboard" })).agents.some((a) => a.pane === asker && a.status === "blocked"), 20000);
-    const withQuestion = await openDashboard();
+    const withQuestion = await openDashboard(c);
     const q = withQuestion.findIndex((l) => l.includes("Needs you"));
     expect(withQuestion[q + 1]).toMatch(new RegExp(`\\(pane ${asker}\\)\\s+Claude needs your permission to use Bash`));
     c.key("q");

@@ -5,7 +5,7 @@
 // whose asker goes leaves the inbox.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Conn, standInAgentServer, type TestServer, waitFor } from "./harness";
-import { attachTerminal } from "./outer-terminal";
+import { attachTerminal, openDashboard } from "./outer-terminal";
 
 interface QuestionRow {
   id: number;
@@ -112,15 +112,7 @@ test("on the attached terminal: the status line counts it, the Dashboard lists i
     await type(`clear; A=$(${ws} ask "Merge now?" --choice yes --choice no); echo "rc=$? got=[$A]"`);
     await waitQuestions(1);
     await waitFor("the status line count", async () => (await c.screen()).at(-1)!.includes("? 1 needs you"), 20_000);
-    const openDashboard = async () => {
-      c.key(" ", "CONTROL");
-      c.key("a");
-      return waitFor("the Dashboard", async () => {
-        const lines = await c.screen();
-        return lines.some((l) => l.includes("Dashboard")) && lines.some((l) => l.includes("Needs you")) ? lines : undefined;
-      }, 20_000);
-    };
-    const dash = await openDashboard();
+    const dash = await openDashboard(c);
     const at = dash.findIndex((l) => l.includes("Needs you"));
     expect(dash[at + 1]).toMatch(new RegExp(`asker \\(pane ${pane}\\) asks: Merge now\\?\\s+\\[1 yes  2 no\\]`));
     c.key("2");
@@ -129,7 +121,7 @@ test("on the attached terminal: the status line counts it, the Dashboard lists i
 
     await type(`clear; A=$(${ws} ask "Commit message?"); echo "rc=$? got=[$A]"`);
     await waitQuestions(1);
-    await openDashboard();
+    await openDashboard(c);
     c.key("Enter");
     await waitFor("the answer prompt", async () => (await c.screen()).at(-1)!.includes("answer question"), 20_000);
     for (const ch of "fix the login") c.key(ch);

@@ -3,6 +3,7 @@
 // test reads the screen the person would see, not ws's idea of it.
 import { Terminal } from "@xterm/headless";
 import { useModernWidths } from "../src/model/emulator-unicode";
+import { waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
 
 export class OuterTerminal {
@@ -57,4 +58,15 @@ export async function attachTerminal(sock: string, cols: number, rows: number) {
     key: (char: string, modifiers = "") => client.send({ Key: { code: char === "Enter" ? "Enter" : { Char: char }, modifiers, kind: "Press", state: "" } }),
     close: () => client.close(),
   };
+}
+
+/** Open the Dashboard as a person does (prefix, then a) and wait until it shows its Needs you rows;
+ * the screen's lines then. */
+export function openDashboard(c: Pick<Awaited<ReturnType<typeof attachTerminal>>, "key" | "screen">): Promise<string[]> {
+  c.key(" ", "CONTROL");
+  c.key("a");
+  return waitFor("the Dashboard", async () => {
+    const lines = await c.screen();
+    return lines.some((l) => l.includes("Dashboard")) && lines.some((l) => l.includes("Needs you")) ? lines : undefined;
+  }, 20_000);
 }
