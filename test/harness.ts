@@ -108,7 +108,9 @@ export class TestServer {
   }
 
   async start(): Promise<this> {
-    await this.ok(["start"]);
+    const r = await this.run(["start"]);
+    if (r.code !== 0) throw new Error(`ws start exited ${r.code}: ${r.stderr || r.stdout}`);
+    const said = (r.stdout + r.stderr).trim() || "(nothing)";
     // `ws start` returns once the socket takes connections; the server writes its info file (its
     // pid) just after binding, and a busy machine can run this test first. (A test that moves the
     // socket elsewhere, by -L or the environment, finds it itself.)
@@ -117,8 +119,20 @@ export class TestServer {
       await waitFor("the server's info file", () => {
         const pid = this.daemonPid();
         return pid !== undefined && processAlive(pid);
+      }).catch((e: Error) => {
+        // What the server said is the only witness of why it went (kept for a failure under load).
+        throw new Error(`${e.message}\nws start said: ${said}\nserver log (last lines):\n${this.serverLogTail()}`);
       });
     return this;
+  }
+
+  /** The last lines of this server's log (its state dir), for a failure's message. */
+  serverLogTail(lines = 40): string {
+    try {
+      return readFileSync(join(this.env.XDG_STATE_HOME!, "ws", `${this.name ?? "default"}.log`), "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    } catch (e) {
+      return `(no log: ${(e as Error).message})`;
+    }
   }
 
   /** One message on one connection; the reply line parsed (both styles). `T` is the shape the
@@ -193,9 +207,13 @@ export class TestServer {
   /** Stop the daemon, politely and then for certain: a test must never leave one running. */
   async stop(): Promise<void> {
     const pid = this.daemonPid();
+    let refused = true;
     try {
-      await this.run(["kill-server"]);
+      refused = (await this.run(["kill-server"])).code !== 0;
     } catch {}
+    // A server kill-server can't reach (a test broke its socket's directory, stopped or killed it)
+    // is told by signal, rather than waited for.
+    if (pid !== undefined && refused && processAlive(pid)) process.kill(pid, "SIGTERM");
     if (pid !== undefined) {
       const deadline = Date.now() + 5000;
       while (processAlive(pid) && Date.now() < deadline) await Bun.sleep(20);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sanitizeName, socketDir, socketPath } from "../src/paths";
 import { TestServer, processAlive, waitFor } from "./harness";
+import { processesCarrying } from "./processes";
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -117,6 +118,17 @@ describe("a real server", () => {
     await waitFor("the daemon to die", () => !processAlive(pid2));
     await s.start();
     expect((await s.list())[0]!.tabs[0]!.panes).toEqual([1]);
+  });
+
+  test("a server that fails after binding its socket leaves no socket, no info file and no pane, and ws start says so", async () => {
+    const s = server({ env: { WS_TEST_FAULTS: "start" } });
+    const r = await s.run(["start"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("failed while starting");
+    expect(existsSync(s.sock)).toBe(false);
+    expect(existsSync(s.sock.replace(/\.sock$/, ".info.json"))).toBe(false);
+    // Its first pane's shell went with it.
+    await waitFor("the failed server's shell to end", () => processesCarrying(`XDG_RUNTIME_DIR=${s.root}`).length === 0);
   });
 
   test("doctor reports wrong modes and a build mismatch", async () => {

@@ -64,7 +64,9 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   let logSize = logStart;
   let looked = 0;
   while (Date.now() < deadline) {
-    if ((await probeSocket(path, 200)) === "live") {
+    // Up means taking connections and having written its info file (its last step of starting):
+    // a server that bound its socket and then failed is not taken for started.
+    if ((await probeSocket(path, 200)) === "live" && infoNames(path, proc.pid)) {
       // A server that found its log over the cap started it afresh (src/log.ts): read it all.
       const said = printStartWarnings(log, fileSize(log) < logStart ? 0 : logStart);
       if (said) opts.onRestored?.(said);
@@ -101,6 +103,15 @@ function noteTmuxConfOnce(): void {
     return; // another start said it, or nowhere to remember it: say nothing rather than every time
   }
   printError(`ws: ws doesn't read ${conf}; ws config import-tmux writes keys.toml from it (the prefix, binds, mouse, mode-keys, history-limit, status; docs/keys.md)`);
+}
+
+/** Whether the info file beside the socket names process `pid`. */
+function infoNames(path: string, pid: number): boolean {
+  try {
+    return JSON.parse(readTextFile(path.replace(/\.sock$/, "") + ".info.json", INFO_MAX)).pid === pid;
+  } catch {
+    return false;
+  }
 }
 
 /** However long a restore keeps making progress, ws start gives up after this. */

@@ -23,7 +23,7 @@ import type { Feature, FeatureHost } from "../features/feature";
 import { Control } from "../features/control";
 import { Services, type TmuxLineService } from "../features/services";
 import type { Connection } from "../protocol/connection";
-import { installTestFaults, testFaultsWanted } from "./test-faults";
+import { failAtStartForTests, installTestFaults, testFaultsWanted } from "./test-faults";
 
 /** Errors nothing caught that are logged whole in one minute; past this they are only counted. */
 export const MAX_FAULT_LOGS = 20;
@@ -140,6 +140,7 @@ export class Daemon implements FeatureHost {
     if (state === "stale") {
       this.log.info(`removing stale socket ${path} (left by a server that crashed)`);
       removeIfPresent(path);
+      removeIfPresent(infoPath(path));
     }
     this.features = await Promise.all(FEATURES.map((load) => load()));
     // Made before any pane starts: each pane's own socket is bound before its program runs (a box
@@ -173,8 +174,28 @@ export class Daemon implements FeatureHost {
     } finally {
       process.umask(oldMask);
     }
-    chmodSync(path, 0o600);
-    writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
+    try {
+      chmodSync(path, 0o600);
+      this.afterBind();
+      for (const f of this.features) await f.start?.(this);
+      failAtStartForTests();
+      // Written last: `ws start` and doctor take an info file naming this process as a server that
+      // is up, so one that fails on the way (below) never looks started.
+      writeFileSync(infoPath(path), JSON.stringify({ pid: process.pid, build: BUILD, version: WS_VERSION, boot_id: this.bootId, started: this.startedAt }) + "\n", { mode: 0o600 });
+    } catch (e) {
+      // Bound but not started: leave no socket for the next start to take as live, and no panes.
+      this.listener?.stop(true);
+      this.paneSockets.closeAll();
+      removeIfPresent(path);
+      removeIfPresent(infoPath(path));
+      this.session.killAll("SIGHUP");
+      throw new ServerStartError(`the server failed while starting on ${path}: ${(e as Error).message}`);
+    }
+    this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
+  }
+
+  /** Signals and last-resort error handlers, once the socket is bound. */
+  private afterBind(): void {
     // A signal (logout, reboot, Ctrl-C on `ws server`) is not a person closing their panes: keep
     // the session, as shutdown_keep does. Only `shutdown` (ws kill-server) and the last pane
     // exiting end it.
@@ -183,8 +204,6 @@ export class Daemon implements FeatureHost {
     // would go with it. Each loop guards its own turn; this is what catches the rest.
     process.on("uncaughtException", this.onUncaught);
     process.on("unhandledRejection", this.onUnhandled);
-    for (const f of this.features) await f.start?.(this);
-    this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
   }
 
   /**

@@ -17,6 +17,12 @@ export function testFaultsWanted(): boolean {
 
 const fault = (what: string) => new Error(`test fault: ${what}`);
 
+/** WS_TEST_FAULTS=start: the server fails at the end of starting, after binding its socket and
+ * starting its panes (test/socket-rules.test.ts: it must leave nothing that looks started). */
+export function failAtStartForTests(): void {
+  if (process.env.WS_TEST_FAULTS === "start") throw fault("the server failed after binding its socket");
+}
+
 /** Installed first on the bus, so the listener that throws runs before every other one. */
 export function installTestFaults(session: Session): void {
   session.bus.on((e) => {
