@@ -74,18 +74,8 @@ mkdir -p "$share/man/man1"
 install -m 0644 dist/ws.1 "$share/man/man1/ws.1"
 say "man page: $share/man/man1/ws.1"
 if [ "$completions" = 1 ]; then
-  for shell in bash zsh fish; do
-    case "$shell" in
-      bash) dir="$share/bash-completion/completions"; name=ws ;;
-      zsh) dir="$share/zsh/site-functions"; name=_ws ;;
-      fish) dir="$share/fish/vendor_completions.d"; name=ws.fish ;;
-    esac
-    mkdir -p "$dir"
-    dist/ws completion "$shell" >"$dir/$name.tmp" && mv -f "$dir/$name.tmp" "$dir/$name"
-    say "$shell completions: $dir/$name"
-  done
-  [ "$prefix" = "$HOME/.local" ] || say "bash and fish look for completions under ~/.local/share; for this prefix, add $share to XDG_DATA_DIRS"
-  say "zsh: add  fpath=($share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc"
+  # ws itself knows where each shell looks (one rule for both installers).
+  dist/ws completion --install "$prefix" 2>&1 | while IFS= read -r line; do say "$line"; done || say "could not write every completion script (ws completion SHELL prints one)"
 fi
 
 # A Bun found off the PATH (a private copy, or npm's global bin not on the PATH): linked beside ws,

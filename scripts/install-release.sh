@@ -148,24 +148,8 @@ else
 fi
 
 if [ "$completions" = 1 ]; then
-  share="$prefix/share"
-  for shell in bash zsh fish; do
-    case "$shell" in
-      bash) dir="$share/bash-completion/completions"; name=ws ;;
-      zsh) dir="$share/zsh/site-functions"; name=_ws ;;
-      fish) dir="$share/fish/vendor_completions.d"; name=ws.fish ;;
-    esac
-    if mkdir -p "$dir" && "$bindir/ws" completion "$shell" >"$tmp/$name" && mv -f "$tmp/$name" "$dir/$name"; then
-      say "$shell completions: $dir/$name"
-    else
-      say "could not write $shell completions to $dir (ws completion $shell prints them)"
-    fi
-  done
-  case "$prefix" in
-    "$HOME/.local") ;;
-    *) say "bash and fish look for completions under ~/.local/share; for this prefix, add $share to XDG_DATA_DIRS" ;;
-  esac
-  say "zsh: add  fpath=($share/zsh/site-functions \$fpath)  before compinit in ~/.zshrc"
+  # ws itself knows where each shell looks (one rule for both installers).
+  "$bindir/ws" completion --install "$prefix" 2>&1 | while IFS= read -r line; do say "$line"; done
 fi
 
 case ":$PATH:" in

@@ -1,7 +1,7 @@
 // ws completion bash|zsh|fish: loaded in real shells, completing from the command table, with
 // dynamic values from a real running server (and nothing, quickly, when none runs).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandJsonByPath } from "../src/cli/message-table";
@@ -60,7 +60,7 @@ test("bash: commands, subcommands and flags come from the command table", () => 
   const flags = split.params.filter((p) => p.flag).map((p) => (p.flag!.length === 1 ? `-${p.flag}` : `--${p.flag}`));
   const globalsAfter = GLOBALS.flatMap((g) => g.flags).filter((f) => !["--help", "-h", "--version", "-v"].includes(f));
   expect(bashComplete("split", "-").sort()).toEqual([...flags, "--help", ...globalsAfter].sort());
-  expect(bashComplete("completion", "")).toEqual(["--values", "--help", "bash", "zsh", "fish"]);
+  expect(bashComplete("completion", "")).toEqual(["--values", "--install", "--help", "bash", "zsh", "fish"]);
   // Global flags come first and are skipped; their values are not commands.
   expect(bashComplete("-L", "work", "--json", "pa")).toEqual(["pane"]);
   expect(bashComplete("--timeout", "500", "pa")).toEqual(["pane"]);
@@ -135,4 +135,18 @@ test("fish: the script loads and completes through fish's own complete -C", () =
   const p = Bun.spawnSync(["fish", "--no-config", "-c", `source $argv[1]; and complete -C "ws pa"; and complete -C "ws pane re"; and complete -C "ws pane list --ti"`, scripts.fish!], { env: { ...env, HOME: dir }, stderr: "pipe" });
   expect(p.stderr.toString()).toBe("");
   expect(p.stdout.toString().split("\n").filter(Boolean)).toEqual(["pane", "read", "rename", "resize", "respawn", "--timeout"]);
+});
+
+test("ws completion --install PREFIX writes each shell's script where it looks, as ws completion SHELL prints it", async () => {
+  const prefix = join(dir, "prefix");
+  const r = await s.run(["completion", "--install", prefix]);
+  expect(r.code).toBe(0);
+  const placed = { bash: "bash-completion/completions/ws", zsh: "zsh/site-functions/_ws", fish: "fish/vendor_completions.d/ws.fish" };
+  for (const [shell, rel] of Object.entries(placed)) {
+    const file = join(prefix, "share", rel);
+    expect(r.stdout).toContain(`${shell} completions: ${file}`);
+    expect(readFileSync(file, "utf8")).toBe(readFileSync(scripts[shell]!, "utf8"));
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+  }
+  expect(r.stdout).toContain(`add ${join(prefix, "share")} to XDG_DATA_DIRS`);
 });

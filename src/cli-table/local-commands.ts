@@ -154,6 +154,7 @@ export const LOCAL_COMMANDS: Command[] = [
     params: [
       { ...arg("shell", "The shell"), accepted: ["bash", "zsh", "fish"] },
       flag("values", "string", "Print instead the values offered for KIND (pane, workspace, tab, tab-id, template, project, host), one a line; nothing when no server answers"),
+      flag("install", "string", "Write the scripts of all three shells where each looks under PREFIX/share (bash-completion, zsh's site-functions, fish's vendor_completions.d), as the installers do, and say where"),
     ],
     run: "completion",
   },

@@ -4,7 +4,10 @@
 // Values only the server knows (panes, workspaces, tabs) and local lists (templates, projects,
 // hosts) come from `ws completion --values KIND`, which prints nothing, fast, when no server runs.
 import { commandJsonByPath } from "./message-table" with { type: "macro" };
-import { CliError, print, sock } from "./common";
+import { CliError, print, printError, sock } from "./common";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { writeAtomicSync } from "../write-atomic";
 import type { HandlerInput } from "./handlers";
 import type { Command } from "../cli-table/spec";
 import { quoteSh as q } from "../shell-quote";
@@ -198,7 +201,7 @@ complete -c ws -f -a '(__ws_complete)'
 }
 
 /** The shells ws writes a completion script for. */
-const SHELLS = ["bash", "zsh", "fish"];
+const SHELLS = ["bash", "zsh", "fish"] as const;
 
 /** The servers whose sockets are in this user's socket directory (`ws -L NAME`), by name. */
 async function serverNames(): Promise<string[]> {
@@ -251,6 +254,37 @@ export async function values(kind: string): Promise<string[]> {
   return [];
 }
 
+/** Where each shell looks for ws's completions under a prefix's share directory. */
+const INSTALLED_AS: Record<(typeof SHELLS)[number], string> = {
+  bash: "bash-completion/completions/ws",
+  zsh: "zsh/site-functions/_ws",
+  fish: "fish/vendor_completions.d/ws.fish",
+};
+
+/** The one place the installers' completions go (install.sh, scripts/install-release.sh): each
+ * script written whole (a temporary file renamed), then where it went and what a shell needs. */
+function installScripts(prefix: string): void {
+  const share = join(resolve(prefix), "share");
+  const table = Object.values(commandJsonByPath()).map((json) => JSON.parse(json) as Command);
+  const scripts = { bash: bashScript, zsh: zshScript, fish: fishScript };
+  let failed = 0;
+  for (const shell of SHELLS) {
+    const file = join(share, INSTALLED_AS[shell]);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeAtomicSync(file, `${scripts[shell](table).trimEnd()}\n`, { mode: 0o644 });
+      print(`${shell} completions: ${file}`);
+    } catch (e) {
+      failed++;
+      printError(`ws: could not write ${shell} completions to ${file}: ${(e as Error).message} (ws completion ${shell} prints them)`);
+    }
+  }
+  const home = process.env.HOME;
+  if (!home || resolve(prefix) !== join(home, ".local")) print(`bash and fish look for completions under ~/.local/share; for this prefix, add ${share} to XDG_DATA_DIRS`);
+  print(`zsh: add  fpath=(${join(share, "zsh/site-functions")} $fpath)  before compinit in ~/.zshrc`);
+  if (failed) throw new CliError(`${failed} of ${SHELLS.length} completion scripts could not be written`, 1);
+}
+
 export async function completion({ fields }: HandlerInput): Promise<void> {
   if (fields.values !== undefined) {
     const kind = String(fields.values);
@@ -259,8 +293,9 @@ export async function completion({ fields }: HandlerInput): Promise<void> {
     if (out.length) print(out.join("\n"));
     return;
   }
+  if (fields.install !== undefined) return installScripts(String(fields.install));
   const shell = fields.shell;
-  if (shell !== undefined && !SHELLS.includes(String(shell)))
+  if (shell !== undefined && !(SHELLS as readonly string[]).includes(String(shell)))
     throw new CliError(`ws completion has no script for ${String(shell)}: it knows ${SHELLS.slice(0, -1).join(", ")} and ${SHELLS.at(-1)} (ws completion bash > ~/.local/share/bash-completion/completions/ws)`, 2, "usage");
   // The table --help reads (a macro: made when ws is built; this module is loaded only here).
   const table = Object.values(commandJsonByPath()).map((json) => JSON.parse(json) as Command);
