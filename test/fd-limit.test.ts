@@ -3,7 +3,7 @@
 // limit in the hint), keeps room for connections, and never spins on a failing `accept`. A real
 // daemon started under `prlimit` with a low hard limit, real panes, the real socket.
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { Conn, TestServer, waitFor, wsArgv } from "./harness";
 import type { AnyReply } from "./replies";
 
@@ -11,6 +11,14 @@ const servers: TestServer[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
 }, 60_000);
+
+/** Descriptors a pane holds in a server `ws start` started: its PTY master and its own socket. */
+const FDS_PER_PANE = 2;
+
+/** Descriptors `pid` has open now. */
+function openFds(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
 
 /** `ws start` with the descriptor limits `soft:hard` (the daemon inherits them). */
 async function startLimited(soft: number, hard: number): Promise<TestServer> {
@@ -48,8 +56,26 @@ test("the soft limit is raised to the hard one at start", async () => {
   expect(openFileLimits(s.daemonPid()!)).toEqual({ soft: 512, hard: 512 });
 }, 60_000);
 
+test("a pane holds its PTY master and its socket: N more panes are N times that many more descriptors", async () => {
+  const s = await startLimited(1024, 4096);
+  const pid = s.daemonPid()!;
+  const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)));
+  const before = openFds(pid);
+  const made: number[] = [];
+  for (let i = 0; i < 20; i++) made.push((await s.call({ type: "tab_new", command: ["cat"] })).pane as number);
+  expect((await panes()).length).toBe(21);
+  // Nothing short-lived is open between requests; a pidfd per process would make it 3 a pane.
+  await waitFor("the daemon's descriptors to settle", () => openFds(pid) - before === 20 * FDS_PER_PANE || undefined, 5000);
+  // Each pane types and reads through its one master.
+  await s.v6({ type: "pane_send", pane: made[7]!, text: "fd-check", enter: true });
+  await s.waitScreen(made[7]!, "fd-check\nfd-check", 10_000);
+  // Closed, they leave nothing open.
+  for (const p of made) await s.v6({ type: "pane_close", pane: p });
+  await waitFor("the closed panes' descriptors to be closed", () => openFds(pid) === before || undefined, 10_000);
+}, 60_000);
+
 test("out of descriptors: panes are refused with resource_exhausted, connections still served, no spinning", async () => {
-  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 24 panes (4 each).
+  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 96 for panes.
   const s = await startLimited(192, 192);
   const pid = s.daemonPid()!;
   // Panes until the descriptors are spoken for: each refused one says why, with the limit.
@@ -62,9 +88,9 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   }
   expect(refusal).toBeDefined();
   expect(refusal?.code).toBe("resource_exhausted");
-  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 24 });
+  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 96 / FDS_PER_PANE });
   expect(refusal?.message).toContain("RLIMIT_NOFILE");
-  expect(made).toBe(23);
+  expect(made).toBe(96 / FDS_PER_PANE - 1);
   // The refusal left nothing behind: the panes made are all there is.
   const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)).length);
   expect(await panes()).toBe(made + 1);

@@ -15,6 +15,7 @@ import { savePath } from "../features/persistence/store";
 import { serverLogPath, wsDir } from "../xdg-dirs";
 import { processStateSync } from "../platform";
 import { selfArgv } from "../paths";
+import { ONE_REAPER_ENV } from "../model/fd-limit";
 export { selfArgv };
 
 export function stateDir(): string {
@@ -41,6 +42,7 @@ export async function startDaemon(path = sock(), timeoutMs = START_WAIT_MS, comm
   const fd = openSync(log, "a", 0o600);
   const env: Record<string, string | undefined> = { ...process.env, WS_SERVER_SOCKET: path };
   delete env.BUN_BE_BUN;
+  Object.assign(env, ONE_REAPER_ENV);
   const proc = Bun.spawn([...selfArgv(), "server", "--socket-path", path, ...(local ? ["--local"] : []), ...(opts.fresh ? ["--fresh"] : []), ...(command.length ? ["--", ...command] : [])], {
     cwd: process.cwd(),
     env,

@@ -1,6 +1,8 @@
 // The daemon's file descriptors: how many it may open (RLIMIT_NOFILE), raised to the hard limit at
-// start, and how they are shared. Every pane holds 4 (its PTY master, its process, the stream that
-// reads it, and its own listening socket: server/pane-sockets.ts) and every connection 1. Run out, and the kernel refuses the next `accept`: the listening
+// start, and how they are shared. Every pane holds its PTY master (one descriptor, shared with the
+// stream that reads it: pty-libc.ts readMaster), on Linux a pidfd for its process unless Bun reaps
+// children on one thread (ONE_REAPER_ENV), and its own listening socket where it has one
+// (server/pane-sockets.ts); every connection 1. Run out, and the kernel refuses the next `accept`: the listening
 // socket stays readable, the event loop wakes for it again and again (100% CPU), and no client is
 // answered. Bun's listener (usockets) retries such an accept at once and tells JavaScript nothing
 // (no error callback, no backoff: bun PR 32705 is open), so ws can't back off there; it makes sure
@@ -11,8 +13,25 @@ import { fileLimits, openFileCount } from "../platform";
 import type { Limits } from "../platform/sys";
 import { WsError } from "../protocol/errors";
 
-/** Descriptors one pane holds. */
-export const FDS_PER_PANE = 4;
+/** Bun watches each child on Linux through a pidfd of its own (one descriptor a pane, for the
+ * pane's life) unless told to reap them all on one thread; it reads that flag only beside the
+ * garbage collector's level (0 is its default). `ws start` gives the server these; panes don't get them. */
+export const ONE_REAPER_ENV = { BUN_FEATURE_FLAG_FORCE_WAITER_THREAD: "1", BUN_GARBAGE_COLLECTOR_LEVEL: "0" } as const;
+
+/** Whether Bun in this process holds a pidfd for each child it runs. */
+function pidfdPerChild(env: Record<string, string | undefined> = process.env): boolean {
+  return process.platform === "linux" && !env.BUN_FEATURE_FLAG_FORCE_WAITER_THREAD;
+}
+
+/** Descriptors one pane holds: its PTY master, a pidfd where Bun keeps one, its own socket where it has one. */
+export function fdsPerPane(ownSocket = paneSocketsOwnFds): number {
+  return 1 + (pidfdPerChild() ? 1 : 0) + (ownSocket ? 1 : 0);
+}
+/** Whether panes listen on sockets of their own (set by the daemon at start). */
+let paneSocketsOwnFds = true;
+export function setPaneSocketsOwnFds(own: boolean): void {
+  paneSocketsOwnFds = own;
+}
 /** Kept for short-lived files and pipes (saves, git, gh, /proc reads) and refused connections:
  * 128, or an eighth of a small limit. */
 const spareFds = (limit: number) => Math.min(128, Math.floor(limit / 8));
@@ -52,10 +71,11 @@ export function checkFileRoom(n: number, panes: number): void {
   const limit = fileLimit();
   if (!Number.isFinite(limit)) return;
   const keep = connectionShare(limit) + spareFds(limit) + daemonFds(limit);
-  const most = Math.max(0, Math.floor((limit - keep) / FDS_PER_PANE));
-  if (panes + n > most) throw resourceExhausted(limit, `that leaves room for ${most} panes (${FDS_PER_PANE} files each; ${keep} are kept for connections and ws itself)`, most);
+  const each = fdsPerPane();
+  const most = Math.max(0, Math.floor((limit - keep) / each));
+  if (panes + n > most) throw resourceExhausted(limit, `that leaves room for ${most} panes (${each} ${each === 1 ? "file" : "files"} each; ${keep} are kept for connections and ws itself)`, most);
   const open = openFiles();
-  if (open !== undefined && open + n * FDS_PER_PANE + spareFds(limit) > limit) throw resourceExhausted(limit, `${open} are open now`);
+  if (open !== undefined && open + n * each + spareFds(limit) > limit) throw resourceExhausted(limit, `${open} are open now`);
 }
 
 /** The error for a pane the system's limits refuse (also when the kernel said EMFILE or ENFILE). */

@@ -7,7 +7,7 @@
 //    polled while idle), and only when we pull: not pulling is pausing.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { LAUNCH_FLAGS, libc, openPtyPair, setsid, setWindowSize } from "../platform/pty-libc";
+import { LAUNCH_FLAGS, libc, openPtyPair, readMaster, setsid, setWindowSize } from "../platform/pty-libc";
 import { FdWriteQueue } from "./fd-write-queue";
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
@@ -57,18 +57,25 @@ export function spawnNativePty(o: PtyOptions): Pty {
   let drainTimer: Timer | undefined;
   let reportExit!: (code: number | null) => void;
   const exited = new Promise<number | null>((r) => (reportExit = r));
-  const reader = Bun.file(master).stream().getReader();
+  // One descriptor for the master (readMaster): Bun's, which it closes when the stream ends.
+  const { reader, fd, shared } = readMaster(c, master);
+  /** Nothing more may touch `fd`: we let go, or the stream ended (Bun has closed a shared fd, and
+   * its number may already be another file's). */
+  const fdGone = () => released || (shared && eof);
 
   // Input the PTY cannot take yet (the program is not reading) waits here, bounded. A hard error
   // means the slave side is gone: what waited is dropped.
-  const input = new FdWriteQueue(c, master, { retryMs: INPUT_RETRY_MS, limit: INPUT_LIMIT, onError: () => {} });
+  const input = new FdWriteQueue(c, fd, { retryMs: INPUT_RETRY_MS, limit: INPUT_LIMIT, onError: () => {} });
 
   const release = () => {
     if (released) return;
     released = true;
     input.stop();
-    // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close.
-    reader.cancel().catch(() => {}).finally(() => c.close(master));
+    // Bun stops watching the fd when the stream is cancelled; only then is the number ours to close
+    // (a shared one Bun closes itself).
+    reader.cancel().catch(() => {}).finally(() => {
+      if (!shared) c.close(fd);
+    });
   };
 
   // The exit is reported once the program has exited and its output has been read: at EOF, or
@@ -102,7 +109,10 @@ export function spawnNativePty(o: PtyOptions): Pty {
         const chunk = await reader.read().then((r) => r.value, () => undefined);
         if (released) break; // closed meanwhile: the backlog is dropped
         if (chunk) deliver(chunk);
-        else eof = true;
+        else {
+          eof = true;
+          if (shared) input.stop();
+        }
         settle();
       }
     } finally {
@@ -136,10 +146,10 @@ export function spawnNativePty(o: PtyOptions): Pty {
     pid: proc.pid,
     canPause: true,
     write(data) {
-      if (!released) input.write(typeof data === "string" ? Buffer.from(data) : data);
+      if (!fdGone()) input.write(typeof data === "string" ? Buffer.from(data) : data);
     },
     resize(cols, rows) {
-      if (!released) setWindowSize(c, master, Math.max(1, cols), Math.max(1, rows));
+      if (!fdGone()) setWindowSize(c, fd, Math.max(1, cols), Math.max(1, rows));
     },
     pause() {
       paused = true;

@@ -34,6 +34,8 @@ const O_CLOEXEC = 0o2000000;
 const F_GETFL = 3;
 const F_SETFL = 4;
 const TIOCSWINSZ = 0x5414;
+const TIOCGPTN = 0x80045430;
+const F_DUPFD_CLOEXEC = 1030;
 const TCSANOW = 0;
 const EAGAIN = 11;
 const EINTR = 4;
@@ -93,6 +95,31 @@ function setTerminalModes(c: Libc, fd: number): void {
 /** The kernel sends the foreground process group SIGWINCH when the size changes. */
 export function setWindowSize(c: Libc, master: number, cols: number, rows: number): void {
   c.ioctl(master, TIOCSWINSZ, new Uint16Array([rows, cols, 0, 0]));
+}
+
+/**
+ * Read the master as a stream through Bun, holding one descriptor for it, not two. Bun reads a
+ * descriptor through a close-on-exec duplicate of its own (made at once, at the lowest free
+ * number) and closes that duplicate when the stream ends or is cancelled; so ws writes and resizes
+ * through Bun's duplicate and closes its own. `fd` is then not ours to close, nor to use once the
+ * stream has ended (`shared`). Where the duplicate isn't where it should be (another Bun), ws keeps
+ * its own as well: two descriptors, nothing else changes.
+ */
+export function readMaster(c: Libc, master: number): { reader: ReadableStreamDefaultReader<Uint8Array>; fd: number; shared: boolean } {
+  const lowest = c.fcntl(master, F_DUPFD_CLOEXEC, 0);
+  if (lowest >= 0) c.close(lowest);
+  const reader = Bun.file(master).stream().getReader();
+  const pty = ptyNumber(c, master);
+  if (lowest < 0 || lowest === master || pty === undefined || ptyNumber(c, lowest) !== pty) return { reader, fd: master, shared: false };
+  // The same PTY's master at `lowest`: only a duplicate can be (a master is opened once).
+  c.close(master);
+  return { reader, fd: lowest, shared: true };
+}
+
+/** The number of the PTY whose master `fd` is (the N of /dev/pts/N), or undefined when it is none. */
+function ptyNumber(c: Libc, fd: number): number | undefined {
+  const n = new Uint32Array(1);
+  return c.ioctl(fd, TIOCGPTN, n) === 0 ? n[0] : undefined;
 }
 
 /** Write what the PTY takes now: the number of bytes written, 0 when it is full, -1 on a hard error. */
