@@ -91,6 +91,25 @@ export const LOCAL_COMMANDS: Command[] = [
     }),
   ),
   {
+    path: "mcp",
+    summary: "Serve ws to an agent as MCP tools over stdio (what `ws mcp install` has the agent run); each call acts with this pane's grants, never more",
+    params: [{ ...flag("grants", "string", "Act with at most these grants (report, self, workspace, control), below the pane's own"), accepted: ["report", "self", "workspace", "control"] }],
+    run: "mcp",
+  },
+  ...(["install", "uninstall"] as const).map(
+    (action): Command => ({
+      path: `mcp ${action}`,
+      summary: action === "install" ? "Add ws mcp to an agent's MCP servers (as \"ws\")" : "Remove exactly what mcp install added",
+      params: [
+        { ...arg("target", "claude, codex or gemini", true), accepted: ["claude", "codex", "gemini"] },
+        flag("dry-run", "boolean", "Print the change, write nothing"),
+        flag("file", "string", "The config file (default: ~/.claude.json, ~/.codex/config.toml or ~/.gemini/settings.json)"),
+      ],
+      fixed: { action },
+      run: "mcpInstall",
+    }),
+  ),
+  {
     path: "report",
     summary: "Forward an agent hook event (JSON on stdin) to this pane's ws; what agent hooks run",
     params: [arg("event", "The hook's event name"), flag("agent", "string", "claude, codex, …")],

@@ -52,6 +52,8 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   attach: from(attach, "attach"),
   keys: from(attach, "keys"),
   hooks: from(agents, "hooks"),
+  mcp: from(() => import("./mcp-cmds"), "mcp"),
+  mcpInstall: from(() => import("./mcp-cmds"), "mcpInstall"),
   report: from(agents, "report"),
   agentSend: from(agents, "agentSend"),
   approvalHook: from(() => import("./approval-cmds"), "approvalHook"),

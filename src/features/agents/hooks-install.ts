@@ -4,20 +4,12 @@
 // its mode, its owner and (for a symlink) its link.
 
 import { shellWord } from "../../shell-quote";
-import { OwnerNotKept, writeAtomicSync } from "../../write-atomic";
-import { readTextFile } from "../../safe-file";
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  type Stats,
-} from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { editSettingsFile, readJson, SettingsError, writeJsonLike } from "./settings-file";
+
+export { MAX_SETTINGS_BYTES, lineDiff, resolveSettings } from "./settings-file";
 
 export type HookTarget = "claude" | "codex";
 export const TARGETS: HookTarget[] = ["claude", "codex"];
@@ -39,7 +31,7 @@ const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
 export const PERMISSION_EVENT = "PermissionRequest";
 export const PERMISSION_HOOK_TIMEOUT_S = 330;
 
-export class HooksError extends Error {}
+export const HooksError = SettingsError;
 
 export function settingsPath(target: HookTarget, env = process.env): string {
   return target === "claude"
@@ -64,28 +56,6 @@ const isOurClaudeHook = (h: unknown) =>
   !!h && typeof h === "object" && typeof (h as { command?: unknown }).command === "string" && OURS_CLAUDE.test((h as { command: string }).command);
 
 // ---- Claude Code: ~/.claude/settings.json, hooks.EVENT = [{ matcher?, hooks: [{ type, command }] }]
-
-// A settings file of the user's: each field read is checked (typeof, Array.isArray) before it is used.
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of any shape, narrowed where it is read
-function readJson(text: string | null): Record<string, any> {
-  if (text === null || text.trim() === "") return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new HooksError(`settings file is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
-  }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new HooksError("settings file is not a JSON object");
-  // biome-ignore lint/suspicious/noExplicitAny: as readJson's return type
-  return v as Record<string, any>;
-}
-
-/** Write JSON the way the file was written: same indent, same final newline. */
-function writeJsonLike(value: unknown, like: string | null): string {
-  const indent = like ? (/\n([ \t]+)\S/.exec(like)?.[1] ?? "  ") : "  ";
-  const eol = like === null || like.endsWith("\n") ? "\n" : "";
-  return JSON.stringify(value, null, indent) + eol;
-}
 
 /** One hook ws wants in a JSON hooks file: the event, its matcher (if any) and the handler. */
 interface WantedHook {
@@ -249,97 +219,6 @@ export function uninstallCodex(text: string): string {
   return text.slice(0, span.start) + line + text.slice(span.end);
 }
 
-// ---- Files, backups and the command itself
-//
-// The settings file may hold secrets (0600) and may be a symlink a dotfile manager made. So: the
-// file ws changes is the symlink's target (the link stays a link); every write keeps the target's
-// mode and owner, goes to a temp file beside the target, is fsynced, then renamed over it.
-
-export const backupPath = (path: string) => `${path}.ws-backup`;
-
-interface SettingsFile {
-  /** The path as named (maybe a symlink): where the backup sits, what messages show. */
-  path: string;
-  /** The regular file behind it, which is what gets read and written. */
-  target: string;
-  /** The target's mode and owner, when it exists. */
-  stat?: Stats;
-}
-
-const MAX_LINKS = 40; // as the kernel's own limit on a path's symlinks
-
-/** Follow `path`'s symlinks to the file they name, existing or not (a dangling link's target). */
-export function resolveSettings(path: string): SettingsFile {
-  let p = resolve(path);
-  let linked = false;
-  for (let hops = 0; hops <= MAX_LINKS; hops++) {
-    let st: Stats;
-    try {
-      st = lstatSync(p);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw new HooksError(`${p}: ${(e as Error).message}`);
-      const dir = dirname(p);
-      // A dangling link is written through (its target created), but not into a directory that
-      // isn't there: that is a dotfile checkout missing, not something for ws to make up.
-      if (linked && !existsSync(dir))
-        throw new HooksError(`${path} is a symlink to ${p}, whose directory does not exist; nothing was changed`);
-      return { path, target: p };
-    }
-    if (st.isSymbolicLink()) {
-      linked = true;
-      const dir = dirname(p);
-      p = resolve(existsSync(dir) ? realpathSync(dir) : dir, readlinkSync(p));
-      continue;
-    }
-    if (!st.isFile()) throw new HooksError(`${p} is not a regular file; nothing was changed`);
-    return { path, target: linked ? realpathSync(p) : p, stat: st };
-  }
-  throw new HooksError(`${path}: too many levels of symlinks; nothing was changed`);
-}
-
-/** The most of a settings file (or its backup) read: far past any agent's settings. */
-export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
-
-/** A settings file's text through src/safe-file.ts: a regular file only, refused past its bound. */
-function readSettings(path: string): string {
-  try {
-    return readTextFile(path, MAX_SETTINGS_BYTES);
-  } catch (e) {
-    throw new HooksError(`${(e as Error).message}; nothing was changed`);
-  }
-}
-
-const read = (f: SettingsFile) => (f.stat ? readSettings(f.target) : null);
-
-/** Replace `path` with `text` atomically (src/write-atomic.ts), with `like`'s mode and owner (else
- * 0644 and ours). */
-function writeAtomic(path: string, text: string, like: Stats | undefined): void {
-  try {
-    writeAtomicSync(path, text, like ? { mode: like.mode & 0o7777, owner: like } : { mode: 0o644 });
-  } catch (e) {
-    if (e instanceof OwnerNotKept) throw new HooksError(`${path} belongs to uid ${like?.uid} gid ${like?.gid} and ws can't keep that owner; nothing was changed`);
-    throw e;
-  }
-}
-
-/** Lines removed and added, for --dry-run (a plain LCS: settings files are small). */
-export function lineDiff(before: string, after: string): string {
-  const a = before === "" ? [] : before.replace(/\n$/, "").split("\n");
-  const b = after === "" ? [] : after.replace(/\n$/, "").split("\n");
-  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--)
-      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const out: string[] = [];
-  let [i, j] = [0, 0];
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) [i, j] = [i + 1, j + 1];
-    else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${a[i++]}`);
-    else out.push(`+ ${b[j++]}`);
-  }
-  return out.join("\n");
-}
-
 export interface HooksOptions {
   action: "install" | "uninstall";
   target: HookTarget;
@@ -375,44 +254,14 @@ const CODEX_TRUST_NOTE =
 /** Do it (or, with dryRun, show it). Returns what to print. */
 export function runHooks(o: HooksOptions): string {
   const ws = o.ws ?? selfCommand();
-  const out = hookFiles(o.target, o.file).map((f) => runHookFile(o, f, ws));
-  const hooksJsonChanged = o.target === "codex" && o.action === "install" && !o.dryRun && !out[1]!.endsWith(ALREADY);
+  const out = hookFiles(o.target, o.file).map((f) =>
+    editSettingsFile({ action: o.action, dryRun: o.dryRun, path: f.path, install: (t) => f.install(t, ws), uninstall: f.uninstall, backup: backupPath, words: HOOK_WORDS }),
+  );
+  const hooksJsonChanged = o.target === "codex" && o.action === "install" && !o.dryRun && !out[1]!.endsWith(HOOK_WORDS.already);
   return [...out, ...(hooksJsonChanged ? [CODEX_TRUST_NOTE] : [])].join("\n");
 }
 
-const ALREADY = ": ws hooks already installed";
 
-function runHookFile(o: HooksOptions, hf: HookFile, ws: string[]): string {
-  const file = resolveSettings(hf.path);
-  const { path, target } = file;
-  const shown = target === resolve(path) ? path : `${path} (→ ${target})`;
-  const before = read(file);
-  const install = hf.install;
-  const backup = backupPath(path);
-  let after: string | null;
-  if (o.action === "install") after = install(before, ws);
-  else if (before === null) return `${shown}: no such file, nothing to remove`;
-  else {
-    // Untouched since install: put the original back exactly (or remove a file install created).
-    const saved = existsSync(backup) ? readSettings(backup) : null;
-    // (The backup itself may hold ws's hooks, from an install over an installed file: take them out.)
-    if (saved !== null && install(saved, ws) === before) after = hf.uninstall(saved);
-    else if (saved === null && install(null, ws) === before) after = null;
-    else after = hf.uninstall(before);
-  }
-  if (after === before) return `${shown}${o.action === "install" ? ALREADY : ": no ws hooks found"}`;
-  const diff = lineDiff(before ?? "", after ?? "");
-  if (o.dryRun) return `${shown} (dry run, nothing written):\n${diff}`;
-  if (o.action === "install") {
-    // The backup holds what the target held, so it gets the target's mode and owner too.
-    if (before !== null) writeAtomic(backup, before, file.stat);
-    if (!file.stat) mkdirSync(dirname(target), { recursive: true });
-    writeAtomic(target, after!, file.stat);
-  } else {
-    if (after === null) rmSync(target); // install created it; a symlink to it stays as it was
-    else writeAtomic(target, after, file.stat);
-    rmSync(backup, { force: true });
-  }
-  const verb = o.action === "install" ? "installed ws hooks in" : "removed ws hooks from";
-  return `${verb} ${shown}${o.action === "install" && before !== null ? ` (backup: ${backup})` : ""}\n${diff}`;
-}
+const HOOK_WORDS = { already: ": ws hooks already installed", none: ": no ws hooks found", installed: "installed ws hooks in", removed: "removed ws hooks from" };
+
+export const backupPath = (path: string) => `${path}.ws-backup`;
