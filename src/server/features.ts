@@ -13,4 +13,5 @@ export const FEATURES: (() => Promise<Feature>)[] = [
   async () => (await import("../features/projects/feature")).default(),
   async () => (await import("../features/approvals/feature")).default(),
   async () => (await import("../features/shim-store")).default(),
+  async () => (await import("../features/push/feature")).default(),
 ];

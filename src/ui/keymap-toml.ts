@@ -5,6 +5,7 @@ import { GRANT_LEVELS, isGrantLevel } from "../protocol/grants";
 import { tomlProblem } from "../toml-problem";
 import { FileReadError } from "../safe-file";
 import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
+import { readPushConfig } from "../features/push/config";
 import { isCommand } from "../commands/commands-table";
 import { COMMANDS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
 import { closest } from "../protocol/errors";
@@ -13,7 +14,7 @@ import { parseKeyName } from "./keymap-names";
 import { checkFormat, parseStatusStyle, type StatusFormat } from "./status-format";
 
 /** The settings keys.toml takes, with tmux's names where tmux has the setting. */
-const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "status-style", "tmux_shim", "box", "box_agents", "grants"];
+const SETTINGS = ["prefix", "confirm", "clipboard", "titles", "mouse", "base-index", "mode-keys", "history-limit", "escape-time", "renumber-windows", "status", "status-style", "tmux_shim", "box", "box_agents", "grants", "push"];
 
 /** Command lines that answer approvals: bound only after the prefix. */
 const ANSWERS_APPROVALS = /^\s*(approve|deny)\b|\bapproval_answer\b/;
@@ -180,6 +181,9 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
     } else if (k === "grants") {
       // Read by the server when it starts (server/daemon.ts): the grants of panes the person opens.
       if (!isGrantLevel(v)) warnings.push(`${where(k)}: grants must be one of ${GRANT_LEVELS.map((g) => JSON.stringify(g)).join(", ")}; panes keep control`);
+    } else if (k === "push") {
+      // Read by the server when it starts (src/features/push/feature.ts).
+      for (const p of readPushConfig(v).problems) warnings.push(`${where(k)}: ${p}`);
     } else if (k === "tmux_shim" || k === "box" || k === "box_agents") {
       // Read by the server when it starts (src/tmux-shim/server.ts, src/model/box.ts).
       if (typeof v !== "boolean") warnings.push(`${where(k)}: ${k} must be true or false`);
