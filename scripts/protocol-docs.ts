@@ -74,7 +74,7 @@ export function render(): string {
         out.push("");
         out.push("| Field | Type | Meaning |");
         out.push("|---|---|---|");
-        for (const f of m.reply.fields) out.push(`| \`${f.name}\` | ${f.type} | ${esc(f.description)} |`);
+        for (const f of m.reply.fields) out.push(`| \`${f.name}\` | ${f.type}${f.optional ? " (optional)" : ""} | ${esc(f.description)} |`);
       }
       out.push("");
     }

@@ -120,7 +120,7 @@ test("an agent's status survives ws pane respawn and ws restart, marked restored
   expect((await agentRow(agent))!.restored).toBeUndefined();
 
   // Respawn: the old program is hung up on; the status stays, marked restored, past the reaper.
-  const oldPid = (await s.v6({ type: "pane_info", pane: agent })).pid;
+  const oldPid = (await s.v6({ type: "pane_info", pane: agent })).pid!;
   expect((await s.run(["pane", "respawn", String(agent)])).code).toBe(0);
   await waitFor("the old agent process to be gone", () => !processAlive(oldPid));
   await staysFor(agent, { status: "working", restored: true }, 4500);

@@ -15,7 +15,7 @@ async function attached(name: string, cols: number, rows: number, flags = "") {
 /** The session's width: its one pane fills it. */
 async function sessionCols(): Promise<number> {
   const r = await server.call({ type: "pane_info", pane: 1 });
-  return r.cols;
+  return r.cols!;
 }
 
 async function clients(): Promise<{ id: number; cols: number; rows: number; latest: boolean }[]> {

@@ -108,8 +108,8 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     expect(tab!.panes.length).toBe(3);
     for (const [i, pane] of tab!.panes.entries()) {
       const info = await s.v6({ type: "pane_info", pane });
-      expect(info.command.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
-      expect(info.command.slice(-3)).toEqual([base, cmp.candidates[i]!.tree, "--"]);
+      expect(info.command!.slice(0, 2)).toEqual(["git", nvim ? "difftool" : "diff"]);
+      expect(info.command!.slice(-3)).toEqual([base, cmp.candidates[i]!.tree, "--"]);
       // The untracked file's lines are on screen (Neovim's diff shows the first file: README.md or cand-K.txt).
       // Three panes across 80 columns leave Neovim's two windows about 10 columns of text each, too
       // narrow for the line: zoomed, the pane is the whole width and Neovim evens its windows on

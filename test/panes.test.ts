@@ -117,7 +117,7 @@ describe("keep and respawn", () => {
     const r = await s.v6({ type: "pane_respawn", pane, command: ["no-such-program-xyz"] });
     expect(r).toMatchObject({ type: "error", code: "program_not_found" });
     expect((await info(pane)).pid).toBe(before.pid);
-    expect(processAlive(before.pid)).toBe(true);
+    expect(processAlive(before.pid!)).toBe(true);
   });
 
   test("layout leaves take keep", async () => {

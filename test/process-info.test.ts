@@ -41,7 +41,7 @@ test("pane_info names the foreground program and its cwd; a split from the keys 
     const i = await s.v6({ type: "pane_info", pane: 1 });
     return i.foreground?.argv?.[0] === "sleep" && i.cwd === dir ? i : undefined;
   });
-  expect(info.foreground).toEqual({ pid: info.pid, argv: ["sleep", "60"] }); // exec: the shell became sleep
+  expect(info.foreground).toEqual({ pid: info.pid!, argv: ["sleep", "60"] }); // exec: the shell became sleep
   expect(info.start_cwd).not.toBe(dir);
   expect(await s.request({ v: 5, type: "run_command", name: "split-right" })).toMatchObject({ type: "ok" });
   const second = await waitFor("the split's pane", async () => (await s.list())[0]!.tabs[0]!.panes.find((p: number) => p !== 1));

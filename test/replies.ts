@@ -1,14 +1,10 @@
-// The replies tests read, typed in one place: the model's own types where the server builds the
-// reply from one (views.ts, catalogue.ts), else the registry entry's `replyFields` written out.
-// A request's fields are typed from its registry entry (`Static` of its `fields`). `s.v6()` and
+// The replies tests read: each the reply its registry entry declares (`replyFields`, which the
+// handler's own reply must match), and its request's fields `Static` of the entry's `fields`. `s.v6()` and
 // `s.call()` in test/harness.ts return these for the messages named here.
-import type { MessageDoc, catalogue } from "../src/commands/catalogue";
-import type { MessageEntry } from "../src/commands/types";
-import type { PaneListing, WorkspaceInfo, snapshot } from "../src/model/views";
+import type { EntryReply, MessageEntry } from "../src/commands/types";
 import type { ErrorCode } from "../src/protocol/errors";
 import type { Fields, Static } from "../src/protocol/schema";
-import type { Dashboard } from "../src/features/agents/service";
-import type { DashboardWorkstream } from "../src/features/workstreams/service";
+import type { TreeNode } from "../src/model/tree";
 import type dashboard from "../src/commands/dashboard";
 import type describe from "../src/commands/describe";
 import type search from "../src/commands/search";
@@ -34,12 +30,6 @@ import type fan_compare from "../src/commands/fan_compare";
 import type pane_resize from "../src/commands/pane_resize";
 import type session_restore from "../src/commands/session_restore";
 import type wait_for from "../src/commands/wait_for";
-import type { layoutReply } from "../src/model/views";
-import type { TreeNode } from "../src/model/tree";
-import type { ApprovalService } from "../src/features/approvals/service";
-import type { When } from "../src/features/agents/queue";
-import type { Checkpoint } from "../src/features/workstreams/checkpoints";
-import type { FanRow } from "../src/features/workstreams/fan";
 
 /** A refusal at v6 (docs/protocol-reference.md, Errors). */
 export interface ErrorReply {
@@ -51,111 +41,20 @@ export interface ErrorReply {
   hint?: Record<string, unknown>;
 }
 
-/** pane_info of a pane that is there (or kept after its program exited). */
-export interface PaneInfo {
-  type: "pane_info";
-  pane: number;
-  workspace: string;
-  tab: number;
-  focused: boolean;
-  zoomed: boolean;
-  cols: number;
-  rows: number;
-  cursor: { x: number; y: number };
-  title: string;
-  label: string;
-  command: string[];
-  argv: string[];
-  cwd: string;
-  start_cwd: string;
-  pid: number;
-  foreground: { pid: number; argv: string[] } | null;
-  scrollback: number;
-  started_at: number;
-  last_output_at: number;
-  exited: boolean;
-  exit_code: number | null;
-  signal?: string | null;
-}
-
 /** A row of approval_list (`ws inbox`); `ws inbox -H …` adds the host it came from. */
-export type ApprovalRow = ReturnType<ApprovalService["view"]> & { host?: string };
-
-/** A row of agent_queue_list (`ws agent queue`); where its pane is, while it is there. */
-export interface QueuedRow {
-  id: number;
-  pane: number;
-  position: number;
-  when: When;
-  text: string;
-  queued_ms: number;
-  workspace?: string;
-  tab?: number;
-  tab_name?: string;
-}
+export type ApprovalRow = EntryReply<typeof approval_list>["approvals"][number] & { host?: string };
 
 /** The two kinds of node in a layout tree (layout_export's \`root\`), for a test that walks one it knows. */
 export type SplitNode = Extract<TreeNode, { type: "split" }>;
 export type PaneNode = Extract<TreeNode, { type: "pane" }>;
 
-/** Each message's reply when it succeeds. */
-export interface Replies {
-  hello: {
-    type: "hello";
-    protocol: number;
-    min_protocol: number;
-    legacy_reply_version: number;
-    server_version: string;
-    build: string;
-    pid: number;
-    boot_id: string;
-    started_at: number;
-    seq: number;
-  };
-  describe: { type: "catalogue" } & Omit<ReturnType<typeof catalogue>, "messages"> & { messages: MessageDoc[] };
-  pane_list: { type: "pane_list"; panes: PaneListing[] };
-  workspace_list: { type: "workspaces"; workspaces: WorkspaceInfo[] };
-  pane_read: { type: "pane_text"; pane: number; source: string; text: string; total_lines: number; first_line: number; line_count: number };
-  /** A pane that closed when its program exited answers with `pane`, `exited`, `exit_code` and `signal` only. */
-  pane_info: PaneInfo;
-  session_snapshot: Omit<ReturnType<typeof snapshot>, "type"> & { type: "snapshot"; client: { term: string } | null };
-  /** At v6 a workstream's row carries its ship state too (`ahead`, `pushed`). */
-  search: { type: "search_result"; matches: { pane: number; line: number; row: number; text: string }[]; truncated: boolean };
-  dashboard: { type: "dashboard" } & Omit<Dashboard, "workstreams"> & { workstreams: DashboardWorkstream[] };
-  /** `ws inbox -H a -H b` (several hosts) adds `hosts`, each with whether it answered. */
-  approval_list: { type: "approvals"; approvals: ApprovalRow[]; hosts?: { host: string; ok: boolean; error?: string }[] };
-  agent_queue_list: { type: "agent_queue"; prompts: QueuedRow[] };
-  agent_list: { type: "agent_list"; agents: Dashboard["agents"] };
-  checkpoint_list: { type: "checkpoints"; workstream: string; checkpoints: Checkpoint[] };
-  fan_status: { type: "fan_status"; fan: string; template: string; base: string; prompt: string; candidates: FanRow[] };
-  tab_new: { type: "pane"; pane: number };
-  split: { type: "pane"; pane: number };
-  pane_respawn: { type: "pane"; pane: number };
-  layout_export: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
-  layout_apply: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout" };
-  pane_resize: Omit<ReturnType<typeof layoutReply>, "type"> & { type: "layout"; changed: boolean };
-  new_workstream: { type: "pane"; pane: number; workspace: string; tab: number; dir: string; branch: string };
-  fan_start: { type: "fan_started"; fan: string; base: string; candidates: { k: number; workstream: string; branch: string; dir: string; pane: number; workspace: string; tab: number }[] };
-  fan_compare: { type: "pane"; pane: number; workspace: string; tab: number; tool: string; candidates: { k: number; workstream: string; tree: string; files: number; added: number; removed: number; paths: string[] }[] };
-  session_restore: { type: "session_restored"; workspaces: number; saved: number; tabs: number; panes: Record<string, number>; saved_at: string; skipped: string[]; kept?: string };
-  /** The fields each condition sets (docs/protocol-reference.md, wait_for). */
-  wait_for: {
-    type: "wait_result";
-    condition: string;
-    elapsed_ms: number;
-    pane?: number;
-    match?: string;
-    groups?: (string | null)[];
-    line?: number;
-    exit_code?: number | null;
-    command?: string;
-    signal?: string | null;
-    closed?: boolean;
-    idle_ms?: number;
-    workspace?: string;
-    status?: string;
-  };
-}
+/** Each message's reply when it succeeds: the one its registry entry declares. */
+export type Replies = Omit<Registered, "approval_list"> & {
+  /** `ws inbox -H a -H b` (several hosts) adds `hosts`, each with whether it answered, and each row's host. */
+  approval_list: Omit<Registered["approval_list"], "approvals"> & { approvals: ApprovalRow[]; hosts?: { host: string; ok: boolean; error?: string }[] };
+};
+
+type Registered = { [M in keyof Entries]: EntryReply<Entries[M]> };
 
 interface Entries {
   hello: typeof hello;

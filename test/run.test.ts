@@ -90,7 +90,7 @@ describe("the user's shell", () => {
     const info = await s.v6({ type: "pane_info", pane: focused.pane });
     expect(info.foreground?.argv).toEqual(info.argv);
     const listed = (await s.v6({ type: "pane_list" })).panes.find((p: { pane: number }) => p.pane === focused.pane);
-    expect(listed!.command).toEqual(info.argv);
+    expect(listed!.command).toEqual(info.argv!);
   }, 30000);
 });
 

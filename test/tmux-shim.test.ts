@@ -141,7 +141,7 @@ describe("commands resolve and fail as in tmux", () => {
     await s.waitScreen(mate, "hello shim");
     expect(await ok(["capturep", "-p", "-t", `%${mate}`, "-S", "0", "-E", "0"])).toBe("hello shim\n");
     const full = await ok(["capture-pane", "-p", "-t", `%${mate}`]);
-    expect(full.split("\n").length - 1).toBe((await info(mate)).rows);
+    expect(full.split("\n").length - 1).toBe((await info(mate)).rows!);
     await ok(["kill-pane", "-t", `%${mate}`]);
   }, 120_000);
 

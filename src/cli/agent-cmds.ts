@@ -3,7 +3,7 @@
 // path before the CLI loads).
 import { CliError, globals, print, printResult, send, show } from "./common";
 import { EXIT_USAGE } from "./exit-status";
-import { VIEWS } from "./views";
+import { viewText } from "./views";
 import type { HandlerInput } from "./handlers";
 
 export async function hooks({ fields }: HandlerInput): Promise<void> {
@@ -41,5 +41,5 @@ export async function agentSend({ command, fields }: HandlerInput): Promise<void
     f.pane = Number(id);
   }
   const reply = await send(command.message!, f, command.send);
-  show(reply, VIEWS[command.view ?? "agentSent"]?.(reply, f));
+  show(reply, viewText(command.view ?? "agentSent", reply, f));
 }

@@ -4,7 +4,7 @@
 import { CliError, send, show } from "./common";
 import { EXIT_USAGE } from "./exit-status";
 import type { HandlerInput } from "./handlers";
-import { VIEWS } from "./views";
+import { viewText } from "./views";
 import { whichFields, whichWorkstream } from "../features/workstreams/which";
 
 export async function checkpoint({ command, fields }: HandlerInput): Promise<void> {
@@ -13,5 +13,5 @@ export async function checkpoint({ command, fields }: HandlerInput): Promise<voi
   if (!which) throw new CliError(`which workstream? ws ${command.path} ${command.path.startsWith("fan") ? "NAME" : "--name NAME"} (or run it inside one: $WS_WORKSTREAM, or a directory in its worktree)`, EXIT_USAGE, "usage");
   const { name: _, pane: __, ...rest } = fields;
   const reply = await send(command.message!, { ...rest, ...whichFields(which) }, command.send);
-  show(reply, command.view ? VIEWS[command.view]!(reply, fields) : undefined);
+  show(reply, command.view ? viewText(command.view, reply, fields) : undefined);
 }

@@ -9,7 +9,7 @@ import { HANDLERS } from "./handlers";
 import { commandHelp, groupHelp, mainHelp } from "./help";
 import { type Found, MissingPane, UsageError, findCommand, parseArgs, takesFirst } from "../cli-table/parse";
 import type { Command } from "../cli-table/spec";
-import { VIEWS } from "./views";
+import { viewText } from "./views";
 import { EXIT_USAGE } from "./exit-status";
 import { serverNameProblem } from "../protocol/names";
 
@@ -293,10 +293,9 @@ async function run(command: Command, words: string[]): Promise<void> {
   for (const p of command.params) if (p.type === "object" && typeof fields[p.field] === "string") fields[p.field] = await readJsonArg(String(fields[p.field]));
   const reply = await send(command.message!, fields, command.send);
   if (reply.type === "pane" && typeof reply.pane === "number" && chaining) chainPane = reply.pane;
-  const view = command.view ? VIEWS[command.view] : undefined;
   let human: string | undefined;
   try {
-    human = view?.(reply, fields);
+    human = command.view ? viewText(command.view, reply, fields) : undefined;
   } catch (e) {
     // A reply not shaped as the message's (a remote ws of another build, or a broken one): said, not a crash.
     if (e instanceof TypeError) throw new CliError(`bad reply from the ws server on ${serverName(sock())}: ${e.message}`);

@@ -1,18 +1,84 @@
 // How a message's reply reads for people, by the view name its `cli` section gives. (--json
-// prints the reply itself.)
+// prints the reply itself.) Each view reads the reply its messages' registry entries declare.
 import type { ReplyObject } from "../client/request";
 import type { ViewName } from "../commands/cli-names";
+import type { EntryReply } from "../commands/types";
+import type agent_list from "../commands/agent_list";
+import type agent_queue_cancel from "../commands/agent_queue_cancel";
+import type agent_queue_list from "../commands/agent_queue_list";
+import type agent_send from "../commands/agent_send";
+import type approval_answer from "../commands/approval_answer";
+import type approval_list from "../commands/approval_list";
+import type ask from "../commands/ask";
+import type attach_clients from "../commands/attach_clients";
+import type checkpoint_diff from "../commands/checkpoint_diff";
+import type checkpoint_list from "../commands/checkpoint_list";
+import type checkpoint_restore from "../commands/checkpoint_restore";
+import type checkpoint_save from "../commands/checkpoint_save";
+import type config_reload from "../commands/config_reload";
+import type dashboard from "../commands/dashboard";
+import type fan_compare from "../commands/fan_compare";
+import type fan_keep from "../commands/fan_keep";
+import type fan_start from "../commands/fan_start";
+import type fan_status from "../commands/fan_status";
+import type layout_export from "../commands/layout_export";
+import type notify from "../commands/notify";
+import type open_file from "../commands/open_file";
+import type pane_grant from "../commands/pane_grant";
+import type pane_grants from "../commands/pane_grants";
+import type pane_info from "../commands/pane_info";
+import type pane_read from "../commands/pane_read";
+import type pane_respawn from "../commands/pane_respawn";
+import type pane_send from "../commands/pane_send";
+import type question_answer from "../commands/question_answer";
+import type search from "../commands/search";
+import type session_save from "../commands/session_save";
+import type split from "../commands/split";
+import type tab_new from "../commands/tab_new";
+import type wait_for from "../commands/wait_for";
+import type workspace_list from "../commands/workspace_list";
+import type workstream_list from "../commands/workstream_list";
 import { safeJson, safeText } from "../safe-text";
 import { shipText } from "../features/workstreams/ship-text";
-import type { DashboardPort } from "../features/agents/service";
-import { type AgentRow, agentRowText } from "../features/agents/row";
-import type { TabInfo, WorkspaceInfo } from "../model/views";
+import { agentRowText } from "../features/agents/row";
+import type { TabInfo } from "../model/views";
 
-interface DashboardOut {
-  agents: AgentRow[];
-  workstreams?: { name: string; workspace: string; pane: number; branch?: string; pr?: string; ahead?: number; pushed?: boolean }[];
-  ports: DashboardPort[];
+/** The replies each view reads: those of the messages whose `cli.view` names it. */
+interface ViewReplies {
+  pane: EntryReply<typeof split | typeof tab_new | typeof pane_respawn | typeof open_file | typeof fan_compare>;
+  text: EntryReply<typeof pane_read>;
+  tree: EntryReply<typeof layout_export>;
+  workspaces: EntryReply<typeof workspace_list>;
+  agentSent: EntryReply<typeof agent_send>;
+  agentList: EntryReply<typeof agent_list>;
+  agentQueue: EntryReply<typeof agent_queue_list>;
+  promptCancelled: EntryReply<typeof agent_queue_cancel>;
+  checkpointSaved: EntryReply<typeof checkpoint_save>;
+  checkpoints: EntryReply<typeof checkpoint_list>;
+  checkpointDiff: EntryReply<typeof checkpoint_diff>;
+  checkpointRestored: EntryReply<typeof checkpoint_restore>;
+  fanStarted: EntryReply<typeof fan_start>;
+  fanStatus: EntryReply<typeof fan_status>;
+  workstreams: EntryReply<typeof workstream_list>;
+  fanKept: EntryReply<typeof fan_keep>;
+  search: EntryReply<typeof search>;
+  /** `ws inbox -H …` adds the host each row came from. */
+  inbox: EntryReply<typeof approval_list>;
+  grants: EntryReply<typeof pane_grants | typeof pane_grant>;
+  clients: EntryReply<typeof attach_clients>;
+  answer: EntryReply<typeof ask>;
+  question_answered: EntryReply<typeof question_answer>;
+  approval_answered: EntryReply<typeof approval_answer>;
+  configReloaded: EntryReply<typeof config_reload>;
+  notified: EntryReply<typeof notify>;
+  saved: EntryReply<typeof session_save>;
+  /** pane send without --wait-output answers a plain ok. */
+  wait: EntryReply<typeof wait_for | typeof pane_send>;
+  paneInfo: EntryReply<typeof pane_info>;
+  dashboard: EntryReply<typeof dashboard>;
 }
+
+type View<V extends ViewName> = (r: ViewReplies[V], fields: Record<string, unknown>) => string;
 
 const ago = (s: number) => (s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`);
 
@@ -25,12 +91,12 @@ export function tabLines(tabs: TabInfo[], indent = ""): string[] {
 }
 
 /** Each view: the text for a reply (and the fields sent, e.g. pane read --styled). */
-export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unknown>) => string> = {
+export const VIEWS: { [V in ViewName]: View<V> } = {
   pane: (r) => (r.pane !== undefined ? String(r.pane) : ""),
   text: (r) => String(r.text ?? ""),
   /** A layout's tree as JSON that layout apply reads back (escaped, so it prints as it parses). */
   tree: (r) => safeJson(JSON.stringify(r.root, null, 2)),
-  workspaces: (r) => (r.workspaces as WorkspaceInfo[]).map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
+  workspaces: (r) => r.workspaces.map((w) => [`${w.current ? "*" : " "} ${w.name}`, ...tabLines(w.tabs, "    ")].join("\n")).join("\n"),
   /** With a wait, the agent's answer plainly (print makes it safe text), else the status it reported. */
   agentSent: (r) =>
     typeof r.answer === "string"
@@ -44,12 +110,12 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
           : `sent to pane ${r.pane}`,
   /** ws agent list: the Dashboard's agent rows. */
   agentList: (r) => {
-    const list = r.agents as AgentRow[];
+    const list = r.agents;
     return list.length ? list.map((a) => safeText(agentRowText(a))).join("\n") : "no agents reporting (ws hooks install claude)";
   },
   /** ws agent queue: one line a prompt, its text's first line cut. */
   agentQueue: (r) => {
-    const list = r.prompts as { id: number; pane: number; position: number; when: string; text: string; queued_ms: number; workspace?: string; tab_name?: string }[];
+    const list = r.prompts;
     if (!list.length) return "no prompts queued";
     return list
       .map((p) => {
@@ -63,7 +129,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   promptCancelled: (r) => `cancelled prompt ${r.prompt} (pane ${r.pane})`,
   checkpointSaved: (r) => (r.saved ? `checkpoint ${r.n} (${r.files} files changed)` : "unchanged since the last checkpoint: nothing recorded"),
   checkpoints: (r) => {
-    const list = r.checkpoints as { n: number; time: number; text: string; files: number; turn?: number; after?: boolean }[];
+    const list = r.checkpoints;
     if (!list.length) return `workstream ${r.workstream} has no checkpoints`;
     const when = (t: number) => new Date(t * 1000).toISOString().replace("T", " ").slice(0, 19);
     // A turn's end reads "after turn N: <its prompt>: K files"; the rest as they were saved.
@@ -72,16 +138,17 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   checkpointDiff: (r) => `${r.diff}${r.truncated ? "\n(diff cut at 1 MiB)" : ""}`.replace(/\n$/, ""),
   checkpointRestored: (r) => {
     const line = `restored checkpoint ${r.n}: ${r.written} files written, ${r.removed} removed${r.saved !== undefined ? `; the state before is checkpoint ${r.saved} (ws checkpoint restore ${r.saved} undoes this)` : ""}`;
-    const skipped = (r.skipped as string[] | undefined) ?? [];
-    const count = (r.skipped_count as number | undefined) ?? skipped.length;
+    // An older server's reply may lack both.
+    const skipped = r.skipped ?? [];
+    const count = r.skipped_count ?? skipped.length;
     if (!count) return line;
     const more = count > skipped.length ? [`  … and ${count - skipped.length} more`] : [];
     return [line, `skipped ${count} ${count === 1 ? "path" : "paths"} of the checkpoint: on disk now and in no checkpoint (ignored, or under an ignored file or link), so writing would lose the only copy:`, ...skipped.map((p) => `  ${safeText(p)}`), ...more].join("\n");
   },
   fanStarted: (r) =>
-    (r.candidates as { workstream: string; pane: number; workspace: string }[]).map((c) => safeText(`${c.workstream}  pane ${c.pane}  ${c.workspace}`)).join("\n"),
+    r.candidates.map((c) => safeText(`${c.workstream}  pane ${c.pane}  ${c.workspace}`)).join("\n"),
   fanStatus: (r) => {
-    const rows = r.candidates as { k: number; workstream: string; open: boolean; status: string | null; prompted: boolean; files?: number; added?: number; removed?: number; check: string; exit_code?: number }[];
+    const rows = r.candidates;
     const lines = rows.map((c) => {
       const agent = !c.open ? "closed" : (c.status ?? (c.prompted ? "prompted" : "starting"));
       const changes = c.files !== undefined ? `${c.files} files  +${c.added} -${c.removed}` : "";
@@ -91,7 +158,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     return [safeText(`fan ${r.fan} (template ${r.template}, base ${String(r.base).slice(0, 12)})`), ...lines].join("\n");
   },
   workstreams: (r) => {
-    const rows = r.workstreams as { name: string; state: string; repo: string; branch: string; workspace?: string; worktree: boolean }[];
+    const rows = r.workstreams;
     if (!rows.length) return "no workstreams";
     return rows
       .map((w) => safeText([w.name.padEnd(20), w.state.padEnd(9), w.branch, w.workspace ? `in ${w.workspace}` : "", w.repo, w.worktree ? "" : "(worktree gone)"].filter(Boolean).join("  ")))
@@ -99,22 +166,22 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
       .join("\n");
   },
   fanKept: (r) =>
-    safeText(`kept ${r.kept} (branch ${r.branch})${(r.closed as string[]).length ? `; closed ${(r.closed as string[]).join(", ")}` : ""}${(r.deleted_branches as string[]).length ? `; deleted branches ${(r.deleted_branches as string[]).join(", ")}` : ""}`),
-  search: (r) => (r.matches as { pane: number; line: number; text: string }[]).map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
+    safeText(`kept ${r.kept} (branch ${r.branch})${r.closed.length ? `; closed ${r.closed.join(", ")}` : ""}${r.deleted_branches.length ? `; deleted branches ${r.deleted_branches.join(", ")}` : ""}`),
+  search: (r) => r.matches.map((m) => `${m.pane}:${m.line}: ${m.text}`).join("\n"),
   /** ws inbox: one line a request (the server made its text safe; safeText again as the terminal's guard). */
   inbox: (r) =>
     [
-      ...(r.approvals as Record<string, unknown>[]).map((a) => {
+      ...r.approvals.map((a) => {
         const where = [a.workspace, a.tab_name, a.workstream].filter((x) => x !== undefined).join("/");
         const text = String(a.summary ?? "");
         const shown = text.length > 100 ? `${text.slice(0, 99)}…` : text;
         return safeText(`${a.id}  ${a.agent ?? "agent"} in pane ${a.pane}${where ? ` (${where})` : ""}  ${a.tool}: ${shown}  waited ${Math.round(Number(a.waited_ms) / 1000)}s`);
       }),
       // Questions (ws ask), answered with ws answer ID ANSWER; absent from an older server's reply.
-      ...((r.questions as Record<string, unknown>[] | undefined) ?? []).map((q) => {
+      ...(r.questions ?? []).map((q) => {
         const where = [q.workspace, q.tab_name, q.workstream].filter((x) => x !== undefined).join("/");
         const from = q.pane !== undefined ? `pane ${q.pane}${where ? ` (${where})` : ""}` : "a script";
-        const choices = (q.choices as string[]).length ? `  [${(q.choices as string[]).map((c, i) => `${i + 1}: ${c}`).join(", ")}]` : "  [any answer]";
+        const choices = q.choices.length ? `  [${q.choices.map((c, i) => `${i + 1}: ${c}`).join(", ")}]` : "  [any answer]";
         return safeText(`question ${q.id}  ${from} asks: ${q.question}${choices}  waited ${Math.round(Number(q.waited_ms) / 1000)}s  (ws answer ${q.id} ANSWER)`);
       }),
     ].join("\n"),
@@ -122,7 +189,7 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     `pane ${r.pane}: ${r.level}${r.level !== r.granted ? ` (given ${r.granted}; an agent runs in it)` : ""}${r.by_person ? ", set by the person" : ""}${r.creator !== undefined ? `, started by pane ${r.creator}` : ""}\n  ${r.allows}`,
   /** ws client list: one line a client, the latest active one starred (its size is the session's). */
   clients: (r) =>
-    (r.clients as Record<string, unknown>[])
+    r.clients
       .map((c) => safeText(`${c.latest ? "*" : " "}${c.id}: ${c.cols}x${c.rows}${c.term ? `  ${c.term}` : ""}${c.terminal ? ` (${c.terminal})` : ""}  attached ${ago(Math.round(Number(c.attached_ms) / 1000))} ago, idle ${ago(Math.round(Number(c.idle_ms) / 1000))}`))
       .join("\n"),
   /** ws ask: the answer alone, for the script that asked. */
@@ -130,14 +197,14 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   question_answered: (r) => `answered ${r.question}${r.pane !== undefined ? ` (pane ${r.pane})` : ""}: ${r.answer}`,
   approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   configReloaded: (r) => {
-    const w = (r.warnings as string[] | undefined) ?? [];
+    const w = r.warnings ?? [];
     return w.length ? `keys.toml read again, with ${w.length} problem${w.length === 1 ? "" : "s"} (defaults kept for those):\n${w.map((x) => `  ${safeJson(x)}`).join("\n")}` : "keys.toml read again";
   },
   notified: (r) => (r.attached ? "" : "no client is attached: only event subscribers got it"),
-  saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes as number)}, ${r.ms} ms)`,
+  saved: (r) => `saved ${r.workspaces} workspaces, ${r.tabs} tabs, ${r.panes} panes to ${r.path} (${kb(r.bytes)}, ${r.ms} ms)`,
   wait: (r) => {
-    // pane send without --wait-output answers a plain ok: nothing to print.
-    if (r.condition === undefined) return "";
+    // pane send answers a plain ok: nothing to print, or with --wait-output the output's match.
+    if (r.type === "ok") return r.condition === undefined ? "" : String(r.match);
     switch (r.condition) {
       case "output":
         return String(r.match);
@@ -157,19 +224,19 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
   },
   paneInfo: (r) => {
     if (r.exited && r.cols === undefined) return `pane ${r.pane}: exited (${r.exit_code ?? r.signal})`;
-    const fg = r.foreground as { pid: number; argv: string[] } | null;
-    const cursor = r.cursor as { x: number; y: number };
+    const fg = r.foreground;
+    const cursor = r.cursor ?? { x: 0, y: 0 };
     return [
       `pane ${r.pane}  ${r.workspace} / tab ${r.tab}${r.focused ? "  focused" : ""}${r.zoomed ? "  zoomed" : ""}`,
       `size     ${r.cols}x${r.rows}  cursor ${cursor.x},${cursor.y}`,
       `title    ${r.title || "-"}  (shown as ${r.label})`,
       `cwd      ${r.cwd}`,
-      `pid      ${r.pid}  running ${(r.argv as string[]).join(" ")}`,
+      `pid      ${r.pid}  running ${(r.argv ?? []).join(" ")}`,
       `fg       ${fg ? `${fg.pid} ${fg.argv.join(" ")}` : "-"}`,
     ].join("\n");
   },
   dashboard: (r) => {
-    const d = r as unknown as DashboardOut;
+    const d = r;
     return [
       "Agents",
       ...d.agents.map((a) => `  ${safeText(agentRowText(a))}`),
@@ -183,3 +250,10 @@ export const VIEWS: Record<ViewName, (r: ReplyObject, fields: Record<string, unk
     ].join("\n");
   },
 };
+
+/** The text for a reply to a message whose entry names view `name`. The reply is the server's to
+ * that message, so it has the shape the entry declares (a reply of another shape, from a broken or
+ * foreign server, throws a TypeError the caller reports). */
+export function viewText(name: ViewName, reply: ReplyObject, fields: Record<string, unknown>): string {
+  return (VIEWS[name] as (r: ReplyObject, f: Record<string, unknown>) => string)(reply, fields);
+}

@@ -3,7 +3,7 @@
 // once). A queued prompt (agent_send's `when`) waits the same way from the moment it is typed.
 import type { Session } from "../model/session";
 import { WsError } from "../protocol/errors";
-import type { Reply } from "./types";
+import type { ReplyFields, ReplyOf } from "./types";
 import { type Waiting, waiting } from "./waiting";
 
 export interface AgentWait {
@@ -18,12 +18,25 @@ export interface TurnAnswers {
   answerSince(pane: number, seq: number): Promise<{ answer: string; truncated: boolean } | undefined>;
 }
 
+/** agent_send's reply (project_handoff reads the same from each agent it asks). */
+export const AGENT_SENT_REPLY = {
+  pane: { type: "integer", description: "The agent's pane" },
+  status: { type: "string", optional: true, description: "wait: the status that ended the wait" },
+  elapsed_ms: { type: "integer", optional: true, description: "wait: how long the wait took (from the typing)" },
+  answer: { type: "string", optional: true, description: "wait: the agent's final message for the turn, when its hooks give one (Claude Code's Stop payload or transcript, Codex's notify)" },
+  answer_truncated: { type: "boolean", optional: true, description: "wait: true when the answer was cut to its limit" },
+  prompt: { type: "integer", optional: true, description: "when: the queued prompt's id (ws agent queue cancel ID)" },
+  queued: { type: "boolean", optional: true, description: "when: still waiting in the queue (false: typed at once)" },
+} as const satisfies ReplyFields;
+
+export type AgentSent = ReplyOf<"pane", typeof AGENT_SENT_REPLY>;
+
 /** What a wait waits for when it names no statuses: the agent's turn is over, or it asks something. */
 export const UNTIL_DEFAULT = ["done", "idle", "blocked"];
 
 /** Type `text` into the agent in pane `target` as a paste, then Enter; with `wait`, answer once it
  * reports one of `wait.until` (a `pane` reply with `status`, `elapsed_ms` and the turn's `answer`). */
-export function typeToAgent(session: Session, target: number, text: string, wait?: AgentWait, signal?: AbortSignal, answers?: TurnAnswers): Reply | Promise<Reply> {
+export function typeToAgent(session: Session, target: number, text: string, wait?: AgentWait, signal?: AbortSignal, answers?: TurnAnswers): AgentSent | Promise<AgentSent> {
   const p = session.pane(target);
   const type = () => {
     p.paste(text);
@@ -52,8 +65,8 @@ export function awaitTurn(
   session: Session,
   target: number,
   wait: AgentWait,
-  o: { signal?: AbortSignal; answers?: TurnAnswers; extra?: Record<string, unknown>; notYet?: string; start: (typed: () => void, w: Waiting) => void },
-): Promise<Reply> {
+  o: { signal?: AbortSignal; answers?: TurnAnswers; extra?: { prompt: number }; notYet?: string; start: (typed: () => void, w: Waiting<AgentSent>) => void },
+): Promise<AgentSent> {
   const { until, timeout } = wait;
   let began: number | undefined;
   let seq = 0;
@@ -64,7 +77,7 @@ export function awaitTurn(
         : `the text was typed; timed out after ${timeout} ms waiting for the agent in pane ${target} to be ${until.join(" or ")}`,
       "timeout",
     );
-  return waiting({ signal: o.signal, timeoutMs: timeout, timedOut }, (w) => {
+  return waiting<AgentSent>({ signal: o.signal, timeoutMs: timeout, timedOut }, (w) => {
     const { finish, onFinish } = w;
     // Listening before typing: a report that follows at once is not missed.
     onFinish(
@@ -75,7 +88,7 @@ export function awaitTurn(
         // one whose turn's end let a queued prompt in, nor the person's look turning done into idle).
         else if (e.type === (o.answers ? "agent_report" : "agent_status") && "status" in e && began !== undefined && e.status !== null && until.includes(e.status)) {
           if (o.answers && o.answers.reportSeq() <= seq) return;
-          const reply = { type: "pane", pane: target, ...o.extra, status: e.status, elapsed_ms: Date.now() - began };
+          const reply: AgentSent = { type: "pane", pane: target, ...o.extra, status: e.status, elapsed_ms: Date.now() - began };
           if ((e.status !== "done" && e.status !== "idle") || !o.answers) return finish(reply);
           o.answers.answerSince(target, seq).then(
             (a) => finish(a ? { ...reply, answer: a.answer, ...(a.truncated ? { answer_truncated: true } : {}) } : reply),

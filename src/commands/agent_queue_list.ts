@@ -1,5 +1,20 @@
 // agent_queue_list: the prompts queued for agents (ws agent queue), oldest first.
-import { defineMessage } from "./types";
+import type { When } from "../features/agents/queue";
+import { defineMessage, replyTyped } from "./types";
+
+/** A queued prompt as the list shows it; where its pane is, while it is there. */
+export interface QueuedPrompt {
+  id: number;
+  pane: number;
+  /** 1: next. */
+  position: number;
+  when: When;
+  text: string;
+  queued_ms: number;
+  workspace?: string;
+  tab?: number;
+  tab_name?: string;
+}
 
 export default defineMessage({
   type: "agent_queue_list",
@@ -13,10 +28,10 @@ export default defineMessage({
     pane: { type: "integer", description: "Only this agent's queue (its pane)" },
   },
   replyFields: {
-    prompts: {
+    prompts: replyTyped<QueuedPrompt[]>()({
       type: "array",
       description: "One object per prompt: id, pane, position (1: next), when (idle or done), text, queued_ms, and workspace, tab and tab_name where the pane is",
-    },
+    }),
   },
   example: { v: 6, id: 1, type: "agent_queue_list" },
   cli: { path: "agent queue", summary: "The prompts queued for agents (ws agent send --when), oldest first", flags: ["pane"], view: "agentQueue" },
@@ -25,7 +40,7 @@ export default defineMessage({
     const now = Date.now();
     const prompts = (queue?.list() ?? [])
       .filter((p) => pane === undefined || p.pane === pane)
-      .map((p) => {
+      .map((p): QueuedPrompt => {
         const at = session.where(p.pane);
         return {
           id: p.id,

@@ -1,5 +1,5 @@
 import { defineMessage } from "./types";
-import { UNTIL_DEFAULT, awaitTurn, typeToAgent, type AgentWait } from "./agent-typing";
+import { AGENT_SENT_REPLY, UNTIL_DEFAULT, awaitTurn, typeToAgent, type AgentWait } from "./agent-typing";
 import { WsError } from "../protocol/errors";
 import { typed } from "../protocol/schema";
 import { AGENT_STATUSES } from "./wait_for";
@@ -82,15 +82,7 @@ export default defineMessage({
       check: waitProblem,
     }),
   },
-  replyFields: {
-    pane: { type: "integer", description: "The agent's pane" },
-    status: { type: "string", description: "wait: the status that ended the wait" },
-    elapsed_ms: { type: "integer", description: "wait: how long the wait took (from the typing)" },
-    answer: { type: "string", description: "wait: the agent's final message for the turn, when its hooks give one (Claude Code's Stop payload or transcript, Codex's notify)" },
-    answer_truncated: { type: "boolean", description: "wait: true when the answer was cut to its limit" },
-    prompt: { type: "integer", description: "when: the queued prompt's id (ws agent queue cancel ID)" },
-    queued: { type: "boolean", description: "when: still waiting in the queue (false: typed at once)" },
-  },
+  replyFields: AGENT_SENT_REPLY,
   errors: ["no_agent", "agent_blocked", "timeout", "pane_exited", "pane_not_found", "tab_not_found", "limit_exceeded"],
   example: { v: 4, type: "agent_send", pane: 7, text: "Address these unresolved review comments. …" },
   cli: {
@@ -135,7 +127,7 @@ export default defineMessage({
 function queue(session: Session, agents: AgentService, target: number, text: string, when: When, wait: AgentWait | undefined, signal: AbortSignal | undefined) {
   if (!wait) {
     const { prompt, queued } = agents.queue.add(target, text, when);
-    return { type: "pane", pane: target, prompt: prompt.id, queued };
+    return { type: "pane" as const, pane: target, prompt: prompt.id, queued };
   }
   let id = 0;
   return awaitTurn(session, target, wait, {

@@ -21,9 +21,9 @@ export default defineMessage({
     timeout: { type: "integer", default: 300000, min: 1, max: MAX_TIMEOUT_MS, description: "Give up after this many ms and answer none" },
   },
   replyFields: {
-    approval: { type: "integer", description: "The request's id (as approval_list showed it)" },
+    approval: { type: "integer", optional: true, description: "The request's id (as approval_list showed it)" },
     behavior: { type: "string", description: "allow, deny, or none (nobody answered in ws)" },
-    message: { type: "string", description: "deny: the reason the person gave" },
+    message: { type: "string", optional: true, description: "deny: the reason the person gave" },
     by: { type: "string", description: "Who ended it: ws, agent (its own dialog answered, or it moved on), timeout, gone (the pane closed)" },
   },
   errors: ["pane_not_found", "limit_exceeded", "unsupported"],

@@ -40,7 +40,7 @@ export interface MessageDoc {
   stream: boolean;
   summary: string;
   fields: FieldDoc[];
-  reply: { type: string; fields: { name: string; type: string; description: string }[] } | null;
+  reply: { type: string; fields: { name: string; type: string; optional?: true; description: string }[] } | null;
   errors: string[];
   example?: Record<string, unknown>;
 }
@@ -83,7 +83,7 @@ export function describeEntry(e: MessageEntry): MessageDoc {
       description: f.description,
     })),
     reply: e.request || e.requestFrom !== undefined
-      ? { type: e.reply ?? "ok", fields: Object.entries(e.replyFields ?? {}).map(([name, r]) => ({ name, type: r.type, description: r.description })) }
+      ? { type: e.reply ?? "ok", fields: Object.entries(e.replyFields ?? {}).map(([name, r]) => ({ name, type: r.type, ...(r.optional ? { optional: true } : {}), description: r.description })) }
       : null,
     errors: [...new Set([...(e.errors ?? [])])],
     ...(e.example ? { example: e.example } : {}),

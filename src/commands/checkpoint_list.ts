@@ -1,5 +1,6 @@
 // checkpoint_list: a workstream's checkpoints, oldest first (ws checkpoint list).
-import { defineMessage } from "./types";
+import type { Checkpoint } from "../features/workstreams/checkpoints";
+import { defineMessage, replyTyped } from "./types";
 import { workstreamsOf, CHECKPOINT_ERRORS } from "./checkpoint-shared";
 
 export default defineMessage({
@@ -16,7 +17,7 @@ export default defineMessage({
   },
   replyFields: {
     workstream: { type: "string", description: "The workstream" },
-    checkpoints: { type: "object[]", description: "Each {n, commit, time (Unix seconds), text, files, and for a turn's: turn (its number), after (true at its end, whose text is \"after turn N: <its prompt>\")}" },
+    checkpoints: replyTyped<Checkpoint[]>()({ type: "object[]", description: "Each {n, commit, time (Unix seconds), text, files, and for a turn's: turn (its number), after (true at its end, whose text is \"after turn N: <its prompt>\")}" }),
   },
   errors: CHECKPOINT_ERRORS,
   example: { v: 6, type: "checkpoint_list", name: "fix-login" },

@@ -18,7 +18,8 @@ export default defineMessage({
     force: { type: "boolean", default: false, description: "Restore even while the agent is working" },
   },
   replyFields: {
-    saved: { type: "integer", description: "The checkpoint of the state before the restore (missing when it equals the last checkpoint)" },
+    n: { type: "integer", description: "The checkpoint restored" },
+    saved: { type: "integer", optional: true, description: "The checkpoint of the state before the restore (missing when it equals the last checkpoint)" },
     written: { type: "integer", description: "Files written" },
     removed: { type: "integer", description: "Files removed" },
     skipped: { type: "string[]", description: "Paths of the checkpoint left as they are, because writing them would destroy a file no checkpoint holds (at most 100)" },

@@ -18,9 +18,9 @@ export default defineMessage({
   },
   replyFields: {
     saved: { type: "boolean", description: "Whether a checkpoint was recorded (false: nothing changed since the last)" },
-    n: { type: "integer", description: "Its number (when saved)" },
-    commit: { type: "string", description: "Its commit (when saved)" },
-    files: { type: "integer", description: "Files changed since the checkpoint before it (when saved)" },
+    n: { type: "integer", optional: true, description: "Its number (when saved)" },
+    commit: { type: "string", optional: true, description: "Its commit (when saved)" },
+    files: { type: "integer", optional: true, description: "Files changed since the checkpoint before it (when saved)" },
   },
   errors: CHECKPOINT_ERRORS,
   example: { v: 6, type: "checkpoint_save", name: "fix-login", message: "before refactor" },

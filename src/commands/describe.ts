@@ -1,5 +1,8 @@
+import type { catalogue } from "./catalogue";
 import { WsError, closest } from "../protocol/errors";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
+
+type Catalogue = ReturnType<typeof catalogue>;
 
 export default defineMessage({
   type: "describe",
@@ -13,13 +16,13 @@ export default defineMessage({
     message: { type: "string", description: "Describe only this message type" },
   },
   replyFields: {
-    protocol: { type: "object", description: "`version`, `min_version`, `legacy_reply_version`" },
-    envelope: { type: "array", description: "The envelope fields every line may carry" },
-    grants: { type: "array", description: "Every grant (report, self, workspace, control, person) with what it allows; each message names the one it needs" },
-    errors: { type: "array", description: "Every error code with its meaning" },
-    envelope_errors: { type: "array", description: "The codes any message can get from the envelope, validation and the server's limits" },
-    events: { type: "array", description: "The event types `subscribe` can deliver" },
-    messages: { type: "array", description: "One entry per message (only the one asked for, with `message`)" },
+    protocol: replyTyped<Catalogue["protocol"]>()({ type: "object", description: "`version`, `min_version`, `legacy_reply_version`" }),
+    envelope: replyTyped<Catalogue["envelope"]>()({ type: "array", description: "The envelope fields every line may carry" }),
+    grants: replyTyped<Catalogue["grants"]>()({ type: "array", description: "Every grant (report, self, workspace, control, person) with what it allows; each message names the one it needs" }),
+    errors: replyTyped<Catalogue["errors"]>()({ type: "array", description: "Every error code with its meaning" }),
+    envelope_errors: replyTyped<Catalogue["envelope_errors"]>()({ type: "array", description: "The codes any message can get from the envelope, validation and the server's limits" }),
+    events: replyTyped<Catalogue["events"]>()({ type: "array", description: "The event types `subscribe` can deliver" }),
+    messages: replyTyped<Catalogue["messages"]>()({ type: "array", description: "One entry per message (only the one asked for, with `message`)" }),
   },
   errors: ["unknown_type"],
   example: { v: 6, id: 1, type: "describe", message: "pane_read" },

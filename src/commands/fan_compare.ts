@@ -1,5 +1,6 @@
 // fan_compare: a review tab diffing a fan's candidates side by side (ws fan compare NAME).
-import { defineMessage, PANE_START_ERRORS } from "./types";
+import type { CompareRow } from "../features/workstreams/fan";
+import { defineMessage, PANE_START_ERRORS, replyTyped } from "./types";
 import { fansOf } from "./fan-shared";
 
 export default defineMessage({
@@ -19,7 +20,7 @@ export default defineMessage({
     workspace: { type: "string", description: "The tab's workspace" },
     tab: { type: "integer", description: "The tab's id" },
     tool: { type: "string", description: "nvim or git" },
-    candidates: { type: "object[]", description: "Each pane's candidate, left to right: {k, workstream, tree (its worktree's state, the diff's right side), files, added, removed, paths (at most 1000)}" },
+    candidates: replyTyped<CompareRow[]>()({ type: "object[]", description: "Each pane's candidate, left to right: {k, workstream, tree (its worktree's state, the diff's right side), files, added, removed, paths (at most 1000)}" }),
   },
   errors: ["not_a_workstream", "unsupported", ...PANE_START_ERRORS],
   example: { v: 6, type: "fan_compare", name: "login" },

@@ -2,10 +2,11 @@
 // from one base commit, a tab each (or tiled in one), and the same prompt into each agent once it
 // reports ready, through the prompt queue (agent_send's `when: idle` path: typed at once when the
 // agent waits for input, else when it next does).
+import type { FanOpened } from "../features/workstreams/fan";
 import { panesOf } from "../model/layout";
 import { tabWhere } from "../model/session-lookups";
 import { AGENT_DEFAULT } from "../protocol/grants";
-import { defineMessage, PANE_START_ERRORS } from "./types";
+import { defineMessage, PANE_START_ERRORS, replyTyped } from "./types";
 import { fansOf } from "./fan-shared";
 import { typeToAgent } from "./agent-typing";
 import { MAX_CANDIDATES } from "../features/workstreams/fan";
@@ -31,7 +32,7 @@ export default defineMessage({
   replyFields: {
     fan: { type: "string", description: "The fan's name" },
     base: { type: "string", description: "The commit every candidate's branch starts from" },
-    candidates: { type: "object[]", description: "Each {k, workstream, branch, dir, pane, workspace, tab}" },
+    candidates: replyTyped<FanOpened[]>()({ type: "object[]", description: "Each {k, workstream, branch, dir, pane, workspace, tab}" }),
   },
   errors: ["invalid_params", "limit_exceeded", "project_not_found", "not_a_repo", "branch_exists", "path_taken", "workstream_exists", "template_not_found", "template_invalid", "git_failed", "setup_failed", "path_escapes", "unsupported", ...PANE_START_ERRORS],
   example: { v: 6, type: "fan_start", count: 3, template: "claude", name: "login", prompt: "Fix the login timeout" },

@@ -1,5 +1,6 @@
 // fan_status: how each candidate of a fan is doing (ws fan status NAME).
-import { defineMessage } from "./types";
+import type { FanRow } from "../features/workstreams/fan";
+import { defineMessage, replyTyped } from "./types";
 import { fansOf } from "./fan-shared";
 
 export default defineMessage({
@@ -19,10 +20,10 @@ export default defineMessage({
     template: { type: "string", description: "Its template" },
     base: { type: "string", description: "The commit the candidates start from" },
     prompt: { type: "string", description: "The prompt" },
-    candidates: {
+    candidates: replyTyped<FanRow[]>()({
       type: "object[]",
       description: "Each {k, workstream, branch, open, pane, status, prompted, turns, files, added, removed, check, exit_code, check_output}",
-    },
+    }),
   },
   errors: ["not_a_workstream", "unsupported"],
   example: { v: 6, type: "fan_status", name: "login" },

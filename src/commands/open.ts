@@ -17,7 +17,7 @@ export default defineMessage({
     "Open a file in the Neovim of the workstream that pane belongs to (outside a workstream, of pane's tab), at the line and column, and focus it. A tab without a Neovim ws started gets one in a split.",
   fields: OPEN_FIELDS,
   example: { v: 1, type: "open", pane: 7, location: "/code/app/models/user.rb:42" },
-  handle({ pane, location }, { session }) {
-    return openLocation(session, pane, location).then(() => undefined);
+  async handle({ pane, location }, { session }) {
+    await openLocation(session, pane, location);
   },
 });

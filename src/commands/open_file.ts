@@ -11,6 +11,7 @@ export default defineMessage({
   grant: "self",
   request: true,
   reply: "pane",
+  replyFields: { pane: { type: "integer", description: "The pane that shows the file" } },
   summary:
     "open as a request: show the file at path[:line[:col]] in the Neovim of pane's workstream (else pane's tab) and focus it, starting one in a split when there is none. Replies with the Neovim's pane.",
   fields: {

@@ -10,7 +10,7 @@ export const GRANTS_REPLY = {
   granted: { type: "string", description: "What it was given; `level` is lower while an agent runs in it, unless the person raised it" },
   agent: { type: "boolean", description: "An agent runs in it (its hooks report, or its foreground program is a known agent)" },
   by_person: { type: "boolean", description: "The person set its grants (ws pane grant): an agent in it no longer lowers them" },
-  creator: { type: "integer", description: "The pane whose socket started it, when one did: it is in that pane's `self` scope" },
+  creator: { type: "integer", optional: true, description: "The pane whose socket started it, when one did: it is in that pane's `self` scope" },
   allows: { type: "string", description: "What `level` allows, in words" },
 } as const;
 

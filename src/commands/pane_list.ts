@@ -1,5 +1,6 @@
+import type { PaneListing } from "../model/views";
 import { paneListing } from "../model/views";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export default defineMessage({
   type: "pane_list",
@@ -13,11 +14,11 @@ export default defineMessage({
     workspace: { type: "string", name: true, description: "Only this workspace's panes. Default: every workspace" },
   },
   replyFields: {
-    panes: {
+    panes: replyTyped<PaneListing[]>()({
       type: "array",
       description:
         "Each: `pane`, `workspace`, `workspace_number` (from 1), `tab` (id), `tab_name`, `tab_number` (from 1 in its workspace), `label`, `title`, `name` (pane_rename's, or null), `command` (the foreground process's argv; empty once exited), `start_command` (what it was started with; empty: the user's shell), `cwd`, `pid`, `cols`, `rows`, `focused` (its tab's focused pane), `exited`, `exit_code`, `signal`, `agent_status` (or null), `popup` (true for a popup, floating over its tab: it comes after its tab's panes)",
-    },
+    }),
   },
   errors: ["workspace_not_found"],
   example: { v: 6, id: 1, type: "pane_list" },

@@ -6,6 +6,7 @@ export default defineMessage({
   grant: "self",
   request: true,
   reply: "pane",
+  replyFields: { pane: { type: "integer", description: "The pane (its id is kept)" } },
   summary: "Start a program in a pane again, same id, its screen and history kept (tmux respawn-pane -k): a kept pane whose program exited, or a running one, which is hung up on first.",
   fields: {
     pane: { type: "integer", required: true, description: "The pane" },

@@ -1,6 +1,6 @@
 import { WsError } from "../protocol/errors";
 import { MAX_PATTERN_LENGTH } from "../patterns/user-pattern";
-import { defineMessage, ok } from "./types";
+import { defineMessage, ok, replyTyped } from "./types";
 import { waitFor } from "./waits";
 
 export default defineMessage({
@@ -24,11 +24,12 @@ export default defineMessage({
     timeout: { type: "integer", default: 30000, min: 0, max: 86_400_000, description: "wait_output: give up after this many ms, with code timeout; 0: no limit" },
   },
   replyFields: {
-    condition: { type: "string", description: "wait_output: output" },
-    match: { type: "string", description: "wait_output: the text that matched" },
-    groups: { type: "array", description: "wait_output: the regex's capture groups" },
-    line: { type: "integer", description: "wait_output: the 1-based line, after the text's own, where the match starts" },
-    elapsed_ms: { type: "integer", description: "wait_output: how long the wait took" },
+    condition: { type: "string", optional: true, description: "wait_output: output" },
+    pane: { type: "integer", optional: true, description: "wait_output: the pane" },
+    match: { type: "string", optional: true, description: "wait_output: the text that matched" },
+    groups: replyTyped<(string | null)[]>()({ type: "array", optional: true, description: "wait_output: the regex's capture groups" }),
+    line: { type: "integer", optional: true, description: "wait_output: the 1-based line, after the text's own, where the match starts" },
+    elapsed_ms: { type: "integer", optional: true, description: "wait_output: how long the wait took" },
   },
   errors: ["pane_not_found", "pane_exited", "timeout", "regex_timeout", "busy"],
   example: { v: 2, type: "pane_send", pane: 4, text: "cargo test", enter: true },
@@ -48,8 +49,9 @@ export default defineMessage({
     if (p.exited && (version ?? 0) >= 6) throw new WsError(`pane ${pane}'s program has exited; the text was not sent`, "pane_exited", { param: "pane", command: `ws pane respawn ${pane}` });
     // v1–v5 lines are answered as they always were: wait_output is v6's.
     if (wait_output !== undefined && (version ?? 0) >= 6) {
-      const { type: _t, ...found } = await waitFor({ condition: "output", pane, pattern: wait_output, ignore_case: false, new: true, source: "recent", timeout }, ctx, { text, enter });
-      return { type: "ok", ...found };
+      const r = await waitFor({ condition: "output", pane, pattern: wait_output, ignore_case: false, new: true, source: "recent", timeout }, ctx, { text, enter });
+      // An output wait's fields, under the plain ok that pane_send answers.
+      return { type: "ok", condition: r.condition, elapsed_ms: r.elapsed_ms, pane: r.pane, match: r.match, groups: r.groups, line: r.line };
     }
     if (text) p.paste(text);
     if (enter) p.write("\r");

@@ -2,7 +2,7 @@
 // nothing in it moving; it takes the keys while open and closes with its program (model/popup.ts).
 import { WsError } from "../protocol/errors";
 import { POPUP_CLOSE, POPUP_SIZE } from "../model/popup";
-import { PANE_START_ERRORS, defineMessage, type Reply } from "./types";
+import { PANE_START_ERRORS, defineMessage } from "./types";
 import { ENV_FIELD, boxFor, newPaneGrants } from "./pane-fields";
 
 const SIZE_TEXT = "cells (`40`) or a share of the tab's area (`50%`); clamped to it, at least 3 (the border and one cell)";
@@ -31,13 +31,13 @@ export default defineMessage({
   },
   replyFields: {
     pane: { type: "integer", description: "The popup's pane id" },
-    exit_code: { type: "integer|null", description: "wait: its program's exit code; null when a signal ended it or it was closed while running" },
-    signal: { type: "string|null", description: "wait: the signal that ended it" },
+    exit_code: { type: "integer|null", optional: true, description: "wait: its program's exit code; null when a signal ended it or it was closed while running" },
+    signal: { type: "string|null", optional: true, description: "wait: the signal that ended it" },
   },
   errors: ["pane_not_found", "popup_open", "no_client", ...PANE_START_ERRORS],
   example: { v: 6, id: 1, type: "popup", command: ["sh", "-c", "fzf > /tmp/pick"], width: "80%", height: "60%", wait: true },
   cli: { path: "popup", summary: "Open a popup over the tab on screen; with --wait, exit with its program's status when it closes", rest: "command", defaults: { cwd: "$PWD" }, run: "popup" },
-  handle(p, ctx): Reply | Promise<Reply> {
+  handle(p, ctx) {
     const { session, services, signal } = ctx;
     for (const f of ["width", "height"] as const)
       if (!POPUP_SIZE.test(p[f])) throw new WsError(`\`${f}\` must be cells (40) or a percentage (50%), got ${JSON.stringify(p[f])}`, "invalid_params", { param: f });
@@ -46,7 +46,7 @@ export default defineMessage({
     const pane = session.openPopup(over, { argv: p.command, cwd: p.cwd, strictCwd: p.cwd !== undefined, env: p.env, width: p.width, height: p.height, x: p.x, y: p.y, close: p.close, border: p.border, box: boxFor(ctx, undefined, true) });
     newPaneGrants(ctx, undefined).apply(pane.id);
     if (!p.wait) return { type: "popup", pane: pane.id };
-    return new Promise<Reply>((resolve) => {
+    return new Promise<{ type: "popup"; pane: number; exit_code: number | null; signal: string | null }>((resolve) => {
       const off = session.bus.on((e) => {
         if (e.type !== "popup_closed" || e.pane !== pane.id) return;
         off();

@@ -1,7 +1,7 @@
 // project_handoff (v6): handoff as a request. Asks each running agent in the project's tabs for its
 // entry, waits for each to finish its turn, then answers with what they appended to the file.
 import { WsError } from "../protocol/errors";
-import { defineMessage, type Reply } from "./types";
+import { defineMessage, replyTyped } from "./types";
 import { UNTIL_DEFAULT, typeToAgent } from "./agent-typing";
 import { handoffPrompt, needAgents, projectAgents } from "./handoff";
 
@@ -36,14 +36,14 @@ export default defineMessage({
   },
   replyFields: {
     file: { type: "string", description: "The project's handoff file" },
-    agents: { type: "array", description: "Each agent: pane, tab, asked, then status and elapsed_ms, or error (timeout, pane_exited)" },
+    agents: replyTyped<AgentOutcome[]>()({ type: "array", description: "Each agent: pane, tab, asked, then status and elapsed_ms, or error (timeout, pane_exited)" }),
     entries: { type: "string", description: `What was appended to the file while the agents were asked (at most ${MAX_ENTRIES_BYTES / 1024} KiB)` },
-    truncated: { type: "boolean", description: "entries stops short of what was appended" },
+    truncated: { type: "boolean", optional: true, description: "entries stops short of what was appended" },
   },
   errors: ["project_not_found", "no_agent", "file_refused"],
   example: { v: 6, type: "project_handoff", slug: "button-a11y", timeout: 600000 },
   cli: { path: "project handoff", args: ["slug"], run: "projectHandoff" },
-  async handle({ slug, timeout }, { session, services, signal }): Promise<Reply> {
+  async handle({ slug, timeout }, { session, services, signal }) {
     const projects = services.get("projects")!;
     const mark = projects.handoffMark(slug);
     const found = projectAgents(session, services, slug);
@@ -52,7 +52,7 @@ export default defineMessage({
       found.map(async (a): Promise<AgentOutcome> => {
         if (a.status === "blocked") return { pane: a.pane, tab: a.tab, asked: false, status: "blocked" };
         try {
-          const r = (await typeToAgent(session, a.pane, handoffPrompt(slug, a.pane, mark.file), { until: UNTIL_DEFAULT, timeout }, signal)) as { status?: string; elapsed_ms?: number };
+          const r = await typeToAgent(session, a.pane, handoffPrompt(slug, a.pane, mark.file), { until: UNTIL_DEFAULT, timeout }, signal);
           return { pane: a.pane, tab: a.tab, asked: true, status: r.status, elapsed_ms: r.elapsed_ms };
         } catch (e) {
           if (e instanceof WsError && (e.code === "timeout" || e.code === "pane_exited")) return { pane: a.pane, tab: a.tab, asked: true, error: e.code };

@@ -18,7 +18,7 @@ export default defineMessage({
   },
   replyFields: {
     question: { type: "integer", description: "The question answered" },
-    pane: { type: "integer", description: "The pane that asked (absent: a script outside ws)" },
+    pane: { type: "integer", optional: true, description: "The pane that asked (absent: a script outside ws)" },
     answer: { type: "string", description: "The answer given" },
   },
   errors: ["question_not_found", "forbidden", "invalid_params", "unsupported"],

@@ -7,7 +7,7 @@
 import { WsError } from "../protocol/errors";
 import { CHECK_BUDGET_MS, regexPool } from "../patterns/regex-pool";
 import { MAX_PATTERN_LENGTH, userPattern } from "../patterns/user-pattern";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export const DEFAULT_MAX = 100;
 export const MAX_MATCHES = 10_000;
@@ -39,7 +39,7 @@ export default defineMessage({
     panes: { type: "integer[]", description: "Only these panes (default: all)" },
   },
   replyFields: {
-    matches: { type: "array", description: "[{pane, line, row, text}]: line is 1-based in pane_read's recent-unwrapped source (pane_read --start LINE reads it), row the buffer row it starts on (0 is the oldest kept), text the whole line" },
+    matches: replyTyped<Match[]>()({ type: "array", description: "[{pane, line, row, text}]: line is 1-based in pane_read's recent-unwrapped source (pane_read --start LINE reads it), row the buffer row it starts on (0 is the oldest kept), text the whole line" }),
     truncated: { type: "boolean", description: "More matches were left out (max, or the reply's size limit)" },
   },
   errors: ["pane_not_found", "regex_timeout", "busy"],

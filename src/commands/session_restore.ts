@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export default defineMessage({
   type: "session_restore",
@@ -14,10 +14,10 @@ export default defineMessage({
     workspaces: { type: "integer", description: "Workspaces rebuilt (new ones, and existing ones that got saved tabs)" },
     saved: { type: "integer", description: "Workspaces in the save" },
     tabs: { type: "integer", description: "Tabs rebuilt" },
-    panes: { type: "object", description: "Saved pane id → new pane id, for every pane rebuilt" },
+    panes: replyTyped<Record<string, number>>()({ type: "object", description: "Saved pane id → new pane id, for every pane rebuilt" }),
     saved_at: { type: "string", description: "When the save was made, as an ISO 8601 time" },
-    skipped: { type: "array", description: "Each part of the save left out (a bad part, a workspace past the pane limit, …), and why" },
-    kept: { type: "string", description: "With parts left out: where the original save was kept (ws session discard --unreadable deletes it)" },
+    skipped: replyTyped<string[]>()({ type: "array", description: "Each part of the save left out (a bad part, a workspace past the pane limit, …), and why" }),
+    kept: { type: "string", optional: true, description: "With parts left out: where the original save was kept (ws session discard --unreadable deletes it)" },
   },
   errors: ["unsupported", "session_unreadable"],
   longRunning: true,

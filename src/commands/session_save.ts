@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export default defineMessage({
   type: "session_save",
@@ -19,7 +19,7 @@ export default defineMessage({
     tabs: { type: "integer", description: "Tabs saved" },
     panes: { type: "integer", description: "Panes saved" },
     saved_at: { type: "string", description: "When, as an ISO 8601 time" },
-    phases: { type: "object", description: "`capture`, `encode`, `write`: milliseconds spent taking the text, encoding and writing (with fsync)" },
+    phases: replyTyped<{ capture: number; encode: number; write: number }>()({ type: "object", optional: true, description: "`capture`, `encode`, `write`: milliseconds spent taking the text, encoding and writing (with fsync)" }),
   },
   errors: ["unsupported"],
   // 100 panes of 10,000 lines each taken afresh (`full`) can outlast the 10 s answer deadline on a

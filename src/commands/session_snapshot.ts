@@ -1,5 +1,7 @@
 import { snapshot } from "../model/views";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
+
+type Snapshot = ReturnType<typeof snapshot>;
 
 export default defineMessage({
   type: "session_snapshot",
@@ -13,11 +15,11 @@ export default defineMessage({
   replyFields: {
     boot_id: { type: "string", description: "This server start" },
     seq: { type: "integer", description: "The last event included; subscribe with after_seq = seq to follow on without a gap" },
-    current: { type: "string", description: "The workspace on screen" },
-    size: { type: "object", description: "`cols`, `rows`: the attached client's terminal (or the default)" },
-    workspaces: { type: "array", description: "`id`, `name`, `current`, `active_tab`, `tabs` (each: `id`, `name`, `project`?, `active`, `focused`, `zoomed`, `panes`, `root` layout tree)" },
-    client: { type: "object|null", description: "The attached terminal client, or null: `term`, its $TERM (empty when it sent none); `version`, its terminal's XTVERSION answer (empty until it gives one, and for a terminal that gives none)" },
-    panes: { type: "array", description: "`pane`, `workspace`, `tab`, `label`, `title`, `command`, `cwd`, `pid`, `cols`, `rows`, `agent_status`?" },
+    current: { type: "string|null", description: "The workspace on screen" },
+    size: replyTyped<Snapshot["size"]>()({ type: "object", description: "`cols`, `rows`: the attached client's terminal (or the default)" }),
+    workspaces: replyTyped<Snapshot["workspaces"]>()({ type: "array", description: "`id`, `name`, `current`, `active_tab`, `tabs` (each: `id`, `name`, `project`?, `active`, `focused`, `zoomed`, `panes`, `root` layout tree)" }),
+    client: replyTyped<{ term: string; version: string } | null>()({ type: "object|null", description: "The attached terminal client, or null: `term`, its $TERM (empty when it sent none); `version`, its terminal's XTVERSION answer (empty until it gives one, and for a terminal that gives none)" }),
+    panes: replyTyped<Snapshot["panes"]>()({ type: "array", description: "`pane`, `workspace`, `tab`, `label`, `title`, `command`, `cwd`, `pid`, `cols`, `rows`, `agent_status`?" }),
   },
   example: { v: 6, id: 1, type: "session_snapshot" },
   handle(_p, { session, services }) {

@@ -2,7 +2,7 @@
 import type { ShimBuffer, ShimStore } from "../features/shim-store";
 import type { Services } from "../features/services";
 import { WsError } from "../protocol/errors";
-import type { ReplyField } from "./types";
+import type { ReplyFields } from "./types";
 
 /** The daemon's shim store (every daemon has one; a build without it answers unsupported). */
 export function shimStore(services: Services): ShimStore {
@@ -11,11 +11,11 @@ export function shimStore(services: Services): ShimStore {
   return store;
 }
 
-export const BUFFER_REPLY_FIELDS: Record<string, ReplyField> = {
+export const BUFFER_REPLY_FIELDS = {
   name: { type: "string", description: "The buffer's name" },
   id: { type: "integer", description: "This version of it (it changes with every change of the buffer)" },
   bytes: { type: "integer", description: "Its text's size in bytes (UTF-8)" },
   automatic: { type: "boolean", description: "Whether ws named it (bufferN) rather than the caller" },
-};
+} as const satisfies ReplyFields;
 
-export const bufferReply = (b: ShimBuffer) => ({ type: "shim_buffer", name: b.name, id: b.id, bytes: b.data.length, automatic: b.automatic });
+export const bufferReply = <T extends string = "shim_buffer">(b: ShimBuffer, type = "shim_buffer" as T) => ({ type, name: b.name, id: b.id, bytes: b.data.length, automatic: b.automatic });

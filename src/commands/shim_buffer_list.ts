@@ -1,6 +1,6 @@
 // shim_buffer_list: the tmux shim's list-buffers (and its choice of a buffer by name).
 import { shimStore } from "./shim-fields";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export default defineMessage({
   type: "shim_buffer_list",
@@ -13,7 +13,7 @@ export default defineMessage({
   reply: "shim_buffers",
   summary: "The tmux shim's paste buffers, newest first: each one's name, version, size and the start of its text (list-buffers).",
   fields: {},
-  replyFields: { buffers: { type: "array", description: "One object per buffer: name, id, bytes, automatic, sample (its first 50 characters)" } },
+  replyFields: { buffers: replyTyped<{ name: string; id: number; bytes: number; automatic: boolean; sample: string }[]>()({ type: "array", description: "One object per buffer: name, id, bytes, automatic, sample (its first 50 characters)" }) },
   example: { v: 6, id: 1, type: "shim_buffer_list" },
   handle(_p, { services }) {
     const store = shimStore(services);

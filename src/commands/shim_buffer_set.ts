@@ -1,7 +1,7 @@
 // shim_buffer_set: the tmux shim's set-buffer, load-buffer (and capture-pane into a buffer), as one
 // change in the daemon (features/shim-store.ts); a text over a line's size comes in pieces.
 import { BUFFER_REPLY_FIELDS, bufferReply, shimStore } from "./shim-fields";
-import { defineMessage } from "./types";
+import { defineMessage, optionalFields } from "./types";
 
 export default defineMessage({
   type: "shim_buffer_set",
@@ -21,7 +21,8 @@ export default defineMessage({
     more: { type: "boolean", default: false, description: "More pieces follow: hold this one (the reply has only `upload`)" },
     upload: { type: "string", description: "The upload this piece continues (from the first piece's reply); `name` and `append` are the first piece's" },
   },
-  replyFields: { ...BUFFER_REPLY_FIELDS, upload: { type: "string", description: "Only while pieces are held (`more`): the id the next piece sends" } },
+  // A held piece's reply has only `upload`; the last piece's, the buffer's fields.
+  replyFields: { ...optionalFields(BUFFER_REPLY_FIELDS), upload: { type: "string", optional: true, description: "Only while pieces are held (`more`): the id the next piece sends" } },
   errors: ["limit_exceeded", "invalid_params"],
   example: { v: 6, id: 1, type: "shim_buffer_set", name: "slime", text: "make test\n" },
   handle(p, { services }) {

@@ -1,6 +1,6 @@
 // shim_option_list: the options the tmux shim keeps, for show-options and the shim's own reads.
 import { shimStore } from "./shim-fields";
-import { defineMessage } from "./types";
+import { defineMessage, replyTyped } from "./types";
 
 export default defineMessage({
   type: "shim_option_list",
@@ -13,7 +13,7 @@ export default defineMessage({
   reply: "shim_options",
   summary: "The tmux options the shim keeps (set with shim_option_set), by name; tmux's defaults are the shim's own.",
   fields: {},
-  replyFields: { options: { type: "object", description: "Each option set, name → value" } },
+  replyFields: { options: replyTyped<Record<string, string>>()({ type: "object", description: "Each option set, name → value" }) },
   example: { v: 6, id: 1, type: "shim_option_list" },
   handle(_p, { services }) {
     return { type: "shim_options", options: shimStore(services).options() };

@@ -8,6 +8,7 @@ export default defineMessage({
   grant: "self",
   request: true,
   reply: "pane",
+  replyFields: { pane: { type: "integer", description: "The new pane" } },
   summary: "Split pane and run command beside it. Replies with the new pane's id.",
   fields: {
     pane: { type: "integer", required: true, description: "The pane to split. It can be in any tab or workspace" },

@@ -8,6 +8,7 @@ export default defineMessage({
   grant: "workspace",
   request: true,
   reply: "pane",
+  replyFields: { pane: { type: "integer", description: "The new tab's pane" } },
   summary: "Open a tab in a workspace. Replies with the tab's pane id.",
   fields: {
     workspace: { type: "string", name: true, description: "Workspace name, exact then ignoring case. Default: the workspace on screen" },

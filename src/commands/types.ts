@@ -7,6 +7,7 @@ import type { RunName, ViewName } from "./cli-names";
 import type { Session } from "../model/session";
 import type { Services } from "../features/services";
 import type { Grant } from "../protocol/grants";
+import type { Connection } from "../protocol/connection";
 
 export type Reply =
   | { type: "ok" }
@@ -22,7 +23,7 @@ export interface HandlerContext {
   /** The control service, and what features provide (agents, persistence, …), typed by name. */
   services: Services;
   /** The connection the message came on, for messages that take it over (attach, subscribe). */
-  connection?: unknown;
+  connection?: Connection;
   /** The protocol version the line was sent at. */
   version?: number;
   /** Aborted when the connection closes (long waits stop and release what they hold) or, for a
@@ -35,17 +36,88 @@ export interface HandlerContext {
   callerPane?: number;
 }
 
-/** One field of a reply, for the catalogue: its type and meaning. */
+/** One field of a reply: its type (for the catalogue, and, for the plain ones, the TypeScript type
+ * handlers must return and clients read) and meaning. */
 export interface ReplyField {
   type: string;
   description: string;
+  /** Left out of some replies (a condition's own fields, a pane that exited): the type says so. */
+  optional?: boolean;
+  /** Type only: what an array or object field's value is (see `replyTyped`). */
+  readonly [replyValueType]?: unknown;
 }
+
+export type ReplyFields = Record<string, ReplyField>;
+
+declare const replyValueType: unique symbol;
+
+/** A reply field whose value has a TypeScript type its catalogue `type` can't say (an array of
+ * rows, an object): `replyTyped<PaneListing[]>()({ type: "array", description: … })`. */
+export const replyTyped =
+  <T>() =>
+  <const S extends ReplyField>(spec: S): S & { readonly [replyValueType]?: T } =>
+    spec as S & { readonly [replyValueType]?: T };
+
+/** The TypeScript type of one reply field's value, from its catalogue type or `replyTyped`. */
+type ReplyValue<S> = typeof replyValueType extends keyof S
+  ? Exclude<S[typeof replyValueType], undefined>
+  : S extends { type: "integer" | "number" }
+    ? number
+    : S extends { type: "string" }
+      ? string
+      : S extends { type: "boolean" }
+        ? boolean
+        : S extends { type: "string[]" }
+          ? string[]
+          : S extends { type: "integer[]" }
+            ? number[]
+            : S extends { type: "integer|null" }
+              ? number | null
+              : S extends { type: "string|null" }
+                ? string | null
+                : unknown;
+
+/** The same reply fields, each left out of some replies (a reply of one kind or another). */
+export function optionalFields<const RF extends ReplyFields>(fields: RF): { [K in keyof RF]: RF[K] & { optional: true } } {
+  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, { ...f, optional: true }])) as { [K in keyof RF]: RF[K] & { optional: true } };
+}
+
+type OptionalKeys<RF> = { [K in keyof RF]: RF[K] extends { optional: true } ? K : never }[keyof RF];
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/** A reply as its entry declares it: `type` its `reply`, each of `replyFields` typed. An entry
+ * typed only as MessageEntry (the registry's list) replies with any fields. */
+export type ReplyOf<R extends string, RF> = string extends keyof RF
+  ? Reply
+  : Flat<{ type: R } & { [K in Exclude<keyof RF, OptionalKeys<RF>>]: ReplyValue<RF[K]> } & { [K in OptionalKeys<RF>]?: ReplyValue<RF[K]> }>;
+
+/** The reply an entry's handler answers with (what `s.v6()` and the CLI's views read). */
+export type EntryReply<E> = E extends MessageEntry<Fields, infer R, infer RF> ? ReplyOf<R, RF> : never;
+
+/** Fields a returned reply has that its entry doesn't declare (a union's `?: undefined` fillers aside). */
+type Undeclared<M, O> = Exclude<{ [K in keyof M]-?: [M[K]] extends [undefined] ? never : K }[keyof M], keyof O>;
+
+/** Why a handler's reply disagrees with its entry's `replyFields` (never: it agrees). */
+type ReplyProblem<M, O> = M extends void
+  ? never
+  : M extends O
+    ? [Undeclared<M, O>] extends [never]
+      ? never
+      : `the reply has a field its replyFields do not declare: ${Undeclared<M, O> & string}`
+    : "the reply lacks a field its replyFields declare, or one has the wrong type";
+
+type HandlerProblem<H, O> = H extends (...a: never[]) => infer T ? ReplyProblem<Awaited<T>, O> : never;
+
+/** Adds an impossible `replyProblem` property where the handler's reply and replyFields disagree,
+ * so tsc names the field at the entry. */
+type ReplyCheck<H, O> = [HandlerProblem<H, O>] extends [never] ? unknown : { replyProblem: HandlerProblem<H, O> };
 
 /** A handler's parameters: inferred from the entry's fields (any for an entry of unknown fields). */
 // biome-ignore lint/suspicious/noExplicitAny: an entry typed only as MessageEntry<Fields> (the registry's list) takes any fields
 export type Params<F extends Fields> = string extends keyof F ? any : Static<F>;
 
-export interface MessageEntry<F extends Fields = Fields> {
+export interface MessageEntry<F extends Fields = Fields, R extends string = string, RF extends ReplyFields = ReplyFields> {
   type: string;
   /** The protocol version that introduced it: clients send it at this version. */
   since: number;
@@ -64,11 +136,12 @@ export interface MessageEntry<F extends Fields = Fields> {
   summary: string;
   fields: F;
   /** The reply's `type` for a request that succeeds. */
-  reply?: string;
+  reply?: R;
   /** Example line, as the spec gives it. */
   example?: Record<string, unknown>;
-  /** The reply's fields (besides `v`, `id`, `type`), for the catalogue and docs. */
-  replyFields?: Record<string, ReplyField>;
+  /** The reply's fields (besides `v`, `id`, `type`): the catalogue and docs list them, and the
+   * handler's reply type is inferred from them. */
+  replyFields?: RF;
   /** Error codes the handler itself can answer (the envelope's own codes apply to every message). */
   errors?: readonly ErrorCode[];
   /** Requests that may rightly take longer than the 10 s answer deadline (waits, streams). */
@@ -78,7 +151,7 @@ export interface MessageEntry<F extends Fields = Fields> {
   /** How the CLI offers it (a message without one is reached only by `ws call`). */
   cli?: MessageCli | MessageCli[];
   /** Requests return their reply; messages return nothing. Throw WsError to refuse. */
-  handle(params: Params<F>, ctx: HandlerContext): Reply | void | Promise<Reply | void>;
+  handle(params: Params<F>, ctx: HandlerContext): NoInfer<ReplyOf<R, RF>> | void | Promise<NoInfer<ReplyOf<R, RF>> | void>;
 }
 
 /**
@@ -126,12 +199,16 @@ export interface MessageCli {
 
 export type ExitStatusRule = "exit_code" | "found" | "warnings";
 
-/** A registry entry; its handler's parameter type is inferred from `fields`. */
-export function defineMessage<const F extends Fields>(e: MessageEntry<F>): MessageEntry<F> {
+/** A registry entry; its handler's parameter type is inferred from `fields`, and its reply must be
+ * what `reply` and `replyFields` declare: no field more, none missing (tsc says which). */
+// biome-ignore lint/complexity/noBannedTypes: no replyFields: the reply is its `type` alone.
+export function defineMessage<const F extends Fields, const R extends string = "ok", const RF extends ReplyFields = {}, H extends MessageEntry<F, R, RF>["handle"] = MessageEntry<F, R, RF>["handle"]>(
+  e: MessageEntry<F, R, RF> & { handle: H } & ReplyCheck<H, ReplyOf<R, RF>>,
+): MessageEntry<F, R, RF> {
   return e;
 }
 
-export const ok = (): Reply => ({ type: "ok" });
+export const ok = (): { type: "ok" } => ({ type: "ok" });
 
 /** Codes a request that starts panes can answer; each leaves the model as it was. */
 export const PANE_START_ERRORS: readonly ErrorCode[] = ["program_not_found", "cwd_not_found", "spawn_failed", "limit_exceeded", "box_unavailable", "box_refused"];

@@ -6,7 +6,7 @@ import { CHECK_BUDGET_MS } from "../patterns/regex-pool";
 import { MAX_PATTERN_LENGTH } from "../patterns/user-pattern";
 import { waitFor } from "./waits";
 import type { Fields, Static } from "../protocol/schema";
-import { defineMessage, type MessageCli } from "./types";
+import { defineMessage, replyTyped, type MessageCli, type ReplyFields } from "./types";
 
 export const CONDITIONS = ["output", "exit", "idle", "workspace_exists", "pane_exists", "agent_status", "command_finished"] as const;
 export const AGENT_STATUSES = ["blocked", "working", "done", "idle", "none"] as const;
@@ -51,6 +51,24 @@ const WAIT_FIELDS = {
 /** wait_for's parameters as validated: one shape per condition, its own fields required. */
 export type WaitParams = Static<typeof WAIT_FIELDS>;
 
+/** What a wait answers: the condition and how long it took, then each condition's own fields. */
+export const WAIT_REPLY = {
+  condition: { type: "string", description: "The condition that held" },
+  elapsed_ms: { type: "integer", description: "How long the wait took" },
+  pane: { type: "integer", optional: true, description: "The pane (pane conditions)" },
+  match: { type: "string", optional: true, description: "output: the text that matched" },
+  groups: replyTyped<(string | null)[]>()({ type: "array", optional: true, description: "output: the regex's capture groups" }),
+  line: { type: "integer", optional: true, description: "output: the 1-based source line where the match starts" },
+  exit_code: { type: "integer|null", optional: true, description: "exit: the exit code (null when a signal ended it or the pane was closed); command_finished: the command's exit status" },
+  command: { type: "string", optional: true, description: "command_finished: the command line, when the shell's marks show it" },
+  signal: { type: "string|null", optional: true, description: "exit: the signal that ended it" },
+  closed: { type: "boolean", optional: true, description: "exit: true when the pane was closed rather than its program exiting" },
+  idle_ms: { type: "integer", optional: true, description: "idle: how long it has been quiet" },
+  workspace: { type: "string", optional: true, description: "workspace_exists: the workspace's name; pane_exists: the pane's workspace" },
+  tab: { type: "integer", optional: true, description: "pane_exists: the pane's tab" },
+  status: { type: "string", optional: true, description: "agent_status: the status that matched" },
+} as const satisfies ReplyFields;
+
 export default defineMessage({
   type: "wait_for",
   since: 6,
@@ -61,21 +79,7 @@ export default defineMessage({
   summary:
     "Block until a condition holds, then reply; `timeout` ends it with code timeout. It is woken by the events that can change its answer, never by polling. output: the pane's text (scrollback included) matches a regex, checked at once and then on new output; exit: the pane's program exits; idle: the pane has printed nothing for idle_ms; workspace_exists / pane_exists; agent_status: the pane's agent status is one of statuses; command_finished: the pane's shell finishes its next command (shell integration, docs/shell-integration.md).",
   fields: WAIT_FIELDS,
-  replyFields: {
-    condition: { type: "string", description: "The condition that held" },
-    elapsed_ms: { type: "integer", description: "How long the wait took" },
-    pane: { type: "integer", description: "The pane (pane conditions)" },
-    match: { type: "string", description: "output: the text that matched" },
-    groups: { type: "array", description: "output: the regex's capture groups" },
-    line: { type: "integer", description: "output: the 1-based source line where the match starts" },
-    exit_code: { type: "integer|null", description: "exit: the exit code (null when a signal ended it or the pane was closed); command_finished: the command's exit status" },
-    command: { type: "string", description: "command_finished: the command line, when the shell's marks show it" },
-    signal: { type: "string|null", description: "exit: the signal that ended it" },
-    closed: { type: "boolean", description: "exit: true when the pane was closed rather than its program exiting" },
-    idle_ms: { type: "integer", description: "idle: how long it has been quiet" },
-    workspace: { type: "string", description: "workspace_exists: the workspace's name; pane_exists: the pane's workspace" },
-    status: { type: "string", description: "agent_status: the status that matched" },
-  },
+  replyFields: WAIT_REPLY,
   errors: ["timeout", "regex_timeout", "busy", "pane_not_found", "pane_exited", "unsupported"],
   example: { v: 6, id: 1, type: "wait_for", condition: "output", pane: 3, pattern: "build (ok|failed)", timeout: 120000 },
   cli: (

@@ -1,11 +1,10 @@
 // A request that waits (run, agent_send's wait): one answer, a deadline, the client going away, and
 // everything it set up undone once it is answered.
 import { WsError } from "../protocol/errors";
-import type { Reply } from "./types";
 
-export interface Waiting {
+export interface Waiting<T> {
   /** Answer (once; later calls do nothing) and undo everything registered. */
-  finish(r: Reply | WsError): void;
+  finish(r: T | WsError): void;
   /** Run `fn` after `ms`, unless answered first. */
   later(ms: number, fn: () => void): void;
   /** Undo this when answered (a bus listener's removal). */
@@ -15,11 +14,11 @@ export interface Waiting {
 }
 
 /** `timeoutMs` 0 waits without a limit; `timedOut` says what ran out. */
-export function waiting(o: { signal?: AbortSignal; timeoutMs: number; timedOut: () => WsError }, start: (w: Waiting) => void): Promise<Reply> {
-  const { promise, resolve, reject } = Promise.withResolvers<Reply>();
+export function waiting<T>(o: { signal?: AbortSignal; timeoutMs: number; timedOut: () => WsError }, start: (w: Waiting<T>) => void): Promise<T> {
+  const { promise, resolve, reject } = Promise.withResolvers<T>();
   const cleanups: (() => void)[] = [];
   let finished = false;
-  const w: Waiting = {
+  const w: Waiting<T> = {
     finish(r) {
       if (finished) return;
       finished = true;

@@ -4,8 +4,8 @@
 import { WsError } from "../protocol/errors";
 import type { ModelEvent } from "../model/events";
 import type { Pane } from "../model/pane";
-import type { HandlerContext, Reply } from "./types";
-import type { WaitParams } from "./wait_for";
+import type { HandlerContext, ReplyOf } from "./types";
+import type { WAIT_REPLY, WaitParams } from "./wait_for";
 import { waiting } from "./waiting";
 import { regexPool } from "../patterns/regex-pool";
 import { userPattern, type UserPattern } from "../patterns/user-pattern";
@@ -18,8 +18,10 @@ export interface SendFirst {
   enter: boolean;
 }
 
+export type WaitResult = ReplyOf<"wait_result", typeof WAIT_REPLY>;
+
 /** Answer a validated wait_for: its reply once the condition holds, or a WsError. */
-export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext, send?: SendFirst): Promise<Reply> {
+export function waitFor(p: WaitParams, { session, services, signal }: HandlerContext, send?: SendFirst): Promise<WaitResult> {
   const control = services.control;
   const began = Date.now();
   /** A pane whose program has exited can't change any more: its wait answers now, with the status. */
@@ -68,10 +70,10 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
       session.pane(p.pane);
       break;
   }
-  const done = (fields: Record<string, unknown>): Reply => ({ type: "wait_result", condition: p.condition, elapsed_ms: Date.now() - began, ...fields });
+  const done = (fields: Omit<WaitResult, "type" | "condition" | "elapsed_ms">): WaitResult => ({ type: "wait_result", condition: p.condition, elapsed_ms: Date.now() - began, ...fields });
 
   const timedOut = () => new WsError(`timed out after ${p.timeout} ms waiting for ${p.condition}${p.pane !== undefined ? ` of pane ${p.pane}` : ""}`, "timeout");
-  return waiting({ signal, timeoutMs: p.timeout, timedOut }, (w) => {
+  return waiting<WaitResult>({ signal, timeoutMs: p.timeout, timedOut }, (w) => {
     const finished = w.finished;
     let idleTimer: ReturnType<typeof setTimeout> | undefined;
     let checkTimer: ReturnType<typeof setTimeout> | undefined;
@@ -83,7 +85,7 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
     const finish = w.finish;
 
     /** The current answer, or undefined to keep waiting. */
-    const check = (): Reply | WsError | undefined => {
+    const check = (): WaitResult | WsError | undefined => {
       switch (p.condition) {
         case "output":
           return undefined; // checkOutput
@@ -206,7 +208,7 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
       if (finished()) return;
       if (out) return void out.checkOutput();
       const t0 = performance.now();
-      let r: Reply | WsError | undefined;
+      let r: WaitResult | WsError | undefined;
       try {
         r = check();
       } catch (e) {

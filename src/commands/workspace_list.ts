@@ -1,4 +1,5 @@
-import { defineMessage } from "./types";
+import type { WorkspaceInfo } from "../model/views";
+import { defineMessage, replyTyped } from "./types";
 import { workspaceInfos } from "../model/views";
 
 export default defineMessage({
@@ -11,10 +12,10 @@ export default defineMessage({
   summary: "List workspaces and their tabs.",
   fields: {},
   replyFields: {
-    workspaces: {
+    workspaces: replyTyped<WorkspaceInfo[]>()({
       type: "array",
       description: "Each: `name`, `current` (the one on screen), `tabs` (each: `name`, `project` (its project, if any), `panes` (ids, in layout order), `active`, `ports` (TCP ports its panes listen on, if any))",
-    },
+    }),
   },
   example: { v: 2, type: "workspace_list" },
   cli: { path: "workspace list", view: "workspaces" },

@@ -28,9 +28,9 @@ export function exportTree(session: Session, l: Layout): TreeNode {
   return { type: "split", direction: l.dir === "right" ? "right" : "down", ratio: l.ratio, first: exportTree(session, l.a), second: exportTree(session, l.b) };
 }
 
-export function layoutReply(session: Session, ws: Workspace, tab: Tab, type = "layout") {
+export function layoutReply(session: Session, ws: Workspace, tab: Tab) {
   return {
-    type,
+    type: "layout" as const,
     workspace: ws.name,
     tab: tab.id,
     zoomed: tab.zoomed ?? null,
@@ -52,11 +52,11 @@ export interface SnapshotStamp {
   seq: number;
 }
 
-export async function paneInfo(session: Session, exitOf: (pane: number) => PaneEnd | undefined, id: number): Promise<{ type: string; [k: string]: unknown }> {
+export async function paneInfo(session: Session, exitOf: (pane: number) => PaneEnd | undefined, id: number) {
   const p = session.panes.get(id);
   if (!p) {
     const exit = exitOf(id);
-    if (exit) return { type: "pane_info", pane: id, exited: true, exit_code: exit.exit_code, signal: exit.signal };
+    if (exit) return { type: "pane_info" as const, pane: id, exited: true, exit_code: exit.exit_code, signal: exit.signal };
     session.pane(id); // throws pane_not_found
   }
   const pane = p!;
@@ -65,7 +65,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   const fg = pane.exited ? null : shownForeground(pane, await foregroundProcess(pane.pid));
   const screen = pane.screen;
   return {
-    type: "pane_info",
+    type: "pane_info" as const,
     pane: id,
     workspace: where.ws.name,
     tab: where.tab.id,
@@ -93,7 +93,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
 
 export function snapshot(session: Session, stamp: SnapshotStamp, agentStatus?: (pane: number) => string | undefined) {
   return {
-    type: "snapshot",
+    type: "snapshot" as const,
     boot_id: stamp.bootId,
     seq: stamp.seq,
     current: session.currentWorkspace?.name ?? null,

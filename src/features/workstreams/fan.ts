@@ -84,6 +84,17 @@ export interface FanStart {
   project?: string;
 }
 
+/** A candidate fan_start opened. */
+export interface FanOpened {
+  k: number;
+  workstream: string;
+  pane: number;
+  dir: string;
+  branch: string;
+  workspace: string;
+  tab: number;
+}
+
 export interface FanRow {
   k: number;
   workstream: string;
@@ -121,7 +132,7 @@ export class FanService {
   }
 
   /** fan_start: the candidates, their tabs, then the prompt into each (in the background). */
-  async start(p: FanStart, send: PromptSender): Promise<{ fan: Fan; opened: { k: number; workstream: string; pane: number; dir: string; branch: string; workspace: string; tab: number }[] }> {
+  async start(p: FanStart, send: PromptSender): Promise<{ fan: Fan; opened: FanOpened[] }> {
     if (!Number.isSafeInteger(p.count) || p.count < 1 || p.count > MAX_CANDIDATES)
       throw new WsError(`a fan has 1 to ${MAX_CANDIDATES} candidates, not ${p.count}`, "invalid_params", { param: "count" });
     const bad = pathNameProblem(p.name);
