@@ -95,3 +95,10 @@ test("push.details = true puts the request's text in, made safe; bad settings ar
   expect(readPushConfig({ rate: 0, url: "ftp://x", events: ["nope"], colour: 1 }).problems).toHaveLength(4);
   expect(readPushConfig({ events: ["approval"] }).config.events).toEqual(new Set(["approval"]));
 });
+
+test("ws notify's own words go out only with \"notify\" in push.events", () => {
+  const e = { type: "notification" as const, title: "tests passed", body: "412 in 38 s", pane: 3 };
+  expect(readPushConfig(undefined).config.events.has("notify")).toBe(false);
+  expect(readPushConfig({ events: ["notify"] }).config.events.has("notify")).toBe(true);
+  expect(noticeFor(e, () => undefined, false)).toMatchObject({ event: "notify", title: "ws: tests passed", body: "412 in 38 s" });
+});

@@ -1,8 +1,10 @@
 // keys.toml's [push] table: where notifications go beside the phones subscribed through `ws web`,
 // which events send one, and how many a minute. Read when the server starts.
 
-export const PUSH_EVENTS = ["approval", "blocked", "done", "question"] as const;
+export const PUSH_EVENTS = ["approval", "blocked", "done", "question", "notify"] as const;
 export type PushEvent = (typeof PUSH_EVENTS)[number];
+/** `notify` (a script's `ws notify`, its own words) only when asked for: a script may say anything. */
+const DEFAULT_EVENTS: PushEvent[] = ["approval", "blocked", "done", "question"];
 
 export interface PushConfig {
   /** Web Push to the subscribed browsers (default true: subscribing is the person's choice). */
@@ -23,7 +25,7 @@ export interface PushConfig {
 export const DEFAULT_RATE = 6;
 const MAX_RATE = 60;
 
-export const defaultPushConfig = (): PushConfig => ({ web: true, headers: {}, details: false, rate: DEFAULT_RATE, events: new Set(PUSH_EVENTS) });
+export const defaultPushConfig = (): PushConfig => ({ web: true, headers: {}, details: false, rate: DEFAULT_RATE, events: new Set(DEFAULT_EVENTS) });
 
 const KEYS = ["web", "command", "url", "headers", "details", "rate", "events"];
 

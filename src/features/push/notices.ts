@@ -33,5 +33,8 @@ export function noticeFor(e: ModelEvent, program: (pane: number) => string | und
     };
   if (e.type === "question_asked")
     return { event: "question", title: "ws: a question for you", body: `${who(e.pane)} asks${details ? detail(e.question) : " a question"}`, tag: `question-${e.id}`, ...(e.pane !== undefined ? { pane: e.pane } : {}) };
+  // A script's own notification (ws notify): its words are what it meant to tell the person.
+  if (e.type === "notification")
+    return { event: "notify", title: `ws: ${e.title}`.slice(0, 120), body: (e.body ?? (e.pane !== undefined ? who(e.pane) : "")).slice(0, MAX_DETAIL), tag: `notify-${e.pane ?? "script"}`, ...(e.pane !== undefined ? { pane: e.pane } : {}) };
   return undefined;
 }
