@@ -284,6 +284,29 @@ test("a tree whose program can't start builds nothing: the panes started are sto
   }
 });
 
+test("a tree in a new workspace whose program can't start makes no workspace and says nothing", () => {
+  const { s, pty, events, done } = fakeSession();
+  try {
+    const ws = s.newWorkspace("main", cat);
+    const good = { type: "pane" as const, command: ["cat"], cwd: "/tmp" };
+    const tree = { type: "split" as const, direction: "right" as const, ratio: 0.5, first: good, second: { ...good, env: { FAIL_START: "1" } } };
+    events.length = 0;
+    expect(() => s.applyTreeInNewWorkspace("task", tree, { focus: true })).toThrow("no such program (fake)");
+    expect(pty(2).signals).toEqual(["SIGHUP"]); // the first leaf had started
+    expect(s.workspaces).toEqual([ws]);
+    expect([...s.panes.keys()]).toEqual([1]);
+    expect(events).toEqual([]);
+    // Built whole, the workspace is said once, before its tab, and keeps the id the failure left.
+    const made = s.applyTreeInNewWorkspace("task", { ...tree, second: good }, { focus: true });
+    expect(events.map((e) => e.type).slice(0, 2)).toEqual(["workspace_created", "tab_created"]);
+    expect(made.ws.id).toBe(3); // the failed request's id was not given back, but nothing saw it
+    expect(s.currentWorkspace).toBe(made.ws);
+    expect(() => s.applyTreeInNewWorkspace("task", tree, { focus: true })).toThrow('there is a workspace "task" already');
+  } finally {
+    done();
+  }
+});
+
 test("a pane's title comes from its program's output, its name wins over it, and a look at its foreground owns it", async () => {
   const { s, pty, events, done } = fakeSession();
   try {

@@ -1,148 +1,78 @@
 // The server's model and every operation on it: workspaces → tabs → layouts → panes. Handlers,
 // the UI and persistence change the model only through here, and each change is published on the
-// event bus. The look-ups (session-lookups.ts), the geometry (session-geometry.ts), the ids
-// (session-ids.ts) and the tab builder's plan (tab-builder.ts) are their own modules; this one holds
-// the writes. It is one piece
-// (over 500 lines) because it is the model's one writer: every change and its event are here.
+// event bus. The Session is the one writer's façade: the look-ups (session-lookups.ts), the
+// geometry (session-geometry.ts), the ids (session-ids.ts), a pane's life (pane-lifecycle.ts),
+// building tabs (tab-builder.ts) and moving panes (pane-move.ts) are their own modules, the last
+// two carrying out their steps through the Session's own writes (session-writes.ts).
+// It is one piece (over 500 lines) because it is the model's one writer: every change and its
+// event are here.
 import { homedir } from "node:os";
-import { Pane, type PaneSpec } from "./pane";
-import { findByName, type Tab, type Workspace } from "./workspace";
-import { leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout, type PaneRect, type Rect } from "./layout";
+import type { Pane } from "./pane";
+import type { Tab, Workspace } from "./workspace";
+import { leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout } from "./layout";
 import { WsError } from "../protocol/errors";
 import { nameProblem } from "../protocol/names";
-import { envInt, MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
+import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
-import { EventBus } from "./events";
+import { SessionView } from "./session-view";
 import { type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
-import { checkLaunch, programOf, startError, usableDir, type NewPaneOptions } from "./launch";
-import { BOXED_GRANTS, boxLaunch, boxTool, planBox, runtimeDirsOf, type BoxRequest } from "./box";
-import type { PaneRun } from "./pane";
-import { shellLaunch } from "./shell-integration";
-import { parentDir } from "../paths";
-import { popupRects, type Popup, type PopupClose } from "./popup";
-import { locateInLayout, locatePane, paneById, paneWhere, tabById, tabByRef, tabName, tabWhere, workspaceNamed, type Place } from "./session-lookups";
-import { layoutArea, sizePanes, tabPopupRects, tabRects } from "./session-geometry";
+import type { NewPaneOptions } from "./launch";
+import { popupRects, type Popup } from "./popup";
+import { locateInLayout, tabWhere, type Place } from "./session-lookups";
+import { sizePanes } from "./session-geometry";
 import { IdCounters } from "./session-ids";
-import { fallbackNote, planTab, runNow, runPaced, treeTabSpec, type BuildSteps, type RestoreTabSpec, type TabPlan, type TabSpec } from "./tab-builder";
+import { runNow, runPaced, TabBuilder, type RestoreTabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
 import type { Workstream } from "./workstream";
 import type { TerminalReport } from "../protocol/terminal-report";
 import { coloursFrom, setTerminalColours } from "./terminal-colours";
+import { afterExit, PaneLauncher, wirePane, type LaunchOptions } from "./pane-lifecycle";
+import { movePane, type MoveTarget } from "./pane-move";
+import type { SessionWrites } from "./session-writes";
 
 export type { NewPaneOptions } from "./launch";
 export type { RestoreTabSpec, TabSpec } from "./tab-builder";
+export type { MoveTarget } from "./pane-move";
+export { FAILED_START_MS } from "./pane-lifecycle";
 
-export interface SessionOptions {
-  socketPath: string;
-  /** The environment panes inherit (the server's, cleaned). */
-  baseEnv: Record<string, string>;
+export interface SessionOptions extends LaunchOptions {
   /** Called when the last pane has gone: the server quits. */
   onEmpty: () => void;
   /** Panes at most at once (default MAX_PANES). */
   maxPanes?: number;
-  /** Variables a pane gets over the base environment, by its id (the tmux shim's TMUX_PANE). */
-  paneEnv?: (id: number) => Record<string, string>;
-  /** The pane's own socket, its WS_SOCKET (default: the server's socket), made before it starts. */
-  paneSocket?: (id: number) => string | undefined;
-  /** Makes a pane from its spec (default: a real one, its program on a PTY). A test gives panes
-   * over a fake PTY, to drive the Session in-process. */
-  createPane?: (spec: PaneSpec) => Pane;
-  /** keys.toml's `box`: a pane not asked either way is boxed. */
-  boxByDefault?: boolean;
 }
 
-export class Session {
-  readonly bus = new EventBus();
-  /** Written here only: the rest of the daemon reads them. */
-  private readonly workspaceList: Workspace[] = [];
-  private readonly paneMap = new Map<number, Pane>();
-  private screen = { cols: 80, rows: 24 };
-  private barsShown = true;
-  private currentIndex = 0;
+export class Session extends SessionView {
   private readonly ids = new IdCounters();
   private quitting = false;
   private readonly maxPanes: number;
   private readonly workstreamMap = new Map<string, Workstream>();
-  /** Panes being started by a paced build (restore): counted against the limit, not yet in the model. */
-  private reserved = 0;
-  /** Workspaces a restore is building, not in the model until their first tab is whole. */
-  private readonly building = new WeakSet<Workspace>();
+  private readonly launcher: PaneLauncher;
+  /** The Session's own writes, for the modules that carry out its bigger operations. */
+  private readonly writes: SessionWrites = {
+    session: this,
+    bus: this.bus,
+    ids: this.ids,
+    checkName,
+    checkRoom: (n, perRequest) => this.checkRoom(n, perRequest),
+    checkLaunch: (o, at) => this.checkLaunch(o, at),
+    checkLive: (ws) => this.checkLive(ws),
+    start: (ws, o, cols, rows, id) => this.launcher.start(ws.name, o, cols, rows, id),
+    adopt: (pane) => this.adopt(pane),
+    createWorkspace: (name, param, savedId) => this.createWorkspace(name, param, savedId),
+    insertWorkspace: (ws, param) => this.insertWorkspace(ws, param),
+    insertTab: (ws, tab, panes) => this.insertTab(ws, tab, panes),
+    takeFromLayout: (ws, tab, id) => this.takeFromLayout(ws, tab, id),
+    removeTab: (ws, tab) => this.removeTab(ws, tab),
+    paneExited: (pane) => this.paneExited(pane),
+  };
+  private readonly builder = new TabBuilder(this.writes);
 
   constructor(readonly opts: SessionOptions) {
+    super();
     this.maxPanes = opts.maxPanes ?? MAX_PANES;
-  }
-
-  // ---- lookups -------------------------------------------------------------------------------
-
-  get workspaces(): readonly Workspace[] {
-    return this.workspaceList;
-  }
-
-  get panes(): ReadonlyMap<number, Pane> {
-    return this.paneMap;
-  }
-
-  /** The attached client's terminal size (or tmux's detached default). */
-  get size(): { readonly cols: number; readonly rows: number } {
-    return this.screen;
-  }
-
-  /** The index of the workspace on screen. */
-  get current(): number {
-    return this.currentIndex;
-  }
-
-  get currentWorkspace(): Workspace {
-    return this.workspaces[this.currentIndex]!;
-  }
-
-  activeTab(ws: Workspace): Tab {
-    return ws.tabs[ws.active]!;
-  }
-
-  /** A workspace by its name, exact then ignoring case. */
-  findWorkspace(name: string): Workspace | undefined {
-    return findByName(this.workspaces, name);
-  }
-
-  workspace(name: string): Workspace {
-    return workspaceNamed(this, name);
-  }
-
-  pane(id: number): Pane {
-    return paneById(this, id);
-  }
-
-  /** Where a pane lives, if it is in a tab. */
-  where(id: number): Place | undefined {
-    return paneWhere(this, id);
-  }
-
-  /** Where a pane lives; pane_not_found for one that isn't. */
-  locate(id: number): Place {
-    return locatePane(this, id);
-  }
-
-  tabById(id: number): Place {
-    return tabById(this, id);
-  }
-
-  /** The tab a message means: `tab` by id, else the tab holding `pane`, else the one on screen. */
-  resolveTab(p: { tab?: number; pane?: number }): Place {
-    if (p.tab !== undefined) return this.tabById(p.tab);
-    if (p.pane !== undefined) return this.locate(p.pane);
-    const ws = this.currentWorkspace;
-    return { ws, tab: this.activeTab(ws) };
-  }
-
-  tabName(tab: Tab): string {
-    return tabName(this, tab);
-  }
-
-  /** A tab by its name or its 1-based number. */
-  findTab(ws: Workspace, ref: string): Tab {
-    return tabByRef(this, ws, ref);
+    this.launcher = new PaneLauncher(opts);
   }
 
   /** Refuse a workspace that has closed (a caller that waited may still hold it). */
@@ -150,17 +80,15 @@ export class Session {
     if (!this.workspaces.includes(ws)) throw new WsError(`workspace "${ws.name}" has closed`, "workspace_not_found", { param: "workspace" });
   }
 
+  /** Refuse a workspace name that breaks the naming rule or that another workspace has (`self`
+   * may keep its own): every way a workspace is made or renamed asks here. */
+  private checkWorkspaceName(name: string, param: string, self?: Workspace): void {
+    checkName(param, name);
+    const other = this.findWorkspace(name);
+    if (other && other !== self) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param });
+  }
+
   // ---- geometry ------------------------------------------------------------------------------
-
-  /** The screen area tabs lay their panes out in: below the tab bar, above the status line. */
-  layoutArea(): Rect {
-    return layoutArea(this.size, this.barsShown);
-  }
-
-  /** Whether the tab bar and the status line take their rows (keys.toml status, tmux's). */
-  get bars(): boolean {
-    return this.barsShown;
-  }
 
   /** Show or hide the bars: every pane is sized to the area they leave, as a resize does. */
   setBars(on: boolean): void {
@@ -170,12 +98,6 @@ export class Session {
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }
 
-  /** Where each pane of a tab sits on screen (or would, with `layout`). A zoomed pane fills the tab. */
-  rects(tab: Tab, layout: Layout = tab.layout): PaneRect[] {
-    return tabRects(tab, this.layoutArea(), layout);
-  }
-
-  /** Size every pane of a tab to its cell. */
   /** What the attached terminal said about itself (undefined: none attached): panes' colour
    * queries are answered from it (terminal-colours.ts). */
   setClientTerminal(r: TerminalReport | undefined): void {
@@ -184,11 +106,6 @@ export class Session {
 
   relayout(tab: Tab): void {
     sizePanes(tab, this.layoutArea(), this.panes);
-  }
-
-  /** Where a tab's popup sits on screen: its box and the part its program sees. */
-  popupRects(tab: Tab): { outer: Rect; inner: Rect } | undefined {
-    return tabPopupRects(tab, this.layoutArea());
   }
 
   relayoutAll(): void {
@@ -211,82 +128,46 @@ export class Session {
   checkRoom(n: number, perRequest = true): void {
     if (perRequest && n > MAX_PANES_PER_REQUEST)
       throw new WsError(`one request may start at most ${MAX_PANES_PER_REQUEST} panes; this one would start ${n}`, "limit_exceeded", { limit: MAX_PANES_PER_REQUEST });
-    const now = this.panes.size + this.reserved;
+    const now = this.panes.size + this.builder.reserved;
     if (now + n > this.maxPanes)
       throw new WsError(`ws runs at most ${this.maxPanes} panes at once; it runs ${now}, and this would start ${n} more`, "limit_exceeded", { limit: this.maxPanes });
     checkFileRoom(n, now);
   }
 
+
   /** Refuse, before anything changes, a pane that could not start (launch.ts). `at` prefixes the
    * field names in errors (a layout tree's leaf). */
   checkLaunch(o: NewPaneOptions, at?: string): void {
-    checkLaunch(o, this.opts.baseEnv, at);
-    const box = this.boxOf(o);
-    if (box) this.boxWrap(box, usableDir(o.cwd));
+    this.launcher.check(o, at);
   }
 
-  /** How a pane is boxed: as asked, else as keys.toml's `box` says. */
-  private boxOf(o: NewPaneOptions): BoxRequest | undefined {
-    return o.box === false ? undefined : (o.box ?? (this.opts.boxByDefault ? {} : undefined));
-  }
-
-  /** What starts a program in its box (src/model/box.ts); box_unavailable or box_refused when it
-   * can't be boxed. The box sees the pane's own socket (its WS_SOCKET) and ws's shell start-up files. */
-  private boxWrap(box: BoxRequest, cwd: string, shellFiles?: string): (run: PaneRun) => PaneRun {
-    const env = this.opts.baseEnv;
-    const tool = boxTool(env);
-    const runtime = runtimeDirsOf(this.opts.socketPath, env);
-    planBox(cwd, box, { env, runtime });
-    const privateDir = parentDir(this.opts.socketPath);
-    return (run) => boxLaunch(run, planBox(cwd, box, { env, runtime, socket: run.env.WS_SOCKET, read: shellFiles ? [shellFiles] : [] }), tool, privateDir);
-  }
-
-  /** Start a pane's program. The pane is not in the model until adopted. */
-  private startPane(ws: Workspace, o: NewPaneOptions, cols: number, rows: number, id: number): Pane {
-    this.checkLaunch(o);
-    const cwd = usableDir(o.cwd);
-    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.paneSocket?.(id) ?? this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: ws.name, PWD: cwd };
-    const argv = programOf(o, this.opts.baseEnv);
-    const box = this.boxOf(o);
-    try {
-      const launch = shellLaunch(argv, env, parentDir(this.opts.socketPath));
-      const wrap = box ? this.boxWrap(box, cwd, launch?.dir) : undefined;
-      const spec: PaneSpec = { id, argv, command: o.argv ?? [], cwd, env, cols, rows, preface: o.preface, launch, keep: o.keep, grants: o.grants ?? (box ? BOXED_GRANTS : undefined), ...(o.resume !== undefined ? { resume: o.resume } : {}), ...(box ? { box, wrap } : {}) };
-      return this.opts.createPane ? this.opts.createPane(spec) : new Pane(spec);
-    } catch (e) {
-      throw startError(argv[0]!, e);
-    }
-  }
-
+  /** Put a started pane in the model. */
   private adopt(pane: Pane): void {
-    pane.onOutput = () => this.bus.emit({ type: "pane_output", pane: pane.id });
-    pane.onTitle = () => this.bus.emit({ type: "pane_renamed", pane: pane.id, title: pane.title, label: pane.label });
-    pane.onExit = () => this.paneExited(pane);
-    pane.onBell = () => this.bus.emit({ type: "pane_bell", pane: pane.id });
-    pane.onClipboard = (_, data) => this.bus.emit({ type: "pane_clipboard", pane: pane.id, data });
-    pane.shell.onStarted = (command) => this.bus.emit({ type: "command_started", pane: pane.id, ...(command !== undefined ? { command } : {}) });
-    pane.shell.onFinished = (done) =>
-      this.bus.emit({ type: "command_finished", pane: pane.id, ...(done.command !== undefined ? { command: done.command } : {}), exit_code: done.exitCode, result: done });
+    wirePane(pane, this.bus, (p) => this.paneExited(p));
     this.paneMap.set(pane.id, pane);
   }
 
-  /** Stop a pane that was started for a request that then failed. */
-  private discard(pane: Pane): void {
-    pane.kill("SIGHUP");
-    pane.pty.exited.finally(() => pane.dispose());
+  /** A new workspace, checked, not yet in the model (insertWorkspace puts it there). */
+  private createWorkspace(name: string, param: string, savedId?: number): Workspace {
+    this.checkWorkspaceName(name, param);
+    return { id: this.ids.take("workspace", savedId), name, tabs: [], active: 0 };
+  }
+
+  /** Put a workspace in the model, its name still free. */
+  private insertWorkspace(ws: Workspace, param = "name"): void {
+    this.checkWorkspaceName(ws.name, param);
+    this.workspaceList.push(ws);
+    this.bus.emit({ type: "workspace_created", workspace: ws.name });
   }
 
   newWorkspace(name: string, pane: NewPaneOptions = {}): Workspace {
-    checkName("name", name);
+    this.checkWorkspaceName(name, "name");
     this.checkRoom(1);
-    const o = { ...pane, cwd: pane.cwd ?? homedir() };
-    const ws: Workspace = { id: this.ids.next.workspace, name, tabs: [], active: 0 };
     const area = this.layoutArea();
-    const first = this.startPane(ws, o, area.cols, area.rows, this.ids.next.pane);
+    const first = this.launcher.start(name, { ...pane, cwd: pane.cwd ?? homedir() }, area.cols, area.rows, this.ids.next.pane);
     this.ids.issue("pane");
-    this.ids.issue("workspace");
-    this.workspaceList.push(ws);
-    this.bus.emit({ type: "workspace_created", workspace: ws.name });
+    const ws = this.createWorkspace(name, "name");
+    this.insertWorkspace(ws);
     this.addTab(ws, first, {});
     return ws;
   }
@@ -297,7 +178,7 @@ export class Session {
     if (o.project !== undefined) checkName("project", o.project);
     this.checkRoom(1);
     const area = this.layoutArea();
-    const pane = this.startPane(ws, o, area.cols, area.rows, this.ids.next.pane);
+    const pane = this.launcher.start(ws.name, o, area.cols, area.rows, this.ids.next.pane);
     this.ids.issue("pane");
     return { tab: this.addTab(ws, pane, o), pane };
   }
@@ -306,11 +187,17 @@ export class Session {
   private addTab(ws: Workspace, pane: Pane, o: { name?: string; project?: string; focus?: boolean }): Tab {
     this.adopt(pane);
     const tab: Tab = { id: this.ids.issue("tab"), name: o.name, project: o.project, layout: leaf(pane.id), focused: pane.id };
-    ws.tabs.push(tab);
-    this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
-    this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: pane.id });
+    this.insertTab(ws, tab, [pane.id]);
     if (o.focus || ws.tabs.length === 1) this.focusTab(ws, tab, o.focus === true);
     return tab;
+  }
+
+  /** Put a tab at the end of `ws`, sized, with `panes` new in it. */
+  private insertTab(ws: Workspace, tab: Tab, panes: number[]): void {
+    ws.tabs.push(tab);
+    this.relayout(tab);
+    this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
+    for (const pane of panes) this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane });
   }
 
   split(target: number, o: NewPaneOptions & { right: boolean; focus: boolean; size?: number }): Pane {
@@ -322,7 +209,7 @@ export class Session {
     // Start the program at its final size (a resize racing its start-up may not reach it), and
     // before the layout changes.
     const rect = paneRects(layout, this.layoutArea(), true).find((r) => r.pane === id)!;
-    const pane = this.startPane(ws, o, rect.cols, rect.rows, id);
+    const pane = this.launcher.start(ws.name, o, rect.cols, rect.rows, id);
     this.ids.issue("pane");
     this.adopt(pane);
     tab.layout = layout;
@@ -344,7 +231,7 @@ export class Session {
     const popup: Popup = { pane: this.ids.next.pane, width: o.width, height: o.height, close: o.close, ...(o.x !== undefined ? { x: o.x } : {}), ...(o.y !== undefined ? { y: o.y } : {}), ...(o.border === false ? { border: false } : {}) };
     const { inner } = popupRects(popup, this.layoutArea());
     // Kept after it exits, so its last screen stays readable until it closes.
-    const pane = this.startPane(ws, { ...o, keep: true }, inner.cols, inner.rows, popup.pane);
+    const pane = this.launcher.start(ws.name, { ...o, keep: true }, inner.cols, inner.rows, popup.pane);
     this.ids.issue("pane");
     this.adopt(pane);
     tab.popup = popup;
@@ -365,22 +252,31 @@ export class Session {
    * tree), and the model changes only once every program has started: if one can't, none does.
    */
   applyTree(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }): Tab {
-    const tab = runNow(this.treeSteps(ws, root, o.name));
+    const tab = runNow(this.builder.tree(ws, root, o.name));
     if (o.focus) this.focusTab(ws, tab);
     return tab;
   }
 
   /** applyTree a pane at a time (layout_apply): 64 panes would hold the thread for seconds. */
   async applyTreePaced(ws: Workspace, root: TreeNode, o: { name?: string; focus: boolean }, pace: () => Promise<void>): Promise<Tab> {
-    const tab = await runPaced(this.treeSteps(ws, root, o.name), pace);
+    const tab = await runPaced(this.builder.tree(ws, root, o.name), pace);
     if (o.focus) this.focusTab(ws, tab);
     return tab;
+  }
+
+  /** Build a tab from a tree in a new workspace `name` (a workstream's, made when missing). The
+   * workspace enters the model with its tab: if the tab can't be built, nothing is made or said. */
+  applyTreeInNewWorkspace(name: string, root: TreeNode, o: { name?: string; focus: boolean }): { ws: Workspace; tab: Tab } {
+    const ws = this.createWorkspace(name, "workspace");
+    const tab = runNow(this.builder.into(ws, this.builder.tree(ws, root, o.name)));
+    if (o.focus) this.focusTab(ws, tab);
+    return { ws, tab };
   }
 
   /** Rebuild a saved tab at the end of `ws`. Each program starts at its cell's size; one that can't
    * start gets the user's shell with a note. Returns the tab and the saved → new pane ids. */
   restoreTab(ws: Workspace, spec: RestoreTabSpec): { tab: Tab; ids: Map<number, number> } {
-    return runNow(this.buildSteps(ws, spec, true));
+    return runNow(this.builder.restore(ws, spec));
   }
 
   /**
@@ -390,128 +286,17 @@ export class Session {
    * stays.
    */
   restoreTabPaced(ws: Workspace, spec: RestoreTabSpec, pace: () => Promise<void>): Promise<{ tab: Tab; ids: Map<number, number> }> {
-    return runPaced(this.buildSteps(ws, spec, true), pace);
-  }
-
-  /** A tree's tab, checked before its build starts (the limits, then each leaf's launch). */
-  private *treeSteps(ws: Workspace, root: TreeNode, name: string | undefined): BuildSteps<Tab> {
-    const { spec, paths } = treeTabSpec(root, name);
-    this.checkRoom(spec.panes.size);
-    for (const [key, leaf] of spec.panes) this.checkLaunch(leaf, paths.get(key));
-    return (yield* this.buildSteps(ws, spec, false)).tab;
-  }
-
-  /**
-   * Start every pane of `spec`, yielding before each (tab-builder.ts runs the steps at once or
-   * paced), then put the tab in the model. The new ids and the room for the panes are reserved
-   * first. With `fallback` (restore) a program that can't start gets the user's shell with a note;
-   * without it the first that can't start stops the build. A build that stops stops the panes it
-   * started. The workspace must still be there (or be one a restore is building) at every step.
-   */
-  private *buildSteps(ws: Workspace, spec: TabSpec, fallback: boolean): BuildSteps<{ tab: Tab; ids: Map<number, number> }> {
-    const plan = this.reserveTab(ws, spec, fallback);
-    const started: Pane[] = [];
-    try {
-      for (const id of plan.ids.values()) {
-        yield;
-        if (!this.building.has(ws)) this.checkLive(ws);
-        started.push(this.startPlanned(ws, plan, id, fallback));
-      }
-      if (this.building.has(ws)) this.insertBuilt(ws);
-      else this.checkLive(ws);
-    } catch (e) {
-      for (const p of started) this.discard(p);
-      this.unreserveIds(plan);
-      throw e;
-    } finally {
-      this.reserved -= plan.ids.size;
-    }
-    return this.commitTab(ws, plan, started);
-  }
-
-  /** Check a tab to build, plan it, and reserve its pane ids (and its room: `reserved`, released by
-   * the build). */
-  private reserveTab(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
-    if (!this.building.has(ws)) this.checkLive(ws);
-    if (spec.name) checkName("name", spec.name);
-    if (spec.project) checkName("project", spec.project);
-    const plan = planTab(spec, this.ids.next.pane, (id) => this.ids.takePromisedPane(id), this.layoutArea());
-    // A saved tab was within the limits when it was made; only the server's bound applies to it.
-    this.checkRoom(plan.ids.size, !fallback);
-    this.ids.reservePanes(plan.next);
-    this.reserved += plan.ids.size;
-    return plan;
-  }
-
-  /** A build that failed gives its ids back, unless later panes took ids after them meanwhile. */
-  private unreserveIds(plan: TabPlan): void {
-    this.ids.unreservePanes(plan.first, plan.next);
-  }
-
-  private startPlanned(ws: Workspace, plan: TabPlan, id: number, fallback: boolean): Pane {
-    const o = plan.spec.panes.get(plan.byNew.get(id)!) ?? {};
-    const r = plan.cells.get(id)!;
-    try {
-      const pane = this.startPane(ws, o, r.cols, r.rows, id);
-      if (o.title) pane.restoreTitle(o.title);
-      if (o.name) pane.setName(o.name);
-      return pane;
-    } catch (e) {
-      // Out of descriptors or processes, a shell would fail too: say so rather than try.
-      if (!fallback || (e instanceof WsError && e.code === "resource_exhausted")) throw e;
-      return this.startPane(ws, { ...o, argv: [], preface: (o.preface ?? "") + fallbackNote(o.argv, e) }, r.cols, r.rows, id);
-    }
-  }
-
-  private commitTab(ws: Workspace, plan: TabPlan, started: Pane[]): { tab: Tab; ids: Map<number, number> } {
-    const { spec, ids, layout } = plan;
-    for (const p of started) this.adopt(p);
-    const tab: Tab = { id: this.ids.take("tab", spec.id), name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
-    if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
-    ws.tabs.push(tab);
-    this.relayout(tab);
-    this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
-    for (const id of ids.values()) this.bus.emit({ type: "pane_created", workspace: ws.name, tab: tab.id, pane: id });
-    // A program that ended while later panes were starting (a paced build gives the thread back)
-    // had no one to tell: its exit is handled now that the pane is in the model.
-    for (const p of started) if (p.exited) this.paneExited(p);
-    return { tab, ids };
+    return runPaced(this.builder.restore(ws, spec), pace);
   }
 
   /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
    * tab, a pane at a time (see restoreTabPaced). A tab that can't be rebuilt is left out and said
    * in `skipped`; with none rebuilt, nothing is left and the first failure is thrown. */
   async restoreWorkspace(name: string, tabs: RestoreTabSpec[], active = 0, pace: () => Promise<void> = async () => {}, savedId?: number): Promise<{ ws: Workspace; ids: Map<number, number>; panes: number; skipped: string[] }> {
-    checkName("name", name);
-    if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "name" });
     if (!tabs.length) throw new Error(`workspace "${name}" has no tabs to restore`);
     // Out of the model until its first tab is whole: nobody sees a workspace without tabs.
-    const ws: Workspace = { id: this.ids.take("workspace", savedId), name, tabs: [], active: 0 };
-    this.building.add(ws);
-    const ids = new Map<number, number>();
-    let panes = 0;
-    const skipped: string[] = [];
-    let before = 0;
-    let failure: unknown;
-    try {
-      for (const [i, t] of tabs.entries()) {
-        if (!this.building.has(ws) && !this.workspaces.includes(ws)) break; // closed by a client meanwhile
-        try {
-          const built = await this.restoreTabPaced(ws, t, pace);
-          for (const [a, b] of built.ids) ids.set(a, b);
-          panes += built.ids.size;
-        } catch (e) {
-          failure = e;
-          if (i < active) before++;
-          skipped.push(`workspace ${JSON.stringify(name)} tab ${i + 1} left out: ${(e as Error).message}`);
-        }
-      }
-    } finally {
-      this.building.delete(ws);
-    }
-    if (!ws.tabs.length || !this.workspaces.includes(ws)) throw failure ?? new Error(`workspace "${name}" was closed while it was being restored`);
-    ws.active = Math.min(Math.max(0, active - before), ws.tabs.length - 1);
-    return { ws, ids, panes, skipped };
+    const ws = this.createWorkspace(name, "name", savedId);
+    return { ws, ...(await this.builder.restoreWorkspace(ws, tabs, active, pace)) };
   }
 
   /** A restore is about to rebuild a save: the saved ids it may keep (IdCounters.promise). */
@@ -529,13 +314,6 @@ export class Session {
     return { ...this.ids.next };
   }
 
-  /** A restored workspace's first tab is built: the workspace enters the model (its name still free). */
-  private insertBuilt(ws: Workspace): void {
-    if (this.findWorkspace(ws.name)) throw new WsError(`there is a workspace "${ws.name}" already`, "workspace_exists", { param: "name" });
-    this.building.delete(ws);
-    this.workspaceList.push(ws);
-    this.bus.emit({ type: "workspace_created", workspace: ws.name });
-  }
 
   // ---- focus ---------------------------------------------------------------------------------
 
@@ -599,18 +377,9 @@ export class Session {
   private paneExited(pane: Pane): void {
     if (!this.panes.has(pane.id)) return;
     const popup = this.where(pane.id)?.tab.popup;
-    if (popup?.pane === pane.id) {
-      this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
-      if (closesOnExit(popup.close, pane.exitCode)) this.removePane(pane.id, false);
-      return;
-    }
-    // A kept pane stays, readable, saying how its program ended, until it is closed or respawned.
-    // So does one whose program failed soon after it started (a typo, make without a Makefile),
-    // until a key in it: it doesn't vanish before anyone could read why (tmux remain-on-exit failed).
-    pane.setHeld(!pane.keep && failedAtStart(pane));
-    if (pane.keep || pane.held) pane.showExit();
+    const next = afterExit(pane, popup?.pane === pane.id ? popup : undefined);
     this.bus.emit({ type: "pane_exited", pane: pane.id, exit_code: pane.exitCode, signal: pane.exitSignal });
-    if (!pane.keep && !pane.held) this.removePane(pane.id, false);
+    if (next === "close") this.removePane(pane.id, false);
   }
 
   /** A key in a pane held after its program failed closes it, as its exit would have. */
@@ -634,19 +403,23 @@ export class Session {
       const { ws, tab } = where;
       tab.popup = undefined;
       this.bus.emit({ type: "popup_closed", workspace: ws.name, tab: tab.id, pane: id, exit_code: pane.exitCode, signal: pane.exitSignal });
-    } else if (where) {
-      const { ws, tab } = where;
-      const rest = removePane(tab.layout, id);
-      if (rest) {
-        tab.layout = rest;
-        if (tab.zoomed === id) tab.zoomed = undefined;
-        if (tab.focused === id) tab.focused = panesOf(rest)[0]!;
-        this.relayout(tab);
-        this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
-      } else this.removeTab(ws, tab);
-    }
+    } else if (where && !this.takeFromLayout(where.ws, where.tab, id)) this.removeTab(where.ws, where.tab);
     if (this.panes.size === 0) this.quitWhenEmpty();
   }
+
+  /** Take a pane out of its tab's layout (its zoom and focus go with it); false when it was the
+   * tab's last pane, the tab being left as it is. */
+  private takeFromLayout(ws: Workspace, tab: Tab, id: number): boolean {
+    const rest = removePane(tab.layout, id);
+    if (!rest) return false;
+    tab.layout = rest;
+    if (tab.zoomed === id) tab.zoomed = undefined;
+    if (tab.focused === id) tab.focused = panesOf(rest)[0]!;
+    this.relayout(tab);
+    this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+    return true;
+  }
+
 
   private removeTab(ws: Workspace, tab: Tab): void {
     const i = ws.tabs.indexOf(tab);
@@ -687,9 +460,7 @@ export class Session {
 
   renameWorkspace(ws: Workspace, name: string): void {
     this.checkLive(ws);
-    checkName("name", name);
-    const other = this.findWorkspace(name);
-    if (other && other !== ws) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param: "name" });
+    this.checkWorkspaceName(name, "name", ws);
     if (name === ws.name) return;
     const from = ws.name;
     ws.name = name;
@@ -770,19 +541,8 @@ export class Session {
   respawnPane(id: number, o: { argv?: string[]; cwd?: string } = {}): Pane {
     const pane = this.pane(id);
     const { ws, tab } = this.locate(id);
-    const PATH = pane.env.PATH;
-    const launch: NewPaneOptions = { argv: o.argv ?? pane.command, cwd: o.cwd ?? pane.cwd, strictCwd: o.cwd !== undefined, env: PATH !== undefined ? { PATH } : undefined, box: pane.box ?? false };
-    this.checkLaunch(launch);
-    const cwd = usableDir(launch.cwd);
-    const argv = programOf(launch, this.opts.baseEnv);
     const label = pane.label;
-    try {
-      const env = { ...pane.env, WS_WORKSPACE: ws.name, PWD: cwd };
-      const shell = shellLaunch(argv, env, parentDir(this.opts.socketPath));
-      pane.respawn({ argv, command: launch.argv, cwd, env, launch: shell, wrap: pane.box ? this.boxWrap(pane.box, cwd, shell?.dir) : undefined });
-    } catch (e) {
-      throw startError(argv[0]!, e);
-    }
+    this.launcher.respawn(pane, ws.name, o);
     this.bus.emit({ type: "pane_respawned", workspace: ws.name, tab: tab.id, pane: id });
     if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
     return pane;
@@ -831,79 +591,10 @@ export class Session {
   /**
    * Move a running pane (same id, same program) beside another pane (`beside`, to its right or
    * below, with a `size`), into a new tab of a workspace (`workspace`), or into a new workspace
-   * (`newWorkspace`). The tab it leaves closes if it was its last pane, and its workspace with its
-   * last tab. Everything is checked before anything changes.
+   * (`newWorkspace`) (pane-move.ts).
    */
   movePane(id: number, to: MoveTarget): { ws: Workspace; tab: Tab } {
-    this.pane(id);
-    const from = locateInLayout(this, id);
-    const alone = panesOf(from.tab.layout).length === 1;
-    const refuse = (why: string, param?: string): never => {
-      throw new WsError(`can't move pane ${id}: ${why}`, "invalid_move", param ? { param } : undefined);
-    };
-    let dest: { ws: Workspace; tab: Tab; layout: Layout } | { ws: Workspace; newTab: true } | { newWorkspace: string };
-    if ("beside" in to) {
-      if (to.beside === id) refuse("a pane can't go beside itself", "beside");
-      this.pane(to.beside);
-      const at = locateInLayout(this, to.beside, "beside");
-      if (to.size !== undefined && to.size < 1) throw new WsError(`size must be at least 1, got ${to.size}`, "invalid_params", { param: "size" });
-      // Beside a pane of its own tab: take it out first, then split beside the other.
-      const base = at.tab === from.tab ? removePane(from.tab.layout, id)! : at.tab.layout;
-      dest = { ws: at.ws, tab: at.tab, layout: splitPane(base, to.beside, id, to.right ? "right" : "below", this.layoutArea(), to.size) };
-    } else if ("workspace" in to) {
-      const ws = this.workspace(to.workspace);
-      if (alone && ws === from.ws) refuse(`it is the only pane of its tab already`, "workspace");
-      if (to.name !== undefined) checkName("name", to.name);
-      dest = { ws, newTab: true };
-    } else {
-      checkName("new_workspace", to.newWorkspace);
-      const other = this.findWorkspace(to.newWorkspace);
-      if (other) throw new WsError(`there is a workspace "${other.name}" already`, "workspace_exists", { param: "new_workspace" });
-      if (to.name !== undefined) checkName("name", to.name);
-      dest = { newWorkspace: to.newWorkspace };
-    }
-    // Out of its tab (unless it is rearranged within it).
-    const inPlace = "layout" in dest && dest.tab === from.tab;
-    let emptied = false;
-    if (!inPlace) {
-      const rest = removePane(from.tab.layout, id);
-      emptied = !rest;
-      if (rest) {
-        from.tab.layout = rest;
-        if (from.tab.zoomed === id) from.tab.zoomed = undefined;
-        if (from.tab.focused === id) from.tab.focused = panesOf(rest)[0]!;
-        this.relayout(from.tab);
-        this.bus.emit({ type: "layout_changed", workspace: from.ws.name, tab: from.tab.id });
-      }
-    }
-    const fromWs = from.ws.name;
-    const fromTab = from.tab.id;
-    // Into its new place.
-    let placed: { ws: Workspace; tab: Tab };
-    if ("layout" in dest) {
-      dest.tab.layout = dest.layout;
-      dest.tab.zoomed = undefined;
-      this.relayout(dest.tab);
-      this.bus.emit({ type: "layout_changed", workspace: dest.ws.name, tab: dest.tab.id });
-      placed = dest;
-    } else {
-      let ws: Workspace;
-      if ("newWorkspace" in dest) {
-        ws = { id: this.ids.issue("workspace"), name: dest.newWorkspace, tabs: [], active: 0 };
-        this.workspaceList.push(ws);
-        this.bus.emit({ type: "workspace_created", workspace: ws.name });
-      } else ws = dest.ws;
-      const tab: Tab = { id: this.ids.issue("tab"), name: to.name, layout: leaf(id), focused: id };
-      ws.tabs.push(tab);
-      this.relayout(tab);
-      this.bus.emit({ type: "tab_created", workspace: ws.name, tab: tab.id, name: this.tabName(tab) });
-      placed = { ws, tab };
-    }
-    // The tab it left, emptied, closes now (after the new workspace exists, so ws is never empty).
-    if (emptied) this.removeTab(from.ws, from.tab);
-    this.bus.emit({ type: "pane_moved", workspace: placed.ws.name, tab: placed.tab.id, pane: id, from_workspace: fromWs, from_tab: fromTab });
-    if (to.focus) this.focusPane(id);
-    return placed;
+    return movePane(this.writes, id, to);
   }
 
   // ---- workstreams -------------------------------------------------------------------------
@@ -945,25 +636,6 @@ export class Session {
     this.bus.emit({ type: "workstream_closed", workstream: name });
   }
 
-  /** Build a tab from a tree in a new workspace `name` (a workstream's, made when missing). If the
-   * tab can't be built, the workspace is not made either. */
-  applyTreeInNewWorkspace(name: string, root: TreeNode, o: { name?: string; focus: boolean }): { ws: Workspace; tab: Tab } {
-    checkName("name", name);
-    if (this.findWorkspace(name)) throw new WsError(`there is a workspace "${name}" already`, "workspace_exists", { param: "workspace" });
-    const { spec, paths } = treeTabSpec(root, o.name);
-    this.checkRoom(spec.panes.size);
-    for (const [key, leaf] of spec.panes) this.checkLaunch(leaf, paths.get(key));
-    const ws: Workspace = { id: this.ids.issue("workspace"), name, tabs: [], active: 0 };
-    this.workspaceList.push(ws);
-    this.bus.emit({ type: "workspace_created", workspace: ws.name });
-    try {
-      return { ws, tab: this.applyTree(ws, root, o) };
-    } catch (e) {
-      this.removeEmptyWorkspace(ws);
-      throw e;
-    }
-  }
-
   /** Swap two panes of one tab: the split shape stays, the panes change places. */
   swapPanes(a: number, b: number): { ws: Workspace; tab: Tab } {
     const at = locateInLayout(this, a);
@@ -974,34 +646,9 @@ export class Session {
   }
 }
 
-/** Where pane_move puts a pane. */
-export type MoveTarget = { focus?: boolean; name?: string } & (
-  | { beside: number; right: boolean; size?: number }
-  | { workspace: string }
-  | { newWorkspace: string }
-);
-
 /** Refuse a name that breaks the rule of src/protocol/names.ts (the protocol's schema checks it too;
  * this holds for the UI's prompts and every other caller). */
 function checkName(param: string, name: string): void {
   const problem = nameProblem(name);
   if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
-}
-
-
-/** A program that ends this soon after it started, and not well, is held (Session.paneExited).
- * `WS_FAILED_START_MS` in the server's environment changes it (tests wait less). */
-export const FAILED_START_MS = envInt("WS_FAILED_START_MS", 5_000);
-
-/** Whether a pane's program failed within FAILED_START_MS of starting: a non-zero status, or a
- * signal other than the hang-up or interrupt a person or ws sends to end it. */
-function failedAtStart(pane: Pane): boolean {
-  if (Date.now() - pane.startedAt > FAILED_START_MS) return false;
-  if (pane.exitSignal !== null) return pane.exitSignal !== "SIGHUP" && pane.exitSignal !== "SIGINT";
-  return pane.exitCode !== null && pane.exitCode !== 0;
-}
-
-/** Whether a popup closes when its program ends this way (tmux's -E, -E -E). */
-function closesOnExit(close: PopupClose, exitCode: number | null): boolean {
-  return close === "exit" || (close === "success" && exitCode === 0);
 }

@@ -1,9 +1,15 @@
 // Building a tab from a spec (a saved tab, or a layout_apply tree): the spec, the plan that gives
-// its panes their ids and cells, and how the build is run, at once or a pane at a time. The Session
-// carries the plan out (it alone changes the model); what is here computes and changes nothing.
-import { leaf, paneRects, type Layout, type PaneRect, type Rect } from "./layout";
+// its panes their ids and cells, how the build is run (at once or a pane at a time), and the
+// builder that carries the plan out through the Session's own writes (SessionWrites), so a tab and
+// a restored workspace enter the model whole or not at all.
+import { leaf, panesOf, paneRects, type Layout, type PaneRect, type Rect } from "./layout";
 import { treeToSpec, type TreeNode } from "./tree";
 import type { NewPaneOptions } from "./launch";
+import type { Pane } from "./pane";
+import type { Tab, Workspace } from "./workspace";
+import type { SessionWrites } from "./session-writes";
+import { WsError } from "../protocol/errors";
+import { discardPane } from "./pane-lifecycle";
 
 /** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
  * `zoomed` are keys of `panes`, not live ids: every pane gets a new id, except a saved id a restore
@@ -92,4 +98,147 @@ export async function runPaced<T>(steps: BuildSteps<T>, pace: () => Promise<void
     r = steps.next();
   }
   return r.value;
+}
+
+/**
+ * Builds tabs (layout_apply, restore) and restored workspaces. Every pane of a tab starts first,
+ * its ids and its room reserved (`reserved` counts against the pane limit), and the tab enters the
+ * model only once all have started; a workspace it builds (`building`) enters with its first whole
+ * tab. A build that fails stops the panes it started and gives their ids back.
+ */
+export class TabBuilder {
+  /** Panes being started by a build: counted against the limit, not yet in the model. */
+  reserved = 0;
+  /** Workspaces being built, not in the model until their first tab is whole. */
+  private readonly building = new WeakSet<Workspace>();
+
+  constructor(private readonly w: SessionWrites) {}
+
+  /** A tree's tab at the end of `ws` (run with runNow or runPaced). */
+  *tree(ws: Workspace, root: TreeNode, name: string | undefined): BuildSteps<Tab> {
+    const { spec, paths } = treeTabSpec(root, name);
+    this.w.checkRoom(spec.panes.size);
+    for (const [key, leaf] of spec.panes) this.w.checkLaunch(leaf, paths.get(key));
+    return (yield* this.steps(ws, spec, false)).tab;
+  }
+
+  /** A saved tab at the end of `ws`: a program that can't start gets the user's shell with a note. */
+  restore(ws: Workspace, spec: RestoreTabSpec): BuildSteps<{ tab: Tab; ids: Map<number, number> }> {
+    return this.steps(ws, spec, true);
+  }
+
+  /** Build `steps` into `ws`, a workspace not yet in the model: it enters with the first tab built. */
+  *into<T>(ws: Workspace, steps: BuildSteps<T>): BuildSteps<T> {
+    this.building.add(ws);
+    try {
+      return yield* steps;
+    } finally {
+      this.building.delete(ws);
+    }
+  }
+
+  /** A new workspace rebuilt from saved tabs (persistence), `active` being the index of its active
+   * tab, a pane at a time. A tab that can't be rebuilt is left out and said in `skipped`; with none
+   * rebuilt, nothing is left and the first failure is thrown. */
+  async restoreWorkspace(ws: Workspace, tabs: RestoreTabSpec[], active: number, pace: () => Promise<void>): Promise<{ ids: Map<number, number>; panes: number; skipped: string[] }> {
+    if (!tabs.length) throw new Error(`workspace "${ws.name}" has no tabs to restore`);
+    const ids = new Map<number, number>();
+    let panes = 0;
+    const skipped: string[] = [];
+    let before = 0;
+    let failure: unknown;
+    this.building.add(ws);
+    try {
+      for (const [i, t] of tabs.entries()) {
+        if (!this.building.has(ws) && !this.w.session.workspaces.includes(ws)) break; // closed by a client meanwhile
+        try {
+          const built = await runPaced(this.restore(ws, t), pace);
+          for (const [a, b] of built.ids) ids.set(a, b);
+          panes += built.ids.size;
+        } catch (e) {
+          failure = e;
+          if (i < active) before++;
+          skipped.push(`workspace ${JSON.stringify(ws.name)} tab ${i + 1} left out: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      this.building.delete(ws);
+    }
+    if (!ws.tabs.length || !this.w.session.workspaces.includes(ws)) throw failure ?? new Error(`workspace "${ws.name}" was closed while it was being restored`);
+    ws.active = Math.min(Math.max(0, active - before), ws.tabs.length - 1);
+    return { ids, panes, skipped };
+  }
+
+  /**
+   * Start every pane of `spec`, yielding before each, then put the tab in the model. The new ids
+   * and the room for the panes are reserved first. With `fallback` (restore) a program that can't
+   * start gets the user's shell with a note; without it the first that can't start stops the
+   * build. The workspace must still be there (or be one being built) at every step.
+   */
+  private *steps(ws: Workspace, spec: TabSpec, fallback: boolean): BuildSteps<{ tab: Tab; ids: Map<number, number> }> {
+    const plan = this.reserve(ws, spec, fallback);
+    const started: Pane[] = [];
+    try {
+      for (const id of plan.ids.values()) {
+        yield;
+        this.checkLive(ws);
+        started.push(this.startPlanned(ws, plan, id, fallback));
+      }
+      if (this.building.has(ws)) {
+        this.w.insertWorkspace(ws);
+        this.building.delete(ws);
+      } else this.w.checkLive(ws);
+    } catch (e) {
+      for (const p of started) discardPane(p);
+      this.w.ids.unreservePanes(plan.first, plan.next);
+      throw e;
+    } finally {
+      this.reserved -= plan.ids.size;
+    }
+    return this.commit(ws, plan, started);
+  }
+
+  private checkLive(ws: Workspace): void {
+    if (!this.building.has(ws)) this.w.checkLive(ws);
+  }
+
+  /** Check a tab to build, plan it, and reserve its pane ids and its room. */
+  private reserve(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
+    this.checkLive(ws);
+    if (spec.name) this.w.checkName("name", spec.name);
+    if (spec.project) this.w.checkName("project", spec.project);
+    const plan = planTab(spec, this.w.ids.next.pane, (id) => this.w.ids.takePromisedPane(id), this.w.session.layoutArea());
+    // A saved tab was within the limits when it was made; only the server's bound applies to it.
+    this.w.checkRoom(plan.ids.size, !fallback);
+    this.w.ids.reservePanes(plan.next);
+    this.reserved += plan.ids.size;
+    return plan;
+  }
+
+  private startPlanned(ws: Workspace, plan: TabPlan, id: number, fallback: boolean): Pane {
+    const o = plan.spec.panes.get(plan.byNew.get(id)!) ?? {};
+    const r = plan.cells.get(id)!;
+    try {
+      const pane = this.w.start(ws, o, r.cols, r.rows, id);
+      if (o.title) pane.restoreTitle(o.title);
+      if (o.name) pane.setName(o.name);
+      return pane;
+    } catch (e) {
+      // Out of descriptors or processes, a shell would fail too: say so rather than try.
+      if (!fallback || (e instanceof WsError && e.code === "resource_exhausted")) throw e;
+      return this.w.start(ws, { ...o, argv: [], preface: (o.preface ?? "") + fallbackNote(o.argv, e) }, r.cols, r.rows, id);
+    }
+  }
+
+  private commit(ws: Workspace, plan: TabPlan, started: Pane[]): { tab: Tab; ids: Map<number, number> } {
+    const { spec, ids, layout } = plan;
+    for (const p of started) this.w.adopt(p);
+    const tab: Tab = { id: this.w.ids.take("tab", spec.id), name: plan.name, project: plan.project, layout, focused: ids.get(spec.focused) ?? panesOf(layout)[0]! };
+    if (spec.zoomed !== undefined && ids.has(spec.zoomed)) tab.zoomed = ids.get(spec.zoomed);
+    this.w.insertTab(ws, tab, [...ids.values()]);
+    // A program that ended while later panes were starting (a paced build gives the thread back)
+    // had no one to tell: its exit is handled now that the pane is in the model.
+    for (const p of started) if (p.exited) this.w.paneExited(p);
+    return { tab, ids };
+  }
 }
