@@ -89,6 +89,9 @@ describe("ws mcp", () => {
     expect(read.isError).toBe(true);
     expect(read.content[0]!.text).toStartWith("forbidden:");
     expect(read.content[0]!.text).not.toContain("TOP-SECRET");
+    // Fields of its own (an older protocol version, another message type) change nothing.
+    const sneaky = await call("pane_read", { pane: otherPane, v: 1, type: "approval_answer", id: 7 });
+    expect(sneaky.content[0]!.text).toStartWith("forbidden:");
     const typed = await call("pane_send", { pane: otherPane, text: "echo pwned", enter: true });
     expect(typed.isError).toBe(true);
     // A workspace-wide verb is beyond `self` too.

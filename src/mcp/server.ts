@@ -37,7 +37,9 @@ export async function serveMcp(o: McpOptions): Promise<void> {
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const tool = byName.get(req.params.name);
     if (!tool) return text(`no tool ${req.params.name}`, true);
-    const args = withDefaults(tool, req.params.arguments ?? {}, process.env, process.cwd());
+    // Only the message's own fields: nothing an agent adds (v, id, type) changes how it is sent.
+    const given = Object.fromEntries(Object.entries(req.params.arguments ?? {}).filter(([k]) => Object.hasOwn(tool.entry.fields, k)));
+    const args = withDefaults(tool, given, process.env, process.cwd());
     try {
       // A wait, a run or a question takes as long as its own timeout says; others answer at once.
       const reply = await restrictedCall(call, { ...args, type: tool.name }, tool.entry.longRunning ? 0 : REPLY_TIMEOUT_MS, extra.signal);

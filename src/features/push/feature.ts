@@ -31,7 +31,7 @@ export default function pushFeature(): Feature {
         if (n.event === "approval" && n.pane !== undefined) approvalAt.set(n.pane, Date.now());
         if (n.event === "blocked" && n.pane !== undefined && Date.now() - (approvalAt.get(n.pane) ?? 0) < SAME_WAIT_MS) return;
         for (const { sink, limit } of sinks) {
-          if (limit.take()) void sink.send(n);
+          if (limit.take()) sink.send(n).catch((err: Error) => d.log.warn(`push: ${sink.name}: ${err.message}`));
           else d.log.warn(`push: ${sink.name} is over its rate limit (${config.rate} a minute); a ${n.event} notification is dropped`);
         }
       });
