@@ -27,7 +27,7 @@ export function render(): string {
   out.push("");
   out.push("## Grants");
   out.push("");
-  out.push("What a connection must hold to send each message ([security.md](security.md#grants)). A connection on a pane's own socket holds that pane's grants; the main socket is the person's. The levels are ordered, each allowing what the ones before it do; a refusal is `forbidden`, with the grant needed in `hint.grant`.");
+  out.push("What a connection must hold to send each message ([security.md](security.md#grants)). A connection on the panes' socket holds the grants of the pane it comes from; the main socket is the person's. The levels are ordered, each allowing what the ones before it do; a refusal is `forbidden`, with the grant needed in `hint.grant`.");
   out.push("");
   out.push("| Grant | Allows |");
   out.push("|---|---|");

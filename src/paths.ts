@@ -56,9 +56,15 @@ export function paneSocketPath(mainSocket: string, id: number): string {
   return joinPath(paneSocketDir(mainSocket), `${id}.sock`);
 }
 
+/** The socket every pane shares where the server can tell panes apart by their peers (Linux:
+ * server/pane-identity.ts), in the same 0700 directory. */
+export function sharedPaneSocketPath(mainSocket: string): string {
+  return joinPath(paneSocketDir(mainSocket), "panes.sock");
+}
+
 /** The main socket a pane socket belongs to, or undefined when `path` is not a pane socket. */
 export function mainSocketOfPane(path: string): string | undefined {
-  const m = /^(.*)\.panes\/\d+\.sock$/.exec(path);
+  const m = /^(.*)\.panes\/(?:\d+|panes)\.sock$/.exec(path);
   return m ? `${m[1]}.sock` : undefined;
 }
 

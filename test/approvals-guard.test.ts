@@ -43,8 +43,8 @@ describe.each(KINDS)("only a person answers, on the %s path", (kind) => {
     return { screen, rc: Number(new RegExp(`${tag}=(\\d+)`).exec(screen)![1]) };
   }
 
-  /** In a pane, ws talks on the pane's own socket, which never carries a person verb. */
-  const refusal = (pane: number) => `is the person's, and this came on ws pane ${pane}'s own socket`;
+  /** In a pane, ws talks on the panes' socket, which never carries a person verb. */
+  const refusal = (pane: number) => `is the person's, and this came from ws pane ${pane} (on the panes' socket)`;
   /** On the main socket (WS_SOCKET pointed at it), the ancestry walk still places the caller. */
   const insideRefusal = (pane: number) => `and this comes from a process inside ws pane ${pane}`;
 

@@ -100,7 +100,7 @@ describe("only a person answers", () => {
     const pane = (await s.request({ v: 2, type: "tab_new", name: "rogue", cwd: s.root })).pane as number;
     await s.request({ v: 2, type: "pane_send", pane, text: `${wrapper} approve ${row.id}; echo "rc=$?"`, enter: true });
     const screen = (await s.waitScreen(pane, /rc=\d+/, 20000)).replaceAll("\n", "");
-    expect(screen).toContain(`refused: approval_answer is the person's, and this came on ws pane ${pane}'s own socket`);
+    expect(screen).toContain(`refused: approval_answer is the person's, and this came from ws pane ${pane} (on the panes' socket)`);
     expect(screen).toMatch(/rc=[1-9]/);
     // The same through the protocol shows the code.
     await s.request({ v: 2, type: "pane_send", pane, text: `clear; ${wrapper} call approval_answer '{"approval":${row.id},"behavior":"allow"}'; echo "rc2=$?"`, enter: true });

@@ -1,6 +1,6 @@
 // Boxes end to end (src/model/box.ts): a real daemon starts panes in real bubblewrap, and what runs
 // inside tries the person's secrets, their home, /tmp, their tmux server, ws's runtime directory
-// and the network, and talks to ws through its own socket. A box that can't be made refuses to
+// and the network, and talks to ws through the panes' socket, as itself. A box that can't be made refuses to
 // start, never starting unboxed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -113,7 +113,7 @@ describeBox("a boxed pane", () => {
         `eval "$WS_TEST_WS split -- sh -c 'echo BOXED=\\$WS_BOXED > child'"` + ' >/dev/null && echo SPLIT=started >> result',
         'eval "$WS_TEST_WS --json split --box=false -- true" 2>&1 | grep -q forbidden && echo UNBOX=forbidden >> result || echo UNBOX=allowed >> result',
         'eval "$WS_TEST_WS --json pane grants" > grants.json',
-        // A person's verb on its own socket is refused.
+        // A person's verb on the panes' socket is refused.
         'eval "$WS_TEST_WS --json approve 1" 2>&1 | grep -q forbidden && echo APPROVE=forbidden >> result || echo APPROVE=not-forbidden >> result',
         'echo written > inside && echo CHECKOUT=writable >> result',
         // The person's keys, their other panes' terminals, ws's processes.
@@ -130,9 +130,9 @@ describeBox("a boxed pane", () => {
       "sleep 60",
     );
     expect(r).toMatchObject({ KEYS: "readonly", PTS: "ptmx ", DAEMON_PROC: "hidden", DAEMON_SIGNAL: "unreachable", SSH: "hidden", NETRC: "hidden", HOME: "readonly", TMP: "private", TMUX_SOCKET: "absent", TMUX: "unreachable", SSH_AUTH_SOCK: "unset", DBUS: "unset", CHECKOUT: "writable", PANE_READ: "ok", REPORT: "sent" });
-    // Of ws's runtime directory, only the pane's own socket; the main socket is neither there nor
-    // reachable, and a person's verb is refused on the pane's.
-    expect(r.RUNTIME!.trim()).toBe(`${r.PANE}.sock`);
+    // Of ws's runtime directory, only the panes' socket (where it is its own pane); the main socket
+    // is neither there nor reachable, and a person's verb is refused on the panes'.
+    expect(r.RUNTIME!.trim()).toBe("panes.sock");
     expect(r).toMatchObject({ MAIN_SOCKET: "absent", MAIN_REQUEST: "failed", APPROVE: "forbidden", SPLIT: "started", UNBOX: "forbidden" });
     expect(JSON.parse(readFileSync(join(proj, "grants.json"), "utf8"))).toMatchObject({ type: "pane_grants", pane: Number(r.PANE), level: "self" });
     await waitFor("the split's program to write", () => readFileSync(join(proj, "child"), "utf8").trim() === "BOXED=1");

@@ -12,8 +12,8 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
 }, 60_000);
 
-/** Descriptors a pane holds in a server `ws start` started: its PTY master and its own socket. */
-const FDS_PER_PANE = 2;
+/** Descriptors a pane holds in a server `ws start` started: its PTY master (panes share one socket). */
+const FDS_PER_PANE = 1;
 
 /** Descriptors `pid` has open now. */
 function openFds(pid: number): number {
@@ -56,7 +56,7 @@ test("the soft limit is raised to the hard one at start", async () => {
   expect(openFileLimits(s.daemonPid()!)).toEqual({ soft: 512, hard: 512 });
 }, 60_000);
 
-test("a pane holds its PTY master and its socket: N more panes are N times that many more descriptors", async () => {
+test("a pane holds its PTY master and nothing else: N more panes are N more descriptors", async () => {
   const s = await startLimited(1024, 4096);
   const pid = s.daemonPid()!;
   const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)));
@@ -75,8 +75,8 @@ test("a pane holds its PTY master and its socket: N more panes are N times that 
 }, 60_000);
 
 test("out of descriptors: panes are refused with resource_exhausted, connections still served, no spinning", async () => {
-  // 192 descriptors: 48 for connections, 24 for ws itself, 24 for short-lived files, 96 for panes.
-  const s = await startLimited(192, 192);
+  // 128 descriptors: 32 for connections, 16 for ws itself, 16 for short-lived files, 64 for panes.
+  const s = await startLimited(128, 128);
   const pid = s.daemonPid()!;
   // Panes until the descriptors are spoken for: each refused one says why, with the limit.
   let made = 0;
@@ -88,9 +88,9 @@ test("out of descriptors: panes are refused with resource_exhausted, connections
   }
   expect(refusal).toBeDefined();
   expect(refusal?.code).toBe("resource_exhausted");
-  expect(refusal?.hint).toMatchObject({ limit: 192, panes: 96 / FDS_PER_PANE });
+  expect(refusal?.hint).toMatchObject({ limit: 128, panes: 64 / FDS_PER_PANE });
   expect(refusal?.message).toContain("RLIMIT_NOFILE");
-  expect(made).toBe(96 / FDS_PER_PANE - 1);
+  expect(made).toBe(64 / FDS_PER_PANE - 1);
   // The refusal left nothing behind: the panes made are all there is.
   const panes = () => s.list().then((w) => w.flatMap((x) => x.tabs.flatMap((t) => t.panes)).length);
   expect(await panes()).toBe(made + 1);

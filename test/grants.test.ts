@@ -1,16 +1,17 @@
-// Grants and pane sockets (docs/security.md "Grants"): each pane listens on its own socket, named by
-// its WS_SOCKET, and every connection there is that pane with its grants. The matrix sends every
-// registry message, at every level, on a pane's socket and checks it is refused or let through as
-// its registry entry says; the scope tests check which panes and workspaces a level reaches; an
+// Grants and the panes' socket (docs/security.md "Grants"): panes share one socket, named by their
+// WS_SOCKET, and every connection there is the pane its process runs in (its key, else its process
+// tree) with that pane's grants; one from no pane is refused. The matrix sends every registry
+// message, at every level, as a pane (through a relay carrying the pane's key: TestServer.paneSocket)
+// and checks it is refused or let through as its registry entry says; the scope tests check which panes and workspaces a level reaches; an
 // agent running in a shell pane lowers it to `self` until it exits; the person raises.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MESSAGES } from "../src/commands";
 import type { MessageEntry } from "../src/commands/types";
-import { paneSocketDir, paneSocketPath } from "../src/paths";
+import { paneSocketDir, sharedPaneSocketPath } from "../src/paths";
 import { GRANT_LEVELS, allows, type GrantLevel } from "../src/protocol/grants";
-import { Conn, TestServer, waitFor } from "./harness";
+import { Conn, TestServer, waitFor, wsArgv } from "./harness";
 
 /** One v6 request on its own connection to `path`; the parsed reply. */
 async function ask(path: string, msg: Record<string, unknown>): Promise<Record<string, unknown> & { type: string; code?: string; hint?: { grant?: string } }> {
@@ -64,31 +65,42 @@ describe("pane sockets and grants", () => {
   }, 60_000);
   afterAll(() => s.stop());
 
-  test("each pane has its own socket, mode 0600 in a 0700 directory, named by its WS_SOCKET", async () => {
+  test("the panes share one socket, mode 0600 in a 0700 directory, named by their WS_SOCKET; each connection is its peer's pane", async () => {
     const dir = paneSocketDir(s.sock);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const sock = paneSocketPath(s.sock, 1);
+    const sock = sharedPaneSocketPath(s.sock);
     expect(statSync(sock).mode & 0o777).toBe(0o600);
     expect(statSync(sock).isSocket()).toBe(true);
-    await s.v6({ type: "pane_send", pane: 1, text: 'clear; echo "SOCK=$WS_SOCKET"', enter: true });
+    // Asked from inside pane 1's shell, and from a process that left its session and ancestry
+    // (setsid, a double fork) but kept its environment: both are pane 1.
+    const ws = wsArgv().map((a) => `'${a}'`).join(" ");
+    await s.v6({ type: "pane_send", pane: 1, text: `clear; echo "SOCK=$WS_SOCKET"; ${ws} pane grants --json; setsid sh -c "(${ws} pane grants 1 --json > ${s.root}/escaped.json &)"`, enter: true });
     await s.waitScreen(1, `SOCK=${sock}`, 15000);
-    // A connection there is pane 1, whoever opened it: this test process is outside every pane.
-    const g = await ask(sock, { type: "pane_grants" });
-    expect(g).toMatchObject({ type: "pane_grants", pane: 1, level: "control", granted: "control" });
+    await s.waitScreen(1, /"type":"pane_grants","pane":1,"level":"control"/, 15000);
+    const escaped = await waitFor("the escaped process's answer", () => (existsSync(`${s.root}/escaped.json`) ? Bun.file(`${s.root}/escaped.json`).text() : undefined));
+    expect(escaped).toContain('"type":"pane_grants","pane":1,"level":"control"');
+    // Through a relay holding pane 1's key: pane 1.
+    expect(await ask(await s.paneSocket(1), { type: "pane_grants" })).toMatchObject({ type: "pane_grants", pane: 1, level: "control", granted: "control" });
+    // This test process is in no pane: refused, never the person's.
+    expect(await ask(sock, { type: "pane_grants" })).toMatchObject({ type: "error", code: "forbidden" });
+    expect(await ask(sock, { type: "workspace_list" })).toMatchObject({ type: "error", code: "forbidden" });
   });
 
-  test("a pane's socket goes with the pane", async () => {
+  test("a pane's connections go with the pane, and its key then names no pane", async () => {
     const { pane } = await s.call({ type: "tab_new", workspace: "matrix", name: "short", cwd: s.root, command: ["sleep", "600"] });
-    const sock = paneSocketPath(s.sock, pane as number);
-    expect(existsSync(sock)).toBe(true);
+    const relay = await s.paneSocket(pane as number);
+    const held = await Conn.open(relay);
+    held.send({ v: 6, id: 1, type: "pane_grants" });
+    expect(await held.nextJson()).toMatchObject({ type: "pane_grants", pane });
     await s.v6({ type: "pane_close", pane: pane as number });
-    await waitFor("the closed pane's socket to be removed", () => !existsSync(sock));
+    await waitFor("the closed pane's connection to be closed", () => held.closed || undefined);
+    expect(await ask(relay, { type: "pane_grants" })).toMatchObject({ type: "error", code: "forbidden" });
   });
 
   test("every message at every level, on a pane's socket: refused with forbidden or let through, as its registry entry says", async () => {
     const wrong: string[] = [];
     for (const level of GRANT_LEVELS) {
-      const sock = paneSocketPath(s.sock, at.get(level)!);
+      const sock = await s.paneSocket(at.get(level)!);
       for (const entry of MESSAGES) {
         const r = await ask(sock, { type: entry.type, ...harmless(entry) });
         const refused = r.type === "error" && r.code === "forbidden";
@@ -103,7 +115,7 @@ describe("pane sockets and grants", () => {
   }, 120_000);
 
   test("scope: self reaches its own pane and those it made; workspace its workspace; neither beyond", async () => {
-    const self = paneSocketPath(s.sock, at.get("self")!);
+    const self = await s.paneSocket(at.get("self")!);
     // Pane 1 is in another workspace, the control pane in the same one.
     expect((await ask(self, { type: "pane_info", pane: 1 })).code).toBe("forbidden");
     expect((await ask(self, { type: "pane_info", pane: at.get("control")! })).code).toBe("forbidden");
@@ -117,13 +129,13 @@ describe("pane sockets and grants", () => {
     const more = await ask(self, { type: "split", pane: at.get("self")!, cwd: s.root, command: ["sleep", "600"], grants: "control" });
     expect(more).toMatchObject({ type: "error", code: "forbidden" });
     // A workspace pane reaches its workspace's panes, not another's.
-    const ws = paneSocketPath(s.sock, at.get("workspace")!);
+    const ws = await s.paneSocket(at.get("workspace")!);
     expect((await ask(ws, { type: "pane_info", pane: at.get("control")! })).type).toBe("pane_info");
     expect((await ask(ws, { type: "pane_info", pane: 1 })).code).toBe("forbidden");
     expect((await ask(ws, { type: "tab_close", workspace: "main", tab: "1" })).code).toBe("forbidden");
     // Listing is for every level from self up.
     expect((await ask(self, { type: "pane_list" })).type).toBe("pane_list");
-    expect((await ask(paneSocketPath(s.sock, at.get("report")!), { type: "pane_list" })).code).toBe("forbidden");
+    expect((await ask(await s.paneSocket(at.get("report")!), { type: "pane_list" })).code).toBe("forbidden");
   });
 
   test("restrict_connection lowers a connection's grants while it is open, and never raises them", async () => {
@@ -144,7 +156,7 @@ describe("pane sockets and grants", () => {
 
   test("while an agent runs in a shell pane it answers with self; the shell gets control back when it exits", async () => {
     const { pane } = await s.call({ type: "tab_new", workspace: "matrix", name: "agent", cwd: s.root });
-    const sock = paneSocketPath(s.sock, pane as number);
+    const sock = await s.paneSocket(pane as number);
     await s.waitScreen(pane as number, /\S/, 20000);
     expect((await ask(sock, { type: "pane_grants" })).level).toBe("control");
     // A program whose name is a known agent's, in the foreground.
@@ -180,7 +192,7 @@ test("keys.toml grants: the panes the person opens get less than control", async
   }
 }, 60_000);
 
-test("a pane's grants and its own socket come back after kill-server --keep", async () => {
+test("a pane's grants and its socket come back after kill-server --keep", async () => {
   const s = await new TestServer().start();
   try {
     const { pane } = await s.v6({ type: "tab_new", cwd: s.root, command: ["sleep", "600"] });
@@ -188,9 +200,9 @@ test("a pane's grants and its own socket come back after kill-server --keep", as
     expect((await s.run(["kill-server", "--keep"])).code).toBe(0);
     await waitFor("the server to be gone", () => !existsSync(s.sock), 20_000);
     await s.start();
-    await waitFor("the pane's own socket again", () => existsSync(paneSocketPath(s.sock, pane as number)), 20_000);
-    expect(await ask(paneSocketPath(s.sock, pane as number), { type: "pane_grants" })).toMatchObject({ pane, level: "self" });
-    expect((await ask(paneSocketPath(s.sock, pane as number), { type: "pane_info", pane: 1 })).code).toBe("forbidden");
+    await waitFor("the panes' socket again", () => existsSync(sharedPaneSocketPath(s.sock)), 20_000);
+    expect(await ask(await s.paneSocket(pane as number), { type: "pane_grants" })).toMatchObject({ pane, level: "self" });
+    expect((await ask(await s.paneSocket(pane as number), { type: "pane_info", pane: 1 })).code).toBe("forbidden");
   } finally {
     await s.stop();
   }

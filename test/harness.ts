@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { WorkspaceInfo } from "../src/model/views";
 import { endAll, processesCarrying } from "./processes";
+import { PANE_KEY_VAR, environValue } from "../src/server/pane-identity";
+import { sharedPaneSocketPath } from "../src/paths";
 import type { AnyReply, Replies, Request, V6Reply } from "./replies";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -108,6 +110,7 @@ export class TestServer {
   }
 
   async start(): Promise<this> {
+    this.relays.clear(); // a new server: new pane keys
     const r = await this.run(["start"]);
     if (r.code !== 0) throw new Error(`ws start exited ${r.code}: ${r.stderr || r.stdout}`);
     const said = (r.stdout + r.stderr).trim() || "(nothing)";
@@ -202,6 +205,35 @@ export class TestServer {
     } catch {
       return undefined;
     }
+  }
+
+  /** A socket path where a connection is pane `pane` to this server, as a program in it is: a
+   * relay process (test/fixtures/pane-relay.ts) carrying the pane's key carries each connection to
+   * the panes' socket. One relay a pane; it goes with the server (its environment is this server's). */
+  async paneSocket(pane: number): Promise<string> {
+    const known = this.relays.get(pane);
+    if (known) return known;
+    const key = await this.paneKey(pane);
+    const path = join(this.root, `relay-${pane}.sock`);
+    const relay = Bun.spawn([process.execPath, join(ROOT, "test/fixtures/pane-relay.ts"), path, sharedPaneSocketPath(this.sock)], {
+      env: { ...this.env, [PANE_KEY_VAR]: key },
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const reader = relay.stdout.getReader();
+    const first = await reader.read();
+    if (!new TextDecoder().decode(first.value).includes("ready")) throw new Error(`pane ${pane}'s relay did not start`);
+    this.relays.set(pane, path);
+    return path;
+  }
+  private relays = new Map<number, string>();
+
+  /** Pane `pane`'s key (its WS_PANE_KEY), which a process that is to be that pane carries. */
+  async paneKey(pane: number): Promise<string> {
+    const info = await this.request({ v: 6, type: "pane_info", pane });
+    if (info.type === "error") throw new Error(info.message);
+    // Until the program has exec'd, its process carries the server's environment.
+    return waitFor(`pane ${pane}'s ${PANE_KEY_VAR}`, () => environValue(info.pid as number, PANE_KEY_VAR));
   }
 
   /** Stop the daemon, politely and then for certain: a test must never leave one running. */

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MESSAGES } from "../src/commands";
 import { TOOL_SPECS } from "../src/mcp/tools";
-import { paneSocketPath } from "../src/paths";
+import { sharedPaneSocketPath } from "../src/paths";
 import { TestServer, wsArgv } from "./harness";
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
@@ -27,8 +27,8 @@ describe("ws mcp", () => {
     await s.waitScreen(otherPane, "TOP-SECRET");
     // The agent's pane holds `self`, as an agent's pane does.
     expect((await s.v6({ type: "pane_grant", pane: agentPane, level: "self" })).type).toBe("pane_grants");
-    // Started as the agent would start it: inside its pane, so on the pane's socket.
-    client = await mcpClient(paneSocketPath(s.sock, agentPane));
+    // Started as the agent would start it: inside its pane (its key), so on the panes' socket.
+    client = await mcpClient(sharedPaneSocketPath(s.sock));
   }, 60_000);
 
   /** `ws mcp` as the agent in agentPane starts it, its socket `socket`, driven by the SDK's client. */
@@ -37,7 +37,7 @@ describe("ws mcp", () => {
     const transport = new StdioClientTransport({
       command: command!,
       args: [...args, "mcp", ...extra],
-      env: { ...s.env, WS_SOCKET: socket, WS_PANE_ID: String(agentPane) },
+      env: { ...s.env, WS_SOCKET: socket, WS_PANE_ID: String(agentPane), ...(socket === s.sock ? {} : { WS_PANE_KEY: await s.paneKey(agentPane) }) },
       cwd: s.root,
       stderr: "pipe",
     });
@@ -111,7 +111,7 @@ describe("ws mcp", () => {
   });
 
   test("--grants lowers it below the pane's own: at report, even its own split is refused", async () => {
-    const low = await mcpClient(paneSocketPath(s.sock, agentPane), ["--grants", "report"]);
+    const low = await mcpClient(sharedPaneSocketPath(s.sock), ["--grants", "report"]);
     try {
       const r = (await low.callTool({ name: "split", arguments: { command: ["true"] } })) as ToolResult;
       expect(r.isError).toBe(true);

@@ -1,5 +1,5 @@
 // Every v1–v5 message the core implements, over the real socket, with its replies and errors.
-import { paneSocketPath } from "../src/paths";
+import { sharedPaneSocketPath } from "../src/paths";
 import { describe, expect, test } from "bun:test";
 import { TestServer, useServer, waitFor } from "./harness";
 import type { Replies } from "./replies";
@@ -212,9 +212,9 @@ describe("project_renamed / project_attach", () => {
 });
 
 describe("panes", () => {
-  test("panes get WS_SOCKET (their own socket), WS_PANE_ID and WS_WORKSPACE, and no BUN_BE_BUN", async () => {
+  test("panes get WS_SOCKET (the panes' socket), WS_PANE_ID and WS_WORKSPACE, and no BUN_BE_BUN", async () => {
     const t = await s.request<Replies["tab_new"]>({ v: 2, type: "tab_new", workspace: "Games", cwd: "/tmp", command: ["sh", "-c", 'echo "S=$WS_SOCKET"; echo "P=$WS_PANE_ID W=$WS_WORKSPACE B=${BUN_BE_BUN:-none} T=$TERM"; exec cat'] });
-    await s.waitScreen(t.pane, `S=${paneSocketPath(s.sock, t.pane)}\nP=${t.pane} W=Games B=none T=xterm-256color`);
+    await s.waitScreen(t.pane, `S=${sharedPaneSocketPath(s.sock)}\nP=${t.pane} W=Games B=none T=xterm-256color`);
   });
 
   test("a pane whose process exits closes, with its tab", async () => {

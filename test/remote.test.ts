@@ -142,13 +142,13 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     // WS_HOST does what -H does.
     const viaEnv = await local.ok(["--json", "tab", "list"], { env: { WS_HOST: rig.host } });
     expect(JSON.parse(viaEnv).tabs.length).toBe(tabs.tabs.length);
-    // Panes there get their own socket of the remote server as WS_SOCKET, and ws inside them talks to it.
+    // Panes there get the remote server's panes' socket as WS_SOCKET, and ws inside them talks to it.
     await local.ok([...H, "pane", "send", String(pane), 'echo "sock=$WS_SOCKET"', "--enter"]);
     const shown = await waitFor("WS_SOCKET in the remote pane", async () => {
       const t = await local.ok([...H, "pane", "read", String(pane)]);
       return t.includes("sock=/") ? t : undefined;
     }, 15000);
-    expect(shown).toContain(`sock=${join(rig.runtime, "ws", "default.panes", `${pane}.sock`)}`);
+    expect(shown).toContain(`sock=${join(rig.runtime, "ws", "default.panes", "panes.sock")}`);
     // ws run: the command's output and exit status, from the remote pane's shell.
     const ran = await local.run([...H, "run", String(pane), "--", "echo ran-$((40+2)); (exit 3)"]);
     expect(ran.stdout).toContain("ran-42");

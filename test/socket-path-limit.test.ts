@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nvimListenArgv, nvimSocketPath } from "../src/features/nvim/listen";
-import { paneSocketPath, socketDir, socketPath } from "../src/paths";
+import { paneSocketPath, sharedPaneSocketPath, socketDir, socketPath } from "../src/paths";
+import { SharedPaneSocket } from "../src/server/pane-socket-shared";
 import { PaneSockets } from "../src/server/pane-sockets";
 import { controlPath } from "../src/remote/ssh";
 import { checkSocketPath, SOCKET_PATH_MAX, SocketPathTooLong, socketPathProblem } from "../src/socket-check";
@@ -119,5 +120,20 @@ test("a pane's own socket: beside the main one while it fits in 103 bytes, else 
     expect(warnings.length).toBe(bytes(paneSocketPath(main, 12345)) > SOCKET_PATH_MAX ? 1 : 0);
     if (warnings.length) expect(warnings[0]).toContain("longer than the 103");
     sockets.closeAll();
+  }
+});
+
+test("the panes' shared socket: beside the main one while it fits in 103 bytes, else panes get the main socket, said once", () => {
+  for (const n of [bytes(base) + 2, 70, 85, 90, 91, 100].filter((n) => n > bytes(base) + 1)) {
+    const dir = dirOfLength(n);
+    const main = `${dir}/default.sock`;
+    if (bytes(main) > SOCKET_PATH_MAX) continue; // the server itself refuses this one
+    const warnings: string[] = [];
+    const shared = new SharedPaneSocket(main, (m) => warnings.push(m), () => new Map());
+    const path = sharedPaneSocketPath(main);
+    for (const id of [1, 12345]) expect(shared.socketFor(id)).toBe(bytes(path) <= SOCKET_PATH_MAX ? path : main);
+    expect(warnings.length).toBe(bytes(path) > SOCKET_PATH_MAX ? 1 : 0);
+    if (warnings.length) expect(warnings[0]).toContain("longer than the 103");
+    shared.closeAll();
   }
 });

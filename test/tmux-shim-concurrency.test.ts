@@ -5,7 +5,6 @@
 // later shim calls start in any pane need control grants.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Conn, TestServer, type RunResult } from "./harness";
-import { paneSocketPath } from "../src/paths";
 
 const N = 20;
 let s: TestServer;
@@ -82,7 +81,7 @@ test("default-shell, default-command and remain-on-exit need control; a self pan
   const agent = (await s.call({ type: "tab_new", name: "agent", cwd: s.root, command: ["sleep", "600"] })).pane as number;
   expect(await s.v6({ type: "pane_grant", pane: agent, level: "self" })).toMatchObject({ type: "pane_grants" });
   const ask = async (msg: Record<string, unknown>) => {
-    const c = await Conn.open(paneSocketPath(s.sock, agent));
+    const c = await Conn.open(await s.paneSocket(agent));
     try {
       c.send({ v: 6, id: 1, ...msg });
       return await c.nextJson(20_000);

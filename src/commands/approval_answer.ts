@@ -13,7 +13,7 @@ export default defineMessage({
   request: true,
   reply: "approval_answered",
   summary:
-    "Allow or deny a waiting permission request; its hook prints the decision to its agent (a prompt ws saw on the screen of an agent without hooks: the keys that agent's prompt takes are typed into its pane, after checking that the pane still shows that same prompt; otherwise prompt_not_shown, and nothing is typed). A person verb: refused with forbidden on a pane's own socket, and when the connecting process runs inside a ws pane (an agent must not answer its own or another agent's request) or is gone before the server can tell: answer from the attached client or a terminal outside ws.",
+    "Allow or deny a waiting permission request; its hook prints the decision to its agent (a prompt ws saw on the screen of an agent without hooks: the keys that agent's prompt takes are typed into its pane, after checking that the pane still shows that same prompt; otherwise prompt_not_shown, and nothing is typed). A person verb: refused with forbidden on the panes' socket, and when the connecting process runs inside a ws pane (an agent must not answer its own or another agent's request) or is gone before the server can tell: answer from the attached client or a terminal outside ws.",
   fields: {
     approval: { type: "integer", required: true, description: "The request's id (ws inbox)" },
     behavior: { type: "string", required: true, accepted: ["allow", "deny"], description: "The answer" },

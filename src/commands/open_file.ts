@@ -28,7 +28,7 @@ export default defineMessage({
       const svc = services.get("workstreams");
       if (!svc) throw new WsError("workstreams are not supported by this ws build", "unsupported");
       const w = svc.resolve({ name });
-      // From a pane's own socket, name reaches only the caller's own workstream (the pane field's
+      // From a pane (the panes' socket), name reaches only the caller's own workstream (the pane field's
       // scope is checked by its grant; a name is not).
       if (callerPane !== undefined && session.workstreamOfPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
         throw new WsError(`refused: pane ${callerPane} may open files only in its own workstream's Neovim, not "${name}"`, "forbidden", { param: "name" });

@@ -21,7 +21,7 @@ export default defineMessage({
   scope: "any",
   request: true,
   reply: "pane_grants",
-  summary: "What a pane may do over the socket: its grant level now, what it was given, and whether an agent running in it lowers it. On a pane's own socket, without `pane`: that pane.",
+  summary: "What a pane may do over the socket: its grant level now, what it was given, and whether an agent running in it lowers it. From a pane (the panes' socket), without `pane`: that pane.",
   fields: {
     pane: { type: "integer", description: "The pane (default: the caller's own pane)" },
   },

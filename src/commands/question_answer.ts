@@ -11,7 +11,7 @@ export default defineMessage({
   request: true,
   reply: "question_answered",
   summary:
-    "Answer a waiting question (ask): with choices, one of them (its text, or its number from 1); without, any line. The asker's ws ask prints it. A person verb: refused on a pane's own socket and from a process inside a ws pane.",
+    "Answer a waiting question (ask): with choices, one of them (its text, or its number from 1); without, any line. The asker's ws ask prints it. A person verb: refused on the panes' socket and from a process inside a ws pane.",
   fields: {
     question: { type: "integer", required: true, description: "The question's id (ws inbox)" },
     answer: { type: "string", required: true, description: "The answer: a choice (or its number), or the line to give" },

@@ -32,7 +32,7 @@ export interface HandlerContext {
   signal?: AbortSignal;
   /** Run once the reply has been written (a stream starts after its acknowledgement). */
   afterReply?: (fn: () => void) => void;
-  /** The pane whose own socket the line came on: the caller is that pane (undefined: the main socket). */
+  /** The pane the line came from, on a pane socket: the caller is that pane (undefined: the main socket). */
   callerPane?: number;
 }
 

@@ -1,6 +1,6 @@
 // Boxes (docs/security.md#boxes): a pane's program in a sandbox that sees its checkout read-write,
 // its agent's own state read-write, the rest of $HOME read-only with the person's secrets and ws's
-// own files hidden, a private /tmp and runtime directory, and of ws only the pane's own socket.
+// own files hidden, a private /tmp and runtime directory, and of ws only the panes' socket.
 // This module decides what a box holds (a BoxPlan) and how to start a program in one; the
 // platform layer turns the plan into bwrap's arguments (Linux) or a Seatbelt profile (macOS).
 // A boxed pane never starts unboxed: where the sandbox tool is missing or can't run, it refuses.
@@ -128,7 +128,7 @@ export interface BoxPlace {
   env: Env;
   /** ws's runtime directories to hide (the server's socket directory). */
   runtime: string[];
-  /** The pane's own socket. */
+  /** The pane's socket (its WS_SOCKET). */
   socket?: string;
   /** ws's own files the program reads (shell integration). */
   read?: string[];
@@ -241,7 +241,7 @@ export function boxLaunch(run: { argv: readonly string[]; env: Record<string, st
 }
 
 /** ws's runtime directories to hide, from a socket path: its directory, the main socket's when it
- * is a pane's (`<dir>/<server>.panes/<id>.sock`), and the default socket directory. */
+ * is a pane's (`<dir>/<server>.panes/panes.sock` or `<id>.sock`), and the default socket directory. */
 export function runtimeDirsOf(socket: string | undefined, env: Env): string[] {
   const dirs = [socketDir(env)];
   if (socket) {

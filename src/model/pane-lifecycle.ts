@@ -18,8 +18,10 @@ export interface LaunchOptions {
   baseEnv: Record<string, string>;
   /** Variables a pane gets over the base environment, by its id (the tmux shim's TMUX_PANE). */
   paneEnv?: (id: number) => Record<string, string>;
-  /** The pane's own socket, its WS_SOCKET (default: the server's socket), made before it starts. */
+  /** The pane's socket, its WS_SOCKET (default: the server's socket), made before it starts. */
   paneSocket?: (id: number) => string | undefined;
+  /** The key pane `id`'s environment carries as WS_PANE_KEY, where its socket tells panes apart by it. */
+  paneKey?: (id: number) => string | undefined;
   /** Makes a pane from its spec (default: a real one, its program on a PTY). A test gives panes
    * over a fake PTY, to drive the Session in-process. */
   createPane?: (spec: PaneSpec) => Pane;
@@ -42,7 +44,10 @@ export class PaneLauncher {
   start(workspace: string, o: NewPaneOptions, cols: number, rows: number, id: number): Pane {
     this.check(o);
     const cwd = usableDir(o.cwd);
-    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...o.env, WS_SOCKET: this.opts.paneSocket?.(id) ?? this.opts.socketPath, WS_PANE_ID: String(id), WS_WORKSPACE: workspace, PWD: cwd };
+    // Never a key asked for: a pane's key is its own.
+    const key = this.opts.paneKey?.(id);
+    const { WS_PANE_KEY: _notAsked, ...asked } = o.env ?? {};
+    const env = { ...this.opts.baseEnv, ...this.opts.paneEnv?.(id), ...asked, WS_SOCKET: this.opts.paneSocket?.(id) ?? this.opts.socketPath, ...(key ? { WS_PANE_KEY: key } : {}), WS_PANE_ID: String(id), WS_WORKSPACE: workspace, PWD: cwd };
     const argv = programOf(o, this.opts.baseEnv);
     const box = this.boxOf(o);
     try {
@@ -81,7 +86,7 @@ export class PaneLauncher {
   }
 
   /** What starts a program in its box (src/model/box.ts); box_unavailable or box_refused when it
-   * can't be boxed. The box sees the pane's own socket (its WS_SOCKET) and ws's shell start-up files. */
+   * can't be boxed. The box sees the pane's socket (its WS_SOCKET) and ws's shell start-up files. */
   private boxWrap(box: BoxRequest, cwd: string, shellFiles?: string): (run: PaneRun) => PaneRun {
     const env = this.opts.baseEnv;
     const tool = boxTool(env);

@@ -20,7 +20,7 @@ export interface BoxPlan {
   write: string[];
   /** Read-only inside the box, though under a hidden directory (ws's shell-integration files). */
   read: string[];
-  /** The pane's own socket: the one way to ws from inside. */
+  /** The pane's socket (its WS_SOCKET): the one way to ws from inside. */
   socket?: string;
   network: boolean;
 }

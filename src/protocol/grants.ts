@@ -1,5 +1,5 @@
 // Grants: what a connection may do over the socket (docs/security.md "Grants"). Each pane has a
-// level; a connection on a pane's own socket is that pane and carries it. The levels are ordered
+// level; a connection on the panes' socket is the pane its peer runs in and carries it. The levels are ordered
 // (report < self < workspace < control); person verbs sit above every level and no pane ever
 // holds them: they are for the person's main socket alone.
 

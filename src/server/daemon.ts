@@ -9,7 +9,8 @@ import { checkSocketPath } from "../socket-check";
 import { serverLogPath } from "../xdg-dirs";
 import { BUILD, WS_VERSION } from "../build-info";
 import { createListener } from "./listener";
-import { PaneSockets } from "./pane-sockets";
+import { PaneSockets, type PaneSocketSet } from "./pane-sockets";
+import { SharedPaneSocket } from "./pane-socket-shared";
 import { trustRefusal } from "./trust";
 import { GrantService } from "../features/grants/service";
 import { PERSON_PANE_DEFAULT, isGrantLevel, type GrantLevel } from "../protocol/grants";
@@ -17,7 +18,7 @@ import { parseKeysToml, readKeysToml } from "../keys-toml";
 import { Session } from "../model/session";
 import { paneBaseEnv } from "../model/launch";
 import { boxSettings } from "../model/box";
-import { raiseFileLimit } from "../model/fd-limit";
+import { raiseFileLimit, setPaneSocketsOwnFds } from "../model/fd-limit";
 import { FEATURES } from "./features";
 import type { Feature, FeatureHost } from "../features/feature";
 import { Control } from "../features/control";
@@ -81,8 +82,11 @@ export class Daemon implements FeatureHost {
   // stdout, through the one logger (src/log.ts).
   readonly log = log;
   private listener: ReturnType<ReturnType<typeof createListener>["listen"]> | undefined;
-  /** Each pane's own socket: connections there are that pane, with its grants. */
-  readonly paneSockets: PaneSockets;
+  /** The panes' socket: one shared (Linux: each connection placed by its peer) or one each;
+   * connections there are a pane, with its grants. */
+  readonly paneSockets: PaneSocketSet;
+  /** Closes the connections that are a pane, when it closes (set once the listener is made). */
+  private closePaneConnections: (pane: number) => void = () => {};
   readonly grants: GrantService;
   private features: Feature[] = [];
   private stopping: Promise<void> | undefined;
@@ -95,10 +99,15 @@ export class Daemon implements FeatureHost {
   private readonly onUnhandled = (e: unknown) => this.unexpected("unhandled promise rejection", e);
 
   constructor(readonly opts: DaemonOptions) {
-    this.paneSockets = new PaneSockets(opts.socketPath, (m) => this.log.warn(m));
+    const warn = (m: string) => this.log.warn(m);
+    // Where the kernel names a peer and its environment (Linux), panes share one socket: one
+    // descriptor for all, not one a pane (docs/limits.md).
+    this.paneSockets = process.platform === "linux" ? new SharedPaneSocket(opts.socketPath, warn, () => this.panePids()) : new PaneSockets(opts.socketPath, warn);
+    setPaneSocketsOwnFds(this.paneSockets instanceof PaneSockets);
     this.session = new Session({
       socketPath: opts.socketPath,
       paneSocket: (id) => this.paneSockets.socketFor(id),
+      paneKey: (id) => this.paneSockets.keyFor?.(id),
       baseEnv: paneBaseEnv(process.env),
       paneEnv: opts.hooks?.paneEnv?.(opts.socketPath, process.env.PATH),
       boxByDefault: boxSettings(process.env).box,
@@ -119,8 +128,17 @@ export class Daemon implements FeatureHost {
     const tmux = opts.hooks?.tmuxLines?.(this);
     if (tmux) this.services.provide("tmux", tmux);
     this.session.bus.on((e) => {
-      if (e.type === "pane_closed") this.paneSockets.close(e.pane);
+      if (e.type !== "pane_closed") return;
+      this.paneSockets.close(e.pane);
+      this.closePaneConnections(e.pane);
     });
+  }
+
+  /** Each running pane's program pid to its id. */
+  private panePids(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const [id, p] of this.session.panes) if (!p.exited) out.set(p.pid, id);
+    return out;
   }
 
   context(conn?: Connection, pane?: number): HandlerContext {
@@ -143,7 +161,7 @@ export class Daemon implements FeatureHost {
       removeIfPresent(infoPath(path));
     }
     this.features = await Promise.all(FEATURES.map((load) => load()));
-    // Made before any pane starts: each pane's own socket is bound before its program runs (a box
+    // Made before any pane starts: the panes' socket is bound before a program runs (a box
     // binds it in), a restore's panes too.
     const server = createListener({
       context: (conn, pane) => this.context(conn, pane),
@@ -154,7 +172,8 @@ export class Daemon implements FeatureHost {
       },
       onClose: (conn) => this.connections.delete(conn),
     });
-    this.paneSockets.ready((p, pane) => server.listen(p, pane));
+    this.paneSockets.ready((p, paneOf) => server.listen(p, paneOf));
+    this.closePaneConnections = (pane) => server.closePane(pane);
     let restored = false;
     if (this.opts.fresh) this.log.info("starting fresh: the saved session is not restored (the first save replaces it)");
     else for (const f of this.features) if (f.restore && !restored) restored = await f.restore(this);

@@ -102,11 +102,25 @@ interface LineState {
   style: LineStyle;
   /** In a reserved slot: short requests only, shorter idle time. */
   reserved: boolean;
+  /** The pane the connection is (undefined: the person, on the main socket). */
+  pane: number | undefined;
+  /** On the panes' shared socket: settles once the peer is placed in a pane (or in none). */
+  placing?: Promise<void>;
+  /** On the panes' shared socket, and its peer is in no pane: every request is refused. */
+  unplaced?: boolean;
 }
+
+/** Which pane a socket's connections are: one pane's own socket's, or each placed by its peer
+ * (the panes' shared socket: server/pane-identity.ts); undefined: the main socket, the person's. */
+export type PaneOf = number | ((conn: Connection) => Promise<number | undefined>) | undefined;
+
+/** The refusal on the panes' shared socket for a peer in no pane. */
+const unplacedRefusal = () =>
+  new WsError("refused: this socket is the panes', and the process that connected runs in no ws pane (or was gone before the server could tell); use the main socket from outside ws", "forbidden", { grant: "report" });
 
 export interface ListenerOptions {
   path: string;
-  /** `pane`: the pane whose own socket the connection came on (undefined: the main socket). */
+  /** `pane`: the pane the connection is (undefined: the main socket). */
   context: (conn: Connection, pane: number | undefined) => HandlerContext;
   /** Why this connection may not send this message (its grants: trust.ts), or undefined. */
   authorize?: (entry: MessageEntry, params: Record<string, unknown>, conn: Connection, pane: number | undefined) => WsError | undefined | Promise<WsError | undefined>;
@@ -122,7 +136,7 @@ export function listen(o: ListenerOptions) {
 
 /**
  * The server's connections: one connection limit, memory budget and set of rules over every socket
- * it listens on, the main socket and each pane's own (`listen(path, pane)`).
+ * it listens on: the main socket, and the panes' (`listen(path, paneOf)`).
  */
 export function createListener(o: Omit<ListenerOptions, "path">) {
   // Every connection holds a descriptor: serve no more than the share panes leave them (fd-limit.ts),
@@ -181,11 +195,13 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
     if ((await Promise.race([drained, stalled])) === "stalled" && conn.queuedBytes > 0) conn.close();
   };
 
-  const pump = async (conn: Connection, st: LineState, pane: number | undefined) => {
+  const pump = async (conn: Connection, st: LineState) => {
     if (st.busy || conn.closed || conn.reader) return;
     st.busy = true;
     let sliceStart = performance.now();
     try {
+      if (st.placing) await st.placing;
+      const pane = st.pane;
       while (!conn.closed && !conn.reader) {
         await backpressure(conn);
         // Lines answered at once resolve as microtasks, which never let I/O in: a client that
@@ -230,6 +246,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
         const authorize = o.authorize;
         const refuseHere =
           refuse ??
+          (st.unplaced ? unplacedRefusal() : undefined) ??
           (st.reserved || authorize
             ? (entry: MessageEntry, params: Record<string, unknown>) => (st.reserved ? reservedRefusal(entry) : undefined) ?? authorize?.(entry, params, conn, pane)
             : undefined);
@@ -282,12 +299,22 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
       } else if (!conn.closed && !conn.reader) {
         armIdle(conn, st);
         // A line may have arrived whole while we were answering.
-        if (st.chunks.length && Buffer.concat(st.chunks).includes(10)) void pump(conn, st, pane);
+        if (st.chunks.length && Buffer.concat(st.chunks).includes(10)) void pump(conn, st);
       }
     }
   };
 
-  const handlers = (pane: number | undefined) => ({
+  /** Connections that are a pane, by pane: they close with it. */
+  const ofPane = new Map<number, Set<Connection>>();
+  const place = (conn: Connection, st: LineState, pane: number | undefined) => {
+    st.pane = pane;
+    if (pane === undefined) return;
+    let set = ofPane.get(pane);
+    if (!set) ofPane.set(pane, (set = new Set()));
+    set.add(conn);
+  };
+
+  const handlers = (paneOf: PaneOf) => ({
     open(socket: Socket<{ conn: Connection }>) {
       const conn = new Connection(socket, nextId++);
       socket.data = { conn };
@@ -299,8 +326,23 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
       const refusal = o.admit?.(conn);
       if (refusal) return refuseConnection(conn, refusal);
       const reserved = open > maxConnections - reservedSlots;
-      const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved };
+      const st: LineState = { chunks: [], size: 0, busy: false, eof: false, style: { structured: false }, reserved, pane: undefined };
       lines.set(conn, st);
+      if (typeof paneOf === "function") {
+        st.unplaced = true; // until placed
+        st.placing = paneOf(conn).then(
+          (pane) => {
+            st.placing = undefined;
+            if (pane === undefined || conn.closed) return;
+            st.unplaced = false;
+            place(conn, st, pane);
+          },
+          (e) => {
+            st.placing = undefined;
+            log.error("placing a connection in its pane failed:", e);
+          },
+        );
+      } else place(conn, st, paneOf);
       armIdle(conn, st);
     },
     data(socket: Socket<{ conn: Connection }>, bytes: Buffer) {
@@ -314,7 +356,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
         tooLong(conn, st);
         return;
       }
-      void pump(conn, st, pane);
+      void pump(conn, st);
     },
     end(socket: Socket<{ conn: Connection }>) {
       const conn = socket.data.conn;
@@ -322,7 +364,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
       const st = lines.get(conn);
       if (!st) return conn.close();
       st.eof = true;
-      void pump(conn, st, pane).then(() => {
+      void pump(conn, st).then(() => {
         if (!st.busy && !conn.reader) conn.end();
       });
     },
@@ -335,6 +377,7 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
       open--;
       const st = lines.get(conn);
       if (st) clearTimeout(st.idle);
+      if (st?.pane !== undefined) ofPane.get(st.pane)?.delete(conn);
       conn.gone();
       conn.reader?.close();
       o.onClose?.(conn);
@@ -347,9 +390,16 @@ export function createListener(o: Omit<ListenerOptions, "path">) {
   });
 
   return {
-    /** Listen on `path`; `pane`: it is that pane's own socket, and its connections are that pane. */
-    listen(path: string, pane?: number) {
-      return Bun.listen<{ conn: Connection }>({ unix: path, allowHalfOpen: true, socket: handlers(pane) });
+    /** Listen on `path`; `paneOf`: it is a pane's own socket (a pane id), or the panes' shared one
+     * (a function placing each connection). */
+    listen(path: string, paneOf?: PaneOf) {
+      return Bun.listen<{ conn: Connection }>({ unix: path, allowHalfOpen: true, socket: handlers(paneOf) });
+    },
+    /** Pane `id` closed: so do the connections that are it. */
+    closePane(id: number) {
+      const set = ofPane.get(id);
+      ofPane.delete(id);
+      for (const conn of set ?? []) conn.close();
     },
   };
 }

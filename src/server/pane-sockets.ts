@@ -1,4 +1,5 @@
-// Each pane's own socket (docs/security.md "Grants"): `<socket dir>/<server name>.panes/<id>.sock`,
+// Each pane's own socket, where the server can't tell panes apart by their peers (macOS; on Linux
+// panes share one: pane-socket-shared.ts): `<socket dir>/<server name>.panes/<id>.sock`,
 // mode 0600 in a 0700 directory (paths.ts paneSocketDir). It is made just before the pane's program
 // starts, named by its WS_SOCKET, and every connection that arrives there is that pane, with that
 // pane's grants, whatever its ancestry. Closed and removed when the pane closes and when the server
@@ -7,12 +8,25 @@ import { chmodSync, readdirSync, rmdirSync } from "node:fs";
 import { paneSocketDir, paneSocketPath } from "../paths";
 import { socketPathProblem } from "../socket-check";
 import { ensureSocketDir, removeIfPresent } from "../socket-files";
+import type { PaneOf } from "./listener";
 
-interface Listening {
+export interface Listening {
   stop(closeActive?: boolean): void;
 }
 
-export class PaneSockets {
+/** How the server gives panes a socket: one each (PaneSockets), or one shared (pane-socket-shared.ts). */
+export interface PaneSocketSet {
+  socketFor(id: number): string;
+  /** The key pane `id`'s environment carries, where connections are told apart by it. */
+  keyFor?(id: number): string;
+  /** The listener is up: listen where panes were told to connect. */
+  ready(listen: (path: string, paneOf: PaneOf) => Listening): void;
+  close(id: number): void;
+  closeAll(): void;
+  readonly count: number;
+}
+
+export class PaneSockets implements PaneSocketSet {
   private open = new Map<number, Listening>();
   /** Paths named before the listener could serve them (a restore runs before it): bound at `ready`. */
   private waiting = new Set<number>();

@@ -1,5 +1,5 @@
 // Whether a connection may send a message (docs/security.md "Grants"): the registry names the grant
-// each message needs; a connection on a pane's own socket holds that pane's grants (the main socket
+// each message needs; a connection on the panes' socket holds its pane's grants (the main socket
 // is the person's: control); restrict_connection lowers them. Person verbs never travel on a pane's
 // socket, nor on a restricted connection, and on the main socket the sender's ancestry must be
 // outside every pane too (an extra layer: it proves nothing alone). Below control, the panes and
@@ -34,7 +34,7 @@ function forbidden(message: string, grant: string, command: string | undefined =
 export async function trustRefusal(entry: MessageEntry, params: Record<string, unknown>, t: TrustContext): Promise<WsError | undefined> {
   if (entry.grant === "person") {
     if (t.pane !== undefined)
-      return forbidden(`refused: ${entry.type} is the person's, and this came on ws pane ${t.pane}'s own socket; send it from the attached client or a terminal outside ws`, "person", undefined);
+      return forbidden(`refused: ${entry.type} is the person's, and this came from ws pane ${t.pane} (on the panes' socket); send it from the attached client or a terminal outside ws`, "person", undefined);
     if (t.grants?.isRestricted(t.connection)) return forbidden(`refused: ${entry.type} is the person's, and this connection gave up authority (restrict_connection)`, "person", undefined);
     return personRefusal(t.connection, t.session.panes, entry.type);
   }

@@ -10,7 +10,7 @@ import { platformKind, processCwd } from "../../platform";
 import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
-const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
+const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_KEY", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
 
 /** The program's current directory where it is cheap (Linux /proc); else where it started. The
  * portable path is not asked: one lsof per pane on every save costs more than the cwd is worth. */

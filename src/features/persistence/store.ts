@@ -17,7 +17,7 @@ export function stateDir(env: Env = process.env): string {
 
 /** The server's name, from its socket file: default.sock → "default". */
 export function serverName(socketPath: string): string {
-  // A pane's own socket (NAME.panes/ID.sock) belongs to server NAME.
+  // A pane socket (NAME.panes/panes.sock or ID.sock) belongs to server NAME.
   return basename(mainSocketOfPane(socketPath) ?? socketPath).replace(/\.sock$/, "");
 }
 
