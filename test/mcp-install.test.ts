@@ -46,6 +46,10 @@ test("a server named ws that is not ws mcp is left alone, and so is a file that 
   const r = await s.run(["mcp", "install", "claude", "--file", file]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("not ws mcp");
+  expect((await s.run(["mcp", "--grants", "admin"])).code).toBe(2);
+  const unknown = await s.run(["mcp", "install", "cursor", "--file", file]);
+  expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown agent "cursor"')]);
+  expect(readFileSync(file, "utf8")).toBe(theirs);
   writeFileSync(file, "{ nope");
   expect((await s.run(["mcp", "install", "gemini", "--file", file])).stderr).toContain("not valid JSON");
   expect(readFileSync(file, "utf8")).toBe("{ nope");
