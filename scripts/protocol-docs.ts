@@ -43,8 +43,20 @@ export function render(): string {
   out.push("");
   out.push("## Event types");
   out.push("");
-  out.push(cat.events.map((e) => `\`${e.type}\`${e.opt_in ? " (opt-in)" : ""}`).join(", ") + ".");
+  out.push('Each is a line `{"v":6,"type":"event","event":NAME,"seq","boot_id","time",…}` with the fields below (`output` and `gap` carry no `seq`).');
   out.push("");
+  for (const e of cat.events) {
+    out.push(`### \`${e.type}\`${e.opt_in ? " (opt-in)" : ""}`);
+    out.push("");
+    out.push(`${esc(e.description)}.`);
+    out.push("");
+    if (e.fields.length) {
+      out.push("| Field | Type | Meaning |");
+      out.push("|---|---|---|");
+      for (const f of e.fields) out.push(`| \`${f.name}\` | ${f.type}${f.optional ? " (optional)" : ""} | ${esc(f.description)} |`);
+      out.push("");
+    }
+  }
   out.push("## Messages");
   out.push("");
   out.push("| Message | Since | Grant | Kind | Summary |");

@@ -4,6 +4,7 @@
 import type checkpoint_restore from "../src/commands/checkpoint_restore";
 import type pane_info from "../src/commands/pane_info";
 import { defineMessage, type EntryReply, replyTyped } from "../src/commands/types";
+import { EventBus } from "../src/model/events";
 
 const fields = { a: { type: "integer", description: "A number" }, b: { type: "string", optional: true, description: "Sometimes a string" } } as const;
 const base = { type: "reply_types_test", since: 6, grant: "report", request: true, reply: "answer", summary: "A test entry", fields: {} } as const;
@@ -32,3 +33,11 @@ defineMessage({ ...base, handle: () => ({ type: "answer", a: 1 }) });
 export const restored = (r: EntryReply<typeof checkpoint_restore>): number => r.n + r.written;
 // @ts-expect-error a closed pane's info has no size: cols may be missing
 export const width = (r: EntryReply<typeof pane_info>): number => r.cols + 0;
+
+// The bus's events are typed from their declarations (model/events.ts, features/*/events.ts).
+const bus = new EventBus();
+bus.emit({ type: "prompt_queued", id: 1, pane: 2, when: "idle", position: 1 });
+// @ts-expect-error an event no declaration names
+bus.emit({ type: "no_such_event" });
+// @ts-expect-error a declared event without its declared fields
+bus.emit({ type: "prompt_queued", id: 1 });

@@ -5,7 +5,7 @@ import type { MessageEntry } from "./types";
 import { ERROR_CODES, type ErrorCode } from "../protocol/errors";
 import { GRANT_MEANING, type Grant } from "../protocol/grants";
 import type { Fields } from "../protocol/schema";
-import { EVENT_TYPES, OPT_IN } from "../protocol/event-types";
+import { OPT_IN, PUBLISHED } from "../features/events";
 import { LEGACY_REPLY_VERSION, MIN_VERSION, VERSION } from "../protocol/version";
 
 /** Codes any message can get from the envelope, validation and the server's limits. */
@@ -101,7 +101,12 @@ export function catalogue() {
     grants: Object.entries(GRANT_MEANING).map(([grant, description]) => ({ grant, description })),
     errors: Object.entries(ERROR_CODES).map(([code, description]) => ({ code, description })),
     envelope_errors: ENVELOPE_ERRORS,
-    events: EVENT_TYPES.map((t) => ({ type: t, opt_in: OPT_IN.includes(t) })),
+    events: PUBLISHED.map((e) => ({
+      type: e.type,
+      opt_in: OPT_IN.includes(e.type),
+      description: e.description,
+      fields: Object.entries(e.fields).map(([name, f]) => ({ name, type: f.type, ...(f.optional ? { optional: true } : {}), description: f.description })),
+    })),
     messages: MESSAGES.map(describeEntry),
   };
 }

@@ -1,6 +1,6 @@
 import { WsError } from "../protocol/errors";
 import type { Connection } from "../protocol/connection";
-import { EVENT_TYPES } from "../protocol/event-types";
+import { EVENT_TYPES } from "../features/events";
 import { defineMessage } from "./types";
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== "gap");

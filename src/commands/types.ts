@@ -1,7 +1,7 @@
 // The shape of one protocol message's registry entry (DESIGN.md "The registry"). Validation,
 // dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
 // so the CLI can load the registry without loading the server.
-import type { Fields, Static } from "../protocol/schema";
+import { optionalFields, shapeTyped, type Fields, type Shape, type ShapeField, type ShapeFields, type Static } from "../protocol/schema";
 import type { ErrorCode } from "../protocol/errors";
 import type { RunName, ViewName } from "./cli-names";
 import type { Session } from "../model/session";
@@ -36,61 +36,18 @@ export interface HandlerContext {
   callerPane?: number;
 }
 
-/** One field of a reply: its type (for the catalogue, and, for the plain ones, the TypeScript type
- * handlers must return and clients read) and meaning. */
-export interface ReplyField {
-  type: string;
-  description: string;
-  /** Left out of some replies (a condition's own fields, a pane that exited): the type says so. */
-  optional?: boolean;
-  /** Type only: what an array or object field's value is (see `replyTyped`). */
-  readonly [replyValueType]?: unknown;
-}
-
-export type ReplyFields = Record<string, ReplyField>;
-
-declare const replyValueType: unique symbol;
-
-/** A reply field whose value has a TypeScript type its catalogue `type` can't say (an array of
- * rows, an object): `replyTyped<PaneListing[]>()({ type: "array", description: … })`. */
-export const replyTyped =
-  <T>() =>
-  <const S extends ReplyField>(spec: S): S & { readonly [replyValueType]?: T } =>
-    spec as S & { readonly [replyValueType]?: T };
-
-/** The TypeScript type of one reply field's value, from its catalogue type or `replyTyped`. */
-type ReplyValue<S> = typeof replyValueType extends keyof S
-  ? Exclude<S[typeof replyValueType], undefined>
-  : S extends { type: "integer" | "number" }
-    ? number
-    : S extends { type: "string" }
-      ? string
-      : S extends { type: "boolean" }
-        ? boolean
-        : S extends { type: "string[]" }
-          ? string[]
-          : S extends { type: "integer[]" }
-            ? number[]
-            : S extends { type: "integer|null" }
-              ? number | null
-              : S extends { type: "string|null" }
-                ? string | null
-                : unknown;
-
-/** The same reply fields, each left out of some replies (a reply of one kind or another). */
-export function optionalFields<const RF extends ReplyFields>(fields: RF): { [K in keyof RF]: RF[K] & { optional: true } } {
-  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, { ...f, optional: true }])) as { [K in keyof RF]: RF[K] & { optional: true } };
-}
-
-type OptionalKeys<RF> = { [K in keyof RF]: RF[K] extends { optional: true } ? K : never }[keyof RF];
-
-type Flat<T> = { [K in keyof T]: T[K] } & {};
+/** One field of a reply: its type and meaning (protocol/schema.ts's ShapeField). */
+export type ReplyField = ShapeField;
+export type ReplyFields = ShapeFields;
+/** A reply field whose value has a TypeScript type its catalogue `type` can't say. */
+export const replyTyped = shapeTyped;
+export { optionalFields };
 
 /** A reply as its entry declares it: `type` its `reply`, each of `replyFields` typed. An entry
  * typed only as MessageEntry (the registry's list) replies with any fields. */
 export type ReplyOf<R extends string, RF> = string extends keyof RF
   ? Reply
-  : Flat<{ type: R } & { [K in Exclude<keyof RF, OptionalKeys<RF>>]: ReplyValue<RF[K]> } & { [K in OptionalKeys<RF>]?: ReplyValue<RF[K]> }>;
+  : Shape<RF, { type: R }>;
 
 /** The reply an entry's handler answers with (what `s.v6()` and the CLI's views read). */
 export type EntryReply<E> = E extends MessageEntry<Fields, infer R, infer RF> ? ReplyOf<R, RF> : never;

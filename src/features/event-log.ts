@@ -6,7 +6,7 @@
 import type { Connection } from "../protocol/connection";
 import type { EventBus, ModelEvent } from "../model/events";
 import type { Session } from "../model/session";
-import { OPT_IN, type EventType } from "../protocol/event-types";
+import { OPT_IN, publishedOf } from "./events";
 
 export const RETAIN_EVENTS = 4096;
 export const RETAIN_BYTES = 4 * 1024 * 1024;
@@ -14,21 +14,6 @@ export const RETAIN_BYTES = 4 * 1024 * 1024;
 export const SUB_MAX_QUEUED = 128 * 1024;
 /** At most one `output` event per pane per subscriber in this interval. */
 export const OUTPUT_INTERVAL_MS = 100;
-
-/** Bus event types passed through under the same name. */
-const SAME_TYPES = [
-  "workspace_created", "workspace_closed", "workspace_focused", "workspace_renamed",
-  "tab_created", "tab_closed", "tab_focused", "tab_renamed",
-  "pane_created", "pane_closed", "pane_focused", "pane_exited", "layout_changed",
-  "pane_respawned", "pane_moved",
-  "popup_opened", "popup_closed",
-  "workstream_created", "workstream_closed", "checkpoint_saved",
-  "fan_started", "fan_candidate_done", "shipped",
-  "question_asked", "question_answered",
-] as const satisfies readonly EventType[];
-const SAME: ReadonlySet<string> = new Set(SAME_TYPES);
-type PassedThrough = Extract<ModelEvent, { type: (typeof SAME_TYPES)[number] }>;
-const passesThrough = (e: ModelEvent): e is PassedThrough => SAME.has(e.type);
 
 interface Stored {
   seq: number;
@@ -94,40 +79,25 @@ export class EventLog {
   }
 
   private onBus(e: ModelEvent): void {
-    switch (e.type) {
-      case "pane_output": {
-        // Every echo comes through here: nothing to look up when nobody subscribes.
-        if (!this.subs.size) return;
-        const workspace = this.where(e.pane).workspace;
-        for (const s of this.subs) s.output(e.pane, workspace);
-        return;
-      }
-      case "pane_renamed":
-        return this.publish({ event: "pane_renamed", ...this.where(e.pane), pane: e.pane, title: e.title, label: e.label, ...(e.name !== undefined ? { name: e.name } : {}) });
-      case "agent_status":
-        return this.publish({ event: "agent_status_changed", ...this.where(e.pane), pane: e.pane, status: e.status, before: e.before, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
-      case "notification": {
-        const { type: _, ...fields } = e;
-        return this.publish({ event: "notification", ...(e.pane !== undefined ? this.where(e.pane) : {}), ...fields });
-      }
-      case "approval_requested":
-      case "approval_resolved":
-      case "prompt_queued":
-      case "prompt_delivered":
-      case "prompt_cancelled": {
-        const { type, ...fields } = e;
-        return this.publish({ event: type, ...this.where(e.pane), ...fields });
-      }
-      case "command_started":
-        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}) });
-      case "command_finished":
-        return this.publish({ event: e.type, ...this.where(e.pane), pane: e.pane, ...(e.command !== undefined ? { command: e.command } : {}), exit_code: e.exit_code });
+    if (e.type === "pane_output") {
+      // Every echo comes through here: nothing to look up when nobody subscribes.
+      if (!this.subs.size) return;
+      const workspace = this.where(e.pane).workspace;
+      for (const s of this.subs) s.output(e.pane, workspace);
+      return;
     }
-    if (!passesThrough(e)) return;
-    const { type, ...fields } = e;
-    // pane_exited and a pane_closed outside any tab don't say where the pane was.
-    const unplaced = "pane" in fields && fields.pane !== undefined && (!("workspace" in fields) || fields.workspace === undefined);
-    this.publish({ event: type, ...fields, ...(unplaced ? this.where(fields.pane as number) : {}) });
+    const published = publishedOf(e.type);
+    if (!published) return;
+    // Exactly the fields its declaration publishes, those set.
+    const fields: Record<string, unknown> = {};
+    for (const name of Object.keys(published.fields)) {
+      const v = (e as Record<string, unknown>)[name];
+      if (v !== undefined) fields[name] = v;
+    }
+    // An event about a pane that doesn't say where the pane is (pane_exited, a pane_closed outside
+    // any tab, an agent's) gets where it is now.
+    const placed = typeof fields.pane === "number" && fields.workspace === undefined ? { ...this.where(fields.pane), ...fields } : fields;
+    this.publish({ event: published.type, ...placed });
   }
 
   private publish(fields: { event: string; [k: string]: unknown }): void {

@@ -1,92 +1,135 @@
 // One bus for every change to the model. The UI, persistence, waits and event subscribers all read
-// it, so nothing has to know who else is listening. Events are a discriminated union on `type`: a
-// listener that switches on it gets each event's fields typed.
+// it, so nothing has to know who else is listening. Each event is declared once, with its fields
+// (protocol/event-decl.ts); the bus's type is the union of the declarations, discriminated on
+// `type`: a listener that switches on it gets each event's fields typed.
 import type { FinishedCommand } from "./shell-marks";
 import { log } from "../log";
+import { defineEvents, type EventsOf } from "../protocol/event-decl";
+import { shapeTyped } from "../protocol/schema";
+
+const S = { type: "string" } as const;
+const I = { type: "integer" } as const;
+const where = {
+  workspace: { ...S, description: "The workspace" },
+  tab: { ...I, description: "The tab's id" },
+} as const;
+const pane = { ...I, description: "The pane" } as const;
+
+/** Changes to the model; only the Session publishes these. */
+export const MODEL_CHANGES = defineEvents({
+  workspace_created: { description: "A workspace was created", fields: { workspace: where.workspace }, saves: true, published: true },
+  workspace_closed: { description: "A workspace was closed", fields: { workspace: where.workspace }, saves: true, published: true },
+  workspace_focused: { description: "A workspace came on screen", fields: { workspace: where.workspace }, saves: true, published: true },
+  workspace_renamed: { description: "A workspace was renamed", fields: { workspace: { ...S, description: "Its new name" }, from: { ...S, description: "Its old name" } }, saves: true, published: true },
+  tab_created: { description: "A tab was opened", fields: { ...where, name: { ...S, description: "Its name" } }, saves: true, published: true },
+  tab_closed: { description: "A tab was closed", fields: where, saves: true, published: true },
+  tab_focused: { description: "A tab became its workspace's active one", fields: where, saves: true, published: true },
+  tab_renamed: {
+    description: "A tab's name or its project changed: the field that changed is set",
+    fields: { ...where, name: { ...S, optional: true, description: "Its new name" }, project: { ...S, optional: true, description: "Its new project" } },
+    saves: true,
+    published: true,
+  },
+  pane_created: { description: "A pane was started", fields: { ...where, pane }, saves: true, published: true },
+  pane_closed: {
+    description: "A pane was closed; `workspace` and `tab` are missing for a pane that was in no tab",
+    fields: { pane, workspace: { ...where.workspace, optional: true }, tab: { ...where.tab, optional: true } },
+    saves: true,
+    published: true,
+  },
+  pane_focused: { description: "A pane became its tab's focused one", fields: { ...where, pane }, saves: true, published: true },
+  pane_renamed: {
+    description: "A pane's label changed: its program set a title, another program came to its foreground, or pane_rename named it (then `name` is set: the name, or null when cleared)",
+    fields: { pane, title: { ...S, description: "The title its program set" }, label: { ...S, description: "The name ws shows" }, name: { type: "string|null", optional: true, description: "pane_rename's name (null: cleared)" } },
+    // A title, which programs may set at every prompt, is saved with the next change.
+    saves: { ifSet: "name" },
+    published: true,
+  },
+  pane_exited: {
+    description: "A pane's program exited",
+    fields: { pane, exit_code: { type: "integer|null", description: "Its exit code (null when a signal ended it)" }, signal: { type: "string|null", description: "The signal that ended it" } },
+    saves: true,
+    published: true,
+  },
+  layout_changed: { description: "A tab's layout changed (a split, a resize, a zoom, a pane moved)", fields: where, saves: true, published: true },
+  pane_respawned: { description: "pane_respawn started a program in the pane again", fields: { ...where, pane }, saves: true, published: true },
+  pane_moved: {
+    description: "pane_move put a pane (same id, same program) in another tab",
+    fields: { ...where, pane, from_workspace: { ...S, description: "The workspace it was in" }, from_tab: { ...I, description: "The tab it was in" } },
+    saves: true,
+    published: true,
+  },
+  screen_resized: { description: "The attached client's size changed", fields: { cols: { ...I, description: "Columns" }, rows: { ...I, description: "Rows" } }, saves: true, published: false },
+  // Every echo comes through here: subscribers get it as the opt-in, rate-limited `output`.
+  pane_output: { description: "A pane's emulator parsed new output", fields: { pane }, saves: false, published: false },
+  command_started: {
+    description: "A pane's shell started a command line (OSC 133 C)",
+    fields: { pane, command: { ...S, optional: true, description: "The command line, when the shell's marks show it" } },
+    // A command that ends may have moved its shell elsewhere: the pane's directory is saved.
+    saves: true,
+    published: true,
+  },
+  command_finished: {
+    description: "A pane's shell finished a command (OSC 133 D)",
+    fields: {
+      pane,
+      command: { ...S, optional: true, description: "The command line, when the shell's marks show it" },
+      exit_code: { type: "integer|null", description: "Its exit status (null when the shell gave none)" },
+      result: shapeTyped<FinishedCommand>()({ type: "object", internal: true, description: "Reads its output (for `run`)" }),
+    },
+    saves: true,
+    published: true,
+  },
+  popup_opened: { description: "A popup pane opened over a tab; `pane_created` came first", fields: { ...where, pane }, saves: true, published: true },
+  popup_closed: {
+    description: "A popup closed (after its `pane_closed`): how its program ended, both null if it was still running",
+    fields: { ...where, pane, exit_code: { type: "integer|null", description: "Its exit code" }, signal: { type: "string|null", description: "The signal that ended it" } },
+    saves: true,
+    published: true,
+  },
+  workstream_created: {
+    description: "A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open",
+    fields: { workstream: { ...S, description: "Its name" }, workspace: { ...where.workspace, optional: true }, tab: { ...where.tab, optional: true } },
+    saves: true,
+    published: true,
+  },
+  workstream_closed: { description: "ws done forgot a workstream", fields: { workstream: { ...S, description: "Its name" } }, saves: true, published: true },
+});
+
+/** What the rest of the daemon publishes beside the model's changes (features declare their own). */
+export const DAEMON_EVENTS = defineEvents({
+  server_quitting: { description: "The server is about to quit", fields: {}, saves: false, published: false },
+  pane_input: { description: "The attached client typed into a pane", fields: { pane }, saves: false, published: false },
+  pane_bell: { description: "A pane's program rang the bell (for the person's terminal)", fields: { pane }, saves: false, published: false },
+  pane_clipboard: {
+    description: "A pane's program set the clipboard (OSC 52); the interface may pass it on",
+    fields: { pane, data: { ...S, description: '"Pc;base64", checked' } },
+    saves: false,
+    published: false,
+  },
+  pane_foreground: {
+    description: "The program in a pane's terminal foreground, as last looked at, when its process or argv changed",
+    fields: { pane, pid: { ...I, description: "Its process" }, argv: { type: "string[]", description: "Its argv" } },
+    saves: false,
+    published: false,
+  },
+  notification: {
+    description: "A script's notify: for the status line, the outer terminal and subscribers",
+    fields: { title: { ...S, description: "The title" }, body: { ...S, optional: true, description: "The text" }, pane: { ...pane, optional: true, description: "The pane it is about" } },
+    saves: false,
+    published: true,
+  },
+});
+
+/** Events features declare, by feature, each in its own events.ts (declaration merging adds them). */
+// biome-ignore lint/suspicious/noEmptyInterface: features add their events to it.
+export interface FeatureEvents {}
 
 /** A change to the model; only the Session publishes these. */
-export type ModelChange =
-  | { type: "workspace_created"; workspace: string }
-  | { type: "workspace_closed"; workspace: string }
-  | { type: "workspace_focused"; workspace: string }
-  /** `workspace` is the new name, `from` the old one. */
-  | { type: "workspace_renamed"; workspace: string; from: string }
-  | { type: "tab_created"; workspace: string; tab: number; name: string }
-  | { type: "tab_closed"; workspace: string; tab: number }
-  | { type: "tab_focused"; workspace: string; tab: number }
-  /** A tab's name or its project changed: the field that changed is set. */
-  | { type: "tab_renamed"; workspace: string; tab: number; name?: string; project?: string }
-  | { type: "pane_created"; workspace: string; tab: number; pane: number }
-  /** `workspace` and `tab` are missing for a pane that was in no tab. */
-  | { type: "pane_closed"; pane: number; workspace?: string; tab?: number }
-  | { type: "pane_focused"; workspace: string; tab: number; pane: number }
-  /** A pane's label changed: its program set a title, another program came to its foreground, or
-   * pane_rename named it (then `name` is set: the name, or null when cleared). */
-  | { type: "pane_renamed"; pane: number; title: string; label: string; name?: string | null }
-  | { type: "pane_exited"; pane: number; exit_code: number | null; signal: string | null }
-  | { type: "layout_changed"; workspace: string; tab: number }
-  /** pane_respawn started a program in the pane again. */
-  | { type: "pane_respawned"; workspace: string; tab: number; pane: number }
-  /** pane_move put a pane (same id, same program) in another tab: `from_*` say where it was. */
-  | { type: "pane_moved"; workspace: string; tab: number; pane: number; from_workspace: string; from_tab: number }
-  | { type: "screen_resized"; cols: number; rows: number }
-  /** A pane's emulator parsed new output. */
-  | { type: "pane_output"; pane: number }
-  /** A pane's shell started a command line (OSC 133 C; shell-marks.ts). */
-  | { type: "command_started"; pane: number; command?: string }
-  /** It finished (OSC 133 D); `result` reads its output (for `run`; not published). */
-  | { type: "command_finished"; pane: number; command?: string; exit_code: number | null; result: FinishedCommand }
-  /** A popup pane opened over a tab (popup.ts); `pane_created` came first. */
-  | { type: "popup_opened"; workspace: string; tab: number; pane: number }
-  /** It closed (after its `pane_closed`): how its program ended, both null if it was still running. */
-  | { type: "popup_closed"; workspace: string; tab: number; pane: number; exit_code: number | null; signal: string | null }
-  /** A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open. */
-  | { type: "workstream_created"; workstream: string; workspace?: string; tab?: number }
-  /** ws done forgot it. */
-  | { type: "workstream_closed"; workstream: string };
+export type ModelChange = EventsOf<typeof MODEL_CHANGES>;
 
 /** What the rest of the daemon publishes beside the model's changes. */
-export type DaemonEvent =
-  | { type: "server_quitting" }
-  /** The attached client typed into a pane. */
-  | { type: "pane_input"; pane: number }
-  | { type: "ports_changed"; panes: number[] }
-  | { type: "agent_status"; pane: number; status: string | null; before: string | null; detail?: string }
-  | { type: "agent_attention"; pane: number; status: string; detail?: string }
-  /** A hook report that gives a status, changed or not (a wait's end: Codex ends turn after turn in
-   * `done`). Internal: not published to subscribers, not a reason to save. */
-  | { type: "agent_report"; pane: number; status: string }
-  /** The program in a pane's terminal foreground, as last looked at (program-names.ts), when its
-   * process or argv changed. Internal: not published to subscribers, not a reason to save. */
-  | { type: "pane_foreground"; pane: number; pid: number; argv: string[] }
-  /** A pane's program rang the bell (for the user's terminal; not a change to the model). */
-  | { type: "pane_bell"; pane: number }
-  /** It set the clipboard (OSC 52): `data` is "Pc;base64", checked; the interface may pass it on. */
-  | { type: "pane_clipboard"; pane: number; data: string }
-  /** A script's notify: for the status line, the outer terminal and subscribers. */
-  | { type: "notification"; title: string; body?: string; pane?: number }
-  /** A workstream's worktree was checkpointed (features/workstreams/checkpoints.ts). */
-  | { type: "checkpoint_saved"; workstream: string; n: number; commit: string; files: number; text: string }
-  /** ws fan made its candidates (features/workstreams/fan.ts). */
-  | { type: "fan_started"; fan: string; template: string; workstreams: string[]; base: string; tiled: boolean }
-  /** A fan candidate's agent finished a turn; `check`: the template's check's result, when it has one. */
-  | { type: "fan_candidate_done"; fan: string; workstream: string; k: number; check?: { exit_code: number; passed: boolean; ms: number } }
-  /** ship (through the server) committed, pushed or opened a PR. */
-  | { type: "shipped"; workstream: string; branch: string; commit?: string; pushed: boolean; pr?: string }
-  /** An agent's hook asked for permission (features/approvals): the inbox's new row. */
-  | { type: "approval_requested"; id: number; pane: number; tool: string; summary: string; [k: string]: unknown }
-  /** It ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went. */
-  | { type: "approval_resolved"; id: number; pane: number; behavior: string; by: string; message?: string }
-  /** A pane (or a script: no pane) asked the person a question (ws ask; features/approvals/questions.ts). */
-  | { type: "question_asked"; id: number; pane?: number; question: string; choices: string[] }
-  /** It ended: answered in ws (`answer`), at its time limit, or its asker went. */
-  | { type: "question_answered"; id: number; pane?: number; by: string; answer?: string }
-  /** A prompt joined an agent's queue (ws agent send --when; features/agents/queue.ts). */
-  | { type: "prompt_queued"; id: number; pane: number; when: string; position: number }
-  /** It was typed into its agent. */
-  | { type: "prompt_delivered"; id: number; pane: number; when: string }
-  /** It left the queue untyped: `reason` cancelled, pane_closed or pane_exited. */
-  | { type: "prompt_cancelled"; id: number; pane: number; reason: string };
+export type DaemonEvent = EventsOf<typeof DAEMON_EVENTS> | FeatureEvents[keyof FeatureEvents];
 
 export type ModelEvent = ModelChange | DaemonEvent;
 export type ModelEventType = ModelEvent["type"];

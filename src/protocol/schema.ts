@@ -217,3 +217,54 @@ export function validateFields(
   }
   return { params };
 }
+
+/** One field of something the server sends (a reply, an event): its type, for the catalogue and,
+ * for the plain ones, the TypeScript type the sender must give and clients read; and its meaning. */
+export interface ShapeField {
+  type: string;
+  description: string;
+  /** Left out of some (a condition's own fields, a pane that exited): the type says so. */
+  optional?: boolean;
+  /** Type only: what an array or object field's value is (see `shapeTyped`). */
+  readonly [shapeValueType]?: unknown;
+}
+
+export type ShapeFields = Record<string, ShapeField>;
+
+declare const shapeValueType: unique symbol;
+
+/** A field whose value has a TypeScript type its catalogue `type` can't say (an array of rows, an
+ * object): `shapeTyped<PaneListing[]>()({ type: "array", description: … })`. */
+export const shapeTyped =
+  <T>() =>
+  <const S extends ShapeField>(spec: S): S & { readonly [shapeValueType]?: T } =>
+    spec as S & { readonly [shapeValueType]?: T };
+
+/** The TypeScript type of one field's value, from its catalogue type or `shapeTyped`. */
+type ShapeValue<S> = typeof shapeValueType extends keyof S
+  ? Exclude<S[typeof shapeValueType], undefined>
+  : S extends { type: "integer" | "number" }
+    ? number
+    : S extends { type: "string" }
+      ? string
+      : S extends { type: "boolean" }
+        ? boolean
+        : S extends { type: "string[]" }
+          ? string[]
+          : S extends { type: "integer[]" }
+            ? number[]
+            : S extends { type: "integer|null" }
+              ? number | null
+              : S extends { type: "string|null" }
+                ? string | null
+                : unknown;
+
+/** The same fields, each left out of some (a reply of one kind or another). */
+export function optionalFields<const SF extends ShapeFields>(fields: SF): { [K in keyof SF]: SF[K] & { optional: true } } {
+  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, { ...f, optional: true }])) as { [K in keyof SF]: SF[K] & { optional: true } };
+}
+
+type OptionalKeys<SF> = { [K in keyof SF]: SF[K] extends { optional: true } ? K : never }[keyof SF];
+
+/** The object these fields describe (with `head`'s fields first, e.g. a reply's `type`). */
+export type Shape<SF, Head = unknown> = Flatten<Head & { [K in Exclude<keyof SF, OptionalKeys<SF>>]: ShapeValue<SF[K]> } & { [K in OptionalKeys<SF>]?: ShapeValue<SF[K]> }>;

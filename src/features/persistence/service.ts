@@ -5,17 +5,14 @@
 import type { GrantLevel } from "../../protocol/grants";
 import { stat } from "node:fs/promises";
 import type { Session } from "../../model/session";
-import type { ModelEvent, ModelEventType } from "../../model/events";
+import type { ModelEvent } from "../../model/events";
+import { savesAfter } from "../events";
 import { msSinceInput } from "../../model/parse-slices";
 import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type SavedPrompt, type SaveHeader } from "./format";
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
 import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeSave } from "./store";
-
-/** Events that don't call for a save (output is handled as scrollback freshness; a title, which
- * programs may set at every prompt, is saved with the next change or the scrollback's). */
-const NOT_MODEL: ReadonlySet<ModelEventType> = new Set<ModelEventType>(["pane_output", "pane_renamed", "agent_status", "agent_report", "agent_attention", "pane_foreground", "ports_changed", "server_quitting", "notification", "pane_bell", "pane_clipboard", "checkpoint_saved", "fan_started", "fan_candidate_done", "shipped", "question_asked", "question_answered"]);
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
@@ -289,8 +286,9 @@ export class PersistenceService {
     if (this.closed) return;
     if (e.type === "pane_output") this.snap.markDirty(e.pane);
     else if (e.type === "pane_closed") this.snap.forget(e.pane);
-    // A name pane_rename gave (`name` set) is the user's: saved like a tab's name.
-    if (!NOT_MODEL.has(e.type) || (e.type === "pane_renamed" && e.name !== undefined)) this.changed();
+    // Each event's declaration says whether it changes what a save holds (output is saved as
+    // scrollback freshness, above).
+    if (savesAfter(e)) this.changed();
   }
 
   /** Output since the last save is saved every scrollbackMs, once nobody is typing (see
