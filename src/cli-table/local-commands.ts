@@ -178,6 +178,23 @@ export const LOCAL_COMMANDS: Command[] = [
     run: "completion",
   },
   {
+    path: "web",
+    summary: "Serve this session to a browser (docs/web.md): a terminal page attached as one more client, and a phone page with the agents, the inbox and the queue; prints a one-time login URL",
+    params: [
+      flag("listen", "string", "ADDR:PORT to listen on (default 127.0.0.1:7681; port 0: any free one); an address other than loopback needs --tls-cert and --tls-key, or --insecure"),
+      flag("tls-cert", "string", "The TLS certificate (PEM) to serve https with"),
+      flag("tls-key", "string", "Its private key (PEM)"),
+      flag("insecure", "boolean", "Serve plain http on an address other than loopback (anyone on the way can read and type into the session)"),
+    ],
+    run: "web",
+  },
+  {
+    path: "web tokens",
+    summary: "List the browsers logged in to ws web, revoke them, or print another one-time login URL",
+    params: [flag("revoke", "string", "End this session (its id, as listed), or all of them and every unused login URL"), flag("new", "boolean", "Print another one-time login URL for the running ws web")],
+    run: "webTokens",
+  },
+  {
     path: "review note",
     summary: "Queue a review note for the workstream's agent: typed as its next prompt (through the prompt queue, as ws agent send --when idle)",
     params: [arg("text", "The note", true), flag("name", "string", "The workstream (default: $WS_WORKSTREAM, else the worktree this runs in)")],

@@ -86,6 +86,8 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   help: from(() => import("./help-cmds"), "help"),
   version: from(() => import("./help-cmds"), "version"),
   importTmux: from(() => import("./config-cmds"), "importTmux"),
+  web: from(() => import("./web-cmds"), "web"),
+  webTokens: from(() => import("./web-cmds"), "webTokens"),
   // runCli takes `ws batch` itself; here it was named inside a chain or a batch.
   batch: async () => async () => {
     throw new UsageError("ws batch runs a file of commands (or stdin): it can't be part of a chain or a batch");

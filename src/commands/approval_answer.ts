@@ -18,11 +18,13 @@ export default defineMessage({
     approval: { type: "integer", required: true, description: "The request's id (ws inbox)" },
     behavior: { type: "string", required: true, accepted: ["allow", "deny"], description: "The answer" },
     message: { type: "string", description: `deny: the reason, which the agent reads (at most ${MAX_MESSAGE} characters)` },
+    by: { type: "string", default: "ws", accepted: ["ws", "web"], description: "Where the person answered: ws (the attached client, the CLI) or web (ws web's pages); approval_resolved's `by` records it" },
   },
   replyFields: {
     approval: { type: "integer", description: "The request answered" },
     pane: { type: "integer", description: "Its agent's pane" },
     behavior: { type: "string", description: "The answer given" },
+    by: { type: "string", description: "Where it was answered: ws or web" },
   },
   errors: ["approval_not_found", "prompt_not_shown", "forbidden", "invalid_params"],
   example: { v: 6, id: 1, type: "approval_answer", approval: 4, behavior: "deny", message: "not on main" },
@@ -35,7 +37,7 @@ export default defineMessage({
       throw new WsError(`message must be at most ${MAX_MESSAGE} characters, got ${p.message.length}`, "invalid_params", { param: "message" });
     const approvals = services.get("approvals");
     if (!approvals) throw new WsError("this build has no approvals inbox", "unsupported");
-    const a = approvals.answer(p.approval, p.behavior, p.behavior === "deny" ? p.message : undefined);
-    return { type: "approval_answered", approval: a.id, pane: a.pane, behavior: p.behavior };
+    const a = approvals.answer(p.approval, p.behavior, p.behavior === "deny" ? p.message : undefined, p.by);
+    return { type: "approval_answered", approval: a.id, pane: a.pane, behavior: p.behavior, by: p.by };
   },
 });

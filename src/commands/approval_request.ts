@@ -24,7 +24,7 @@ export default defineMessage({
     approval: { type: "integer", optional: true, description: "The request's id (as approval_list showed it)" },
     behavior: { type: "string", description: "allow, deny, or none (nobody answered in ws)" },
     message: { type: "string", optional: true, description: "deny: the reason the person gave" },
-    by: { type: "string", description: "Who ended it: ws, agent (its own dialog answered, or it moved on), timeout, gone (the pane closed)" },
+    by: { type: "string", description: "Who ended it: ws, web (a person on ws web's pages), agent (its own dialog answered, or it moved on), timeout, gone (the pane closed)" },
   },
   errors: ["pane_not_found", "limit_exceeded", "unsupported"],
   example: { v: 6, id: 1, type: "approval_request", pane: 3, agent: "claude", payload: { tool_name: "Bash", tool_input: { command: "rm -rf build" } }, timeout: 300000 },

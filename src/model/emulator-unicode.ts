@@ -25,7 +25,7 @@ const withWidth = (p: number, w: number) => (p & ~6) | (w << 1);
 function graphemesProvider(): IUnicodeVersionProvider | undefined {
   const got: IUnicodeVersionProvider[] = [];
   const standIn = { unicode: { register: (p: IUnicodeVersionProvider) => got.push(p), activeVersion: "" } };
-  new UnicodeGraphemesAddon().activate(standIn as unknown as Terminal);
+  new UnicodeGraphemesAddon().activate(standIn as unknown as Parameters<UnicodeGraphemesAddon["activate"]>[0]);
   return got.find((p) => p.version === "15-graphemes");
 }
 

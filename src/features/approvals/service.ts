@@ -12,9 +12,11 @@ export const MAX_PENDING = 64;
 export const MAX_SUMMARY = 2000;
 
 export type Behavior = "allow" | "deny";
-/** Who ended a request: a person in ws, the agent (its own dialog was answered, or it moved on),
- * the hook's time limit, or the hook went away (killed, or its agent exited). */
-export type ResolvedBy = "ws" | "agent" | "timeout" | "gone";
+/** Who ended a request: a person in ws, the person on ws web's pages, the agent (its own dialog was
+ * answered, or it moved on), the hook's time limit, or the hook went away (killed, or its agent exited). */
+export type ResolvedBy = "ws" | "web" | "agent" | "timeout" | "gone";
+/** Where a person answered: the attached client or the CLI, or ws web's pages. */
+export type AnsweredIn = "ws" | "web";
 
 export interface Decision {
   behavior: Behavior | "none";
@@ -148,7 +150,7 @@ export class ApprovalService {
 
   /** A person's answer. Throws not_found when it is no longer waiting; a screen prompt's answer
    * throws prompt_not_shown, typing nothing, when its pane shows it no more (the item ends). */
-  answer(id: number, behavior: Behavior, message?: string): Approval {
+  answer(id: number, behavior: Behavior, message?: string, by: AnsweredIn = "ws"): Approval {
     const a = this.pending.get(id);
     if (!a)
       throw new WsError(`no approval ${id} is waiting (answered, given up, or from before a restart)`, "approval_not_found", {
@@ -161,7 +163,7 @@ export class ApprovalService {
       this.finish(a, { behavior: "none", by: "agent" });
       throw e;
     }
-    this.finish(a, { behavior, ...(message !== undefined ? { message } : {}), by: "ws" });
+    this.finish(a, { behavior, ...(message !== undefined ? { message } : {}), by });
     return a;
   }
 

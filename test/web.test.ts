@@ -1,0 +1,193 @@
+// ws web in a real Chromium (Debian's, driven by playwright-core): log in with the printed URL, the
+// shell in the browser (prompt, a command's output, resize, paste), an approval answered from the
+// phone page while a terminal client stays attached, and the refusals: no cookie, a wrong Origin,
+// a used token, too many logins, a revoked session. Screenshots of both pages are kept under
+// test-artifacts/web/ (git ignores it).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Conn, ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { RawAttach } from "./raw-attach";
+
+const CHROMIUM = process.env.WS_CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS = join(ROOT, "test-artifacts", "web");
+
+const s = new TestServer();
+let web: ReturnType<typeof Bun.spawn>;
+let webOut = "";
+let base = "";
+let loginUrl = "";
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cookie = "";
+const cspViolations: string[] = [];
+
+/** What the terminal page's xterm.js holds, whichever renderer draws it. */
+const screenText = (p: Page) =>
+  p.evaluate(() => {
+    const b = (window as unknown as { wsTerminal: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).wsTerminal.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  });
+const waitScreen = (p: Page, text: string | RegExp) =>
+  waitFor(`the browser's terminal to show ${text}`, async () => {
+    const screen = await screenText(p);
+    return typeof text === "string" ? screen.includes(text) : text.test(screen);
+  }, 15000);
+type Client = { cols: number; rows: number };
+const clients = async () => (await s.request<{ clients: Client[] }>({ v: 6, type: "attach_clients" })).clients;
+
+/** A WebSocket to the attach endpoint with these headers: whether it opened. */
+function tryAttach(headers: Record<string, string>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${base.replace("http", "ws")}/attach?cols=80&rows=24`, { headers } as unknown as string[]);
+    ws.onopen = () => {
+      ws.close();
+      resolve(true);
+    };
+    ws.onerror = () => resolve(false);
+    ws.onclose = () => resolve(false);
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (Debian's chromium package; .ci/run installs it)`);
+  await s.start();
+  web = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0"], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
+  const reader = (web.stdout as ReadableStream<Uint8Array>).getReader();
+  await waitFor("ws web's login URL", async () => {
+    const { value, done } = await reader.read();
+    if (value) webOut += new TextDecoder().decode(value);
+    if (done) throw new Error(`ws web exited: ${webOut}`);
+    return /login\?token=\S+/.test(webOut);
+  });
+  loginUrl = /(http:\/\/\S+\/login\?token=\S+)/.exec(webOut)![1]!;
+  base = loginUrl.slice(0, loginUrl.indexOf("/login"));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  context = await browser.newContext({ viewport: { width: 900, height: 500 } });
+  page = await context.newPage();
+  page.on("console", (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  console.log(`ws web screenshots: ${ARTIFACTS}`);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  web?.kill();
+  await web?.exited;
+  await s.stop();
+}, 30_000);
+
+describe("ws web", () => {
+  test("refuses every page without the session cookie", async () => {
+    for (const path of ["/", "/phone", "/api/state", "/assets/terminal.js"]) expect((await fetch(base + path)).status).toBe(401);
+    expect(await tryAttach({ Origin: base })).toBe(false);
+  });
+
+  test("logs in with the printed URL and shows the shell: a command's output, resize, paste", async () => {
+    await page.goto(loginUrl);
+    expect(new URL(page.url()).pathname).toBe("/");
+    const c = (await context.cookies()).find((k) => k.name === "ws_session")!;
+    expect(c.httpOnly).toBe(true);
+    expect(c.sameSite).toBe("Strict");
+    cookie = `${c.name}=${c.value}`;
+    await page.waitForFunction(() => document.body.dataset.attached === "true");
+    // The shell's prompt (bash's, whatever the system's bashrc makes it; trailing blanks are trimmed).
+    await waitScreen(page, /^\S.*[$#]$/m);
+
+    await page.keyboard.type("echo web-$((6*7))\n");
+    await waitScreen(page, "web-42");
+
+    // The browser's size reaches the server as this client's (the latest active one's).
+    const before = await page.evaluate(() => (window as unknown as { wsTerminal: { cols: number } }).wsTerminal.cols);
+    await page.setViewportSize({ width: 600, height: 400 });
+    const after = await waitFor("xterm.js to fit the smaller window", async () => {
+      const cols = await page.evaluate(() => (window as unknown as { wsTerminal: { cols: number; rows: number } }).wsTerminal.cols);
+      return cols < before ? cols : undefined;
+    });
+    await waitFor(`the server to see a ${after}-column client`, async () => (await clients()).some((k) => k.cols === after));
+
+    // A paste, as the browser delivers one: xterm.js sends it bracketed, the server types it in.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData("text/plain", "echo pasted-$((2+3))");
+      document.querySelector(".xterm-helper-textarea")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await page.keyboard.press("Enter");
+    await waitScreen(page, "pasted-5");
+    await page.screenshot({ path: join(ARTIFACTS, "terminal.png") });
+    expect(cspViolations).toEqual([]);
+  });
+
+  test("a used login token is refused", async () => {
+    const r = await fetch(loginUrl, { redirect: "manual" });
+    expect(r.status).toBe(403);
+    expect(r.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("a WebSocket or an answer from another Origin is refused, even with the cookie", async () => {
+    expect(cookie).not.toBe("");
+    expect(await tryAttach({ Cookie: cookie, Origin: "http://evil.example" })).toBe(false);
+    expect(await tryAttach({ Cookie: cookie })).toBe(false);
+    expect(await tryAttach({ Cookie: cookie, Origin: base })).toBe(true);
+    const r = await fetch(`${base}/api/approval`, { method: "POST", headers: { Cookie: cookie, Origin: "http://evil.example", "content-type": "application/json" }, body: JSON.stringify({ approval: 1, behavior: "allow" }) });
+    expect(r.status).toBe(403);
+  });
+
+  test("the phone page approves a waiting request, shown as text, while a terminal client stays attached", async () => {
+    const terminal = await RawAttach.open(s.sock, { v: 6, type: "attach", share: true, cols: 100, rows: 30 });
+    await terminal.firstFrame();
+    const pane = (await s.list())[0]!.tabs[0]!.panes[0]!;
+    const evil = `<img src=x onerror="document.title='owned'"> rm -rf build`;
+    const asker: Conn = await s.connect();
+    asker.send({ v: 6, id: 7, type: "approval_request", pane, agent: "claude", payload: { tool_name: "Bash", tool_input: { command: evil } }, timeout: 60000 });
+    const phone = await context.newPage();
+    await phone.goto(`${base}/phone`);
+    const item = phone.locator(".approval").first();
+    await item.waitFor({ timeout: 15000 });
+    expect(await item.locator("pre.summary").textContent()).toBe(evil);
+    expect(await phone.locator(".approval img").count()).toBe(0);
+    // A pane's screen, read-only: the command typed in the terminal page.
+    await phone.locator(`button.pane[data-pane="${pane}"]`).click();
+    await waitFor("the phone page to show the pane's screen", async () => (await phone.locator("pre.screen").textContent())?.includes("web-42"));
+    await phone.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
+    await item.locator("button.approve").click();
+    const decision = await asker.nextJson(30000);
+    expect(decision).toMatchObject({ type: "approval_decision", behavior: "allow", by: "web" });
+    await phone.locator(".answered").waitFor();
+    expect(await phone.title()).not.toBe("owned");
+    // The terminal client was never disturbed: still attached, no EXIT.
+    expect(terminal.closed).toBe(false);
+    expect(terminal.exit).toBeUndefined();
+    expect((await clients()).length).toBeGreaterThanOrEqual(2);
+    terminal.close();
+    asker.close();
+    await phone.close();
+    expect(cspViolations).toEqual([]);
+  });
+
+  test("ws web tokens lists the session and revokes it: the cookie stops working and the attach ends", async () => {
+    const listed = JSON.parse(await s.ok(["--json", "web", "tokens"])) as { sessions: { id: string; agent: string }[] };
+    expect(listed.sessions.length).toBe(1);
+    expect(listed.sessions[0]!.agent).toMatch(/Chrome/);
+    await s.ok(["web", "tokens", "--revoke", listed.sessions[0]!.id]);
+    expect((await fetch(`${base}/api/state`, { headers: { Cookie: cookie } })).status).toBe(401);
+    await page.waitForFunction(() => document.body.dataset.attached === "false", null, { timeout: 10000 });
+    // Another login URL for the running ws web works once.
+    const again = (await s.ok(["web", "tokens", "--new"])).trim();
+    expect(again).toStartWith(`${base}/login?token=`);
+    expect((await fetch(again, { redirect: "manual" })).status).toBe(303);
+  });
+
+  test("login attempts are rate-limited", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await fetch(`${base}/login?token=wrong${i}`, { redirect: "manual" })).status);
+    expect(statuses).toContain(429);
+    expect(statuses.slice(statuses.indexOf(429))).toEqual(statuses.slice(statuses.indexOf(429)).map(() => 429));
+  });
+});
