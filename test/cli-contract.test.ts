@@ -69,6 +69,7 @@ const LEFT_OUT: Record<string, string> = {
   attach: "it needs a terminal (the walk has none)",
   server: "a daemon in the foreground",
   web: "serves the browser pages until stopped (test/web.test.ts)",
+  mcp: "an MCP server on stdio until its input ends (test/mcp.test.ts)",
   proxy: "bridges stdio to the server (ws -H's far end)",
   box: "runs a program in a box",
   "tmux-shim": "runs a program",
