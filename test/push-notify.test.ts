@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { subscribe } from "../src/features/push";
+import { listSubscriptions, subscribe } from "../src/features/push";
 import { readPushConfig } from "../src/features/push/config";
 import { noticeFor } from "../src/features/push/notices";
 import { Conn, TestServer, waitFor } from "./harness";
@@ -85,6 +85,21 @@ rate = 3
     await waitFor("two notifications dropped at each destination", () => (s.serverLogTail(200).match(/over its rate limit/g)?.length ?? 0) >= 6, 20_000);
     await waitFor("the third notification", () => all(3), 20_000);
     expect([service.received.length, posts.length, commandLines().length]).toEqual([3, 3, 3]);
+  });
+
+  test("ws push test sends one to every destination now and says how each went; a phone whose subscription is gone is forgotten", async () => {
+    const out = await s.ok(["push", "test"]);
+    expect(out).toContain(`sent: web push ${service.url}: 201`);
+    expect(out).toContain("sent: push.command sh: exit 0");
+    expect(out).toContain(`sent: push.url http://127.0.0.1:${ntfy.port}: 200`);
+    await waitFor("the test notification everywhere", () => all(4));
+    expect(service.received[3]!.payload).toMatchObject({ title: "ws: a test notification", url: "/phone" });
+    service.answer("phone", 410);
+    const gone = await s.run(["push", "test"]);
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toContain("failed: web push");
+    expect(gone.stdout).toContain("the subscription is gone, forgotten");
+    expect(listSubscriptions({ XDG_STATE_HOME: s.env.XDG_STATE_HOME })).toEqual([]);
   });
 });
 

@@ -110,6 +110,12 @@ export const LOCAL_COMMANDS: Command[] = [
     }),
   ),
   {
+    path: "push test",
+    summary: "Send a test notification to every destination keys.toml's [push] names (the subscribed phones, push.command, push.url) and say how each went",
+    params: [],
+    run: "pushTest",
+  },
+  {
     path: "report",
     summary: "Forward an agent hook event (JSON on stdin) to this pane's ws; what agent hooks run",
     params: [arg("event", "The hook's event name"), flag("agent", "string", "claude, codex, …")],

@@ -54,6 +54,7 @@ export const HANDLERS: Record<RunName, () => Promise<Handler>> = {
   hooks: from(agents, "hooks"),
   mcp: from(() => import("./mcp-cmds"), "mcp"),
   mcpInstall: from(() => import("./mcp-cmds"), "mcpInstall"),
+  pushTest: from(() => import("./push-cmds"), "pushTest"),
   report: from(agents, "report"),
   agentSend: from(agents, "agentSend"),
   approvalHook: from(() => import("./approval-cmds"), "approvalHook"),

@@ -18,6 +18,6 @@ export const RUN_NAMES = [
   "newWorkstream", "done", "checkpoint", "review", "prComments", "ship", "templatesList",
   "templatesShow", "diff", "reviewNote", "projectNew", "projectList", "projectShow", "projectAttach", "projectRename",
   "projectHandoff", "open", "selfUpdate", "completion", "batch", "box",
-  "help", "version", "importTmux", "mcp", "mcpInstall", "web", "webTokens",
+  "help", "version", "importTmux", "mcp", "mcpInstall", "web", "webTokens", "pushTest",
 ] as const;
 export type RunName = (typeof RUN_NAMES)[number];

@@ -1,5 +1,5 @@
-// Each tool call's connection to the ws server: opened on the calling pane's socket (WS_SOCKET),
-// it first gives up authority with restrict_connection, to what the pane may do now (pane_grants)
+// Each tool call's connection to the ws server: opened on the socket the agent's pane gave it
+// (WS_SOCKET, where the server knows the caller as its pane), it first gives up authority with restrict_connection, to what the pane may do now (pane_grants)
 // or less (--grants), and only then carries the tool's message. A restricted connection never
 // uses a person verb, so `ws mcp` can never do more than its pane may, whichever socket it is on.
 // A connection per call: the server closes an idle one after 2 s, and a new one would not be

@@ -22,7 +22,7 @@ export default function pushFeature(): Feature {
       } catch {} // no keys.toml, or one the keymap reports on: the defaults
       const { config, problems } = readPushConfig(raw);
       for (const p of problems) d.log.warn(`keys.toml: ${p}`);
-      const sinks = sinksFor(config, process.env, d.log);
+      const sinks = sinksFor(config, process.env);
       const approvalAt = new Map<number, number>();
       off = d.session.bus.on((e) => {
         if (e.type === "pane_closed") approvalAt.delete(e.pane);
@@ -31,7 +31,13 @@ export default function pushFeature(): Feature {
         if (n.event === "approval" && n.pane !== undefined) approvalAt.set(n.pane, Date.now());
         if (n.event === "blocked" && n.pane !== undefined && Date.now() - (approvalAt.get(n.pane) ?? 0) < SAME_WAIT_MS) return;
         for (const { sink, limit } of sinks) {
-          if (limit.take()) sink.send(n).catch((err: Error) => d.log.warn(`push: ${sink.name}: ${err.message}`));
+          if (limit.take())
+            sink.send(n).then(
+              (outcomes) => {
+                for (const o of outcomes) if (!o.ok) d.log.warn(`push: ${o.to}: ${o.said}`);
+              },
+              (err: Error) => d.log.warn(`push: ${sink.name}: ${err.message}`),
+            );
           else d.log.warn(`push: ${sink.name} is over its rate limit (${config.rate} a minute); a ${n.event} notification is dropped`);
         }
       });

@@ -1,7 +1,6 @@
 // Where a notice goes: the subscribed browsers (Web Push), a program (keys.toml push.command) and an
-// HTTP endpoint in ntfy's form (push.url). Each is rate-limited apart (rate.ts) and never throws: a
-// destination that fails is logged, and the event that caused it is not held up.
-import type { Logger } from "../../log";
+// HTTP endpoint in ntfy's form (push.url). Each is rate-limited apart (rate.ts) and says how each
+// delivery went instead of throwing: the server logs failures, `ws push test` prints them all.
 import type { PushConfig } from "./config";
 import type { Notice } from "./notices";
 import { RateLimit } from "./rate";
@@ -16,26 +15,37 @@ const TIMEOUT_MS = 10_000;
 /** Programs (push.command) running at once; past it a notice is dropped for that destination. */
 const MAX_RUNNING = 4;
 
-export interface Sink {
-  name: string;
-  send(n: Notice): Promise<void>;
+/** How one delivery went: `to` where (an origin, a program), `said` what came back. */
+export interface Outcome {
+  to: string;
+  ok: boolean;
+  said: string;
 }
 
-export function webPushSink(env: Env, log: Logger): Sink {
+export interface Sink {
+  name: string;
+  send(n: Notice): Promise<Outcome[]>;
+}
+
+const failed = (to: string, e: unknown): Outcome => ({ to, ok: false, said: (e as Error).message ?? String(e) });
+
+export function webPushSink(env: Env): Sink {
   return {
     name: "web push",
     async send(n) {
       const subs = listSubscriptions(env);
-      if (!subs.length) return;
+      if (!subs.length) return [];
       const keys = vapidKeys(env);
-      await Promise.all(
-        subs.map(async (sub) => {
+      return Promise.all(
+        subs.map(async (sub): Promise<Outcome> => {
+          const to = `web push ${new URL(sub.endpoint).origin}`;
           try {
             const r = await sendPush(sub, { title: n.title, body: n.body, tag: n.tag, url: PHONE_PAGE }, keys);
-            if (r.gone) unsubscribe(sub.endpoint, env); // the browser unsubscribed, or its push service forgot it
-            else if (r.status >= 300) log.warn(`push: ${new URL(sub.endpoint).origin} answered ${r.status}`);
+            // Gone: the browser unsubscribed, or its push service forgot it.
+            if (r.gone) unsubscribe(sub.endpoint, env);
+            return { to, ok: r.status < 300, said: r.gone ? `${r.status}: the subscription is gone, forgotten` : String(r.status) };
           } catch (e) {
-            log.warn(`push: ${new URL(sub.endpoint).origin}: ${(e as Error).message}`);
+            return failed(to, e);
           }
         }),
       );
@@ -43,12 +53,13 @@ export function webPushSink(env: Env, log: Logger): Sink {
   };
 }
 
-export function commandSink(argv: string[], log: Logger): Sink {
+export function commandSink(argv: string[]): Sink {
   let running = 0;
+  const to = `push.command ${argv[0]}`;
   return {
     name: "push.command",
     async send(n) {
-      if (running >= MAX_RUNNING) return log.warn(`push: ${MAX_RUNNING} of push.command still run; this notification is dropped for it`);
+      if (running >= MAX_RUNNING) return [{ to, ok: false, said: `${MAX_RUNNING} still run; this notification is dropped for it` }];
       running++;
       try {
         // Title and body as arguments of their own: never through a shell.
@@ -61,9 +72,9 @@ export function commandSink(argv: string[], log: Logger): Sink {
         const timer = setTimeout(() => p.kill(), TIMEOUT_MS);
         const code = await p.exited;
         clearTimeout(timer);
-        if (code !== 0) log.warn(`push: ${argv[0]} exited ${code}`);
+        return [{ to, ok: code === 0, said: `exit ${code}` }];
       } catch (e) {
-        log.warn(`push: can't run ${argv[0]}: ${(e as Error).message}`);
+        return [failed(to, e)];
       } finally {
         running--;
       }
@@ -72,7 +83,7 @@ export function commandSink(argv: string[], log: Logger): Sink {
 }
 
 /** ntfy's form: the body is the message; title, tags, priority and click are query parameters. */
-export function urlSink(url: string, headers: Record<string, string>, log: Logger): Sink {
+export function urlSink(url: string, headers: Record<string, string>): Sink {
   return {
     name: "push.url",
     async send(n) {
@@ -80,22 +91,23 @@ export function urlSink(url: string, headers: Record<string, string>, log: Logge
       to.searchParams.set("title", n.title);
       to.searchParams.set("tags", n.event);
       to.searchParams.set("priority", n.event === "approval" || n.event === "blocked" ? "high" : "default");
+      const where = `push.url ${to.origin}`;
       try {
         const r = await fetch(to, { method: "POST", headers, body: n.body, redirect: "error", signal: AbortSignal.timeout(TIMEOUT_MS) });
         await r.arrayBuffer().catch(() => undefined);
-        if (!r.ok) log.warn(`push: ${to.origin} answered ${r.status}`);
+        return [{ to: where, ok: r.ok, said: String(r.status) }];
       } catch (e) {
-        log.warn(`push: ${to.origin}: ${(e as Error).message}`);
+        return [failed(where, e)];
       }
     },
   };
 }
 
 /** The destinations keys.toml asks for, each behind its own rate limit. */
-export function sinksFor(config: PushConfig, env: Env, log: Logger): { sink: Sink; limit: RateLimit }[] {
+export function sinksFor(config: PushConfig, env: Env): { sink: Sink; limit: RateLimit }[] {
   const sinks: Sink[] = [];
-  if (config.web) sinks.push(webPushSink(env, log));
-  if (config.command) sinks.push(commandSink(config.command, log));
-  if (config.url) sinks.push(urlSink(config.url, config.headers, log));
+  if (config.web) sinks.push(webPushSink(env));
+  if (config.command) sinks.push(commandSink(config.command));
+  if (config.url) sinks.push(urlSink(config.url, config.headers));
   return sinks.map((sink) => ({ sink, limit: new RateLimit(config.rate) }));
 }
