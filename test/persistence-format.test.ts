@@ -352,3 +352,12 @@ describe("the save queue", () => {
     });
   }, 30_000);
 });
+
+test("each feature keeps its own save section: persistence knows no feature's shape, and no feature the save's", () => {
+  const features = join(import.meta.dir, "..", "src", "features");
+  const importsOf = (file: string) => [...readFileSync(join(features, file), "utf8").matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]!);
+  // Only sections.ts, which composes the sections, names the features that declare them.
+  for (const file of ["persistence/validate.ts", "persistence/format.ts"]) expect(importsOf(file).filter((s) => /^\.\.\/(agents|grants|approvals|workstreams)\//.test(s)).filter((s) => !s.endsWith("/saved")), file).toEqual([]);
+  expect(importsOf("persistence/validate.ts").some((s) => s.startsWith("../agents"))).toBe(false);
+  for (const file of ["agents/queue.ts", "agents/service.ts"]) expect(importsOf(file).filter((s) => s.includes("persistence/format")), file).toEqual([]);
+});

@@ -4,7 +4,7 @@
 // (features/persistence). The agent service feeds it reports; it types into panes itself.
 import type { Session } from "../../model/session";
 import { WsError } from "../../protocol/errors";
-import type { SavedPrompt } from "../persistence/format";
+import type { SavedPrompt } from "./saved";
 import { log } from "../../log";
 
 /** Prompts waiting for one agent, and for all of them. */

@@ -9,7 +9,7 @@ import { processAlive } from "../../platform/process-alive";
 import { foregroundPid } from "../../model/process-info";
 import { mapEvent, SESSION_ID } from "./status-map.ts";
 import type { AgentRow } from "./row.ts";
-import type { SavedAgent } from "../persistence/format";
+import type { SavedAgent } from "./saved";
 import { PromptQueue } from "./queue.ts";
 import { type AnswerSource, answerSource, readAnswer } from "./answer.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";

@@ -2,11 +2,13 @@
 // body as JSON. Reading checks every part before anything is used: a truncated, corrupt or newer
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
-import type { GrantLevel } from "../../protocol/grants";
 import type { Layout } from "../../model/layout";
 import type { CheckpointPolicy } from "../../model/workstream";
 import { plain, quote as quoteValue } from "../../protocol/quote";
 import { readBody } from "./validate";
+import type { SavedPaneSections } from "./sections";
+
+export type { SavedAgent, SavedPrompt } from "../agents/saved";
 
 export { checkBody } from "./validate";
 
@@ -21,7 +23,8 @@ export interface SavedRect {
   rows: number;
 }
 
-export interface SavedPane {
+/** A saved pane: the model's record of it, and each feature's section (sections.ts: grants, agent, prompts). */
+export interface SavedPane extends SavedPaneSections {
   /** The pane's id in the server that saved it: links the layout to this record, and a restore at
    * start gives the pane this id again. */
   id: number;
@@ -38,9 +41,6 @@ export interface SavedPane {
   label?: string;
   /** The pane stays after its program exits (`keep`). */
   keep?: boolean;
-  /** Its grants, when not the person's default (a template's agent pane, a fan candidate, a level
-   * given): a restore gives them back (docs/security.md "Grants"). */
-  grants?: GrantLevel;
   /** The pane runs in a box (src/model/box.ts), and how: a restore boxes it again. */
   box?: { network?: boolean; write?: string[] };
   /** Its template's `resume`: the argv that resumes its agent ({session} is the id), or false: never. */
@@ -49,38 +49,10 @@ export interface SavedPane {
   project?: string;
   /** Environment ws set for this pane beyond the server's own (WS_WORKSTREAM, …), not WS_PANE_ID. */
   env: Record<string, string>;
-  /** The last status its agent reported, when the agent is the pane's own program (a restore
-   * shows it, marked restored, until the agent reports again or exits). */
-  agent?: SavedAgent;
-  /** Prompts queued for its agent (ws agent send --when), in order; typed after a restore when the
-   * agent reports it waits for input. */
-  prompts?: SavedPrompt[];
   /** Where the pane's program saw itself when saved (informational; a restore recomputes it). */
   rect?: SavedRect;
   /** The pane's normal-screen scrollback and screen as text, wrapped rows joined, "\n" between lines. */
   scrollback: string;
-}
-
-export interface SavedAgent {
-  agent?: string;
-  status: "blocked" | "working" | "done" | "idle";
-  detail?: string;
-  /** When the status began, ms since the epoch. */
-  since: number;
-  /** The agent's own conversation id, as its hooks named it: a restore starts the agent resumed. */
-  session?: string;
-  /** Where the agent keeps that conversation (informational). */
-  transcript?: string;
-  /** Saved again before the restored agent reported: its turn was cut off by an earlier restart. */
-  interrupted?: true;
-}
-
-/** One queued prompt (features/agents/queue.ts); the server gives it a new id on restore. */
-export interface SavedPrompt {
-  text: string;
-  when: "idle" | "done";
-  /** When it was queued, ms since the epoch. */
-  at: number;
 }
 
 export interface SavedTab {

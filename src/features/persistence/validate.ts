@@ -2,16 +2,15 @@
 // here (types, ranges, names, the layout tree). One bad pane, tab or workspace is left out with a
 // note in `skipped`; a body with nothing usable left is refused whole (the caller sets the file
 // aside). What comes out can be restored without further checks.
-import { isGrantLevel } from "../../protocol/grants";
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
 import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { hasControl, quote } from "../../protocol/quote";
 import { nameProblem } from "../../protocol/names";
-import type { SaveBody, SavedAgent, SavedPane, SavedPrompt, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
-import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT, WHEN } from "../agents/queue";
-import { SESSION_ID } from "../agents/status-map";
+import type { SaveBody, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
+import { isArgv, isInt, isObj, noNul } from "./section";
+import { PANE_SECTIONS } from "./sections";
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -24,12 +23,6 @@ export const MAX_SCROLLBACK_CHARS = 16 * 1024 * 1024;
 const MAX_NOTES = 50;
 
 export type BodyCheck = { body: SaveBody; skipped: string[] } | { fatal: string };
-
-// biome-ignore lint/suspicious/noExplicitAny: a checked object whose fields the checks below read and narrow one by one
-const isObj = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isInt = (v: unknown, min = 0): v is number => Number.isSafeInteger(v) && (v as number) >= min;
-const noNul = (s: unknown): s is string => typeof s === "string" && !s.includes("\u0000");
-const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every(noNul);
 
 /** Why a saved name can't be used (the model's one rule, src/protocol/names.ts), or undefined. */
 export function savedNameProblem(v: unknown, what: string): string | undefined {
@@ -74,8 +67,6 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
   if (p.workstream !== undefined) pane.workstream = p.workstream;
   if (p.project !== undefined) pane.project = p.project;
   if (p.keep === true) pane.keep = true;
-  if (isGrantLevel(p.grants)) pane.grants = p.grants;
-  else if (p.grants !== undefined) notes.push("its grants are not a level; it gets the default");
   // A boxed pane stays boxed: a box whose settings are not valid comes back as a plain box.
   if (p.box !== undefined) {
     const b = p.box;
@@ -90,14 +81,12 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
     if (isArgv(p.resume) && p.resume.length > 0) pane.resume = [...p.resume];
     else notes.push("its resume command is not an array of strings; its agent starts fresh");
   }
-  // An agent's status is only shown: a bad one is dropped, the pane kept.
-  const agent = checkAgent(p.agent);
-  if (agent) pane.agent = agent;
-  // Queued prompts are the person's: bad entries are dropped (and said), the rest kept in order.
-  if (p.prompts !== undefined) {
-    const prompts = checkPrompts(p.prompts);
-    if (prompts.list.length) pane.prompts = prompts.list;
-    if (prompts.dropped) notes.push(`${prompts.dropped} of its queued prompts were not valid; dropped`);
+  // Each feature's section, checked by the feature that keeps it (sections.ts).
+  for (const [key, section] of Object.entries(PANE_SECTIONS)) {
+    if (p[key] === undefined) continue;
+    const r = section.check(p[key]);
+    if (r.value !== undefined) Object.assign(pane, { [key]: r.value });
+    if (r.note) notes.push(r.note);
   }
   // Where the pane was is only information (a restore lays out afresh): kept when well-formed.
   const r = p.rect;
@@ -117,33 +106,6 @@ function checkPane(p: unknown): { pane: SavedPane; note?: string } | string {
     else pane.label = p.label as string;
   }
   return { pane, note: notes.length ? notes.join("; ") : undefined };
-}
-
-const AGENT_STATUSES = new Set(["blocked", "working", "done", "idle"]);
-
-function checkAgent(a: unknown): SavedAgent | undefined {
-  if (!isObj(a) || !AGENT_STATUSES.has(a.status) || !isInt(a.since)) return undefined;
-  const out: SavedAgent = { status: a.status, since: a.since };
-  if (typeof a.agent === "string" && a.agent.length <= 64 && !hasControl(a.agent)) out.agent = a.agent;
-  if (typeof a.detail === "string" && a.detail.length <= MAX_TITLE && !hasControl(a.detail)) out.detail = a.detail;
-  // Handed back to the agent as one argv word: a plain id only.
-  if (typeof a.session === "string" && SESSION_ID.test(a.session)) out.session = a.session;
-  if (typeof a.transcript === "string" && a.transcript.length <= 4096 && !hasControl(a.transcript)) out.transcript = a.transcript;
-  if (a.interrupted === true) out.interrupted = true;
-  return out;
-}
-
-/** A pane's saved prompt queue: each entry checked, at most MAX_QUEUED_PER_AGENT kept. */
-function checkPrompts(v: unknown): { list: SavedPrompt[]; dropped: number } {
-  if (!Array.isArray(v)) return { list: [], dropped: 1 };
-  const list: SavedPrompt[] = [];
-  let dropped = 0;
-  for (const e of v) {
-    const ok = isObj(e) && typeof e.text === "string" && e.text.length <= MAX_PROMPT_CHARS && (WHEN as readonly unknown[]).includes(e.when) && isInt(e.at) && list.length < MAX_QUEUED_PER_AGENT;
-    if (ok) list.push({ text: e.text as string, when: e.when as SavedPrompt["when"], at: e.at as number });
-    else dropped++;
-  }
-  return { list, dropped };
 }
 
 function checkTab(t: unknown, where: string, note: (m: string) => void): SavedTab | string {
