@@ -104,5 +104,14 @@ export function safeText(s: string, opts: { keepSgr?: boolean } = {}): string {
  */
 export function safeJson(text: string): string {
   if (!hasUnsafe(text)) return text;
-  return text.replace(unsafeChars(), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(unsafeChars(), uEscape);
 }
+
+/** safeJson's escapes, on one line: tab and newline are escaped too (a log line, an error message
+ * quoting what a client or a file held). */
+export function safeLine(text: string): string {
+  return safeJson(text).replace(/[\t\n]/g, uEscape);
+}
+
+/** A character as a \uXXXX escape: JSON reads it back as that character. */
+const uEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;

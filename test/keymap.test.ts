@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { defaultKeymap, COMMANDS, describeKeymap } from "../src/ui/keymap";
 import { applyKeysToml, loadKeymap } from "../src/ui/keymap-toml";
 import { keyName, parseKeyName } from "../src/ui/keymap-names";
+import { KEY_NAMES, parseKeyName as parseSendKey } from "../src/protocol/key-names";
+import { CONTROL, formatMods } from "../src/protocol/events";
 import { keysTomlPath } from "../src/keys-toml";
 import { checkCommandLine } from "../src/ui/command-line";
 import { InputParser } from "../src/protocol/input-parser";
@@ -39,6 +41,23 @@ describe("key names", () => {
     expect(parseKeyName("-")).toBe("-");
     expect(parseKeyName("C-a")).toBe("C-a");
     expect(parseKeyName("NotAKey")).toBeNull();
+  });
+
+  test("keys.toml and pane_send_keys read key names by one grammar: every tmux name means the same key", () => {
+    const names = [...KEY_NAMES.filter((k) => !k.startsWith("KP")), "a", "%", "é"];
+    for (const name of names)
+      for (const mods of ["", "C-", "M-", "S-", "C-M-", "m-s-"]) {
+        const key = parseSendKey(mods + name);
+        if (!key) throw new Error(`${mods}${name} is no key to pane_send_keys`);
+        const event = { code: key.code, modifiers: formatMods(key.mods), kind: "Press" as const, state: "NONE" };
+        expect(parseKeyName(mods + name)).toBe(keyName(event));
+      }
+    // keys.toml's own words are not tmux's: pane_send_keys types them as text.
+    expect(parseKeyName("ctrl+esc")).toBe("C-Esc");
+    expect(parseSendKey("ctrl+esc")).toBeUndefined();
+    expect(parseSendKey("Esc")).toBeUndefined();
+    expect(parseKeyName("super-F13")).toBe("D-F13");
+    expect([parseKeyName("^a"), parseSendKey("^a")?.mods]).toEqual(["C-a", CONTROL]);
   });
 });
 

@@ -2,7 +2,7 @@
 // foreground process, read from /proc without blocking; and the UI's split opening in the focused
 // program's current directory through it.
 import { expect, test } from "bun:test";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foregroundProcess, processCwd } from "../src/model/process-info";
@@ -46,4 +46,24 @@ test("pane_info names the foreground program and its cwd; a split from the keys 
   expect(await s.request({ v: 5, type: "run_command", name: "split-right" })).toMatchObject({ type: "ok" });
   const second = await waitFor("the split's pane", async () => (await s.list())[0]!.tabs[0]!.panes.find((p: number) => p !== 1));
   expect((await s.v6({ type: "pane_info", pane: second })).start_cwd).toBe(dir);
+});
+
+test("a pane whose directory is deleted under it: pane_info and pane_list say where it started, as the command line and the save do", async () => {
+  const start = realpathSync(mkdtempSync(join(tmpdir(), "ws-cwd-start-")));
+  const gone = join(start, "gone");
+  mkdirSync(gone);
+  const { pane } = await s.v6({ type: "split", pane: 1, right: true, cwd: start, command: ["sh"] });
+  try {
+    await s.v6({ type: "pane_send", pane, text: `cd ${gone}`, enter: true });
+    await waitFor("the shell in the directory", async () => (await s.v6({ type: "pane_info", pane })).cwd === gone);
+    rmdirSync(gone);
+    // The system now names it "…/gone (deleted)": no directory a program could start in.
+    const info = await s.v6({ type: "pane_info", pane });
+    expect(info.cwd).toBe(start);
+    const row = (await s.v6({ type: "pane_list" })).panes.find((p) => p.pane === pane);
+    expect(row?.cwd).toBe(start);
+  } finally {
+    await s.v6({ type: "pane_close", pane });
+    rmSync(start, { recursive: true, force: true });
+  }
 });

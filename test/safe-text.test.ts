@@ -2,7 +2,8 @@
 // unsafeChars() that does the replacing must agree on every UTF-16 code unit, and the named classes
 // build exactly the sets the docs list (docs/security.md "Terminal-safe output").
 import { expect, test } from "bun:test";
-import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeText, unsafeChars } from "../src/safe-text";
+import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeLine, safeText, unsafeChars } from "../src/safe-text";
+import { quote } from "../src/protocol/quote";
 
 const one = (re: RegExp, c: string) => {
   re.lastIndex = 0;
@@ -55,4 +56,14 @@ test("unsafe characters are shown visibly; JSON stays exact", () => {
   expect(json).toBe('{"t":"x\\u007f\\u2066"}');
   expect(JSON.parse(json).t).toBe("x\x7f\u2066");
   expect(safeText("tab\tand\nnewline")).toBe("tab\tand\nnewline");
+});
+
+test("a log line's quote uses JSON's escapes, one line, with nothing a terminal acts on", () => {
+  const raw = "a\tb\nc\x1b[2J\x7f\x9b\u202e";
+  const line = safeLine(raw);
+  expect(line).toBe("a\\u0009b\\u000ac\\u001b[2J\\u007f\\u009b\\u202e");
+  expect(JSON.parse(`"${line}"`)).toBe(raw);
+  // quote() is JSON's form of a value, cut short, then the same escapes.
+  expect(quote({ t: "\u2066x" })).toBe('{"t":"\\u2066x"}');
+  expect(quote("x".repeat(50))).toBe(`"${"x".repeat(39)}…`);
 });

@@ -4,6 +4,7 @@
 // the layers above provide (the UI's interface and attach, run_command's runner) are named here by
 // what handlers and features use of them, so neither needs to reach up to the UI.
 import type { Control } from "./control";
+import type { AttachParams } from "../protocol/attach-fields";
 import type { PortsOf } from "../model/views";
 import type { Session } from "../model/session";
 import type { ExitNotice } from "../protocol/frames";
@@ -31,22 +32,8 @@ export interface TmuxLineService {
   run(line: string, where: { pane?: number; cwd?: string }): Promise<{ status: number; output: string }>;
 }
 
-/** The attach message's parameters as the UI takes them (commands/attach.ts checks them). */
-export interface AttachParams {
-  cols: number;
-  rows: number;
-  build?: string;
-  term?: string;
-  tty?: string;
-  tty_id?: string;
-  /** "ask": the client set up no keyboard protocol (src/protocol/key-protocol.ts). */
-  keys?: string;
-  /** v6: attach beside the attached clients instead of replacing them. */
-  share?: boolean;
-  open?: { cwd: string; command?: string[]; name?: string; project?: string };
-}
-
 /** The attach service the UI registers: it takes the connection over. */
+export type { AttachParams };
 export type AttachService = (p: AttachParams, connection: unknown) => void;
 
 /** What features add to the interface: each unset while its feature is off (ui/interface.ts's

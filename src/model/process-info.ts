@@ -2,9 +2,11 @@
 // directory, as the platform layer answers (src/platform/: /proc on Linux; libproc, ps and lsof
 // elsewhere or with WS_PLATFORM=portable). Every read is asynchronous: the daemon's thread never
 // waits on the file system or a child process.
+import { stat } from "node:fs/promises";
 import { childrenOf, foregroundGroup, processArgv, processCwd } from "../platform";
 
 export { processCwd };
+import type { Pane } from "./pane";
 
 export interface ForegroundProcess {
   pid: number;
@@ -40,3 +42,21 @@ async function boxedProgram(pid: number, argv: string[]): Promise<ForegroundProc
 }
 
 const isBwrap = (argv: readonly string[]) => (argv[0] ?? "").split("/").pop() === "bwrap" && argv.includes("--die-with-parent");
+
+const isDir = (dir: string) => stat(dir).then((st) => st.isDirectory(), () => false);
+
+/**
+ * A pane's current directory, the one rule for pane_info, pane_list, the command line and the
+ * save (tmux's #{pane_current_path}): where its foreground program is (`fgPid` when the caller has
+ * read it), else where the pane started, whichever still exists (a deleted directory reads as
+ * "DIR (deleted)"); undefined when neither does (or there is no pane): a command line then runs
+ * in the server's. `ask: false` leaves the system unasked (a save where that costs a process per
+ * pane).
+ */
+export async function paneDirectory(pane: Pane | undefined, o: { fgPid?: number; ask?: boolean } = {}): Promise<string | undefined> {
+  if (!pane) return undefined;
+  const ask = o.ask !== false && !pane.exited;
+  const now = ask ? await processCwd(o.fgPid ?? (await foregroundProcess(pane.pid))?.pid ?? pane.pid) : undefined;
+  for (const dir of [now, pane.cwd]) if (dir && (await isDir(dir))) return dir;
+  return undefined;
+}

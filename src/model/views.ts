@@ -1,7 +1,7 @@
 // The model as replies show it: workspace_list's WorkspaceInfo and TabInfo (spec: "WorkspaceInfo",
 // "TabInfo"), portable layout trees, pane info and the whole-session snapshot. Only type imports of
 // the session and panes, so command modules (which the CLI loads) can use it.
-import { foregroundProcess, processCwd } from "./process-info";
+import { foregroundProcess, paneDirectory } from "./process-info";
 import { panesOf, type Layout } from "./layout";
 import type { Tab, Workspace } from "./workspace";
 import type { Session } from "./session";
@@ -78,7 +78,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     label: pane.label,
     command: pane.command,
     argv: pane.argv,
-    cwd: (pane.exited ? undefined : await processCwd(fg?.pid ?? pane.pid)) ?? pane.cwd,
+    cwd: (await paneDirectory(pane, { fgPid: fg?.pid ?? pane.pid })) ?? pane.cwd,
     start_cwd: pane.cwd,
     pid: pane.pid,
     foreground: fg,
@@ -232,8 +232,7 @@ export async function paneListing(session: Session, agentStatus?: (pane: number)
         rows.push(
           (async () => {
             const fg = p.exited ? null : shownForeground(p, await foregroundProcess(p.pid));
-            const cwd = p.exited ? undefined : await processCwd(fg?.pid ?? p.pid);
-            return { ...base, command: fg?.argv ?? [], cwd: cwd ?? p.cwd };
+            return { ...base, command: fg?.argv ?? [], cwd: (await paneDirectory(p, { fgPid: fg?.pid ?? p.pid })) ?? p.cwd };
           })(),
         );
       }

@@ -2,7 +2,7 @@
 // "C-c", "M-Left" or "S-Tab" becomes a crossterm key, which src/model/key-encoder.ts turns into the
 // bytes the pane's program expects in its current modes (keysToBytes). The one table of names: the message's
 // description, `describe`, the docs and the CLI's help all read KEY_NAMES.
-import { type KeyCode, SHIFT, CONTROL, ALT, KEYPAD } from "./events";
+import { type KeyCode, SHIFT, CONTROL, ALT, SUPER, KEYPAD } from "./events";
 
 export interface NamedKey {
   code: KeyCode;
@@ -48,20 +48,23 @@ export const KEY_NAMES: readonly string[] = [...Object.keys(NAMED), ...KEYPAD_NA
 /** Modifier prefixes, any number and order: C-x (or ^x), M-x, S-x, C-M-x. */
 export const KEY_MODIFIERS: Record<string, number> = { "C-": CONTROL, "M-": ALT, "S-": SHIFT };
 
+/** The modifier words keys.toml takes besides tmux's C M S (ws's first keymap took these), each
+ * before - or +: ctrl+left, Alt-x, super-k. */
+const KEYS_TOML_MODIFIERS: Record<string, number> = { c: CONTROL, ctrl: CONTROL, control: CONTROL, m: ALT, a: ALT, alt: ALT, meta: ALT, s: SHIFT, shift: SHIFT, d: SUPER, super: SUPER, cmd: SUPER };
+
 const BY_LOWER = new Map(Object.entries(NAMED).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** keys.toml's own spellings besides tmux's names (ws's first keymap took these). */
 const KEYS_TOML_ALIASES: Record<string, KeyCode> = { backspace: "Backspace", return: "Enter", del: "Delete", ins: "Insert", esc: "Esc", backtab: "BackTab" };
 
-/** The key a named key stands for as keys.toml spells it (ignoring case): tmux's names and
- * keys.toml's aliases, F1 to F24 left to the keymap; undefined for anything else. */
-export function keysTomlKeyCode(name: string): KeyCode | undefined {
-  const lower = name.toLowerCase();
-  return BY_LOWER.get(lower) ?? KEYS_TOML_ALIASES[lower];
-}
-
-/** The key a tmux key name stands for, or undefined when the string is not one (it is then typed as text). */
-export function parseKeyName(name: string): NamedKey | undefined {
+/**
+ * The key a key name stands for, or undefined when the string is not one (pane_send_keys then types
+ * it as text). The one grammar of key names: modifier prefixes, then tmux's name of a key, or one
+ * character. `spelling` "keys.toml" also takes keys.toml's longer modifier words and
+ * its aliases (esc, return, del, …) and F13 to F24; "tmux" (pane_send_keys, agents.toml) only tmux's, so text
+ * such as "Esc" or "a-b" is still typed as it is, as tmux's send-keys does, and the keypad's keys.
+ */
+export function parseKeyName(name: string, spelling: "tmux" | "keys.toml" = "tmux"): NamedKey | undefined {
   let mods = 0;
   let rest = name;
   // `^x` is C-x (tmux), but a lone "^" is the character.
@@ -70,15 +73,18 @@ export function parseKeyName(name: string): NamedKey | undefined {
     rest = rest.slice(1);
   }
   for (;;) {
-    const m = rest.length > 2 ? KEY_MODIFIERS[rest.slice(0, 2).toUpperCase()] : undefined;
-    if (m === undefined) break;
-    mods |= m;
-    rest = rest.slice(2);
+    const m = spelling === "tmux" ? tmuxModifier(rest) : keysTomlModifier(rest);
+    if (!m) break;
+    mods |= m.mod;
+    rest = rest.slice(m.length);
   }
   const lower = rest.toLowerCase();
-  const code = BY_LOWER.get(lower);
+  const code = BY_LOWER.get(lower) ?? (spelling === "keys.toml" ? KEYS_TOML_ALIASES[lower] : undefined);
   if (code) return { code, mods, state: 0 };
-  if (lower.startsWith("kp")) {
+  // tmux's F1 to F12 are in its names; keys.toml goes on to F24.
+  const f = spelling === "keys.toml" ? /^f([0-9]{1,2})$/.exec(lower) : null;
+  if (f && Number(f[1]) >= 1 && Number(f[1]) <= 24) return { code: { F: Number(f[1]) }, mods, state: 0 };
+  if (spelling === "tmux" && lower.startsWith("kp")) {
     const k = rest.slice(2);
     if (k.toLowerCase() === "enter") return { code: "Enter", mods, state: KEYPAD };
     if (k.length === 1 && KEYPAD_CHARS.includes(k)) return { code: { Char: k }, mods, state: KEYPAD };
@@ -92,4 +98,17 @@ export function parseKeyName(name: string): NamedKey | undefined {
     return { code: { Char: rest }, mods, state: 0 };
   }
   return undefined;
+}
+
+/** A tmux modifier prefix (C- M- S-, either case) at the start of `rest`, with a key after it. */
+function tmuxModifier(rest: string): { mod: number; length: number } | undefined {
+  const mod = rest.length > 2 ? KEY_MODIFIERS[rest.slice(0, 2).toUpperCase()] : undefined;
+  return mod === undefined ? undefined : { mod, length: 2 };
+}
+
+/** A keys.toml modifier word and its - or + at the start of `rest`, with a key after it. */
+function keysTomlModifier(rest: string): { mod: number; length: number } | undefined {
+  const m = /^([a-z]+)[-+]./i.exec(rest);
+  const mod = m ? KEYS_TOML_MODIFIERS[m[1]!.toLowerCase()] : undefined;
+  return mod === undefined ? undefined : { mod, length: m![1]!.length + 1 };
 }

@@ -1,19 +1,13 @@
-// Text from a client or a file, made safe for a log line or an error message: control characters
-// (DEL and C1 too, which JSON leaves as they are) written as \u escapes, so what is shown can never
-// carry a terminal escape sequence.
+// Values from a client or a file, quoted for a log line or an error message: short, on one line,
+// every character a terminal could act on written as a \u escape (safe-text.ts's safeLine).
 
-import { controlChars } from "../safe-text";
+import { controlChars, safeLine } from "../safe-text";
 
 /** Whether `s` has a control character. */
 export function hasControl(s: string): boolean {
   const re = controlChars();
   re.lastIndex = 0;
   return re.test(s);
-}
-
-/** `s` with every control character escaped. */
-export function plain(s: string): string {
-  return s.replace(controlChars(), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A value in JSON form, cut to a short length, control characters escaped. */
@@ -24,5 +18,5 @@ export function quote(v: unknown, max = 40): string {
   } catch {
     s = Object.prototype.toString.call(v);
   }
-  return plain(s.length > max ? s.slice(0, max) + "…" : s);
+  return safeLine(s.length > max ? s.slice(0, max) + "…" : s);
 }

@@ -5,13 +5,10 @@
 // the directory is its program's, so `split --right` splits it there, `new NAME` uses the checkout
 // it is in and `open FILE` finds FILE where it is, as the same words typed in its shell would.
 
-import { stat } from "node:fs/promises";
 import { buildCommandTable } from "../cli-table/table";
 import { findCommand, parseArgs, UsageError } from "../cli-table/parse";
 import type { Command } from "../cli-table/spec";
 import { valueKind } from "../cli-table/value-kind";
-import type { Pane } from "../model/pane";
-import { processCwd } from "../model/process-info";
 import { selfArgv } from "../paths";
 import { safeText } from "../safe-text";
 
@@ -185,20 +182,10 @@ async function readBounded(stream: ReadableStream<Uint8Array>): Promise<string> 
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-const isDir = (dir: string) => stat(dir).then((st) => st.isDirectory(), () => false);
 
-/** Where a line for `pane` runs (tmux's #{pane_current_path}): its program's current directory,
- * else where it started, whichever still exists (a deleted directory reads as "DIR (deleted)");
- * undefined, the server's own, when neither does. Read asynchronously, as everything from /proc. */
-export async function paneDirectory(pane: Pane | undefined): Promise<string | undefined> {
-  if (!pane) return undefined;
-  const now = pane.exited ? undefined : await processCwd(pane.pid);
-  for (const dir of [now, pane.cwd]) if (dir && (await isDir(dir))) return dir;
-  return undefined;
-}
 
 /** Run a checked command line as the ws CLI against this server, in `pane`'s place: in `cwd` (its
- * directory, paneDirectory's answer) when given, else in the server's. */
+ * directory, process-info.ts's paneDirectory) when given, else in the server's. */
 export async function runCommandLine(line: string, socketPath: string, pane: number | undefined, cwd?: string, flags: string[] = []): Promise<LineResult> {
   const words = lineWords(line);
   // Flags the interface adds (a split's --focus) go before any `--` and its command.

@@ -8,7 +8,7 @@ import { userPattern, type UserPattern } from "../../patterns/user-pattern";
 import { readTextFile } from "../../safe-file";
 import { tomlProblem } from "../../toml-problem";
 import { wsDir } from "../../xdg-dirs";
-import { KEY_NAMES, KEY_MODIFIERS } from "../../protocol/key-names";
+import { parseKeyName } from "../../protocol/key-names";
 
 /** A pattern over a pane's visible text: ws's own (a RegExp run here) or the user's (run budgeted). */
 export type ScreenPattern = { re: RegExp } | { user: UserPattern };
@@ -122,16 +122,9 @@ export function agentsTomlPath(env: Record<string, string | undefined> = process
   return wsDir("config", env, "agents.toml");
 }
 
-const KEY_NAME = new Set(KEY_NAMES.map((k) => k.toLowerCase()));
 /** A key as `ws pane keys` names it: a tmux name or one character, with modifiers. */
 function keyProblem(k: string): string | undefined {
-  let rest = k;
-  for (;;) {
-    const mod = Object.keys(KEY_MODIFIERS).find((m) => rest.length > m.length && rest.startsWith(m));
-    if (!mod) break;
-    rest = rest.slice(mod.length);
-  }
-  return [...rest].length === 1 || KEY_NAME.has(rest.toLowerCase()) ? undefined : `"${k}" is not a key name (Enter, Escape, y, C-c, …)`;
+  return parseKeyName(k) ? undefined : `"${k}" is not a key name (Enter, Escape, y, C-c, …)`;
 }
 
 const SETTINGS = ["programs", "working", "idle", "prompt"];

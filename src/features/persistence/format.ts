@@ -4,7 +4,8 @@
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
 import type { CheckpointPolicy } from "../../model/workstream";
-import { plain, quote as quoteValue } from "../../protocol/quote";
+import { quote as quoteValue } from "../../protocol/quote";
+import { safeLine } from "../../safe-text";
 import { readBody } from "./validate";
 import type { SavedPaneSections } from "./sections";
 
@@ -203,14 +204,14 @@ export function decodeHeader(bytes: Uint8Array): { header: SaveHeader; bodyStart
   try {
     header = JSON.parse(Buffer.from(bytes.subarray(0, nl)).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its header is not JSON (${plain((e as Error).message)})`);
+    throw new SaveProblem("corrupt", `its header is not JSON (${safeLine((e as Error).message)})`);
   }
   if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as { format?: unknown } | null)?.format)})`);
   if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${quoteValue(header.version)}`);
   // Shown by `ws session info`, `ws doctor` and the log: never raw text from a file.
   for (const k of ["ws", "server", "saved_at"] as const) {
     const v: unknown = header[k];
-    header[k] = typeof v === "string" ? plain(v) : v === undefined ? "unknown" : quoteValue(v);
+    header[k] = typeof v === "string" ? safeLine(v) : v === undefined ? "unknown" : quoteValue(v);
   }
   if (header.version > FORMAT_VERSION)
     throw new SaveProblem("newer", `it was written by a newer ws (${header.ws}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);
@@ -241,7 +242,7 @@ export function decode(bytes: Uint8Array): { header: SaveHeader; body: SaveBody;
   try {
     raw = JSON.parse(Buffer.from(bodyBytes).toString("utf8"));
   } catch (e) {
-    throw new SaveProblem("corrupt", `its body is not JSON (${plain((e as Error).message)})`);
+    throw new SaveProblem("corrupt", `its body is not JSON (${safeLine((e as Error).message)})`);
   }
   let body = raw;
   for (let v = header.version; v < FORMAT_VERSION; v++) {

@@ -6,16 +6,17 @@ import type { GrantLevel } from "../../protocol/grants";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
-import { platformKind, processCwd } from "../../platform";
+import { platformKind } from "../../platform";
+import { paneDirectory } from "../../model/process-info";
 import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_KEY", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
 
-/** The program's current directory where it is cheap (Linux /proc); else where it started. The
- * portable path is not asked: one lsof per pane on every save costs more than the cwd is worth. */
+/** The pane's directory (process-info.ts), asking the system only where it is cheap (Linux
+ * /proc): one lsof per pane on every save costs more than the cwd is worth. */
 async function currentDir(p: Pane): Promise<string> {
-  return (platformKind() === "linux" && !p.exited ? await processCwd(p.pid) : undefined) ?? p.cwd;
+  return (await paneDirectory(p, { ask: platformKind() === "linux" })) ?? p.cwd;
 }
 
 function extraEnv(p: Pane, base: Record<string, string>): Record<string, string> {
