@@ -117,3 +117,30 @@ test("ws notify's own words go out only with \"notify\" in push.events", () => {
   expect(readPushConfig({ events: ["notify"] }).config.events.has("notify")).toBe(true);
   expect(noticeFor(e, () => undefined, false)).toMatchObject({ event: "notify", title: "ws: tests passed", body: "412 in 38 s" });
 });
+
+describe("push on an agent's status", () => {
+  let s: TestServer;
+  let log: string;
+  beforeAll(async () => {
+    s = new TestServer();
+    log = join(s.root, "agent.log");
+    s.writeKeys(`[push]\ncommand = ["sh", "-c", 'printf "%s|%s|%s\\n" "$1" "$2" "$WS_PUSH_PANE" >> "$0"', ${JSON.stringify(log)}]\n`);
+    await s.start();
+  }, 60_000);
+  afterAll(() => s.stop());
+  const lines = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+
+  test("an agent done with its turn, then blocked on a permission, each sends one, naming the pane and nothing of its message", async () => {
+    const pane = (await s.call({ type: "tab_new", name: "agent", cwd: s.root, command: ["sleep", "600"] })).pane as number;
+    const report = (event: string, payload: Record<string, unknown>) => s.v6({ type: "report", pane, agent: "claude", event, payload });
+    await report("UserPromptSubmit", { prompt: "deploy with key sk-live-42" });
+    await report("Stop", {});
+    await waitFor("the done notification", () => lines().length >= 1);
+    expect(lines()[0]).toMatch(new RegExp(`^ws: an agent is done\\|pane ${pane}( \\(\\w+\\))? finished its turn\\|${pane}$`));
+    await report("UserPromptSubmit", {});
+    await report("PermissionRequest", { tool_name: "Bash", tool_input: { command: "echo sk-live-42" } });
+    await waitFor("the blocked notification", () => lines().length >= 2);
+    expect(lines()[1]).toMatch(new RegExp(`^ws: an agent is waiting for you\\|pane ${pane}( \\(\\w+\\))? is blocked\\|${pane}$`));
+    expect(lines().join("\n")).not.toContain("sk-live");
+  });
+});
