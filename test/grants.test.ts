@@ -1,6 +1,6 @@
 // Grants and the panes' socket (docs/security.md "Grants"): panes share one socket, named by their
-// WS_SOCKET, and every connection there is the pane its process runs in (its key, else its process
-// tree) with that pane's grants; one from no pane is refused. The matrix sends every registry
+// WS_SOCKET, and every connection there is the pane its process runs in (its process tree, else its
+// key) with that pane's grants; one from no pane is refused. The matrix sends every registry
 // message, at every level, as a pane (through a relay carrying the pane's key: TestServer.paneSocket)
 // and checks it is refused or let through as its registry entry says; the scope tests check which panes and workspaces a level reaches; an
 // agent running in a shell pane lowers it to `self` until it exits; the person raises.
@@ -84,6 +84,22 @@ describe("pane sockets and grants", () => {
     // This test process is in no pane: refused, never the person's.
     expect(await ask(sock, { type: "pane_grants" })).toMatchObject({ type: "error", code: "forbidden" });
     expect(await ask(sock, { type: "workspace_list" })).toMatchObject({ type: "error", code: "forbidden" });
+  });
+
+  test("a process in a pane's tree is that pane, even carrying another pane's key", async () => {
+    // A self pane's shell sets pane 1's key (control) for a ws it starts: still the self pane.
+    const { pane } = await s.call({ type: "tab_new", workspace: "matrix", name: "thief", cwd: s.root });
+    const low = pane as number;
+    expect((await s.v6({ type: "pane_grant", pane: low, level: "self" })).type).toBe("pane_grants");
+    const stolen = await s.paneKey(1);
+    const ws = wsArgv().map((a) => `'${a}'`).join(" ");
+    // Pane 1 is in another workspace: beyond self's reach, within control's.
+    await s.v6({ type: "pane_send", pane: low, text: `WS_PANE_KEY=${stolen} ${ws} pane info 1 --json; echo "RC=$?"`, enter: true });
+    await s.waitScreen(low, /^RC=\d+/m, 15000);
+    const shown = await s.screen(low);
+    expect(shown).toContain('"code":"forbidden"');
+    expect(shown).not.toContain('"type":"pane_info"');
+    await s.v6({ type: "pane_close", pane: low });
   });
 
   test("a pane's connections go with the pane, and its key then names no pane", async () => {

@@ -1,10 +1,12 @@
 // Which pane a connection on the panes' shared socket comes from (docs/security.md "Grants"), asked
 // of the kernel, never of the client: the peer's pid (SO_PEERCRED), then
-//  1. the pane key in that process's environment as it was started (/proc/PID/environ): each pane's
-//     program gets a random WS_PANE_KEY, and whatever it starts keeps it, through `setsid`, a double
-//     fork or a tmux server, as it keeps its WS_SOCKET. A key is a capability: only the pane's own
-//     processes have it (a box can't read another's environment), and it is never shown or saved;
-//  2. else the process tree: a process in the session a pane's program leads, or below it.
+//  1. the process tree: a process in the session a pane's program leads, or below it, is that pane,
+//     whatever its environment says (a process can set any variable for a child, and an unboxed one
+//     can read another pane's environment, but none can move itself into another pane's tree);
+//  2. else the pane key in that process's environment as it was started (/proc/PID/environ): each
+//     pane's program gets a random WS_PANE_KEY, and whatever it starts keeps it, through `setsid`, a
+//     double fork or a tmux server, which leave the tree, as it keeps its WS_SOCKET. A box can't read
+//     another's environment, and a key is never shown or saved.
 // Neither: no pane, and the connection is refused (never taken for the person's).
 import { closeSync, openSync, readSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -51,11 +53,10 @@ export class PaneKeys {
 export async function paneOfPeer(fd: number | undefined, keys: PaneKeys, panePids: () => ReadonlyMap<number, number>): Promise<number | undefined> {
   const pid = peerPid(fd);
   if (pid === undefined) return undefined;
-  const key = environValue(pid, PANE_KEY_VAR);
-  const byKey = key ? keys.paneOf(key) : undefined;
-  if (byKey !== undefined) return byKey;
   const where = await paneOfProcess(pid, panePids());
-  return typeof where === "number" ? where : undefined;
+  if (typeof where === "number") return where;
+  const key = environValue(pid, PANE_KEY_VAR);
+  return key ? keys.paneOf(key) : undefined;
 }
 
 /** `name`'s value in the environment process `pid` started with (Linux), or undefined. */
