@@ -1,12 +1,14 @@
 // What keeps a flood from costing the daemon memory and the person their keys, measured against
 // the bounds the mechanisms achieve rather than loose ceilings: a paused PTY reads nothing more;
-// a flooding pane's unparsed backlog stays within the pause mark plus what one read brings; and a
-// key typed beside a flood has its echo parsed before the flood gets the loop again.
+// a flooding pane's unparsed backlog stays within the pause mark plus what one read brings; a key
+// typed beside a flood has its echo parsed before the flood gets the loop again; and typing stops a
+// flood's reading too, long before its pause mark.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pane, READ_PAUSE_AT } from "../src/model/pane";
+import { inputSent } from "../src/model/parse-slices";
 import type { Pty, PtyOptions } from "../src/model/pty";
 import { nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
 import { processAlive, waitFor } from "./harness";
@@ -117,5 +119,44 @@ native("a key typed beside a flood: its echo is parsed before the flood gets ano
   } finally {
     flood.close();
     typed.close();
+  }
+}, 120_000);
+
+native("typing stops a flooding pane's reading well below the pause mark until the echo has had its turn", async () => {
+  // Each time the flood's PTY is resumed, input goes to a pane at that moment; the backlog at the
+  // pause that follows says which mechanism paused it: the hold for typing pauses as soon as more
+  // than a piece waits (here ~64 KiB, where reading resumed), the flood's own mark only past it.
+  // About every other pause is a hold's (a hold's own end resumes within the gap between holds).
+  const pausedAt: number[] = [];
+  let received = 0;
+  let typeAtResume = false;
+  const p = pane(["python3", "-c", FLOOD], (o) => {
+    const pty = spawnNativePty({
+      ...o,
+      onData: (b) => {
+        received += b.length;
+        o.onData(b);
+      },
+    });
+    return Object.assign(Object.create(pty) as Pty, {
+      pause() {
+        pausedAt.push(p.backlog);
+        pty.pause();
+      },
+      resume() {
+        pty.resume();
+        if (typeAtResume) inputSent();
+      },
+    });
+  });
+  try {
+    await waitFor("the flood to start", () => received > 4 * 1024 * 1024, 60_000, 20);
+    typeAtResume = true;
+    const from = pausedAt.length;
+    await waitFor("ten pauses with typing", () => pausedAt.length >= from + 10, 60_000, 5);
+    const held = pausedAt.slice(from).filter((b) => b <= READ_PAUSE_AT);
+    expect(held.length).toBeGreaterThanOrEqual(3);
+  } finally {
+    p.close();
   }
 }, 120_000);
