@@ -11,11 +11,22 @@
 // on the same key numbers round after round. So BENCH_WARMUP keys (both multiplexers) come first
 // and are reported apart, as "just started"; the p50/p99 rows are a server that has been typed
 // into, as a person's long-running one has (docs/pane-pipeline.md, "The slowest keys").
+//
+// BENCH_HOPS=1 also times each hop of a key through ws (docs/pane-pipeline.md, "A key's hops"):
+// the ws processes note when a key passes each hop (src/platform/hop-trace.ts, WS_HOP_TRACE), on the
+// monotonic clock this bench reads too, and each hop's median over the warm keys is printed.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Arrival, BenchEnv, WS, median, report } from "./lib";
+import { sharedClock } from "../src/platform/hop-trace";
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const HOPS = process.env.BENCH_HOPS === "1";
+/** The clock the ws processes' hop marks use (src/platform/hop-trace.ts), in ms. */
+const clock = sharedClock;
 const BINS = (process.env.BENCH_WS_BINS ?? `ws:${WS}`).split(",").map((b) => {
   const i = b.indexOf(":");
   return { name: b.slice(0, i), bin: b.slice(i + 1) };
@@ -52,39 +63,80 @@ interface Echoes {
   warmup: number[];
   /** The KEYS keys after them. */
   lat: number[];
+  /** Each warm key's [typed, echo seen] on the shared clock. */
+  spans: [number, number][];
 }
 
 async function echoes(c: ReturnType<typeof clientInPty>): Promise<Echoes> {
   const warmup: number[] = [];
   const lat: number[] = [];
+  const spans: [number, number][] = [];
   for (let i = 0; i < WARMUP + KEYS; i++) {
     const ch = CHARS[i % CHARS.length]!;
     c.out = "";
     const t0 = performance.now();
+    const c0 = clock();
     c.proc.terminal!.write(ch);
     await c.arrived.until(() => stripEscapes(c.out).includes(ch), 10_000);
     (i < WARMUP ? warmup : lat).push(performance.now() - t0);
+    if (i >= WARMUP) spans.push([c0, clock()]);
     await Bun.sleep(10 + Math.random() * 20);
   }
-  return { warmup, lat };
+  return { warmup, lat, spans };
+}
+
+/** Where ws's processes write their hop marks, while BENCH_HOPS is on. */
+let traceDir: string | undefined;
+/** Per hop ("from → to"), each warm key's time in it, over every ws round. */
+const hopTimes = new Map<string, number[]>();
+
+/** Each key's hops, in the order they were passed: the first mark of each after the one before,
+ * between the key's typing and its echo. */
+function noteHops(spans: [number, number][], dir: string): void {
+  const marks: { name: string; t: number }[] = [];
+  for (const f of readdirSync(dir)) {
+    const { names, times } = JSON.parse(readFileSync(join(dir, f), "utf8")) as { names: string[]; times: number[] };
+    for (let i = 0; i < names.length; i++) marks.push({ name: names[i]!, t: times[i]! });
+  }
+  marks.sort((a, b) => a.t - b.t);
+  for (const [t0, t1] of spans) {
+    const inKey = marks.filter((m) => m.t >= t0 && m.t <= t1);
+    const path: { name: string; t: number }[] = [{ name: "typed", t: t0 }];
+    for (const m of inKey) if (!path.some((p) => p.name === m.name)) path.push(m);
+    path.push({ name: "echo seen", t: t1 });
+    for (let i = 1; i < path.length; i++) {
+      const k = `${path[i - 1]!.name} → ${path[i]!.name}`;
+      hopTimes.set(k, [...(hopTimes.get(k) ?? []), path[i]!.t - path[i - 1]!.t]);
+    }
+  }
 }
 
 /** One round: a fresh server, the pane made to run TYPED (`setUp`), its real client in a PTY once
  * it has drawn (`drawn`), KEYS echoes. */
 async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<unknown>, client: (b: BenchEnv) => string[], drawn: (out: string) => boolean): Promise<Echoes> {
   const b = new BenchEnv(bin);
+  const tracing = HOPS && bin !== undefined;
+  if (tracing) b.env.WS_HOP_TRACE = traceDir = mkdtempSync(join(tmpdir(), "ws-hops-"));
   await b.start();
+  let got: Echoes | undefined;
   try {
     await setUp(b);
     const c = clientInPty(client(b), b.env);
     await c.arrived.until(() => drawn(c.out), 10_000);
     await Bun.sleep(500);
-    const got = await echoes(c);
+    got = await echoes(c);
     c.proc.kill();
     await c.proc.exited;
     return got;
   } finally {
     await b.stop();
+    if (tracing && got && traceDir) {
+      // The server writes its marks as it exits (the client has already).
+      const dir = traceDir;
+      for (let i = 0; i < 250 && readdirSync(dir).length < 2; i++) await Bun.sleep(20);
+      noteHops(got.spans, dir);
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -139,6 +191,10 @@ for (const { name } of BINS) {
     report(`  the first ${WARMUP} keys after start, p50${tag}`, "ms", median(f.warmP50), median(tm.warmP50));
     report(`  the first ${WARMUP} keys after start, p99${tag}`, "ms", median(f.warmP99), median(tm.warmP99));
   }
+}
+if (HOPS) {
+  console.log("\nws: one warm key's hops (median ms; src/platform/hop-trace.ts marks, every ws round):");
+  for (const [k, xs] of hopTimes) if (xs.length >= KEYS / 2) console.log(`  ${k.padEnd(36)} ${median(xs).toFixed(3)}  (${xs.length} keys)`);
 }
 const none = figures.get("none")!;
 console.log(`no multiplexer (the program in the harness's terminal): p50 ${median(none.p50).toFixed(3)} ms, p99 ${median(none.p99).toFixed(3)} ms`);

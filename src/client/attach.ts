@@ -16,6 +16,7 @@ import { isTerminalPath, ttyId } from "../protocol/tty-id";
 import { connectFailure, formatMs } from "./stream";
 import { safeText } from "../safe-text";
 import { ownTerminal } from "../platform";
+import { hop } from "../platform/hop-trace";
 
 // Alternate screen, mouse (press/release/drag, SGR coordinates), bracketed paste, focus events.
 // Keys with all their modifiers (so S-Enter is not Enter) come after, from asking the terminal
@@ -175,8 +176,10 @@ export function runAttach(o: AttachOptions): Promise<number> {
     };
 
     const onInput = (chunk: Buffer) => {
+      hop("client-read");
       clearTimeout(escTimer);
       sendEvents(parser.feed(chunk));
+      hop("client-sent");
       if (parser.pending) escTimer = setTimeout(() => sendEvents(parser.flush()), o.escapeMs ?? ESC_TIMEOUT_MS);
     };
     const onResize = () => sendEvents([{ Resize: [stdout.columns, stdout.rows] }]);
@@ -230,7 +233,9 @@ export function runAttach(o: AttachOptions): Promise<number> {
           pumpInput();
         }
         if (f.kind === FRAME_OUTPUT) {
+          hop("client-frame");
           writeAll(1, f.payload);
+          hop("client-written");
         } else if (f.kind === FRAME_EXIT) {
           let n: ExitNotice = { reason: "quit" };
           try {

@@ -30,7 +30,7 @@ export interface NewPaneOptions {
 }
 
 /** Environment variables that belong to the server process or a parent ws, never to a pane. */
-const NOT_INHERITED = [...Object.keys(ONE_REAPER_ENV), "BUN_BE_BUN", "WS_TEST_FAULTS", "WS_SOCKET", "WS_PANE_KEY", "WS_PANE_ID", "WS_WORKSPACE", "WS_WORKSTREAM", "TMUX", "TMUX_PANE"];
+const NOT_INHERITED = [...Object.keys(ONE_REAPER_ENV), "BUN_BE_BUN", "WS_TEST_FAULTS", "WS_HOP_TRACE", "WS_SOCKET", "WS_PANE_KEY", "WS_PANE_ID", "WS_WORKSPACE", "WS_WORKSTREAM", "TMUX", "TMUX_PANE"];
 
 export function paneBaseEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

@@ -13,6 +13,7 @@ import { createScreen } from "./screens";
 import type { ShellLaunch } from "./shell-integration";
 import type { GrantLevel } from "../protocol/grants";
 import type { BoxRequest } from "./box";
+import { hop } from "../platform/hop-trace";
 
 /** What a pane spawns: an argv and its whole environment. */
 export interface PaneRun {
@@ -544,6 +545,7 @@ export class Pane implements Parser {
   sliceDone(): void {
     if (this.disposed) return;
     if (this.flushWaiters.length) this.wakeFlushWaiters();
+    hop("parsed");
     this.onOutput(this);
     this.maybeFinish();
   }

@@ -13,6 +13,7 @@ import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
 import { execProblem } from "./exec-check";
 import { log } from "../log";
+import { hop } from "../platform/hop-trace";
 
 /** How long a program's exit waits for more output while the PTY stays open (a background child
  * may hold it open for ever); the wait restarts with every read and stands still while paused. */
@@ -108,7 +109,10 @@ export function spawnNativePty(o: PtyOptions): Pty {
         // EIO (every slave fd closed) is the PTY's EOF.
         const chunk = await reader.read().then((r) => r.value, () => undefined);
         if (released) break; // closed meanwhile: the backlog is dropped
-        if (chunk) deliver(chunk);
+        if (chunk) {
+          hop("pty-read");
+          deliver(chunk);
+        }
         else {
           eof = true;
           if (shared) input.stop();
@@ -147,6 +151,7 @@ export function spawnNativePty(o: PtyOptions): Pty {
     canPause: true,
     write(data) {
       if (!fdGone()) input.write(typeof data === "string" ? Buffer.from(data) : data);
+      hop("pty-write");
     },
     resize(cols, rows) {
       if (!fdGone()) setWindowSize(c, fd, Math.max(1, cols), Math.max(1, rows));

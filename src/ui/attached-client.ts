@@ -16,6 +16,7 @@ import { checkTermEvent, type TermEvent } from "../protocol/events";
 import { quote } from "../protocol/quote";
 import { ScreenDiff } from "./diff";
 import { SLOW_CLIENT_MS } from "../model/limits";
+import { hop } from "../platform/hop-trace";
 
 export interface ClientLog {
   warn(message: string): void;
@@ -89,6 +90,7 @@ export class AttachedClient {
           continue;
         }
         if (f.kind !== FRAME_EVENT) continue;
+        hop("server-frame-read");
         const ev = this.parse(f.payload.length ? frameText(f) : "");
         if (!ev) continue;
         if (typeof ev === "object" && "Resize" in ev) {
@@ -162,6 +164,7 @@ export class AttachedClient {
 
   /** Bytes typed into a terminal the server drives: parsed as the client would have. */
   private typed(bytes: Uint8Array): void {
+    hop("server-tty-read");
     if (this.closed) return;
     clearTimeout(this.escTimer);
     try {

@@ -22,6 +22,7 @@ import type { AttachedClient, ClientLog } from "./attached-client";
 import { compose, drawClientBars, type UiView } from "./compositor";
 import { Grid } from "./grid";
 import { fitFrame } from "./client-fit";
+import { hop } from "../platform/hop-trace";
 
 export const FRAME_MS = 8;
 /** Output nobody is typing into (a build log, a flood) is drawn at most this often: the client and
@@ -176,12 +177,17 @@ export class FrameScheduler {
       return;
     }
     this.lastFrame = performance.now();
+    hop("frame-start");
     try {
       const fitting = this.fitting();
       const grid = this.compose(fitting);
+      hop("composed");
       this.visible = this.visiblePanes();
       c.send(this.host.frameLead(focused, this.visible));
-      c.send(c.diff.render(fitting ? this.fit(grid, fitting) : grid));
+      const ansi = c.diff.render(fitting ? this.fit(grid, fitting) : grid);
+      hop("diffed");
+      c.send(ansi);
+      hop("frame-written");
       if (!fitting) this.host.placed?.(undefined);
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators
