@@ -10,6 +10,8 @@ import { dirname, join, resolve } from "node:path";
 import { writeAtomicSync } from "../write-atomic";
 import type { HandlerInput } from "./handlers";
 import type { Command } from "../cli-table/spec";
+import type { EntryReply } from "../commands/types";
+import type pane_list from "../commands/pane_list";
 import { quoteSh as q } from "../shell-quote";
 import { DYNAMIC_KINDS, valueKind } from "../cli-table/value-kind";
 import { GLOBALS } from "../cli-table/globals";
@@ -239,10 +241,10 @@ export async function values(kind: string): Promise<string[]> {
   }
   const { request } = await import("../client/request");
   const { messageTable } = await import("./common");
-  let panes: { pane: number; workspace: string; tab: number; tab_name: string }[];
+  let panes: EntryReply<typeof pane_list>["panes"];
   try {
     const reply = await request(sock(), { v: messageTable().pane_list!.since, type: "pane_list" }, 1500);
-    panes = (reply.panes as typeof panes) ?? [];
+    panes = (reply as EntryReply<typeof pane_list>).panes ?? [];
   } catch {
     return [];
   }

@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { statSync } from "node:fs";
 import { CliError, globals, print, printError, printResult, send, show } from "./common";
 import type { HandlerInput } from "./handlers";
+import type { EntryReply } from "../commands/types";
+import type project_handoff from "../commands/project_handoff";
 import { ProjectError, available, createProject, listProjects, moveProject, readProject, type Project } from "../features/projects/store";
 
 function projectOrFail(slug: string): Project {
@@ -70,13 +72,8 @@ export async function projectRename({ fields }: HandlerInput): Promise<void> {
   if (globals.json) printResult("project_renamed", { from, to });
 }
 
-interface HandoffAgent {
-  pane: number;
-  tab: string;
-  asked: boolean;
-  status?: string;
-  error?: string;
-}
+/** project_handoff's reply, as its registry entry declares it. */
+type Handoff = EntryReply<typeof project_handoff>;
 
 /** ws project handoff: the entries the agents appended, then a line for each that gave none. */
 export async function projectHandoff({ command, fields }: HandlerInput): Promise<void> {
@@ -84,12 +81,12 @@ export async function projectHandoff({ command, fields }: HandlerInput): Promise
   if (globals.json) return show(reply);
   const entries = String(reply.entries ?? "");
   if (entries) print(entries.replace(/\n+$/, ""));
-  for (const a of reply.agents as HandoffAgent[]) {
+  for (const a of (reply as Handoff).agents) {
     if (!a.asked) printError(`pane ${a.pane} (${a.tab}): not asked, its agent is blocked on a prompt`);
     else if (a.error === "timeout") printError(`pane ${a.pane} (${a.tab}): still working after --timeout`);
     else if (a.error) printError(`pane ${a.pane} (${a.tab}): ${a.error}`);
   }
   if (reply.truncated) printError(`ws: more entries than shown; the whole file is ${reply.file}`);
   if (!entries) printError(`ws: no agent appended an entry to ${reply.file}`);
-  if ((reply.agents as HandoffAgent[]).some((a) => !a.asked || a.error)) process.exitCode = 1;
+  if ((reply as Handoff).agents.some((a) => !a.asked || a.error)) process.exitCode = 1;
 }

@@ -10,6 +10,8 @@ import { CliError, fileRefused, globals, printError, send, show, sock } from "./
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 import { mainSocketOfPane } from "../paths";
 import type { HandlerInput } from "./handlers";
+import type { EntryReply } from "../commands/types";
+import type workspace_list from "../commands/workspace_list";
 import { kb } from "./views";
 import { type AgentRow, agentRowText } from "../features/agents/row";
 import { safeText } from "../safe-text";
@@ -164,7 +166,7 @@ export async function restart({ fields }: HandlerInput): Promise<void> {
   }
   await startDaemon(path);
   const r = await send("workspace_list");
-  const wss = r.workspaces as { tabs: { panes: number[] }[] }[];
+  const wss = (r as EntryReply<typeof workspace_list>).workspaces;
   const panes = wss.reduce((n, w) => n + w.tabs.reduce((m, t) => m + t.panes.length, 0), 0);
   show({ type: "ok", socket: path, workspaces: r.workspaces }, `ws restarted on ${path}: ${wss.length} workspaces, ${panes} panes`);
 }

@@ -5,6 +5,8 @@
 import { processTerminalSync } from "../platform";
 import { hostname } from "node:os";
 import { request, type ReplyObject } from "../client/request";
+import type { EntryReply } from "../commands/types";
+import type pane_info from "../commands/pane_info";
 import { startCommandOf, tmuxArgv } from "./pane-command";
 
 export class ShimError extends Error {
@@ -200,7 +202,8 @@ export async function paneExtras(sock: string, ids: number[]): Promise<Map<numbe
     ids.map(async (id) => {
       try {
         const r = await call(sock, "pane_info", { pane: id });
-        out.set(id, { cursor: (r.cursor as { x: number; y: number }) ?? { x: 0, y: 0 }, scrollback: Number(r.scrollback ?? 0) });
+        const info = r as EntryReply<typeof pane_info>;
+        out.set(id, { cursor: info.cursor ?? { x: 0, y: 0 }, scrollback: info.scrollback ?? 0 });
       } catch {}
     }),
   );
