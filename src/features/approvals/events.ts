@@ -25,8 +25,8 @@ export const APPROVAL_EVENTS = defineEvents({
     published: true,
   },
   approval_resolved: {
-    description: "A permission request ended: answered in ws, by the agent's own dialog, by the hook's time limit, or the hook went",
-    fields: { id, pane, behavior: { type: "string", description: "allow, deny or none" }, by: { type: "string", description: "ws, agent, timeout or gone" }, message: { type: "string", optional: true, description: "deny: the reason given" } },
+    description: "A permission request ended: answered in ws or on ws web's pages, by the agent's own dialog, by the hook's time limit, or the hook went",
+    fields: { id, pane, behavior: { type: "string", description: "allow, deny or none" }, by: { type: "string", description: "ws, web (on ws web's pages), agent, timeout or gone" }, message: { type: "string", optional: true, description: "deny: the reason given" } },
     saves: true,
     published: true,
   },
