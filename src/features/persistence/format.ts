@@ -3,13 +3,13 @@
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
-import type { CheckpointPolicy } from "../../model/workstream";
 import { quote as quoteValue } from "../../protocol/quote";
 import { safeLine } from "../../safe-text";
 import { readBody } from "./validate";
-import type { SavedPaneSections } from "./sections";
+import type { SavedBodySections, SavedPaneSections } from "./sections";
 
 export type { SavedAgent, SavedPrompt } from "../agents/saved";
+export type { SavedWorkstream } from "../workstreams/saved";
 
 export { checkBody } from "./validate";
 
@@ -78,25 +78,14 @@ export interface SavedWorkspace {
 }
 
 /** A workstream (ws new, ws review): its tab is the one whose panes carry its WS_WORKSTREAM. */
-export interface SavedWorkstream {
-  name: string;
-  repo: string;
-  dir: string;
-  branch: string;
-  pr?: number;
-  review?: boolean;
-  /** Its template's [checkpoints] policy, when the template set one. */
-  checkpoints?: CheckpointPolicy;
-}
 
-export interface SaveBody {
+/** A save's body: the model's workspaces, and each feature's section (sections.ts: workstreams). */
+export interface SaveBody extends SavedBodySections {
   /** The screen size the layout was laid out for. */
   size: { cols: number; rows: number };
   /** Index of the workspace on screen. */
   current: number;
   workspaces: SavedWorkspace[];
-  /** Left out when there are none (and by saves from before workstreams). */
-  workstreams?: SavedWorkstream[];
   /** The next ids the saving server would have given (absent in older saves): a restore starts
    * its counters there, so ids of panes closed before the save are not given out again. */
   next_ids?: { pane: number; tab: number; workspace: number };

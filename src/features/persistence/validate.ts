@@ -5,12 +5,12 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
-import { MAX_POLICY_VALUE } from "../../model/workstream";
 import { hasControl, quote } from "../../protocol/quote";
-import { nameProblem } from "../../protocol/names";
-import type { SaveBody, SavedPane, SavedTab, SavedWorkspace, SavedWorkstream } from "./format";
-import { isArgv, isInt, isObj, noNul } from "./section";
-import { PANE_SECTIONS } from "./sections";
+import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
+import { isArgv, isInt, isObj, noNul, savedNameProblem } from "./section";
+import { BODY_SECTIONS, PANE_SECTIONS, type SavedBodySections } from "./sections";
+
+export { savedNameProblem };
 
 /** Deeper layout trees are refused: far beyond any real layout, and it keeps the recursion here and
  * in the layout code well inside the stack. */
@@ -24,12 +24,6 @@ const MAX_NOTES = 50;
 
 export type BodyCheck = { body: SaveBody; skipped: string[] } | { fatal: string };
 
-/** Why a saved name can't be used (the model's one rule, src/protocol/names.ts), or undefined. */
-export function savedNameProblem(v: unknown, what: string): string | undefined {
-  if (typeof v !== "string") return `no ${what}`;
-  const problem = nameProblem(v);
-  return problem && `its ${what} ${quote(v)} ${problem}`;
-}
 
 /** The layout tree as saved, or why it can't be used; leaf ids go to `seen`. */
 function checkLayout(l: unknown, seen: number[], depth = 0): string | undefined {
@@ -183,43 +177,6 @@ function checkWorkspace(w: unknown, where: string, names: Set<string>, note: (m:
   return { ...(isInt(w.id, 1) ? { id: w.id } : {}), name: w.name, active, tabs };
 }
 
-/** The saved workstreams that are usable; the others are noted and left out. */
-function checkWorkstreams(list: unknown, note: (m: string) => void): SavedWorkstream[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list)) {
-    note("workstreams is not a list; left out");
-    return [];
-  }
-  const out: SavedWorkstream[] = [];
-  for (const [i, w] of list.entries()) {
-    const why = !isObj(w)
-      ? "not an object"
-      : (savedNameProblem(w.name, "name") ??
-        (["repo", "dir", "branch"].find((k) => !noNul(w[k]) || hasControl(w[k])) !== undefined
-          ? "repo, dir or branch is not plain text"
-          : w.pr !== undefined && !isInt(w.pr, 1)
-            ? "pr is not a number"
-            : out.some((o) => o.name === w.name)
-              ? "its name appears twice"
-              : undefined));
-    if (why) {
-      note(`workstream ${i + 1} left out: ${why}`);
-      continue;
-    }
-    const ok: SavedWorkstream = { name: w!.name, repo: w!.repo, dir: w!.dir, branch: w!.branch };
-    if (w!.pr !== undefined) ok.pr = w!.pr;
-    if (w!.review === true) ok.review = true;
-    // A bad policy is dropped (pruning falls back to the defaults, which keep more), the workstream kept.
-    if (w!.checkpoints !== undefined) {
-      const c = w!.checkpoints;
-      if (isObj(c) && isInt(c.keep, 1) && isInt(c.max_age_days, 1) && c.keep <= MAX_POLICY_VALUE && c.max_age_days <= MAX_POLICY_VALUE) ok.checkpoints = { keep: c.keep, max_age_days: c.max_age_days };
-      else note(`workstream ${i + 1} ("${w!.name}"): its checkpoints policy is not keep and max_age_days from 1 to ${MAX_POLICY_VALUE}; using the defaults`);
-    }
-    out.push(ok);
-  }
-  return out;
-}
-
 /** Check a body (already in the current format): the usable part of it, or why none is. */
 export function readBody(b: unknown): BodyCheck {
   if (!isObj(b)) return { fatal: "the body is not an object" };
@@ -249,11 +206,16 @@ export function readBody(b: unknown): BodyCheck {
     return { fatal: why.length ? `nothing in it can be restored (${why.slice(0, 3).join("; ")}${why.length > 3 ? "; …" : ""})` : "it has no workspaces" };
   }
   if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${quote(b.current)} is out of range; showing the first`);
-  const workstreams = checkWorkstreams(b.workstreams, note);
+  // Each feature's section of the body, checked by the feature that keeps it (sections.ts).
+  const sections: SavedBodySections = {};
+  for (const [key, section] of Object.entries(BODY_SECTIONS)) {
+    const v = section.check(b[key], note);
+    if (v !== undefined) Object.assign(sections, { [key]: v });
+  }
   if (skipped.length > MAX_NOTES) skipped.splice(MAX_NOTES, skipped.length, `and ${skipped.length - MAX_NOTES} more`);
   const n = b.next_ids;
   const next = isObj(n) && isInt(n.pane, 1) && isInt(n.tab, 1) && isInt(n.workspace, 1) ? { pane: n.pane, tab: n.tab, workspace: n.workspace } : undefined;
-  return { body: { size, current, workspaces, ...(workstreams.length ? { workstreams } : {}), ...(next ? { next_ids: next } : {}) }, skipped };
+  return { body: { size, current, workspaces, ...sections, ...(next ? { next_ids: next } : {}) }, skipped };
 }
 
 /** The first thing wrong with a body, or undefined when it restores exactly as saved. */
