@@ -55,6 +55,8 @@ async function timeDetached(type: (text: string) => Promise<void>, command: stri
 }
 
 const b = new BenchEnv();
+// BENCH_WS_HISTORY_STORE=0: the ws server keeps all history in xterm (to compare the store's cost).
+if (process.env.BENCH_WS_HISTORY_STORE) b.env.WS_HISTORY_STORE = process.env.BENCH_WS_HISTORY_STORE;
 await b.start();
 // Send the command the way a script would: ws pane send / tmux send-keys, then Enter.
 const wsType = async (text: string) => void (await b.run([WS, "pane", "send", "1", text, "--enter"]));

@@ -1,5 +1,5 @@
-// The compact history store (src/model/history-store.ts) fed by the rows xterm drops off its top
-// (history-capture.ts): what it hands back is what xterm would have kept, cell for cell and style
+// The compact history store (src/model/history-store.ts) fed by the rows taken off the top of
+// xterm's buffer (history-capture.ts): what it hands back is what xterm would have kept, cell for cell and style
 // for style; at a new width its lines wrap as xterm's reflow wraps them; it keeps no more than its
 // limit; and a line costs what its text costs, a fraction of xterm's ~3 KB per 100-column row.
 // A pane (its Emulator) with its history in the store reads exactly as one without.
@@ -7,22 +7,28 @@ import { expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
 import { Terminal, type IBufferCell, type IBufferLine } from "@xterm/headless";
 import { HistoryStore } from "../src/model/history-store";
-import { captureTrims, normalLines } from "../src/model/history-capture";
+import { takeTopRows, xtermHistoryRows } from "../src/model/history-capture";
 import { installXtermSpeedups } from "../src/model/xterm-speedups";
 import { Emulator } from "../src/model/emulator";
 import { RowCells } from "../src/model/emulator-protocol";
 import { HISTORY_MARGIN } from "../src/model/history-view";
 
-const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
+/** Terminals whose history past a margin goes to a store after each write: the store and margin. */
+const stores = new WeakMap<Terminal, { store: HistoryStore; margin: number }>();
 
-/** A terminal whose own history is `margin` rows, the rest captured into a store. */
+const write = async (t: Terminal, s: string) => {
+  await new Promise<void>((r) => t.write(s, r));
+  const c = stores.get(t);
+  if (c) takeTopRows(t, xtermHistoryRows(t) - c.margin, (row) => c.store.append(row));
+};
+
+/** A terminal whose own history is `margin` rows once written to, the rest moved into a store. */
 function captured(cols: number, rows: number, margin: number, limit = 1_000_000): { term: Terminal; store: HistoryStore } {
-  const term = new Terminal({ cols, rows, scrollback: margin, allowProposedApi: true });
+  // (Room for one write's rows: each write's are moved out after it.)
+  const term = new Terminal({ cols, rows, scrollback: 50_000, allowProposedApi: true });
   installXtermSpeedups(term);
   const store = new HistoryStore({ limit });
-  const lines = normalLines(term);
-  expect(lines).toBeDefined();
-  expect(captureTrims(lines!, (r) => store.append(r))).toBe(true);
+  stores.set(term, { store, margin });
   return { term, store };
 }
 
@@ -158,7 +164,7 @@ test("a history line costs what its text costs: well under tmux's ~0.8 KB for 10
   expect(styled).toBeLessThan(450);
   expect(short).toBeLessThan(200);
   expect(short).toBeLessThan(full);
-});
+}, 30_000);
 
 /** Output parsed into an Emulator (worker-less), in the pieces the worker uses. */
 async function feed(e: Emulator, s: string): Promise<void> {
@@ -196,8 +202,6 @@ test("a pane reads the same with its history in the store as all in xterm: reads
   }
   const compact = new Emulator({ cols: 100, rows: 10, scrollback: 5000, compactHistory: true });
   const plain = new Emulator({ cols: 100, rows: 10, scrollback: 5000, compactHistory: false });
-  expect(compact.term.options.scrollback).toBe(HISTORY_MARGIN);
-  expect(plain.term.options.scrollback).toBe(5000);
   await feed(compact, s);
   await feed(plain, s);
   // A wait's mark, whose row then scrolls from xterm's buffer into the store.
@@ -206,6 +210,8 @@ test("a pane reads the same with its history in the store as all in xterm: reads
   await feed(plain, s.slice(0, 30_000));
   expect(compact.baseY).toBeGreaterThan(HISTORY_MARGIN * 5);
   expect(reads(compact, marks[0])).toEqual(reads(plain, marks[1]));
+  // (Read from the store: xterm keeps the margin.)
+  expect(compact.term.buffer.normal.length).toBe(compact.rows + HISTORY_MARGIN);
   for (const [cols, rows] of [
     [60, 10],
     [130, 14],
@@ -247,5 +253,23 @@ test("ED 3 erases the store's history too; a reset (RIS) drops it as xterm drops
   expect(e.readPane({ source: "recent" }).text).toContain("old 0\n");
   await feed(e, "\x1bcfresh\r\n");
   expect(e.readPane({ source: "recent" }).text).toBe("fresh");
+  e.dispose();
+});
+
+test("a pane's history moves to the store on its own once its output pauses, a flood's only then", async () => {
+  const e = new Emulator({ cols: 80, rows: 10, scrollback: 2000, compactHistory: true });
+  let s = "";
+  for (let i = 0; i < 3000; i++) s += `flood ${i}\r\n`;
+  const b = new TextEncoder().encode(s);
+  // Parsed in one go: the rows wait in xterm (as without a store) until the output pauses.
+  e.parse(b);
+  expect(e.term.buffer.normal.length).toBe(10 + 2000);
+  const deadline = Date.now() + 5000;
+  while (e.term.buffer.normal.length > 10 + HISTORY_MARGIN && Date.now() < deadline) await Bun.sleep(10);
+  expect(e.term.buffer.normal.length).toBe(10 + HISTORY_MARGIN);
+  // The history limit holds across both: the newest 2,000 rows, the oldest gone.
+  const text = e.readPane({ source: "recent" }).text.split("\n");
+  expect(text[0]).toBe("flood 991");
+  expect(text.at(-1)).toBe("flood 2999");
   e.dispose();
 });

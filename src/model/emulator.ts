@@ -18,14 +18,14 @@ import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
 import { resizeKeepingCursor } from "./cursor-reflow";
 import { findFrom, readCellRows, type CellMatch, type CellPos, type CellRow } from "./cell-text";
-import { activeRows, attachHistory, historyStoreEnabled, resizeKeepingHistory, RowMark, xtermScrollback } from "./history-view";
+import { activeRows, attachHistory, historyStoreEnabled, resizeKeepingHistory, RowMark, type HistoryKeeper } from "./history-view";
 
 export interface EmulatorOptions {
   cols: number;
   rows: number;
   scrollback: number;
-  /** Keep the history past a short margin in the compact store (history-view.ts); default:
-   * WS_HISTORY_STORE. */
+  /** Keep the history past a short margin in the compact store (history-view.ts); default: on,
+   * unless WS_HISTORY_STORE=0. */
   compactHistory?: boolean;
 }
 
@@ -39,6 +39,7 @@ export class Emulator implements Screen {
   /** Marks a wait took (markCursor), by id: they follow their line as the history scrolls. */
   private readonly marks = new Map<number, RowMark | undefined>();
   private nextMark = 1;
+  private history: HistoryKeeper | undefined;
   onTitle: (title: string) => void = () => {};
   onParsed: (bytes: number) => void = () => {};
   /** An answer to a query the program sent (DA, DSR, DECRQM...): for the pane's PTY, in order. */
@@ -52,7 +53,7 @@ export class Emulator implements Screen {
     // reflowCursorLine: an unfinished line (a progress bar, a prompt) keeps its text through a
     // narrower size and back, as tmux's; the cursor is put back on it (cursor-reflow.ts).
     const compact = o.compactHistory ?? historyStoreEnabled();
-    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: xtermScrollback(o.scrollback, compact), allowProposedApi: true, reflowCursorLine: true, windowOptions: { getWinSizeChars: true } });
+    this.term = new Terminal({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, allowProposedApi: true, reflowCursorLine: true, windowOptions: { getWinSizeChars: true } });
     installXtermSpeedups(this.term);
     installScrollShortcut(this.term);
     useModernWidths(this.term);
@@ -66,7 +67,7 @@ export class Emulator implements Screen {
     answerQueries(this.term, this.extra, reply);
     rapidBlinkAsBlink(this.term);
     trackPassthrough(this.term, this.extra, (d) => this.onClipboard(d));
-    if (compact) attachHistory(this.term, o.scrollback);
+    if (compact) this.history = attachHistory(this.term);
     this.shell = new ShellMarks(this.term);
   }
 
@@ -99,7 +100,9 @@ export class Emulator implements Screen {
   }
 
   parse(bytes: Uint8Array): void | Promise<void> {
-    return this.input(bytes);
+    const r = this.input(bytes);
+    this.history?.parsed();
+    return r;
   }
 
   flushed(): Promise<void> {
@@ -178,6 +181,7 @@ export class Emulator implements Screen {
     disposeText(this.text);
     this.text = undefined;
     this.shell.dispose();
+    this.history?.dispose();
     this.term.dispose();
   }
 }

@@ -1,77 +1,71 @@
-// Catch every row as it leaves the top of xterm's normal buffer, before xterm reuses or forgets
-// it, and hand it to the history store (history-store.ts). xterm keeps its rows in a circular
-// list that drops the oldest when full (on a scroll, a push, a splice, a trim, a shift); by the
-// time it tells its listeners (onTrim) the row is already overwritten, so each of those methods
-// is wrapped, on this terminal's list only, to read the rows first.
-// Internal API: xterm's CircularList (push, recycle, splice, trimStart, shiftElements, length,
-// maxLength, get). What xterm drops without these (reflow to a narrower width past maxLength) is
-// kept by raising the limit around the resize (widenForResize).
+// Move the oldest rows of xterm's normal buffer out of it, in one go, for the history store
+// (history-store.ts). A pane's xterm keeps its whole history limit while output pours in (a row
+// that scrolls off costs nothing more than without a store: xterm reuses its oldest row), and
+// now and then (history-view.ts: when the parse pauses, and before any read) the rows above a
+// short margin leave for the store. Most rows of a flood scroll past the limit before that
+// happens and are never encoded at all.
+// Internal API: xterm's Buffer (lines, ybase, ydisp) and CircularList (get, trimStart, and the
+// _array/_startIndex slots trimStart leaves holding the rows it dropped).
 import type { Terminal } from "@xterm/headless";
 
 interface List {
   length: number;
   maxLength: number;
   get(i: number): unknown;
-  push(v: unknown): void;
-  recycle(): unknown;
-  splice(start: number, deleteCount: number, ...items: unknown[]): void;
   trimStart(count: number): void;
-  shiftElements(start: number, count: number, offset: number): void;
+  _array?: unknown[];
+  _startIndex?: number;
 }
 
-type Sink = (row: never) => void;
+interface NormalBuffer {
+  lines: List;
+  ybase: number;
+  ydisp: number;
+}
 
 interface Core {
-  buffers?: { normal?: { lines?: List; ybase: number; ydisp: number } };
+  buffers?: { normal?: NormalBuffer };
 }
 
-/** The normal buffer's row list, when xterm's internals look as expected. */
+function normalBuffer(term: Terminal): NormalBuffer | undefined {
+  const b = (term as unknown as { _core?: Core })._core?.buffers?.normal;
+  const l = b?.lines;
+  const ok = l && typeof l.get === "function" && typeof l.trimStart === "function" && typeof b.ybase === "number" && typeof b.ydisp === "number";
+  return ok ? b : undefined;
+}
+
+/** The normal buffer's row list (a new one after a reset), when xterm's internals look as expected. */
 export function normalLines(term: Terminal): List | undefined {
-  const l = (term as unknown as { _core?: Core })._core?.buffers?.normal?.lines;
-  const ok = l && typeof l.recycle === "function" && typeof l.trimStart === "function" && typeof l.splice === "function" && typeof l.shiftElements === "function";
-  return ok ? l : undefined;
+  return normalBuffer(term)?.lines;
 }
 
-/** Wrap `list`'s trimming methods so `take` sees each row before it is dropped. `paused()` says
- * when a drop is an erase (ED 3), not history. Returns false when the list is not xterm's. */
-export function captureTrims(list: List, take: Sink, paused: () => boolean = () => false): boolean {
-  const own = list as List & { __wsCapture?: true };
-  if (own.__wsCapture) return true;
-  const p = Object.getPrototypeOf(list) as List;
-  const give = (n: number, at: (i: number) => unknown) => {
-    if (paused()) return;
-    for (let i = 0; i < n; i++) take(at(i) as never);
-  };
-  own.push = function (this: List, v: unknown) {
-    if (this.length === this.maxLength) give(1, (i) => this.get(i));
-    p.push.call(this, v);
-  };
-  own.recycle = function (this: List) {
-    give(1, (i) => this.get(i));
-    return p.recycle.call(this);
-  };
-  own.splice = function (this: List, start: number, deleteCount: number, ...items: unknown[]) {
-    const kept = this.length - Math.min(deleteCount, Math.max(0, this.length - start));
-    const over = kept + items.length - this.maxLength;
-    if (over > 0) {
-      // The rows of the result that fall off its top.
-      const at = (i: number) => (i < start ? this.get(i) : i < start + items.length ? items[i - start] : this.get(i - items.length + deleteCount));
-      give(over, at);
-    }
-    p.splice.call(this, start, deleteCount, ...items);
-  };
-  own.trimStart = function (this: List, count: number) {
-    give(Math.min(count, this.length), (i) => this.get(i));
-    p.trimStart.call(this, count);
-  };
-  own.shiftElements = function (this: List, start: number, count: number, offset: number) {
-    if (offset > 0 && count > 0) {
-      const grown = this.length + Math.max(0, start + count + offset - this.length);
-      const over = grown - this.maxLength;
-      if (over > 0) give(over, (i) => this.get(i));
-    }
-    p.shiftElements.call(this, start, count, offset);
-  };
-  own.__wsCapture = true;
-  return true;
+/** Rows of history the normal buffer holds above its screen. */
+export function xtermHistoryRows(term: Terminal): number {
+  return term.buffer.normal.length - term.rows;
+}
+
+/**
+ * Hand the normal buffer's `count` oldest rows (never its screen's) to `take`, oldest first with
+ * their index, then drop them from xterm as ED 3 drops its history: markers move up with their
+ * rows (or go, with theirs), the screen stays. Returns how many rows went.
+ */
+export function takeTopRows(term: Terminal, count: number, take: (row: never, index: number) => void): number {
+  const b = normalBuffer(term);
+  if (!b) return 0;
+  const lines = b.lines;
+  const n = Math.min(count, lines.length - term.rows);
+  if (n <= 0) return 0;
+  for (let i = 0; i < n; i++) take(lines.get(i) as never, i);
+  lines.trimStart(n);
+  // trimStart keeps the dropped rows in their slots for reuse; let go of them (what a history
+  // that left for the store must not go on costing).
+  const arr = lines._array;
+  const start = lines._startIndex;
+  const max = lines.maxLength;
+  if (Array.isArray(arr) && typeof start === "number" && max > 0) {
+    for (let i = 1; i <= n; i++) arr[(((start - i) % max) + max) % max] = undefined;
+  }
+  b.ybase = Math.max(b.ybase - n, 0);
+  b.ydisp = Math.max(b.ydisp - n, 0);
+  return n;
 }

@@ -5,12 +5,19 @@
 // (the alternate screen, a short history-limit, the setting off) it is xterm's buffer itself.
 // Marks (RowMark) follow a row from xterm's buffer into the store.
 import type { IBuffer, IBufferCell, IBufferLine, IMarker, Terminal } from "@xterm/headless";
-import { captureTrims, normalLines } from "./history-capture";
+import { normalLines, takeTopRows, xtermHistoryRows } from "./history-capture";
 import { HistoryStore, type HistoryPos } from "./history-store";
 
-/** Rows of history xterm keeps itself above the screen: what a taller screen pulls back down
- * and what a resize reflows as xterm does; older rows go to the store. */
+/** Rows of history xterm keeps itself above the screen once its history has settled: what a
+ * taller screen pulls back down and what a resize reflows as xterm does; older rows go to the store. */
 export const HISTORY_MARGIN = 100;
+
+/** How long a pane's output pauses before the rows above the margin move to the store, and the
+ * longest they wait while it goes on. Meanwhile xterm holds them as without a store (reusing its
+ * oldest row for each new one), so most rows of a flood pass the limit and are never encoded, and
+ * xterm's buffer is not emptied under a flood only to be allocated again row by row. */
+export const SETTLE_MS = 150;
+export const SETTLE_MAX_MS = 2000;
 
 /** The part of xterm's IBuffer that readers use. */
 export interface Rows {
@@ -24,81 +31,118 @@ export interface Rows {
 }
 
 interface Attached {
+  term: Terminal;
   store: HistoryStore;
   lines: ReturnType<typeof normalLines>;
   marks: Set<RowMark>;
-  /** The next trim is ED 3 erasing the history, not history leaving the buffer. */
-  erasing: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When output was last parsed, and when the timer was first set for it. */
+  parsedAt: number;
+  armedAt: number;
 }
 
 const attached = new WeakMap<Terminal, Attached>();
 
-/** Whether panes keep their history in the store: WS_HISTORY_STORE=1 in the server's environment.
- * Off by default until capturing rows costs less: with it on, `seq 1 3000000` took 2.14 s detached
- * against 1.32 s off (tmux 0.93-1.0 s), and 3.8 s against 1.6 s to an attached screen
- * (bench/throughput.ts, same machine, medians of 3). */
+/** Whether panes keep their history in the store: on unless WS_HISTORY_STORE=0 in the server's
+ * environment (then all history stays in xterm, ~3 KB a 100-column row). */
 export function historyStoreEnabled(): boolean {
-  return process.env.WS_HISTORY_STORE === "1";
+  return process.env.WS_HISTORY_STORE !== "0";
 }
 
-/** xterm's own history for a pane that keeps `limit` rows of it. */
-export function xtermScrollback(limit: number, compact: boolean): number {
-  return compact && limit > HISTORY_MARGIN ? HISTORY_MARGIN : limit;
+/** A pane's history store, kept in step with its xterm. */
+export interface HistoryKeeper {
+  /** Output was parsed: settle the history once it pauses. */
+  parsed(): void;
+  dispose(): void;
 }
 
-/** Give `term` (made with xtermScrollback's history) a store for the rest of its `limit` rows. */
-export function attachHistory(term: Terminal, limit: number): HistoryStore | undefined {
-  if (limit <= HISTORY_MARGIN || term.options.scrollback !== HISTORY_MARGIN) return undefined;
+/** Give `term` a store for all but the last margin of its history (xterm's scrollback option:
+ * xterm holds all of it until the rows move to the store). */
+export function attachHistory(term: Terminal): HistoryKeeper | undefined {
+  const limit = term.options.scrollback ?? 0;
+  if (limit <= HISTORY_MARGIN) return undefined;
   const lines = normalLines(term);
   if (!lines) return undefined;
-  const a: Attached = { store: new HistoryStore({ limit: limit - HISTORY_MARGIN }), lines, marks: new Set(), erasing: false };
-  if (!hook(a)) return undefined;
+  const a: Attached = { term, store: new HistoryStore({ limit: limit - HISTORY_MARGIN }), lines, marks: new Set(), timer: undefined, parsedAt: 0, armedAt: 0 };
   attached.set(term, a);
-  // ED 3 erases the history: the store's part too.
+  // ED 3 erases the history: the store's part too (xterm erases its own).
   term.parser.registerCsiHandler({ final: "J" }, (params) => {
-    if (params[0] === 3 && term.buffer.active.type === "normal") {
-      a.store.clear();
-      const list = normalLines(term);
-      a.erasing = !!list && list.length > term.rows;
-    }
+    if (params[0] === 3 && term.buffer.active.type === "normal") current(term, false)?.store.clear();
     return false;
   });
-  return a.store;
+  const arm = (ms: number) => {
+    a.timer = setTimeout(fire, ms);
+    (a.timer as { unref?: () => void }).unref?.();
+  };
+  const fire = () => {
+    a.timer = undefined;
+    if (attached.get(term) !== a) return;
+    const now = performance.now();
+    const quiet = now - a.parsedAt;
+    if (quiet < SETTLE_MS && now - a.armedAt < SETTLE_MAX_MS) return arm(SETTLE_MS - quiet);
+    settle(a);
+  };
+  return {
+    parsed() {
+      a.parsedAt = performance.now();
+      if (a.timer === undefined && xtermHistoryRows(term) > HISTORY_MARGIN) {
+        a.armedAt = a.parsedAt;
+        arm(SETTLE_MS);
+      }
+    },
+    dispose() {
+      clearTimeout(a.timer);
+      a.timer = undefined;
+      attached.delete(term);
+    },
+  };
 }
 
-function hook(a: Attached): boolean {
-  const lines = a.lines;
-  if (!lines) return false;
-  let index = 0;
-  return captureTrims(
-    lines,
-    (row) => {
-      const pos = a.store.append(row);
-      // Marks on this row (the index'th of this trim) now point into the store.
-      for (const m of a.marks) if (pos && m.onXtermRow(index)) m.moveToStore(pos);
-      index++;
-    },
-    () => {
-      index = 0;
-      const e = a.erasing;
-      a.erasing = false;
-      return e;
-    },
-  );
+/** Move xterm's history rows above the margin into the store, oldest first; marks on them follow. */
+function settle(a: Attached): void {
+  const over = xtermHistoryRows(a.term) - HISTORY_MARGIN;
+  if (over <= 0) return;
+  const store = a.store;
+  // Rows the store would drop at once are not encoded: every line before the last line start
+  // with at least the store's limit of rows after it (a line goes whole; the store's go first).
+  let skip = 0;
+  const buf = a.term.buffer.normal;
+  for (let j = over - store.limit; j >= 1 && !skip; j--) if (!buf.getLine(j)?.isWrapped) skip = j;
+  if (skip) store.clear();
+  let onRow: Map<number, RowMark[]> | undefined;
+  for (const m of a.marks) {
+    const y = m.xtermRow();
+    if (y < skip || y >= over) continue;
+    onRow ??= new Map();
+    onRow.set(y, [...(onRow.get(y) ?? []), m]);
+  }
+  takeTopRows(a.term, over, (row, i) => {
+    if (i < skip) return;
+    const pos = store.append(row);
+    const ms = onRow?.get(i);
+    if (ms && pos) for (const m of ms) m.moveToStore(pos);
+  });
 }
 
 /** The store attached to `term`, current: a reset (RIS) gave xterm a fresh buffer and dropped its
- * history, so the store's goes too. */
-function current(term: Terminal): Attached | undefined {
+ * history, so the store's goes too; and (unless `settled` is false) xterm's history past the
+ * margin is moved into it, so that rows are numbered as every later read numbers them. */
+function current(term: Terminal, settled = true): Attached | undefined {
   const a = attached.get(term);
   if (!a) return undefined;
   const lines = normalLines(term);
   if (lines !== a.lines) {
     a.store.clear();
     a.lines = lines;
-    hook(a);
   }
+  if (settled) settle(a);
   return a;
+}
+
+/** Move `term`'s history past the margin into its store now (before reading xterm's rows
+ * directly, as the save does). */
+export function settleHistory(term: Terminal): void {
+  current(term);
 }
 
 export function historyOf(term: Terminal): HistoryStore | undefined {
@@ -174,14 +218,15 @@ export class RowMark {
   static atCursor(term: Terminal, offset = 0, col = term.buffer.active.cursorX): RowMark | undefined {
     const marker = term.registerMarker(offset);
     if (!marker) return undefined;
-    const a = term.buffer.active.type === "normal" ? current(term) : undefined;
+    const a = term.buffer.active.type === "normal" ? current(term, false) : undefined;
     const m = new RowMark(term, a, marker, col);
     a?.marks.add(m);
     return m;
   }
 
-  onXtermRow(index: number): boolean {
-    return !this.pos && !this.marker?.isDisposed && this.marker?.line === index;
+  /** Its row in xterm's normal buffer while it is there, else -1. */
+  xtermRow(): number {
+    return this.pos || !this.marker || this.marker.isDisposed ? -1 : this.marker.line;
   }
 
   moveToStore(pos: HistoryPos): void {
@@ -204,12 +249,14 @@ export class RowMark {
 
   private place(): { row: number; col: number } | undefined {
     if (this.gone) return undefined;
+    // (Settled first: the rows it is counted among are the ones every read then sees.)
+    const a = this.a && current(this.term);
     if (this.pos && this.a) {
-      if (current(this.term) !== this.a) return undefined;
+      if (a !== this.a) return undefined;
       return this.a.store.rowOf(this.pos, this.col0, this.term.cols);
     }
     if (!this.marker || this.marker.isDisposed || this.marker.line < 0) return undefined;
-    return { row: (this.a ? this.a.store.rowCount(this.term.cols) : 0) + this.marker.line, col: this.col0 };
+    return { row: (a ? a.store.rowCount(this.term.cols) : 0) + this.marker.line, col: this.col0 };
   }
 
   dispose(): void {
@@ -219,22 +266,26 @@ export class RowMark {
   }
 }
 
-/** Run a resize without xterm dropping rows its reflow pushes past its own history: the limit is
- * raised for the reflow, and what is past the margin after it goes to the store. */
+/** Run a resize with the history settled before and after it, and without xterm dropping rows
+ * its reflow pushes past its own history: the limit is raised for the reflow, and what is past
+ * the margin after it goes to the store. */
 export function resizeKeepingHistory(term: Terminal, cols: number, resize: () => void): void {
   const a = current(term);
-  if (!a || term.options.scrollback !== HISTORY_MARGIN) return resize();
+  const limit = term.options.scrollback ?? 0;
+  if (!a) return resize();
   if (cols >= term.cols) {
     resize();
+    settle(a);
     return a.store.fitTo(term.cols);
   }
   const buf = term.buffer.normal;
   const grow = Math.ceil(term.cols / Math.max(1, cols));
-  term.options.scrollback = HISTORY_MARGIN + buf.length * grow;
+  term.options.scrollback = Math.max(limit, HISTORY_MARGIN + buf.length * grow);
   try {
     resize();
+    settle(a);
   } finally {
-    term.options.scrollback = HISTORY_MARGIN;
+    term.options.scrollback = limit;
   }
   a.store.fitTo(term.cols);
 }

@@ -4,7 +4,7 @@
 // its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
 import { bufferLineGap, joinWrapped, readBufferLine } from "./wrapped-lines";
-import { storeLineTexts } from "./history-view";
+import { settleHistory, storeLineTexts } from "./history-view";
 
 /** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
  * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
@@ -125,6 +125,8 @@ export function disposeText(st: TextState | undefined): void {
  * lines dropped), reusing `prev` for rows already read. Returns the text and the state to keep.
  */
 export function captureText(term: Terminal, prev?: TextState): { text: string; state?: TextState } {
+  // (The history store's part and xterm's must not overlap while this reads xterm's rows.)
+  settleHistory(term);
   const buf = rawBuffer(term);
   if (!buf) {
     disposeText(prev);
