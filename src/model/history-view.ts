@@ -7,6 +7,7 @@
 import type { IBuffer, IBufferCell, IBufferLine, IMarker, Terminal } from "@xterm/headless";
 import { normalLines, takeTopRows, xtermHistoryRows } from "./history-capture";
 import { HistoryStore, type HistoryPos } from "./history-store";
+import { releasedRows } from "./released-rows";
 
 /** Rows of history xterm keeps itself above the screen once its history has settled: what a
  * taller screen pulls back down and what a resize reflows as xterm does; older rows go to the store. */
@@ -79,8 +80,9 @@ export function attachHistory(term: Terminal): HistoryKeeper | undefined {
     if (attached.get(term) !== a) return;
     const now = performance.now();
     const quiet = now - a.parsedAt;
-    if (quiet < SETTLE_MS && now - a.armedAt < SETTLE_MAX_MS) return arm(SETTLE_MS - quiet);
-    settle(a);
+    if (quiet >= SETTLE_MS) return settle(a, true);
+    if (now - a.armedAt < SETTLE_MAX_MS) return arm(SETTLE_MS - quiet);
+    settle(a, false);
   };
   return {
     parsed() {
@@ -98,8 +100,10 @@ export function attachHistory(term: Terminal): HistoryKeeper | undefined {
   };
 }
 
-/** Move xterm's history rows above the margin into the store, oldest first; marks on them follow. */
-function settle(a: Attached): void {
+/** Move xterm's history rows above the margin into the store, oldest first; marks on them follow.
+ * `quiet`: the pane has stopped printing (its released rows may need a collection to be freed;
+ * a flood's are, by the collections its own output brings). */
+function settle(a: Attached, quiet = true): void {
   const over = xtermHistoryRows(a.term) - HISTORY_MARGIN;
   if (over <= 0) return;
   const store = a.store;
@@ -116,12 +120,14 @@ function settle(a: Attached): void {
     onRow ??= new Map();
     onRow.set(y, [...(onRow.get(y) ?? []), m]);
   }
-  takeTopRows(a.term, over, (row, i) => {
+  const moved = takeTopRows(a.term, over, (row, i) => {
     if (i < skip) return;
     const pos = store.append(row);
     const ms = onRow?.get(i);
     if (ms && pos) for (const m of ms) m.moveToStore(pos);
   });
+  // (xterm's row: three 32-bit words a column.)
+  if (quiet) releasedRows(moved * a.term.cols * 12);
 }
 
 /** The store attached to `term`, current: a reset (RIS) gave xterm a fresh buffer and dropped its
