@@ -33,6 +33,37 @@ describe("grid", () => {
     expect(g.text(5, 0, "中")).toBe(0); // no room: clipped
     expect(textWidth("e\u0301😀")).toBe(3);
   });
+
+  test("the frame before last becomes the last one: its marked rows copied, or the whole grid when the base was started anew", () => {
+    const rows = (g: Grid) => Array.from({ length: g.rows }, (_, y) => g.rowText(y));
+    const older = new Grid(4, 3);
+    older.text(0, 0, "aaaa");
+    older.text(0, 1, "bbbb");
+    older.text(0, 2, "cccc");
+    const last = new Grid(4, 3);
+    last.copyAll(older);
+    last.text(0, 1, "XY");
+    last.markRows(1, 1);
+    // Unmarked rows are the base's, so copying the marked ones is enough.
+    let copied = 0;
+    const copyCells = older.copyCells.bind(older);
+    older.copyCells = (...a: Parameters<Grid["copyCells"]>) => {
+      copied += a[3];
+      copyCells(...a);
+    };
+    older.copyAll(last);
+    expect(rows(older)).toEqual(rows(last));
+    expect(copied).toBe(4);
+    // A base started anew since (cleared, drawn into) is copied whole.
+    const base = new Grid(4, 3);
+    base.text(0, 0, "zzzz");
+    const next = new Grid(4, 3);
+    next.copyAll(base);
+    base.clear();
+    base.text(0, 2, "qqqq");
+    base.copyAll(next);
+    expect(rows(base)).toEqual(rows(next));
+  });
 });
 
 describe("renderPane", () => {

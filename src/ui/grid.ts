@@ -58,6 +58,10 @@ export class Grid extends CellArrays {
   /** Set when this grid began as a copy of `basedOn` (copyAll): then only the rows marked in
    * `changedRows` can differ from it, and the diff against it looks at those alone. */
   basedOn: Grid | null = null;
+  /** Counts the times this grid was started anew (copyAll, clear), and which of `basedOn`'s it
+   * copied: a base started anew since is no longer what this grid began as. */
+  private generation = 0;
+  private baseGeneration = -1;
   readonly changedRows: Uint8Array;
 
   constructor(cols: number, rows: number) {
@@ -70,12 +74,19 @@ export class Grid extends CellArrays {
   /** Become a copy of `from` (same size), cells and cursor, remembering it as the base. */
   copyAll(from: Grid): void {
     if (from.cols !== this.cols || from.rows !== this.rows) throw new Error("copyAll: grids differ in size");
-    this.copyCells(from, 0, 0, from.chars.length);
+    if (from.basedOn === this && from.baseGeneration === this.generation) {
+      // `from` began as a copy of this very grid, unchanged since (the frame before last, which
+      // the interface draws the next frame into): only its marked rows can differ. A key's echo
+      // then copies a row or three, not the whole screen.
+      for (let y = 0; y < this.rows; y++) if (from.changedRows[y]) this.copyCells(from, y * this.cols, y * this.cols, this.cols);
+    } else this.copyCells(from, 0, 0, from.chars.length);
+    this.generation++;
     this.links.clear();
     for (const [i, l] of from.links) this.links.set(i, l);
     this.cursor = { ...from.cursor };
     this.changedRows.fill(0);
     this.basedOn = from;
+    this.baseGeneration = from.generation;
   }
 
   /** Rows y0..y1 (inclusive, clipped) may now differ from the base. */
@@ -86,6 +97,7 @@ export class Grid extends CellArrays {
   /** Back to blank cells and a hidden cursor, as a new grid. */
   clear(): void {
     this.basedOn = null;
+    this.generation++;
     this.chars.fill(" ");
     this.width.fill(1);
     this.fg.fill(0);
