@@ -12,9 +12,9 @@ set -eu
 # Written by `bun run release` (scripts/release.ts): where this release is published.
 DEFAULT_BASE=''
 # The release key: the public half of the Ed25519 key that signs SHA256SUMS (base64 SPKI; the
-# same as PROJECT_RELEASE_KEY in src/release-files.ts).
+# same as PROJECT_RELEASE_KEY in src/cli/release-files.ts).
 RELEASE_KEY='MCowBQYDK2VwAyEAhLTR8rfvYA0STtYZQkdITv14sxI3csBtZ8M+307XxNA='
-# Bounds on each download (src/release-files.ts): an endless answer stops there.
+# Bounds on each download (src/cli/release-files.ts): an endless answer stops there.
 MAX_CHECKSUMS_BYTES=65536
 MAX_SIGNATURE_BYTES=1024
 MAX_BINARY_BYTES=536870912

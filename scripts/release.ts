@@ -13,7 +13,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildId, compile, packageVersion, ROOT } from "./compile";
-import { binaryName, CHECKSUMS, formatChecksums, INSTALLER, type Manifest, type ManifestFile, MANIFEST, PROJECT_RELEASE_KEY, RELEASE_PLATFORMS, SIGNATURE, signWith } from "../src/release-files";
+import { binaryName, CHECKSUMS, formatChecksums, INSTALLER, type Manifest, type ManifestFile, MANIFEST, PROJECT_RELEASE_KEY, RELEASE_PLATFORMS, SIGNATURE, signWith } from "../src/cli/release-files";
 
 /** The lines of install-release.sh that the release rewrites: its base URL, and (tests only) its key. */
 const BASE_LINE = /^DEFAULT_BASE=.*$/m;

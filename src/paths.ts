@@ -1,7 +1,7 @@
 // Where sockets live (spec: "Finding the socket"). Pure string work, no node modules: every CLI
 // call computes its socket path, and node:path alone costs a call ~2 ms to load. The rules that
-// keep sockets private are in socket-check.ts (checked before connecting) and
-// socket-files.ts (the server's directory, probing, removal).
+// keep sockets private are in platform/socket-check.ts (checked before connecting) and
+// server/socket-files.ts (the server's directory, probing, removal).
 
 export type Env = Record<string, string | undefined>;
 

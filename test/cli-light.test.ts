@@ -59,7 +59,7 @@ function staticGraph(entry: string): { files: string[]; external: string[] } {
 test("a CLI call loads no node module, no bun:ffi wrapper and no consola: each costs a call milliseconds to load", () => {
   const { files, external } = staticGraph(join(import.meta.dir, "../src/main.ts"));
   expect(files.length).toBeGreaterThan(5); // the walk really follows imports
-  expect(files.some((f) => f.endsWith("src/socket-check.ts"))).toBe(true);
+  expect(files.some((f) => f.endsWith("src/platform/socket-check.ts"))).toBe(true);
   // Type-only imports (bun, bun:ffi types) are erased by the transpiler, so anything here is loaded.
   expect(external).toEqual([]);
 });

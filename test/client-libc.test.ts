@@ -4,8 +4,8 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FFI_TYPE, clientLibc } from "../src/libc";
-import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/lstat";
+import { FFI_TYPE, clientLibc } from "../src/platform/client-libc";
+import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/platform/lstat";
 
 const dir = mkdtempSync(join(tmpdir(), "ws-lstat-"));
 const listener = Bun.listen({ unix: join(dir, "s.sock"), socket: { data() {} } });

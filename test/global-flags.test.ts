@@ -1,7 +1,7 @@
-// The CLI's global flags: one parser (src/global-flags.ts) for the CLI and for what a remote run
+// The CLI's global flags: one parser (src/cli/global-flags.ts) for the CLI and for what a remote run
 // hands the far ws.
 import { expect, test } from "bun:test";
-import { takeGlobals, withoutHostFlags } from "../src/global-flags";
+import { takeGlobals, withoutHostFlags } from "../src/cli/global-flags";
 
 test("global flags anywhere before --; the rest is the command", () => {
   const { globals, rest } = takeGlobals(["-L", "dev", "split", "--json", "-H", "box", "--below", "--timeout=50", "--", "-H", "x"]);

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binaryName, CHECKSUMS, SIGNATURE } from "../src/release-files";
+import { binaryName, CHECKSUMS, SIGNATURE } from "../src/cli/release-files";
 import { ROOT } from "./harness";
 import { HOST_PLATFORM, serveRelease, type ServeOptions, testRelease, type TestRelease, testTls } from "./release-rig";
 

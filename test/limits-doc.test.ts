@@ -29,7 +29,7 @@ import { BYTES_PER_TURN, MAX_NVIM_MESSAGE, MAX_UNASKED_BYTES, MAX_UNASKED_MESSAG
 import { HOSTS_FILE_MAX } from "../src/cli/remote-dashboard";
 import { INFO_MAX } from "../src/safe-file";
 import { MAX_REPEATED_KEYS, MAX_SENT_BYTES } from "../src/tmux-shim/cmd/panes";
-import { MAX_BINARY_BYTES, MAX_CHECKSUMS_BYTES, MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES } from "../src/release-files";
+import { MAX_BINARY_BYTES, MAX_CHECKSUMS_BYTES, MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES } from "../src/cli/release-files";
 import { BUFFER_LIMIT, BUFFER_MAX_BYTES, BUFFERS_TOTAL_BYTES, NAMED_BUFFER_LIMIT, SHIM_NAME_MAX, SHIM_OPTION_VALUE_MAX, SHIM_OPTIONS_MAX, UPLOAD_IDLE_MS, UPLOADS_MAX } from "../src/features/shim-store";
 import { SHIM_READ_PIECE } from "../src/commands/shim_buffer_get";
 import { MAX_RECORD_BYTES, MAX_RECORDS } from "../src/features/workstreams/records";

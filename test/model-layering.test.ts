@@ -10,10 +10,17 @@ import { ROOT } from "./harness";
 const SRC = join(ROOT, "src");
 
 /** Top to bottom. A layer may import itself and every layer after it, nothing before it.
- * "entry" is src/main.ts; "base" is src/'s other top-level files (paths, safe text and files, the
- * socket checks, keys.toml's reader): small helpers every layer may use. */
-const ORDER = ["entry", "cli", "remote", "tmux-shim", "server", "ui", "cli-table", "commands", "features", "client", "model", "patterns", "protocol", "platform", "base"] as const;
+ * "entry" is src/main.ts; "base" is src/'s other top-level files, BASE: small leaf helpers every
+ * layer may use. */
+const ORDER = ["entry", "cli", "mcp", "web", "remote", "tmux-shim", "server", "ui", "cli-table", "commands", "features", "client", "model", "patterns", "protocol", "platform", "base"] as const;
 type Layer = (typeof ORDER)[number];
+
+/** What base may hold, by name: leaf helpers with no domain of their own (paths and XDG
+ * directories, safe text, reading and writing files safely, the log, the build's id, reading a
+ * TOML file and saying where it is wrong, quoting for a shell, lines from a stream). Domain code
+ * goes to its layer: the tmux format language to ui/, the socket checks and the client's libc to
+ * platform/, the server's socket files to server/, the global flags and release files to cli/. */
+const BASE = ["build-info.ts", "keys-toml.ts", "line-reader.ts", "log.ts", "paths.ts", "safe-file.ts", "safe-text.ts", "safe-write.ts", "shell-quote.ts", "toml-problem.ts", "write-atomic.ts", "xdg-dirs.ts"];
 
 function layerOf(file: string): Layer | undefined {
   const rel = relative(SRC, file);
@@ -56,6 +63,17 @@ function upwardImports(files: { path: string; text: string }[]): string[] {
 
 test("every directory of src/ is a layer of the matrix", () => {
   for (const n of readdirSync(SRC)) if (statSync(join(SRC, n)).isDirectory()) expect(ORDER as readonly string[]).toContain(n);
+});
+
+test("base holds only the leaf helpers it names; a new file at src/'s root has to be given a layer or named here", () => {
+  const root = readdirSync(SRC).filter((n) => n.endsWith(".ts") && n !== "main.ts");
+  expect(root.sort()).toEqual([...BASE].sort());
+});
+
+test("only the platform layer asks which operating system this is", () => {
+  // Everything else asks platform/ (hostOs, platformKind), so what differs by system is in one place.
+  const asking = sources(SRC).filter((f) => !f.startsWith(join(SRC, "platform") + "/") && /\bprocess\.platform\b/.test(readFileSync(f, "utf8").replace(/^\s*(\/\/|\*).*$/gm, "")));
+  expect(asking.map((f) => relative(SRC, f))).toEqual([]);
 });
 
 test("no module in src/ imports a layer above its own", () => {

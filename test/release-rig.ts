@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from "node:path";
 import { buildId, compile, packageVersion } from "../scripts/compile";
 import { release } from "../scripts/release";
-import { type Manifest, MANIFEST, RELEASE_PLATFORMS } from "../src/release-files";
+import { type Manifest, MANIFEST, RELEASE_PLATFORMS } from "../src/cli/release-files";
 import { ROOT } from "./harness";
 
 const CACHE = join(ROOT, "dist/test-release");

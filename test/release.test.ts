@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildId, packageVersion } from "../scripts/compile";
-import { binaryName, checksumFor, CHECKSUMS, INSTALLER, MANIFEST, PROJECT_RELEASE_KEY, RELEASE_KEY, RELEASE_PLATFORMS, SIGNATURE, signWith, verifySignature } from "../src/release-files";
+import { binaryName, checksumFor, CHECKSUMS, INSTALLER, MANIFEST, PROJECT_RELEASE_KEY, RELEASE_KEY, RELEASE_PLATFORMS, SIGNATURE, signWith, verifySignature } from "../src/cli/release-files";
 import { ROOT } from "./harness";
 import { HOST_PLATFORM, TEST_DEFAULT_BASE, testRelease } from "./release-rig";
 

@@ -8,7 +8,7 @@ import { createHash, generateKeyPairSync, sign } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binaryName, CHECKSUMS, MANIFEST, SIGNATURE } from "../src/release-files";
+import { binaryName, CHECKSUMS, MANIFEST, SIGNATURE } from "../src/cli/release-files";
 import { ROOT, TestServer, waitFor } from "./harness";
 import { HOST_PLATFORM, olderBinary, serveRelease, type ServeOptions, sourceBuiltNewer, testRelease, type TestRelease, testTls } from "./release-rig";
 

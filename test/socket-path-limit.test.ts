@@ -11,7 +11,7 @@ import { paneSocketPath, sharedPaneSocketPath, socketDir, socketPath } from "../
 import { SharedPaneSocket } from "../src/server/pane-socket-shared";
 import { PaneSockets } from "../src/server/pane-sockets";
 import { controlPath } from "../src/remote/ssh";
-import { checkSocketPath, SOCKET_PATH_MAX, SocketPathTooLong, socketPathProblem } from "../src/socket-check";
+import { checkSocketPath, SOCKET_PATH_MAX, SocketPathTooLong, socketPathProblem } from "../src/platform/socket-check";
 import { shimDir } from "../src/tmux-shim/state";
 import { TestServer } from "./harness";
 

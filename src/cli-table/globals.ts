@@ -1,5 +1,5 @@
 // ws's global flags as people see them: the one list that --help, `ws help`, the man page and the
-// shell completions read (the parser itself is src/global-flags.ts). Each names the values its
+// shell completions read (the parser itself is src/cli/global-flags.ts). Each names the values its
 // argument takes, as a command's flags do (src/cli-table/value-kind.ts).
 
 export interface GlobalFlag {

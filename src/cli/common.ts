@@ -6,7 +6,7 @@ import { serverName } from "../client/connect";
 import { request, NoAnswer, NoServer, REPLY_TIMEOUT_MS, type ReplyObject } from "../client/request";
 import type { KeptConnection } from "../client/kept-connection";
 import { socketPath } from "../paths";
-import { type Globals, takeGlobals } from "../global-flags";
+import { type Globals, takeGlobals } from "./global-flags";
 import { safeJson, safeText } from "../safe-text";
 import { MAX_LINE, VERSION } from "../protocol/version";
 import { EXIT_TIMEOUT, exitFor } from "./exit-status";

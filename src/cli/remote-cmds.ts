@@ -2,7 +2,7 @@
 // ws remote install HOST (copy this binary to HOST's ~/.local/bin/ws).
 import { BUILD, WS_VERSION } from "../build-info";
 import type { Socket } from "bun";
-import { clientSocketProblem, connectChecked } from "../socket-check";
+import { clientSocketProblem, connectChecked } from "../platform/socket-check";
 import { MIN_VERSION, VERSION } from "../protocol/version";
 import { CliError, globals, print, printResult, sock, takeGlobals } from "./common";
 import type { HandlerInput } from "./handlers";

@@ -7,7 +7,7 @@ import { CliError, globals } from "./common";
 import { safeJson, safeText } from "../safe-text";
 import type { Command } from "../cli-table/spec";
 import { bridgeConnector } from "../remote/bridge-socket";
-import { withoutHostFlags } from "../global-flags";
+import { withoutHostFlags } from "./global-flags";
 import { checkHost, openBridge, quietly, settledStderr } from "../remote/ssh";
 
 /** Handlers that work on the server machine's files or settings (sockets, saves, hooks, keymap): they

@@ -5,7 +5,7 @@
 // Claude Code hooks pass their JSON on stdin. Codex `notify` passes it as the last argument and
 // names the event in its `type`; anything after `--` is the user's own notify command, run too.
 
-import { clientLibc } from "../libc";
+import { clientLibc } from "../platform/client-libc";
 import { requestLine } from "../client/request";
 import { safeText } from "../safe-text";
 

@@ -1,7 +1,7 @@
 // ws run: the command's output on stdout and its exit status as ws's own, as if it ran here; ws
 // popup --wait likewise.
 import { printError, send, show } from "./common";
-import { popupStatus } from "../popup-status";
+import { popupStatus } from "../tmux-shim/popup-status";
 import type { HandlerInput } from "./handlers";
 
 export async function run({ fields }: HandlerInput): Promise<void> {

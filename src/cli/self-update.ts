@@ -23,11 +23,12 @@ import {
   RELEASE_PLATFORMS,
   SIGNATURE,
   verifySignature,
-} from "../release-files";
+} from "./release-files";
 import { safeText } from "../safe-text";
-import { probeSocket } from "../socket-files";
+import { probeSocket } from "../server/socket-files";
 import { CliError, print } from "./common";
 import type { HandlerInput } from "./handlers";
+import { hostOs } from "../platform/os";
 
 const SMALL_FILE_TIMEOUT_MS = 30_000;
 const BINARY_TIMEOUT_MS = 10 * 60_000;
@@ -192,7 +193,7 @@ export async function selfUpdate({ fields }: HandlerInput): Promise<void> {
   if (BUILD === "dev") throw new CliError("this ws runs from source, not a compiled binary: update the checkout and run ./install.sh");
   if (!RELEASED && fields.force !== true)
     throw new CliError("this ws was built from source (bun run build), not released: update the checkout and run ./install.sh, or give --force to replace it with a release's binary");
-  const platform = `${process.platform}-${process.arch}`;
+  const platform = `${hostOs}-${process.arch}`;
   if (!(RELEASE_PLATFORMS as readonly string[]).includes(platform)) throw new CliError(`no ws release for ${platform}`);
   const base = releaseBase(to, from);
   const refused = urlProblem(`${base}/`);

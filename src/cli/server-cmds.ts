@@ -3,9 +3,9 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, sta
 import { INFO_MAX, readRegular, readTextFile } from "../safe-file";
 import { join } from "node:path";
 import { BUILD } from "../build-info";
-import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../socket-check";
+import { clientSocketProblem, socketDirProblem, socketPathProblem } from "../platform/socket-check";
 import { socketDir } from "../paths";
-import { probeSocket, removeIfPresent } from "../socket-files";
+import { probeSocket, removeIfPresent } from "../server/socket-files";
 import { NoAnswer, request } from "../client/request";
 import { CliError, globals, print, printError, printResult, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";

@@ -2,7 +2,7 @@
 // `ws doctor` check for saves that could not be loaded. (ws session save is the plain message.)
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { probeSocket } from "../socket-files";
+import { probeSocket } from "../server/socket-files";
 import { decode, decodeHeader, SaveProblem } from "../features/persistence/format";
 import { listAside, readSaveBytes, removeAside, removeSave, savePath, serverName, stateDir } from "../features/persistence/store";
 import { readRegular } from "../safe-file";

@@ -3,7 +3,7 @@
 // connectClient, so requests, streams and attach work the same either way; the local path pays one
 // function call for it and loads nothing more.
 import type { Socket, SocketHandler } from "bun";
-import { connectChecked } from "../socket-check";
+import { connectChecked } from "../platform/socket-check";
 
 export type Connect = <T = undefined>(path: string, handler: SocketHandler<T>) => Promise<Socket<T>>;
 

@@ -4,7 +4,7 @@
 
 import { ConnectionFailure, connectClient, serverName } from "./connect";
 import { LineReader } from "../line-reader";
-import { UnsafeSocket } from "../socket-check";
+import { UnsafeSocket } from "../platform/socket-check";
 
 /** Nothing listens on the socket: the CLI turns this into advice to start a server. */
 export class NoServer extends Error {}

@@ -16,6 +16,7 @@ import { readTextFileIfAny } from "../safe-file";
 import { joinPath, parentDir, socketDir } from "../paths";
 import { wsDir } from "../xdg-dirs";
 import { parseKeysToml, readKeysToml } from "../keys-toml";
+import { hostOs } from "../platform/os";
 
 export type { BoxPlan } from "../platform/box-bwrap";
 
@@ -177,12 +178,12 @@ export interface BoxTool {
 }
 
 export function boxTool(env: Env): BoxTool {
-  if (process.platform === "darwin") {
+  if (hostOs === "darwin") {
     const path = "/usr/bin/sandbox-exec";
     if (!existsSync(path)) throw new WsError("can't box this pane: /usr/bin/sandbox-exec is missing (it comes with macOS)", "box_unavailable", { command: "ws doctor" });
     return { kind: "seatbelt", path };
   }
-  if (process.platform !== "linux") throw new WsError(`can't box this pane: ws has no sandbox for ${process.platform}`, "box_unavailable", { command: "ws doctor" });
+  if (hostOs !== "linux") throw new WsError(`can't box this pane: ws has no sandbox for ${hostOs}`, "box_unavailable", { command: "ws doctor" });
   const path = env.WS_BWRAP || Bun.which("bwrap", { PATH: env.PATH ?? "" }) || "/usr/bin/bwrap";
   if (working.has(path)) return { kind: "bwrap", path };
   if (!existsSync(path))

@@ -12,6 +12,7 @@
 import { fileLimits, openFileCount } from "../platform";
 import type { Limits } from "../platform/sys";
 import { WsError } from "../protocol/errors";
+import { hostOs } from "../platform/os";
 
 /** Bun watches each child on Linux through a pidfd of its own (one descriptor a pane, for the
  * pane's life) unless told to reap them all on one thread; it reads that flag only beside the
@@ -20,7 +21,7 @@ export const ONE_REAPER_ENV = { BUN_FEATURE_FLAG_FORCE_WAITER_THREAD: "1", BUN_G
 
 /** Whether Bun in this process holds a pidfd for each child it runs. */
 function pidfdPerChild(env: Record<string, string | undefined> = process.env): boolean {
-  return process.platform === "linux" && !env.BUN_FEATURE_FLAG_FORCE_WAITER_THREAD;
+  return hostOs === "linux" && !env.BUN_FEATURE_FLAG_FORCE_WAITER_THREAD;
 }
 
 /** Descriptors one pane holds: its PTY master, a pidfd where Bun keeps one, its own socket where it has one. */

@@ -5,9 +5,10 @@
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
 import { log } from "../log";
+import { hostOs } from "../platform/os";
 
 /** termios c_iflag IXON: 0o2000 on Linux, 0x200 on macOS. */
-const IXON = process.platform === "darwin" ? 0x200 : 0o2000;
+const IXON = hostOs === "darwin" ? 0x200 : 0o2000;
 const XOFF = "\x13";
 const XON = "\x11";
 /** How long a program's exit waits for the PTY's EOF (a background child may hold it open). */

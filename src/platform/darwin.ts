@@ -3,10 +3,11 @@
 // call checks what it got (the answer names the pid asked about) and returns undefined when the
 // library won't load or the answer doesn't fit, and the portable path then asks ps/lsof instead.
 import { FFIType, ptr } from "bun:ffi";
-import { LIBSYSTEM, lazyLibrary } from "./ffi-library";
+import { lazyLibrary } from "./ffi-library";
+import { hostOs, LIBSYSTEM } from "./os";
 
 const { i32, u64 } = FFIType;
-const libproc = lazyLibrary(process.platform === "darwin" ? LIBSYSTEM : undefined, {
+const libproc = lazyLibrary(hostOs === "darwin" ? LIBSYSTEM : undefined, {
   proc_pidinfo: { args: [i32, i32, u64, FFIType.ptr, i32], returns: i32 },
 } as const);
 

@@ -2,9 +2,10 @@
 // so that a boxed program typed in a shell is that shell's job itself (Ctrl-C, Ctrl-Z and `fg`
 // reach it), with no ws process left waiting in between. Bun has no exec of its own.
 import { FFIType, ptr } from "bun:ffi";
-import { LIBSYSTEM, lazyLibrary } from "./ffi-library";
+import { lazyLibrary } from "./ffi-library";
+import { C_LIBRARY } from "./os";
 
-const libc = lazyLibrary(process.platform === "linux" ? "libc.so.6" : process.platform === "darwin" ? LIBSYSTEM : undefined, {
+const libc = lazyLibrary(C_LIBRARY, {
   execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
 });
 

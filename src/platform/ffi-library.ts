@@ -1,9 +1,8 @@
 // A C library's functions through bun:ffi, opened on first use and then kept: each symbol is
-// compiled into a trampoline when opened, so a process that never asks pays nothing.
+// compiled into a trampoline when opened, so a process that never asks pays nothing. The one FFI
+// style of the server's calls; the files are named once, in os.ts. (client-libc.ts, on the path of
+// every CLI call, uses Bun.FFI underneath it: bun:ffi's wrappers cost a call ~0.8 ms to load.)
 import { dlopen, type FFIFunction } from "bun:ffi";
-
-/** macOS's C library (libc and libproc both). */
-export const LIBSYSTEM = "/usr/lib/libSystem.B.dylib";
 
 export type Symbols<S extends Record<string, FFIFunction>> = ReturnType<typeof dlopen<S>>["symbols"];
 

@@ -4,6 +4,7 @@
 // are not available, and panes then get Bun's own PTY (src/model/pty.ts).
 import { FFIType, read } from "bun:ffi";
 import { lazyLibrary, type Symbols } from "./ffi-library";
+import { GLIBC } from "./os";
 
 const { i32, i64, u64, ptr } = FFIType;
 const SYMBOLS = {
@@ -24,7 +25,7 @@ const SYMBOLS = {
 export type Libc = Symbols<typeof SYMBOLS>;
 
 /** glibc on Linux only: the constants below are Linux's. */
-export const libc = lazyLibrary(process.platform === "linux" ? "libc.so.6" : undefined, SYMBOLS);
+export const libc = lazyLibrary(GLIBC, SYMBOLS);
 
 // Linux values (asm-generic, x86_64 and aarch64 alike).
 const O_RDWR = 0o2;

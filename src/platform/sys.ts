@@ -3,10 +3,11 @@
 // libc.so.6 on Linux, libSystem on macOS); where that fails (musl, an unknown system) every answer
 // is undefined and callers treat it as unknown.
 import { FFIType, ptr } from "bun:ffi";
-import { LIBSYSTEM, lazyLibrary } from "./ffi-library";
+import { lazyLibrary } from "./ffi-library";
+import { C_LIBRARY } from "./os";
 
 const { i32 } = FFIType;
-const sys = lazyLibrary(process.platform === "darwin" ? LIBSYSTEM : process.platform === "linux" ? "libc.so.6" : undefined, {
+const sys = lazyLibrary(C_LIBRARY, {
   getsockopt: { args: [i32, i32, i32, FFIType.ptr, FFIType.ptr], returns: i32 },
   getsid: { args: [i32], returns: i32 },
   getrlimit: { args: [i32, FFIType.ptr], returns: i32 },

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { BUILD } from "../build-info";
 import { ConnectionFailure } from "../client/connect";
 import { NoServer } from "../client/stream";
-import { checkSocketPath, socketDirProblem, socketPathProblem } from "../socket-check";
+import { checkSocketPath, socketDirProblem, socketPathProblem } from "../platform/socket-check";
 import { joinPath, sanitizeName, socketDir } from "../paths";
 import { MIN_VERSION, VERSION } from "../protocol/version";
 

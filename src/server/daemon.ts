@@ -4,8 +4,8 @@ import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { keepLogSmall, log } from "../log";
 import type { HandlerContext } from "../commands/types";
-import { ensureSocketDir, probeSocket, removeIfPresent } from "../socket-files";
-import { checkSocketPath } from "../socket-check";
+import { ensureSocketDir, probeSocket, removeIfPresent } from "./socket-files";
+import { checkSocketPath } from "../platform/socket-check";
 import { serverLogPath } from "../xdg-dirs";
 import { BUILD, WS_VERSION } from "../build-info";
 import { createListener } from "./listener";
@@ -25,6 +25,7 @@ import { Control } from "../features/control";
 import { Services, type TmuxLineService } from "../features/services";
 import type { Connection } from "../protocol/connection";
 import { failAtStartForTests, installTestFaults, testFaultsWanted } from "./test-faults";
+import { hostOs } from "../platform/os";
 
 /** Errors nothing caught that are logged whole in one minute; past this they are only counted. */
 export const MAX_FAULT_LOGS = 20;
@@ -102,7 +103,7 @@ export class Daemon implements FeatureHost {
     const warn = (m: string) => this.log.warn(m);
     // Where the kernel names a peer and its environment (Linux), panes share one socket: one
     // descriptor for all, not one a pane (docs/limits.md).
-    this.paneSockets = process.platform === "linux" ? new SharedPaneSocket(opts.socketPath, warn, () => this.panePids()) : new PaneSockets(opts.socketPath, warn);
+    this.paneSockets = hostOs === "linux" ? new SharedPaneSocket(opts.socketPath, warn, () => this.panePids()) : new PaneSockets(opts.socketPath, warn);
     setPaneSocketsOwnFds(this.paneSockets instanceof PaneSockets);
     this.session = new Session({
       socketPath: opts.socketPath,

@@ -5,8 +5,8 @@
 // (pane-identity.ts), with that pane's grants; a peer in no pane is refused, never the person.
 import { chmodSync, rmdirSync } from "node:fs";
 import { paneSocketDir, sharedPaneSocketPath } from "../paths";
-import { socketPathProblem } from "../socket-check";
-import { ensureSocketDir, removeIfPresent } from "../socket-files";
+import { socketPathProblem } from "../platform/socket-check";
+import { ensureSocketDir, removeIfPresent } from "./socket-files";
 import type { Connection } from "../protocol/connection";
 import { PaneKeys, paneOfPeer } from "./pane-identity";
 import type { Listening, PaneSocketSet } from "./pane-sockets";

@@ -6,8 +6,8 @@
 // stops; a restore makes them again. One listening descriptor per pane (docs/limits.md).
 import { chmodSync, readdirSync, rmdirSync } from "node:fs";
 import { paneSocketDir, paneSocketPath } from "../paths";
-import { socketPathProblem } from "../socket-check";
-import { ensureSocketDir, removeIfPresent } from "../socket-files";
+import { socketPathProblem } from "../platform/socket-check";
+import { ensureSocketDir, removeIfPresent } from "./socket-files";
 import type { PaneOf } from "./listener";
 
 export interface Listening {

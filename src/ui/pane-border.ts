@@ -1,11 +1,11 @@
 // A pane's label row as tmux's `pane-border-status top` draws it, for a tab whose border status
 // was set through the tmux shim (Claude Code's agent teams set it, with a coloured, bold format
 // per teammate): the border line, and two cells in, the pane's pane-border-format expanded (tmux's
-// format language, src/tmux-format.ts) with its `#[…]` styles. ws's own label otherwise.
+// format language, src/ui/tmux-format.ts) with its `#[…]` styles. ws's own label otherwise.
 import { hostname } from "node:os";
 import type { Pane } from "../model/pane";
 import type { Tab } from "../model/workspace";
-import { expand } from "../tmux-format";
+import { expand } from "./tmux-format";
 import { BLINK, BOLD, DEFAULT_COLOR, DIM, INVERSE, INVISIBLE, ITALIC, OVERLINE, STRIKE, UNDERLINE, pal, rgb, type Grid, type Style } from "./grid";
 
 /** tmux 3.3's default pane-border-format. */

@@ -4,6 +4,7 @@
 // agent's permission request.
 import { peerPid, processState } from "../../platform";
 import { WsError } from "../../protocol/errors";
+import { hostOs } from "../../platform/os";
 
 /** Parents followed at most: far more than any real process tree is deep. */
 const MAX_DEPTH = 256;
@@ -52,7 +53,7 @@ interface Peer {
 export async function personRefusal(connection: unknown, panes: ReadonlyMap<number, { pid: number; exited: unknown }>, verb: string): Promise<WsError | undefined> {
   const pid = peerPid((connection as Peer | undefined)?.socket?.fd);
   const hint = { grant: "person" };
-  if (pid === undefined) return process.platform === "linux" ? new WsError(`refused: ${verb} is the person's, and the server could not tell which process sent it`, "forbidden", hint) : undefined;
+  if (pid === undefined) return hostOs === "linux" ? new WsError(`refused: ${verb} is the person's, and the server could not tell which process sent it`, "forbidden", hint) : undefined;
   const panePids = new Map([...panes].filter(([, pane]) => !pane.exited).map(([id, pane]) => [pane.pid, id]));
   const inside = await paneOfProcess(pid, panePids);
   if (inside === "unknown")

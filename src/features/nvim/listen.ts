@@ -1,7 +1,7 @@
 // Neovim panes ws can drive: ws starts Neovim with `--listen` on a private socket in its socket
 // directory (0700), and finds that socket again from the pane's own argv (so a saved and restored
 // pane keeps it). Pure string work: templates call nvimListenArgv when they start a pane.
-import { checkSocketPath, socketPathProblem } from "../../socket-check";
+import { checkSocketPath, socketPathProblem } from "../../platform/socket-check";
 
 const LISTEN = "--listen";
 

@@ -2,7 +2,7 @@
 // table entry (tmux's cmd_entry), and the small pieces several commands use (the world and its
 // formats, a new pane's argv, environment and directory, sizes, -P's print).
 import { ShimError, loadWorld, paneExtras, needsExtras, variables, type TPane, type World, type FormatContext } from "../world";
-import { expand, isTrue } from "../../tmux-format";
+import { expand, isTrue } from "../../ui/tmux-format";
 import { has, val, type Parsed } from "../getopt";
 import { resolvePane, type Here } from "../target";
 import type { ShimState } from "../state";

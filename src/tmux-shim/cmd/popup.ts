@@ -5,7 +5,7 @@
 import { call, ShimError, variables } from "../world";
 import { has, val } from "../getopt";
 import { resolvePane } from "../target";
-import { popupStatus } from "../../popup-status";
+import { popupStatus } from "../popup-status";
 import { entry, onInterface, format, formatPane, paneArgv, paneEnv, sizeArg, startDir, world, type Run } from "./helpers";
 
 const displayMessage: Run = async (ctx, p) => {

@@ -4,7 +4,7 @@
 // costs microseconds once glibc is at hand, and loads no node module.
 import type { Socket, SocketHandler } from "bun";
 import { lstatEntry } from "./lstat";
-import { parentDir } from "./paths";
+import { parentDir } from "../paths";
 
 /** A socket or socket directory that must not be used: someone else could see or spoof it. */
 export class UnsafeSocket extends Error {}

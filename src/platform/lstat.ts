@@ -1,6 +1,6 @@
 // lstat for the client's socket checks: glibc's own through Bun.FFI (libc.ts) where it can,
 // since node:fs costs every CLI call ~4 ms to load; node:fs elsewhere.
-import { clientLibc } from "./libc";
+import { clientLibc } from "./client-libc";
 
 export type EntryKind = "directory" | "socket" | "symlink" | "file" | "other";
 

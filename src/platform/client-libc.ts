@@ -4,6 +4,7 @@
 // compiles that module's JavaScript on each start), reading Bun.stdin ~3.5 ms. Through Bun.FFI these
 // symbols cost ~1 ms. `clientLibc()` is null elsewhere (macOS, musl, glibc before 2.33,
 // other architectures), and callers then use node:fs or Bun.stdin.
+import { GLIBC } from "./os";
 
 /** Where glibc's struct stat keeps st_mode and st_uid (both u32), and its size, by architecture. */
 const STAT_LAYOUT: Record<string, { size: number; mode: number; uid: number }> = {
@@ -53,7 +54,8 @@ export function clientLibc(): ClientLibc | null {
 
 function load(): ClientLibc | null {
   const layout = STAT_LAYOUT[process.arch];
-  if (process.platform !== "linux" || !layout) return null;
+  const glibc = GLIBC;
+  if (!glibc || !layout) return null;
   const ffi = (Bun as unknown as { FFI?: NativeFfi }).FFI;
   if (typeof ffi?.dlopen !== "function" || typeof ffi.ptr !== "function") return null;
   const { i32, i64, u64, ptr } = FFI_TYPE;
@@ -61,14 +63,14 @@ function load(): ClientLibc | null {
   // alone; a hook's stdin opens its three when it is read.
   let lstat: Fn;
   try {
-    lstat = ffi.dlopen("libc.so.6", { lstat: { args: [ptr, ptr], returns: i32 } }).symbols.lstat!;
+    lstat = ffi.dlopen(glibc, { lstat: { args: [ptr, ptr], returns: i32 } }).symbols.lstat!;
   } catch {
     return null; // not glibc, or a glibc without an exported lstat
   }
   let io: { poll: Fn; read: Fn; fstat: Fn; errno: () => number } | undefined;
   const stdinCalls = () => {
     if (io) return io;
-    const sym = ffi.dlopen("libc.so.6", {
+    const sym = ffi.dlopen(glibc, {
       poll: { args: [ptr, u64, i32], returns: i32 },
       read: { args: [i32, ptr, u64], returns: i64 },
       fstat: { args: [i32, ptr], returns: i32 },
@@ -77,7 +79,7 @@ function load(): ClientLibc | null {
     return (io = { poll: sym.poll!, read: sym.read!, fstat: sym.fstat!, errno: () => ffi.read.i32(sym.__errno_location!() as number, 0) });
   };
   // Only a character device on stdin (a terminal, or /dev/zero) pays for opening isatty.
-  const isatty = (fd: number) => ffi.dlopen("libc.so.6", { isatty: { args: [i32], returns: i32 } }).symbols.isatty!(fd) === 1;
+  const isatty = (fd: number) => ffi.dlopen(glibc, { isatty: { args: [i32], returns: i32 } }).symbols.isatty!(fd) === 1;
   const p = ffi.ptr;
   return {
     lstat(path) {

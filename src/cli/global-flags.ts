@@ -2,7 +2,7 @@
 // --all-hosts, --timeout MS, --local, --json. The CLI reads them (cli/common.ts takeGlobals); a
 // remote run drops the host flags from the same parse before handing the line to the far ws
 // (cli/remote.ts).
-import type { SocketChoice } from "./paths";
+import type { SocketChoice } from "../paths";
 
 export interface Globals extends SocketChoice {
   json: boolean;

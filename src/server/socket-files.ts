@@ -1,8 +1,8 @@
 // The socket files themselves: the server makes its private directory, and the server and the
 // CLI's start, kill and doctor commands probe a socket for a live server and remove stale ones.
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from "node:fs";
-import { UnsafeSocket, checkClientSocket, connectChecked, socketDirProblem } from "./socket-check";
-import { lstatEntry } from "./lstat";
+import { UnsafeSocket, checkClientSocket, connectChecked, socketDirProblem } from "../platform/socket-check";
+import { lstatEntry } from "../platform/lstat";
 
 /**
  * Make the socket directory (0700) or check an existing one: it must be a real directory owned by
