@@ -114,7 +114,7 @@ test("ws -L <Tab> offers the servers running here, by name", async () => {
 test("ws completion for a shell it has no script for says which shells it knows (usage, exit 2)", async () => {
   const r = await s.run(["completion", "tcsh"]);
   expect(r.code).toBe(2);
-  expect(r.stderr).toContain("ws completion has no script for tcsh: it knows bash, zsh and fish");
+  expect(r.stderr).toContain('SHELL for completion is one of bash, zsh, fish, got "tcsh"');
   expect(r.stdout).toBe("");
 });
 

@@ -48,7 +48,10 @@ test("a server named ws that is not ws mcp is left alone, and so is a file that 
   expect(r.stderr).toContain("not ws mcp");
   expect((await s.run(["mcp", "--grants", "admin"])).code).toBe(2);
   const unknown = await s.run(["mcp", "install", "cursor", "--file", file]);
-  expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown agent "cursor"')]);
+  expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('TARGET for mcp install is one of claude, codex, gemini, got "cursor"')]);
+  // Every local command's listed values are held to, ws hooks' as ws mcp's.
+  const hooks = await s.run(["hooks", "install", "cursor", "--file", file]);
+  expect([hooks.code, hooks.stderr]).toEqual([2, expect.stringContaining('TARGET for hooks install is one of claude, codex, got "cursor"')]);
   expect(readFileSync(file, "utf8")).toBe(theirs);
   writeFileSync(file, "{ nope");
   expect((await s.run(["mcp", "install", "gemini", "--file", file])).stderr).toContain("not valid JSON");

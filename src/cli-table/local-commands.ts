@@ -1,5 +1,6 @@
 // The CLI's commands that are not one message each (start, doctor, hooks, …), declared in the same
 // shape as the registry's (spec.ts); their handlers (src/cli/handlers.ts) load only when they run.
+import { GRANT_LEVELS } from "../protocol/grants";
 import type { Command, Param } from "./spec";
 
 const flag = (name: string, type: Param["type"], description: string, field = name.replace(/-/g, "_")): Param => ({ field, flag: name, type, description });
@@ -93,7 +94,7 @@ export const LOCAL_COMMANDS: Command[] = [
   {
     path: "mcp",
     summary: "Serve ws to an agent as MCP tools over stdio (what `ws mcp install` has the agent run); each call acts with this pane's grants, never more",
-    params: [{ ...flag("grants", "string", "Act with at most these grants (report, self, workspace, control), below the pane's own"), accepted: ["report", "self", "workspace", "control"] }],
+    params: [{ ...flag("grants", "string", "Act with at most these grants (report, self, workspace, control), below the pane's own"), accepted: GRANT_LEVELS }],
     run: "mcp",
   },
   ...(["install", "uninstall"] as const).map(

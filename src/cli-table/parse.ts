@@ -91,6 +91,7 @@ function convert(cmd: Command, p: Param, raw: string, name: string): unknown {
       if (raw !== "true" && raw !== "false") throw new UsageError(`${name} for ${cmd.path} is true or false, got "${raw}"`);
       return raw === "true";
     default:
+      if (p.accepted && !p.accepted.includes(raw)) throw new UsageError(`${name} for ${cmd.path} is one of ${p.accepted.join(", ")}, got "${raw}"`);
       return raw;
   }
 }

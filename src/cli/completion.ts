@@ -296,9 +296,8 @@ export async function completion({ fields }: HandlerInput): Promise<void> {
     return;
   }
   if (fields.install !== undefined) return installScripts(String(fields.install));
+  // One of SHELLS or none: the table's `accepted` (src/cli-table/parse.ts) refused any other.
   const shell = fields.shell;
-  if (shell !== undefined && !(SHELLS as readonly string[]).includes(String(shell)))
-    throw new CliError(`ws completion has no script for ${String(shell)}: it knows ${SHELLS.slice(0, -1).join(", ")} and ${SHELLS.at(-1)} (ws completion bash > ~/.local/share/bash-completion/completions/ws)`, 2, "usage");
   // The table --help reads (a macro: made when ws is built; this module is loaded only here).
   const table = Object.values(commandJsonByPath()).map((json) => JSON.parse(json) as Command);
   if (shell === "bash") return print(bashScript(table).trimEnd());
