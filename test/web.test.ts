@@ -171,6 +171,26 @@ describe("ws web", () => {
     expect(cspViolations).toEqual([]);
   });
 
+  test("the mouse focuses a pane it clicks, and a detach ends the page's attach until Enter", async () => {
+    const second = Number((await s.ok(["split", "1"])).trim().match(/\d+/)![0]);
+    const focused = async () => ((await s.request<{ panes: { pane: number; focused: boolean }[] }>({ v: 6, type: "pane_list" })).panes.find((p) => p.focused) ?? { pane: -1 }).pane;
+    if ((await focused()) === second) await s.ok(["pane", "focus", "1"]);
+    await waitFor("pane 1 focused", async () => (await focused()) === 1);
+    // The new pane holds the bottom-right quarter whichever way it split.
+    const box = (await page.locator("#terminal").boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.75, box.y + box.height * 0.75);
+    await waitFor(`a click to focus pane ${second}`, async () => (await focused()) === second);
+
+    const web = (await clients()).find((c) => (c as Client & { term?: string }).term === "xterm-256color") as (Client & { id: number }) | undefined;
+    expect(web).toBeDefined();
+    await s.ok(["client", "detach", String(web!.id)]);
+    await page.waitForFunction(() => document.body.dataset.attached === "false");
+    expect(await page.locator("#status").textContent()).toMatch(/detached/);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.body.dataset.attached === "true");
+    await waitFor("the page attached again", async () => (await clients()).some((c) => (c as Client & { term?: string }).term === "xterm-256color"));
+  });
+
   test("ws web tokens lists the session and revokes it: the cookie stops working and the attach ends", async () => {
     const listed = JSON.parse(await s.ok(["--json", "web", "tokens"])) as { sessions: { id: string; agent: string }[] };
     expect(listed.sessions.length).toBe(1);
@@ -190,4 +210,40 @@ describe("ws web", () => {
     expect(statuses).toContain(429);
     expect(statuses.slice(statuses.indexOf(429))).toEqual(statuses.slice(statuses.indexOf(429)).map(() => 429));
   });
+});
+
+describe("ws web's addresses", () => {
+  test("an address other than loopback is refused without TLS, and served with it: https, a Secure __Host- cookie", async () => {
+    const t = new TestServer();
+    try {
+      const plain = await t.run(["web", "--listen", "0.0.0.0:0"]);
+      expect(plain.code).toBe(2);
+      expect(plain.stderr).toMatch(/without TLS.*--tls-cert/);
+      const key = join(t.root, "key.pem");
+      const cert = join(t.root, "cert.pem");
+      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"], { stderr: "pipe" });
+      expect(made.exitCode).toBe(0);
+      await t.start();
+      const tls = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key], { env: t.env, cwd: t.root, stdout: "pipe", stderr: "pipe" });
+      try {
+        const reader = (tls.stdout as ReadableStream<Uint8Array>).getReader();
+        let out = "";
+        await waitFor("the https login URL", async () => {
+          const { value, done } = await reader.read();
+          if (value) out += new TextDecoder().decode(value);
+          if (done) throw new Error(`ws web exited: ${out}`);
+          return /https:\/\/\S+\/login\?token=\S+/.test(out);
+        });
+        const url = /(https:\/\/\S+\/login\?token=\S+)/.exec(out)![1]!;
+        const r = await fetch(url, { redirect: "manual", tls: { rejectUnauthorized: false } } as RequestInit);
+        expect(r.status).toBe(303);
+        expect(r.headers.get("set-cookie")).toMatch(/^__Host-ws_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
+      } finally {
+        tls.kill();
+        await tls.exited;
+      }
+    } finally {
+      await t.stop();
+    }
+  }, 30_000);
 });
