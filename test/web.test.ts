@@ -135,6 +135,10 @@ describe("ws web", () => {
     expect(await tryAttach({ Cookie: cookie, Origin: "http://evil.example" })).toBe(false);
     expect(await tryAttach({ Cookie: cookie })).toBe(false);
     expect(await tryAttach({ Cookie: cookie, Origin: base })).toBe(true);
+    // A DNS-rebinding page reaches this port under its own name: refused on loopback.
+    const port = new URL(base).port;
+    const rebound = await fetch(`${base}/api/state`, { headers: { Cookie: cookie, Host: `evil.example:${port}` } });
+    expect(rebound.status).toBe(421);
     const r = await fetch(`${base}/api/approval`, { method: "POST", headers: { Cookie: cookie, Origin: "http://evil.example", "content-type": "application/json" }, body: JSON.stringify({ approval: 1, behavior: "allow" }) });
     expect(r.status).toBe(403);
   });
