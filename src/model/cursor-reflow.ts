@@ -4,6 +4,7 @@
 // narrower width, so the next character would land in the middle of the line: the cursor is put
 // back at the same place in the line's text.
 import type { Terminal } from "@xterm/headless";
+import { coreOf } from "./xterm-internals";
 
 /** xterm's active buffer: the cursor as it keeps it (y counted from the screen's top row). */
 interface CursorParts {
@@ -13,7 +14,7 @@ interface CursorParts {
 }
 
 function buffer(term: Terminal): CursorParts | undefined {
-  const b = (term as unknown as { _core?: { buffer?: Partial<CursorParts> } })._core?.buffer;
+  const b = coreOf(term)?.buffer;
   return b && typeof b.x === "number" && typeof b.y === "number" && typeof b.ybase === "number" ? (b as CursorParts) : undefined;
 }
 

@@ -4,8 +4,7 @@
 // is known, every row counts as changed.
 
 import type { Terminal } from "@xterm/headless";
-
-type RangeEvent = (listener: (e: { start: number; end: number } | undefined) => void) => { dispose(): void };
+import { coreOf } from "./xterm-internals";
 
 /** Changed rows, start..end inclusive (start > end: none); every row until something is known. */
 export class RowRange {
@@ -37,7 +36,7 @@ export class DirtyRows extends RowRange {
 
   constructor(term: Terminal) {
     super();
-    const core = (term as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: RangeEvent; onRequestReset?: RangeEvent } } })._core;
+    const core = coreOf(term);
     const input = core?._inputHandler;
     this.precise = typeof input?.onRequestRefreshRows === "function";
     if (input?.onRequestRefreshRows) this.subscriptions.push(input.onRequestRefreshRows((e) => (e ? this.mark(e.start, e.end) : this.markAll())));

@@ -3,6 +3,7 @@
 // waits more than it parses. xterm's own parse step (what that timer calls) parses at once, and
 // lets ws time its slices itself (src/model/parse-slices.ts).
 import type { Terminal } from "@xterm/headless";
+import { coreOf } from "./xterm-internals";
 
 /** Parses `bytes` into the terminal; a Promise when the parse must wait (then parse nothing more
  * into this terminal until it settles: the parser holds its place in `bytes`). */
@@ -12,7 +13,7 @@ type AsyncParse = (data: Uint8Array, promiseResult?: boolean) => void | boolean 
 
 /** xterm's internal InputHandler.parse, or null when this xterm has none (an upgrade renamed it). */
 export function syncParse(term: Terminal): AsyncParse | null {
-  const ih = (term as unknown as { _core?: { _inputHandler?: { parse?: unknown } } })._core?._inputHandler;
+  const ih = coreOf(term)?._inputHandler;
   return ih && typeof ih.parse === "function" ? (ih.parse as AsyncParse).bind(ih) : null;
 }
 
@@ -22,7 +23,7 @@ export function emulatorInput(term: Terminal): EmulatorInput {
   const parse = syncParse(term);
   if (!parse) {
     // xterm's write buffer parses at once (no timer) after user input: say so before each write.
-    const wb = (term as unknown as { _core?: { _writeBuffer?: { _didUserInput?: boolean } } })._core?._writeBuffer;
+    const wb = coreOf(term)?._writeBuffer;
     return (bytes) =>
       new Promise((resolve) => {
         if (wb && "_didUserInput" in wb) wb._didUserInput = true;

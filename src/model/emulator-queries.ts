@@ -8,6 +8,7 @@ import { WS_VERSION } from "../build-info";
 import type { ExtraModes } from "./emulator-modes";
 import { terminalColours } from "./terminal-colours";
 import { normaliseColour } from "../protocol/terminal-report";
+import { coreOf } from "./xterm-internals";
 
 type Params = (number | number[])[];
 const first = (p: Params, dflt = 0): number => {
@@ -94,11 +95,6 @@ function answerColours(term: Terminal, reply: (s: string) => void): void {
   });
 }
 
-interface ClearParts {
-  setScrollRegion(p: { params: number[]; length: number }): boolean;
-  eraseInDisplay(p: { params: number[]; length: number }): boolean;
-}
-
 /**
  * DECCOLM (CSI ? 3 h / l) switches a VT100 between 80 and 132 columns, and the switch clears the
  * screen, resets the margins and homes the cursor. The pane's size is ws's to set, so the width
@@ -106,7 +102,7 @@ interface ClearParts {
  * page before.
  */
 function trackDeccolm(term: Terminal): void {
-  const ih = (term as unknown as { _core?: { _inputHandler?: Partial<ClearParts> } })._core?._inputHandler;
+  const ih = coreOf(term)?._inputHandler;
   if (typeof ih?.setScrollRegion !== "function" || typeof ih.eraseInDisplay !== "function") return;
   const clear = (p: Params) => {
     if (p.some((v) => (typeof v === "number" ? v : v[0]) === 3)) {
@@ -129,8 +125,7 @@ let arrowsAdded = false;
 function addDecGraphicsArrows(term: Terminal): void {
   if (arrowsAdded) return;
   arrowsAdded = true;
-  type Charsets = { _charsets?: unknown[]; setgCharset?: (g: number, c: unknown) => void };
-  const core = (term as unknown as { _core?: { _charsetService?: Charsets; _inputHandler?: { selectCharset?: (s: string) => boolean } } })._core;
+  const core = coreOf(term);
   const cs = core?._charsetService;
   const ih = core?._inputHandler;
   if (!Array.isArray(cs?._charsets) || typeof cs.setgCharset !== "function" || typeof ih?.selectCharset !== "function") return;

@@ -2,6 +2,7 @@
 // draw it (xterm.js logs it as unknown and the cell would lose the attribute on its way to the
 // user's terminal).
 import type { Terminal } from "@xterm/headless";
+import { coreOf } from "./xterm-internals";
 
 /** xterm.js's blink bit in a cell's foreground word (FgFlags.BLINK). */
 const FG_BLINK = 1 << 29;
@@ -23,20 +24,12 @@ function lastBlinkAndReset(p: Params): { blink: number; reset: number } {
   return { blink, reset };
 }
 
-interface SgrParams {
-  toArray(): Params;
-}
-interface SgrHandler {
-  _curAttrData?: { fg: number };
-  charAttributes?: (p: SgrParams) => boolean;
-}
-
 /** Map SGR 6 to blink on `term`'s pen, after xterm's own SGR handling has run. */
 export function rapidBlinkAsBlink(term: Terminal): void {
-  const ih = (term as unknown as { _core?: { _inputHandler?: SgrHandler } })._core?._inputHandler;
+  const ih = coreOf(term)?._inputHandler;
   const own = ih?.charAttributes;
   if (!ih || typeof own !== "function" || typeof ih._curAttrData?.fg !== "number") return;
-  ih.charAttributes = (p: SgrParams) => {
+  ih.charAttributes = (p) => {
     const done = own.call(ih, p);
     const { blink, reset } = lastBlinkAndReset(p.toArray());
     // Only a later 0 or 25 would have cleared it: then the sequence's own order says no blink.

@@ -11,6 +11,7 @@ import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
 import { cellWidth } from "./char-width";
 import { UNICODE_VERSION } from "./unicode-widths.generated";
+import { coreOf } from "./xterm-internals";
 
 /** The width tables ws asks for, best first. */
 export const UNICODE_VERSIONS = [`${UNICODE_VERSION}-ws`, "15-graphemes", "11"] as const;
@@ -51,22 +52,15 @@ function wsProvider(clusters: IUnicodeVersionProvider): IUnicodeVersionProvider 
 
 let provider: IUnicodeVersionProvider | undefined;
 
-/** The parts of xterm's input handler the print below reads (internal: checked before use). */
-interface PrintParts {
-  print(data: Uint32Array, start: number, end: number): void;
-  _parser?: { precedingJoinState?: number };
-  _activeBuffer?: { x?: number };
-}
-
 /**
  * A character that takes no cell, first on its row, has no cell to ride on: it is dropped, as in
  * wcwidth's terminals (tmux), where xterm would give it a cell of width 0 and move the cursor.
  */
 function dropZeroWidthAtRowStart(term: Terminal): void {
-  const ih = (term as unknown as { _core?: { _inputHandler?: PrintParts } })._core?._inputHandler;
+  const ih = coreOf(term)?._inputHandler;
   if (typeof ih?.print !== "function" || typeof ih._parser?.precedingJoinState !== "number" || typeof ih._activeBuffer?.x !== "number") return;
   const print = ih.print;
-  ih.print = function (this: PrintParts, data, start, end) {
+  ih.print = function (this: unknown, data, start, end) {
     if (ih._parser!.precedingJoinState === 0 && ih._activeBuffer!.x === 0 && term.unicode.activeVersion === UNICODE_VERSIONS[0])
       while (start < end && data[start]! >= 0x300 && cellWidth(data[start]!) === 0) start++;
     if (start < end) print.call(this, data, start, end);

@@ -4,38 +4,14 @@
 // now and then (history-view.ts: when the parse pauses, and before any read) the rows above a
 // short margin leave for the store. Most rows of a flood scroll past the limit before that
 // happens and are never encoded at all.
-// Internal API: xterm's Buffer (lines, ybase, ydisp) and CircularList (get, trimStart, and the
+// Internal API (xterm-internals.ts): xterm's Buffer (lines, ybase, ydisp) and CircularList (get, trimStart, and the
 // _array/_startIndex slots trimStart leaves holding the rows it dropped).
 import type { Terminal } from "@xterm/headless";
+import { normalBuffer, type RawList } from "./xterm-internals";
 
-interface List {
-  length: number;
-  maxLength: number;
-  get(i: number): unknown;
-  trimStart(count: number): void;
-  _array?: unknown[];
-  _startIndex?: number;
-}
-
-interface NormalBuffer {
-  lines: List;
-  ybase: number;
-  ydisp: number;
-}
-
-interface Core {
-  buffers?: { normal?: NormalBuffer };
-}
-
-function normalBuffer(term: Terminal): NormalBuffer | undefined {
-  const b = (term as unknown as { _core?: Core })._core?.buffers?.normal;
-  const l = b?.lines;
-  const ok = l && typeof l.get === "function" && typeof l.trimStart === "function" && typeof b.ybase === "number" && typeof b.ydisp === "number";
-  return ok ? b : undefined;
-}
 
 /** The normal buffer's row list (a new one after a reset), when xterm's internals look as expected. */
-export function normalLines(term: Terminal): List | undefined {
+export function normalLines(term: Terminal): RawList | undefined {
   return normalBuffer(term)?.lines;
 }
 

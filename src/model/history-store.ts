@@ -7,9 +7,10 @@
 // row reads these exactly as it reads xterm's own.
 // One piece: encoding a row, re-wrapping a line and making rows back all read the same packed
 // layout of xterm's cell words below; apart, each would restate it.
-// Internal API: xterm's BufferLine words (content = codepoint | combined flag | width << 22, fg,
-// bg with the "has extended attributes" flag) and its row and cell classes.
+// Internal API (xterm-internals.ts): xterm's BufferLine words (content = codepoint | combined flag
+// | width << 22, fg, bg with the "has extended attributes" flag) and its row and cell classes.
 import type { IBufferLine, Terminal } from "@xterm/headless";
+import { rawCell, rawLineOf, type RawCell, type RawLine } from "./xterm-internals";
 
 /** xterm's cell words (common/buffer/Constants.ts). */
 const CODEPOINT_MASK = 0x1fffff;
@@ -22,22 +23,6 @@ const EMPTY = "\0";
 /** Words per style run: first cell, fg, bg, extended attributes, hyperlink id. */
 const RUN = 5;
 
-/** The parts of xterm's BufferLine read here. */
-interface RawLine {
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  _extendedAttrs: Record<number, { _ext: number; _urlId: number } | undefined>;
-  length: number;
-  isWrapped: boolean;
-  setCell(x: number, cell: unknown): void;
-}
-interface RawCell {
-  content: number;
-  fg: number;
-  bg: number;
-  combinedData: string;
-  extended: { _ext: number; _urlId: number };
-}
 type LineClass = new (cols: number, fill?: unknown, isWrapped?: boolean) => RawLine;
 type ViewClass = new (line: RawLine) => IBufferLine;
 type ExtClass = new (ext?: number, urlId?: number) => { _ext: number; _urlId: number };
@@ -263,7 +248,7 @@ export class HistoryStore {
   /** Take one row leaving xterm's buffer (the oldest): a continuation joins the line before.
    * Returns where the row starts in the store (for marks that were on it). */
   append(line: IBufferLine | RawLine): HistoryPos | undefined {
-    const raw = rawOf(line);
+    const raw = rawLineOf(line);
     if (!raw) return undefined;
     const cols = raw.length;
     const d = raw._data;
@@ -511,12 +496,6 @@ function contentCells(s: Stored): number {
   return k;
 }
 
-function rawOf(line: IBufferLine | RawLine): RawLine | undefined {
-  const l = line as unknown as { _line?: RawLine } & Partial<RawLine>;
-  const raw = l._data instanceof Uint32Array ? (l as RawLine) : l._line;
-  return raw && raw._data instanceof Uint32Array ? raw : undefined;
-}
-
 interface Classes {
   Line: LineClass;
   View: ViewClass;
@@ -530,8 +509,8 @@ function classesOf(term: Terminal): Classes {
   if (classes) return classes;
   const buf = term.buffer.normal;
   const view = buf.getLine(0);
-  const raw = view && rawOf(view);
-  const cell = buf.getNullCell() as unknown as RawCell;
+  const raw = view && rawLineOf(view);
+  const cell = rawCell(buf.getNullCell());
   if (!view || !raw || !cell.extended) throw new Error("xterm's internals changed: the history store can't make rows");
   classes = {
     Line: raw.constructor as LineClass,

@@ -5,16 +5,10 @@ import type { Terminal, IBufferCell } from "@xterm/headless";
 import { charClass } from "../safe-text";
 import { activeRows } from "./history-view";
 import { type CellSink, BOLD, DIM, ITALIC, UNDERLINE, BLINK, INVERSE, INVISIBLE, STRIKE, OVERLINE, PALETTE, RGB, UL_SHIFT } from "./cells";
+import { cellInternals, coreOf } from "./xterm-internals";
 
 let scratch: IBufferCell | undefined;
 
-/** The parts of xterm's cell (CellData) the public API leaves out: the underline's style and
- * colour and the hyperlink live in its extended attributes. */
-interface CellInternals {
-  fg: number;
-  bg: number;
-  extended?: { _ext?: number; _urlId?: number };
-}
 /** xterm's flags: fg's underline bit, bg's "has extended attributes" bit. */
 const FG_UNDERLINE = 0x10000000;
 const BG_HAS_EXTENDED = 0x10000000;
@@ -22,7 +16,7 @@ const BG_HAS_EXTENDED = 0x10000000;
 /** The underline's style (0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed). Not
  * isUnderline(): xterm calls every hyperlink's cells underlined, which the program did not ask for. */
 export function underlineStyle(cell: IBufferCell): number {
-  const c = cell as unknown as CellInternals;
+  const c = cellInternals(cell);
   if (typeof c.fg !== "number") return cell.isUnderline() ? 1 : 0;
   if (!(c.fg & FG_UNDERLINE)) return 0;
   if (!(c.bg & BG_HAS_EXTENDED)) return 1;
@@ -31,7 +25,7 @@ export function underlineStyle(cell: IBufferCell): number {
 
 /** The underline colour (SGR 58) in ws's colour form; 0 for the text's own. */
 export function underlineColor(cell: IBufferCell): number {
-  const c = cell as unknown as CellInternals;
+  const c = cellInternals(cell);
   if (typeof c.bg !== "number" || !(c.bg & BG_HAS_EXTENDED)) return 0;
   const ext = c.extended?._ext ?? 0;
   const mode = (ext >>> 24) & 3;
@@ -71,8 +65,6 @@ export function readPen(cell: IBufferCell, pen: Pen): Pen {
 
 const pen: Pen = { fg: 0, bg: 0, attrs: 0, ul: 0 };
 
-type LinkService = { getLinkData(id: number): { id?: string; uri: string } | undefined };
-
 /** A hyperlink as the user's terminal gets it, "params;uri", or undefined when it can't be sent
  * safely: only printable ASCII (RFC 3986 URIs are), bounded (docs/limits.md). */
 export function linkText(data: { id?: string; uri: string } | undefined): string | undefined {
@@ -85,18 +77,19 @@ export const LINK_MAX = 2048;
 
 /** The terminal's hyperlinks by id, with the last one looked up kept (a link spans many cells). */
 function linkReader(term: Terminal): (cell: IBufferCell) => string | undefined {
-  const svc = (term as unknown as { _core?: { _oscLinkService?: LinkService } })._core?._oscLinkService;
-  if (typeof svc?.getLinkData !== "function") return () => undefined;
+  const svc = coreOf(term)?._oscLinkService;
+  const getLinkData = svc?.getLinkData;
+  if (typeof getLinkData !== "function") return () => undefined;
   let lastId = 0;
   let last: string | undefined;
   return (cell) => {
-    const c = cell as unknown as CellInternals;
+    const c = cellInternals(cell);
     if (!(c.bg & BG_HAS_EXTENDED)) return undefined;
     const id = c.extended?._urlId ?? 0;
     if (!id) return undefined;
     if (id !== lastId) {
       lastId = id;
-      last = linkText(svc.getLinkData(id));
+      last = linkText(getLinkData.call(svc, id));
     }
     return last;
   };

@@ -3,46 +3,15 @@
 // written since the last capture are read: a pane that printed one line costs one line, not
 // its whole history. A marker in xterm's buffer follows the boundary as old rows are trimmed off the top.
 import type { Terminal } from "@xterm/headless";
+import { rawBuffer, type RawBuffer, type RawLine, type RawLines, type RawMarker } from "./xterm-internals";
 import { bufferLineGap, joinWrapped, readBufferLine } from "./wrapped-lines";
 import { settleHistory, storeLineTexts } from "./history-view";
 
-/** xterm's own line storage: 3 uint32 per cell, the first holding the code point (bits 0-20), a
- * "combined" flag (bit 21, text in `_combined`) and the cell's width (bits 22-23). Reading it
- * directly is ~10× faster than the public `translateToString`. The public API is the fallback
- * should the internals ever change (`terminalTextPublic`, which the tests compare against). */
-interface RawLine {
-  isWrapped: boolean;
-  /** Cells in the row (its _data may hold more). */
-  length: number;
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  getTrimmedLength(): number;
-}
-interface RawLines {
-  length: number;
-  get(i: number): RawLine | undefined;
-}
-interface RawMarker {
-  line: number;
-  isDisposed: boolean;
-  dispose(): void;
-}
-interface RawBuffer {
-  lines: RawLines;
-  ybase: number;
-  addMarker(y: number): RawMarker;
-}
-
-function rawBuffer(term: Terminal): RawBuffer | undefined {
-  // xterm's private buffer, probed field by field below (undefined when its shape is not the one known).
-  // biome-ignore lint/suspicious/noExplicitAny: a private xterm structure, checked at run time before use
-  const b = (term as any)._core?.buffers?.normal;
-  const lines = b?.lines;
-  const probe = lines?.length ? lines.get(0) : undefined;
-  if (!probe || !(probe._data instanceof Uint32Array) || typeof probe.length !== "number" || typeof probe.getTrimmedLength !== "function" || typeof probe._combined !== "object") return undefined;
-  if (typeof b.addMarker !== "function" || typeof b.ybase !== "number") return undefined;
-  return b;
-}
+/** xterm's own line storage (xterm-internals.ts): 3 uint32 per cell, the first holding the code
+ * point (bits 0-20), a "combined" flag (bit 21, text in `_combined`) and the cell's width (bits
+ * 22-23). Reading it directly is ~10× faster than the public `translateToString`. The public API is
+ * the fallback should the internals ever change (`terminalTextPublic`, which the tests compare
+ * against). */
 
 const codes: number[] = [];
 

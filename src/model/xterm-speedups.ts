@@ -8,16 +8,11 @@
 // And a shorter scroll event (installScrollShortcut, per terminal).
 // Internal API: when an xterm upgrade changes it, nothing is patched (xtermSpeedupsInstalled() and
 // installScrollShortcut() say so, and test/xterm-speedups.test.ts fails).
+// (xterm-internals.ts holds the shapes patched here.)
 import type { Terminal } from "@xterm/headless";
+import { coreOf, type RawLine } from "./xterm-internals";
 
-interface BufferLineLike {
-  _data: Uint32Array;
-  length: number;
-  _combined: Record<string, unknown>;
-  _extendedAttrs: Record<string, unknown>;
-  isWrapped: boolean;
-  copyFrom(line: BufferLineLike): void;
-}
+type BufferLineLike = RawLine;
 
 const isEmpty = (o: object): boolean => {
   for (const _ in o) return false;
@@ -25,10 +20,10 @@ const isEmpty = (o: object): boolean => {
 };
 
 /** `from`'s entries in a fresh object, or `mine` again when both are empty. */
-function entriesOf(from: Record<string, unknown>, mine: Record<string, unknown>): Record<string, unknown> {
+function entriesOf<T>(from: Record<number, T>, mine: Record<number, T>): Record<number, T> {
   if (isEmpty(from)) return isEmpty(mine) ? mine : {};
-  const out: Record<string, unknown> = {};
-  for (const k in from) out[k] = from[k];
+  const out: Record<number, T> = {};
+  for (const k in from) out[k] = from[k]!;
   return out;
 }
 
@@ -47,7 +42,7 @@ let proto: BufferLineLike | undefined;
 /** Install once, from any terminal (the class is shared). Returns whether it is installed. */
 export function installXtermSpeedups(term: Terminal): boolean {
   if (proto) return true;
-  const line = (term as unknown as { _core?: { buffer?: { lines?: { get(i: number): unknown } } } })._core?.buffer?.lines?.get(0) as BufferLineLike | undefined;
+  const line = coreOf(term)?.buffer?.lines?.get(0);
   const p = line && (Object.getPrototypeOf(line) as BufferLineLike);
   const looksRight =
     !!p && typeof p.copyFrom === "function" && line!._data instanceof Uint32Array && typeof line!._combined === "object" && typeof line!._extendedAttrs === "object";
@@ -68,16 +63,6 @@ export function uninstallXtermSpeedups(): void {
   proto = original = undefined;
 }
 
-interface EmitterLike {
-  _size?: unknown;
-  fire(value: unknown): void;
-}
-interface ScrollParts {
-  _onScroll?: EmitterLike;
-  _bufferService?: { _onScroll?: EmitterLike; buffer: { scrollTop: number; scrollBottom: number } };
-  _inputHandler?: { markRangeDirty?: (start: number, end: number) => void };
-}
-
 /**
  * Every line a pane scrolls fires xterm's BufferService.onScroll. Its one listener, the core's,
  * makes an event object for the core's own onScroll and marks the scroll region for repainting
@@ -87,7 +72,7 @@ interface ScrollParts {
  * emitters are the terminal's); false when this xterm's internals are not the expected ones.
  */
 export function installScrollShortcut(term: Terminal): boolean {
-  const core = (term as unknown as { _core?: ScrollParts })._core;
+  const core = coreOf(term);
   const bs = core?._bufferService;
   const inner = bs?._onScroll;
   const outer = core?._onScroll;
