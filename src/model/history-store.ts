@@ -20,6 +20,8 @@ const WIDTH_SHIFT = 22;
 const BG_HAS_EXTENDED = 0x10000000;
 /** An empty cell's character in a line's text ("" to xterm, not a space: spaces are text). */
 const EMPTY = "\0";
+/** A sealed line's rows and width in one number: rows × META + width (a width is under 65,536). */
+const META = 0x10000;
 /** Words per style run: first cell, fg, bg, extended attributes, hyperlink id. */
 const RUN = 5;
 
@@ -215,14 +217,16 @@ interface RowSpan {
 }
 
 export class HistoryStore {
-  private readonly lines: Stored[] = [];
+  /** Sealed lines: a plain one (no layout, no style) as its text alone, ~60 bytes less. */
+  private readonly lines: (Stored | string)[] = [];
   /** Index of the oldest line still held (lines before it are dropped lazily, in batches). */
   private head = 0;
   private open: OpenLine | undefined;
   private readonly spare = new OpenLine();
   /** Rows held, counted as captured (the limit's unit). */
   private captured = 0;
-  private readonly rowsOf: number[] = [];
+  /** Per sealed line: its captured rows × META and its width (a line's own `cols`). */
+  private readonly meta: number[] = [];
   /** The absolute number of lines[head] (every line appended ever gets the next number). */
   private firstAbs = 0;
   /** Row starts at `startsWidth`, for the lines from `head` (rebuilt when stale). */
@@ -280,15 +284,16 @@ export class HistoryStore {
   private seal(): void {
     const open = this.open;
     if (!open) return;
-    this.lines.push(open.seal());
-    this.rowsOf.push(open.rows);
+    const st = open.seal();
+    this.lines.push(st.layout || st.runs ? st : st.text);
+    this.meta.push(open.rows * META + st.cols);
     this.open = undefined;
   }
 
   /** Drop the oldest lines past the limit (never the open one). */
   private bound(): void {
     while (this.captured > this.limit && this.head < this.lines.length) {
-      this.captured -= this.rowsOf[this.head]!;
+      this.captured -= this.rowsAt(this.head);
       this.head++;
       this.firstAbs++;
       this.starts = undefined;
@@ -302,7 +307,7 @@ export class HistoryStore {
     // Compact now and then: the dropped entries leave the arrays in one go.
     if (this.head > 1024 && this.head * 2 > this.lines.length) {
       this.lines.splice(0, this.head);
-      this.rowsOf.splice(0, this.head);
+      this.meta.splice(0, this.head);
       this.head = 0;
       this.starts = undefined;
     }
@@ -317,7 +322,7 @@ export class HistoryStore {
     let drop = 0;
     while (drop < this.lineCount && total - st[drop]! > this.limit) drop++;
     const sealed = Math.min(drop, this.lines.length - this.head);
-    for (let i = 0; i < sealed; i++) this.captured -= this.rowsOf[this.head + i]!;
+    for (let i = 0; i < sealed; i++) this.captured -= this.rowsAt(this.head + i);
     this.head += sealed;
     this.firstAbs += sealed;
     if (drop > sealed && this.open) {
@@ -338,16 +343,23 @@ export class HistoryStore {
   clear(): void {
     this.firstAbs += this.lineCount;
     this.lines.length = 0;
-    this.rowsOf.length = 0;
+    this.meta.length = 0;
     this.head = 0;
     this.open = undefined;
     this.captured = 0;
     this.starts = undefined;
   }
 
+  private rowsAt(k: number): number {
+    return Math.floor(this.meta[k]! / META);
+  }
+
   private stored(i: number): Stored {
     const k = this.head + i;
-    if (k < this.lines.length) return this.lines[k]!;
+    if (k < this.lines.length) {
+      const v = this.lines[k]!;
+      return typeof v === "string" ? { text: v, layout: undefined, runs: undefined, cols: this.meta[k]! % META } : v;
+    }
     // The open line, read as it stands (sealed on every read: it is rarely long).
     return this.open!.seal();
   }
@@ -398,8 +410,9 @@ export class HistoryStore {
       let row = 0;
       for (let i = 0; i < sealed; i++) {
         st[i] = row;
-        const s = this.lines[this.head + i]!;
-        row += s.layout || s.text.length > width ? this.spans(s, width).length : 1;
+        const v = this.lines[this.head + i]!;
+        if (typeof v === "string") row += v.length > width ? this.spans(this.stored(i), width).length : 1;
+        else row += v.layout || v.text.length > width ? this.spans(v, width).length : 1;
       }
       st[sealed] = row;
       this.starts = st;
