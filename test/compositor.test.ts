@@ -7,7 +7,7 @@ import type { Tab } from "../src/model/workspace";
 import type { PaneRect } from "../src/model/layout";
 import { paneBaseEnv } from "../src/model/launch";
 import { compose, type UiView } from "../src/ui/compositor";
-import { BOLD, type Grid } from "../src/ui/grid";
+import { BOLD, Grid } from "../src/ui/grid";
 import { waitFor } from "./harness";
 
 const COLS = 48;
@@ -135,5 +135,28 @@ describe("compose", () => {
     // Closed, the layout underneath is whole again.
     s.closePopup(tab);
     expect(areaText(s, compose(s, view()))).toEqual(areaOf(s, expectedArea(s, tab, words)));
+  });
+
+  test("a frame on a copy of the last one keeps the bars while they say the same, and redraws them when they change", async () => {
+    const { s, tab } = await scene();
+    const reuse = (last: Grid, into: Grid) => ({ into, base: last, unchanged: () => ({}) });
+    const rowsOf = (g: Grid) => Array.from({ length: ROWS }, (_, y) => g.rowText(y));
+    const first = compose(s, view());
+    // Nothing changed: neither bar is drawn again, so neither is marked for the diff.
+    const same = compose(s, view(), reuse(first, new Grid(COLS, ROWS)));
+    expect(rowsOf(same)).toEqual(rowsOf(first));
+    expect(same.changedRows[0]).toBe(0);
+    expect(same.changedRows[ROWS - 1]).toBe(0);
+    // The tab renamed, a message and the prefix: both bars drawn again, as a fresh frame draws them.
+    s.renameTab(s.currentWorkspace, tab, "renamed");
+    const changed = compose(s, { prefixPending: true, message: "hello" }, reuse(same, first));
+    const fresh = compose(s, { prefixPending: true, message: "hello" });
+    expect(rowsOf(changed)).toEqual(rowsOf(fresh));
+    expect([...changed.fg]).toEqual([...fresh.fg]);
+    expect([...changed.attrs]).toEqual([...fresh.attrs]);
+    expect(changed.rowText(0)).toContain("renamed");
+    expect(changed.rowText(ROWS - 1)).toContain("hello");
+    expect(changed.changedRows[0]).toBe(1);
+    expect(changed.changedRows[ROWS - 1]).toBe(1);
   });
 });

@@ -89,8 +89,7 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   const ws = s.workspaces[s.current];
   if (!ws) return g;
   const tab = ws.tabs[ws.active];
-  drawTabBar(g, s, v);
-  if (base) g.markRows(0, 0);
+  keepOrDraw(g, base, "tabs", tabBarNote(g, s, v), 0, () => drawTabBar(g, s, v));
   if (tab) {
     const area = s.layoutArea();
     const rects = s.rects(tab);
@@ -124,15 +123,29 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
     if (box && popupPane) {
       if (tab.popup!.border === false) g.fill(box.outer.x, box.outer.y, box.outer.cols, box.outer.rows, " ");
       else drawPopup(g, popupPane, box.outer);
+      g.notes.clear(); // the box may cover a bar's row
       const inner = { pane: popupPane.id, ...box.inner };
       drawPane(g, s, v, popupPane, inner, true, reuse.unchanged?.(popupPane, inner));
       placeCursor(g, v, popupPane, inner);
     }
   }
-  drawStatus(g, s, v);
-  if (base) g.markRows(rows - 1, rows - 1);
-  if (v.overlay && reuse.overlay !== false) drawOverlay(g, v.overlay);
+  const status = statusNote(g, s, v);
+  keepOrDraw(g, base, "status", status.note, rows - 1, () => drawStatus(g, s, v, undefined, status.text));
+  if (v.overlay && reuse.overlay !== false) {
+    drawOverlay(g, v.overlay);
+    g.notes.clear();
+  }
   return g;
+}
+
+/** Draw a bar's row, unless the frame began as a copy of a base whose row says the same (`note`
+ * equal to the base's): a key's echo then neither redraws nor diffs the tab bar or status line. */
+function keepOrDraw(g: Grid, base: Grid | undefined, what: string, note: string | undefined, y: number, draw: () => void) {
+  if (base && note !== undefined && base.notes.get(what) === note) return;
+  draw();
+  if (base) g.markRows(y, y);
+  if (note === undefined) g.notes.delete(what);
+  else g.notes.set(what, note);
 }
 
 /** A client whose terminal is not the session's size: its tab bar, status line and overlay drawn
@@ -262,6 +275,14 @@ export function tabAt(s: Session, x: number, v?: Pick<UiView, "tabBadge" | "bell
   return undefined;
 }
 
+/** Everything the tab bar's cells follow from: its labels, the active one, the workspace, the prefix. */
+function tabBarNote(g: Grid, s: Session, v: UiView): string {
+  if (!s.bars) return "off";
+  const ws = s.currentWorkspace;
+  const st = bar(v);
+  return `${g.cols} ${st.fg} ${st.bg} ${ws.active} ${v.prefixPending}\0${ws.name}\0${ws.tabs.map((_, i) => tabLabel(s, i, v)).join("\0")}`;
+}
+
 function drawTabBar(g: Grid, s: Session, v: UiView) {
   if (!s.bars) return;
   const BAR = bar(v);
@@ -281,7 +302,39 @@ function drawTabBar(g: Grid, s: Session, v: UiView) {
 /** The bars' style: keys.toml's status-style over ws's own. */
 const bar = (v: UiView): Style => (v.statusStyle ? { ...BAR, ...v.statusStyle } : BAR);
 
-function drawStatus(g: Grid, s: Session, v: UiView, where?: string) {
+/** What the status line says, when it says it in the bar (not a prompt, which places the cursor). */
+interface StatusText {
+  prefix: boolean;
+  copy: boolean;
+  left: string;
+  where?: string;
+  badge?: string;
+  failed?: string;
+  msg?: string;
+  hint: string;
+}
+
+function statusText(s: Session, v: UiView, where?: string): StatusText {
+  const ws = s.currentWorkspace;
+  const tab = ws.tabs[ws.active];
+  const parts = v.statusParts?.();
+  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${v.tabNumber?.(ws.active) ?? ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
+  const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
+  const hint = v.copy ? " q exit  / search  v select  V lines  y copy " : parts ? ` ${parts.right} ` : " C-Space ? help ";
+  return { prefix: v.prefixPending, copy: !!v.copy, left, where, badge, failed: failedNote(s, ws), msg: v.copy?.message ?? v.message, hint };
+}
+
+/** Everything the status line's cells follow from; undefined for a prompt (drawn every frame). */
+function statusNote(g: Grid, s: Session, v: UiView): { note: string | undefined; text?: StatusText } {
+  if (g.rows - 1 < 1) return { note: "none" };
+  if (!s.bars && !v.prompt && !v.message && !v.prefixPending && !v.copy) return { note: "off" };
+  if (v.prompt) return { note: undefined };
+  const t = statusText(s, v);
+  const st = bar(v);
+  return { note: `${g.cols} ${st.fg} ${st.bg} ${t.prefix} ${t.copy}\0${t.left}\0${t.badge ?? ""}\0${t.failed ?? ""}\0${t.msg ?? ""}\0${t.hint}`, text: t };
+}
+
+function drawStatus(g: Grid, s: Session, v: UiView, where?: string, said?: StatusText) {
   const y = g.rows - 1;
   if (y < 1) return;
   // With the bars off (status = "off"), the line shows over the panes only while it has something
@@ -298,25 +351,18 @@ function drawStatus(g: Grid, s: Session, v: UiView, where?: string) {
     g.cursor = { x: Math.min(g.cols - 1, used + textWidth(before)), y, visible: true, shape: 0 };
     return;
   }
-  const ws = s.currentWorkspace;
-  const tab = ws.tabs[ws.active];
+  const t = said ?? statusText(s, v, where);
   let x = 0;
-  if (v.prefixPending) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
-  if (v.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
-  const parts = v.statusParts?.();
-  const left = parts ? ` ${parts.left} ` : ` [${ws.name}] tab ${v.tabNumber?.(ws.active) ?? ws.active + (v.baseIndex ?? 1)}/${ws.tabs.length}  pane ${tab?.focused ?? "-"}${tab?.zoomed !== undefined ? " (zoomed)" : ""} `;
-  x += g.text(x, y, left, BAR, g.cols - x);
-  if (where) x += g.text(x, y, `${where} `, BAR, g.cols - x);
-  const badge = !parts || parts.badge ? v.statusBadge?.() : undefined;
-  if (badge) x += g.text(x, y, badge, BAR_PREFIX, g.cols - x);
-  const failed = failedNote(s, ws);
-  if (failed) x += g.text(x, y, failed, BAR_PREFIX, g.cols - x);
-  const msg = v.copy?.message ?? v.message;
-  if (msg) g.text(x + 1, y, msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
+  if (t.prefix) x += g.text(x, y, " PREFIX ", BAR_PREFIX);
+  if (t.copy) x += g.text(x, y, " COPY ", BAR_PREFIX);
+  x += g.text(x, y, t.left, BAR, g.cols - x);
+  if (t.where) x += g.text(x, y, `${t.where} `, BAR, g.cols - x);
+  if (t.badge) x += g.text(x, y, t.badge, BAR_PREFIX, g.cols - x);
+  if (t.failed) x += g.text(x, y, t.failed, BAR_PREFIX, g.cols - x);
+  if (t.msg) g.text(x + 1, y, t.msg, { ...BAR, attrs: BOLD }, g.cols - x - 1);
   else {
-    const hint = v.copy ? " q exit  / search  v select  V lines  y copy " : parts ? ` ${parts.right} ` : " C-Space ? help ";
-    const w = textWidth(hint);
-    if (x + w < g.cols) g.text(g.cols - w, y, hint, { ...BAR, attrs: DIM });
+    const w = textWidth(t.hint);
+    if (x + w < g.cols) g.text(g.cols - w, y, t.hint, { ...BAR, attrs: DIM });
   }
 }
 

@@ -63,6 +63,9 @@ export class Grid extends CellArrays {
   private generation = 0;
   private baseGeneration = -1;
   readonly changedRows: Uint8Array;
+  /** What drew whole rows of this grid, by what (the compositor's bars): a later frame that starts
+   * as a copy of this one keeps such a row, neither drawn nor diffed, while its note is the same. */
+  readonly notes = new Map<string, string>();
 
   constructor(cols: number, rows: number) {
     super(Math.max(0, cols) * Math.max(0, rows));
@@ -84,6 +87,8 @@ export class Grid extends CellArrays {
     this.links.clear();
     for (const [i, l] of from.links) this.links.set(i, l);
     this.cursor = { ...from.cursor };
+    this.notes.clear();
+    for (const [k, n] of from.notes) this.notes.set(k, n);
     this.changedRows.fill(0);
     this.basedOn = from;
     this.baseGeneration = from.generation;
@@ -105,6 +110,7 @@ export class Grid extends CellArrays {
     this.attrs.fill(0);
     this.ul.fill(0);
     this.links.clear();
+    this.notes.clear();
     this.cursor = { x: 0, y: 0, visible: false, shape: 0 };
   }
 
