@@ -87,12 +87,14 @@ async function echoes(c: ReturnType<typeof clientInPty>): Promise<Echoes> {
 
 /** Where ws's processes write their hop marks, while BENCH_HOPS is on. */
 let traceDir: string | undefined;
-/** Per hop ("from → to"), each warm key's time in it, over every ws round. */
-const hopTimes = new Map<string, number[]>();
+/** Per ws build (its path), per hop ("from → to"), each warm key's time in it, over every round. */
+const hopTimes = new Map<string, Map<string, number[]>>();
 
 /** Each key's hops, in the order they were passed: the first mark of each after the one before,
  * between the key's typing and its echo. */
-function noteHops(spans: [number, number][], dir: string): void {
+function noteHops(spans: [number, number][], dir: string, bin: string): void {
+  const times = hopTimes.get(bin) ?? new Map<string, number[]>();
+  hopTimes.set(bin, times);
   const marks: { name: string; t: number }[] = [];
   for (const f of readdirSync(dir)) {
     const { names, times } = JSON.parse(readFileSync(join(dir, f), "utf8")) as { names: string[]; times: number[] };
@@ -106,7 +108,7 @@ function noteHops(spans: [number, number][], dir: string): void {
     path.push({ name: "echo seen", t: t1 });
     for (let i = 1; i < path.length; i++) {
       const k = `${path[i - 1]!.name} → ${path[i]!.name}`;
-      hopTimes.set(k, [...(hopTimes.get(k) ?? []), path[i]!.t - path[i - 1]!.t]);
+      times.set(k, [...(times.get(k) ?? []), path[i]!.t - path[i - 1]!.t]);
     }
   }
 }
@@ -134,7 +136,7 @@ async function round(bin: string | undefined, setUp: (b: BenchEnv) => Promise<un
       // The server writes its marks as it exits (the client has already).
       const dir = traceDir;
       for (let i = 0; i < 250 && readdirSync(dir).length < 2; i++) await Bun.sleep(20);
-      noteHops(got.spans, dir);
+      noteHops(got.spans, dir, bin!);
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -194,7 +196,13 @@ for (const { name } of BINS) {
 }
 if (HOPS) {
   console.log("\nws: one warm key's hops (median ms; src/platform/hop-trace.ts marks, every ws round):");
-  for (const [k, xs] of hopTimes) if (xs.length >= KEYS / 2) console.log(`  ${k.padEnd(36)} ${median(xs).toFixed(3)}  (${xs.length} keys)`);
+  console.log(`  ${"".padEnd(36)} ${BINS.map((b) => b.name.padStart(8)).join(" ")}`);
+  const hops = [...new Set(BINS.flatMap((b) => [...(hopTimes.get(b.bin)?.keys() ?? [])]))];
+  for (const k of hops) {
+    const cells = BINS.map((b) => hopTimes.get(b.bin)?.get(k) ?? []);
+    if (cells.every((xs) => xs.length < KEYS / 2)) continue;
+    console.log(`  ${k.padEnd(36)} ${cells.map((xs) => (xs.length ? median(xs).toFixed(3) : "-").padStart(8)).join(" ")}  (${cells.map((xs) => xs.length).join("/")} keys)`);
+  }
 }
 const none = figures.get("none")!;
 console.log(`no multiplexer (the program in the harness's terminal): p50 ${median(none.p50).toFixed(3)} ms, p99 ${median(none.p99).toFixed(3)} ms`);
