@@ -7,7 +7,8 @@
 //   animation frame ("on screen"). Through `ws attach`/`tmux attach` it counts when the client has
 //   written the echo to its terminal. Keys are jittered, as client-echo.ts's.
 // - First paint: a logged-in reload of the terminal page until xterm.js holds the session's first
-//   screen (the status line), from the navigation's start, then the next frame.
+//   screen (the status line), from the navigation's start, then the next frame; with the renderer
+//   the page picks (the DOM's where WebGL is software) and with WebGL forced.
 // BENCH_KEYS keys per client after BENCH_WARMUP, BENCH_PAINTS reloads. Medians; short by default.
 import { chromium } from "playwright-core";
 import { Arrival, BenchEnv, WS, median } from "./lib";
@@ -114,26 +115,34 @@ try {
   const attachEcho = await ptyEcho([WS, "attach"], b.env, (out) => out.includes("main"));
   const tmuxEcho = await ptyEcho(["tmux", "-S", b.tmuxSock, "attach"], b.env, (out) => out.length > 0);
 
-  const paints: number[] = [];
-  const marks: Record<string, number[]> = {};
-  for (let i = 0; i < PAINTS; i++) {
-    await page.reload();
-    await page.waitForFunction(() => {
-      const t = (window as unknown as { wsTerminal?: { buffer: { active: { getLine(i: number): { translateToString(): string } | undefined } } } }).wsTerminal;
-      return t?.buffer.active.getLine(0)?.translateToString().includes("main");
-    });
-    paints.push(await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())))));
-    const at = await page.evaluate(() => Object.fromEntries(["ws-terminal-ready", "ws-open", "ws-first-output"].map((m) => [m, performance.getEntriesByName(m)[0]?.startTime ?? NaN])));
-    for (const [m, t] of Object.entries(at)) (marks[m] ??= []).push(t);
-  }
+  /** First paints of the page at `query` (a logged-in reload each), and the page's marks. */
+  const firstPaints = async (query: string) => {
+    await page.goto(`${new URL(login).origin}/${query}`);
+    const paints: number[] = [];
+    const marks: Record<string, number[]> = {};
+    for (let i = 0; i < PAINTS; i++) {
+      await page.reload();
+      await page.waitForFunction(() => {
+        const t = (window as unknown as { wsTerminal?: { buffer: { active: { getLine(i: number): { translateToString(): string } | undefined } } } }).wsTerminal;
+        return t?.buffer.active.getLine(0)?.translateToString().includes("main");
+      });
+      paints.push(await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())))));
+      const at = await page.evaluate(() => Object.fromEntries(["ws-terminal-ready", "ws-open", "ws-first-output"].map((m) => [m, performance.getEntriesByName(m)[0]?.startTime ?? NaN])));
+      for (const [m, t] of Object.entries(at)) (marks[m] ??= []).push(t);
+    }
+    return { renderer: await page.evaluate(() => document.body.dataset.renderer), paints, marks };
+  };
+  const paintRuns = [await firstPaints(""), await firstPaints("?renderer=webgl")];
 
   console.log(`key echo, ${KEYS} keys after ${WARMUP} of warm-up, one server; the page draws with ${renderer}`);
   line("ws web (Chromium), echo parsed by xterm.js", webEcho.parsed);
   line("ws web (Chromium), echo on screen (next frame)", webEcho.painted);
   line("ws attach (PTY), echo written by the client", attachEcho);
   line("tmux attach (PTY), echo written by the client", tmuxEcho);
-  console.log(`  of which: ${Object.entries(marks).map(([m, ts]) => `${m} ${median(ts).toFixed(0)} ms`).join(", ")} (medians, from the navigation's start)`);
-  console.log(`${"ws web first paint (reload to first screen)".padEnd(44)} median ${median(paints).toFixed(1).padStart(8)} ms   (${paints.map((p) => p.toFixed(0)).join(", ")})`);
+  for (const r of paintRuns) {
+    console.log(`${`ws web first paint (${r.renderer})`.padEnd(44)} median ${median(r.paints).toFixed(1).padStart(8)} ms   (${r.paints.map((p) => p.toFixed(0)).join(", ")})`);
+    console.log(`  of which: ${Object.entries(r.marks).map(([m, ts]) => `${m} ${median(ts).toFixed(0)} ms`).join(", ")} (medians, from the navigation's start)`);
+  }
 } finally {
   await browser.close();
   web.kill();
