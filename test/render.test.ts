@@ -67,6 +67,21 @@ describe("grid", () => {
 });
 
 describe("renderPane", () => {
+  test("blank cells keep their pen: a background, inverse, underline or link on a space is drawn, plain blanks are default", async () => {
+    const t = term();
+    await write(t, "\x1b[44m \x1b[0m\x1b[7m \x1b[0m\x1b[4m \x1b[0m\x1b]8;;http://x/\x07 \x1b]8;;\x07\x1b[45m\x1b[K\x1b[0m\r\n \x1b[1m \x1b[0m");
+    const g = gridOf(t);
+    expect(g.bg[0]).toBe(pal(4));
+    expect(g.attrs[1]).toBe(INVERSE);
+    expect(g.attrs[2]! & UNDERLINE).toBe(UNDERLINE);
+    expect(g.links.get(3)).toBe(";http://x/");
+    expect(g.bg[4]).toBe(pal(5)); // erased in a background colour
+    expect(g.bg[t.cols - 1]).toBe(pal(5));
+    expect([g.fg[t.cols], g.bg[t.cols], g.attrs[t.cols]]).toEqual([0, 0, 0]);
+    expect(g.attrs[t.cols + 1]).toBe(BOLD);
+    expect(g.rowText(1)).toBe(" ".repeat(t.cols));
+  });
+
   test("copies text, colours and attributes from xterm", async () => {
     const t = term();
     await write(t, "\x1b[1;31mA\x1b[0;38;2;1;2;3;48;5;200mB\x1b[0;3;4;7;9;2mC\x1b[0m中e\u0301");

@@ -146,8 +146,18 @@ export function renderPane(term: Terminal, grid: CellSink, x0: number, y0: numbe
         if (!wideBefore) grid.set(x, y, " ", 1);
         continue;
       }
+      const chars = cell.getChars();
+      // A blank in the default pen (most of a row): no colour, attribute or link to read. (xterm
+      // keeps every attribute in fg's and bg's flag bits, so both 0 is the plain default.)
+      if (width === 1 && (chars === "" || chars === " ")) {
+        const raw = cellInternals(cell);
+        if (raw.fg === 0 && raw.bg === 0) {
+          grid.set(x, y, " ", 1);
+          continue;
+        }
+      }
       readPen(cell, pen);
-      let ch = drawnText(cell.getChars()) || " ";
+      let ch = drawnText(chars) || " ";
       let cw = width;
       // A wide char cut by the pane's right edge would spill onto the border.
       if (width === 2 && c === w - 1) {
