@@ -47,7 +47,7 @@ function agentByRef(session: Session, agents: AgentService | undefined, to: stri
   if (tabId) return inTab(session.tabById(Number(tabId[1])).tab, `tab @${tabId[1]}`);
   const w = session.workstreams.get(to);
   if (w) {
-    const at = session.workstreamTab(w);
+    const at = session.workstreams.tabOf(w);
     if (!at) throw new WsError(`workstream "${to}" has no open tab`, "no_agent", { param: "to" });
     return inTab(at.tab, `workstream "${to}"'s tab`);
   }

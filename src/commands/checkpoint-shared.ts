@@ -16,7 +16,7 @@ export function workstreamsOf(services: Services, p: { name?: string; pane?: num
 /** Whether an agent in the workstream's tab is mid-turn. */
 export function agentWorking(session: Session, services: Services, w: Workstream): boolean {
   const agents = services.get("agents");
-  const at = session.workstreamTab(w);
+  const at = session.workstreams.tabOf(w);
   if (!agents || !at) return false;
   return panesOf(at.tab.layout).some((pane) => agents.status(pane)?.status === "working");
 }

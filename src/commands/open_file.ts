@@ -30,11 +30,11 @@ export default defineMessage({
       const w = svc.resolve({ name });
       // From a pane (the panes' socket), name reaches only the caller's own workstream (the pane field's
       // scope is checked by its grant; a name is not).
-      if (callerPane !== undefined && session.workstreamOfPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
+      if (callerPane !== undefined && session.workstreams.ofPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
         throw new WsError(`refused: pane ${callerPane} may open files only in its own workstream's Neovim, not "${name}"`, "forbidden", { param: "name" });
-      const at = session.workstreamTab(w);
+      const at = session.workstreams.tabOf(w);
       if (!at) throw new WsError(`workstream "${name}" has no open tab: ws workstream list shows it; ws done ${name} finishes it`, "not_a_workstream", { param: "name" });
-      const inside = pane !== undefined && session.workstreamOfPane(pane) === w;
+      const inside = pane !== undefined && session.workstreams.ofPane(pane) === w;
       caller = inside ? pane : at.tab.focused;
     }
     if (caller === undefined) throw new WsError("give pane or name", "invalid_params", { param: "pane" });

@@ -19,16 +19,17 @@ import { type TreeNode } from "./tree";
 import { clampScreenSize } from "./screen-size";
 import type { NewPaneOptions } from "./launch";
 import { popupRects, type Popup } from "./popup";
-import { locateInLayout, tabWhere, type Place } from "./session-lookups";
+import { locateInLayout } from "./session-lookups";
 import { sizePanes } from "./session-geometry";
 import { IdCounters } from "./session-ids";
 import { runNow, runPaced, TabBuilder, type RestoreTabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
-import type { Workstream } from "./workstream";
+import { WorkstreamTable } from "./workstream-table";
 import type { TerminalReport } from "../protocol/terminal-report";
 import { coloursFrom, setTerminalColours } from "./terminal-colours";
 import { afterExit, PaneLauncher, wirePane, type LaunchOptions } from "./pane-lifecycle";
 import { movePane, type MoveTarget } from "./pane-move";
+import { renamePane, setForeground, setPaneBorder, type BorderSettings } from "./pane-labels";
 import type { SessionWrites } from "./session-writes";
 
 export type { NewPaneOptions } from "./launch";
@@ -47,7 +48,8 @@ export class Session extends SessionView {
   private readonly ids = new IdCounters();
   private quitting = false;
   private readonly maxPanes: number;
-  private readonly workstreamMap = new Map<string, Workstream>();
+  /** The workstreams the server knows (workstream-table.ts). */
+  readonly workstreams = new WorkstreamTable(this, this.bus, checkName);
   private readonly launcher: PaneLauncher;
   /** The Session's own writes, for the modules that carry out its bigger operations. */
   private readonly writes: SessionWrites = {
@@ -550,40 +552,17 @@ export class Session extends SessionView {
 
   /** Name a pane (pane_rename): the name is its label whatever its program does; "" clears it. */
   renamePane(id: number, name: string): void {
-    const pane = this.pane(id);
-    if (name) checkName("name", name);
-    pane.setName(name || undefined);
-    this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label, name: pane.name ?? null });
+    renamePane(this.writes, id, name);
   }
 
-  /** tmux's pane border settings through the shim (pane_border): the pane's own format, and its
-   * tab's format and status; undefined leaves one as it is, "" clears it. The label row redraws
-   * (pane_renamed: what the pane's label shows has changed). */
-  setPaneBorder(id: number, b: { format?: string; tabFormat?: string; status?: "top" | "bottom" | "off" }): void {
-    const pane = this.pane(id);
-    const { tab } = this.locate(id);
-    if (b.format !== undefined) pane.setBorderFormat(b.format || undefined);
-    if (b.tabFormat !== undefined || b.status !== undefined) {
-      const border = { ...tab.border };
-      if (b.tabFormat !== undefined) border.format = b.tabFormat || undefined;
-      if (b.status !== undefined) border.status = b.status;
-      tab.border = border;
-    }
-    this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+  /** tmux's pane border settings through the shim (pane_border): pane-labels.ts. */
+  setPaneBorder(id: number, b: BorderSettings): void {
+    setPaneBorder(this.writes, id, b);
   }
 
   /** What is in a pane's foreground now (the program-names feature looks): its label may follow. */
   setForeground(id: number, fg: { pid: number; name: string; argv?: string[] }): void {
-    const pane = this.panes.get(id);
-    if (!pane || pane.exited) return;
-    const label = pane.label;
-    // The first words are what tells a program (an interpreter's script included): a bounded copy.
-    const argv = fg.argv?.slice(0, 16).map((a) => a.slice(0, 1024));
-    const changed = argv !== undefined && (pane.foregroundPid !== fg.pid || pane.foregroundArgv.join("\0") !== argv.join("\0"));
-    pane.noteForeground(fg.pid, fg.name, argv);
-    if (pane.label !== label) this.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
-    // Agents without hooks are told by their program (features/agents/screen-watch.ts).
-    if (changed) this.bus.emit({ type: "pane_foreground", pane: id, pid: fg.pid, argv: [...argv] });
+    setForeground(this.writes, id, fg);
   }
 
   // ---- moving panes ------------------------------------------------------------------------
@@ -595,45 +574,6 @@ export class Session extends SessionView {
    */
   movePane(id: number, to: MoveTarget): { ws: Workspace; tab: Tab } {
     return movePane(this.writes, id, to);
-  }
-
-  // ---- workstreams -------------------------------------------------------------------------
-
-  get workstreams(): ReadonlyMap<string, Workstream> {
-    return this.workstreamMap;
-  }
-
-  /** A workstream's tab, while it is open. */
-  workstreamTab(w: Workstream): Place | undefined {
-    return w.tab === undefined ? undefined : tabWhere(this, w.tab);
-  }
-
-  /** The workstream whose tab holds `pane`; in a tab several share (ws fan --tiled), the one the
-   * pane's WS_WORKSTREAM names. */
-  workstreamOfPane(pane: number): Workstream | undefined {
-    const at = this.where(pane);
-    if (!at) return undefined;
-    let first: Workstream | undefined;
-    for (const w of this.workstreams.values()) {
-      if (w.tab !== at.tab.id) continue;
-      if (w.name === this.panes.get(pane)?.env.WS_WORKSTREAM) return w;
-      first ??= w;
-    }
-    return first;
-  }
-
-  /** Record a workstream (or replace the record of one by that name: a review opened afresh). */
-  addWorkstream(w: Workstream): void {
-    checkName("name", w.name);
-    this.workstreamMap.set(w.name, { ...w });
-    const at = this.workstreamTab(w);
-    this.bus.emit({ type: "workstream_created", workstream: w.name, ...(at ? { workspace: at.ws.name, tab: at.tab.id } : {}) });
-  }
-
-  /** Forget a workstream (ws done: its tab is closed and its worktree removed by the caller). */
-  removeWorkstream(name: string): void {
-    if (!this.workstreamMap.delete(name)) return;
-    this.bus.emit({ type: "workstream_closed", workstream: name });
   }
 
   /** Swap two panes of one tab: the split shape stays, the panes change places. */

@@ -235,7 +235,7 @@ export class AgentService {
       const w = this.session.where(s.pane);
       const p = this.session.panes.get(s.pane);
       if (!w || !p) continue;
-      const workstream = this.session.workstreamOfPane(s.pane)?.name;
+      const workstream = this.session.workstreams.ofPane(s.pane)?.name;
       agents.push({
         pane: s.pane,
         workspace: w.ws.name,

@@ -141,7 +141,7 @@ export class QuestionService {
   /** The public fields of one question, with where its pane is. */
   view(q: Question, now = Date.now()) {
     const at = q.pane !== undefined ? this.session.where(q.pane) : undefined;
-    const workstream = q.pane !== undefined ? this.session.workstreamOfPane(q.pane)?.name : undefined;
+    const workstream = q.pane !== undefined ? this.session.workstreams.ofPane(q.pane)?.name : undefined;
     return {
       id: q.id,
       ...(q.pane !== undefined ? { pane: q.pane } : {}),

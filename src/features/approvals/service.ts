@@ -199,7 +199,7 @@ export class ApprovalService {
   /** The public fields of one request, with where its pane is. */
   view(a: Approval, now = Date.now()) {
     const at = this.session.where(a.pane);
-    const workstream = this.session.workstreamOfPane(a.pane)?.name;
+    const workstream = this.session.workstreams.ofPane(a.pane)?.name;
     return {
       id: a.id,
       pane: a.pane,

@@ -190,6 +190,6 @@ function restoreWorkstreams(session: Session, body: SaveBody, restored: Set<numb
         tab = session.where(id)?.tab.id;
         if (tab !== undefined) break;
       }
-    session.addWorkstream({ ...w, ...(tab !== undefined ? { tab } : {}) });
+    session.workstreams.add({ ...w, ...(tab !== undefined ? { tab } : {}) });
   }
 }

@@ -71,7 +71,7 @@ export class Checkpointer {
   reported(pane: number, event: string, payload: unknown): void {
     const starts = TURN_STARTS.has(event);
     if (!starts && !TURN_ENDS.has(event)) return;
-    const w = this.session.workstreamOfPane(pane) ?? this.session.workstreams.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
+    const w = this.session.workstreams.ofPane(pane) ?? this.session.workstreams.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
     if (!w || w.review) return;
     const prompt = promptOf(payload);
     const failed = (e: unknown) => log.error(`checkpoint of workstream ${w.name}: ${(e as Error).message}`);

@@ -213,7 +213,7 @@ export class FanService {
       }
       return done;
     } catch (e) {
-      for (const m of made) if (this.session.workstreams.has(m.p.name)) this.session.removeWorkstream(m.p.name);
+      for (const m of made) if (this.session.workstreams.has(m.p.name)) this.session.workstreams.remove(m.p.name);
       for (const d of new Set(done.map((x) => x.tab)))
         for (const ws of this.session.workspaces) if (ws.tabs.includes(d) && !(this.session.workspaces.length === 1 && ws.tabs.length === 1)) this.session.closeTab(ws, d);
       throw e;
@@ -256,7 +256,7 @@ export class FanService {
   }
 
   private candidateOf(pane: number): { fan: Fan; c: Candidate } | undefined {
-    const w = this.session.workstreamOfPane(pane);
+    const w = this.session.workstreams.ofPane(pane);
     if (!w) return undefined;
     for (const fan of this.fans.values()) for (const c of fan.candidates) if (c.workstream === w.name) return { fan, c };
     return undefined;
@@ -375,7 +375,7 @@ export class FanService {
       command: nvim ? ["git", "difftool", "--no-prompt", `--extcmd=${NVIM_DIFF}`, fan.base, r.tree, "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", fan.base, r.tree, "--"],
     }));
     const at = this.session.workstreams.get(open[0]!.workstream);
-    const workspace = (at && this.session.workstreamTab(at)?.ws.name) ?? this.session.workspaces[0]!.name;
+    const workspace = (at && this.session.workstreams.tabOf(at)?.ws.name) ?? this.session.workspaces[0]!.name;
     const before = fan.compareTab;
     const { ws, tab } = this.workstreams.openTab(workspace, tile(leaves), `${fan.name} compare`, true);
     fan.compareTab = tab.id;

@@ -105,7 +105,7 @@ export class WorkstreamRecords {
   /** At start: every record the session lacks comes back as a stranded workstream (no tab); every
    * workstream the session has (a restored save) gets its record; then records follow the session. */
   attach(session: Session): void {
-    for (const r of this.readAll()) if (!session.workstreams.has(r.name)) session.addWorkstream(r);
+    for (const r of this.readAll()) if (!session.workstreams.has(r.name)) session.workstreams.add(r);
     for (const w of session.workstreams.values()) this.write(w);
     session.bus.on((e) => {
       if (e.type === "workstream_created") {

@@ -187,7 +187,7 @@ export class WorkstreamService {
     const { p } = made;
     this.pending.delete(p.name);
     const policy = made.template.checkpoints;
-    this.session.addWorkstream({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), ...(policy ? { checkpoints: { ...policy } } : {}), tab: tab.id });
+    this.session.workstreams.add({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), ...(policy ? { checkpoints: { ...policy } } : {}), tab: tab.id });
     if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
     return { ws, tab, dir: made.dir, branch: made.branch };
   }
@@ -207,7 +207,7 @@ export class WorkstreamService {
       if (!isAbsolute(v)) throw new WsError(`${field} must be an absolute path, not ${JSON.stringify(v)}`, "invalid_params", { param: field });
     const old = this.session.workstreams.get(p.name);
     if ((old && !old.review) || this.pending.has(p.name)) this.checkFree(p.name); // a task's name, not a review's
-    const at = old && this.session.workstreamTab(old);
+    const at = old && this.session.workstreams.tabOf(old);
     if (at && !p.fresh) {
       if (p.focus) this.session.focusTab(at.ws, at.tab);
       return { pane: at.tab.focused };
@@ -216,7 +216,7 @@ export class WorkstreamService {
     const vars: Vars = { review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND, ...Object.fromEntries(p.vars), name: p.name, dir: p.dir, repo: p.repo, branch: p.branch ?? "" };
     const tree = instantiate(t, vars, p.dir, p.name, this.socketDir);
     // The old tab (fresh) goes only once the new one stands, which takes its place.
-    const before = at && this.session.workstreamTab(old!);
+    const before = at && this.session.workstreams.tabOf(old!);
     const { ws, tab } = this.openTab(p.workspace, tree, p.title, p.focus);
     if (before) {
       const index = before.ws.tabs.indexOf(before.tab);
@@ -224,7 +224,7 @@ export class WorkstreamService {
       if (before.ws === ws) this.session.moveTab(ws, tab, index);
     }
     const pr = Number(vars.pr);
-    this.session.addWorkstream({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
+    this.session.workstreams.add({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
     this.prs.forget(p.name);
     this.shipStates.forget(p.name);
     return { pane: tab.focused };
@@ -240,7 +240,7 @@ export class WorkstreamService {
     }
     if (p.pane === undefined) throw new WsError("give name or pane", "invalid_params", { param: "name" });
     this.session.pane(p.pane);
-    const w = this.session.workstreamOfPane(p.pane) ?? this.session.workstreams.get(this.session.pane(p.pane).env.WS_WORKSTREAM ?? "");
+    const w = this.session.workstreams.ofPane(p.pane) ?? this.session.workstreams.get(this.session.pane(p.pane).env.WS_WORKSTREAM ?? "");
     if (!w) throw new WsError(`pane ${p.pane} is not in a workstream's tab${have(names)}`, "not_a_workstream", { param: "pane", available: names });
     return w;
   }
@@ -273,11 +273,11 @@ export class WorkstreamService {
     await removeWorktree(w.repo, w.dir, force, worktreesRoot(this.env));
     // Now the rest can't fail. A caller inside the tab goes with it. (Should the tab have become
     // the last in ws meanwhile, it stays open, over a worktree that is gone.)
-    const at = this.session.workstreamTab(w);
+    const at = this.session.workstreams.tabOf(w);
     const shared = at && [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
     if (at && shared) for (const id of this.ownPanes(w)) this.session.closePane(id); // ws fan --tiled: only its own panes
     else if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
-    if (this.session.workstreams.get(w.name) === w) this.session.removeWorkstream(w.name);
+    if (this.session.workstreams.get(w.name) === w) this.session.workstreams.remove(w.name);
     this.prs.forget(w.name);
     this.shipStates.forget(w.name);
     await this.checkpoints.remove(w); // never fails: a ref left over is harmless
@@ -286,7 +286,7 @@ export class WorkstreamService {
   /** The panes of w's tab that are its own: all of them, or in a tab it shares (ws fan --tiled)
    * those whose WS_WORKSTREAM names it. */
   ownPanes(w: Workstream): number[] {
-    const at = this.session.workstreamTab(w);
+    const at = this.session.workstreams.tabOf(w);
     if (!at) return [];
     const panes = panesOf(at.tab.layout);
     const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
@@ -294,7 +294,7 @@ export class WorkstreamService {
   }
 
   private refuseLastTab(w: Workstream): void {
-    const at = this.session.workstreamTab(w);
+    const at = this.session.workstreams.tabOf(w);
     const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
     if (at && !shared && this.session.workspaces.length === 1 && at.ws.tabs.length === 1)
       throw new WsError(`workstream "${w.name}" has the last tab in ws: open another tab first (ws tab new), then ws done again`, "last_pane");
@@ -327,7 +327,7 @@ export class WorkstreamService {
   list(): WorkstreamRow[] {
     return [...this.session.workstreams.values()]
       .map((w) => {
-        const at = this.session.workstreamTab(w);
+        const at = this.session.workstreams.tabOf(w);
         return {
           name: w.name,
           state: at ? ("open" as const) : ("stranded" as const),
@@ -345,7 +345,7 @@ export class WorkstreamService {
 
   private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
     return [...this.session.workstreams.values()].flatMap((w) => {
-      const at = this.session.workstreamTab(w);
+      const at = this.session.workstreams.tabOf(w);
       return at ? [{ w, at }] : [];
     });
   }
