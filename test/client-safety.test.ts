@@ -87,7 +87,7 @@ async function expectEveryClientRefuses(s: TestServer, sock: string, fake: Retur
   expect(fake.rec.bytes).toBe("");
 }
 
-describe.if(isRoot)("another user posing as the server (item 7)", () => {
+describe.if(isRoot)("another user posing as the server", () => {
   test("control: the same stand-in in a private directory of ours does get the request", async () => {
     const s = scratch();
     mkdirSync(s.socketDir, { mode: 0o700 });
@@ -205,7 +205,7 @@ describe.if(isRoot)("another user posing as the server (item 7)", () => {
   });
 });
 
-describe("names and titles reach the terminal safe (item 8)", () => {
+describe("names and titles reach the terminal safe", () => {
   /** Human output must carry none of the unsafe characters, but show them. */
   const expectSafe = (out: string) => expect(out).not.toMatch(UNSAFE);
 
@@ -282,7 +282,7 @@ describe("names and titles reach the terminal safe (item 8)", () => {
   });
 });
 
-describe("the connection limit (item 11)", () => {
+describe("the connection limit", () => {
   test("with every ordinary slot held, the CLI and hooks still get through; when every slot is taken the CLI says so", async () => {
     const s = await new TestServer().start();
     cleanups.push(() => s.stop());

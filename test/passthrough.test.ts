@@ -1,6 +1,6 @@
-// What a pane's program sends beyond its screen reaches the user's terminal as under tmux (issue
-// 23, item 7): the bell always (and an off-screen pane's bell marks its tab), OSC 52 and the title
-// only when keys.toml says so, and the focused pane's cursor colour (OSC 12). Real daemons, real
+// What a pane's program sends beyond its screen reaches the user's terminal as under tmux: the
+// bell always (and an off-screen pane's bell marks its tab), OSC 52 and the title only when
+// keys.toml says so, and the focused pane's cursor colour (OSC 12). Real daemons, real
 // programs, the bytes an attach client receives.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { TestServer, waitFor } from "./harness";

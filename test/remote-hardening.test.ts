@@ -49,7 +49,7 @@ afterAll(() => s.stop());
 const ESC = "\x1b";
 const C1 = /[\x80-\x9f]/;
 
-describe("everything a remote sends is printed terminal-safe (item 7)", () => {
+describe("everything a remote sends is printed terminal-safe", () => {
   test("ws -H x doctor (run there whole): the remote's ESC]52 and ESC[2J come out visible, not raw", async () => {
     const r = await s.run(["-H", "escapes", "doctor"]);
     for (const out of [r.stdout, r.stderr]) {
@@ -77,7 +77,7 @@ describe("everything a remote sends is printed terminal-safe (item 7)", () => {
   });
 });
 
-describe("ws dashboard across hosts with a host whose reply has the wrong shape (item 7)", () => {
+describe("ws dashboard across hosts with a host whose reply has the wrong shape", () => {
   test('"agents":"abc" and an agent with "status":5: one "unreachable: bad reply" row each; the good host\'s rows still show', async () => {
     const r = await s.run(["dashboard", "-H", "good", "-H", "badagents", "-H", "badstatus"]);
     expect(r.stderr).toBe("");
@@ -120,7 +120,7 @@ async function peak(args: string[], opts: { stdout?: "ignore" } = {}) {
   return { code, stderr: err, mb: kb / 1024 };
 }
 
-describe.skipIf(!require("node:fs").existsSync("/usr/bin/time"))("every reader from the ssh peer is capped (item 4)", () => {
+describe.skipIf(!require("node:fs").existsSync("/usr/bin/time"))("every reader from the ssh peer is capped", () => {
   test("a valid preamble, then endless bytes with no newline: refused at 64 MiB, memory bounded", async () => {
     const r = await peak(["-H", "flood", "workspace", "list"]);
     expect(r.code).toBe(1);

@@ -65,7 +65,7 @@ function markers(dir: string, names = ["PWNED", "PR_PWN"]): string[] {
   return found;
 }
 
-// ---- item 1: placeholders never become code ------------------------------------------------
+// ---- placeholders never become code ------------------------------------------------
 
 /** The issue's form, a placeholder in each interpreter's script text: refused on load. */
 const SCRIPT_FORMS: Record<Interp, string[][]> = {
@@ -167,7 +167,7 @@ test("the issue's templates (a placeholder in bash -lc, sh -ec, env sh -c, zsh, 
   expect(existsSync(wtRoot) ? readdirSync(wtRoot) : []).toEqual([]);
   expect(branches()).toEqual(before);
   expect(markers(s.root)).toEqual([]);
-  // The name from the issue, with its /, is no workstream name at all (item 5).
+  // A name with a /, is no workstream name at all.
   const issue = await s.v6({ type: "new_workstream", template: "default", name: "z;touch${IFS}/tmp/PWN", repo });
   expect(issue.code).toBe("invalid_params");
   expect(issue.message).toContain("holds a /");
@@ -242,7 +242,7 @@ test("in bash, sh, zsh, fish, python3 and node, hostile names from ws new NAME a
   expect(markers(s.root)).toEqual([]);
 }, 180_000);
 
-// ---- item 2: copy and .worktreeinclude follow no link out -----------------------------------
+// ---- copy and .worktreeinclude follow no link out -----------------------------------
 
 /** Another clone of the remote, to push what an attacker would. */
 function attackerClone(): string {
@@ -335,7 +335,7 @@ test("read escape: the clone tracks lnk -> a directory outside and lists lnk/id_
   git(repo, ["checkout", "--", ".worktreeinclude"], env);
 }, 60_000);
 
-// ---- item 5: names stay in their directory ----------------------------------------------------
+// ---- names stay in their directory ----------------------------------------------------
 
 /** Every path under the worktrees' root, two levels down. */
 function worktreeDirs(): string[] {
@@ -380,7 +380,7 @@ test("workstream, review and template names follow the path-name rule (no /, no 
   expect(worktreeDirs()).toEqual(before);
 }, 60_000);
 
-// ---- item 11: ws done finishes, or refuses and the workstream stays -----------------------
+// ---- ws done finishes, or refuses and the workstream stays -----------------------
 
 test("ws done: a file that appears after its check (git refuses the removal) makes it refuse, and the workstream, its tab and worktree stay; then it finishes", async () => {
   const made = await s.v6({ type: "new_workstream", template: "default", name: "race-1", repo });

@@ -1,4 +1,4 @@
-// The shape of one protocol message's registry entry (DESIGN.md "The registry"). Validation,
+// The shape of one protocol message's registry entry (docs/architecture.md "The registry"). Validation,
 // dispatch, the CLI and the docs all read these entries. Only type imports of server code here,
 // so the CLI can load the registry without loading the server.
 import { optionalFields, shapeTyped, type Fields, type Shape, type ShapeField, type ShapeFields, type Static } from "../protocol/schema";
