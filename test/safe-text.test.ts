@@ -3,7 +3,7 @@
 // build exactly the sets the docs list (docs/security.md "Terminal-safe output").
 import { expect, test } from "bun:test";
 import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeLine, safeText, unsafeChars } from "../src/safe-text";
-import { quote } from "../src/protocol/quote";
+import { quote } from "../src/protocol/log-quote";
 
 const one = (re: RegExp, c: string) => {
   re.lastIndex = 0;

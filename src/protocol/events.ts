@@ -1,7 +1,7 @@
 // crossterm's Event in serde JSON form (spec/attach-events.md): the payload of
 // EVENT frames. Types plus the bit-flag string helpers both ends need, and the
 // validator the server runs on every event a client sends.
-import { quote } from "./quote";
+import { quote } from "./log-quote";
 
 /** crossterm's KeyCode variants without data, and the names `Media` and `Modifier` carry (in
  * crossterm's order, which is also kitty's key-number order). */

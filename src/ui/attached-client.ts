@@ -13,7 +13,7 @@ import { KEYS_QUERY, KeyProbe, keysOn, probeMs, type KeyProtocol, type TerminalR
 import { TERMINAL_QUERY, TerminalAsk, asksTerminal, checkTerminalReport, type TerminalReport } from "../protocol/terminal-report";
 import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
-import { quote } from "../protocol/quote";
+import { quote } from "../protocol/log-quote";
 import { ScreenDiff } from "./diff";
 import { SLOW_CLIENT_MS } from "../model/limits";
 import { hop } from "../platform/hop-trace";

@@ -18,7 +18,7 @@ import type { Pane } from "../model/pane";
 import type { TermEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
 import type { AttachedClient, ClientLog } from "./attached-client";
-import { quote } from "../protocol/quote";
+import { quote } from "../protocol/log-quote";
 import { type Keymap, describeKeymap } from "./keymap";
 import { type Prompt, newConfirm } from "./prompt";
 import { type CopyMode, osc52, scrollCopy, enterCopyMode } from "./copy-mode";

@@ -3,7 +3,7 @@
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
-import { quote as quoteValue } from "../../protocol/quote";
+import { quote as quoteValue } from "../../protocol/log-quote";
 import { safeLine } from "../../safe-text";
 import { readBody } from "./validate";
 import type { SavedBodySections, SavedPaneSections } from "./sections";

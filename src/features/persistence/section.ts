@@ -2,7 +2,7 @@
 // save composes the sections (sections.ts) without knowing any feature's shape. Also the small
 // checks every reader of a save uses.
 import { nameProblem } from "../../protocol/names";
-import { quote } from "../../protocol/quote";
+import { quote } from "../../protocol/log-quote";
 
 /** A feature's part of a saved pane, under its own key: how a value read back is checked. */
 export interface PaneSection<T> {

@@ -5,7 +5,7 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampScreenSize } from "../../model/screen-size";
-import { hasControl, quote } from "../../protocol/quote";
+import { hasControl, quote } from "../../protocol/log-quote";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 import { isArgv, isInt, isObj, noNul, savedNameProblem } from "./section";
 import { BODY_SECTIONS, PANE_SECTIONS, type SavedBodySections } from "./sections";
