@@ -12,7 +12,7 @@ export class SessionView {
   readonly bus = new EventBus();
   protected readonly workspaceList: Workspace[] = [];
   protected readonly paneMap = new Map<number, Pane>();
-  protected screen = { cols: 80, rows: 24 };
+  protected clientSize = { cols: 80, rows: 24 };
   protected barsShown = true;
   protected currentIndex = 0;
 
@@ -26,7 +26,7 @@ export class SessionView {
 
   /** The attached client's terminal size (or tmux's detached default). */
   get size(): { readonly cols: number; readonly rows: number } {
-    return this.screen;
+    return this.clientSize;
   }
 
   /** The index of the workspace on screen. */

@@ -117,7 +117,7 @@ export class Session extends SessionView {
   resizeScreen(cols: number, rows: number): void {
     const size = clampScreenSize(cols, rows);
     if (size.cols === this.size.cols && size.rows === this.size.rows) return;
-    this.screen = size;
+    this.clientSize = size;
     this.relayoutAll();
     this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
   }
