@@ -12,6 +12,7 @@ interface Asset {
 export const ASSETS: Record<string, Asset> = {
   "/assets/terminal.js": { type: "text/javascript; charset=utf-8", body: browserScript("terminal.ts") },
   "/assets/phone.js": { type: "text/javascript; charset=utf-8", body: browserScript("phone.ts") },
+  "/sw.js": { type: "text/javascript; charset=utf-8", body: browserScript("service-worker.ts") },
   "/assets/xterm.css": { type: "text/css; charset=utf-8", body: styleSheet("@xterm/xterm/css/xterm.css") },
   "/assets/terminal.css": { type: "text/css; charset=utf-8", body: styleSheet("./terminal.css") },
   "/assets/phone.css": { type: "text/css; charset=utf-8", body: styleSheet("./phone.css") },
@@ -37,7 +38,7 @@ export function terminalPage(nonce: string): string {
 }
 
 export function phonePage(nonce: string): string {
-  return `${head("ws inbox", nonce, ["phone.css"])}<body><h1>ws</h1><section id="inbox"></section><section id="agents"></section><section id="queue"></section><section id="panes"></section><section id="pane"></section><p><a href="/">Terminal</a></p><script type="module" src="/assets/phone.js"></script></body></html>`;
+  return `${head("ws inbox", nonce, ["phone.css"])}<body><h1>ws</h1><section id="notify"></section><section id="inbox"></section><section id="agents"></section><section id="queue"></section><section id="panes"></section><section id="pane"></section><p><a href="/">Terminal</a></p><script type="module" src="/assets/phone.js"></script></body></html>`;
 }
 
 /** A page with one message and no script (logins refused, a missing cookie). */

@@ -9,6 +9,7 @@ import { SessionCheck, useLogin } from "./auth-store";
 import { hostAllowed, type ListenAddress } from "./listen";
 import { ASSETS, notice, phonePage, securityHeaders, terminalPage } from "./pages";
 import { ApiError, answerApproval, paneScreen, phoneState } from "./phone-api";
+import { pushKey, pushSubscribe, pushUnsubscribe } from "./push-api";
 import { RateLimit } from "./rate-limit";
 
 /** Login attempts (good or bad) allowed in a minute. */
@@ -78,6 +79,7 @@ export function serveWeb(o: WebOptions): Server<SocketData> {
       }
       if (!sessions.session(cookieValue(req, cookieName))) return page(401, notice("Log in first", "Open the login URL that `ws web` printed (or `ws web tokens --new` prints)."));
       const asset = ASSETS[url.pathname];
+      // The service worker's scope is /, the path of its script's folder, hence /sw.js and not /assets/.
       if (asset && req.method === "GET") return new Response(asset.body, { headers: { "content-type": asset.type, ...securityHeaders() } });
       const nonce = randomBytes(16).toString("base64");
       if (req.method === "GET" && url.pathname === "/") return page(200, terminalPage(nonce), nonce);
@@ -93,10 +95,11 @@ export function serveWeb(o: WebOptions): Server<SocketData> {
         try {
           if (req.method === "GET" && url.pathname === "/api/state") return json(200, await phoneState(o.socketPath));
           if (req.method === "GET" && url.pathname === "/api/pane") return json(200, await paneScreen(o.socketPath, url.searchParams.get("pane")));
-          if (req.method === "POST" && url.pathname === "/api/approval") {
-            if (!sameOrigin(req)) return json(403, { error: "the request's Origin is not this page's" });
-            return json(200, await answerApproval(o.socketPath, req));
-          }
+          if (req.method === "GET" && url.pathname === "/api/push/key") return json(200, pushKey());
+          if (req.method === "POST" && !sameOrigin(req)) return json(403, { error: "the request's Origin is not this page's" });
+          if (req.method === "POST" && url.pathname === "/api/approval") return json(200, await answerApproval(o.socketPath, req));
+          if (req.method === "POST" && url.pathname === "/api/push/subscribe") return json(200, await pushSubscribe(req));
+          if (req.method === "POST" && url.pathname === "/api/push/unsubscribe") return json(200, await pushUnsubscribe(req));
         } catch (e) {
           return json(e instanceof ApiError ? e.status : 502, { error: (e as Error).message });
         }

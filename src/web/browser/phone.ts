@@ -2,6 +2,7 @@
 // screen, read-only. It asks ws web's JSON API every few seconds; every text from the server goes
 // into the page as text (textContent), never as markup. Each part of the page is a section below:
 // a function given its element and the latest state; another feature adds one to SECTIONS.
+import { notifySwitch } from "./notify-switch";
 
 interface Agent {
   pane: number;
@@ -144,5 +145,6 @@ async function refresh(): Promise<void> {
   }
 }
 
+notifySwitch(document.getElementById("notify")!, (path, body) => api(path, body));
 refresh();
 setInterval(refresh, POLL_MS);

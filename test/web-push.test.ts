@@ -1,0 +1,154 @@
+// The phone page's Web Push in a real Chromium (Debian's, driven by playwright-core): its endpoints
+// (the VAPID key; a subscription taken with the cookie and this Origin, refused without either, and
+// forgotten on unsubscribe), the "Notify me" switch registering the service worker, and that
+// worker showing a push the way the server sends it ({title, body, tag, url}), delivered through
+// the DevTools protocol, since headless Chromium has no push service to subscribe with.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { TestServer, waitFor, wsArgv } from "./harness";
+
+const CHROMIUM = process.env.WS_CHROMIUM ?? "/usr/bin/chromium";
+
+const s = new TestServer();
+let web: ReturnType<typeof Bun.spawn>;
+let base = "";
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cookie = "";
+
+const pushFile = (name: string) => join(s.env.XDG_STATE_HOME!, "ws", "push", name);
+const subscriptions = (): { endpoint: string }[] => (existsSync(pushFile("subscriptions.json")) ? JSON.parse(readFileSync(pushFile("subscriptions.json"), "utf8")) : []);
+
+/** A subscription as a browser's PushSubscription.toJSON() gives one. */
+function aSubscription(endpoint: string) {
+  const { publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const p256dh = publicKey.export({ format: "der", type: "spki" }).subarray(-65).toString("base64url");
+  return { endpoint, keys: { p256dh, auth: randomBytes(16).toString("base64url") } };
+}
+
+const post = (path: string, body: unknown, headers: Record<string, string>) =>
+  fetch(base + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (Debian's chromium package; .ci/run installs it)`);
+  await s.start();
+  web = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0"], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
+  const reader = (web.stdout as ReadableStream<Uint8Array>).getReader();
+  let out = "";
+  await waitFor("ws web's login URL", async () => {
+    const { value, done } = await reader.read();
+    if (value) out += new TextDecoder().decode(value);
+    if (done) throw new Error(`ws web exited: ${out}`);
+    return /login\?token=\S+/.test(out);
+  });
+  const loginUrl = /(http:\/\/\S+\/login\?token=\S+)/.exec(out)![1]!;
+  base = loginUrl.slice(0, loginUrl.indexOf("/login"));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  context = await browser.newContext();
+  await context.grantPermissions(["notifications"], { origin: base });
+  page = await context.newPage();
+  await page.goto(loginUrl);
+  const c = (await context.cookies()).find((k) => k.name === "ws_session")!;
+  cookie = `${c.name}=${c.value}`;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  web?.kill();
+  await web?.exited;
+  await s.stop();
+}, 30_000);
+
+describe("ws web push", () => {
+  test("gives the VAPID public key kept in the state dir, only with the cookie", async () => {
+    expect((await fetch(`${base}/api/push/key`)).status).toBe(401);
+    const r = await fetch(`${base}/api/push/key`, { headers: { cookie } });
+    expect(r.status).toBe(200);
+    const { key } = (await r.json()) as { key: string };
+    expect(key).toBe(JSON.parse(readFileSync(pushFile("vapid.json"), "utf8")).publicKey);
+    expect(Buffer.from(key, "base64url").length).toBe(65);
+  });
+
+  test("takes a subscription with the cookie and this Origin; refuses one without either, or a bad one", async () => {
+    const sub = aSubscription("http://127.0.0.1:9/push/phone-1");
+    expect((await post("/api/push/subscribe", sub, { origin: base })).status).toBe(401);
+    expect((await post("/api/push/subscribe", sub, { cookie, origin: "http://evil.example" })).status).toBe(403);
+    expect((await post("/api/push/subscribe", sub, { cookie })).status).toBe(403);
+    expect(subscriptions()).toEqual([]);
+    const bad = await post("/api/push/subscribe", { ...sub, endpoint: "http://push.example/x" }, { cookie, origin: base });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toContain("https");
+
+    const ok = await post("/api/push/subscribe", sub, { cookie, origin: base });
+    expect(ok.status).toBe(200);
+    expect(subscriptions().map((x) => x.endpoint)).toEqual([sub.endpoint]);
+
+    expect((await post("/api/push/unsubscribe", { endpoint: sub.endpoint }, { cookie, origin: "http://evil.example" })).status).toBe(403);
+    expect(subscriptions().length).toBe(1);
+    const off = await post("/api/push/unsubscribe", { endpoint: sub.endpoint }, { cookie, origin: base });
+    expect(await off.json()).toEqual({ unsubscribed: true });
+    expect(subscriptions()).toEqual([]);
+  });
+
+  test("Notify me registers the service worker, which shows a push as the server sends it", async () => {
+    await page.goto(`${base}/phone`);
+    await page.locator("#notify-button").click();
+    // Headless Chromium has no push service: the subscribe itself may fail there (the page says why),
+    // but the worker is registered first, and it is what shows every push.
+    const scope = await waitFor("the service worker to be active", () =>
+      page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL),
+    15000);
+    expect(new URL(scope).pathname).toBe("/sw.js");
+
+    const cdp = await context.newCDPSession(page);
+    let registrationId = "";
+    cdp.on("ServiceWorker.workerRegistrationUpdated", (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+      for (const r of e.registrations) if (r.scopeURL === `${base}/`) registrationId = r.registrationId;
+    });
+    await cdp.send("ServiceWorker.enable");
+    await waitFor("the worker's registration id", () => registrationId);
+    const payload = { title: "ws: approval waiting", body: "pane 3 (claude) asks to use Bash", tag: "ws-approval-3", url: "https://evil.example/phish" };
+    await cdp.send("ServiceWorker.deliverPushMessage", { origin: base, registrationId, data: JSON.stringify(payload) });
+    const shown = await waitFor("the worker to show the notification", () =>
+      page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration("/");
+        const n = (await reg!.getNotifications())[0];
+        return n && { title: n.title, body: n.body, tag: n.tag, data: n.data };
+      }),
+    10000);
+    // A url of another origin is never opened: tapping goes to this ws web's inbox.
+    expect(shown).toEqual({ title: payload.title, body: payload.body, tag: payload.tag, data: { url: `${base}/phone` } });
+  }, 40_000);
+
+  test("the switch subscribes with ws's key and hands the subscription over, and Stop notifying takes it back", async () => {
+    // The browser's push service stood in for (headless Chromium refuses pushManager.subscribe):
+    // the rest, the key fetched, the POSTs with the browser's own cookie and Origin, is the page's.
+    const sub = aSubscription("http://127.0.0.1:9/push/phone-2");
+    const phone = await context.newPage();
+    await phone.addInitScript((json) => {
+      const w = window as unknown as { wsKeyAsked?: unknown; wsSubscribed?: boolean };
+      const fake = { endpoint: json.endpoint, toJSON: () => json, unsubscribe: async () => ((w.wsSubscribed = false), true) };
+      PushManager.prototype.subscribe = async (o?: PushSubscriptionOptionsInit) => {
+        w.wsKeyAsked = o?.applicationServerKey;
+        w.wsSubscribed = true;
+        return fake as unknown as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async () => (w.wsSubscribed ? (fake as unknown as PushSubscription) : null);
+    }, sub);
+    await phone.goto(`${base}/phone`);
+    const button = phone.locator("#notify-button");
+    await button.click();
+    await waitFor("the subscription to reach the state dir", () => subscriptions().some((x) => x.endpoint === sub.endpoint));
+    await waitFor("the switch to say it is on", async () => (await button.textContent()) === "Stop notifying");
+    const key = JSON.parse(readFileSync(pushFile("vapid.json"), "utf8")).publicKey;
+    expect(await phone.evaluate(() => (window as unknown as { wsKeyAsked: unknown }).wsKeyAsked)).toBe(key);
+    await button.click();
+    await waitFor("the subscription to be forgotten", () => !subscriptions().some((x) => x.endpoint === sub.endpoint));
+    await waitFor("the switch to say it is off", async () => (await button.textContent()) === "Notify me");
+    await phone.close();
+  }, 30_000);
+});
