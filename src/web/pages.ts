@@ -38,7 +38,7 @@ export function terminalPage(nonce: string): string {
 }
 
 export function phonePage(nonce: string): string {
-  return `${head("ws inbox", nonce, ["phone.css"])}<body><h1>ws</h1><section id="notify"></section><section id="inbox"></section><section id="agents"></section><section id="queue"></section><section id="panes"></section><section id="pane"></section><p><a href="/">Terminal</a></p><script type="module" src="/assets/phone.js"></script></body></html>`;
+  return `${head("ws inbox", nonce, ["phone.css"])}<body><h1>ws</h1><section id="notify"></section><section id="inbox"></section><section id="questions"></section><section id="agents"></section><section id="queue"></section><section id="panes"></section><section id="pane"></section><p><a href="/">Terminal</a></p><script type="module" src="/assets/phone.js"></script></body></html>`;
 }
 
 /** A page with one message and no script (logins refused, a missing cookie). */

@@ -2,20 +2,7 @@
 // the subscription it got, handed to the push module (src/features/push/), which keeps it in the
 // state dir the server sends from: ws web and the server share files, not a message.
 import { SubscriptionRefused, subscribe, unsubscribe, vapidPublicKey } from "../features/push";
-import { ApiError } from "./phone-api";
-
-const MAX_BODY = 4096;
-
-async function jsonBody(req: Request): Promise<Record<string, unknown>> {
-  if (!(req.headers.get("content-type") ?? "").startsWith("application/json")) throw new ApiError("send JSON", 415);
-  const text = await req.text();
-  if (text.length > MAX_BODY) throw new ApiError("too long", 413);
-  try {
-    const v = JSON.parse(text);
-    if (v && typeof v === "object" && !Array.isArray(v)) return v;
-  } catch {}
-  throw new ApiError("send a JSON object", 400);
-}
+import { ApiError, jsonBody } from "./phone-api";
 
 export function pushKey(): { key: string } {
   return { key: vapidPublicKey() };

@@ -8,7 +8,7 @@ import { AttachBridge, MAX_BROWSER_BACKLOG } from "./attach-bridge";
 import { SessionCheck, useLogin } from "./auth-store";
 import { hostAllowed, type ListenAddress } from "./listen";
 import { ASSETS, notice, phonePage, securityHeaders, terminalPage } from "./pages";
-import { ApiError, answerApproval, paneScreen, phoneState } from "./phone-api";
+import { ApiError, answerApproval, answerQuestion, paneScreen, phoneState } from "./phone-api";
 import { pushKey, pushSubscribe, pushUnsubscribe } from "./push-api";
 import { RateLimit } from "./rate-limit";
 
@@ -98,6 +98,7 @@ export function serveWeb(o: WebOptions): Server<SocketData> {
           if (req.method === "GET" && url.pathname === "/api/push/key") return json(200, pushKey());
           if (req.method === "POST" && !sameOrigin(req)) return json(403, { error: "the request's Origin is not this page's" });
           if (req.method === "POST" && url.pathname === "/api/approval") return json(200, await answerApproval(o.socketPath, req));
+          if (req.method === "POST" && url.pathname === "/api/question") return json(200, await answerQuestion(o.socketPath, req));
           if (req.method === "POST" && url.pathname === "/api/push/subscribe") return json(200, await pushSubscribe(req));
           if (req.method === "POST" && url.pathname === "/api/push/unsubscribe") return json(200, await pushUnsubscribe(req));
         } catch (e) {

@@ -3,6 +3,7 @@
 // into the page as text (textContent), never as markup. Each part of the page is a section below:
 // a function given its element and the latest state; another feature adds one to SECTIONS.
 import { notifySwitch } from "./notify-switch";
+import { type QuestionRow, questionsSection } from "./questions";
 
 interface Agent {
   pane: number;
@@ -41,6 +42,7 @@ export interface PhoneState {
   agents: Agent[];
   panes: PaneRow[];
   approvals: ApprovalRow[];
+  questions: QuestionRow[];
   queue: Prompt[];
 }
 
@@ -118,6 +120,7 @@ function panes(root: HTMLElement, s: PhoneState): void {
 /** Each section of the page: its element's id and how it draws the state. */
 export const SECTIONS: { id: string; draw: (root: HTMLElement, s: PhoneState) => void }[] = [
   { id: "inbox", draw: inbox },
+  { id: "questions", draw: questionsSection((path, body) => api(path, body)) },
   { id: "agents", draw: agents },
   { id: "queue", draw: queue },
   { id: "panes", draw: panes },

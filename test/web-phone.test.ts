@@ -1,4 +1,6 @@
-// The phone page's Web Push in a real Chromium (Debian's, driven by playwright-core): its endpoints
+// The phone page's `ws ask` questions and its Web Push, in a real Chromium (Debian's, driven by
+// playwright-core). Questions: one with choices answered by a button, one without by a typed line
+// that the page's poll does not wipe, the question's text shown as text. Push: its endpoints
 // (the VAPID key; a subscription taken with the cookie and this Origin, refused without either, and
 // forgotten on unsubscribe), the "Notify me" switch registering the service worker, and that
 // worker showing a push the way the server sends it ({title, body, tag, url}), delivered through
@@ -8,7 +10,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { TestServer, waitFor, wsArgv } from "./harness";
+import { type Conn, TestServer, waitFor, wsArgv } from "./harness";
 
 const CHROMIUM = process.env.WS_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -63,6 +65,50 @@ afterAll(async () => {
   await s.stop();
 }, 30_000);
 
+describe("ws web's phone page answers questions", () => {
+  test("a question with choices is answered by a button, its text shown as text", async () => {
+    const evil = `<img src=x onerror="document.title='owned'"> Deploy?`;
+    const asker: Conn = await s.connect();
+    asker.send({ v: 6, id: 3, type: "ask", question: evil, choice: ["yes", "no"], timeout: 60000 });
+    const phone = await context.newPage();
+    await phone.goto(`${base}/phone`);
+    const item = phone.locator(".question").first();
+    await item.waitFor({ timeout: 15000 });
+    expect(await item.locator("pre.text").textContent()).toBe(evil);
+    expect(await phone.locator(".question img").count()).toBe(0);
+    await item.locator("button.choice", { hasText: "no" }).click();
+    expect(await asker.nextJson(30000)).toMatchObject({ type: "answer", answer: "no" });
+    await phone.locator(".question .answered").waitFor();
+    expect(await phone.title()).not.toBe("owned");
+    asker.close();
+    await phone.close();
+  }, 40_000);
+
+  test("a question without choices takes a typed line, which the page's poll leaves alone", async () => {
+    const asker: Conn = await s.connect();
+    asker.send({ v: 6, id: 4, type: "ask", question: "Which branch?", timeout: 60000 });
+    const phone = await context.newPage();
+    await phone.goto(`${base}/phone`);
+    const input = phone.locator(".question input[name=answer]");
+    await input.waitFor({ timeout: 15000 });
+    await input.fill("release/2.0");
+    // Two more polls of the state redraw the page around the box.
+    for (let i = 0; i < 2; i++) await phone.waitForResponse((r) => r.url().endsWith("/api/state"), { timeout: 10000 });
+    expect(await input.inputValue()).toBe("release/2.0");
+    await input.press("Enter");
+    expect(await asker.nextJson(30000)).toMatchObject({ type: "answer", answer: "release/2.0" });
+    await waitFor("the question to leave the page", async () => (await phone.locator(".question").count()) === 0);
+    asker.close();
+    await phone.close();
+  }, 40_000);
+
+  test("an answer from another Origin, or to no question, is refused", async () => {
+    expect((await post("/api/question", { question: 1, answer: "x" }, { cookie, origin: "http://evil.example" })).status).toBe(403);
+    expect((await post("/api/question", { question: 999, answer: "x" }, { cookie, origin: base })).status).toBe(404);
+    expect((await post("/api/question", { question: "1" }, { cookie, origin: base })).status).toBe(400);
+  });
+});
+
 describe("ws web push", () => {
   test("gives the VAPID public key kept in the state dir, only with the cookie", async () => {
     expect((await fetch(`${base}/api/push/key`)).status).toBe(401);
@@ -112,14 +158,20 @@ describe("ws web push", () => {
     await cdp.send("ServiceWorker.enable");
     await waitFor("the worker's registration id", () => registrationId);
     const payload = { title: "ws: approval waiting", body: "pane 3 (claude) asks to use Bash", tag: "ws-approval-3", url: "https://evil.example/phish" };
-    await cdp.send("ServiceWorker.deliverPushMessage", { origin: base, registrationId, data: JSON.stringify(payload) });
-    const shown = await waitFor("the worker to show the notification", () =>
-      page.evaluate(async () => {
+    // A push reaching a worker that is still starting can be dropped by the DevTools path: it is sent
+    // again each second until shown (the tag makes a second one replace the first, never add to it).
+    let sentAt = 0;
+    const shown = await waitFor("the worker to show the notification", async () => {
+      if (Date.now() - sentAt > 1000) {
+        sentAt = Date.now();
+        await cdp.send("ServiceWorker.deliverPushMessage", { origin: base, registrationId, data: JSON.stringify(payload) });
+      }
+      return page.evaluate(async () => {
         const reg = await navigator.serviceWorker.getRegistration("/");
-        const n = (await reg!.getNotifications())[0];
-        return n && { title: n.title, body: n.body, tag: n.tag, data: n.data };
-      }),
-    10000);
+        const all = await reg!.getNotifications();
+        return all.length === 1 && { title: all[0]!.title, body: all[0]!.body, tag: all[0]!.tag, data: all[0]!.data };
+      });
+    }, 15000, 100);
     // A url of another origin is never opened: tapping goes to this ws web's inbox.
     expect(shown).toEqual({ title: payload.title, body: payload.body, tag: payload.tag, data: { url: `${base}/phone` } });
   }, 40_000);
