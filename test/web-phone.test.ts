@@ -10,9 +10,9 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { type Conn, TestServer, waitFor, wsArgv } from "./harness";
+import { type Conn, TestServer, waitFor } from "./harness";
+import { CHROMIUM, needChromium, startWeb } from "./web-rig";
 
-const CHROMIUM = process.env.WS_CHROMIUM ?? "/usr/bin/chromium";
 
 const s = new TestServer();
 let web: ReturnType<typeof Bun.spawn>;
@@ -36,19 +36,12 @@ const post = (path: string, body: unknown, headers: Record<string, string>) =>
   fetch(base + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (Debian's chromium package; .ci/run installs it)`);
+  needChromium();
   await s.start();
-  web = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0"], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
-  const reader = (web.stdout as ReadableStream<Uint8Array>).getReader();
-  let out = "";
-  await waitFor("ws web's login URL", async () => {
-    const { value, done } = await reader.read();
-    if (value) out += new TextDecoder().decode(value);
-    if (done) throw new Error(`ws web exited: ${out}`);
-    return /login\?token=\S+/.test(out);
-  });
-  const loginUrl = /(http:\/\/\S+\/login\?token=\S+)/.exec(out)![1]!;
-  base = loginUrl.slice(0, loginUrl.indexOf("/login"));
+  const running = await startWeb(s);
+  web = running.proc;
+  base = running.base;
+  const loginUrl = running.loginUrl;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   context = await browser.newContext();
   await context.grantPermissions(["notifications"], { origin: base });

@@ -4,18 +4,17 @@
 // a used token, too many logins, a revoked session. Screenshots of both pages are kept under
 // test-artifacts/web/ (git ignores it).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { type Conn, ROOT, TestServer, waitFor, wsArgv } from "./harness";
+import { type Conn, ROOT, TestServer, waitFor } from "./harness";
 import { RawAttach } from "./raw-attach";
+import { CHROMIUM, needChromium, startWeb } from "./web-rig";
 
-const CHROMIUM = process.env.WS_CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "test-artifacts", "web");
 
 const s = new TestServer();
 let web: ReturnType<typeof Bun.spawn>;
-let webOut = "";
 let base = "";
 let loginUrl = "";
 let browser: Browser;
@@ -54,18 +53,12 @@ function tryAttach(headers: Record<string, string>): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (Debian's chromium package; .ci/run installs it)`);
+  needChromium();
   await s.start();
-  web = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0"], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
-  const reader = (web.stdout as ReadableStream<Uint8Array>).getReader();
-  await waitFor("ws web's login URL", async () => {
-    const { value, done } = await reader.read();
-    if (value) webOut += new TextDecoder().decode(value);
-    if (done) throw new Error(`ws web exited: ${webOut}`);
-    return /login\?token=\S+/.test(webOut);
-  });
-  loginUrl = /(http:\/\/\S+\/login\?token=\S+)/.exec(webOut)![1]!;
-  base = loginUrl.slice(0, loginUrl.indexOf("/login"));
+  const running = await startWeb(s);
+  web = running.proc;
+  loginUrl = running.loginUrl;
+  base = running.base;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   context = await browser.newContext({ viewport: { width: 900, height: 500 } });
   page = await context.newPage();
@@ -228,23 +221,14 @@ describe("ws web's addresses", () => {
       const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"], { stderr: "pipe" });
       expect(made.exitCode).toBe(0);
       await t.start();
-      const tls = Bun.spawn([...wsArgv(), "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key], { env: t.env, cwd: t.root, stdout: "pipe", stderr: "pipe" });
+      const tls = await startWeb(t, ["--tls-cert", cert, "--tls-key", key]);
       try {
-        const reader = (tls.stdout as ReadableStream<Uint8Array>).getReader();
-        let out = "";
-        await waitFor("the https login URL", async () => {
-          const { value, done } = await reader.read();
-          if (value) out += new TextDecoder().decode(value);
-          if (done) throw new Error(`ws web exited: ${out}`);
-          return /https:\/\/\S+\/login\?token=\S+/.test(out);
-        });
-        const url = /(https:\/\/\S+\/login\?token=\S+)/.exec(out)![1]!;
-        const r = await fetch(url, { redirect: "manual", tls: { rejectUnauthorized: false } } as RequestInit);
+        expect(tls.loginUrl).toStartWith("https://");
+        const r = await fetch(tls.loginUrl, { redirect: "manual", tls: { rejectUnauthorized: false } } as RequestInit);
         expect(r.status).toBe(303);
         expect(r.headers.get("set-cookie")).toMatch(/^__Host-ws_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
       } finally {
-        tls.kill();
-        await tls.exited;
+        await tls.stop();
       }
     } finally {
       await t.stop();
