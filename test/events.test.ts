@@ -69,8 +69,10 @@ test("a scripted sequence arrives in order with increasing seq; a resumed subscr
 test("a program setting its title publishes pane_renamed once per change, with where the pane is", async () => {
   const c = await subscribe({ types: ["pane_renamed"] });
   expect((await c.nextJson()).type).toBe("subscribed");
-  // The same title twice is one change; the shell reading `go` lets the titles come after the subscription.
-  const script = "read go; printf '\\033]0;first\\007'; printf '\\033]0;first\\007'; printf '\\033]0;second\\007'; exec cat";
+  // The same title twice is one change; the shell reading `go` lets the titles come after the
+  // subscription, and then stays in the foreground (a program started after the titles would
+  // rename the pane too, maybe before a loaded server has read them).
+  const script = "read go; printf '\\033]0;first\\007'; printf '\\033]0;first\\007'; printf '\\033]0;second\\007'; read done";
   const pane = (await s.v6({ type: "tab_new", name: "titles", cwd: "/tmp", command: ["sh", "-c", script] })).pane;
   const tab = (await s.v6({ type: "pane_info", pane })).tab;
   await s.v6({ type: "pane_send", pane, text: "go", enter: true });
