@@ -3,7 +3,7 @@
 // limit in the hint), keeps room for connections, and never spins on a failing `accept`. A real
 // daemon started under `prlimit` with a low hard limit, real panes, the real socket.
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { Conn, TestServer, waitFor, wsArgv } from "./harness";
 import type { AnyReply } from "./replies";
 
@@ -15,9 +15,39 @@ afterEach(async () => {
 /** Descriptors a pane holds in a server `ws start` started: its PTY master (panes share one socket). */
 const FDS_PER_PANE = 1;
 
-/** Descriptors `pid` has open now. */
+/** The machine's Unix sockets by inode, and those listening (flag __SO_ACCEPTCON), from /proc/net/unix. */
+function unixSockets(): { all: Set<string>; listening: Set<string> } {
+  const all = new Set<string>();
+  const listening = new Set<string>();
+  for (const line of readFileSync("/proc/net/unix", "utf8").split("\n").slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (!f[6]) continue;
+    all.add(f[6]);
+    if (f[3] === "00010000") listening.add(f[6]);
+  }
+  return { all, listening };
+}
+
+/** Descriptors `pid` holds for its lifetime now. Left out, as they come and go on their own and
+ * one counted in a baseline would never come back: files on /proc (the port watcher and the
+ * process checks open one for a moment) and connected Unix sockets (a client's connection, which
+ * the server closes when it goes idle). Listening sockets count: a socket per pane would show. */
 function openFds(pid: number): number {
-  return readdirSync(`/proc/${pid}/fd`).length;
+  const unix = unixSockets();
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue; // closed while it was listed
+    }
+    if (target.startsWith("/proc/")) continue;
+    const socket = /^socket:\[(\d+)\]$/.exec(target);
+    if (socket && unix.all.has(socket[1]!) && !unix.listening.has(socket[1]!)) continue;
+    n++;
+  }
+  return n;
 }
 
 /** `ws start` with the descriptor limits `soft:hard` (the daemon inherits them). */
