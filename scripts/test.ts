@@ -40,6 +40,9 @@ for (const u of [...units.values()].sort((a, b) => b.size - a.size)) {
   g.size += u.size;
 }
 
+/** Written, and flushed before what comes next: the totals must be the output's last lines. */
+const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
+
 const runs = groups.map(async (g, i) => {
   // Each shard's own mark, inherited by everything its tests start, so its after-all check
   // (test/leak-check.ts) finds what they left running and nothing of the other shard's.
@@ -47,7 +50,7 @@ const runs = groups.map(async (g, i) => {
   const p = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...process.argv.slice(2), ...g.files], { cwd: root, stdout: "pipe", stderr: "pipe", env });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   // bun test writes its results to stderr; print each shard whole so its lines stay together.
-  process.stdout.write(`\n== shard ${i + 1} of ${shards} (${g.files.length} files)\n${out}${err}`);
+  await print(`\n== shard ${i + 1} of ${shards} (${g.files.length} files)\n${out}${err}`);
   const count = (word: string) => [...`${out}${err}`.matchAll(new RegExp(`^ *(\\d+) ${word}$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
   return { code, pass: count("pass"), fail: count("fail") };
 });
@@ -55,5 +58,5 @@ const results = await Promise.all(runs);
 const pass = results.reduce((n, r) => n + r.pass, 0);
 const fail = results.reduce((n, r) => n + r.fail, 0);
 const failedShard = results.some((r) => r.code !== 0);
-console.log(`\nall shards:\n ${pass} pass\n ${fail || (failedShard ? 1 : 0)} fail`);
+await print(`\nall shards:\n ${pass} pass\n ${fail || (failedShard ? 1 : 0)} fail\n`);
 process.exit(failedShard ? 1 : 0);
