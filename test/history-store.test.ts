@@ -273,6 +273,7 @@ test("a pane's history moves to the store on its own once its output pauses, a f
   e.parse(b);
   expect(e.term.buffer.normal.length).toBe(10 + 2000);
   const deadline = Date.now() + 5000;
+  // Polled until the deadline, not slept: the move runs on the emulator's own quiet timer, and no event says it ran.
   while (e.term.buffer.normal.length > 10 + HISTORY_MARGIN && Date.now() < deadline) await Bun.sleep(10);
   expect(e.term.buffer.normal.length).toBe(10 + HISTORY_MARGIN);
   // The history limit holds across both: the newest 2,000 rows, the oldest gone.
@@ -301,6 +302,7 @@ test("the memory of rows that left xterm for the store is given back, though the
   // Idle from here: only the store's lines stay (~0.3 KB each: ~14 MB). (Left to itself, the
   // collector took 13 s to run here, with this loop's allocations for it to notice.)
   const deadline = Date.now() + 6000;
+  // Polled until the deadline, not slept: the collection runs on its own timer, and nothing says when it ran.
   while (used() - before > 25e6 && Date.now() < deadline) await Bun.sleep(250);
   expect(used() - before).toBeLessThan(25e6);
   expect(panes[0]!.term.buffer.normal.length).toBe(40 + HISTORY_MARGIN);
