@@ -43,6 +43,19 @@ for (const u of [...units.values()].sort((a, b) => b.size - a.size)) {
 /** Written, and flushed before what comes next: the totals must be the output's last lines. */
 const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
 
+/** Each failed test's line with the lines bun printed for it (its error), at most 40 each: repeated
+ * after every shard's output, so a log that keeps only its tail still says what failed and why. */
+function failureExcerpts(text: string): string[] {
+  const lines = text.split("\n");
+  const excerpts: string[] = [];
+  let start = 0;
+  for (const [i, line] of lines.entries()) {
+    if (line.startsWith("(fail)")) excerpts.push(lines.slice(Math.max(start, i - 40), i + 1).join("\n"));
+    if (line.startsWith("(pass)") || line.startsWith("(fail)") || line.startsWith("(skip)") || line.endsWith(".test.ts:")) start = i + 1;
+  }
+  return excerpts;
+}
+
 const runs = groups.map(async (g, i) => {
   // Each shard's own mark, inherited by everything its tests start, so its after-all check
   // (test/leak-check.ts) finds what they left running and nothing of the other shard's.
@@ -52,11 +65,13 @@ const runs = groups.map(async (g, i) => {
   // bun test writes its results to stderr; print each shard whole so its lines stay together.
   await print(`\n== shard ${i + 1} of ${shards} (${g.files.length} files)\n${out}${err}`);
   const count = (word: string) => [...`${out}${err}`.matchAll(new RegExp(`^ *(\\d+) ${word}$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
-  return { code, pass: count("pass"), fail: count("fail") };
+  return { code, pass: count("pass"), fail: count("fail"), failures: failureExcerpts(`${out}${err}`) };
 });
 const results = await Promise.all(runs);
 const pass = results.reduce((n, r) => n + r.pass, 0);
 const fail = results.reduce((n, r) => n + r.fail, 0);
 const failedShard = results.some((r) => r.code !== 0);
+const failures = results.flatMap((r) => r.failures);
+if (failures.length > 0) await print(`\nfailed, in every shard:\n${failures.join("\n\n")}\n`);
 await print(`\nall shards:\n ${pass} pass\n ${fail || (failedShard ? 1 : 0)} fail\n`);
 process.exit(failedShard ? 1 : 0);
