@@ -15,7 +15,7 @@ const src = (path: string) => JSON.stringify(join(import.meta.dir, "../src", pat
 // xterm is the package (@xterm/…): model/xterm-internals.ts, which screen-text.ts reads rows
 // through, holds types and casts only and loads none of it.
 test("loading the registry loads no xterm, session or pane module", async () => {
-  const loaded = await evalModules<string[]>(`await import(${src("commands/index.ts")});
+  const loaded = await evalModules<string[]>(`await import(${src("messages/index.ts")});
 console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /@xterm|server\\/session|model\\/pane|server\\/daemon/.test(k))));`);
   expect(loaded).toEqual([]);
 });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MESSAGES, REGISTRY } from "../src/commands";
+import { MESSAGES, REGISTRY } from "../src/messages";
 import { commandTable } from "../src/cli/index";
 import { HANDLERS } from "../src/cli/handlers";
 import { VIEWS } from "../src/cli/views";

@@ -3,10 +3,10 @@
 // with invalid_params naming that field, before anything is done).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TestServer } from "./harness";
-import { MESSAGES } from "../src/commands";
+import { MESSAGES } from "../src/messages";
 import { validateFields } from "../src/protocol/schema";
 import { ENVELOPE_FIELDS } from "../src/protocol/envelope";
-import type { FieldDoc, MessageDoc } from "../src/commands/catalogue";
+import type { FieldDoc, MessageDoc } from "../src/messages/catalogue";
 import type { Replies } from "./replies";
 
 let s: TestServer;

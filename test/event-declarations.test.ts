@@ -10,7 +10,7 @@ import { Session } from "../src/model/session";
 import { EventLog } from "../src/features/event-log";
 import { BUS_EVENTS, PUBLISHED } from "../src/features/events";
 import { PersistenceService } from "../src/features/persistence/service";
-import { catalogue } from "../src/commands/catalogue";
+import { catalogue } from "../src/messages/catalogue";
 import { ROOT } from "./harness";
 
 function session(): { s: Session; dir: string } {

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MESSAGES } from "../src/commands";
-import type { MessageEntry } from "../src/commands/types";
+import { MESSAGES } from "../src/messages";
+import type { MessageEntry } from "../src/messages/types";
 import { paneSocketDir, sharedPaneSocketPath } from "../src/paths";
 import { GRANT_LEVELS, allows, type GrantLevel } from "../src/protocol/grants";
 import { Conn, TestServer, waitFor, wsArgv } from "./harness";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { MESSAGES } from "../src/commands";
+import { MESSAGES } from "../src/messages";
 import { TOOL_SPECS } from "../src/mcp/tools";
 import { sharedPaneSocketPath } from "../src/paths";
 import { TestServer, wsArgv } from "./harness";

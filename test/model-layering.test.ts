@@ -12,7 +12,7 @@ const SRC = join(ROOT, "src");
 /** Top to bottom. A layer may import itself and every layer after it, nothing before it.
  * "entry" is src/main.ts; "base" is src/'s other top-level files, BASE: small leaf helpers every
  * layer may use. */
-const ORDER = ["entry", "cli", "mcp", "web", "remote", "tmux-shim", "server", "ui", "cli-table", "commands", "features", "client", "model", "patterns", "protocol", "platform", "base"] as const;
+const ORDER = ["entry", "cli", "mcp", "web", "remote", "tmux-shim", "server", "ui", "cli-table", "messages", "features", "client", "model", "patterns", "protocol", "platform", "base"] as const;
 type Layer = (typeof ORDER)[number];
 
 /** What base may hold, by name: leaf helpers with no domain of their own (paths and XDG
@@ -26,7 +26,7 @@ function layerOf(file: string): Layer | undefined {
   const rel = relative(SRC, file);
   if (rel.startsWith("..")) return undefined;
   const parts = rel.split("/");
-  // A bare directory ("../commands", its index) is that layer; src/'s own files are base.
+  // A bare directory ("../messages", its index) is that layer; src/'s own files are base.
   if (parts.length === 1) return rel === "main.ts" ? "entry" : (ORDER.find((l) => l === rel) ?? "base");
   return ORDER.find((l) => l === parts[0]);
 }
@@ -90,7 +90,7 @@ test("the layer check sees an upward import when there is one", () => {
     { path: join(SRC, "protocol/y.ts"), text: `import type { Pane } from "../model/pane";\nimport { d } from "smol-toml";` },
     { path: join(SRC, "cli/z.ts"), text: `import { e } from "../client/request";\nimport { f } from "../paths";` },
     // A feature naming the registry by its directory (its index) reaches up to the handlers.
-    { path: join(SRC, "features/w.ts"), text: `import { MESSAGES } from "../commands";` },
+    { path: join(SRC, "features/w.ts"), text: `import { MESSAGES } from "../messages";` },
   ];
-  expect(upwardImports(made)).toEqual(["features/w.ts -> ../commands", "model/x.ts -> ../server/daemon", "model/x.ts -> ../ui/grid", "protocol/y.ts -> ../model/pane"]);
+  expect(upwardImports(made)).toEqual(["features/w.ts -> ../messages", "model/x.ts -> ../server/daemon", "model/x.ts -> ../ui/grid", "protocol/y.ts -> ../model/pane"]);
 });

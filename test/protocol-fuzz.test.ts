@@ -14,8 +14,8 @@ import { type Conn, TestServer, processAlive, rssKb, waitFor } from "./harness";
 import type { AnyReply, Replies } from "./replies";
 
 type Snapshot = Replies["session_snapshot"];
-import { MESSAGES } from "../src/commands";
-import type { MessageEntry } from "../src/commands/types";
+import { MESSAGES } from "../src/messages";
+import type { MessageEntry } from "../src/messages/types";
 import type { FieldSpec } from "../src/protocol/schema";
 import { ERROR_CODES } from "../src/protocol/errors";
 import { MAX_LAYOUT_DEPTH, MAX_PANES_PER_REQUEST } from "../src/model/limits";

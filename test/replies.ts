@@ -1,35 +1,35 @@
 // The replies tests read: each the reply its registry entry declares (`replyFields`, which the
 // handler's own reply must match), and its request's fields `Static` of the entry's `fields`. `s.v6()` and
 // `s.call()` in test/harness.ts return these for the messages named here.
-import type { EntryReply, MessageEntry } from "../src/commands/types";
+import type { EntryReply, MessageEntry } from "../src/messages/types";
 import type { ErrorCode } from "../src/protocol/errors";
 import type { Fields, Static } from "../src/protocol/schema";
 import type { TreeNode } from "../src/model/tree";
-import type dashboard from "../src/commands/dashboard";
-import type describe from "../src/commands/describe";
-import type search from "../src/commands/search";
-import type hello from "../src/commands/hello";
-import type pane_info from "../src/commands/pane_info";
-import type pane_list from "../src/commands/pane_list";
-import type pane_read from "../src/commands/pane_read";
-import type session_snapshot from "../src/commands/session_snapshot";
-import type workspace_list from "../src/commands/workspace_list";
-import type approval_list from "../src/commands/approval_list";
-import type agent_queue_list from "../src/commands/agent_queue_list";
-import type agent_list from "../src/commands/agent_list";
-import type checkpoint_list from "../src/commands/checkpoint_list";
-import type fan_status from "../src/commands/fan_status";
-import type tab_new from "../src/commands/tab_new";
-import type split from "../src/commands/split";
-import type pane_respawn from "../src/commands/pane_respawn";
-import type layout_export from "../src/commands/layout_export";
-import type layout_apply from "../src/commands/layout_apply";
-import type new_workstream from "../src/commands/new_workstream";
-import type fan_start from "../src/commands/fan_start";
-import type fan_compare from "../src/commands/fan_compare";
-import type pane_resize from "../src/commands/pane_resize";
-import type session_restore from "../src/commands/session_restore";
-import type wait_for from "../src/commands/wait_for";
+import type dashboard from "../src/messages/dashboard";
+import type describe from "../src/messages/describe";
+import type search from "../src/messages/search";
+import type hello from "../src/messages/hello";
+import type pane_info from "../src/messages/pane_info";
+import type pane_list from "../src/messages/pane_list";
+import type pane_read from "../src/messages/pane_read";
+import type session_snapshot from "../src/messages/session_snapshot";
+import type workspace_list from "../src/messages/workspace_list";
+import type approval_list from "../src/messages/approval_list";
+import type agent_queue_list from "../src/messages/agent_queue_list";
+import type agent_list from "../src/messages/agent_list";
+import type checkpoint_list from "../src/messages/checkpoint_list";
+import type fan_status from "../src/messages/fan_status";
+import type tab_new from "../src/messages/tab_new";
+import type split from "../src/messages/split";
+import type pane_respawn from "../src/messages/pane_respawn";
+import type layout_export from "../src/messages/layout_export";
+import type layout_apply from "../src/messages/layout_apply";
+import type new_workstream from "../src/messages/new_workstream";
+import type fan_start from "../src/messages/fan_start";
+import type fan_compare from "../src/messages/fan_compare";
+import type pane_resize from "../src/messages/pane_resize";
+import type session_restore from "../src/messages/session_restore";
+import type wait_for from "../src/messages/wait_for";
 
 /** A refusal at v6 (docs/protocol-reference.md, Errors). */
 export interface ErrorReply {

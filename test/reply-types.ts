@@ -1,9 +1,9 @@
 // Type-level tests, checked by `bun run typecheck` (not run by bun test): a handler's reply must be
 // what its entry's `reply` and `replyFields` declare. Each @ts-expect-error line is a mismatch tsc
 // must refuse; if the inference stopped checking replies, the directive itself would fail tsc.
-import type checkpoint_restore from "../src/commands/checkpoint_restore";
-import type pane_info from "../src/commands/pane_info";
-import { defineMessage, type EntryReply, replyTyped } from "../src/commands/types";
+import type checkpoint_restore from "../src/messages/checkpoint_restore";
+import type pane_info from "../src/messages/pane_info";
+import { defineMessage, type EntryReply, replyTyped } from "../src/messages/types";
 import { EventBus } from "../src/model/events";
 
 const fields = { a: { type: "integer", description: "A number" }, b: { type: "string", optional: true, description: "Sometimes a string" } } as const;

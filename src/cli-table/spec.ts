@@ -1,7 +1,7 @@
 // The shape of the CLI's command table: every command, from a registry message or the CLI's own,
 // with its arguments and flags. Built at build time (table.ts, through src/cli/message-table.ts's
 // macro), so a CLI call parses, helps and refuses without loading the registry or any command's code.
-import type { RunName, ViewName } from "../commands/cli-names";
+import type { RunName, ViewName } from "../messages/cli-names";
 
 /** "object": JSON read from the file the argument names (`-`: stdin). "map": an object of strings,
  * given as a repeatable `--flag NAME=VALUE`. */
@@ -53,7 +53,7 @@ export interface Command {
   run?: RunName;
   /** The handler parses its own words; the table serves help (ws report: a hook never fails on its arguments). */
   ownArgs?: boolean;
-  /** What the exit status says (src/commands/types.ts MessageCli.status). */
+  /** What the exit status says (src/messages/types.ts MessageCli.status). */
   status?: "exit_code" | "found" | "warnings";
 }
 

@@ -1,8 +1,8 @@
 // The command table from the registry's `cli` sections and the CLI's own commands: built at build
 // time (src/cli/message-table.ts, a macro), so a CLI call never loads this module; loaded by the
 // UI's command prompt (ui/command-line.ts) and tests.
-import { MESSAGES } from "../commands";
-import type { MessageCli, MessageEntry } from "../commands/types";
+import { MESSAGES } from "../messages";
+import type { MessageCli, MessageEntry } from "../messages/types";
 import type { FieldSpec } from "../protocol/schema";
 import { LOCAL_COMMANDS } from "./local-commands";
 import type { Command, MessageInfo, Param, ParamType } from "./spec";

@@ -4,7 +4,7 @@ import type { ReplyObject } from "../client/request";
 import { streamLines } from "../client/stream";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import { VERSION } from "../protocol/version";
-import type { MessageDoc } from "../commands/catalogue";
+import type { MessageDoc } from "../messages/catalogue";
 import { EXIT_USAGE, exitFor } from "./exit-status";
 import { CliError, clientFailure, replyList, replyDeadline, messageTable, errorText, globals, print, printError, printJsonLine, send, show, sock } from "./common";
 import type { HandlerInput } from "./handlers";
@@ -46,7 +46,7 @@ export async function describe({ fields: args }: HandlerInput): Promise<void> {
     cat = (await send("describe", fields)) as unknown as typeof cat;
   } catch (e) {
     if (!(e instanceof CliError) || !/no ws server/.test(e.message)) throw e;
-    const { catalogue } = await import("../commands/catalogue");
+    const { catalogue } = await import("../messages/catalogue");
     const local = catalogue() as unknown as typeof cat;
     const messages = args.message ? local.messages.filter((m) => m.type === args.message) : local.messages;
     if (!messages.length) throw new CliError(`unknown type "${args.message}"`);

@@ -1,7 +1,7 @@
 // The commands that do more than send one message and print the reply, by the name the command
 // table gives them. Each module loads only when its command runs.
 import type { Command } from "../cli-table/spec";
-import type { RunName } from "../commands/cli-names";
+import type { RunName } from "../messages/cli-names";
 import { type Found, UsageError } from "../cli-table/parse";
 
 export interface HandlerInput {

@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { statSync } from "node:fs";
 import { CliError, globals, print, printError, printResult, send, show } from "./common";
 import type { HandlerInput } from "./handlers";
-import type { EntryReply } from "../commands/types";
-import type project_handoff from "../commands/project_handoff";
+import type { EntryReply } from "../messages/types";
+import type project_handoff from "../messages/project_handoff";
 import { ProjectError, available, createProject, listProjects, moveProject, readProject, type Project } from "../features/projects/store";
 
 function projectOrFail(slug: string): Project {

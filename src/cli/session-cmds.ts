@@ -10,8 +10,8 @@ import { CliError, fileRefused, globals, printError, send, show, sock } from "./
 import { doctorChecks, selfArgv, startDaemon } from "./server-cmds";
 import { mainSocketOfPane } from "../paths";
 import type { HandlerInput } from "./handlers";
-import type { EntryReply } from "../commands/types";
-import type workspace_list from "../commands/workspace_list";
+import type { EntryReply } from "../messages/types";
+import type workspace_list from "../messages/workspace_list";
 import { kb } from "./views";
 import { type AgentRow, agentRowText } from "../features/agents/row";
 import { safeText } from "../safe-text";

@@ -1,6 +1,6 @@
 // The tmux shim's paste buffers and options, kept by the daemon as tmux's server keeps its own.
 // Each shim call is a separate process; when each read, changed and wrote a file, calls made at
-// once lost each other's changes. Here every change is one message (commands/shim_*.ts) applied
+// once lost each other's changes. Here every change is one message (messages/shim_*.ts) applied
 // on the daemon's one thread, so none is lost. In memory, gone with the server as tmux's are.
 // Counts and sizes are bounded (docs/tmux-shim.md#limits); a buffer's text is kept as UTF-8 bytes,
 // so the bounds are the memory it takes.

@@ -4,7 +4,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { REGISTRY } from "../commands";
+import { REGISTRY } from "../messages";
 import { REPLY_TIMEOUT_MS } from "../client/request";
 import type { GrantLevel } from "../protocol/grants";
 import { buildTools, withDefaults } from "./tools";

@@ -2,7 +2,7 @@
 // and typed from its registry entry (its summary and fields), so the tools can't drift from the
 // protocol. Person verbs are never tools (a test holds every entry here to it), and the server
 // refuses them on a restricted connection anyway.
-import type { MessageEntry } from "../commands/types";
+import type { MessageEntry } from "../messages/types";
 import type { FieldSpec } from "../protocol/schema";
 
 /** Where a field's value comes from when the agent leaves it out. */

@@ -1,4 +1,4 @@
-// The attach message's fields (commands/attach.ts is its registry entry). They live here, below
+// The attach message's fields (messages/attach.ts is its registry entry). They live here, below
 // the features, so the UI's attach service takes the parameters these fields validate, their type
 // inferred from them (AttachParams), not written a second time.
 import { typed, type Fields, type Static } from "./schema";

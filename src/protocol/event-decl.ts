@@ -1,4 +1,4 @@
-// How an event is declared: once, with its fields, the way a message is (commands/types.ts). The
+// How an event is declared: once, with its fields, the way a message is (messages/types.ts). The
 // bus's types, the event log's lines, `describe`'s catalogue, the docs and persistence's "does this
 // call for a save" all read the declarations. The model declares its own events (model/events.ts),
 // each feature its own (features/*/events.ts); features/events.ts gathers them.

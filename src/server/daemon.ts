@@ -3,7 +3,7 @@
 import { chmodSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { keepLogSmall, log } from "../log";
-import type { HandlerContext } from "../commands/types";
+import type { HandlerContext } from "../messages/types";
 import { ensureSocketDir, probeSocket, removeIfPresent } from "./socket-files";
 import { checkSocketPath } from "../platform/socket-check";
 import { serverLogPath } from "../xdg-dirs";

@@ -2,8 +2,8 @@
 // the style the line's version gets. Lines at v1–v5 are answered exactly as before v6 (JSON at
 // "v":5 for requests, plain `ok` / `error: …` otherwise, unknown fields ignored); v6 lines get JSON
 // at "v":6 with their `id` echoed, structured errors (`code`, `hint`) and strict fields.
-import { REGISTRY } from "../commands";
-import type { HandlerContext, MessageEntry, Reply } from "../commands/types";
+import { REGISTRY } from "../messages";
+import type { HandlerContext, MessageEntry, Reply } from "../messages/types";
 import { ENVELOPE_FIELDS, jsonReply, parseEnvelope, plainError, plainOk, replyVersion, structuredError, type Id } from "../protocol/envelope";
 import { WsError, closest, type ErrorHint } from "../protocol/errors";
 import { validateFields } from "../protocol/schema";

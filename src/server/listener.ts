@@ -5,7 +5,7 @@
 // LARGE_LINE waits up to BUDGET_WAIT_MS for room in the shared request memory budget, else it is
 // refused with `busy` having done nothing; every per-connection queue is bounded.
 import type { Socket } from "bun";
-import type { HandlerContext, MessageEntry } from "../commands/types";
+import type { HandlerContext, MessageEntry } from "../messages/types";
 import { MAX_LINE } from "../protocol/version";
 import { plainError } from "../protocol/envelope";
 import { WsError } from "../protocol/errors";

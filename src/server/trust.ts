@@ -5,7 +5,7 @@
 // outside every pane too (an extra layer: it proves nothing alone). Below control, the panes and
 // workspaces a message names must be in the caller's scope: `self` its own pane and the panes it
 // created, `workspace` its workspace.
-import type { MessageEntry } from "../commands/types";
+import type { MessageEntry } from "../messages/types";
 import type { Session } from "../model/session";
 import { paneWhere, tabWhere, workspaceNamed } from "../model/session-lookups";
 import { tabByRef } from "../model/session-lookups";

@@ -5,8 +5,8 @@
 import { processTerminalSync } from "../platform";
 import { hostname } from "node:os";
 import { request, type ReplyObject } from "../client/request";
-import type { EntryReply } from "../commands/types";
-import type pane_info from "../commands/pane_info";
+import type { EntryReply } from "../messages/types";
+import type pane_info from "../messages/pane_info";
 import { startCommandOf, tmuxArgv } from "./pane-command";
 
 export class ShimError extends Error {

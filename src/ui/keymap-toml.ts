@@ -6,7 +6,7 @@ import { tomlProblem } from "../toml-problem";
 import { FileReadError } from "../safe-file";
 import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
 import { readPushConfig } from "../features/push/config";
-import { isCommand } from "../commands/commands-table";
+import { isCommand } from "../messages/commands-table";
 import { COMMANDS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
 import { closest } from "../protocol/errors";
 import { ESCAPE_TIME_MAX, SCROLLBACK_MAX } from "../protocol/terminal-defaults";

@@ -5,7 +5,7 @@
 
 // The command table lives in its own small module so the protocol registry (run_command) can
 // use it without loading the keys.toml parser on every CLI call.
-import { COMMANDS, isCommand, type CommandInfo } from "../commands/commands-table";
+import { COMMANDS, isCommand, type CommandInfo } from "../messages/commands-table";
 import type { StatusFormat } from "./status-format";
 export { COMMANDS, isCommand, type CommandInfo };
 

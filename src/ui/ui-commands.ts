@@ -5,7 +5,7 @@ import { controlChars } from "../safe-text";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import type { Interface } from "./interface";
-import { isCommand } from "../commands/commands-table";
+import { isCommand } from "../messages/commands-table";
 import { asksFirst } from "./keymap";
 import { checkCommandLine, completeLine, parseCommandLine, runCommandLine } from "./command-line";
 import { paneDirectory } from "../model/process-info";

@@ -1,4 +1,4 @@
-// wait_for: block until a condition holds (the engine: src/commands/waits.ts). Each condition's own
+// wait_for: block until a condition holds (the engine: src/messages/waits.ts). Each condition's own
 // required fields are in `condition.requires`, so validation, `describe` and the docs show them and
 // the handler gets them typed; the wire stays one flat object.
 import { SOURCES } from "../model/text-sources";
