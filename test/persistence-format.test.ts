@@ -8,7 +8,7 @@ import { Terminal } from "@xterm/headless";
 import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT } from "../src/features/agents/queue";
 import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, MIGRATIONS, type SaveBody, type ProblemKind, type SavedPrompt, type SaveProblem } from "../src/features/persistence/format";
 import type { PersistenceService } from "../src/features/persistence/service";
-import type { CheckpointPolicy } from "../src/model/workstream";
+import type { CheckpointPolicy } from "../src/features/workstreams/workstream";
 import { Snapshotter } from "../src/features/persistence/snapshot";
 import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/screen-text";
 import { applySave, preface } from "../src/features/persistence/restore";

@@ -8,6 +8,7 @@ import type { Session } from "../model/session";
 import type { Tab } from "../model/workspace";
 import type { AgentService } from "../features/agents/service";
 import { MAX_PROMPT_CHARS, WHEN, type When } from "../features/agents/queue";
+import { workstreamsOf } from "../features/workstreams/table";
 
 const MAX_WAIT_MS = 86_400_000;
 
@@ -45,9 +46,9 @@ function agentByRef(session: Session, agents: AgentService | undefined, to: stri
   }
   const tabId = /^@(\d+)$/.exec(to);
   if (tabId) return inTab(session.tabById(Number(tabId[1])).tab, `tab @${tabId[1]}`);
-  const w = session.workstreams.get(to);
+  const w = workstreamsOf(session).get(to);
   if (w) {
-    const at = session.workstreams.tabOf(w);
+    const at = workstreamsOf(session).tabOf(w);
     if (!at) throw new WsError(`workstream "${to}" has no open tab`, "no_agent", { param: "to" });
     return inTab(at.tab, `workstream "${to}"'s tab`);
   }

@@ -4,6 +4,7 @@ import { defineMessage } from "./types";
 import { openLocation } from "../features/nvim/open";
 import { OPEN_FIELDS } from "./open";
 import { WsError } from "../protocol/errors";
+import { workstreamsOf } from "../features/workstreams/table";
 
 export default defineMessage({
   type: "open_file",
@@ -30,11 +31,11 @@ export default defineMessage({
       const w = svc.resolve({ name });
       // From a pane (the panes' socket), name reaches only the caller's own workstream (the pane field's
       // scope is checked by its grant; a name is not).
-      if (callerPane !== undefined && session.workstreams.ofPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
+      if (callerPane !== undefined && workstreamsOf(session).ofPane(callerPane) !== w && session.panes.get(callerPane)?.env.WS_WORKSTREAM !== w.name)
         throw new WsError(`refused: pane ${callerPane} may open files only in its own workstream's Neovim, not "${name}"`, "forbidden", { param: "name" });
-      const at = session.workstreams.tabOf(w);
+      const at = workstreamsOf(session).tabOf(w);
       if (!at) throw new WsError(`workstream "${name}" has no open tab: ws workstream list shows it; ws done ${name} finishes it`, "not_a_workstream", { param: "name" });
-      const inside = pane !== undefined && session.workstreams.ofPane(pane) === w;
+      const inside = pane !== undefined && workstreamsOf(session).ofPane(pane) === w;
       caller = inside ? pane : at.tab.focused;
     }
     if (caller === undefined) throw new WsError("give pane or name", "invalid_params", { param: "pane" });

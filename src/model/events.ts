@@ -87,13 +87,6 @@ export const MODEL_CHANGES = defineEvents({
     saves: true,
     published: true,
   },
-  workstream_created: {
-    description: "A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open",
-    fields: { workstream: { ...S, description: "Its name" }, workspace: { ...where.workspace, optional: true }, tab: { ...where.tab, optional: true } },
-    saves: true,
-    published: true,
-  },
-  workstream_closed: { description: "ws done forgot a workstream", fields: { workstream: { ...S, description: "Its name" } }, saves: true, published: true },
 });
 
 /** What the rest of the daemon publishes beside the model's changes (features declare their own). */

@@ -11,7 +11,7 @@ import type { Pane } from "./pane";
 import type { Tab, Workspace } from "./workspace";
 import { leaf, panesOf, paneRects, removePane, splitPane, swapPanes, type Layout } from "./layout";
 import { WsError } from "../protocol/errors";
-import { nameProblem } from "../protocol/names";
+import { checkName } from "../protocol/names";
 import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
 import { SessionView } from "./session-view";
@@ -24,7 +24,6 @@ import { sizePanes } from "./session-geometry";
 import { IdCounters } from "./session-ids";
 import { runNow, runPaced, TabBuilder, type RestoreTabSpec } from "./tab-builder";
 import { presetLayout, type LayoutPreset } from "./layout-presets";
-import { WorkstreamTable } from "./workstream-table";
 import type { TerminalReport } from "../protocol/terminal-report";
 import { coloursFrom, setTerminalColours } from "./terminal-colours";
 import { afterExit, PaneLauncher, wirePane, type LaunchOptions } from "./pane-lifecycle";
@@ -48,8 +47,6 @@ export class Session extends SessionView {
   private readonly ids = new IdCounters();
   private quitting = false;
   private readonly maxPanes: number;
-  /** The workstreams the server knows (workstream-table.ts). */
-  readonly workstreams = new WorkstreamTable(this, this.bus, checkName);
   private readonly launcher: PaneLauncher;
   /** The Session's own writes, for the modules that carry out its bigger operations. */
   private readonly writes: SessionWrites = {
@@ -584,11 +581,4 @@ export class Session extends SessionView {
     if (a !== b) this.setLayout(at.ws, at.tab, swapPanes(at.tab.layout, a, b));
     return at;
   }
-}
-
-/** Refuse a name that breaks the rule of src/protocol/names.ts (the protocol's schema checks it too;
- * this holds for the UI's prompts and every other caller). */
-function checkName(param: string, name: string): void {
-  const problem = nameProblem(name);
-  if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }

@@ -5,6 +5,7 @@
 // restore all check with it.
 
 import { charClass } from "../safe-text";
+import { WsError } from "./errors";
 
 /** The most characters (code points) a name may have. */
 export const NAME_MAX_LENGTH = 128;
@@ -22,6 +23,13 @@ export function nameProblem(name: string): string | undefined {
   if (bad) return `holds the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} (names may not hold control or bidi-override characters)`;
   if (!name.isWellFormed()) return "holds an unpaired surrogate (it is not valid Unicode text)";
   return undefined;
+}
+
+/** Refuse a name that breaks the rule, as invalid_params naming `param` (the protocol's schema
+ * checks names too; this holds for the UI's prompts and every other caller of the model). */
+export function checkName(param: string, name: string): void {
+  const problem = nameProblem(name);
+  if (problem) throw new WsError(`invalid name in \`${param}\`: it ${problem}`, "invalid_params", { param });
 }
 
 export function isValidName(name: string): boolean {

@@ -13,6 +13,7 @@ import type { SavedAgent } from "./saved";
 import { PromptQueue } from "./queue.ts";
 import { type AnswerSource, answerSource, readAnswer } from "./answer.ts";
 import { type AgentState, AgentStore, type StatusChange, secsIn } from "./store.ts";
+import { workstreamsOf } from "../workstreams/table";
 
 export type DashboardAgent = AgentRow;
 export interface DashboardPort {
@@ -235,7 +236,7 @@ export class AgentService {
       const w = this.session.where(s.pane);
       const p = this.session.panes.get(s.pane);
       if (!w || !p) continue;
-      const workstream = this.session.workstreams.ofPane(s.pane)?.name;
+      const workstream = workstreamsOf(this.session).ofPane(s.pane)?.name;
       agents.push({
         pane: s.pane,
         workspace: w.ws.name,

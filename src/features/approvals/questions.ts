@@ -7,6 +7,7 @@
 import type { Session } from "../../model/session";
 import { WsError } from "../../protocol/errors";
 import { safeText } from "../../safe-text";
+import { workstreamsOf } from "../workstreams/table";
 
 /** Questions waiting at once; the next ask is refused at once. */
 export const MAX_QUESTIONS = 64;
@@ -141,7 +142,7 @@ export class QuestionService {
   /** The public fields of one question, with where its pane is. */
   view(q: Question, now = Date.now()) {
     const at = q.pane !== undefined ? this.session.where(q.pane) : undefined;
-    const workstream = q.pane !== undefined ? this.session.workstreams.ofPane(q.pane)?.name : undefined;
+    const workstream = q.pane !== undefined ? workstreamsOf(this.session).ofPane(q.pane)?.name : undefined;
     return {
       id: q.id,
       ...(q.pane !== undefined ? { pane: q.pane } : {}),

@@ -5,6 +5,7 @@
 import type { Session } from "../../model/session";
 import { WsError } from "../../protocol/errors";
 import { safeText } from "../../safe-text";
+import { workstreamsOf } from "../workstreams/table";
 
 /** Requests waiting at once; the next hook is refused at once and its agent's dialog decides. */
 export const MAX_PENDING = 64;
@@ -199,7 +200,7 @@ export class ApprovalService {
   /** The public fields of one request, with where its pane is. */
   view(a: Approval, now = Date.now()) {
     const at = this.session.where(a.pane);
-    const workstream = this.session.workstreams.ofPane(a.pane)?.name;
+    const workstream = workstreamsOf(this.session).ofPane(a.pane)?.name;
     return {
       id: a.id,
       pane: a.pane,

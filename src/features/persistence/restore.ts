@@ -9,6 +9,7 @@ import { safeText } from "../../safe-text";
 import { panesOf } from "../../model/layout";
 import { yieldTurn } from "../../model/pace";
 import { resumeArgv } from "../agents/resume";
+import { workstreamsOf } from "../workstreams/table";
 
 function when(iso: string | undefined): string {
   const d = iso ? new Date(iso) : undefined;
@@ -183,13 +184,13 @@ async function build(session: Session, body: SaveBody, header: SaveHeader | unde
  * (none when that tab is gone: ws done still removes its worktree). One already open is kept. */
 function restoreWorkstreams(session: Session, body: SaveBody, restored: Set<number>): void {
   for (const w of body.workstreams ?? []) {
-    if (session.workstreams.has(w.name)) continue;
+    if (workstreamsOf(session).has(w.name)) continue;
     let tab: number | undefined;
     for (const id of restored)
       if (session.panes.get(id)?.env.WS_WORKSTREAM === w.name) {
         tab = session.where(id)?.tab.id;
         if (tab !== undefined) break;
       }
-    session.workstreams.add({ ...w, ...(tab !== undefined ? { tab } : {}) });
+    workstreamsOf(session).add({ ...w, ...(tab !== undefined ? { tab } : {}) });
   }
 }

@@ -9,6 +9,7 @@ import type { Session } from "../../model/session";
 import { platformKind } from "../../platform";
 import { paneDirectory } from "../../model/process-info";
 import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
+import { workstreamsOf } from "../workstreams/table";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
 const PER_PANE = new Set(["WS_SOCKET", "WS_PANE_KEY", "WS_PANE_ID", "WS_WORKSPACE", "PWD"]);
@@ -123,7 +124,7 @@ export class Snapshotter {
         }),
       })),
     };
-    const workstreams = [...s.workstreams.values()].map(({ name, repo, dir, branch, pr, review, checkpoints }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}), ...(checkpoints ? { checkpoints: { ...checkpoints } } : {}) }));
+    const workstreams = [...workstreamsOf(s).values()].map(({ name, repo, dir, branch, pr, review, checkpoints }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}), ...(checkpoints ? { checkpoints: { ...checkpoints } } : {}) }));
     if (workstreams.length) body.workstreams = workstreams;
     const live = new Set(jobs.map((j) => j.pane.id));
     for (const id of [...this.cache.keys()]) if (!live.has(id)) this.forget(id);

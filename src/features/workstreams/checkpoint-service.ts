@@ -4,13 +4,14 @@
 // template's policy; removal at ws done. One git job at a time per workstream, so numbers never
 // race, and at most one save waiting behind it however fast hooks come (bounded).
 import type { Session } from "../../model/session";
-import type { Workstream } from "../../model/workstream";
+import type { Workstream } from "./workstream";
 import { WsError } from "../../protocol/errors";
 import {
   type Checkpoint, type CheckpointPolicy, checkpointRoot, DEFAULT_POLICY, diffCheckpoints, listCheckpoints, type Place,
   pruneCheckpoints, removeCheckpoints, type Restored, restoreFiles, saveCheckpointTree, type TurnMark,
 } from "./checkpoints";
 import { log } from "../../log";
+import { type WorkstreamTable, workstreamsOf } from "./table";
 
 /** Hook events that start an agent's turn: Claude Code's UserPromptSubmit, Gemini CLI's BeforeAgent
  * (both carry `prompt`). Codex's notify sends no turn start. */
@@ -37,6 +38,11 @@ export class Checkpointer {
   private waitingSave = new Map<string, Promise<Checkpoint | undefined>>();
 
   /** `root`: the directory of the workstreams' shadow repositories (checkpoints.ts). */
+  /** The session's workstreams (table.ts). */
+  private get table(): WorkstreamTable {
+    return workstreamsOf(this.session);
+  }
+
   constructor(
     private session: Session,
     private root = checkpointRoot(),
@@ -71,7 +77,7 @@ export class Checkpointer {
   reported(pane: number, event: string, payload: unknown): void {
     const starts = TURN_STARTS.has(event);
     if (!starts && !TURN_ENDS.has(event)) return;
-    const w = this.session.workstreams.ofPane(pane) ?? this.session.workstreams.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
+    const w = this.table.ofPane(pane) ?? this.table.get(this.session.panes.get(pane)?.env.WS_WORKSTREAM ?? "");
     if (!w || w.review) return;
     const prompt = promptOf(payload);
     const failed = (e: unknown) => log.error(`checkpoint of workstream ${w.name}: ${(e as Error).message}`);

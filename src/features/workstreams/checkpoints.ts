@@ -17,7 +17,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { CheckpointPolicy } from "../../model/workstream";
+import type { CheckpointPolicy } from "./workstream";
 import { WsError } from "../../protocol/errors";
 import { readFileAsync } from "../../safe-file";
 import { safeText } from "../../safe-text";

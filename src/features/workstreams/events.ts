@@ -1,10 +1,17 @@
-// The workstreams feature's events: checkpoints, fans and ships.
+// The workstreams feature's events: its records (table.ts), checkpoints, fans and ships.
 import { defineEvents, type EventsOf } from "../../protocol/event-decl";
 import { shapeTyped } from "../../protocol/schema";
 
 const workstream = { type: "string", description: "The workstream" } as const;
 
 export const WORKSTREAM_EVENTS = defineEvents({
+  workstream_created: {
+    description: "A workstream was recorded (ws new, ws review, a restore); `workspace` and `tab` while its tab is open",
+    fields: { workstream: { type: "string", description: "Its name" }, workspace: { type: "string", optional: true, description: "The workspace" }, tab: { type: "integer", optional: true, description: "The tab's id" } },
+    saves: true,
+    published: true,
+  },
+  workstream_closed: { description: "ws done forgot a workstream", fields: { workstream: { type: "string", description: "Its name" } }, saves: true, published: true },
   checkpoint_saved: {
     description: "A workstream's worktree was checkpointed",
     fields: {

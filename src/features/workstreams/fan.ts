@@ -15,6 +15,7 @@ import { changesSince, runCheck, worktreeChanges, type Changes, type CheckResult
 import { tabWhere } from "../../model/session-lookups";
 import { git, gitOk, onPath } from "./git";
 import { log } from "../../log";
+import { type WorkstreamTable, workstreamsOf } from "./table";
 
 /** Neovim's diff of the two sides (git difftool appends $LOCAL $REMOTE). Its two windows are made
  * equal on start and on every resize: a compare pane is spawned and then tiled, and nvim keeps a
@@ -120,6 +121,11 @@ const READY = new Set(["idle", "done"]);
 export class FanService {
   private fans = new Map<string, Fan>();
 
+  /** The session's workstreams (table.ts). */
+  private get table(): WorkstreamTable {
+    return workstreamsOf(this.session);
+  }
+
   constructor(
     private session: Session,
     private workstreams: WorkstreamService,
@@ -199,7 +205,7 @@ export class FanService {
         const { ws, tab } = this.workstreams.openTab(made[0]!.workspace, tile(made.map((m) => m.tree)), p.name, true);
         for (const m of made) {
           this.workstreams.record(m, ws, tab);
-          const w = this.session.workstreams.get(m.p.name)!;
+          const w = this.table.get(m.p.name)!;
           done.push({ ws, tab, pane: this.workstreams.ownPanes(w)[0] ?? tab.focused });
         }
       } else {
@@ -213,7 +219,7 @@ export class FanService {
       }
       return done;
     } catch (e) {
-      for (const m of made) if (this.session.workstreams.has(m.p.name)) this.session.workstreams.remove(m.p.name);
+      for (const m of made) if (this.table.has(m.p.name)) this.table.remove(m.p.name);
       for (const d of new Set(done.map((x) => x.tab)))
         for (const ws of this.session.workspaces) if (ws.tabs.includes(d) && !(this.session.workspaces.length === 1 && ws.tabs.length === 1)) this.session.closeTab(ws, d);
       throw e;
@@ -222,7 +228,7 @@ export class FanService {
 
   /** The candidate's panes now (its own, in a tiled tab). */
   private panes(c: Candidate): number[] {
-    const w = this.session.workstreams.get(c.workstream);
+    const w = this.table.get(c.workstream);
     return w ? this.workstreams.ownPanes(w) : [];
   }
 
@@ -256,7 +262,7 @@ export class FanService {
   }
 
   private candidateOf(pane: number): { fan: Fan; c: Candidate } | undefined {
-    const w = this.session.workstreams.ofPane(pane);
+    const w = this.table.ofPane(pane);
     if (!w) return undefined;
     for (const fan of this.fans.values()) for (const c of fan.candidates) if (c.workstream === w.name) return { fan, c };
     return undefined;
@@ -291,7 +297,7 @@ export class FanService {
       .catch((e) => log.error(`fan ${fan.name}: check in ${c.workstream}: ${(e as Error).message}`))
       .finally(() => {
         c.checking = false;
-        if (c.recheck && this.session.workstreams.has(c.workstream)) {
+        if (c.recheck && this.table.has(c.workstream)) {
           c.recheck = false;
           c.turns--; // counted again by the rerun
           this.turnDone(fan, c);
@@ -307,7 +313,7 @@ export class FanService {
       clearTimeout(c.timer);
       c.timer = undefined;
       c.prompted = true; // nothing more to type
-      if (fan.candidates.every((x) => !this.session.workstreams.has(x.workstream))) this.fans.delete(fan.name);
+      if (fan.candidates.every((x) => !this.table.has(x.workstream))) this.fans.delete(fan.name);
     }
   }
 
@@ -327,7 +333,7 @@ export class FanService {
     const agents = this.agents();
     const rows = await Promise.all(
       fan.candidates.map(async (c): Promise<FanRow> => {
-        const open = this.session.workstreams.has(c.workstream);
+        const open = this.table.has(c.workstream);
         const pane = open ? (this.agentPane(c) ?? c.pane) : undefined;
         let changes: Changes | undefined;
         if (open) changes = await changesSince(c.dir, fan.base).catch(() => undefined);
@@ -356,7 +362,7 @@ export class FanService {
    * is on the server's PATH, else git diff. A compare opened before is closed once this one stands. */
   async compare(name: string): Promise<{ ws: Workspace; tab: Tab; tool: string; candidates: CompareRow[] }> {
     const fan = this.get(name);
-    const open = fan.candidates.filter((c) => this.session.workstreams.has(c.workstream));
+    const open = fan.candidates.filter((c) => this.table.has(c.workstream));
     if (!open.length) throw new WsError(`every candidate of fan "${fan.name}" is closed: nothing to compare`, "not_a_workstream", { param: "name" });
     const nvim = onPath("nvim");
     const rows: CompareRow[] = [];
@@ -374,8 +380,8 @@ export class FanService {
       keep: true,
       command: nvim ? ["git", "difftool", "--no-prompt", `--extcmd=${NVIM_DIFF}`, fan.base, r.tree, "--"] : ["git", "diff", "--no-ext-diff", "--no-textconv", fan.base, r.tree, "--"],
     }));
-    const at = this.session.workstreams.get(open[0]!.workstream);
-    const workspace = (at && this.session.workstreams.tabOf(at)?.ws.name) ?? this.session.workspaces[0]!.name;
+    const at = this.table.get(open[0]!.workstream);
+    const workspace = (at && this.table.tabOf(at)?.ws.name) ?? this.session.workspaces[0]!.name;
     const before = fan.compareTab;
     const { ws, tab } = this.workstreams.openTab(workspace, tile(leaves), `${fan.name} compare`, true);
     fan.compareTab = tab.id;
@@ -395,13 +401,13 @@ export class FanService {
     const fan = this.get(name);
     const kept = fan.candidates.find((c) => c.k === k);
     if (!kept) throw new WsError(`fan "${name}" has candidates 1 to ${fan.candidates.length}, not ${k}`, "invalid_params", { param: "k" });
-    if (!this.session.workstreams.has(kept.workstream)) throw new WsError(`candidate ${k} (${kept.workstream}) is closed already`, "not_a_workstream", { param: "k" });
+    if (!this.table.has(kept.workstream)) throw new WsError(`candidate ${k} (${kept.workstream}) is closed already`, "not_a_workstream", { param: "k" });
     const closed: string[] = [];
     const deleted: string[] = [];
     const failed: string[] = [];
     for (const c of fan.candidates) {
       if (c === kept) continue;
-      if (this.session.workstreams.has(c.workstream)) {
+      if (this.table.has(c.workstream)) {
         try {
           await this.workstreams.done({ name: c.workstream, force: true });
           closed.push(c.workstream);

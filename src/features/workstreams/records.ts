@@ -6,12 +6,13 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../../model/session";
-import { MAX_POLICY_VALUE, type Workstream } from "../../model/workstream";
+import { MAX_POLICY_VALUE, type Workstream } from "./workstream";
 import { pathNameProblem } from "../../protocol/names";
 import { readTextFileIfAny } from "../../safe-file";
 import { writeAtomicSync } from "../../write-atomic";
 import { wsDir } from "../../xdg-dirs";
 import { log } from "../../log";
+import { workstreamsOf } from "./table";
 
 type Env = Record<string, string | undefined>;
 
@@ -105,11 +106,11 @@ export class WorkstreamRecords {
   /** At start: every record the session lacks comes back as a stranded workstream (no tab); every
    * workstream the session has (a restored save) gets its record; then records follow the session. */
   attach(session: Session): void {
-    for (const r of this.readAll()) if (!session.workstreams.has(r.name)) session.workstreams.add(r);
-    for (const w of session.workstreams.values()) this.write(w);
+    for (const r of this.readAll()) if (!workstreamsOf(session).has(r.name)) workstreamsOf(session).add(r);
+    for (const w of workstreamsOf(session).values()) this.write(w);
     session.bus.on((e) => {
       if (e.type === "workstream_created") {
-        const w = session.workstreams.get(e.workstream);
+        const w = workstreamsOf(session).get(e.workstream);
         if (w) this.write(w);
       } else if (e.type === "workstream_closed") this.remove(e.workstream);
     });

@@ -1,6 +1,6 @@
 // What the workstreams feature keeps in a save's body: its workstreams' records (the session's
 // own; their files on disk are records.ts's), with the checks a restore holds them to.
-import { type CheckpointPolicy, MAX_POLICY_VALUE } from "../../model/workstream";
+import { type CheckpointPolicy, MAX_POLICY_VALUE } from "./workstream";
 import { hasControl } from "../../protocol/log-quote";
 import { type BodySection, isInt, isObj, noNul, savedNameProblem } from "../persistence/section";
 

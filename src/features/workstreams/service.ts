@@ -8,7 +8,7 @@ import type { Session } from "../../model/session";
 import type { Tab, Workspace } from "../../model/workspace";
 import type { TreeNode } from "../../model/tree";
 import { panesOf } from "../../model/layout";
-import type { Workstream } from "../../model/workstream";
+import type { Workstream } from "./workstream";
 import { WsError, have } from "../../protocol/errors";
 import { DEFAULT_REVIEW_COMMAND, fill, instantiate, loadTemplate, placeholderEnv, setupCommands, type Template, type Vars } from "./templates";
 import { pathNameProblem } from "../../protocol/names";
@@ -20,6 +20,7 @@ import { PrStatus } from "./pr-status";
 import { Checkpointer } from "./checkpoint-service";
 import type { FanService } from "./fan";
 import { WorkstreamRecords } from "./records";
+import { type WorkstreamTable, workstreamsOf } from "./table";
 
 export interface NewWorkstream {
   template: string;
@@ -104,6 +105,11 @@ export class WorkstreamService {
   /** ws fan (fan.ts); the feature sets it, as it knows the agents. */
   fans?: FanService;
 
+  /** The session's workstreams (table.ts). */
+  private get table(): WorkstreamTable {
+    return workstreamsOf(this.session);
+  }
+
   constructor(
     private session: Session,
     private env: Record<string, string | undefined> = process.env,
@@ -129,7 +135,7 @@ export class WorkstreamService {
   }
 
   checkFree(name: string): void {
-    if (this.session.workstreams.has(name) || this.pending.has(name))
+    if (this.table.has(name) || this.pending.has(name))
       throw new WsError(`there is a workstream "${name}" already: ws done ${name} first, or pick another name`, "workstream_exists", { param: "name" });
   }
 
@@ -187,7 +193,7 @@ export class WorkstreamService {
     const { p } = made;
     this.pending.delete(p.name);
     const policy = made.template.checkpoints;
-    this.session.workstreams.add({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), ...(policy ? { checkpoints: { ...policy } } : {}), tab: tab.id });
+    this.table.add({ name: p.name, repo: made.repo, dir: made.dir, branch: made.branch, ...(p.pr !== undefined ? { pr: p.pr } : {}), ...(policy ? { checkpoints: { ...policy } } : {}), tab: tab.id });
     if (p.project !== undefined) this.session.linkProject(tab.focused, p.project);
     return { ws, tab, dir: made.dir, branch: made.branch };
   }
@@ -205,9 +211,9 @@ export class WorkstreamService {
     const context = p.vars.find(([k]) => k === "context")?.[1];
     for (const [field, v] of [["dir", p.dir], ["repo", p.repo], ["vars.context", context ?? "/"]] as const)
       if (!isAbsolute(v)) throw new WsError(`${field} must be an absolute path, not ${JSON.stringify(v)}`, "invalid_params", { param: field });
-    const old = this.session.workstreams.get(p.name);
+    const old = this.table.get(p.name);
     if ((old && !old.review) || this.pending.has(p.name)) this.checkFree(p.name); // a task's name, not a review's
-    const at = old && this.session.workstreams.tabOf(old);
+    const at = old && this.table.tabOf(old);
     if (at && !p.fresh) {
       if (p.focus) this.session.focusTab(at.ws, at.tab);
       return { pane: at.tab.focused };
@@ -216,7 +222,7 @@ export class WorkstreamService {
     const vars: Vars = { review_command: this.env.WS_REVIEW_COMMAND ?? DEFAULT_REVIEW_COMMAND, ...Object.fromEntries(p.vars), name: p.name, dir: p.dir, repo: p.repo, branch: p.branch ?? "" };
     const tree = instantiate(t, vars, p.dir, p.name, this.socketDir);
     // The old tab (fresh) goes only once the new one stands, which takes its place.
-    const before = at && this.session.workstreams.tabOf(old!);
+    const before = at && this.table.tabOf(old!);
     const { ws, tab } = this.openTab(p.workspace, tree, p.title, p.focus);
     if (before) {
       const index = before.ws.tabs.indexOf(before.tab);
@@ -224,7 +230,7 @@ export class WorkstreamService {
       if (before.ws === ws) this.session.moveTab(ws, tab, index);
     }
     const pr = Number(vars.pr);
-    this.session.workstreams.add({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
+    this.table.add({ name: p.name, repo: p.repo, dir: p.dir, branch: p.branch ?? "", ...(Number.isSafeInteger(pr) && pr > 0 ? { pr } : {}), tab: tab.id, review: true });
     this.prs.forget(p.name);
     this.shipStates.forget(p.name);
     return { pane: tab.focused };
@@ -232,15 +238,15 @@ export class WorkstreamService {
 
   /** The workstream a workstream_done means: by name, else the one whose tab holds the pane. */
   resolve(p: { name?: string; pane?: number }): Workstream {
-    const names = [...this.session.workstreams.keys()];
+    const names = [...this.table.keys()];
     if (p.name !== undefined) {
-      const w = this.session.workstreams.get(p.name);
+      const w = this.table.get(p.name);
       if (!w) throw new WsError(`no workstream "${p.name}"${have(names)}`, "not_a_workstream", { param: "name", available: names });
       return w;
     }
     if (p.pane === undefined) throw new WsError("give name or pane", "invalid_params", { param: "name" });
     this.session.pane(p.pane);
-    const w = this.session.workstreams.ofPane(p.pane) ?? this.session.workstreams.get(this.session.pane(p.pane).env.WS_WORKSTREAM ?? "");
+    const w = this.table.ofPane(p.pane) ?? this.table.get(this.session.pane(p.pane).env.WS_WORKSTREAM ?? "");
     if (!w) throw new WsError(`pane ${p.pane} is not in a workstream's tab${have(names)}`, "not_a_workstream", { param: "pane", available: names });
     return w;
   }
@@ -273,11 +279,11 @@ export class WorkstreamService {
     await removeWorktree(w.repo, w.dir, force, worktreesRoot(this.env));
     // Now the rest can't fail. A caller inside the tab goes with it. (Should the tab have become
     // the last in ws meanwhile, it stays open, over a worktree that is gone.)
-    const at = this.session.workstreams.tabOf(w);
-    const shared = at && [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    const at = this.table.tabOf(w);
+    const shared = at && [...this.table.values()].some((o) => o !== w && o.tab === w.tab);
     if (at && shared) for (const id of this.ownPanes(w)) this.session.closePane(id); // ws fan --tiled: only its own panes
     else if (at && !(this.session.workspaces.length === 1 && at.ws.tabs.length === 1)) this.session.closeTab(at.ws, at.tab);
-    if (this.session.workstreams.get(w.name) === w) this.session.workstreams.remove(w.name);
+    if (this.table.get(w.name) === w) this.table.remove(w.name);
     this.prs.forget(w.name);
     this.shipStates.forget(w.name);
     await this.checkpoints.remove(w); // never fails: a ref left over is harmless
@@ -286,16 +292,16 @@ export class WorkstreamService {
   /** The panes of w's tab that are its own: all of them, or in a tab it shares (ws fan --tiled)
    * those whose WS_WORKSTREAM names it. */
   ownPanes(w: Workstream): number[] {
-    const at = this.session.workstreams.tabOf(w);
+    const at = this.table.tabOf(w);
     if (!at) return [];
     const panes = panesOf(at.tab.layout);
-    const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    const shared = [...this.table.values()].some((o) => o !== w && o.tab === w.tab);
     return shared ? panes.filter((id) => this.session.panes.get(id)?.env.WS_WORKSTREAM === w.name) : panes;
   }
 
   private refuseLastTab(w: Workstream): void {
-    const at = this.session.workstreams.tabOf(w);
-    const shared = [...this.session.workstreams.values()].some((o) => o !== w && o.tab === w.tab);
+    const at = this.table.tabOf(w);
+    const shared = [...this.table.values()].some((o) => o !== w && o.tab === w.tab);
     if (at && !shared && this.session.workspaces.length === 1 && at.ws.tabs.length === 1)
       throw new WsError(`workstream "${w.name}" has the last tab in ws: open another tab first (ws tab new), then ws done again`, "last_pane");
   }
@@ -325,9 +331,9 @@ export class WorkstreamService {
   /** ws workstream list: every workstream the server knows (which is every record on disk, read at
    * start), open (its tab is there) or stranded (its tab is gone: ws done finishes it). */
   list(): WorkstreamRow[] {
-    return [...this.session.workstreams.values()]
+    return [...this.table.values()]
       .map((w) => {
-        const at = this.session.workstreams.tabOf(w);
+        const at = this.table.tabOf(w);
         return {
           name: w.name,
           state: at ? ("open" as const) : ("stranded" as const),
@@ -344,8 +350,8 @@ export class WorkstreamService {
   }
 
   private open(): { w: Workstream; at: { ws: Workspace; tab: Tab } }[] {
-    return [...this.session.workstreams.values()].flatMap((w) => {
-      const at = this.session.workstreams.tabOf(w);
+    return [...this.table.values()].flatMap((w) => {
+      const at = this.table.tabOf(w);
       return at ? [{ w, at }] : [];
     });
   }

@@ -3,7 +3,7 @@
 // a checkpoint's, compared with HEAD), shown as a y/n question with the branch, remote and PR
 // plan, and shipped only on y. The `ship` message and ws ship don't ask (docs/workstreams.md, Ship).
 import type { Session } from "../../model/session";
-import type { Workstream } from "../../model/workstream";
+import type { Workstream } from "./workstream";
 import { controlChars } from "../../safe-text";
 import { snapshotTree } from "./checkpoints";
 import { gitOk } from "./git";

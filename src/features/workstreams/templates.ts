@@ -12,7 +12,7 @@ import { parse as parseToml } from "smol-toml";
 import { tomlProblem } from "../../toml-problem";
 import { WsError, type ErrorCode } from "../../protocol/errors";
 import { checkTree, type TreeNode } from "../../model/tree";
-import { MAX_POLICY_VALUE } from "../../model/workstream";
+import { MAX_POLICY_VALUE } from "./workstream";
 import { wsDir } from "../../xdg-dirs";
 import { nvimListenArgv } from "../nvim/listen";
 import { pathNameProblem } from "../../protocol/names";

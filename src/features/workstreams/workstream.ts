@@ -1,5 +1,5 @@
 // A workstream: a task in its own git worktree and tab (ws new, ws review). Plain data the
-// Session keeps; the git work is the workstreams feature's.
+// workstreams feature keeps (table.ts); the tab it names is the model's.
 export interface Workstream {
   readonly name: string;
   /** The main clone. */
