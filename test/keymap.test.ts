@@ -3,7 +3,7 @@ import { pal } from "../src/ui/grid";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultKeymap, COMMANDS, describeKeymap } from "../src/ui/keymap";
+import { defaultKeymap, UI_ACTIONS, describeKeymap } from "../src/ui/keymap";
 import { applyKeysToml, loadKeymap } from "../src/ui/keymap-toml";
 import { keyName, parseKeyName } from "../src/ui/keymap-names";
 import { KEY_NAMES, parseKeyName as parseSendKey } from "../src/protocol/key-names";
@@ -69,7 +69,7 @@ describe("keymap", () => {
     expect([t.get("d"), t.get("%"), t.get('"'), t.get("c"), t.get("z"), t.get("["), t.get("C-Space")]).toEqual([
       "detach", "split-right", "split-below", "new-tab", "zoom", "copy-mode", "send-prefix",
     ]);
-    for (const cmd of t.values()) expect(COMMANDS.some((c) => c.name === cmd)).toBe(true);
+    for (const cmd of t.values()) expect(UI_ACTIONS.some((c) => c.name === cmd)).toBe(true);
     expect(describeKeymap(km).find((l) => l.startsWith("detach"))).toContain("C-Space d");
   });
 

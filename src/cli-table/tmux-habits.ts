@@ -1,7 +1,7 @@
 // tmux words typed out of habit (`ws new-window`, `ws attach -t work`): the refusal points at the
 // ws command that does it. Called only where a command line is refused (src/cli-table/parse.ts).
 
-const COMMANDS: Record<string, string> = {
+const TMUX_HABITS: Record<string, string> = {
   "new-window": "ws tab new [--name NAME] [-- CMD…]",
   neww: "ws tab new [--name NAME] [-- CMD…]",
   "new-session": "ws workspace new NAME (or ws start for a server)",
@@ -45,7 +45,7 @@ const COMMANDS: Record<string, string> = {
 
 /** " (tmux's X is …)" for a tmux command name, else "". */
 export function tmuxCommandHint(word: string): string {
-  const to = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
+  const to = Object.hasOwn(TMUX_HABITS, word) ? TMUX_HABITS[word] : undefined;
   return to ? ` (tmux's ${word}; in ws: ${to})` : "";
 }
 

@@ -84,12 +84,12 @@ export async function defaultAttach(): Promise<void> {
 }
 
 export async function keys(): Promise<void> {
-  const { describeKeymap, COMMANDS, bindingsFor } = await import("../ui/keymap");
+  const { describeKeymap, UI_ACTIONS, bindingsFor } = await import("../ui/keymap");
   const { loadKeymap } = await import("../ui/keymap-toml");
   const { keymap, warnings } = loadKeymap();
   for (const w of warnings) printError(`ws: ${w}`);
   if (globals.json) {
-    printResult("keys", { prefix: keymap.prefix, commands: COMMANDS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
+    printResult("keys", { prefix: keymap.prefix, commands: UI_ACTIONS.map((c) => ({ ...c, keys: bindingsFor(keymap, c.name) })) });
     return;
   }
   print(`prefix: ${keymap.prefix}`);

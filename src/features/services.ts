@@ -18,8 +18,8 @@ import type { QuestionService } from "./approvals/questions";
 import type { GrantService } from "./grants/service";
 import type { ShimStore } from "./shim-store";
 
-/** Runs a keymap command by name, as its key would (run_command). */
-export type RunCommandService = (name: string) => void;
+/** Runs an interface action by name, as its key would (run_command). */
+export type RunUiActionService = (name: string) => void;
 
 /** tmux command lines run on the server's own model (the tmux shim's parser and command table):
  * what prefix :, keys.toml bindings and ws tmux take besides ws's own words. */
@@ -114,7 +114,7 @@ export interface ServiceTypes {
   ui: UiService;
   /** Turns a connection into an attach stream (ui). */
   attach: AttachService;
-  runCommand: RunCommandService;
+  runUiAction: RunUiActionService;
   /** Workstreams: worktrees, templates, reviews (features/workstreams). */
   workstreams: WorkstreamService;
   /** The projects store, read with the daemon's environment (features/projects). */

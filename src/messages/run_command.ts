@@ -1,5 +1,5 @@
 import { WsError } from "../protocol/errors";
-import { COMMANDS, isCommand } from "./commands-table";
+import { UI_ACTIONS, isUiAction } from "./ui-actions";
 import { defineMessage, ok } from "./types";
 
 export default defineMessage({
@@ -13,9 +13,9 @@ export default defineMessage({
   example: { v: 5, type: "run_command", name: "new-tab" },
   cli: { path: "command", args: ["name"], summary: "Run an interface command by name, as its key would (ws keys --list names them; sync-panes, last-pane, …)" },
   handle({ name }, { services }) {
-    if (!isCommand(name))
-      throw new WsError(`no command "${name}" (have: ${COMMANDS.map((c) => c.name).join(", ")}); ws keys --list lists them`, "unknown_command", { param: "name" });
-    const run = services.get("runCommand");
+    if (!isUiAction(name))
+      throw new WsError(`no command "${name}" (have: ${UI_ACTIONS.map((c) => c.name).join(", ")}); ws keys --list lists them`, "unknown_command", { param: "name" });
+    const run = services.get("runUiAction");
     if (!run) throw new WsError("this server has no interface to run commands in", "unsupported");
     run(name);
     return ok();

@@ -7,7 +7,7 @@ import { dispatchLine } from "../server/dispatch";
 import type { Daemon } from "../server/daemon";
 import type { TmuxLineService } from "../features/services";
 import type { Interface } from "../ui/interface";
-import { runUiCommand } from "../ui/ui-commands";
+import { runUiAction } from "../ui/ui-actions";
 import { readTextFile } from "../safe-file";
 import { safeText } from "../safe-text";
 import { parseCommands } from "./parse";
@@ -102,7 +102,7 @@ function interfaceOf(ui: Interface, source: ShimUi["source"]): ShimUi {
       ui.invalidate();
     },
     run(name) {
-      runUiCommand(ui, name);
+      runUiAction(ui, name);
       ui.invalidate();
     },
     keys() {

@@ -1,5 +1,5 @@
 // Plugs the interactive interface into the daemon: the `attach` service (the
-// connection becomes the attach stream) and `runCommand` for run_command.
+// connection becomes the attach stream) and `runUiAction` for run_command.
 
 import type { Feature } from "../features/feature";
 import type { AttachParams } from "../features/services";
@@ -8,7 +8,7 @@ import { BUILD } from "../build-info";
 import { plainError } from "../protocol/envelope";
 import { Interface } from "./interface";
 import { MAX_CLIENTS } from "./client-lifecycle";
-import { isCommand } from "./keymap";
+import { isUiAction } from "./keymap";
 import { loadKeymap } from "./keymap-toml";
 import { checkCommandLine } from "./command-line";
 import { setHistoryLimit } from "../model/pane";
@@ -96,8 +96,8 @@ export default function uiFeature(): Feature {
           conn.end();
         }
       });
-      d.services.provide("runCommand", (name: string) => {
-        if (!isCommand(name)) throw new Error(`no command "${name}"`);
+      d.services.provide("runUiAction", (name: string) => {
+        if (!isUiAction(name)) throw new Error(`no command "${name}"`);
         ui!.run(name);
       });
     },

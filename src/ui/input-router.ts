@@ -8,7 +8,7 @@ import { encodeEvent } from "../model/key-encoder";
 import { keyName } from "./keymap-names";
 import { promptKey, insertText } from "./prompt";
 import { copyKey, searchCopy } from "./copy-mode";
-import { runKeyCommand } from "./ui-commands";
+import { runKeyBinding } from "./ui-actions";
 import { handleMouse } from "./mouse";
 import type { Interface } from "./interface";
 
@@ -126,7 +126,7 @@ function routeKey(ui: Interface, k: KeyEvent): void {
 
 /** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */
 function runKey(ui: Interface, command: string): void {
-  runKeyCommand(ui, command);
+  runKeyBinding(ui, command);
   ui.invalidate();
 }
 

@@ -22,7 +22,7 @@ import { quote } from "../protocol/log-quote";
 import { type Keymap, describeKeymap } from "./keymap";
 import { type Prompt, newConfirm } from "./prompt";
 import { type CopyMode, osc52, scrollCopy, enterCopyMode } from "./copy-mode";
-import { runUiCommand } from "./ui-commands";
+import { runUiAction } from "./ui-actions";
 import type { DragState } from "./mouse";
 import { notificationBytes } from "../protocol/notification";
 import { ClientSet, ClientView } from "./client-lifecycle";
@@ -440,7 +440,7 @@ export class Interface implements UiService {
   }
 
   run(command: string): void {
-    runUiCommand(this, command);
+    runUiAction(this, command);
     this.invalidate();
   }
 

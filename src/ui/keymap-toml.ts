@@ -6,8 +6,8 @@ import { tomlProblem } from "../toml-problem";
 import { FileReadError } from "../safe-file";
 import { keysTomlPath, parseKeysToml, readKeysToml } from "../keys-toml";
 import { readPushConfig } from "../features/push/config";
-import { isCommand } from "../messages/commands-table";
-import { COMMANDS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
+import { isUiAction } from "../messages/ui-actions";
+import { UI_ACTIONS, CONFIRMABLE, defaultKeymap, type Keymap } from "./keymap";
 import { closest } from "../protocol/errors";
 import { ESCAPE_TIME_MAX, SCROLLBACK_MAX } from "../protocol/terminal-defaults";
 import { parseKeyName } from "./keymap-names";
@@ -113,10 +113,10 @@ export function applyKeysToml(text: string, file = "keys.toml", checkLine: LineC
           continue;
         }
         // A command name, or any ws command line with its arguments ("split --right --size 40%").
-        const wrong = typeof cmd !== "string" ? "must be text" : isCommand(cmd) ? undefined : checkLine(cmd);
+        const wrong = typeof cmd !== "string" ? "must be text" : isUiAction(cmd) ? undefined : checkLine(cmd);
         if (wrong !== undefined) {
           // One word close to a command's name is a typo of it ("zoomm").
-          const near = typeof cmd === "string" && /^[a-z0-9-]+$/.test(cmd.trim()) ? closest(cmd.trim(), COMMANDS.map((c) => c.name)) : undefined;
+          const near = typeof cmd === "string" && /^[a-z0-9-]+$/.test(cmd.trim()) ? closest(cmd.trim(), UI_ACTIONS.map((c) => c.name)) : undefined;
           const hint = near !== undefined ? `did you mean "${near}"? ` : "";
           warnings.push(`${where(key)}: ${JSON.stringify(cmd)} is not a command name nor a ws or tmux command line: ${wrong} (${hint}ws keys --list lists the command names; ws --help the command lines)`);
           continue;

@@ -1,22 +1,22 @@
-// Keymap: keys ↔ named commands, the defaults a tmux user expects, and the lines `ws keys --list`
+// Keymap: keys ↔ named actions or command lines, the defaults a tmux user expects, and the lines `ws keys --list`
 // and the help overlay show. Key names are ui/keymap-names.ts's; keys.toml is read by
-// ui/keymap-toml.ts. COMMANDS is the one table of command names: the key dispatcher,
+// ui/keymap-toml.ts. UI_ACTIONS is the one table of action names: the key dispatcher,
 // `ws keys --list` and `run_command` all read it.
 
-// The command table lives in its own small module so the protocol registry (run_command) can
+// The action table lives in its own small module so the protocol registry (run_command) can
 // use it without loading the keys.toml parser on every CLI call.
-import { COMMANDS, isCommand, type CommandInfo } from "../messages/commands-table";
+import { UI_ACTIONS, isUiAction, type UiAction } from "../messages/ui-actions";
 import type { StatusFormat } from "./status-format";
-export { COMMANDS, isCommand, type CommandInfo };
+export { UI_ACTIONS, isUiAction, type UiAction };
 
 export interface Keymap {
   /** Canonical key name of the prefix. */
   prefix: string;
-  /** Keys after the prefix → command. */
+  /** Keys after the prefix → an action's name or a command line. */
   prefixTable: Map<string, string>;
-  /** Keys without the prefix → command (empty by default). */
+  /** Keys without the prefix → an action's name or a command line (empty by default). */
   root: Map<string, string>;
-  /** Commands whose keys ask y/n first: by default every command marked `confirms`. */
+  /** Actions whose keys ask y/n first: by default every action marked `confirms`. */
   confirm: Set<string>;
   /** keys.toml `clipboard = "on"`: a program's OSC 52 reaches the user's terminal (tmux's set-clipboard). */
   clipboard?: boolean;
@@ -43,7 +43,7 @@ export interface Keymap {
   status?: StatusFormat;
 }
 
-export const CONFIRMABLE = COMMANDS.filter((c) => c.confirms).map((c) => c.name);
+export const CONFIRMABLE = UI_ACTIONS.filter((c) => c.confirms).map((c) => c.name);
 
 const DEFAULT_PREFIX_TABLE: [string, string][] = [
   // Quitting the server is on a key no tmux habit presses (tmux leaves Q unbound), and always asks.
@@ -81,13 +81,13 @@ export function bindingsFor(km: Keymap, command: string, prefixLabel = km.prefix
 
 /** Lines for `ws keys --list` and the help overlay. */
 export function describeKeymap(km: Keymap, prefixLabel = km.prefix): string[] {
-  const w = Math.max(...COMMANDS.map((c) => c.name.length));
-  const keys = COMMANDS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
+  const w = Math.max(...UI_ACTIONS.map((c) => c.name.length));
+  const keys = UI_ACTIONS.map((c) => bindingsFor(km, c.name, prefixLabel).join(", ") || "(unbound)");
   const kw = Math.max(...keys.map((k) => k.length));
   const asks = (name: string) => (asksFirst(km, name) ? " (asks y/n first)" : "");
-  const lines = COMMANDS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
+  const lines = UI_ACTIONS.map((c, i) => `${c.name.padEnd(w)}  ${keys[i]!.padEnd(kw)}  ${c.description}${asks(c.name)}`);
   // Keys bound to command lines (keys.toml "v" = "split --right --size 40%").
   for (const [table, label] of [[km.prefixTable, `${prefixLabel} `], [km.root, ""]] as const)
-    for (const [k, c] of table) if (!isCommand(c)) lines.push(`${"(command line)".padEnd(w)}  ${(label + k).padEnd(kw)}  ws ${c}`);
+    for (const [k, c] of table) if (!isUiAction(c)) lines.push(`${"(command line)".padEnd(w)}  ${(label + k).padEnd(kw)}  ws ${c}`);
   return lines;
 }

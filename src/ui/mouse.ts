@@ -6,7 +6,7 @@ import type { MouseEvent } from "../protocol/events";
 import type { PaneRect } from "../model/layout";
 import type { Interface } from "./interface";
 import { tabAt } from "./compositor";
-import { moveBorder } from "./ui-commands";
+import { moveBorder } from "./ui-actions";
 import { encodeMouse } from "../model/key-encoder";
 import { moveSelect, pressSelect, type SelectDrag } from "./mouse-select";
 

@@ -17,7 +17,7 @@ import * as popup from "./popup";
 export type { Ctx } from "./helpers";
 
 /** tmux 3.3's cmd_table, in its order (prefix resolution depends on it). */
-export const COMMANDS: readonly Entry[] = [
+export const TMUX_COMMANDS: readonly Entry[] = [
   sessions.attachSessionEntry,
   options.bindKeyEntry,
   panes.breakPaneEntry,
@@ -114,7 +114,7 @@ export const COMMANDS: readonly Entry[] = [
 export function findCommand(name: string): Entry {
   let found: Entry | undefined;
   let ambiguous = false;
-  for (const e of COMMANDS) {
+  for (const e of TMUX_COMMANDS) {
     if (e.alias === name) {
       ambiguous = false;
       found = e;
@@ -126,7 +126,7 @@ export function findCommand(name: string): Entry {
     if (e.name === name) break;
   }
   if (ambiguous) {
-    const could = COMMANDS.filter((e) => e.name.startsWith(name)).map((e) => e.name);
+    const could = TMUX_COMMANDS.filter((e) => e.name.startsWith(name)).map((e) => e.name);
     throw new ShimError(`ambiguous command: ${name}, could be: ${could.join(", ")}`);
   }
   if (!found) throw new ShimError(`unknown command: ${name}`);

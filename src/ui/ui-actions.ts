@@ -1,11 +1,11 @@
-// What each keymap command does. Names and descriptions live in keymap.ts's
-// COMMANDS table; this is only the behaviour.
+// What each interface action does. Names and descriptions live in
+// messages/ui-actions.ts's UI_ACTIONS table; this is only the behaviour.
 
 import { controlChars } from "../safe-text";
 import { panesOf, resizePane, neighbour, type PaneRect } from "../model/layout";
 import type { Pane } from "../model/pane";
 import type { Interface } from "./interface";
-import { isCommand } from "../messages/commands-table";
+import { isUiAction } from "../messages/ui-actions";
 import { asksFirst } from "./keymap";
 import { checkCommandLine, completeLine, parseCommandLine, runCommandLine } from "./command-line";
 import { paneDirectory } from "../model/process-info";
@@ -38,7 +38,7 @@ export function commandLine(ui: Interface, line: string): void {
   // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes;
   // it wins over ws's word of the same name (`help` opens the keys here, `dashboard` the overlay):
   // a person at the prompt means the screen in front of them.
-  if (isCommand(line.trim())) return runKeyCommand(ui, line.trim());
+  if (isUiAction(line.trim())) return runKeyBinding(ui, line.trim());
   const pane = ui.session.activeTab(ui.session.currentWorkspace).focused;
   const tmux = ui.tmuxLines;
   // The output shows on the client that typed the line.
@@ -193,16 +193,16 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
   return undefined;
 }
 
-/** A command as a key runs it: asking first when keys.toml's `confirm` says so. run_command and the
- * dashboard's buttons are explicit already and call runUiCommand directly. */
-export function runKeyCommand(ui: Interface, name: string): void {
-  if (!isCommand(name)) return commandLine(ui, name); // keys.toml bound a command line
+/** What a key is bound to, run: an action (asking first when keys.toml's `confirm` says so) or a
+ * command line. run_command and the dashboard's buttons are explicit already and call runUiAction directly. */
+export function runKeyBinding(ui: Interface, name: string): void {
+  if (!isUiAction(name)) return commandLine(ui, name); // keys.toml bound a command line
   const ask = asksFirst(ui.keymap, name) ? confirmation(ui, name) : undefined;
   if (ask) ui.confirm(ask.question, ask.yes);
-  else runUiCommand(ui, name);
+  else runUiAction(ui, name);
 }
 
-export function runUiCommand(ui: Interface, name: string): void {
+export function runUiAction(ui: Interface, name: string): void {
   const s = ui.session;
   const ws = s.currentWorkspace;
   const tab = s.activeTab(ws);

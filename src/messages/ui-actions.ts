@@ -1,14 +1,16 @@
-// COMMANDS: the one table of named interface commands. The key dispatcher, `ws keys --list`,
-// keys.toml and `run_command` all read it.
+// UI_ACTIONS: the one table of the interface's named actions (detach, split-right, zoom, …). The key
+// dispatcher, `ws keys --list`, keys.toml and `run_command` all read it. Users meet them as
+// "interface commands" (`ws command NAME`); the code says action, leaving "command" for the
+// command lines a shell or ws runs.
 
-export interface CommandInfo {
+export interface UiAction {
   name: string;
   description: string;
   /** Its key asks y/n first (tmux's confirm-before); keys.toml `confirm` can turn that off. */
   confirms?: boolean;
 }
 
-export const COMMANDS: CommandInfo[] = [
+export const UI_ACTIONS: UiAction[] = [
   { name: "detach", description: "Detach this client; the server keeps running" },
   { name: "quit", description: "Quit the server and close every pane; the session is saved for the next start", confirms: true },
   { name: "split-right", description: "Split the focused pane, new pane to the right" },
@@ -58,5 +60,5 @@ export const COMMANDS: CommandInfo[] = [
   { name: "tab-0", description: "Go to tab 0 (with keys.toml base-index = 0, the first)" },
 ];
 
-const COMMAND_NAMES = new Set(COMMANDS.map((c) => c.name));
-export const isCommand = (name: string) => COMMAND_NAMES.has(name);
+const ACTION_NAMES = new Set(UI_ACTIONS.map((c) => c.name));
+export const isUiAction = (name: string) => ACTION_NAMES.has(name);
