@@ -50,6 +50,8 @@ function failureExcerpts(text: string): string[] {
   const excerpts: string[] = [];
   let start = 0;
   for (const [i, line] of lines.entries()) {
+    // bun's own summary at the end names the failed tests again, without their errors.
+    if (/^\d+ tests? failed:$/.test(line)) break;
     if (line.startsWith("(fail)")) excerpts.push(lines.slice(Math.max(start, i - 40), i + 1).join("\n"));
     if (line.startsWith("(pass)") || line.startsWith("(fail)") || line.startsWith("(skip)") || line.endsWith(".test.ts:")) start = i + 1;
   }
