@@ -10,7 +10,7 @@ import { checkTermEvent, type TermEvent } from "../src/protocol/events";
 import { InputParser } from "../src/protocol/input-parser";
 import { decode, encode, type SaveBody } from "../src/features/persistence/format";
 import type { Layout } from "../src/model/layout";
-import { MAX_COLS, MAX_ROWS } from "../src/model/screen-size";
+import { MAX_COLS, MAX_ROWS } from "../src/model/client-size";
 import { MAX_LAYOUT_DEPTH } from "../src/features/persistence/validate";
 import { MAX_SAVE_BYTES } from "../src/features/persistence/service";
 import { encodeFrame, FRAME_EVENT } from "../src/protocol/frames";

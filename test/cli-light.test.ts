@@ -12,7 +12,7 @@ async function evalModules<T>(code: string): Promise<T> {
 }
 const src = (path: string) => JSON.stringify(join(import.meta.dir, "../src", path));
 
-// xterm is the package (@xterm/…): model/xterm-internals.ts, which screen-text.ts reads rows
+// xterm is the package (@xterm/…): model/xterm-internals.ts, which text-capture.ts reads rows
 // through, holds types and casts only and loads none of it.
 test("loading the registry loads no xterm, session or pane module", async () => {
   const loaded = await evalModules<string[]>(`await import(${src("messages/index.ts")});

@@ -95,7 +95,7 @@ describe("compose", () => {
   test("zoomed: the pane fills the whole area, no border or header, the tab marked Z", async () => {
     const { s, tab, left, right, words } = await scene();
     expect(s.zoom(right.id, "on")).toBe(true);
-    await waitFor("the zoomed pane's emulator at the area's size", () => right.screen.cols === COLS && right.screen.rows === s.layoutArea().rows);
+    await waitFor("the zoomed pane's emulator at the area's size", () => right.emulator.cols === COLS && right.emulator.rows === s.layoutArea().rows);
     const area = s.layoutArea();
     expect(s.rects(tab)).toEqual([{ pane: right.id, ...area }]);
     const g = compose(s, view());

@@ -4,8 +4,8 @@
 // requests while a pane floods.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
-import { WorkerScreen } from "../src/model/emulator-client";
-import type { Screen } from "../src/model/screen";
+import { WorkerEmulator } from "../src/model/emulator-client";
+import type { PaneEmulator } from "../src/model/pane-emulator";
 import { Grid } from "../src/ui/grid";
 import { TestServer, waitFor } from "./harness";
 import type { Replies } from "./replies";
@@ -14,7 +14,7 @@ import { SCROLLBACK_DEFAULT } from "../src/model/pane";
 const enc = new TextEncoder();
 
 /** Everything a reader can see of a screen. */
-function look(s: Screen, scrollBack = 0) {
+function look(s: PaneEmulator, scrollBack = 0) {
   const g = new Grid(s.cols, s.rows);
   s.render(g, 0, 0, s.cols, s.rows, scrollBack);
   return {
@@ -33,7 +33,7 @@ function look(s: Screen, scrollBack = 0) {
 
 describe("the worker's screen", () => {
   const local = new Emulator({ cols: 30, rows: 8, scrollback: 50 });
-  const remote = new WorkerScreen({ cols: 30, rows: 8, scrollback: 50 });
+  const remote = new WorkerEmulator({ cols: 30, rows: 8, scrollback: 50 });
   let parsed = 0;
   remote.onParsed = (n) => (parsed += n);
   const titles: string[] = [];

@@ -65,7 +65,7 @@ export class TestServer {
       ...opts.env,
     };
     if (process.env.WS_BIN) this.env.WS_BIN = process.env.WS_BIN;
-    // Which emulator the daemon uses (src/model/screens.ts): the suite runs with either.
+    // Which emulator the daemon uses (src/model/create-emulator.ts): the suite runs with either.
     if (process.env.WS_EMULATOR) this.env.WS_EMULATOR = process.env.WS_EMULATOR;
   }
 

@@ -24,7 +24,7 @@ function session(): { s: Session; control: Control } {
 /** Every read of the pane's text from here on: its source, and whether only the screen was read. */
 function countReads(p: Pane): { source: string; screenOnly: boolean }[] {
   const reads: { source: string; screenOnly: boolean }[] = [];
-  const screen = p.screen;
+  const screen = p.emulator;
   const read = screen.sourceRows.bind(screen);
   screen.sourceRows = (source, styled, screenOnly) => {
     reads.push({ source, screenOnly: !!screenOnly });

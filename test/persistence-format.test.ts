@@ -10,7 +10,7 @@ import { checkBody, decode, decodeHeader, encode, encodeChunks, FORMAT_VERSION, 
 import type { PersistenceService } from "../src/features/persistence/service";
 import type { CheckpointPolicy } from "../src/features/workstreams/workstream";
 import { Snapshotter } from "../src/features/persistence/snapshot";
-import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/screen-text";
+import { captureText, disposeText, terminalText, terminalTextPublic, type TextState } from "../src/model/text-capture";
 import { applySave, preface } from "../src/features/persistence/restore";
 import { Session } from "../src/model/session";
 import { paneBaseEnv } from "../src/model/launch";

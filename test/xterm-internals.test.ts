@@ -67,7 +67,7 @@ test("link service: a hyperlink's data by id, and a cell's extended attributes (
   expect(((curly.extended!._ext! >>> 26) & 7) === 3 && (curly.extended!._ext! & 0xff) === 9).toBe(true);
 });
 
-test("buffer: raw rows, their words and combined text, markers and ybase (screen-text)", async () => {
+test("buffer: raw rows, their words and combined text, markers and ybase (text-capture)", async () => {
   const t = term();
   await write(t, "a\u00e9\u0301漢");
   const b = rawBuffer(t)!;

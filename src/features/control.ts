@@ -61,8 +61,8 @@ export class Control {
     if (!pane || pane.keep || pane.held || this.quitting) return;
     const text = (rows: { text: string }[]) => rows.map((l) => l.text).join("\n").slice(-LAST_WORDS_MAX);
     // The screen is the end of `recent` as well; only the joining of wrapped rows differs.
-    const screen = text(pane.screen.sourceRows("visible"));
-    this.lastWords.set(e.pane, { visible: screen, recent: screen, "recent-unwrapped": text(pane.screen.sourceRows("recent-unwrapped", false, true)) });
+    const screen = text(pane.emulator.sourceRows("visible"));
+    this.lastWords.set(e.pane, { visible: screen, recent: screen, "recent-unwrapped": text(pane.emulator.sourceRows("recent-unwrapped", false, true)) });
     if (this.lastWords.size > LAST_WORDS_KEPT) this.lastWords.delete(this.lastWords.keys().next().value!);
   }
 

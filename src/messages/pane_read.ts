@@ -44,7 +44,7 @@ export default defineMessage({
       throw new WsError(`end (${p.end}) is before start (${p.start})`, "invalid_params", { param: "end" });
     const pane = session.pane(p.pane);
     await pane.flushed();
-    const r = pane.screen.readPane(p);
+    const r = pane.emulator.readPane(p);
     return { type: "pane_text", pane: p.pane, source: p.source, text: r.text, total_lines: r.total, first_line: r.first, line_count: r.count };
   },
 });

@@ -39,7 +39,7 @@ export default defineMessage({
     if (keys.length > MAX_KEYS) throw new WsError(`${keys.length} keys in one request; at most ${MAX_KEYS}`, "invalid_params", { param: "keys" });
     const p = session.pane(pane);
     if (p.exited) throw new WsError(`pane ${pane}'s program has exited`, "pane_exited", { param: "pane" });
-    const bytes = keysToBytes(keys, p.screen.modes, literal);
+    const bytes = keysToBytes(keys, p.emulator.modes, literal);
     if (bytes) p.write(bytes);
     return ok();
   },

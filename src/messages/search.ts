@@ -75,7 +75,7 @@ export default defineMessage({
       const read = () => {
         const pane = session.panes.get(id);
         if (!pane) return undefined; // closed meanwhile
-        lines = pane.screen.sourceRows("recent-unwrapped");
+        lines = pane.emulator.sourceRows("recent-unwrapped");
         return lines.map((l) => l.text).join("\n");
       };
       // One more than wanted says whether there were more.

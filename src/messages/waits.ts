@@ -137,7 +137,7 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
       const echoLines = send ? send.text.split("\n").length : 0;
       const paneText = () => {
         if (fromNow && mark === undefined) return "";
-        const rows = mark !== undefined ? pane!.screen.sourceRowsSince(send ? "recent-unwrapped" : p.source, mark) : pane!.screen.sourceRows(p.source);
+        const rows = mark !== undefined ? pane!.emulator.sourceRowsSince(send ? "recent-unwrapped" : p.source, mark) : pane!.emulator.sourceRows(p.source);
         return rows
           .slice(echoLines)
           .map((l) => l.text)
@@ -145,13 +145,13 @@ export function waitFor(p: WaitParams, { session, services, signal }: HandlerCon
       };
       const markNow = () => {
         if (!fromNow || !pane || finished() || !session.panes.has(id)) return;
-        mark = pane.screen.markCursor();
+        mark = pane.emulator.markCursor();
         // Typed only now, after the mark: nothing it makes the pane write can come before it.
         if (send) {
           if (send.text) pane.paste(send.text);
           if (send.enter) pane.write("\r");
         }
-        const screen = pane.screen;
+        const screen = pane.emulator;
         const taken = mark;
         w.onFinish(() => {
           try {

@@ -1,4 +1,4 @@
-// A pane's Screen whose emulator runs in the emulator worker (emulator-worker.ts): output is handed
+// A pane's emulator that runs in the emulator worker (emulator-worker.ts): output is handed
 // over (the buffer transferred, not copied), and what the worker publishes after parsing is kept
 // here as a mirror: size, cursor, modes, shell marks and the screen's cells, so a frame reads no
 // further than this object. Everything else (history, text, copy mode's rows) is asked for
@@ -14,7 +14,7 @@ import { drawCells, type Published, type Reply, type RowCells, type ScreenState,
 import type { ScreenModes } from "./emulator-modes";
 import type { EmulatorOptions } from "./emulator";
 import type { ReadOptions, ReadResult, Source } from "./text-sources";
-import type { RowTracker, Screen } from "./screen";
+import type { RowTracker, PaneEmulator } from "./pane-emulator";
 import { RowRange } from "./dirty-rows";
 import { readinessOf, type FinishedCommand, type ShellSnapshot, type ShellView } from "./shell-marks";
 import { log } from "../log";
@@ -37,7 +37,7 @@ class EmulatorWorker {
   readonly busy = new Int32Array(new SharedArrayBuffer(4));
   private nextRid = 0;
   private dead = false;
-  readonly screens = new Map<number, WorkerScreen>();
+  readonly emulators = new Map<number, WorkerEmulator>();
   private nextId = 1;
 
   constructor() {
@@ -52,7 +52,7 @@ class EmulatorWorker {
     onTerminalColours((colours) => this.worker.postMessage({ t: "colours", colours } satisfies ToWorker));
     this.worker.onmessage = (e: MessageEvent) => {
       const m = e.data as Published;
-      this.screens.get(m.id)?.apply(m);
+      this.emulators.get(m.id)?.apply(m);
     };
     this.worker.onerror = (e) => {
       // Its panes show their last screen; nothing waits on a worker that is gone.
@@ -62,9 +62,9 @@ class EmulatorWorker {
     (this.worker as unknown as { unref(): void }).unref(); // the daemon decides when it exits
   }
 
-  open(screen: WorkerScreen, o: EmulatorOptions): number {
+  open(emulator: WorkerEmulator, o: EmulatorOptions): number {
     const id = this.nextId++;
-    this.screens.set(id, screen);
+    this.emulators.set(id, emulator);
     // Synchronous, as every request after it may be (the ports are not ordered with each other).
     this.request(id, "open", [o]);
     return id;
@@ -102,7 +102,7 @@ class ShellMirror implements ShellView {
   snap: ShellSnapshot = { seen: false, state: "unknown", prompts: 0, command: undefined, sendsInputStart: false, promptShownAt: 0, inputAt: null };
   onStarted: (command: string | undefined) => void = () => {};
   onFinished: (done: FinishedCommand) => void = () => {};
-  constructor(private readonly screen: WorkerScreen) {}
+  constructor(private readonly emulator: WorkerEmulator) {}
   get seen() {
     return this.snap.seen;
   }
@@ -116,7 +116,7 @@ class ShellMirror implements ShellView {
     return this.snap.command;
   }
   promptReadiness(expectB: boolean): "ready" | "typed" | "wait" | "busy" {
-    const s = this.screen;
+    const s = this.emulator;
     return readinessOf(this.snap, s.baseY + s.cursorY, s.cursorX, expectB);
   }
 }
@@ -133,7 +133,7 @@ class MirrorRows extends RowRange implements RowTracker {
   }
 }
 
-export class WorkerScreen implements Screen {
+export class WorkerEmulator implements PaneEmulator {
   private readonly worker: EmulatorWorker;
   private readonly id: number;
   private state: ScreenState;
@@ -304,7 +304,7 @@ export class WorkerScreen implements Screen {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.worker.screens.delete(this.id);
+    this.worker.emulators.delete(this.id);
     this.worker.post({ t: "close", id: this.id });
   }
 }

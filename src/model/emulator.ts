@@ -8,8 +8,8 @@ import { emulatorInput, type EmulatorInput } from "./emulator-input";
 import { modesOf, trackModes, type ExtraModes, type ScreenModes } from "./emulator-modes";
 import { readPane, sourceRows, sourceRowsSince, type ReadOptions, type ReadResult, type Source } from "./text-sources";
 import { renderPane } from "./render-cells";
-import type { RowTracker, Screen } from "./screen";
-import { captureText, disposeText, type TextState } from "./screen-text";
+import type { RowTracker, PaneEmulator } from "./pane-emulator";
+import { captureText, disposeText, type TextState } from "./text-capture";
 import { ShellMarks } from "./shell-marks";
 import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
 import { useModernWidths } from "./emulator-unicode";
@@ -29,7 +29,7 @@ export interface EmulatorOptions {
   compactHistory?: boolean;
 }
 
-export class Emulator implements Screen {
+export class Emulator implements PaneEmulator {
   readonly term: Terminal;
   readonly shell: ShellMarks;
   private readonly extra: ExtraModes;

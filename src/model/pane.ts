@@ -1,6 +1,6 @@
 // A pane: a program on a PTY whose output is parsed by its own headless xterm. The emulator is the
 // pane's screen and scrollback; the UI, `pane read` and persistence all read from it through
-// `pane.screen` (src/model/screen.ts), on this thread or in the emulator worker.
+// `pane.emulator` (src/model/pane-emulator.ts), on this thread or in the emulator worker.
 // One piece: receiving, queueing, pausing, dropping and parsing output move the same counters
 // (queued, received, parsed) that flushed() and the exit wait on; split, they would drift apart.
 import { pasteBytes } from "./paste";
@@ -8,8 +8,8 @@ import { SCROLLBACK_MAX } from "../protocol/terminal-defaults";
 import { spawnPty, type Pty, type PtyOptions } from "./pty";
 import { inputHeldFor, inputSent, wantParse, type Parser } from "./parse-slices";
 import type { ShellView } from "./shell-marks";
-import type { Screen } from "./screen";
-import { createScreen } from "./screens";
+import type { PaneEmulator } from "./pane-emulator";
+import { createEmulator } from "./create-emulator";
 import type { ShellLaunch } from "./shell-integration";
 import type { GrantLevel } from "../protocol/grants";
 import type { BoxRequest } from "./box";
@@ -91,7 +91,7 @@ export class Pane implements Parser {
   cwd: string;
   env: Record<string, string>;
   /** The pane's emulator: its screen, history and modes. */
-  readonly screen: Screen;
+  readonly emulator: PaneEmulator;
   pty: Pty;
   startedAt = Date.now();
   readonly keep: boolean;
@@ -162,22 +162,22 @@ export class Pane implements Parser {
     this.resume = spec.resume;
     this.cols = spec.cols;
     this.rows = spec.rows;
-    this.screen = createScreen({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });
-    this.screen.onTitle = (t) => {
+    this.emulator = createEmulator({ cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback ?? SCROLLBACK });
+    this.emulator.onTitle = (t) => {
       this.#titleOwner = undefined; // set again, maybe by another program: looked at next time
       if (t === this.#title) return;
       this.#title = t;
       this.onTitle(this);
     };
-    this.screen.onParsed = (n) => this.parsedElsewhere(n);
+    this.emulator.onParsed = (n) => this.parsedElsewhere(n);
     // The emulator's answers to the program's queries go back to the program alone, as typed
     // input would (but are not the person typing: no input hold).
-    this.screen.onReply = (d) => {
+    this.emulator.onReply = (d) => {
       if (!this.exited && !this.disposed) this.pty.write(d);
     };
-    this.screen.onBell = () => this.onBell(this);
-    this.screen.onClipboard = (d) => this.onClipboard(this, d);
-    this.shell = this.screen.shell;
+    this.emulator.onBell = () => this.onBell(this);
+    this.emulator.onClipboard = (d) => this.onClipboard(this, d);
+    this.shell = this.emulator.shell;
     this.launch = spec.launch;
     this.shellIntegration = spec.launch !== undefined;
     this.box = spec.box;
@@ -189,7 +189,7 @@ export class Pane implements Parser {
     try {
       this.pty = this.spawn();
     } catch (e) {
-      this.screen.dispose(); // the program could not start: no pane, nothing left behind
+      this.emulator.dispose(); // the program could not start: no pane, nothing left behind
       throw e;
     }
     if (this.queue.length) wantParse(this);
@@ -224,7 +224,7 @@ export class Pane implements Parser {
     const bytes = Buffer.from(text);
     this.queued += bytes.length;
     this.received += bytes.length;
-    if (this.screen.send) return this.screen.send(bytes);
+    if (this.emulator.send) return this.emulator.send(bytes);
     this.enqueue(bytes);
     if (parse) wantParse(this);
   }
@@ -241,7 +241,7 @@ export class Pane implements Parser {
    */
   showExit(): void {
     this.pty.close();
-    const x = this.screen.cursorX;
+    const x = this.emulator.cursorX;
     this.inject(`\x1b[0m${x > 0 ? "\r\n" : ""}[exited: ${this.exitText}]`);
   }
 
@@ -259,7 +259,7 @@ export class Pane implements Parser {
       throw e;
     }
     // The marks of the program before say nothing about this one.
-    this.screen.resetShell();
+    this.emulator.resetShell();
     this.shellIntegration = next.launch !== undefined;
     old.pty.kill("SIGHUP");
     old.pty.close();
@@ -274,7 +274,7 @@ export class Pane implements Parser {
     this.startedAt = Date.now();
     // Out of the last program's alternate screen and modes (none of these moves the cursor), onto
     // a fresh line of the main screen.
-    this.inject(`${this.screen.alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.screen.normalCursorX > 0 ? "\r\n" : ""}`);
+    this.inject(`${this.emulator.alt ? "\x1b[?1049l" : ""}${RESET_MODES}${this.emulator.normalCursorX > 0 ? "\r\n" : ""}`);
   }
 
   get pid(): number {
@@ -379,7 +379,7 @@ export class Pane implements Parser {
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */
   paste(text: string): void {
-    this.write(pasteBytes(text, this.screen.modes.bracketedPaste));
+    this.write(pasteBytes(text, this.emulator.modes.bracketedPaste));
   }
 
   resize(cols: number, rows: number): void {
@@ -388,7 +388,7 @@ export class Pane implements Parser {
     if (cols === this.cols && rows === this.rows) return;
     this.cols = cols;
     this.rows = rows;
-    this.screen.resize(cols, rows);
+    this.emulator.resize(cols, rows);
     if (!this.ptyExited) this.pty.resize(cols, rows);
   }
 
@@ -398,7 +398,7 @@ export class Pane implements Parser {
 
   /** Lines of the screen (and with `scrollback`, the history above it) as plain text. */
   readText(opts: { lines?: number; scrollback?: boolean } = {}): string[] {
-    const s = this.screen;
+    const s = this.emulator;
     const out = s.lines(opts.scrollback ? 0 : s.baseY, s.baseY + s.rows);
     // Trailing blank rows say nothing; a script reading the screen wants its content.
     while (out.length && out[out.length - 1] === "") out.pop();
@@ -415,7 +415,7 @@ export class Pane implements Parser {
   }
 
   private emulatorFlushed(): Promise<void> {
-    return this.screen.flushed();
+    return this.emulator.flushed();
   }
 
   /** Bytes received from the PTY and not yet handed to the emulator. */
@@ -448,8 +448,8 @@ export class Pane implements Parser {
     }
     // An emulator on another thread parses as it gets the bytes; `queued` counts them until it
     // says they are parsed (parsedElsewhere), so the pause above holds the same backlog.
-    if (this.screen.send) {
-      this.screen.send(bytes);
+    if (this.emulator.send) {
+      this.emulator.send(bytes);
       this.holdReadingWhileTyping();
       return;
     }
@@ -469,7 +469,7 @@ export class Pane implements Parser {
    * Whether `bytes` are to be dropped. */
   private overBacklog(bytes: Uint8Array): boolean {
     if (this.pty.canPause || this.queued + bytes.length <= UNPAUSABLE_BACKLOG_MAX) return false;
-    if (this.screen.send) {
+    if (this.emulator.send) {
       this.dropped += bytes.length;
       return true;
     }
@@ -524,7 +524,7 @@ export class Pane implements Parser {
     this.resumeBelowMark();
     let pending: void | Promise<void> = undefined;
     try {
-      pending = this.screen.parse!(piece);
+      pending = this.emulator.parse!(piece);
     } catch {
       // xterm threw on these bytes: they are lost to the screen, but the pane goes on parsing.
     }
@@ -573,7 +573,7 @@ export class Pane implements Parser {
     this.queue = [];
     this.queued = 0;
     this.received = this.parsed; // what is dropped counts as done (an exit waits for nothing)
-    this.screen.discard?.();
+    this.emulator.discard?.();
     this.pty.close();
     for (const w of this.flushWaiters.splice(0)) w.resolve();
     this.pty.exited.finally(() => this.dispose());
@@ -583,6 +583,6 @@ export class Pane implements Parser {
     this.disposed = true;
     // Nothing more will be parsed: don't leave anyone waiting for it.
     for (const w of this.flushWaiters.splice(0)) w.resolve();
-    this.screen.dispose();
+    this.emulator.dispose();
   }
 }

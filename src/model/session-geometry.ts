@@ -1,16 +1,15 @@
 // Where things sit on screen: the area tabs lay their panes out in, each pane's cell, a popup's box,
-// and sizing a tab's panes to their cells. Computed from the screen size and a tab; nothing here
+// and sizing a tab's panes to their cells. Computed from the client size and a tab; nothing here
 // changes the model.
 import type { Pane } from "./pane";
 import type { Tab } from "./workspace";
 import { panesOf, paneRects, type Layout, type PaneRect, type Rect } from "./layout";
 import { popupRects } from "./popup";
-
-export type ScreenSize = { readonly cols: number; readonly rows: number };
+import type { ClientSize } from "./client-size";
 
 /** The screen area tabs lay their panes out in: below the tab bar, above the status line; the
  * whole screen when the bars are off (keys.toml status = "off"). */
-export function layoutArea(size: ScreenSize, bars = true): Rect {
+export function layoutArea(size: ClientSize, bars = true): Rect {
   if (!bars) return { x: 0, y: 0, cols: Math.max(1, size.cols), rows: Math.max(1, size.rows) };
   return { x: 0, y: 1, cols: Math.max(1, size.cols), rows: Math.max(1, size.rows - 2) };
 }

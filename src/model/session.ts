@@ -16,7 +16,7 @@ import { MAX_PANES, MAX_PANES_PER_REQUEST } from "./limits";
 import { checkFileRoom } from "./fd-limit";
 import { SessionView } from "./session-view";
 import { type TreeNode } from "./tree";
-import { clampScreenSize } from "./screen-size";
+import { clampClientSize } from "./client-size";
 import type { NewPaneOptions } from "./launch";
 import { popupRects, type Popup } from "./popup";
 import { locateInLayout } from "./session-lookups";
@@ -112,7 +112,7 @@ export class Session extends SessionView {
   }
 
   resizeScreen(cols: number, rows: number): void {
-    const size = clampScreenSize(cols, rows);
+    const size = clampClientSize(cols, rows);
     if (size.cols === this.size.cols && size.rows === this.size.rows) return;
     this.clientSize = size;
     this.relayoutAll();

@@ -63,7 +63,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
   const where = session.locate(id);
   // A kept pane's program is gone: nothing to ask the system about.
   const fg = pane.exited ? null : shownForeground(pane, await foregroundProcess(pane.pid));
-  const screen = pane.screen;
+  const screen = pane.emulator;
   return {
     type: "pane_info" as const,
     pane: id,

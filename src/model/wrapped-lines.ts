@@ -2,7 +2,7 @@
 // reading rows back as the lines the program wrote joins each such row onto the line before, with
 // nothing added at the wrap. Where a wide character did not fit in a row's last column, xterm left
 // that cell blank and wrapped early: the blank is no text and is left out (`wrapGap`). Used by the
-// save's text (screen-text.ts, raw rows and the public API), pane_read's recent-unwrapped source,
+// save's text (text-capture.ts, raw rows and the public API), pane_read's recent-unwrapped source,
 // search and wait_for (text-sources.ts), a command's output (shell-marks.ts) and copy mode's
 // selection and search (cell-text.ts).
 import type { IBufferLine } from "@xterm/headless";

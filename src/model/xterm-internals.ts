@@ -2,7 +2,7 @@
 // private parts it reads and patches (the core's input handler, write buffer, charset and link
 // services, buffers, row lists and scroll emitters, the cursor, print and SGR steps; a BufferLine's cell words; a cell's extended attributes)
 // and the one cast to each. The modules that use them (dirty-rows, emulator-input,
-// emulator-queries, render-cells, screen-text, history-store, xterm-speedups) name these types,
+// emulator-queries, render-cells, text-capture, history-store, xterm-speedups) name these types,
 // so an xterm upgrade that changes a shape is this file's work and test/xterm-internals.test.ts,
 // one test per reach, says which changed. Each user checks at run time and falls back to the
 // public API (or does without) when a part is missing.

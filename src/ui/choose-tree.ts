@@ -46,7 +46,7 @@ export function chooseTree(ui: Interface): void {
     const id = paneOf(items[i]!);
     const p = id !== undefined ? s.panes.get(id) : undefined;
     if (!p) return [];
-    const t = p.screen;
+    const t = p.emulator;
     const shown = t.lines(t.baseY, t.baseY + t.rows).map((l) => clean(l).trimEnd());
     while (shown.length && !shown.at(-1)) shown.pop();
     return ["", `── pane ${p.id} ──`, ...shown.slice(-PREVIEW_ROWS)];

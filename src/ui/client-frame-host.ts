@@ -4,7 +4,7 @@ import type { ClientView } from "./client-lifecycle";
 import type { UiView } from "./compositor";
 import type { FrameHost } from "./frame-scheduler";
 import type { Interface } from "./interface";
-import { clampScreenSize } from "../model/screen-size";
+import { clampClientSize } from "../model/client-size";
 
 /** What a client's frames are drawn from: the session, and that client's own state. */
 export function clientFrameHost(ui: Interface, v: ClientView): FrameHost {
@@ -21,9 +21,9 @@ export function clientFrameHost(ui: Interface, v: ClientView): FrameHost {
     framing: (focused) => {
       if (ui.clients.latest === v) ui.clients.paneFocus.sync(focused);
     },
-    frameLead: (focused, visible) => v.outerModes.update(focused?.screen.modes, ui.keymap.mouse !== false) + v.passthrough.take(focused, visible),
+    frameLead: (focused, visible) => v.outerModes.update(focused?.emulator.modes, ui.keymap.mouse !== false) + v.passthrough.take(focused, visible),
     // The latest active client is the session's size (clamped as the session clamps it).
-    clientSize: () => (ui.clients.latest === v ? ui.session.size : clampScreenSize(v.cols, v.rows)),
+    clientSize: () => (ui.clients.latest === v ? ui.session.size : clampClientSize(v.cols, v.rows)),
     placed: (offset) => {
       v.fitted = offset !== undefined;
       v.offset = offset ?? { x: 0, y: 0 };

@@ -181,11 +181,11 @@ function drawPane(g: Grid, _s: Session, v: UiView, pane: Pane, r: PaneRect, focu
   }
   if (reuse) {
     if (reuse.from) g.copyRect(reuse.from, r.x, r.y, r.cols, r.rows);
-    if (reuse.redraw) pane.screen.render(g, r.x, r.y, Math.min(r.cols, pane.screen.cols), Math.min(r.rows, pane.screen.rows), 0, reuse.redraw);
+    if (reuse.redraw) pane.emulator.render(g, r.x, r.y, Math.min(r.cols, pane.emulator.cols), Math.min(r.rows, pane.emulator.rows), 0, reuse.redraw);
     return;
   }
   const cm = v.copy && v.copy.pane === pane.id ? v.copy : undefined;
-  const screen = pane.screen;
+  const screen = pane.emulator;
   screen.render(g, r.x, r.y, Math.min(r.cols, screen.cols), Math.min(r.rows, screen.rows), cm?.offset ?? 0);
   // A pane whose emulator is smaller than its cell (mid-resize) leaves blanks, not borders.
   if (screen.cols < r.cols) g.fill(r.x + screen.cols, r.y, r.cols - screen.cols, r.rows);
@@ -248,7 +248,7 @@ function placeCursor(g: Grid, v: UiView, pane: Pane, r: PaneRect) {
     g.cursor = { x: r.x + Math.min(v.copy.x, r.cols - 1), y: r.y + Math.min(v.copy.y, r.rows - 1), visible: true, shape: 2 };
     return;
   }
-  const s = pane.screen;
+  const s = pane.emulator;
   const x = Math.min(s.cursorX, s.cols - 1, r.cols - 1);
   const y = Math.min(s.cursorY, r.rows - 1);
   const modes = s.modes;

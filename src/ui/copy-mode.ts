@@ -4,7 +4,7 @@
 // a wide character is two cells and one character, a combining mark shares its letter's cell,
 // and a line the terminal wrapped is copied as the one line the program wrote.
 
-import type { Screen } from "../model/screen";
+import type { PaneEmulator } from "../model/pane-emulator";
 import { type CellPos, type CellRow, charStart, findInRows, lastTextCell, selectedText } from "../model/cell-text";
 import { type KeyEvent, parseMods, ALT, CONTROL } from "../protocol/events";
 
@@ -42,20 +42,20 @@ const PARAGRAPH_SCAN = 1000;
 
 export type CopyAction = { kind: "none" } | { kind: "exit" } | { kind: "copy"; text: string } | { kind: "search"; forward: boolean };
 
-export function enterCopyMode(pane: number, term: Screen): CopyMode {
+export function enterCopyMode(pane: number, term: PaneEmulator): CopyMode {
   return { pane, offset: 0, x: Math.min(term.cursorX, term.cols - 1), y: term.cursorY };
 }
 
-const maxOffset = (t: Screen) => t.baseY;
-const topLine = (cm: CopyMode, t: Screen) => Math.max(0, t.baseY - cm.offset);
-const cursorRow = (cm: CopyMode, t: Screen): CellRow | undefined => t.cellRows(topLine(cm, t) + cm.y, topLine(cm, t) + cm.y + 1)[0];
+const maxOffset = (t: PaneEmulator) => t.baseY;
+const topLine = (cm: CopyMode, t: PaneEmulator) => Math.max(0, t.baseY - cm.offset);
+const cursorRow = (cm: CopyMode, t: PaneEmulator): CellRow | undefined => t.cellRows(topLine(cm, t) + cm.y, topLine(cm, t) + cm.y + 1)[0];
 
 /** Scroll by n lines (positive = back in history). */
-export function scrollCopy(cm: CopyMode, t: Screen, n: number): void {
+export function scrollCopy(cm: CopyMode, t: PaneEmulator, n: number): void {
   cm.offset = Math.max(0, Math.min(maxOffset(t), cm.offset + n));
 }
 
-function moveY(cm: CopyMode, t: Screen, dy: number) {
+function moveY(cm: CopyMode, t: PaneEmulator, dy: number) {
   const y = cm.y + dy;
   if (y < 0) {
     scrollCopy(cm, t, -y);
@@ -67,7 +67,7 @@ function moveY(cm: CopyMode, t: Screen, dy: number) {
 }
 
 /** One character left or right: a wide character's two cells are one step. */
-function moveX(cm: CopyMode, t: Screen, dx: number) {
+function moveX(cm: CopyMode, t: PaneEmulator, dx: number) {
   const row = cursorRow(cm, t);
   let x = Math.max(0, Math.min(t.cols - 1, cm.x + dx));
   if (dx < 0) x = charStart(row, x);
@@ -127,7 +127,7 @@ function findOnRow(row: CellRow | undefined, x: number, f: Find): number | undef
 }
 
 /** { }: the next blank line up or down (or the last line looked at). */
-function paragraph(cm: CopyMode, t: Screen, down: boolean): void {
+function paragraph(cm: CopyMode, t: PaneEmulator, down: boolean): void {
   const top = topLine(cm, t);
   const here = top + cm.y;
   const last = t.baseY + t.rows - 1;
@@ -144,7 +144,7 @@ function paragraph(cm: CopyMode, t: Screen, down: boolean): void {
 }
 
 /** The selection's ends in order (line mode: whole lines). */
-function ends(cm: CopyMode, t: Screen): [CellPos, CellPos] {
+function ends(cm: CopyMode, t: PaneEmulator): [CellPos, CellPos] {
   const cur = { x: cm.x, line: topLine(cm, t) + cm.y };
   let [a, b] = [cm.anchor!, cur];
   if (a.line > b.line || (a.line === b.line && a.x > b.x)) [a, b] = [b, a];
@@ -153,14 +153,14 @@ function ends(cm: CopyMode, t: Screen): [CellPos, CellPos] {
 
 /** The selected text, from anchor to cursor (without one, the cursor's row): wrapped rows joined,
  * other lines with newlines between them. */
-export function selectionText(cm: CopyMode, t: Screen): string {
+export function selectionText(cm: CopyMode, t: PaneEmulator): string {
   const [a, b] = cm.anchor ? ends(cm, t) : [{ x: 0, line: topLine(cm, t) + cm.y }, { x: Infinity, line: topLine(cm, t) + cm.y }];
   // One read for the whole selection (the emulator may be on another thread).
   return selectedText(t.cellRows(a.line, b.line + 1), a.line, a, b);
 }
 
 /** Whether the viewport cell (x, y) is selected, for drawing. */
-export function isSelected(cm: CopyMode, t: Screen, x: number, y: number): boolean {
+export function isSelected(cm: CopyMode, t: PaneEmulator, x: number, y: number): boolean {
   if (!cm.anchor) return false;
   const line = topLine(cm, t) + y;
   const [a, b] = ends(cm, t);
@@ -174,7 +174,7 @@ export function isSelected(cm: CopyMode, t: Screen, x: number, y: number): boole
 const MATCH_MARGIN = 2;
 
 /** Whether the viewport cell (x, y) is drawn inverted: selected, or part of a search match. */
-export function isMarked(cm: CopyMode, t: Screen, x: number, y: number): boolean {
+export function isMarked(cm: CopyMode, t: PaneEmulator, x: number, y: number): boolean {
   if (isSelected(cm, t, x, y)) return true;
   if (!cm.search) return false;
   const top = topLine(cm, t);
@@ -197,7 +197,7 @@ export function isMarked(cm: CopyMode, t: Screen, x: number, y: number): boolean
 }
 
 /** Find `query` forward (newer) from the cursor, or back (older). Moves the view and the cursor onto it. */
-export function searchCopy(cm: CopyMode, t: Screen, query: string, forward: boolean): boolean {
+export function searchCopy(cm: CopyMode, t: PaneEmulator, query: string, forward: boolean): boolean {
   if (!query) return false;
   cm.search = query;
   cm.forward = forward;
@@ -221,7 +221,7 @@ export function searchCopy(cm: CopyMode, t: Screen, query: string, forward: bool
 
 /** Copy mode's keys as tmux's emacs table has them (mode-keys = "emacs"); undefined for a key
  * that table doesn't bind. */
-function emacsKey(cm: CopyMode, t: Screen, c: KeyEvent["code"], ch: string | undefined, ctrl: boolean, alt: boolean, page: number): CopyAction | undefined {
+function emacsKey(cm: CopyMode, t: PaneEmulator, c: KeyEvent["code"], ch: string | undefined, ctrl: boolean, alt: boolean, page: number): CopyAction | undefined {
   if (ctrl && ch === "g") {
     if (!cm.anchor) return { kind: "exit" };
     cm.anchor = undefined;
@@ -253,7 +253,7 @@ function emacsKey(cm: CopyMode, t: Screen, c: KeyEvent["code"], ch: string | und
 
 /** A key in copy mode. `modeKeys` is keys.toml's (tmux's option): "vi" takes vi's keys only,
  * "emacs" emacs's only (tmux's two tables); unset, both where they don't clash. */
-export function copyKey(cm: CopyMode, t: Screen, k: KeyEvent, modeKeys?: "vi" | "emacs"): CopyAction {
+export function copyKey(cm: CopyMode, t: PaneEmulator, k: KeyEvent, modeKeys?: "vi" | "emacs"): CopyAction {
   const mods = parseMods(k.modifiers);
   const c = k.code;
   const ch = typeof c === "object" && "Char" in c ? c.Char : undefined;

@@ -16,7 +16,7 @@
 
 import type { Session } from "../model/session";
 import type { Pane } from "../model/pane";
-import type { RowTracker } from "../model/screen";
+import type { RowTracker } from "../model/pane-emulator";
 import type { PaneRect } from "../model/layout";
 import type { AttachedClient, ClientLog } from "./attached-client";
 import { compose, drawClientBars, type UiView } from "./compositor";
@@ -64,7 +64,7 @@ interface DrawnPane {
   where: string;
   readAt: number;
 }
-const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.screen.cols},${p.screen.rows}`;
+const placeKey = (p: Pane, r: PaneRect) => `${r.x},${r.y},${r.cols},${r.rows},${p.emulator.cols},${p.emulator.rows}`;
 
 export class FrameScheduler {
   private scheduled = false;
@@ -98,7 +98,7 @@ export class FrameScheduler {
 
   /** Follow a pane's changed rows, so a frame reads only those out of its emulator. */
   track(p: Pane): void {
-    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.screen.trackRows());
+    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.emulator.trackRows());
   }
 
   paneOutput(pane: number): void {
@@ -268,7 +268,7 @@ export class FrameScheduler {
 
   /** How much longer (ms) `pane`'s synchronized output holds its frames; 0 when it does not. */
   private syncLeft(pane: Pane): number {
-    const since = pane.screen.modes.synchronizedSince;
+    const since = pane.emulator.modes.synchronizedSince;
     if (since === undefined) return 0;
     return Math.max(0, since + this.syncHoldMs - Date.now());
   }

@@ -62,7 +62,7 @@ export function toPane(ui: Interface, ev: TermEvent, pane = ui.focusedPane()): v
   // A key in a pane held after its program failed closes it (its status was there to read).
   if (pane?.held && typeof ev === "object" && "Key" in ev && ev.Key.kind !== "Release") return ui.session.dismissHeld(pane.id);
   if (!pane || pane.exited) return;
-  const bytes = encodeEvent(ev, pane.screen.modes);
+  const bytes = encodeEvent(ev, pane.emulator.modes);
   if (!bytes) return;
   pane.write(bytes);
   // Typing into a pane is the person attending to it (an agent's `done` becomes `idle`).
@@ -179,14 +179,14 @@ function copyModeKey(ui: Interface, k: KeyEvent): void {
     ui.copy = undefined;
     return;
   }
-  const a = copyKey(cm, pane.screen, k, ui.keymap.modeKeys);
+  const a = copyKey(cm, pane.emulator, k, ui.keymap.modeKeys);
   if (a.kind === "exit") ui.copy = undefined;
   else if (a.kind === "copy") {
     ui.copied(a.text);
     ui.copy = undefined;
   } else if (a.kind === "search") {
     ui.ask(a.forward ? "search down" : "search up", cm.search ?? "", (q) => {
-      if (ui.copy === cm) searchCopy(cm, pane.screen, q, a.forward);
+      if (ui.copy === cm) searchCopy(cm, pane.emulator, q, a.forward);
     });
   }
 }

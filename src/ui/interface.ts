@@ -523,7 +523,7 @@ export class Interface implements UiService {
   enterCopy(): void {
     const p = this.focusedPane();
     if (!p) return;
-    this.copy = enterCopyMode(p.id, p.screen);
+    this.copy = enterCopyMode(p.id, p.emulator);
     this.invalidate();
   }
 
@@ -531,9 +531,9 @@ export class Interface implements UiService {
   scrollPane(pane: Pane, lines: number): void {
     if (!this.copy || this.copy.pane !== pane.id) {
       if (lines <= 0) return;
-      this.copy = enterCopyMode(pane.id, pane.screen);
+      this.copy = enterCopyMode(pane.id, pane.emulator);
     }
-    scrollCopy(this.copy, pane.screen, lines);
+    scrollCopy(this.copy, pane.emulator, lines);
     if (this.copy.offset === 0 && lines < 0 && !this.copy.anchor) this.copy = undefined;
     this.invalidate();
   }

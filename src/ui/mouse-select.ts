@@ -60,7 +60,7 @@ export function pressSelect(ui: Interface, pane: Pane, x0: number, y0: number, x
   const now = performance.now();
   const double = lastPress.pane === pane.id && lastPress.x === x && lastPress.y === y && now - lastPress.at < DOUBLE_CLICK_MS;
   lastPress = { pane: pane.id, x, y, at: double ? -Infinity : now };
-  const t = pane.screen;
+  const t = pane.emulator;
   const wasCopy = ui.copy?.pane === pane.id;
   const cm = wasCopy ? ui.copy! : enterCopyMode(pane.id, t);
   const top = Math.max(0, t.baseY - cm.offset);
@@ -96,7 +96,7 @@ export function moveSelect(ui: Interface, m: MouseEvent): boolean {
     ui.drag = undefined;
     return true;
   }
-  const t = pane.screen;
+  const t = pane.emulator;
   cm.x = Math.max(0, Math.min(t.cols - 1, m.column - d.x0));
   cm.y = Math.max(0, Math.min(t.rows - 1, m.row - d.y0));
   const kind = m.kind;

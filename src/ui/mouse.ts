@@ -78,7 +78,7 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     }
     return;
   }
-  const modes = pane.screen.modes;
+  const modes = pane.emulator.modes;
   const local = { ...m, column: m.column - r.x, row: m.row - r.y };
   if (typeof kind === "object" && "Down" in kind && tab.focused !== r.pane) s.focusPane(r.pane);
   const inCopy = ui.copy?.pane === pane.id;
@@ -87,9 +87,9 @@ export function handleMouse(ui: Interface, m: MouseEvent): void {
     if (bytes) pane.write(bytes);
     return;
   }
-  if (typeof kind === "object" && "Down" in kind && kind.Down === "Left" && !pane.screen.alt) return pressSelect(ui, pane, r.x, r.y, local.column, local.row);
+  if (typeof kind === "object" && "Down" in kind && kind.Down === "Left" && !pane.emulator.alt) return pressSelect(ui, pane, r.x, r.y, local.column, local.row);
   if (kind === "ScrollUp" || kind === "ScrollDown") {
-    if (pane.screen.alt && !inCopy) {
+    if (pane.emulator.alt && !inCopy) {
       // Full-screen programs without mouse support get arrow keys, as terminals do.
       const key = { Key: { code: kind === "ScrollUp" ? "Up" : "Down", modifiers: "", kind: "Press", state: "" } } as const;
       for (let i = 0; i < WHEEL_LINES; i++) ui.toPane(key, pane);

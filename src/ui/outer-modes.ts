@@ -81,6 +81,6 @@ export class PaneFocus {
 }
 
 function report(pane: Pane, focusIn: boolean): void {
-  if (pane.exited || !pane.screen.modes.sendFocus) return;
+  if (pane.exited || !pane.emulator.modes.sendFocus) return;
   pane.write(focusIn ? "\x1b[I" : "\x1b[O");
 }

@@ -86,7 +86,7 @@ export class Passthrough {
       }
     }
     // The emulator keeps only colours without control characters (emulator-passthrough.ts).
-    const cc = focused?.screen.modes.cursorColor ?? null;
+    const cc = focused?.emulator.modes.cursorColor ?? null;
     if (cc !== this.cursorColor && !(cc === null && this.cursorColor === undefined)) {
       out += cc ? `\x1b]12;${cc}\x07` : "\x1b]112\x07";
       this.cursorColor = cc;

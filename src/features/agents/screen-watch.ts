@@ -145,7 +145,7 @@ export class ScreenWatch {
   private screen(pane: number): string[] | undefined {
     const p = this.session.panes.get(pane);
     if (!p || p.exited) return undefined;
-    const rows = p.screen.sourceRows("visible").map((r) => r.text);
+    const rows = p.emulator.sourceRows("visible").map((r) => r.text);
     let n = 0;
     const out: string[] = [];
     for (const r of rows) {
@@ -235,7 +235,7 @@ export class ScreenWatch {
     if (this.watched.get(w.pane) !== w || w.prompt !== prompt) refuse(`no longer shows ${w.profile.name}'s prompt`);
     // Read again now, not as last classified: the screen may have changed since.
     if (!stillShown(this.screen(w.pane) ?? [], prompt.lines)) refuse(`no longer shows the same ${w.profile.name} prompt (its text changed)`);
-    const bytes = keysToBytes(keys, p!.screen.modes, false);
+    const bytes = keysToBytes(keys, p!.emulator.modes, false);
     if (bytes) p!.write(bytes);
     // The item ends with this answer; the screen's next read says where the agent went.
     prompt.id = undefined;

@@ -156,7 +156,7 @@ export class Snapshotter {
     try {
       // The emulator keeps what it read last time: reused for rows that cannot have changed,
       // unless this pane's text is being taken afresh.
-      text = p.screen.captureText(cached !== undefined);
+      text = p.emulator.captureText(cached !== undefined);
     } catch {
       return cached?.text ?? ""; // disposed meanwhile
     }

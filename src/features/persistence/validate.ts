@@ -4,7 +4,7 @@
 // aside). What comes out can be restored without further checks.
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
-import { clampScreenSize } from "../../model/screen-size";
+import { clampClientSize } from "../../model/client-size";
 import { hasControl, quote } from "../../protocol/log-quote";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 import { isArgv, isInt, isObj, noNul, savedNameProblem } from "./section";
@@ -185,7 +185,7 @@ export function readBody(b: unknown): BodyCheck {
   const note = (m: string) => void skipped.push(m);
   let size = { cols: 80, rows: 24 };
   if (isObj(b.size) && isInt(b.size.cols) && isInt(b.size.rows)) {
-    size = clampScreenSize(b.size.cols, b.size.rows);
+    size = clampClientSize(b.size.cols, b.size.rows);
     if (size.cols !== b.size.cols || size.rows !== b.size.rows) note(`screen size ${b.size.cols}×${b.size.rows} is out of range; using ${size.cols}×${size.rows}`);
   } else note("no screen size; using 80×24");
   const workspaces: SavedWorkspace[] = [];

@@ -1,11 +1,11 @@
 // Which emulator a pane gets: in this thread (the default), or in the emulator worker
 // (WS_EMULATOR=worker; src/model/emulator-client.ts).
 import { Emulator, type EmulatorOptions } from "./emulator";
-import { WorkerScreen } from "./emulator-client";
-import type { Screen } from "./screen";
+import { WorkerEmulator } from "./emulator-client";
+import type { PaneEmulator } from "./pane-emulator";
 
 const inWorker = process.env.WS_EMULATOR === "worker";
 
-export function createScreen(o: EmulatorOptions): Screen {
-  return inWorker ? new WorkerScreen(o) : new Emulator(o);
+export function createEmulator(o: EmulatorOptions): PaneEmulator {
+  return inWorker ? new WorkerEmulator(o) : new Emulator(o);
 }
