@@ -70,6 +70,13 @@ describe("person verbs from a pane", () => {
     await stillWaiting();
   }, 40_000);
 
+  test("the main socket named on purpose, from a process that left the pane's tree (setsid -f): its pane key places it", async () => {
+    const out = await fromPane(`WS_SOCKET=${s.sock} setsid -f sh -c '${approve()}'`, "main-setsid-f");
+    expect(out).toContain("started in ws pane");
+    expect(out).toContain("rc=1");
+    await stillWaiting();
+  }, 40_000);
+
   test.skipIf(!REAL_TMUX)("a real tmux server started from the pane: tmux -L x new -d 'ws approve N'", async () => {
     const out = await fromPane(`tmux -L x new -d "sh -c '${approve()}'"`, "real-tmux");
     expect(out).toContain("is the person's");

@@ -166,7 +166,7 @@ export class Daemon implements FeatureHost {
     // binds it in), a restore's panes too.
     const server = createListener({
       context: (conn, pane) => this.context(conn, pane),
-      authorize: (entry, params, conn, pane) => trustRefusal(entry, params, { session: this.session, grants: this.grants, connection: conn, pane }),
+      authorize: (entry, params, conn, pane) => trustRefusal(entry, params, { session: this.session, grants: this.grants, connection: conn, pane, paneOfKey: (key) => this.paneSockets.paneOfKey?.(key) }),
       admit: (conn) => {
         this.connections.add(conn);
         return undefined;

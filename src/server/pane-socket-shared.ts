@@ -54,6 +54,10 @@ export class SharedPaneSocket implements PaneSocketSet {
     return this.keys.keyFor(id);
   }
 
+  paneOfKey(key: string): number | undefined {
+    return this.keys.paneOf(key);
+  }
+
   /** The listener is up: bind the shared socket if a pane has named it already. */
   ready(listen: (path: string, paneOf: Identify) => Listening): void {
     this.listen = listen;

@@ -19,6 +19,8 @@ export interface PaneSocketSet {
   socketFor(id: number): string;
   /** The key pane `id`'s environment carries, where connections are told apart by it. */
   keyFor?(id: number): string;
+  /** The live pane whose key `key` is. */
+  paneOfKey?(key: string): number | undefined;
   /** The listener is up: listen where panes were told to connect. */
   ready(listen: (path: string, paneOf: PaneOf) => Listening): void;
   close(id: number): void;

@@ -14,6 +14,8 @@ import { WsError } from "../protocol/errors";
 import { GRANT_MEANING, allows, type GrantLevel } from "../protocol/grants";
 import type { GrantService } from "../features/grants/service";
 import { personRefusal } from "../features/approvals/peer";
+import { peerPid } from "../platform";
+import { PANE_KEY_VAR, environValue } from "./pane-identity";
 
 /** Fields that name a pane, one each. */
 const PANE_FIELDS = ["pane", "with", "beside"] as const;
@@ -24,6 +26,8 @@ export interface TrustContext {
   connection: unknown;
   /** The pane whose socket the line came on (undefined: the main socket). */
   pane: number | undefined;
+  /** The live pane a pane key names, where panes carry keys (the panes' shared socket). */
+  paneOfKey?: (key: string) => number | undefined;
 }
 
 function forbidden(message: string, grant: string, command: string | undefined = "ws pane grants"): WsError {
@@ -36,7 +40,7 @@ export async function trustRefusal(entry: MessageEntry, params: Record<string, u
     if (t.pane !== undefined)
       return forbidden(`refused: ${entry.type} is the person's, and this came from ws pane ${t.pane} (on the panes' socket); send it from the attached client or a terminal outside ws`, "person", undefined);
     if (t.grants?.isRestricted(t.connection)) return forbidden(`refused: ${entry.type} is the person's, and this connection gave up authority (restrict_connection)`, "person", undefined);
-    return personRefusal(t.connection, t.session.panes, entry.type);
+    return (await personRefusal(t.connection, t.session.panes, entry.type)) ?? keyRefusal(entry.type, t);
   }
   const level: GrantLevel = t.grants ? t.grants.connectionLevel(t.connection, t.pane) : "control";
   const who = t.pane !== undefined ? `pane ${t.pane}` : "this connection";
@@ -44,6 +48,18 @@ export async function trustRefusal(entry: MessageEntry, params: Record<string, u
     return forbidden(`refused: ${entry.type} needs the ${entry.grant} grant, and ${who} has ${level} (${GRANT_MEANING[level]}); only the person raises grants (ws pane grant)`, entry.grant);
   if (level === "control" || entry.scope === "any" || !t.grants) return undefined;
   return scopeRefusal(entry, params, level, t);
+}
+
+/** A process that left its pane's tree (setsid -f, a double fork, a server of its own) and named
+ * the main socket still carries its pane's key in the environment it started with: refused. (A
+ * program can drop the variable for a child; this closes the easy way, as the tree walk does.) */
+function keyRefusal(verb: string, t: TrustContext): WsError | undefined {
+  if (!t.paneOfKey) return undefined;
+  const pid = peerPid((t.connection as { socket?: { fd?: number } } | undefined)?.socket?.fd);
+  const key = pid === undefined ? undefined : environValue(pid, PANE_KEY_VAR);
+  const pane = key ? t.paneOfKey(key) : undefined;
+  if (pane === undefined) return undefined;
+  return forbidden(`refused: ${verb} is the person's, and the process that sent it (pid ${pid}) started in ws pane ${pane} (it carries that pane's key); send it from the attached client or a terminal outside ws`, "person", undefined);
 }
 
 /** Below control: each pane, tab and workspace the message names must be the caller's. */
