@@ -2,8 +2,9 @@
 // process a test started may still be alive. A test's processes are found two ways, because a
 // daemon, a pane's program and a tmux server leave the test's process tree (they start their own
 // sessions): the test process's descendants, and every process whose environment carries this
-// run's mark (`WSTEST_RUN`, inherited from TestServer's environment, or from scripts/test.ts's
-// for everything a shard starts). Stragglers are killed and the run fails, naming them.
+// run's mark (`WSTEST_RUN`, inherited from TestServer's environment; each worker of `bun test
+// --parallel` makes its own, and runs this check after each of its files). Stragglers are killed
+// and the run fails, naming them.
 import { afterAll } from "bun:test";
 import { endAll, processesCarrying } from "./processes";
 

@@ -6,13 +6,44 @@
 // endless or redirected on demand.
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildId, compile, packageVersion } from "../scripts/compile";
 import { release } from "../scripts/release";
 import { type Manifest, MANIFEST, RELEASE_PLATFORMS } from "../src/cli/release-files";
-import { ROOT } from "./harness";
+import { processAlive, ROOT } from "./harness";
 
 const CACHE = join(ROOT, "dist/test-release");
+/** Held (a directory holding its holder's pid) while one test process writes under CACHE: the
+ * suite's workers run the release tests' files side by side, and the first builds for all. */
+const LOCK = `${CACHE}.lock`;
+
+/** Runs `write` while holding LOCK: waits for another live holder to finish (within 10 minutes, a
+ * slow machine's whole release build), and takes over a lock whose holder died. */
+async function exclusively<T>(write: () => Promise<T> | T): Promise<T> {
+  mkdirSync(dirname(LOCK), { recursive: true });
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(join(LOCK, "pid"), String(process.pid));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(join(LOCK, "pid"), "utf8"));
+    } catch {} // just made: its pid follows
+    if (holder > 0 && !processAlive(holder)) rmSync(LOCK, { recursive: true, force: true });
+    else if (Date.now() > deadline) throw new Error(`${LOCK} is still held by process ${holder || "(unknown)"} after 10 minutes`);
+    else await Bun.sleep(100);
+  }
+  try {
+    return await write();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
 /** This machine's platform as the release names it. */
 export const HOST_PLATFORM = `${process.platform}-${process.arch}`;
 
@@ -51,7 +82,9 @@ export function testRelease(): Promise<TestRelease> {
     const id = buildId();
     const dir = join(CACHE, id);
     const done = join(dir, ".complete");
-    if (!existsSync(done)) {
+    if (!existsSync(done))
+      await exclusively(async () => {
+        if (existsSync(done)) return; // another test process built it meanwhile
       if (existsSync(CACHE)) for (const old of readdirSync(CACHE)) rmSync(join(CACHE, old), { recursive: true, force: true });
       const keyDir = join(CACHE, `${id}.key`);
       mkdirSync(keyDir, { recursive: true });
@@ -60,7 +93,7 @@ export function testRelease(): Promise<TestRelease> {
       renameSync(join(keyDir, ".test-signing-key.json"), join(dir, ".test-signing-key.json"));
       rmSync(keyDir, { recursive: true, force: true });
       writeFileSync(done, "");
-    }
+      });
     return { dir, manifest: JSON.parse(readFileSync(join(dir, MANIFEST), "utf8")) as Manifest, key: makeKey(dir) };
   })());
 }
@@ -73,11 +106,13 @@ function extraBinary(name: string, o: { build: string; version: string; released
     p = (async () => {
       const { dir, key } = await testRelease();
       const out = join(dir, "older", name);
-      if (!existsSync(out)) {
-        mkdirSync(join(dir, "older"), { recursive: true });
-        await compile({ outfile: `${out}.tmp`, build: o.build, version: o.version, sourcemap: false, testingReleaseKey: key.publicKey, ...(o.released ? { releaseBase: TEST_DEFAULT_BASE } : {}) });
-        renameSync(`${out}.tmp`, out);
-      }
+      if (!existsSync(out))
+        await exclusively(async () => {
+          if (existsSync(out)) return;
+          mkdirSync(join(dir, "older"), { recursive: true });
+          await compile({ outfile: `${out}.tmp`, build: o.build, version: o.version, sourcemap: false, testingReleaseKey: key.publicKey, ...(o.released ? { releaseBase: TEST_DEFAULT_BASE } : {}) });
+          renameSync(`${out}.tmp`, out);
+        });
       return out;
     })();
     extra.set(name, p);
@@ -100,11 +135,18 @@ export function testTls(): { cert: string; key: string; env: Record<string, stri
     const cert = join(dir, "cert.pem");
     const key = join(dir, "key.pem");
     if (!existsSync(cert)) {
-      mkdirSync(dir, { recursive: true });
-      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${key}.tmp`, "-out", `${cert}.tmp`, "-days", "3650", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stderr: "pipe" });
+      // Made in a directory of this process's own and moved into place whole, so a test process
+      // making it at the same time can't pair its key with this certificate.
+      const mine = `${dir}.${process.pid}`;
+      rmSync(mine, { recursive: true, force: true });
+      mkdirSync(mine, { recursive: true });
+      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(mine, "key.pem"), "-out", join(mine, "cert.pem"), "-days", "3650", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stderr: "pipe" });
       if (made.exitCode !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr.toString()}`);
-      renameSync(`${key}.tmp`, key);
-      renameSync(`${cert}.tmp`, cert);
+      try {
+        renameSync(mine, dir);
+      } catch {
+        rmSync(mine, { recursive: true, force: true }); // another process's came first
+      }
     }
     tls = { cert, key };
   }
