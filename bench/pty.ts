@@ -1,4 +1,4 @@
-// Which PTY: ws's own master (bun:ffi + setsid, read as a Bun stream: src/model/pty-native.ts)
+// Which PTY: ws's own master (glibc through src/platform/ffi.ts + setsid, read as a Bun stream: src/model/pty-native.ts)
 // against Bun's own (`Bun.spawn` with `terminal`, the fallback) and bun-pty (FFI, polling), on
 // the two things a multiplexer cares about: bulk throughput (a program flooding output) and the
 // delay from a program's write to our callback when the pane is otherwise idle (keystroke echo).

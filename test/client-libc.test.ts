@@ -1,10 +1,10 @@
-// The client's own lstat (glibc through bun:ffi, libc.ts) reads exactly what node:fs reads,
+// The client's own lstat (glibc through src/platform/ffi.ts) reads exactly what node:fs reads,
 // for every kind of entry the socket checks meet; and on this Linux machine it is the one in use.
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FFI_TYPE, clientLibc } from "../src/platform/client-libc";
+import { clientLibc } from "../src/platform/client-libc";
 import { lstatEntry, lstatViaLibc, lstatViaNode } from "../src/platform/lstat";
 
 const dir = mkdtempSync(join(tmpdir(), "ws-lstat-"));
@@ -42,11 +42,6 @@ test("libc and node:fs agree on directories, files, symlinks, sockets and missin
     undefined,
     undefined,
   ]);
-});
-
-test("the type codes given to Bun.FFI are bun:ffi's", async () => {
-  const { FFIType } = await import("bun:ffi");
-  expect(FFI_TYPE).toEqual({ i32: FFIType.i32, i64: FFIType.i64, u64: FFIType.u64, ptr: FFIType.ptr });
 });
 
 test("a path with a NUL byte reads as absent, not as the path before it", async () => {

@@ -1,6 +1,6 @@
 // A PTY whose master ws owns (Linux; src/platform/ picks it, src/platform/pty-libc.ts opens it): the only way to stop reading a program's output, which is
 // the backpressure every program obeys, raw mode included (docs/pane-pipeline.md).
-//  - libc (bun:ffi) opens the pair, sets its size and modes, and writes our input to the master.
+//  - libc (platform/ffi.ts) opens the pair, sets its size and modes, and writes our input to the master.
 //  - The program starts through util-linux `setsid --ctty` with the slave as its stdio: a new
 //    session whose controlling terminal is the slave, as a terminal emulator gives its shell.
 //  - Bun reads the non-blocking master as a stream on its own event loop (no thread, nothing
@@ -25,7 +25,7 @@ const INPUT_LIMIT = 4 * 1024 * 1024;
 /** How often input the PTY could not take yet is offered again. */
 const INPUT_RETRY_MS = 4;
 
-/** Whether this system can run the native path: glibc through bun:ffi and util-linux setsid. */
+/** Whether this system can run the native path: glibc through platform/ffi.ts and util-linux setsid. */
 export function nativePtyAvailable(): boolean {
   return setsid() !== null;
 }

@@ -1,15 +1,8 @@
-// macOS's libproc (proc_pidinfo) through bun:ffi: a process's cwd, parent, terminal's foreground group and name
+// macOS's libproc (proc_pidinfo, declared in ffi.ts): a process's cwd, parent, terminal's foreground group and name
 // without starting ps or lsof. Only on darwin, and never run on this project's Linux CI: every
 // call checks what it got (the answer names the pid asked about) and returns undefined when the
 // library won't load or the answer doesn't fit, and the portable path then asks ps/lsof instead.
-import { FFIType, ptr } from "bun:ffi";
-import { lazyLibrary } from "./ffi-library";
-import { hostOs, LIBSYSTEM } from "./os";
-
-const { i32, u64 } = FFIType;
-const libproc = lazyLibrary(hostOs === "darwin" ? LIBSYSTEM : undefined, {
-  proc_pidinfo: { args: [i32, i32, u64, FFIType.ptr, i32], returns: i32 },
-} as const);
+import { libproc } from "./ffi";
 
 // <sys/proc_info.h>
 const PROC_PIDTBSDINFO = 3;
@@ -39,7 +32,7 @@ export function bsdInfo(pid: number): BsdInfo | undefined {
   const lib = libproc();
   if (!lib) return undefined;
   const buf = new Uint8Array(BSDINFO_SIZE);
-  if (lib.proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, ptr(buf), BSDINFO_SIZE) !== BSDINFO_SIZE) return undefined;
+  if (lib.proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, buf, BSDINFO_SIZE) !== BSDINFO_SIZE) return undefined;
   return parseBsdInfo(buf, pid);
 }
 
@@ -56,7 +49,7 @@ export function cwd(pid: number): string | undefined {
   const lib = libproc();
   if (!lib) return undefined;
   const buf = new Uint8Array(VNODEPATHINFO_SIZE);
-  if (lib.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0, ptr(buf), VNODEPATHINFO_SIZE) !== VNODEPATHINFO_SIZE) return undefined;
+  if (lib.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0, buf, VNODEPATHINFO_SIZE) !== VNODEPATHINFO_SIZE) return undefined;
   return parseVnodePathInfo(buf);
 }
 

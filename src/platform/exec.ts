@@ -1,13 +1,7 @@
 // execve(2): become another program, same pid, same terminal, same process group. `ws box` uses it
 // so that a boxed program typed in a shell is that shell's job itself (Ctrl-C, Ctrl-Z and `fg`
 // reach it), with no ws process left waiting in between. Bun has no exec of its own.
-import { FFIType, ptr } from "bun:ffi";
-import { lazyLibrary } from "./ffi-library";
-import { C_LIBRARY } from "./os";
-
-const libc = lazyLibrary(C_LIBRARY, {
-  execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
-});
+import { cLibrary, ptr } from "./ffi";
 
 /** A NULL-terminated array of C strings; `keep` holds the buffers for as long as it is used. */
 function cStrings(list: readonly string[], keep: unknown[]): BigUint64Array {
@@ -24,7 +18,7 @@ function cStrings(list: readonly string[], keep: unknown[]): BigUint64Array {
 /** Replace this process with `path` run as `argv` in `env`. Returns only when it could not (the
  * reason: no C library here, or execve's failure). */
 export function execProgram(path: string, argv: readonly string[], env: Record<string, string>): string {
-  const c = libc();
+  const c = cLibrary.exec();
   if (!c) return "no C library to exec with on this system";
   const keep: unknown[] = [];
   const file = Buffer.from(`${path}\0`);
@@ -33,6 +27,6 @@ export function execProgram(path: string, argv: readonly string[], env: Record<s
     Object.entries(env).map(([k, v]) => `${k}=${v}`),
     keep,
   );
-  c.execve(ptr(file), ptr(args), ptr(envp));
+  c.execve(file, args, envp);
   return `execve ${path} failed`;
 }

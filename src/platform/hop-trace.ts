@@ -3,18 +3,16 @@
 // keeps the time it passed each hop, at most MAX_MARKS of them, and writes them to
 // `<dir>/<pid>.json` as it exits. The time is CLOCK_MONOTONIC's, which every process on the machine
 // shares (Bun's hrtime counts from the process's start; its wall clock is not that fine).
-import { FFIType } from "bun:ffi";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { lazyLibrary } from "./ffi-library";
+import { glibc } from "./ffi";
 
-const libc = lazyLibrary(process.platform === "linux" ? "libc.so.6" : undefined, { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
 const CLOCK_MONOTONIC = 1;
 const ts = new BigInt64Array(2);
 
 /** The machine's monotonic clock in ms (this process's wall clock where it can't be read). */
 export function sharedClock(): number {
-  const c = libc();
+  const c = glibc.clock();
   if (c?.clock_gettime(CLOCK_MONOTONIC, ts) !== 0) return performance.timeOrigin + performance.now();
   return Number(ts[0]) * 1e3 + Number(ts[1]) / 1e6;
 }

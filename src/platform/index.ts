@@ -117,7 +117,7 @@ export function openFileCount(): number | undefined {
 
 export type PtyKind = "native" | "bun";
 
-/** Which PTY a pane's program gets. "native": ws owns the master (glibc through bun:ffi, util-linux
+/** Which PTY a pane's program gets. "native": ws owns the master (glibc through ffi.ts, util-linux
  * `setsid`), so it can stop reading a flooding program; Linux only. "bun": Bun's own PTY (`Bun.spawn`
  * with `terminal`), which can't stop reading (docs/pane-pipeline.md says what bounds it): macOS,
  * musl, WS_PLATFORM=portable, or WS_PTY=bun. */

@@ -2,30 +2,12 @@
 // PTY): open a pair, set its size and terminal modes, write to it without blocking, and the
 // util-linux `setsid` that starts a program on it. Loaded lazily; `libc()` is undefined where they
 // are not available, and panes then get Bun's own PTY (src/model/pty.ts).
-import { FFIType, read } from "bun:ffi";
-import { lazyLibrary, type Symbols } from "./ffi-library";
-import { GLIBC } from "./os";
+import { glibc, readI32, type PtyCalls } from "./ffi";
 
-const { i32, i64, u64, ptr } = FFIType;
-const SYMBOLS = {
-  posix_openpt: { args: [i32], returns: i32 },
-  grantpt: { args: [i32], returns: i32 },
-  unlockpt: { args: [i32], returns: i32 },
-  ptsname_r: { args: [i32, ptr, u64], returns: i32 },
-  open: { args: [ptr, i32], returns: i32 },
-  close: { args: [i32], returns: i32 },
-  write: { args: [i32, ptr, u64], returns: i64 },
-  ioctl: { args: [i32, u64, ptr], returns: i32 },
-  fcntl: { args: [i32, i32, i32], returns: i32 },
-  tcgetattr: { args: [i32, ptr], returns: i32 },
-  tcsetattr: { args: [i32, i32, ptr], returns: i32 },
-  __errno_location: { args: [], returns: ptr },
-} as const;
-
-export type Libc = Symbols<typeof SYMBOLS>;
+export type Libc = PtyCalls;
 
 /** glibc on Linux only: the constants below are Linux's. */
-export const libc = lazyLibrary(GLIBC, SYMBOLS);
+export const libc = glibc.pty;
 
 // Linux values (asm-generic, x86_64 and aarch64 alike).
 const O_RDWR = 0o2;
@@ -135,7 +117,7 @@ export function writeSome(c: Libc, fd: number, bytes: Uint8Array): number {
 }
 
 function errno(c: Libc): number {
-  return read.i32(c.__errno_location()!, 0);
+  return readI32(c.__errno_location()!);
 }
 
 let setsidPath: string | null | undefined;

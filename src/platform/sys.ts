@@ -1,18 +1,11 @@
-// The libc calls both implementations share, through bun:ffi: getsid and getrlimit/setrlimit
+// The libc calls both implementations share (declared in ffi.ts): getsid and getrlimit/setrlimit
 // (POSIX, in every libc) and getsockopt for a Unix socket's peer. Loaded once from this system's C library (glibc's
 // libc.so.6 on Linux, libSystem on macOS); where that fails (musl, an unknown system) every answer
 // is undefined and callers treat it as unknown.
-import { FFIType, ptr } from "bun:ffi";
-import { lazyLibrary } from "./ffi-library";
-import { C_LIBRARY } from "./os";
+import { cLibrary } from "./ffi";
+import { hostOs } from "./os";
 
-const { i32 } = FFIType;
-const sys = lazyLibrary(C_LIBRARY, {
-  getsockopt: { args: [i32, i32, i32, FFIType.ptr, FFIType.ptr], returns: i32 },
-  getsid: { args: [i32], returns: i32 },
-  getrlimit: { args: [i32, FFIType.ptr], returns: i32 },
-  setrlimit: { args: [i32, FFIType.ptr], returns: i32 },
-} as const);
+const sys = cLibrary.sys;
 
 /** The session `pid` belongs to (getsid); 0 when its leader is outside this pid namespace (a
  * container's first process, say); undefined when it is gone or can't be asked. */
@@ -41,7 +34,7 @@ function peerOption(fd: number, level: number, name: number, buf: Int32Array, si
   const s = sys();
   if (!s || fd < 0) return undefined;
   const len = new Uint32Array([size]);
-  if (s.getsockopt(fd, level, name, ptr(buf), ptr(len)) !== 0) return undefined;
+  if (s.getsockopt(fd, level, name, buf, len) !== 0) return undefined;
   return buf[0]! > 0 ? buf[0] : undefined;
 }
 
@@ -51,7 +44,7 @@ export interface Limits {
 }
 
 /** RLIMIT_NOFILE: 7 on Linux (asm-generic, x86_64 and aarch64 alike), 8 on macOS and the BSDs. */
-const RLIMIT_NOFILE = process.platform === "linux" ? 7 : 8;
+const RLIMIT_NOFILE = hostOs === "linux" ? 7 : 8;
 
 /** The descriptor limits (RLIMIT_NOFILE), to read and set; null where libc can't be loaded. */
 export function fileLimits(): { get(): Limits | undefined; set(l: Limits): boolean } | null {
@@ -61,13 +54,13 @@ export function fileLimits(): { get(): Limits | undefined; set(l: Limits): boole
   return {
     get() {
       const buf = new BigUint64Array(2);
-      if (s.getrlimit(RLIMIT_NOFILE, ptr(buf)) !== 0) return undefined;
+      if (s.getrlimit(RLIMIT_NOFILE, buf) !== 0) return undefined;
       const n = (v: bigint) => (v > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(v));
       return { soft: n(buf[0]!), hard: n(buf[1]!) };
     },
     set(l) {
       const v = (n: number) => (Number.isFinite(n) ? BigInt(n) : 0xffffffffffffffffn);
-      return s.setrlimit(RLIMIT_NOFILE, ptr(new BigUint64Array([v(l.soft), v(l.hard)]))) === 0;
+      return s.setrlimit(RLIMIT_NOFILE, new BigUint64Array([v(l.soft), v(l.hard)])) === 0;
     },
   };
 }
