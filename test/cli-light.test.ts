@@ -23,7 +23,7 @@ console.log(JSON.stringify(Object.keys(require.cache).filter((k) => /@xterm|serv
 test("the CLI loads no registry, server or consola: its command and message tables are baked in", async () => {
   const got = await evalModules<{ split: unknown; tab_new: { since: number }; paths: string[]; loaded: string[] }>(`const cli = await import(${src("cli/index.ts")}); const c = await import(${src("cli/common.ts")});
 console.log(JSON.stringify({ split: c.messageTable().split, tab_new: c.messageTable().tab_new, paths: cli.commandTable().map((x) => x.path),
-  loaded: Object.keys(require.cache).filter((k) => /src\\/commands\\/|src\\/server\\/|src\\/model\\/|consola|citty|xterm|modelcontextprotocol/.test(k)) }));`);
+  loaded: Object.keys(require.cache).filter((k) => /src\\/messages\\/|src\\/server\\/|src\\/model\\/|consola|citty|xterm|modelcontextprotocol/.test(k)) }));`);
   expect(got.split).toEqual({ since: 1, longRunning: false, stream: false });
   expect(got.tab_new.since).toBe(2);
   expect(got.paths).toContain("pane send");
