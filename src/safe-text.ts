@@ -4,6 +4,7 @@
 // input, CSI moves the cursor over earlier output) and a bidi control reorders what is shown. The
 // attach screen drops such characters (it draws only printable cells); the CLI shows them
 // visibly, as `cat -v` does, so nothing is hidden either. docs/security.md "Terminal-safe output".
+// Log lines and error messages that quote such values use the same escapes (safeLine, logValue).
 
 /**
  * The named character classes, each written once (as the inside of a regex class), from which
@@ -115,3 +116,22 @@ export function safeLine(text: string): string {
 
 /** A character as a \uXXXX escape: JSON reads it back as that character. */
 const uEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** Whether `s` has a control character (C0, DEL or C1). */
+export function hasControl(s: string): boolean {
+  const re = controlChars();
+  re.lastIndex = 0;
+  return re.test(s);
+}
+
+/** A value from a client or a file as a log line or an error message shows it: its JSON form, cut
+ * to `max` characters, on one line with every character a terminal could act on escaped. */
+export function logValue(v: unknown, max = 40): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = Object.prototype.toString.call(v);
+  }
+  return safeLine(s.length > max ? s.slice(0, max) + "…" : s);
+}

@@ -2,8 +2,7 @@
 // unsafeChars() that does the replacing must agree on every UTF-16 code unit, and the named classes
 // build exactly the sets the docs list (docs/security.md "Terminal-safe output").
 import { expect, test } from "bun:test";
-import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeLine, safeText, unsafeChars } from "../src/safe-text";
-import { quote } from "../src/protocol/log-quote";
+import { CHARS, charClass, controlChars, hasUnsafe, safeJson, safeLine, logValue, safeText, unsafeChars } from "../src/safe-text";
 
 const one = (re: RegExp, c: string) => {
   re.lastIndex = 0;
@@ -63,7 +62,7 @@ test("a log line's quote uses JSON's escapes, one line, with nothing a terminal 
   const line = safeLine(raw);
   expect(line).toBe("a\\u0009b\\u000ac\\u001b[2J\\u007f\\u009b\\u202e");
   expect(JSON.parse(`"${line}"`)).toBe(raw);
-  // quote() is JSON's form of a value, cut short, then the same escapes.
-  expect(quote({ t: "\u2066x" })).toBe('{"t":"\\u2066x"}');
-  expect(quote("x".repeat(50))).toBe(`"${"x".repeat(39)}…`);
+  // logValue() is JSON's form of a value, cut short, then the same escapes.
+  expect(logValue({ t: "\u2066x" })).toBe('{"t":"\\u2066x"}');
+  expect(logValue("x".repeat(50))).toBe(`"${"x".repeat(39)}…`);
 });

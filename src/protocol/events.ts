@@ -1,7 +1,7 @@
 // crossterm's Event in serde JSON form (spec/attach-events.md): the payload of
 // EVENT frames. Types plus the bit-flag string helpers both ends need, and the
 // validator the server runs on every event a client sends.
-import { quote } from "./log-quote";
+import { logValue } from "../safe-text";
 
 /** crossterm's KeyCode variants without data, and the names `Media` and `Modifier` carry (in
  * crossterm's order, which is also kitty's key-number order). */
@@ -97,7 +97,7 @@ export type EventCheck =
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isU16 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= U16_MAX;
 const oneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === "string" && (list as readonly string[]).includes(v);
-const show = (v: unknown) => quote(v);
+const show = (v: unknown) => logValue(v);
 
 /** The only key of a one-key object (serde's externally tagged enum), else undefined. */
 function tagOf(o: Record<string, unknown>): string | undefined {

@@ -13,7 +13,7 @@ import { KEYS_QUERY, KeyProbe, keysOn, probeMs, type KeyProtocol, type TerminalR
 import { TERMINAL_QUERY, TerminalAsk, asksTerminal, checkTerminalReport, type TerminalReport } from "../protocol/terminal-report";
 import { openClientTty, type ClientTty } from "./client-tty";
 import { checkTermEvent, type TermEvent } from "../protocol/events";
-import { quote } from "../protocol/log-quote";
+import { logValue } from "../safe-text";
 import { ScreenDiff } from "./diff";
 import { SLOW_CLIENT_MS } from "../model/limits";
 import { hop } from "../platform/hop-trace";
@@ -185,7 +185,7 @@ export class AttachedClient {
     try {
       json = JSON.parse(text);
     } catch {
-      return this.dropEvent(`not JSON: ${quote(text)}`);
+      return this.dropEvent(`not JSON: ${logValue(text)}`);
     }
     const r = checkTermEvent(json);
     return "event" in r ? r.event : this.dropEvent(r.problem);

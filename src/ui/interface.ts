@@ -18,7 +18,7 @@ import type { Pane } from "../model/pane";
 import type { TermEvent } from "../protocol/events";
 import type { ExitNotice } from "../protocol/frames";
 import type { AttachedClient, ClientLog } from "./attached-client";
-import { quote } from "../protocol/log-quote";
+import { logValue } from "../safe-text";
 import { type Keymap, describeKeymap } from "./keymap";
 import { type Prompt, newConfirm } from "./prompt";
 import { type CopyMode, osc52, scrollCopy, enterCopyMode } from "./copy-mode";
@@ -417,7 +417,7 @@ export class Interface implements UiService {
       else if (typeof ev === "object" && "Mouse" in ev && this.clients.latest !== v) return; // hover over a view fitted to another size
       this.handle(ev);
     } catch (e) {
-      this.log.error(`attach client ${v.client.conn.id}: handling ${quote(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
+      this.log.error(`attach client ${v.client.conn.id}: handling ${logValue(ev, 80)} failed: ${(e as Error)?.stack ?? e}`);
       this.message = (e as Error).message;
       this.invalidate();
     } finally {

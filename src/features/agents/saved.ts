@@ -1,6 +1,6 @@
 // What the agents feature keeps in a saved pane: the status its agent last reported and the
 // prompts queued for it, with the checks and limits a restore holds them to.
-import { hasControl } from "../../protocol/log-quote";
+import { hasControl } from "../../safe-text";
 import { isInt, isObj, type PaneSection } from "../persistence/section";
 import { MAX_PROMPT_CHARS, MAX_QUEUED_PER_AGENT, WHEN, type When } from "./queue";
 import { SESSION_ID } from "./status-map";

@@ -3,8 +3,7 @@
 // save is refused whole; a bad workspace, tab or pane in a sound file is left out (validate.ts).
 // docs/sessions.md describes the format and how a new version upgrades old saves.
 import type { Layout } from "../../model/layout";
-import { quote as quoteValue } from "../../protocol/log-quote";
-import { safeLine } from "../../safe-text";
+import { logValue, safeLine } from "../../safe-text";
 import { readBody } from "./validate";
 import type { SavedBodySections, SavedPaneSections } from "./sections";
 
@@ -195,12 +194,12 @@ export function decodeHeader(bytes: Uint8Array): { header: SaveHeader; bodyStart
   } catch (e) {
     throw new SaveProblem("corrupt", `its header is not JSON (${safeLine((e as Error).message)})`);
   }
-  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${quoteValue((header as { format?: unknown } | null)?.format)})`);
-  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${quoteValue(header.version)}`);
+  if (!header || typeof header !== "object" || header.format !== FORMAT) throw new SaveProblem("corrupt", `not a ${FORMAT} file (format ${logValue((header as { format?: unknown } | null)?.format)})`);
+  if (!Number.isSafeInteger(header.version) || header.version < 1) throw new SaveProblem("corrupt", `bad format version ${logValue(header.version)}`);
   // Shown by `ws session info`, `ws doctor` and the log: never raw text from a file.
   for (const k of ["ws", "server", "saved_at"] as const) {
     const v: unknown = header[k];
-    header[k] = typeof v === "string" ? safeLine(v) : v === undefined ? "unknown" : quoteValue(v);
+    header[k] = typeof v === "string" ? safeLine(v) : v === undefined ? "unknown" : logValue(v);
   }
   if (header.version > FORMAT_VERSION)
     throw new SaveProblem("newer", `it was written by a newer ws (${header.ws}) in save format ${header.version}; this ws reads formats 1 to ${FORMAT_VERSION}`);

@@ -2,7 +2,7 @@
 // save composes the sections (sections.ts) without knowing any feature's shape. Also the small
 // checks every reader of a save uses.
 import { nameProblem } from "../../protocol/names";
-import { quote } from "../../protocol/log-quote";
+import { logValue } from "../../safe-text";
 
 /** A feature's part of a saved pane, under its own key: how a value read back is checked. */
 export interface PaneSection<T> {
@@ -29,5 +29,5 @@ export const isArgv = (v: unknown): v is string[] => Array.isArray(v) && v.every
 export function savedNameProblem(v: unknown, what: string): string | undefined {
   if (typeof v !== "string") return `no ${what}`;
   const problem = nameProblem(v);
-  return problem && `its ${what} ${quote(v)} ${problem}`;
+  return problem && `its ${what} ${logValue(v)} ${problem}`;
 }

@@ -5,7 +5,7 @@
 import type { Layout } from "../../model/layout";
 import { removePane } from "../../model/layout";
 import { clampClientSize } from "../../model/client-size";
-import { hasControl, quote } from "../../protocol/log-quote";
+import { hasControl, logValue } from "../../safe-text";
 import type { SaveBody, SavedPane, SavedTab, SavedWorkspace } from "./format";
 import { isArgv, isInt, isObj, noNul, savedNameProblem } from "./section";
 import { BODY_SECTIONS, PANE_SECTIONS, type SavedBodySections } from "./sections";
@@ -34,9 +34,9 @@ function checkLayout(l: unknown, seen: number[], depth = 0): string | undefined 
     seen.push(l.pane);
     return undefined;
   }
-  if (l.kind !== "split") return `unknown layout node kind ${quote(l.kind)}`;
-  if (l.dir !== "right" && l.dir !== "below") return `bad split direction ${quote(l.dir)}`;
-  if (typeof l.ratio !== "number" || !(l.ratio > 0 && l.ratio < 1)) return `split ratio ${quote(l.ratio)} is not between 0 and 1`;
+  if (l.kind !== "split") return `unknown layout node kind ${logValue(l.kind)}`;
+  if (l.dir !== "right" && l.dir !== "below") return `bad split direction ${logValue(l.dir)}`;
+  if (typeof l.ratio !== "number" || !(l.ratio > 0 && l.ratio < 1)) return `split ratio ${logValue(l.ratio)} is not between 0 and 1`;
   return checkLayout(l.a, seen, depth + 1) ?? checkLayout(l.b, seen, depth + 1);
 }
 
@@ -172,7 +172,7 @@ function checkWorkspace(w: unknown, where: string, names: Set<string>, note: (m:
     tabs.push(r);
   }
   if (!tabs.length) return "none of its tabs could be restored";
-  if (!(isInt(w.active) && w.active < w.tabs.length)) note(`${ww}: active tab ${quote(w.active)} out of range; the first is active`);
+  if (!(isInt(w.active) && w.active < w.tabs.length)) note(`${ww}: active tab ${logValue(w.active)} out of range; the first is active`);
   names.add(w.name.toLowerCase());
   return { ...(isInt(w.id, 1) ? { id: w.id } : {}), name: w.name, active, tabs };
 }
@@ -205,7 +205,7 @@ export function readBody(b: unknown): BodyCheck {
     const why = skipped.filter((m) => m.includes("left out"));
     return { fatal: why.length ? `nothing in it can be restored (${why.slice(0, 3).join("; ")}${why.length > 3 ? "; …" : ""})` : "it has no workspaces" };
   }
-  if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${quote(b.current)} is out of range; showing the first`);
+  if (!(isInt(b.current) && b.current < b.workspaces.length)) note(`current workspace ${logValue(b.current)} is out of range; showing the first`);
   // Each feature's section of the body, checked by the feature that keeps it (sections.ts).
   const sections: SavedBodySections = {};
   for (const [key, section] of Object.entries(BODY_SECTIONS)) {

@@ -1,7 +1,7 @@
 // What the workstreams feature keeps in a save's body: its workstreams' records (the session's
 // own; their files on disk are records.ts's), with the checks a restore holds them to.
 import { type CheckpointPolicy, MAX_POLICY_VALUE } from "./workstream";
-import { hasControl } from "../../protocol/log-quote";
+import { hasControl } from "../../safe-text";
 import { type BodySection, isInt, isObj, noNul, savedNameProblem } from "../persistence/section";
 
 export interface SavedWorkstream {
