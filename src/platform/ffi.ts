@@ -84,6 +84,8 @@ export const glibc = {
   pty: lazyLibrary(GLIBC, PTY),
   /** CLOCK_MONOTONIC, which every process on the machine shares (hop-trace.ts). */
   clock: lazyLibrary(GLIBC, { clock_gettime: { args: ["i32", "ptr"], returns: "i32" } } as const),
+  /** Unmapping the server's start-up code (code-pages.ts): an address and a length, as integers. */
+  madvise: lazyLibrary(GLIBC, { madvise: { args: ["u64", "u64", "i32"], returns: "i32" } } as const),
 };
 
 /** This system's C library (glibc, or libSystem on macOS): POSIX calls with the same signatures in both. */

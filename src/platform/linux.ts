@@ -80,6 +80,16 @@ export function stdoutPathSync(): string {
   }
 }
 
+/** This process's memory mappings with what each holds resident (/proc/self/smaps); undefined
+ * without /proc. Synchronous: it describes this process, nothing another holds. */
+export function ownMappingsSync(): string | undefined {
+  try {
+    return readFileSync("/proc/self/smaps", "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Descriptors this process has open now; undefined without /proc. */
 export function openFiles(): number | undefined {
   try {
