@@ -3,6 +3,7 @@
 // through the Session's own writes (SessionWrites), each publishing pane_renamed when what the
 // pane's label shows has changed.
 import type { SessionWrites } from "./session-writes";
+import { checkName } from "../protocol/names";
 
 /** tmux's pane border settings: the pane's own format, and its tab's format and status;
  * undefined leaves one as it is, "" clears it. */
@@ -15,7 +16,7 @@ export interface BorderSettings {
 /** Name a pane (pane_rename): the name is its label whatever its program does; "" clears it. */
 export function renamePane(w: SessionWrites, id: number, name: string): void {
   const pane = w.session.pane(id);
-  if (name) w.checkName("name", name);
+  if (name) checkName("name", name);
   pane.setName(name || undefined);
   w.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label, name: pane.name ?? null });
 }

@@ -6,6 +6,7 @@ import { leaf, panesOf, removePane, splitPane, type Layout } from "./layout";
 import { locateInLayout } from "./session-lookups";
 import type { SessionWrites } from "./session-writes";
 import type { Tab, Workspace } from "./workspace";
+import { checkName } from "../protocol/names";
 
 /** Where pane_move puts a pane. */
 export type MoveTarget = { focus?: boolean; name?: string } & (
@@ -67,7 +68,7 @@ function destination(w: SessionWrites, id: number, from: { ws: Workspace; tab: T
     const base = at.tab === from.tab ? removePane(from.tab.layout, id)! : at.tab.layout;
     return { ws: at.ws, tab: at.tab, layout: splitPane(base, to.beside, id, to.right ? "right" : "below", s.layoutArea(), to.size) };
   }
-  if (to.name !== undefined) w.checkName("name", to.name);
+  if (to.name !== undefined) checkName("name", to.name);
   if ("workspace" in to) {
     const ws = s.workspace(to.workspace);
     if (ws === from.ws && panesOf(from.tab.layout).length === 1) refuse(`it is the only pane of its tab already`, "workspace");

@@ -13,8 +13,6 @@ export interface SessionWrites {
   readonly session: Session;
   readonly bus: EventBus;
   readonly ids: IdCounters;
-  /** Refuse a name that breaks the naming rule, naming `param`. */
-  checkName(param: string, name: string): void;
   /** Refuse a request that would start `n` panes past the limits. */
   checkRoom(n: number, perRequest?: boolean): void;
   /** Refuse, before anything changes, a pane that could not start. */

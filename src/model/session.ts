@@ -53,7 +53,6 @@ export class Session extends SessionView {
     session: this,
     bus: this.bus,
     ids: this.ids,
-    checkName,
     checkRoom: (n, perRequest) => this.checkRoom(n, perRequest),
     checkLaunch: (o, at) => this.checkLaunch(o, at),
     checkLive: (ws) => this.checkLive(ws),

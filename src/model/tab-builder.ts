@@ -10,6 +10,7 @@ import type { Tab, Workspace } from "./workspace";
 import type { SessionWrites } from "./session-writes";
 import { WsError } from "../protocol/errors";
 import { discardPane } from "./pane-lifecycle";
+import { checkName } from "../protocol/names";
 
 /** A tab to build (a saved one, or a layout_apply tree). Pane numbers in `layout`, `focused` and
  * `zoomed` are keys of `panes`, not live ids: every pane gets a new id, except a saved id a restore
@@ -205,8 +206,8 @@ export class TabBuilder {
   /** Check a tab to build, plan it, and reserve its pane ids and its room. */
   private reserve(ws: Workspace, spec: TabSpec, fallback: boolean): TabPlan {
     this.checkLive(ws);
-    if (spec.name) this.w.checkName("name", spec.name);
-    if (spec.project) this.w.checkName("project", spec.project);
+    if (spec.name) checkName("name", spec.name);
+    if (spec.project) checkName("project", spec.project);
     const plan = planTab(spec, this.w.ids.next.pane, (id) => this.w.ids.takePromisedPane(id), this.w.session.layoutArea());
     // A saved tab was within the limits when it was made; only the server's bound applies to it.
     this.w.checkRoom(plan.ids.size, !fallback);
