@@ -106,7 +106,7 @@ describe("ws report", () => {
   });
 
   test("a payload near the 1 MiB bound on stdin arrives whole", async () => {
-    // Read in many chunks (libc.ts readToEnd): a stand-in that collects the whole line.
+    // Read in many chunks (client-libc.ts readToEnd): a stand-in that collects the whole line.
     const got: string[] = [];
     const bigSock = join(dir, "big.sock");
     let buf = "";

@@ -60,7 +60,7 @@ export type HookInput = { text: string } | { refused: string };
 
 // Hooks always pipe stdin; a person typing `ws report Stop` at a terminal just waits out the
 // deadline (or presses ^D). Read at most MAX_HOOK_INPUT, and never from a device that is not a
-// terminal (`< /dev/zero`). glibc's poll, read, fstat and isatty where they are at hand (libc.ts,
+// terminal (`< /dev/zero`). glibc's poll, read, fstat and isatty where they are at hand (platform/client-libc.ts,
 // loaded anyway for the socket checks): Bun.stdin and node:fs each cost a call milliseconds.
 export async function readStdin(): Promise<HookInput> {
   const libc = clientLibc();

@@ -1,4 +1,4 @@
-// lstat for the client's socket checks: glibc's own through Bun.FFI (libc.ts) where it can,
+// lstat for the client's socket checks: glibc's own (client-libc.ts, through ffi.ts) where it can,
 // since node:fs costs every CLI call ~4 ms to load; node:fs elsewhere.
 import { clientLibc } from "./client-libc";
 
