@@ -6,7 +6,7 @@ import { Session } from "../src/model/session";
 import type { Tab } from "../src/model/workspace";
 import type { PaneRect } from "../src/model/layout";
 import { paneBaseEnv } from "../src/model/launch";
-import { compose, type UiView } from "../src/ui/compositor";
+import { barsChanged, compose, type UiView } from "../src/ui/compositor";
 import { BOLD, Grid } from "../src/ui/grid";
 import { waitFor } from "./harness";
 
@@ -158,5 +158,30 @@ describe("compose", () => {
     expect(changed.rowText(ROWS - 1)).toContain("hello");
     expect(changed.changedRows[0]).toBe(1);
     expect(changed.changedRows[ROWS - 1]).toBe(1);
+  });
+
+  test("an echo's frame takes the bars from its base without working them out, and barsChanged says when they are out of date", async () => {
+    const { s, tab } = await scene();
+    const rowsOf = (g: Grid) => Array.from({ length: ROWS }, (_, y) => g.rowText(y));
+    const first = compose(s, view());
+    expect(barsChanged(first, s, view())).toBe(false);
+    // The tab renamed and a message shown: a frame that takes the bars from its base still shows
+    // the old ones, marks neither for the diff, and says they are out of date.
+    s.renameTab(s.currentWorkspace, tab, "renamed");
+    const now: UiView = { prefixPending: false, message: "hello" };
+    const kept = compose(s, now, { into: new Grid(COLS, ROWS), base: first, unchanged: () => ({}), barsFromBase: true });
+    expect(rowsOf(kept)).toEqual(rowsOf(first));
+    expect(kept.changedRows[0]).toBe(0);
+    expect(kept.changedRows[ROWS - 1]).toBe(0);
+    expect(barsChanged(kept, s, now)).toBe(true);
+    // The frame after it works them out: as a fresh frame draws them, and up to date.
+    const next = compose(s, now, { into: first, base: kept, unchanged: () => ({}) });
+    expect(rowsOf(next)).toEqual(rowsOf(compose(s, now)));
+    expect(next.rowText(0)).toContain("renamed");
+    expect(next.rowText(ROWS - 1)).toContain("hello");
+    expect(barsChanged(next, s, now)).toBe(false);
+    // Without a base there is nothing to take them from: they are drawn.
+    const fresh = compose(s, now, { barsFromBase: true });
+    expect(rowsOf(fresh)).toEqual(rowsOf(next));
   });
 });

@@ -131,20 +131,32 @@ export type Listener = (e: ModelEvent) => void;
 
 export class EventBus {
   private listeners = new Set<Listener>();
+  /** Heard before the others, whenever they were added. */
+  private ahead = new Set<Listener>();
 
   on(l: Listener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
   }
 
+  /** Listen ahead of every `on` listener: the attached clients' frames, so a key's echo goes out
+   * before the features' bookkeeping of the same output. */
+  onFirst(l: Listener): () => void {
+    this.ahead.add(l);
+    return () => this.ahead.delete(l);
+  }
+
   emit(e: ModelEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(e);
-      } catch (err) {
-        // One broken listener must not stop the others, nor the change that raised the event.
-        log.error(`event listener failed on ${e.type}:`, err);
-      }
-    }
+    if (this.ahead.size) for (const l of this.ahead) call(l, e);
+    for (const l of this.listeners) call(l, e);
+  }
+}
+
+function call(l: Listener, e: ModelEvent): void {
+  try {
+    l(e);
+  } catch (err) {
+    // One broken listener must not stop the others, nor the change that raised the event.
+    log.error(`event listener failed on ${e.type}:`, err);
   }
 }

@@ -71,10 +71,28 @@ function parse(s: unknown, names: [number, string][]): number {
   return typeof bits === "number" ? bits : 0;
 }
 
-export const formatMods = (bits: number) => fmt(bits, MOD_NAMES);
-export const parseMods = (s: unknown) => parse(s, MOD_NAMES);
-export const formatState = (bits: number) => fmt(bits, STATE_NAMES);
-export const parseState = (s: unknown) => parse(s, STATE_NAMES);
+/** Every combination's text and the bits of each such text, made once: every typed key is
+ * formatted and read back through these, and doing it by hand cost more than the key's routing. */
+function flagTables(names: [number, string][]) {
+  const all = names.reduce((m, [b]) => m | b, 0);
+  const text: string[] = [];
+  const bits = new Map<string, number>();
+  for (let b = 0; b <= all; b++) {
+    text[b] = fmt(b, names);
+    bits.set(text[b]!, b);
+  }
+  return {
+    format: (b: number) => text[b & all]!,
+    parse: (s: unknown) => (typeof s === "string" ? bits.get(s) : undefined) ?? parse(s, names),
+  };
+}
+const MODS = flagTables(MOD_NAMES);
+const STATES = flagTables(STATE_NAMES);
+
+export const formatMods = MODS.format;
+export const parseMods = MODS.parse;
+export const formatState = STATES.format;
+export const parseState = STATES.parse;
 
 export function keyEvent(code: KeyCode, mods = 0, kind: KeyKind = "Press", state = 0): TermEvent {
   return { Key: { code, modifiers: formatMods(mods), kind, state: formatState(state) } };

@@ -146,6 +146,7 @@ function parseOne(b: number[], final: boolean): Step {
   // FS GS RS US are Ctrl+\ ] ^ _ (the character + 0x40), as xterm, kitty and tmux read them;
   // crossterm's Ctrl+4…7 would reach a program in modifyOtherKeys or kitty mode as the wrong key.
   if (c >= 0x1c && c <= 0x1f) return { n: 1, ev: keyEvent({ Char: String.fromCharCode(c + 0x40) }, CONTROL) };
+  if (c < 0x80) return { n: 1, ev: charEvent(String.fromCharCode(c)) };
   // UTF-8 character.
   const len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
   if (b.length < len) return final ? { n: b.length, ev: null } : "more";

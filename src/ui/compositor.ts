@@ -67,6 +67,10 @@ export interface ComposeReuse {
   unchanged?(pane: Pane, r: PaneRect): PaneReuse | undefined;
   /** False: draw no overlay (a client of another size draws its own, at its size: client-fit.ts). */
   overlay?: false;
+  /** Take the tab bar and the status line as the base has them, without working out what they
+   * say now (a key's echo: its frame goes out first, and `barsChanged` tells after it whether
+   * another frame must follow). Only with a base, and never under a prompt (it places the cursor). */
+  barsFromBase?: boolean;
 }
 
 export interface PaneReuse {
@@ -89,7 +93,8 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
   const ws = s.workspaces[s.current];
   if (!ws) return g;
   const tab = ws.tabs[ws.active];
-  keepOrDraw(g, base, "tabs", tabBarNote(g, s, v), 0, () => drawTabBar(g, s, v));
+  const barsKept = !!base && reuse.barsFromBase === true && !v.prompt;
+  if (!barsKept) keepOrDraw(g, base, "tabs", tabBarNote(g, s, v), 0, () => drawTabBar(g, s, v));
   if (tab) {
     const area = s.layoutArea();
     const rects = s.rects(tab);
@@ -129,8 +134,10 @@ export function compose(s: Session, v: UiView, reuse: ComposeReuse = {}): Grid {
       placeCursor(g, v, popupPane, inner);
     }
   }
-  const status = statusNote(g, s, v);
-  keepOrDraw(g, base, "status", status.note, rows - 1, () => drawStatus(g, s, v, undefined, status.text));
+  if (!barsKept) {
+    const status = statusNote(g, s, v);
+    keepOrDraw(g, base, "status", status.note, rows - 1, () => drawStatus(g, s, v, undefined, status.text));
+  }
   if (v.overlay && reuse.overlay !== false) {
     drawOverlay(g, v.overlay);
     g.notes.clear();
@@ -146,6 +153,14 @@ function keepOrDraw(g: Grid, base: Grid | undefined, what: string, note: string 
   if (base) g.markRows(y, y);
   if (note === undefined) g.notes.delete(what);
   else g.notes.set(what, note);
+}
+
+/** Whether the tab bar or the status line would say something else now than `g` (a frame composed
+ * with `barsFromBase`) shows. */
+export function barsChanged(g: Grid, s: Session, v: UiView): boolean {
+  if (!s.workspaces[s.current]) return false;
+  const status = statusNote(g, s, v).note;
+  return status === undefined || g.notes.get("status") !== status || g.notes.get("tabs") !== tabBarNote(g, s, v);
 }
 
 /** A client whose terminal is not the session's size: its tab bar, status line and overlay drawn

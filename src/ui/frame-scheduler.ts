@@ -19,7 +19,7 @@ import type { Pane } from "../model/pane";
 import type { RowTracker } from "../model/pane-emulator";
 import type { PaneRect } from "../model/layout";
 import type { AttachedClient, ClientLog } from "./attached-client";
-import { compose, drawClientBars, type UiView } from "./compositor";
+import { barsChanged, compose, drawClientBars, type UiView } from "./compositor";
 import { Grid } from "./grid";
 import { fitFrame } from "./client-fit";
 import { hop } from "../platform/hop-trace";
@@ -74,6 +74,9 @@ export class FrameScheduler {
   /** The pane last typed into, and when: its output is the echo the person waits for. */
   private typed = { pane: -1, at: -Infinity };
   private waitingDrain = false;
+  /** Something besides pane output asked for the next frame (a key's own change, a command, the
+   * clock): that frame works out what the bars say before it goes out. */
+  private asked = false;
   private visible = new Set<number>();
   /** The last frame's grid, the other one (reused for the next frame), and what the last frame
    * holds of each pane. */
@@ -105,8 +108,19 @@ export class FrameScheduler {
     this.dirty.add(pane);
     this.dirtyRows.get(pane)?.output();
     // Output from panes not on screen costs nothing now; it shows when they are.
-    if (this.visible.has(pane))
-      this.invalidate(pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS ? 0 : OUTPUT_FRAME_MS);
+    if (!this.visible.has(pane)) return;
+    if (pane === this.typed.pane && performance.now() - this.typed.at < ECHO_WINDOW_MS) this.echoNow();
+    else this.schedule(OUTPUT_FRAME_MS);
+  }
+
+  /** The typed pane's echo is parsed: its frame is drawn right here, not a microtask later, so
+   * what else hears of the output (the features on the bus) comes after it. */
+  private echoNow(): void {
+    if (!this.host.client) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.scheduled = true;
+    this.frame();
   }
 
   paneClosed(pane: number): void {
@@ -144,6 +158,12 @@ export class FrameScheduler {
   /** Ask for a frame no later than `interval` after the last one (an earlier ask wins). */
   invalidate(interval = FRAME_MS): void {
     if (!this.host.client) return;
+    this.asked = true;
+    this.schedule(interval);
+  }
+
+  private schedule(interval: number): void {
+    if (!this.host.client) return;
     const now = performance.now();
     const due = Math.max(now, this.lastFrame + interval);
     if (this.scheduled) {
@@ -155,7 +175,10 @@ export class FrameScheduler {
     if (due <= now) {
       // Right after what asked for it (a key, an echo parsed), not a loop turn later.
       this.timer = undefined;
-      queueMicrotask(() => this.frame());
+      // Unless an echo's frame (echoNow) has been drawn meanwhile.
+      queueMicrotask(() => {
+        if (this.scheduled && this.timer === undefined) this.frame();
+      });
     } else this.timer = setTimeout(() => this.frame(), due - now);
   }
 
@@ -178,17 +201,25 @@ export class FrameScheduler {
     }
     this.lastFrame = performance.now();
     hop("frame-start");
+    // A frame for the echo alone takes the bars as the last frame had them, and checks them once
+    // it has gone out: working out what they say (the clock, the agents' badges, the names) would
+    // come before the echo otherwise.
+    const echo = !this.asked && this.lastFrame - this.typed.at < ECHO_WINDOW_MS;
+    this.asked = false;
     try {
       const fitting = this.fitting();
-      const grid = this.compose(fitting);
+      const barsFromBase = echo && !fitting;
+      const grid = this.compose(fitting, barsFromBase);
       hop("composed");
       this.visible = this.visiblePanes();
-      c.send(this.host.frameLead(focused, this.visible));
+      const lead = this.host.frameLead(focused, this.visible);
+      c.send(lead);
       const ansi = c.diff.render(fitting ? this.fit(grid, fitting) : grid);
       hop("diffed");
       c.send(ansi);
       hop("frame-written");
       if (!fitting) this.host.placed?.(undefined);
+      if (barsFromBase && barsChanged(grid, this.host.session, this.host)) this.invalidate(0);
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators
       this.drawn.clear();
@@ -219,7 +250,7 @@ export class FrameScheduler {
   /** Compose the next frame into the spare grid, reading out of their emulators only the panes
    * that changed and are due; the result becomes the front grid. `fitting`: the client's own
    * size, when it differs from the session's (its overlay is then drawn at its size, not here). */
-  private compose(fitting?: { cols: number; rows: number }): Grid {
+  private compose(fitting?: { cols: number; rows: number }, barsFromBase = false): Grid {
     const host = this.host;
     const now = this.lastFrame;
     const { cols, rows } = host.session.size;
@@ -232,10 +263,12 @@ export class FrameScheduler {
     const focusedId = host.focusedPane()?.id;
     const cover = this.cover();
     const comparable = front !== undefined && cover !== undefined && cover === this.frontCover;
+    const samePlaces = front && this.samePlaces();
     const grid = compose(host.session, host, {
       into: this.spare,
-      base: front && this.samePlaces() ? front : undefined,
+      base: samePlaces ? front : undefined,
       ...(fitting ? { overlay: false as const } : {}),
+      barsFromBase,
       unchanged: (pane, r) => {
         const where = placeKey(pane, r);
         const before = this.drawn.get(pane.id);

@@ -107,16 +107,19 @@ export class Interface implements UiService {
     this.focusHistory = new FocusHistory(this.session);
     this.keymapChanged();
     for (const p of this.session.panes.values()) this.frames.track(p);
-    this.unsubscribe = this.session.bus.on((e) => {
+    // A pane's output is heard ahead of the features: the typed pane's echo is drawn before them.
+    const offOutput = this.session.bus.onFirst((e) => {
+      if (e.type === "pane_output") this.frames.paneOutput(e.pane);
+    });
+    const offRest = this.session.bus.on((e) => {
       switch (e.type) {
+        case "pane_output":
+          return; // heard above
         case "pane_created": {
           const p = this.session.panes.get(e.pane);
           if (p) this.frames.track(p);
           break;
         }
-        case "pane_output":
-          this.frames.paneOutput(e.pane);
-          return;
         case "tab_closed":
           this.tabNumbers.delete(e.tab);
           this.focusHistory.observe();
@@ -147,6 +150,10 @@ export class Interface implements UiService {
       }
       this.invalidate();
     });
+    this.unsubscribe = () => {
+      offOutput();
+      offRest();
+    };
   }
 
   dispose(): void {
