@@ -1,9 +1,10 @@
-// `bun run test`: the whole suite as one `bun test --parallel`, two workers that each take the next
-// test file as they finish one, the slowest files first (by test/timings.json, the per-file times
-// of an earlier run), so both end within a file's time of each other on a 2-core CI machine: most
-// of a test's time is waiting on real shells, PTYs and sockets, not the CPU.
-// The last lines printed are the totals, in bun's own form (` N pass`, ` N fail`), which .ci/run
-// reads. Arguments go to `bun test` (e.g. -t NAME).
+// `bun run test`: the whole suite as one `bun test --parallel`, three workers that each take the
+// next test file as they finish one, the slowest files first (by test/timings.json, the per-file
+// times of an earlier run), so they end within a file's time of each other. Three on a 2-core CI
+// machine, as most of a test's time is waiting on real shells, PTYs and sockets, not the CPU:
+// 45 of the files on 2 otherwise idle cores took 80 s with two workers, 59 s with three (the
+// cores 76% busy) and 52 s with four (86%); three leaves the timing-bound tests room. The last lines printed are the totals, in bun's own form (` N pass`, ` N fail`),
+// which .ci/run reads. Arguments go to `bun test` (e.g. -t NAME).
 //   bun run test                          WS_TEST_WORKERS=1 bun run test   (one file at a time)
 //   bun run test --update-timings         (runs the suite and rewrites test/timings.json)
 // The tests run the compiled binary (WS_BIN=dist/ws, built here first from the sources), as a
@@ -22,7 +23,7 @@ if (process.env.WS_BIN === undefined) {
   }
   process.env.WS_BIN = "dist/ws";
 }
-const workers = Math.max(1, Number(process.env.WS_TEST_WORKERS ?? 2));
+const workers = Math.max(1, Number(process.env.WS_TEST_WORKERS ?? 3));
 const files = readdirSync(join(root, "test"))
   .filter((f) => f.endsWith(".test.ts"))
   .map((f) => `test/${f}`);
@@ -47,7 +48,7 @@ function failureExcerpts(text: string): string[] {
 
 // Each worker runs its files one at a time, each in a fresh global; its after-all check
 // (test/leak-check.ts) marks what a file starts with the worker's own mark, so it finds what that
-// file left running and nothing of the other worker's: no mark is set here for both.
+// file left running and nothing of the other workers': no mark is set here for all.
 const env = { ...process.env };
 delete env.WSTEST_RUN;
 const parallel = workers > 1 ? [`--parallel=${workers}`] : [];
