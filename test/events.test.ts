@@ -87,6 +87,41 @@ test("a program setting its title publishes pane_renamed once per change, with w
   await s.v6({ type: "tab_close", tab: "titles" });
 });
 
+test("a tab put in another place publishes tab_moved, not layout_changed: its layout is the same", async () => {
+  await s.v6({ type: "workspace_new", name: "Moves" });
+  await s.v6({ type: "tab_new", workspace: "Moves", name: "first", cwd: "/tmp", command: ["cat"] });
+  const old = (await s.v6({ type: "pane_info", pane: (await s.v6({ type: "tab_new", workspace: "Moves", name: "old", cwd: "/tmp", command: ["cat"] })).pane })).tab;
+  await s.v6({ type: "tab_new", workspace: "Moves", name: "last", cwd: "/tmp", command: ["cat"] });
+  const c = await subscribe({ types: ["tab_moved", "layout_changed"], workspace: "Moves" });
+  expect((await c.nextJson()).type).toBe("subscribed");
+  const places = async () => (await s.list()).find((w) => w.name === "Moves")!.tabs.map((t) => t.name);
+  const from = (await places()).length; // the replacement is built at the end, then moved to the old tab's place
+  const at = (await places()).indexOf("old");
+  // layout_apply replacing a tab: the new tab takes the old one's place among the tabs.
+  const made = await s.v6({ type: "layout_apply", tab: old, name: "new", root: { type: "pane", cwd: "/tmp", command: ["cat"] } });
+  const seen = await readUntil(c, (e) => e.event === "tab_moved");
+  expect(seen.map((e) => e.event)).toEqual(["tab_moved"]);
+  expect(seen[0]).toMatchObject({ workspace: "Moves", tab: made.tab, index: at, from: from - 1 });
+  expect((await places()).indexOf("new")).toBe(at);
+  c.close();
+  await s.v6({ type: "workspace_close", name: "Moves" });
+});
+
+test("the shim's border settings publish pane_border_changed, not pane_renamed: the pane's label is the same", async () => {
+  const pane = (await s.v6({ type: "tab_new", name: "bordered", cwd: "/tmp", command: ["cat"] })).pane;
+  const tab = (await s.v6({ type: "pane_info", pane })).tab;
+  const c = await subscribe({ types: ["pane_border_changed", "pane_renamed"], pane });
+  expect((await c.nextJson()).type).toBe("subscribed");
+  await s.v6({ type: "pane_border", pane, status: "top", format: "#{pane_title}" });
+  await s.v6({ type: "pane_rename", pane, name: "named" }); // a real label change, after it
+  const seen = await readUntil(c, (e) => e.event === "pane_renamed");
+  expect(seen.map((e) => e.event)).toEqual(["pane_border_changed", "pane_renamed"]);
+  expect(seen[0]).toMatchObject({ workspace: "main", tab, pane });
+  expect(seen[1]).toMatchObject({ pane, name: "named", label: "named" });
+  c.close();
+  await s.v6({ type: "tab_close", tab: "bordered" });
+});
+
 test("filters: types, workspace, pane; gap always comes", async () => {
   const c = await subscribe({ types: ["pane_created", "pane_exited"], workspace: "Live" });
   await c.next();

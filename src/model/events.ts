@@ -52,6 +52,19 @@ export const MODEL_CHANGES = defineEvents({
     published: true,
   },
   layout_changed: { description: "A tab's layout changed (a split, a resize, a zoom, a pane moved)", fields: where, saves: true, published: true },
+  tab_moved: {
+    description: "A tab moved to another place among its workspace's tabs (layout_apply's replacement, a workstream's tab)",
+    fields: { ...where, index: { ...I, description: "Its place now, from 0" }, from: { ...I, description: "Its place before" } },
+    saves: true,
+    published: true,
+  },
+  pane_border_changed: {
+    description: "tmux's pane border settings changed through the shim (pane_border): the pane's own format, or its tab's format or status",
+    fields: { ...where, pane },
+    // Border settings are the shim's and are not saved.
+    saves: false,
+    published: true,
+  },
   pane_respawned: { description: "pane_respawn started a program in the pane again", fields: { ...where, pane }, saves: true, published: true },
   pane_moved: {
     description: "pane_move put a pane (same id, same program) in another tab",
@@ -59,7 +72,7 @@ export const MODEL_CHANGES = defineEvents({
     saves: true,
     published: true,
   },
-  screen_resized: { description: "The attached client's size changed", fields: { cols: { ...I, description: "Columns" }, rows: { ...I, description: "Rows" } }, saves: true, published: false },
+  client_resized: { description: "The attached client's size changed", fields: { cols: { ...I, description: "Columns" }, rows: { ...I, description: "Rows" } }, saves: true, published: false },
   // Every echo comes through here: subscribers get it as the opt-in, rate-limited `output`.
   pane_output: { description: "A pane's emulator parsed new output", fields: { pane }, saves: false, published: false },
   command_started: {

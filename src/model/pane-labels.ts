@@ -1,7 +1,7 @@
 // What a pane is called and shows on its border: its name (pane_rename), tmux's border settings
 // through the shim (pane_border), and the foreground program its label may follow. Carried out
 // through the Session's own writes (SessionWrites), each publishing pane_renamed when what the
-// pane's label shows has changed.
+// pane's label shows has changed, and pane_border_changed for the shim's border settings.
 import type { SessionWrites } from "./session-writes";
 import { checkName } from "../protocol/names";
 
@@ -23,10 +23,10 @@ export function renamePane(w: SessionWrites, id: number, name: string): void {
 
 /** tmux's pane border settings through the shim (pane_border): the pane's own format, and its
  * tab's format and status; undefined leaves one as it is, "" clears it. The label row redraws
- * (pane_renamed: what the pane's label shows has changed). */
+ * on pane_border_changed. */
 export function setPaneBorder(w: SessionWrites, id: number, b: BorderSettings): void {
   const pane = w.session.pane(id);
-  const { tab } = w.session.locate(id);
+  const { ws, tab } = w.session.locate(id);
   if (b.format !== undefined) pane.setBorderFormat(b.format || undefined);
   if (b.tabFormat !== undefined || b.status !== undefined) {
     const border = { ...tab.border };
@@ -34,7 +34,7 @@ export function setPaneBorder(w: SessionWrites, id: number, b: BorderSettings): 
     if (b.status !== undefined) border.status = b.status;
     tab.border = border;
   }
-  w.bus.emit({ type: "pane_renamed", pane: id, title: pane.title, label: pane.label });
+  w.bus.emit({ type: "pane_border_changed", workspace: ws.name, tab: tab.id, pane: id });
 }
 
 /** What is in a pane's foreground now (the program-names feature looks): its label may follow. */

@@ -93,7 +93,7 @@ export class Session extends SessionView {
     if (on === this.barsShown) return;
     this.barsShown = on;
     this.relayoutAll();
-    this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
+    this.bus.emit({ type: "client_resized", cols: this.size.cols, rows: this.size.rows });
   }
 
   /** What the attached terminal said about itself (undefined: none attached): panes' colour
@@ -115,7 +115,7 @@ export class Session extends SessionView {
     if (size.cols === this.size.cols && size.rows === this.size.rows) return;
     this.clientSize = size;
     this.relayoutAll();
-    this.bus.emit({ type: "screen_resized", cols: this.size.cols, rows: this.size.rows });
+    this.bus.emit({ type: "client_resized", cols: this.size.cols, rows: this.size.rows });
   }
 
   // ---- creating ------------------------------------------------------------------------------
@@ -497,7 +497,8 @@ export class Session extends SessionView {
     ws.tabs.splice(from, 1);
     ws.tabs.splice(Math.max(0, Math.min(index, ws.tabs.length)), 0, tab);
     ws.active = Math.max(0, ws.tabs.indexOf(active!));
-    this.bus.emit({ type: "layout_changed", workspace: ws.name, tab: tab.id });
+    const to = ws.tabs.indexOf(tab);
+    if (to !== from) this.bus.emit({ type: "tab_moved", workspace: ws.name, tab: tab.id, index: to, from });
   }
 
   setLayout(ws: Workspace, tab: Tab, layout: Layout): void {
