@@ -236,6 +236,12 @@ export function encodeMouse(ev: { kind: MouseKind; column: number; row: number; 
   }
 }
 
+/** Whether printable ASCII typed without a modifier (a capital's shift aside) reaches a program in
+ * these modes as itself: true unless it asked for every key as an escape code (kitty's flag 8). */
+export function typesAsText(modes: PaneInputModes): boolean {
+  return (modes.kittyFlags & KITTY_ALL_KEYS) === 0;
+}
+
 /** Any event except mouse/resize → bytes for the pane, or null to send nothing. */
 export function encodeEvent(ev: TermEvent, modes: PaneInputModes): string | null {
   if (ev === "FocusGained") return modes.sendFocus ? `${ESC}[I` : null;

@@ -35,6 +35,11 @@ export class InputParser {
     return this.drain(false);
   }
 
+  /** True when nothing is held: no sequence half read, no paste being collected. */
+  get idle(): boolean {
+    return this.buf.length === 0 && this.paste === null;
+  }
+
   /** True when bytes are held that a timeout should resolve (e.g. a lone ESC). */
   get pending(): boolean {
     return this.buf.length > 0 && this.paste === null;

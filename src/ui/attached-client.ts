@@ -49,6 +49,9 @@ export class AttachedClient {
   /** What the terminal said about itself: asked here (driveTerminal) or told by the client (a
    * TERMINAL frame). Called at most once. */
   onTerminal: (r: TerminalReport) => void = () => {};
+  /** Printable ASCII typed into a terminal the server drives, while no sequence is half read: true
+   * when it was taken as it is (typed into a pane), false to parse it into key events as any input. */
+  onText: (bytes: Uint8Array) => boolean = () => false;
   private told = false;
 
   constructor(
@@ -168,6 +171,7 @@ export class AttachedClient {
     if (this.closed) return;
     clearTimeout(this.escTimer);
     try {
+      if (this.keys!.idle && printableAscii(bytes) && this.onText(bytes)) return;
       for (const ev of this.keys!.feed(bytes)) if (!this.closed) this.onEvent(ev);
       if (this.keys!.pending)
         this.escTimer = setTimeout(() => {
@@ -257,4 +261,10 @@ export class AttachedClient {
     if (this.badEvents > LOGGED_BAD_EVENTS) this.log.warn(`attach client ${this.conn.id}: ${this.badEvents - LOGGED_BAD_EVENTS} more invalid events were dropped`);
     this.onGone(this);
   }
+}
+
+/** Whether every byte is printable ASCII (space to tilde): keys that are just their character. */
+function printableAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return false;
+  return bytes.length > 0;
 }

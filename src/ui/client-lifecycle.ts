@@ -22,6 +22,8 @@ export const MAX_CLIENTS = 16;
 export interface ClientHooks {
   /** An event from a client. */
   event(v: ClientView, ev: TermEvent): void;
+  /** Printable ASCII a client typed (AttachedClient.onText): true when taken as it is. */
+  text(v: ClientView, bytes: Uint8Array): boolean;
   /** A client is gone (detached, replaced, or its connection closed). */
   gone(v: ClientView): void;
   /** The latest active client changed (undefined: none is attached now). */
@@ -136,6 +138,7 @@ export class ClientSet {
       () => this.gone(v),
       this.log,
     );
+    c.onText = (bytes) => this.hooks.text(v, bytes);
     v.client = c;
     v.frames = this.hooks.frames(v);
     this.views.push(v);

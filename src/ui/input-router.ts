@@ -4,7 +4,7 @@
 
 import type { Pane } from "../model/pane";
 import type { KeyEvent, TermEvent } from "../protocol/events";
-import { encodeEvent } from "../model/key-encoder";
+import { encodeEvent, typesAsText } from "../model/key-encoder";
 import { keyName } from "./keymap-names";
 import { promptKey, insertText } from "./prompt";
 import { copyKey, searchCopy } from "./copy-mode";
@@ -65,10 +65,40 @@ export function toPane(ui: Interface, ev: TermEvent, pane = ui.focusedPane()): v
   const bytes = encodeEvent(ev, pane.emulator.modes);
   if (!bytes) return;
   pane.write(bytes);
+  typedInto(ui, pane);
+}
+
+/** The person typed into `pane`: its next output is the echo they wait for. */
+function typedInto(ui: Interface, pane: Pane): void {
   // Typing into a pane is the person attending to it (an agent's `done` becomes `idle`).
   const typed = ui.frames.lastTyped();
   if (performance.now() - typed.at > 500 || typed.pane !== pane.id) ui.session.bus.emit({ type: "pane_input", pane: pane.id });
   ui.frames.typedInto(pane.id);
+}
+
+/**
+ * Printable ASCII (`bytes`, space to tilde) typed where each of its keys would reach the focused
+ * pane as itself (routeKey → typeIn → toPane): written there as it came, without making each key an
+ * event, naming it and encoding it again, which on a long-running server is most of a key's cost
+ * before its echo. False, with nothing done, whenever a key could mean anything else: a prompt, a
+ * popup, the prefix or a root binding on one of the keys, display-panes, an overlay, copy mode, a
+ * message a key clears, a synchronized tab, a held or exited pane, a program that wants every key
+ * as an escape code.
+ */
+export function typeStraight(ui: Interface, bytes: Uint8Array): boolean {
+  if (ui.message !== undefined || ui.prompt || ui.prefixPending || ui.paneNumbers || ui.overlay || ui.copy || ui.popup()) return false;
+  const ws = ui.session.currentWorkspace;
+  const tab = ws.tabs[ws.active];
+  const pane = tab && ui.session.panes.get(tab.focused);
+  if (!pane || pane.held || pane.exited || ui.syncTabs.has(tab.id) || !typesAsText(pane.emulator.modes)) return false;
+  const { prefix, root } = ui.keymap;
+  for (let i = 0; i < bytes.length; i++) {
+    const name = bytes[i] === 0x20 ? "Space" : String.fromCharCode(bytes[i]!);
+    if (name === prefix || root.has(name)) return false;
+  }
+  pane.write(bytes);
+  typedInto(ui, pane);
+  return true;
 }
 
 function routeKey(ui: Interface, k: KeyEvent): void {

@@ -30,7 +30,7 @@ import { ClientState, type ClientOverlay } from "./client-state";
 import { FrameScheduler } from "./frame-scheduler";
 import { FrameFanout } from "./frame-fanout";
 import { clientFrameHost } from "./client-frame-host";
-import { routeEvent, toPane, typeIn } from "./input-router";
+import { routeEvent, toPane, typeIn, typeStraight } from "./input-router";
 import { FocusHistory } from "./focus-history";
 import { usesTime } from "./status-format";
 import { statusParts, TabNumbers } from "./status-parts";
@@ -92,6 +92,7 @@ export class Interface implements UiService {
     );
     this.clients = new ClientSet(opts.keymap, this.log, {
       event: (v, ev) => this.onEvent(v, ev),
+      text: (v, bytes) => this.onText(v, bytes),
       gone: (v) => {
         // The last client to leave: what it had open waits for the next attach, as before there were several.
         if (!this.clients.all.length) this.idle.takeOver(v.state);
@@ -430,6 +431,25 @@ export class Interface implements UiService {
     } finally {
       this.acting = before;
     }
+  }
+
+  /** Printable text the latest active client typed: straight into the focused pane when no key of
+   * it means anything else there (typeStraight); false to route it key by key, as onEvent. */
+  private onText(v: ClientView, bytes: Uint8Array): boolean {
+    if (this.clients.latest !== v) return false;
+    const before = this.acting;
+    this.acting = v;
+    try {
+      if (!typeStraight(this, bytes)) return false;
+      this.clients.touch(v);
+    } catch (e) {
+      this.log.error(`attach client ${v.client.conn.id}: typing ${logValue(new TextDecoder().decode(bytes), 80)} failed: ${(e as Error)?.stack ?? e}`);
+      this.message = (e as Error).message;
+      this.invalidate();
+    } finally {
+      this.acting = before;
+    }
+    return true;
   }
 
   handle(ev: TermEvent): void {
