@@ -51,6 +51,10 @@ describe("the command table", () => {
     }
   });
 
+  test("views and handlers are named in camelCase, so none reads as a message, reply or event (snake_case)", () => {
+    for (const name of [...Object.keys(VIEWS), ...Object.keys(HANDLERS)]) expect(name, name).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+  });
+
   test("a mistyped flag of any command is refused, naming a flag that command has", () => {
     for (const c of commandTable().filter((c) => !c.ownArgs))
       for (const p of c.params.filter((p) => p.flag)) {

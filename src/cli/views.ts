@@ -67,8 +67,8 @@ interface ViewReplies {
   grants: EntryReply<typeof pane_grants | typeof pane_grant>;
   clients: EntryReply<typeof attach_clients>;
   answer: EntryReply<typeof ask>;
-  question_answered: EntryReply<typeof question_answer>;
-  approval_answered: EntryReply<typeof approval_answer>;
+  questionAnswered: EntryReply<typeof question_answer>;
+  approvalAnswered: EntryReply<typeof approval_answer>;
   configReloaded: EntryReply<typeof config_reload>;
   notified: EntryReply<typeof notify>;
   saved: EntryReply<typeof session_save>;
@@ -194,8 +194,8 @@ export const VIEWS: { [V in ViewName]: View<V> } = {
       .join("\n"),
   /** ws ask: the answer alone, for the script that asked. */
   answer: (r) => String(r.answer),
-  question_answered: (r) => `answered ${r.question}${r.pane !== undefined ? ` (pane ${r.pane})` : ""}: ${r.answer}`,
-  approval_answered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
+  questionAnswered: (r) => `answered ${r.question}${r.pane !== undefined ? ` (pane ${r.pane})` : ""}: ${r.answer}`,
+  approvalAnswered: (r) => `${r.behavior === "allow" ? "allowed" : "denied"} ${r.approval} (pane ${r.pane})`,
   configReloaded: (r) => {
     const w = r.warnings ?? [];
     return w.length ? `keys.toml read again, with ${w.length} problem${w.length === 1 ? "" : "s"} (defaults kept for those):\n${w.map((x) => `  ${safeJson(x)}`).join("\n")}` : "keys.toml read again";

@@ -29,8 +29,8 @@ export default defineMessage({
   errors: ["approval_not_found", "prompt_not_shown", "forbidden", "invalid_params"],
   example: { v: 6, id: 1, type: "approval_answer", approval: 4, behavior: "deny", message: "not on main" },
   cli: [
-    { path: "approve", summary: "Allow a waiting permission request (ws inbox lists them)", args: ["approval"], fixed: { behavior: "allow" }, flags: [], view: "approval_answered" },
-    { path: "deny", summary: "Deny a waiting permission request, optionally saying why", args: ["approval"], fixed: { behavior: "deny" }, flags: ["message"], view: "approval_answered" },
+    { path: "approve", summary: "Allow a waiting permission request (ws inbox lists them)", args: ["approval"], fixed: { behavior: "allow" }, flags: [], view: "approvalAnswered" },
+    { path: "deny", summary: "Deny a waiting permission request, optionally saying why", args: ["approval"], fixed: { behavior: "deny" }, flags: ["message"], view: "approvalAnswered" },
   ],
   handle(p, { services }) {
     if (p.message !== undefined && p.message.length > MAX_MESSAGE)

@@ -1,13 +1,14 @@
 // The names a registry entry's `cli.view` and `cli.run` may give: src/cli/views.ts and
 // src/cli/handlers.ts define exactly these (their tables are typed by them), so a misspelt name or
-// a view without its code is a compile error. Kept here so the registry needs no CLI import.
+// a view without its code is a compile error. Kept here so the registry needs no CLI import. Named
+// in camelCase: snake_case names are the protocol's (messages, replies, events).
 
 export const VIEW_NAMES = [
   "pane", "text", "tree", "workspaces", "agentSent", "checkpointSaved", "checkpoints",
-  "checkpointDiff", "checkpointRestored", "search", "inbox", "approval_answered",
+  "checkpointDiff", "checkpointRestored", "search", "inbox", "approvalAnswered",
   "configReloaded", "notified", "saved", "wait", "paneInfo", "dashboard", "fanStarted", "fanStatus",
   "fanKept", "agentQueue", "promptCancelled", "grants", "workstreams", "agentList", "clients",
-  "answer", "question_answered",
+  "answer", "questionAnswered",
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 

@@ -23,7 +23,7 @@ export default defineMessage({
   },
   errors: ["question_not_found", "forbidden", "invalid_params", "unsupported"],
   example: { v: 6, id: 1, type: "question_answer", question: 2, answer: "yes" },
-  cli: { path: "answer", summary: "Answer a waiting question (ws inbox lists them): ws answer ID yes", args: ["question", "answer"], view: "question_answered" },
+  cli: { path: "answer", summary: "Answer a waiting question (ws inbox lists them): ws answer ID yes", args: ["question", "answer"], view: "questionAnswered" },
   handle(p, { services }) {
     const questions = services.get("questions");
     if (!questions) throw new WsError("this build has no inbox for questions", "unsupported");
