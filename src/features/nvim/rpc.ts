@@ -7,12 +7,14 @@
 // until the next turn, so a flood of tiny notifications can't hold the daemon's one thread; and a
 // peer that sends more than MAX_UNASKED_MESSAGES messages or MAX_UNASKED_BYTES bytes ws did not
 // ask for (ws subscribes to nothing, so Neovim has next to nothing to tell it) is dropped.
+import { envInt } from "../../model/limits";
 import { Incomplete, decode, encode, type Packable } from "./msgpack";
 
 export class NvimError extends Error {}
 
-/** A request Neovim did not answer within this is an error (it may be stuck on a prompt). */
-const REPLY_MS = 5000;
+/** A request Neovim did not answer within this is an error (it may be stuck on a prompt).
+ * `WS_NVIM_REPLY_MS` in the server's environment: tests wait less. */
+const REPLY_MS = envInt("WS_NVIM_REPLY_MS", 5000);
 /** The most unread bytes held from Neovim: a message bigger than this (its replies to ws are a
  * few bytes) is something else pretending, and the connection is dropped. docs/limits.md. */
 export const MAX_NVIM_MESSAGE = 1024 * 1024;
