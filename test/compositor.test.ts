@@ -24,7 +24,7 @@ const shows = (word: string) => ({ argv: ["sh", "-c", `printf '${word}'; exec ca
 async function scene() {
   const s = new Session({ socketPath: "/tmp/ws-compose-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
   sessions.push(s);
-  s.resizeScreen(COLS, ROWS);
+  s.setClientSize(COLS, ROWS);
   const ws = s.newWorkspace("main", shows("LEFT"));
   const left = s.pane(1);
   const right = s.split(left.id, { right: true, focus: false, ...shows("RIGHT") });

@@ -17,7 +17,7 @@ afterEach(async () => {
 function session(): { s: Session; control: Control } {
   const s = new Session({ socketPath: "/tmp/ws-last-words-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
   sessions.push(s);
-  s.resizeScreen(100, 30);
+  s.setClientSize(100, 30);
   return { s, control: new Control(s, "boot", Date.now()) };
 }
 

@@ -216,7 +216,7 @@ describe("save → restore on a live session", () => {
 
   test("layout, sizes, zoom, focus and names come back; ids are new and mapped", async () => {
     const a = make();
-    a.resizeScreen(132, 43);
+    a.setClientSize(132, 43);
     const ws = a.newWorkspace("main", { cwd: "/tmp", argv: ["cat"] });
     const p2 = a.split(1, { right: true, focus: false, size: 40, argv: ["cat"], cwd: "/" });
     const p3 = a.split(p2.id, { right: false, focus: true, size: 9, argv: [], cwd: "/tmp", env: { WS_WORKSTREAM: "pr-7" } });

@@ -99,7 +99,7 @@ const cat = { argv: ["cat"], cwd: "/tmp" };
 test("a workspace's first pane fills the layout area; a split shares it; zoom fills it again; close gives it back", () => {
   const { s, pty, events, done } = fakeSession();
   try {
-    s.resizeScreen(100, 30);
+    s.setClientSize(100, 30);
     expect(s.layoutArea()).toEqual({ x: 0, y: 1, cols: 100, rows: 28 });
     const ws = s.newWorkspace("main", cat);
     const tab = s.activeTab(ws);
@@ -137,7 +137,7 @@ test("a workspace's first pane fills the layout area; a split shares it; zoom fi
     expect(tab.layout).toEqual(leaf(1));
     expect(pty(1).size).toEqual({ cols: 100, rows: 28 });
     expect(() => s.closePane(1)).toThrow("can't close the last pane");
-    s.resizeScreen(60, 20);
+    s.setClientSize(60, 20);
     expect(pty(1).size).toEqual({ cols: 60, rows: 18 });
   } finally {
     done();
@@ -186,7 +186,7 @@ test("look-ups find workspaces, tabs and panes by name, id and number, and say w
 test("a saved tab is rebuilt with new ids at its cells, its focus, zoom, names and titles; paced, it yields once per pane", async () => {
   const { s, pty, done } = fakeSession();
   try {
-    s.resizeScreen(80, 24);
+    s.setClientSize(80, 24);
     const ws = s.newWorkspace("main", cat);
     const saved = { kind: "split" as const, dir: "right" as const, ratio: 0.5, a: leaf(7), b: leaf(9) };
     const spec = { name: "restored", layout: saved, panes: new Map([[7, { ...cat, name: "build" }], [9, { ...cat, title: "old title" }]]), focused: 9, zoomed: 9 };

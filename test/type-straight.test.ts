@@ -21,7 +21,7 @@ afterEach(async () => {
 async function scene(lead = "") {
   const s = new Session({ socketPath: "/tmp/ws-type-straight-unit.sock", baseEnv: paneBaseEnv({ ...process.env, SHELL: "/bin/sh" }), onEmpty() {} });
   sessions.push(s);
-  s.resizeScreen(80, 24);
+  s.setClientSize(80, 24);
   s.newWorkspace("main", { argv: ["sh", "-c", `stty raw -echo; printf '${lead}ready'; exec cat`], cwd: "/tmp" });
   const pane = s.pane(1);
   await waitFor("the pane's program", () => pane.readText().join("").includes("ready"));

@@ -1,6 +1,6 @@
 // A pane's terminal emulator: @xterm/headless with ws's speedups, its synchronous parse step, the
-// modes xterm does not expose, the shell's OSC 133 marks and the title. It is a Screen itself when
-// it runs on the main thread; the emulator worker (emulator-worker.ts) runs the same class.
+// modes xterm does not expose, the shell's OSC 133 marks and the title. It is a PaneEmulator
+// itself when it runs on the main thread; the emulator worker (emulator-worker.ts) runs the same class.
 import { Terminal } from "@xterm/headless";
 import type { CellSink } from "./cells";
 import { DirtyRows } from "./dirty-rows";

@@ -110,7 +110,8 @@ export class Session extends SessionView {
     for (const ws of this.workspaces) for (const tab of ws.tabs) this.relayout(tab);
   }
 
-  resizeScreen(cols: number, rows: number): void {
+  /** The attached client's terminal size, clamped (client-size.ts): every tab is laid out again. */
+  setClientSize(cols: number, rows: number): void {
     const size = clampClientSize(cols, rows);
     if (size.cols === this.size.cols && size.rows === this.size.rows) return;
     this.clientSize = size;

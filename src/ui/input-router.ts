@@ -16,7 +16,7 @@ import type { Interface } from "./interface";
 export function routeEvent(ui: Interface, ev: TermEvent): void {
   if (typeof ev === "object" && "Resize" in ev) {
     const [cols, rows] = ev.Resize;
-    ui.session.resizeScreen(cols, rows);
+    ui.session.setClientSize(cols, rows);
     ui.invalidate();
     return;
   }

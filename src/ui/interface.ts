@@ -356,7 +356,7 @@ export class Interface implements UiService {
   /** The latest active client changed: the session takes its size (tmux's window-size latest), and
    * panes asking the terminal's colours hear its. */
   private latestChanged(v: ClientView | undefined): void {
-    if (v) this.session.resizeScreen(v.cols, v.rows);
+    if (v) this.session.setClientSize(v.cols, v.rows);
     this.session.setClientTerminal(v?.report);
     this.invalidate();
   }
@@ -417,7 +417,7 @@ export class Interface implements UiService {
       if (typeof ev === "object" && "Resize" in ev) {
         // Only the latest active client's size is the session's; another's is where its frames fit.
         [v.cols, v.rows] = ev.Resize;
-        if (this.clients.latest === v) this.session.resizeScreen(v.cols, v.rows);
+        if (this.clients.latest === v) this.session.setClientSize(v.cols, v.rows);
         v.frames.invalidate();
         return;
       }

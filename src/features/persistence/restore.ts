@@ -88,7 +88,7 @@ export interface ApplyOptions {
 export async function applySave(session: Session, body: SaveBody, header?: SaveHeader, o: ApplyOptions = {}): Promise<RestoreResult> {
   const pace = o.pace ?? yieldTurn;
   const fresh = session.workspaces.length === 0;
-  if (fresh) session.resizeScreen(body.size.cols, body.size.rows);
+  if (fresh) session.setClientSize(body.size.cols, body.size.rows);
   session.promiseIds(savedIds(body), body.next_ids);
   try {
     return await build(session, body, header, fresh, pace, o);
