@@ -1,6 +1,7 @@
 // vttest driven through its menus the same way in two terminals (a ws pane, a tmux pane), page by
 // page: each page's text is kept so the two can be compared (test/vttest.integration.test.ts,
-// docs/fidelity.md). A page is read once the screen has stopped changing.
+// docs/fidelity.md). A page is read once it asks for input (its Return prompt or a menu's) and the
+// screen held still over one poll; a page that asks nothing, once it stayed the same for settleMs.
 
 export interface Screen {
   /** Type text (keys as bytes). */
@@ -18,6 +19,8 @@ export interface Page {
 }
 
 const MENU = /Enter choice number \(0 - (\d+)\)/;
+/** vttest is done drawing a page: it waits for Return, or for a menu choice. */
+const ASKS = /Push <RETURN>|Enter choice number \(0 - \d+\)/;
 /** Sub-menu items not driven: they wait for typed keys or mouse input, not pages to Return through. */
 const SKIP: Record<string, number[]> = {
   "11": [8], // XTERM special features: mouse and window tests wait for the mouse or a window manager
@@ -31,7 +34,8 @@ export class VttestDriver {
     private readonly o: { settleMs: number; pollMs: number; pageTimeoutMs: number; maxPages: number; maxDepth: number },
   ) {}
 
-  /** The screen once it has stayed the same for settleMs (stuck: it kept changing). */
+  /** The screen once it asks for input and held still over one poll, or else once it has stayed
+   * the same for settleMs (stuck: it kept changing). */
   async settled(): Promise<{ text: string; stuck: boolean }> {
     const end = Date.now() + this.o.pageTimeoutMs;
     let last = await this.t.read();
@@ -42,7 +46,7 @@ export class VttestDriver {
       if (now !== last) {
         last = now;
         since = Date.now();
-      } else if (Date.now() - since >= this.o.settleMs) return { text: last, stuck: false };
+      } else if (ASKS.test(now) || Date.now() - since >= this.o.settleMs) return { text: last, stuck: false };
     }
     return { text: last, stuck: true };
   }
