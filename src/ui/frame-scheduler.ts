@@ -77,6 +77,8 @@ export class FrameScheduler {
   /** Something besides pane output asked for the next frame (a key's own change, a command, the
    * clock): that frame works out what the bars say before it goes out. */
   private asked = false;
+  /** The check of the bars after an echo's frame (checkBarsSoon). */
+  private barsTimer: ReturnType<typeof setTimeout> | undefined;
   private visible = new Set<number>();
   /** The last frame's grid, the other one (reused for the next frame), and what the last frame
    * holds of each pane. */
@@ -151,6 +153,7 @@ export class FrameScheduler {
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.barsTimer);
     for (const d of this.dirtyRows.values()) d.dispose();
     this.dirtyRows.clear();
   }
@@ -219,7 +222,7 @@ export class FrameScheduler {
       c.send(ansi);
       hop("frame-written");
       if (!fitting) this.host.placed?.(undefined);
-      if (barsFromBase && barsChanged(grid, this.host.session, this.host)) this.invalidate(0);
+      if (barsFromBase) this.checkBarsSoon();
     } catch (e) {
       this.front = this.spare = undefined; // half-drawn: start over from the emulators
       this.drawn.clear();
@@ -227,6 +230,19 @@ export class FrameScheduler {
       this.log.error(`drawing for attach client ${c.conn.id} failed, connection closed: ${(e as Error)?.stack ?? e}`);
       c.drop();
     }
+  }
+
+  /** After a frame that took its bars from the last one: whether they still say what they should
+   * is worked out a little later, not at once: on two cores the program that shows the echo (the
+   * person's terminal) waited for the CPU meanwhile (from the frame written to the echo seen, 0.25
+   * ms at p50 against 0.17 when checked later, in one run). A frame follows when they changed. */
+  private checkBarsSoon(): void {
+    if (this.barsTimer) return;
+    this.barsTimer = setTimeout(() => {
+      this.barsTimer = undefined;
+      const g = this.front;
+      if (g && this.host.client && !this.host.client.closed && barsChanged(g, this.host.session, this.host)) this.invalidate(0);
+    }, FRAME_MS);
   }
 
   /** The client's size when it is not the session's. */
