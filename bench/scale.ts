@@ -1,5 +1,6 @@
 // Hundreds of panes on one machine: what a pane costs to keep, ws beside tmux in one run.
-//  - server RSS at start (a fresh server with its first pane, a client attached at 120x40);
+//  - server RSS at start (a fresh server with its first pane, a client attached at 120x40), and
+//    how much of it is the process's own rather than its executable's shared pages;
 //  - each idle pane: RSS and descriptors with SCALE_IDLE more idle shells, per pane (RSS past
 //    the first five: they bring back code a started ws server let go of);
 //  - history: SCALE_PANES panes, each holding M lines of 100 characters for each M of SCALE_LINES
@@ -47,6 +48,9 @@ const filler = (lines: number) => ["sh", "-c", `read x; seq -f '${LINE_FORMAT}' 
 
 const arrived = new Arrival();
 const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+/** The part of RSS that is the process's own (heap, stacks), not pages of its executable and
+ * libraries, which the page cache holds and every process running them shares. */
+const anonMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/RssAnon:\s+(\d+)/)![1]) / 1024;
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 /** Whether the process is still there and not a zombie (its exit not yet collected by its parent). */
 const alive = (pid: number) => {
@@ -271,7 +275,7 @@ console.log(`${SMALL ? "SMALL sizes (a check that the bench runs, not a measurem
     const mux = await start(LINES[0]!);
     try {
       await Bun.sleep(SETTLE_MS);
-      const at = { rss: rssMB(mux.pid), fds: fds(mux.pid) };
+      const at = { rss: rssMB(mux.pid), anon: anonMB(mux.pid), fds: fds(mux.pid) };
       // RSS per pane is the growth past the first few panes: opening a pane runs code that a
       // started server has let go of (ws unmaps its start-up code, src/platform/code-pages.ts),
       // and those pages come back once, whatever the number of panes.
@@ -282,13 +286,14 @@ console.log(`${SMALL ? "SMALL sizes (a check that the bench runs, not a measurem
       await Bun.sleep(SETTLE_MS);
       const idle = { rss: rssMB(mux.pid), fds: fds(mux.pid) };
       const lat = await mux.echo(panes.slice(0, FLOODS));
-      m[name] = { start: at.rss, perPane: (idle.rss - warm) / (IDLE - WARM_PANES), fds: (idle.fds - at.fds) / IDLE, fdsTotal: idle.fds, p50: median(lat), p99: p99(lat) };
+      m[name] = { start: at.rss, startAnon: at.anon, perPane: (idle.rss - warm) / (IDLE - WARM_PANES), fds: (idle.fds - at.fds) / IDLE, fdsTotal: idle.fds, p50: median(lat), p99: p99(lat) };
     } finally {
       await mux.close();
     }
   }
   const pick = (k: string) => ({ ws: m.ws![k]!, tmux: m.tmux![k]! });
   put("server RSS at start", "MB", pick("start"));
+  put("of which its own (RssAnon)", "MB", pick("startAnon"));
   put(`RSS per idle pane (${IDLE} panes)`, "MB", pick("perPane"));
   put(`descriptors per pane (${IDLE} panes)`, "", pick("fds"));
   put(`descriptors in all (${IDLE} panes)`, "", pick("fdsTotal"));
