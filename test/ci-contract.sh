@@ -66,8 +66,9 @@ kill -STOP "$stopped"
 trap 'kill -CONT "$stopped" 2>/dev/null || true; ws -L ci-stopped kill-server >/dev/null 2>&1 || true' EXIT
 expect_status 1 --json -L ci-stopped --timeout 500 pane list
 is_error no_answer
-# A wait with no --timeout of its own may take for ever, but not on a server that stopped answering.
-expect_status 1 --json -L ci-stopped wait output 1 never-printed
+# A wait with no --timeout of its own may take for ever, but not on a server that stopped answering
+# (a hello unanswered for the reply deadline, here 1 s rather than 10).
+WS_REPLY_TIMEOUT_MS=1000 expect_status 1 --json -L ci-stopped wait output 1 never-printed
 is_error no_answer
 kill -CONT "$stopped"
 ws -L ci-stopped kill-server >/dev/null 2>&1

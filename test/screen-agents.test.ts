@@ -180,12 +180,12 @@ describe("a stand-in agent without hooks in a pane", () => {
 });
 
 describe("the prompt changed on screen before the answer", () => {
-  // Screens are read 5 s after they change: the answer comes while ws still lists the old prompt,
+  // Screens are read 2 s after they change: the answer comes while ws still lists the old prompt,
   // so the check at the moment of typing is what refuses it.
   let s: TestServer;
   let log: string;
   beforeAll(async () => {
-    s = new TestServer({ env: { WS_AGENT_SCREEN_MS: "5000" } });
+    s = new TestServer({ env: { WS_AGENT_SCREEN_MS: "2000" } });
     mkdirSync(join(s.root, "config", "ws"), { recursive: true });
     writeFileSync(join(s.root, "config", "ws", "agents.toml"), AGENTS_TOML);
     log = join(s.root, "keys.log");

@@ -17,12 +17,17 @@ test("p=$(ws tab new -- sh -c 'sleep 1; echo BUILD OK'); ws wait output $p 'BUIL
   const ws = wsArgv().map((a) => `'${a}'`).join(" ");
   const script = `ws() { ${ws} "$@"; }\np=$(ws tab new -- sh -c 'sleep 1; echo BUILD OK'); ws wait output $p 'BUILD OK'`;
   // One after another, as a script would: each needs its wait to start within the program's 1 s.
-  const runs = [];
-  for (let i = 0; i < 10; i++) {
-    const proc = Bun.spawn(["bash", "-c", script], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    runs.push({ code, stdout, stderr });
-  }
+  // Two such scripts side by side (the server keeps the last words of 4 closed panes).
+  const runs: { code: number; stdout: string; stderr: string }[] = [];
+  const script5 = async () => {
+    for (let i = 0; i < 5; i++) {
+      const proc = Bun.spawn(["bash", "-c", script], { env: s.env, cwd: s.root, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      runs.push({ code, stdout, stderr });
+    }
+  };
+  await Promise.all([script5(), script5()]);
+  expect(runs.length).toBe(10);
   for (const r of runs) expect(r).toEqual({ code: 0, stdout: "BUILD OK\n", stderr: "" });
 }, 60_000);
 
