@@ -11,6 +11,7 @@ import type { Command } from "../cli-table/spec";
 import { valueKind } from "../cli-table/value-kind";
 import { selfArgv } from "../paths";
 import { safeText } from "../safe-text";
+import { shellWord } from "../shell-quote";
 
 /** How long a command line may run before it is stopped (a wait that never ends). */
 export const LINE_TIMEOUT_MS = 30_000;
@@ -148,12 +149,9 @@ export function completeLine(line: string, values: ValuesOf = () => []): { line:
   let common = choices[0]!;
   for (const c of choices) while (!c.startsWith(common)) common = common.slice(0, -1);
   const base = ended ? line : line.slice(0, line.length - last.length);
-  if (choices.length === 1) return { line: `${base}${quoteWord(common)} `, choices: [] };
-  return { line: base + (common.length > last.length ? quoteWord(common) : last), choices };
+  if (choices.length === 1) return { line: `${base}${shellWord(common)} `, choices: [] };
+  return { line: base + (common.length > last.length ? shellWord(common) : last), choices };
 }
-
-/** A completed word as the line's words are split: quoted when it has a blank or a quote. */
-const quoteWord = (w: string) => (/^[\w@%+=:,./-]*$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
 function safeFind(words: string[]): Command | undefined {
   try {

@@ -133,16 +133,16 @@ const TEXT_SLOT = "\u0000ws-scrollback\u0000";
 const TEXT_SLOT_JSON = JSON.stringify(TEXT_SLOT);
 
 /** A scrollback text as it appears in the body: a JSON string, UTF-8. */
-export function quoteText(text: string): Uint8Array {
+export function encodeText(text: string): Uint8Array {
   return Buffer.from(JSON.stringify(text));
 }
 
 /**
  * The file's bytes for a body, as chunks to write in order. Scrollback is most of a save, so each
- * pane's quoted text comes from `quote`, which may hand back the bytes of an unchanged pane from
+ * pane's encoded text comes from `encode`, which may hand back the bytes of an unchanged pane from
  * an earlier save instead of encoding 10,000 lines again.
  */
-export function encodeChunks(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, quote: (text: string, pane: SavedPane) => Uint8Array = quoteText): Uint8Array[] {
+export function encodeChunks(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, encode: (text: string, pane: SavedPane) => Uint8Array = encodeText): Uint8Array[] {
   const texts: SavedPane[] = [];
   const skeleton = {
     ...body,
@@ -163,7 +163,7 @@ export function encodeChunks(body: SaveBody, meta: { ws: string; server: string;
   };
   for (let i = 0; i < pieces.length; i++) {
     add(Buffer.from(pieces[i]!));
-    if (i < texts.length) add(quote(texts[i]!.scrollback, texts[i]!));
+    if (i < texts.length) add(encode(texts[i]!.scrollback, texts[i]!));
   }
   const header: SaveHeader = {
     format: FORMAT,

@@ -353,7 +353,7 @@ export class PersistenceService {
       const body = await this.snap.capture(opts);
       const t1 = performance.now();
       const savedAt = new Date();
-      const chunks = encodeChunks(body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (text, pane) => this.snap.quote(text, pane));
+      const chunks = encodeChunks(body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (text, pane) => this.snap.encoded(text, pane));
       const size = chunks.reduce((n, c) => n + c.length, 0);
       const t2 = performance.now();
       await writeSave(this.opts.path, chunks);

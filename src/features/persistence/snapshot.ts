@@ -8,7 +8,7 @@ import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
 import { platformKind } from "../../platform";
 import { paneDirectory } from "../../model/process-info";
-import { quoteText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
+import { encodeText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
 import { workstreamsOf } from "../workstreams/table";
 
 /** Variables every pane gets afresh from the server that starts it; never carried over. */
@@ -35,7 +35,7 @@ const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 export class Snapshotter {
   /** Scrollback text by pane id (and its encoded form once made), valid while not in `dirty`. */
-  private cache = new Map<number, { text: string; quoted?: Uint8Array }>();
+  private cache = new Map<number, { text: string; encoded?: Uint8Array }>();
   private dirty = new Set<number>();
 
   /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any;
@@ -142,10 +142,10 @@ export class Snapshotter {
   }
 
   /** The encoded scrollback of a pane as captured, reused while its text is the same. */
-  quote(text: string, pane: SavedPane): Uint8Array {
+  encoded(text: string, pane: SavedPane): Uint8Array {
     const c = this.cache.get(pane.id);
-    if (c && c.text === text) return (c.quoted ??= quoteText(text));
-    return quoteText(text);
+    if (c && c.text === text) return (c.encoded ??= encodeText(text));
+    return encodeText(text);
   }
 
   private async text(p: Pane): Promise<string> {
