@@ -192,10 +192,16 @@ export class TestServer {
   }
 
   async waitScreen(pane: number, pattern: RegExp | string, timeoutMs = 10000): Promise<string> {
-    return waitFor(`pane ${pane} to show ${pattern}`, async () => {
-      const s = await this.screen(pane);
-      return (typeof pattern === "string" ? s.includes(pattern) : pattern.test(s)) ? s : undefined;
-    }, timeoutMs);
+    let last = "";
+    try {
+      return await waitFor(`pane ${pane} to show ${pattern}`, async () => {
+        last = await this.screen(pane);
+        return (typeof pattern === "string" ? last.includes(pattern) : pattern.test(last)) ? last : undefined;
+      }, timeoutMs);
+    } catch (e) {
+      // What the pane showed instead says why, where "timed out" alone does not.
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; the screen was:\n${last.trimEnd()}`);
+    }
   }
 
   /** The running daemon's pid, from the info file it writes beside its socket. */
