@@ -29,6 +29,9 @@ export interface ReleaseOptions {
   /** Tests only: the release key (base64 SPKI) the binaries and install.sh trust instead of the
    * project's, so a test can sign with a key of its own. */
   testingReleaseKey?: string;
+  /** Tests only: the platforms whose binaries carry precompiled bytecode (default: every one). It
+   * doubles a binary's build time, and a test machine runs only its own platform's. */
+  bytecodeFor?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -56,7 +59,7 @@ export async function release(o: ReleaseOptions): Promise<Manifest> {
     const name = binaryName(platform);
     const started = performance.now();
     // No source maps: a release ships the binary alone (compile.ts; README, "Install", for the cost of each part).
-    await compile({ outfile: join(o.out, name), target: `bun-${platform}`, build, version, sourcemap: false, releaseBase: o.baseUrl, ...(o.testingReleaseKey ? { testingReleaseKey: key } : {}) });
+    await compile({ outfile: join(o.out, name), target: `bun-${platform}`, build, version, sourcemap: false, releaseBase: o.baseUrl, bytecode: o.bytecodeFor?.includes(platform) ?? true, ...(o.testingReleaseKey ? { testingReleaseKey: key } : {}) });
     const data = readFileSync(join(o.out, name));
     files.push({ name, platform, size: data.length, sha256: sha256(data) });
     log(`${name}: ${(data.length / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
