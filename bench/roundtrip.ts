@@ -92,8 +92,9 @@ try {
   const wsList = await medianOf(RUNS, () => cliLoop(b, [WS, "workspace", "list"], CLI_CALLS));
   const tmuxList = await medianOf(RUNS, () => cliLoop(b, ["tmux", "-S", b.tmuxSock, "list-windows"], CLI_CALLS));
   report("CLI: ws workspace list vs tmux list-windows", "ms", wsList.median, tmuxList.median);
-  const wsSend = await medianOf(RUNS, () => cliLoop(b, [WS, "pane", "send", "1", ""], CLI_CALLS));
-  const tmuxSend = await medianOf(RUNS, () => cliLoop(b, ["tmux", "-S", b.tmuxSock, "send-keys", "-t", "0", ""], CLI_CALLS));
+  // One character each (ws refuses an empty send: it would do nothing); the shells' lines grow.
+  const wsSend = await medianOf(RUNS, () => cliLoop(b, [WS, "pane", "send", "1", "x"], CLI_CALLS));
+  const tmuxSend = await medianOf(RUNS, () => cliLoop(b, ["tmux", "-S", b.tmuxSock, "send-keys", "-t", "0", "x"], CLI_CALLS));
   report("CLI: ws pane send vs tmux send-keys", "ms", wsSend.median, tmuxSend.median);
 } finally {
   await b.stop();
