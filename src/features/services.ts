@@ -70,7 +70,7 @@ export interface AttachedClientInfo {
 /** The attached interface, as handlers and features use it (ui/interface.ts implements it). */
 export interface UiService extends UiHooks {
   readonly session: Session;
-  /** True while a command runs from a key the person pressed after the prefix. */
+  /** True while an action runs from a key the person pressed after the prefix. */
   readonly fromPrefixKey?: boolean;
   /** The attached client, if any (handlers only ask whether there is one). */
   readonly client: unknown;

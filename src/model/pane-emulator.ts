@@ -1,4 +1,4 @@
-// A pane's emulator as the rest of the daemon sees it: the one way the UI, the commands and
+// A pane's emulator as the rest of the daemon sees it: the one way the UI, the message handlers and
 // persistence read a pane's emulator. Two implementations: the emulator itself on the main thread
 // (src/model/emulator.ts), and a mirror of one that runs in a worker (src/model/emulator-client.ts,
 // WS_EMULATOR=worker). Cheap reads (size, cursor, modes, the screen's rows) are answered from what

@@ -223,7 +223,7 @@ export class Interface implements UiService {
   set paneNumbers(on: boolean | undefined) {
     this.state.paneNumbers = on;
   }
-  /** True while a command runs from a key the person pressed after the prefix (the Dashboard
+  /** True while an action runs from a key the person pressed after the prefix (the Dashboard
    * takes y/n at once only when opened so). */
   get fromPrefixKey(): boolean {
     return this.state.fromPrefixKey;

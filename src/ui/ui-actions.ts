@@ -29,13 +29,13 @@ function showOutput(ui: Interface, title: string, { status, output }: { status: 
   if (lines.length || status) say(ui, lines[0] ?? `${title}: exit ${status}`);
 }
 
-/** A command line (prefix :, a key keys.toml binds to one): an interface command's name; else ws's
+/** A command line (prefix :, a key keys.toml binds to one): an interface action's name; else ws's
  * own words, checked as the CLI would and run in the focused pane's place and directory; else a
  * tmux command line (split-window -h; set -g mouse off), run on the server's model through the
  * tmux shim's parser. One line of output goes on the status line, more in a view. */
 export function commandLine(ui: Interface, line: string): void {
   const problem = checkCommandLine(line);
-  // An interface command's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes;
+  // An interface action's name alone (`refresh-client`, `zoom`), as tmux's command prompt takes;
   // it wins over ws's word of the same name (`help` opens the keys here, `dashboard` the overlay):
   // a person at the prompt means the screen in front of them.
   if (isUiAction(line.trim())) return runKeyBinding(ui, line.trim());
@@ -169,7 +169,7 @@ function closePane(ui: Interface, id: number): void {
 /** A pane as the question names it: its label (title or program), without control characters. */
 const paneLabel = (p: Pane) => [...p.label.replace(controlChars(), "")].slice(0, 40).join("");
 
-/** The y/n question a key asks before a command that can't be undone, and what `y` then does. The
+/** The y/n question a key asks before an action that can't be undone, and what `y` then does. The
  * answer acts on what was asked about (this pane), whatever has focus by then. */
 function confirmation(ui: Interface, name: string): { question: string; yes: () => void } | undefined {
   const s = ui.session;
@@ -181,12 +181,12 @@ function confirmation(ui: Interface, name: string): { question: string; yes: () 
     const ws = s.currentWorkspace;
     const tab = s.activeTab(ws);
     const n = panesOf(tab.layout).length;
-    if (s.workspaces.length === 1 && ws.tabs.length === 1) return undefined; // the command says why not
+    if (s.workspaces.length === 1 && ws.tabs.length === 1) return undefined; // the action says why not
     return { question: `Close tab ${ws.active + 1} (${s.tabName(tab).replace(controlChars(), "").slice(0, 40)})${n > 1 ? ` and its ${n} panes` : ""}? (y/n)`, yes: () => ws.tabs.includes(tab) && s.closeTab(ws, tab) };
   }
   if (name === "close-pane") {
     const pane = s.panes.get(s.activeTab(s.currentWorkspace).focused);
-    // The last pane can't be closed: run the command, which says so, rather than ask for nothing.
+    // The last pane can't be closed: run the action, which says so, rather than ask for nothing.
     if (!pane || s.panes.size <= 1) return undefined;
     return { question: `Close pane ${pane.id} (${paneLabel(pane)})? (y/n)`, yes: () => closePane(ui, pane.id) };
   }
@@ -375,5 +375,5 @@ export function runUiAction(ui: Interface, name: string): void {
       if (focused) ui.toPane({ Key: { code: { Char: " " }, modifiers: "CONTROL", kind: "Press", state: "" } }, focused);
       return;
   }
-  throw new Error(`unknown command "${name}"`);
+  throw new Error(`unknown action "${name}"`);
 }
