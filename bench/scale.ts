@@ -37,6 +37,9 @@ const COLS = 120;
 const ROWS = 40;
 /** How long a server is left alone before its memory is read (its allocations settle). */
 const SETTLE_MS = SMALL ? 500 : 3000;
+/** How long panes are left alone before an idle figure is read: past ws's rest delay
+ * (WS_EMULATOR_REST_MS, 5 s) and the collection after it: a pane nobody looks at has put its emulator away. */
+const IDLE_MS = SMALL ? 500 : 8000;
 
 const FILLER = "the quick brown fox jumps over the lazy dog 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJK";
 /** Lines of exactly 100 characters: "line NNNNNNN " and filler. */
@@ -280,10 +283,10 @@ console.log(`${SMALL ? "SMALL sizes (a check that the bench runs, not a measurem
       // started server has let go of (ws unmaps its start-up code, src/platform/code-pages.ts),
       // and those pages come back once, whatever the number of panes.
       const panes = await mux.open(WARM_PANES, IDLE_SHELL);
-      await Bun.sleep(SETTLE_MS);
+      await Bun.sleep(IDLE_MS);
       const warm = rssMB(mux.pid);
       panes.push(...(await mux.open(IDLE - WARM_PANES, IDLE_SHELL)));
-      await Bun.sleep(SETTLE_MS);
+      await Bun.sleep(IDLE_MS);
       const idle = { rss: rssMB(mux.pid), fds: fds(mux.pid) };
       const lat = await mux.echo(panes.slice(0, FLOODS));
       m[name] = { start: at.rss, startAnon: at.anon, perPane: (idle.rss - warm) / (IDLE - WARM_PANES), fds: (idle.fds - at.fds) / IDLE, fdsTotal: idle.fds, p50: median(lat), p99: p99(lat) };
@@ -308,11 +311,11 @@ for (const lines of LINES) {
     const mux = await start(lines);
     try {
       const panes = await mux.open(PANES, filler(lines));
-      await Bun.sleep(SETTLE_MS);
+      await Bun.sleep(IDLE_MS);
       const idle = rssMB(mux.pid);
       for (const p of panes) await mux.type(p, "");
       for (const p of panes) await mux.shows(p, "FILLED", 600_000);
-      await Bun.sleep(SETTLE_MS);
+      await Bun.sleep(IDLE_MS);
       const full = rssMB(mux.pid);
       const down = await mux.kill();
       m[name] = { full, perLineKB: ((full - idle) * 1024) / (PANES * lines), teardown: down.seconds, peak: down.peakMB };

@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Terminal } from "@xterm/headless";
-import { cellInternals, coreOf, normalBuffer, rawBuffer, rawCell, rawLineOf } from "../src/model/xterm-internals";
+import { cellInternals, coreOf, normalBuffer, rawBuffer, rawCell, rawLineOf, statePartsOf } from "../src/model/xterm-internals";
 
 const term = (cols = 20, rows = 4) => new Terminal({ cols, rows, scrollback: 100, allowProposedApi: true });
 const write = (t: Terminal, s: string) => new Promise<void>((r) => t.write(s, r));
@@ -153,4 +153,17 @@ test("no module but xterm-internals.ts casts into xterm's internals", () => {
   expect(privateCasts(files)).toEqual([]);
   // The check sees one.
   expect(privateCasts([{ path: "model/x.ts", text: "const b = (term as unknown as { _core?: X })._core;" }])).toEqual(["model/x.ts"]);
+});
+
+test("state parts: buffers, modes, mouse, charsets, pen, titles, links and write queue (xterm-state)", async () => {
+  const t = term();
+  expect(statePartsOf(t)).toBeDefined();
+  const s = statePartsOf(t)!;
+  await new Promise<void>((r) => t.write("\x1b[?1000h\x1b[?2004h\x1b(0\x1b]2;a title\x07\x1b[31m", r));
+  expect(s.coreService.decPrivateModes.bracketedPasteMode).toBe(true);
+  expect(s.coreMouseService.activeProtocol).toBe("VT200");
+  expect(s.charset._charsets[0]).toBeDefined();
+  expect(s.input._windowTitle).toBe("a title");
+  expect(s.input._parser.currentState).toBe(0);
+  expect(s.writeBuffer._writeBuffer.length).toBe(0);
 });

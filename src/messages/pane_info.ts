@@ -30,6 +30,7 @@ export default defineMessage({
     pid: { type: "integer", optional: true, description: "The pane's process" },
     foreground: replyTyped<{ pid: number; argv: string[] } | null>()({ type: "object|null", optional: true, description: "`pid`, `argv`: the terminal's foreground process group leader" }),
     scrollback: { type: "integer", optional: true, description: "Lines of scrollback above the screen" },
+    emulator: replyTyped<"live" | "resting">()({ type: "string", optional: true, description: "`live`, or `resting`: nothing showed, read or fed the pane for a while (`WS_EMULATOR_REST_MS`, 5 s), so its terminal emulator is put away and its screen kept compactly; the next output, read or client showing it brings the emulator back as it was" }),
     started_at: { type: "integer", optional: true, description: "ms since the epoch" },
     last_output_at: { type: "integer", optional: true, description: "When it last printed, ms since the epoch" },
     exited: { type: "boolean", description: "Whether its program has exited. A kept pane (`keep`) stays, with its full info; any other closes, and its info then has only `pane`, `exited`, `exit_code` and `signal`" },

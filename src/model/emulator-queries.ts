@@ -20,8 +20,17 @@ const first = (p: Params, dflt = 0): number => {
 /** The XTVERSION answer: DCS > | name version ST. */
 export const XTVERSION_REPLY = `\x1bP>|ws ${WS_VERSION}\x1b\\`;
 
-/** Answer the queries xterm leaves unanswered; `reply` goes to the pane's program. */
-export function answerQueries(term: Terminal, extra: ExtraModes, reply: (s: string) => void): void {
+/** The colours the program set itself (OSC 10/11/12 and OSC 4), which its queries are answered with. */
+export interface OwnColours {
+  fg?: string;
+  bg?: string;
+  cursor?: string;
+  palette: Map<number, string>;
+}
+
+/** Answer the queries xterm leaves unanswered; `reply` goes to the pane's program. Returns the
+ * colours the program sets (an emulator made again takes them over). */
+export function answerQueries(term: Terminal, extra: ExtraModes, reply: (s: string) => void): OwnColours {
   term.parser.registerCsiHandler({ prefix: ">", final: "q" }, (p) => {
     if (first(p) === 0) reply(XTVERSION_REPLY);
     return true;
@@ -36,9 +45,10 @@ export function answerQueries(term: Terminal, extra: ExtraModes, reply: (s: stri
     else return false;
     return true;
   });
-  answerColours(term, reply);
+  const own = answerColours(term, reply);
   trackDeccolm(term);
   addDecGraphicsArrows(term);
+  return own;
 }
 
 type DynamicColour = "fg" | "bg" | "cursor";
@@ -50,8 +60,8 @@ const DYNAMIC: Record<number, DynamicColour> = { 10: "fg", 11: "bg", 12: "cursor
  * person's terminal's (model/terminal-colours.ts), ended with ST; it goes to this pane's program
  * only, in order with its other answers. xterm's own handling of the rest still runs.
  */
-function answerColours(term: Terminal, reply: (s: string) => void): void {
-  const own: { fg?: string; bg?: string; cursor?: string; palette: Map<number, string> } = { palette: new Map() };
+function answerColours(term: Terminal, reply: (s: string) => void): OwnColours {
+  const own: OwnColours = { palette: new Map() };
   for (const first of [10, 11, 12]) {
     term.parser.registerOscHandler(first, (data) => {
       data.split(";").forEach((spec, i) => {
@@ -93,6 +103,7 @@ function answerColours(term: Terminal, reply: (s: string) => void): void {
     own.palette.clear();
     return false;
   });
+  return own;
 }
 
 /**

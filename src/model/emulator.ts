@@ -10,15 +10,17 @@ import { readPane, sourceRows, sourceRowsSince, type ReadOptions, type ReadResul
 import { renderPane } from "./render-cells";
 import type { RowTracker, PaneEmulator } from "./pane-emulator";
 import { captureText, disposeText, type TextState } from "./text-capture";
-import { ShellMarks } from "./shell-marks";
+import { ShellMarks, type CarriedShell } from "./shell-marks";
+import { putState, takeState, type XtermState } from "./xterm-state";
+import type { HistoryStore } from "./history-store";
 import { installScrollShortcut, installXtermSpeedups } from "./xterm-speedups";
 import { useModernWidths } from "./emulator-unicode";
-import { answerQueries } from "./emulator-queries";
+import { answerQueries, type OwnColours } from "./emulator-queries";
 import { rapidBlinkAsBlink } from "./emulator-sgr";
 import { trackPassthrough } from "./emulator-passthrough";
 import { resizeKeepingCursor } from "./cursor-reflow";
 import { findFrom, readCellRows, type CellMatch, type CellPos, type CellRow } from "./cell-text";
-import { activeRows, attachHistory, historyStoreEnabled, resizeKeepingHistory, RowMark, type HistoryKeeper } from "./history-view";
+import { activeRows, attachHistory, historyOf, historyStoreEnabled, resizeKeepingHistory, RowMark, type HistoryKeeper } from "./history-view";
 
 export interface EmulatorOptions {
   cols: number;
@@ -29,10 +31,22 @@ export interface EmulatorOptions {
   compactHistory?: boolean;
 }
 
+/** An emulator put away (Emulator.putAway): everything a new one needs to be it again, without
+ * xterm's terminal (resting-emulator.ts holds it while nobody looks at the pane). */
+export interface PutAway {
+  options: EmulatorOptions;
+  xterm: XtermState;
+  extra: ExtraModes;
+  colours: OwnColours;
+  shell: CarriedShell;
+  store: HistoryStore | undefined;
+}
+
 export class Emulator implements PaneEmulator {
   readonly term: Terminal;
   readonly shell: ShellMarks;
   private readonly extra: ExtraModes;
+  private readonly colours: OwnColours;
   private readonly input: EmulatorInput;
   /** What captureText read last time, reused for the rows that cannot have changed. */
   private text: TextState | undefined;
@@ -48,7 +62,11 @@ export class Emulator implements PaneEmulator {
   onBell: () => void = () => {};
   onClipboard: (data: string) => void = () => {};
 
-  constructor(o: EmulatorOptions) {
+  /** `from`: an emulator put away, which this one becomes again (same screen, modes, marks). */
+  constructor(
+    private readonly o: EmulatorOptions,
+    from?: PutAway,
+  ) {
     // getWinSizeChars: CSI 18 t asks for the size in cells, which a pane answers as any terminal.
     // reflowCursorLine: an unfinished line (a progress bar, a prompt) keeps its text through a
     // narrower size and back, as tmux's; the cursor is put back on it (cursor-reflow.ts).
@@ -64,11 +82,36 @@ export class Emulator implements PaneEmulator {
     this.term.onBell(() => this.onBell());
     const reply = (d: string) => this.onReply(d);
     this.extra = trackModes(this.term, reply);
-    answerQueries(this.term, this.extra, reply);
+    this.colours = answerQueries(this.term, this.extra, reply);
     rapidBlinkAsBlink(this.term);
     trackPassthrough(this.term, this.extra, (d) => this.onClipboard(d));
-    if (compact) this.history = attachHistory(this.term);
-    this.shell = new ShellMarks(this.term);
+    if (compact) this.history = attachHistory(this.term, from?.store);
+    if (!from) {
+      this.shell = new ShellMarks(this.term);
+      return;
+    }
+    if (!putState(this.term, from.xterm)) throw new Error("an emulator put away could not be made again");
+    const { kitty, ...rest } = from.extra;
+    Object.assign(this.extra, rest);
+    if (kitty && this.extra.kitty) {
+      this.extra.kitty.main = [...kitty.main];
+      this.extra.kitty.alt = [...kitty.alt];
+    }
+    Object.assign(this.colours, { ...from.colours, palette: new Map(from.colours.palette) });
+    this.shell = ShellMarks.carried(this.term, from.shell);
+  }
+
+  /** Everything this emulator is, to make it again later (then dispose of this one); undefined
+   * while it cannot be put away: a wait holds a mark in it, or its parser is mid-sequence. */
+  putAway(): PutAway | undefined {
+    if (this.marks.size || this.term.modes.synchronizedOutputMode) return undefined;
+    const store = this.history ? historyOf(this.term) : undefined; // (settles the history first)
+    const xterm = takeState(this.term);
+    if (!xterm) return undefined;
+    const extra: ExtraModes = { ...this.extra };
+    if (this.extra.kitty) extra.kitty = { main: [...this.extra.kitty.main], alt: [...this.extra.kitty.alt] };
+    const options = { ...this.o, cols: this.term.cols, rows: this.term.rows, scrollback: this.term.options.scrollback ?? this.o.scrollback };
+    return { options, xterm, extra, colours: { ...this.colours, palette: new Map(this.colours.palette) }, shell: this.shell.carry(), store };
   }
 
   get cols(): number {

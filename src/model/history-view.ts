@@ -8,6 +8,7 @@ import type { IBuffer, IBufferCell, IBufferLine, IMarker, Terminal } from "@xter
 import { normalLines, takeTopRows, xtermHistoryRows } from "./history-capture";
 import { HistoryStore, type HistoryPos } from "./history-store";
 import { releasedRows } from "./released-rows";
+import { coreOf, type RawBuffer } from "./xterm-internals";
 
 /** Rows of history xterm keeps itself above the screen once its history has settled: what a
  * taller screen pulls back down and what a resize reflows as xterm does; older rows go to the store. */
@@ -58,13 +59,14 @@ export interface HistoryKeeper {
 }
 
 /** Give `term` a store for all but the last margin of its history (xterm's scrollback option:
- * xterm holds all of it until the rows move to the store). */
-export function attachHistory(term: Terminal): HistoryKeeper | undefined {
+ * xterm holds all of it until the rows move to the store); `store`: the one a terminal made again
+ * takes over from the one before it (xterm-state.ts). */
+export function attachHistory(term: Terminal, store?: HistoryStore): HistoryKeeper | undefined {
   const limit = term.options.scrollback ?? 0;
   if (limit <= HISTORY_MARGIN) return undefined;
   const lines = normalLines(term);
   if (!lines) return undefined;
-  const a: Attached = { term, store: new HistoryStore({ limit: limit - HISTORY_MARGIN }), lines, marks: new Set(), timer: undefined, parsedAt: 0, armedAt: 0 };
+  const a: Attached = { term, store: store ?? new HistoryStore({ limit: limit - HISTORY_MARGIN }), lines, marks: new Set(), timer: undefined, parsedAt: 0, armedAt: 0 };
   attached.set(term, a);
   // ED 3 erases the history: the store's part too (xterm erases its own).
   term.parser.registerCsiHandler({ final: "J" }, (params) => {
@@ -205,6 +207,9 @@ export function activeRows(term: Terminal): Rows {
   return term.buffer.active.type === "normal" ? normalRows(term) : term.buffer.active;
 }
 
+/** A RowMark's place without its terminal: in the store, on a row of xterm's buffer, or gone. */
+export type CarriedMark = { pos: HistoryPos; col: number } | { line: number; col: number; alt: boolean } | undefined;
+
 /**
  * A row mark that outlives xterm's buffer: an xterm marker while its row is there, then the
  * place in the store its row went to. `line` is its row in normalRows (-1 once gone).
@@ -218,14 +223,49 @@ export class RowMark {
     private readonly marker: IMarker | undefined,
     /** The column the mark was taken at. */
     private readonly col0: number,
+    /** Taken on the alternate screen (its marker is that buffer's). */
+    private readonly onAlt = false,
   ) {}
 
   /** A mark at the cursor's row, `offset` rows from it, and column `col`. */
   static atCursor(term: Terminal, offset = 0, col = term.buffer.active.cursorX): RowMark | undefined {
     const marker = term.registerMarker(offset);
     if (!marker) return undefined;
-    const a = term.buffer.active.type === "normal" ? current(term, false) : undefined;
-    const m = new RowMark(term, a, marker, col);
+    const alt = term.buffer.active.type !== "normal";
+    const a = alt ? undefined : current(term, false);
+    const m = new RowMark(term, a, marker, col, alt);
+    a?.marks.add(m);
+    return m;
+  }
+
+  /** Where the mark is, apart from its terminal (taken before the terminal is put away). */
+  carry(): CarriedMark {
+    if (this.isDisposed) return undefined;
+    if (this.pos) return { pos: this.pos, col: this.col0 };
+    return { line: this.marker!.line, col: this.col0, alt: this.onAlt };
+  }
+
+  /** A carried mark in `term`, a terminal made again with the rows and store of the one it was
+   * taken in (xterm-state.ts); one that was gone stays gone. */
+  static carried(term: Terminal, c: CarriedMark): RowMark {
+    const alt = !!c && "alt" in c && c.alt;
+    const a = alt ? undefined : attached.get(term);
+    let m: RowMark | undefined;
+    if (c && "pos" in c) {
+      if (a) {
+        m = new RowMark(term, a, undefined, c.col);
+        m.pos = c.pos;
+      }
+    } else if (c) {
+      const buf = coreOf(term)?.buffers?.[alt ? "alt" : "normal"] as Partial<RawBuffer> | undefined;
+      const marker = buf?.addMarker?.(c.line) as IMarker | undefined;
+      if (marker) m = new RowMark(term, a, marker, c.col, alt);
+    }
+    if (!m) {
+      m = new RowMark(term, undefined, undefined, 0);
+      m.gone = true;
+      return m;
+    }
     a?.marks.add(m);
     return m;
   }

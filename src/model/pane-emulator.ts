@@ -33,6 +33,8 @@ export interface PaneEmulator {
   readonly alt: boolean;
   readonly modes: ScreenModes;
   readonly shell: ShellView;
+  /** Its emulator is put away while nobody needs it (resting-emulator.ts). */
+  readonly resting?: boolean;
   /** The program set a title. */
   onTitle: (title: string) => void;
   /** Answers to the program's queries (DA, DSR, DECRQM...), in order: for its PTY, nowhere else. */

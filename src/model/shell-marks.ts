@@ -3,8 +3,22 @@
 // line and output are in the buffer, and how it ended. Positions are xterm markers, so they follow
 // the lines as the scrollback scrolls, and are gone once the lines are.
 import type { Terminal } from "@xterm/headless";
-import { activeRows, normalRows, RowMark } from "./history-view";
+import { activeRows, normalRows, RowMark, type CarriedMark } from "./history-view";
 import { bufferLineGap } from "./wrapped-lines";
+
+/** ShellMarks' state apart from its terminal (ShellMarks.carry). */
+export interface CarriedShell {
+  seen: boolean;
+  state: ShellState;
+  prompts: number;
+  promptLine: number;
+  promptShownAt: number;
+  inputStart: { at: CarriedMark } | undefined;
+  outputStart: { at: CarriedMark } | undefined;
+  outputEnd: { at: CarriedMark } | undefined;
+  command: string | undefined;
+  sendsInputStart: boolean;
+}
 
 /** `done`: a command ended (D) and the next prompt (A) has not come yet. */
 export type ShellState = "unknown" | "prompt" | "running" | "done";
@@ -182,6 +196,45 @@ export class ShellMarks implements ShellView {
 
   dispose(): void {
     for (const p of [this.inputStart, this.outputStart, this.outputEnd]) p?.marker.dispose();
+  }
+
+  /** The marks' state apart from the terminal (taken before it is put away; carried() makes
+   * them again in the terminal made after it). */
+  carry(): CarriedShell {
+    const place = (p: Position | undefined) => (p ? { at: p.marker.carry() } : undefined);
+    return {
+      seen: this.seen,
+      state: this.state,
+      prompts: this.prompts,
+      promptLine: this.promptLine,
+      promptShownAt: this.promptShownAt,
+      inputStart: place(this.inputStart),
+      outputStart: place(this.outputStart),
+      outputEnd: place(this.outputEnd),
+      command: this.command,
+      sendsInputStart: this.sendsInputStart,
+    };
+  }
+
+  static carried(term: Terminal, c: CarriedShell): ShellMarks {
+    const m = new ShellMarks(term);
+    const position = (p: { at: CarriedMark } | undefined): Position | undefined => (p ? { marker: RowMark.carried(term, p.at) } : undefined);
+    m.seen = c.seen;
+    m.state = c.state;
+    m.prompts = c.prompts;
+    m.promptLine = c.promptLine;
+    m.promptShownAt = c.promptShownAt;
+    m.inputStart = position(c.inputStart);
+    m.outputStart = position(c.outputStart);
+    m.outputEnd = position(c.outputEnd);
+    m.command = c.command;
+    m.sendsInputStart = c.sendsInputStart;
+    return m;
+  }
+
+  /** The last finished command's output, as its FinishedCommand says. */
+  lastOutput(): { text: string; truncated: boolean } {
+    return outputBetween(this.term, this.outputStart, this.outputEnd);
   }
 
   /** Forget what the last program said (pane_respawn starts another in the pane). */

@@ -83,6 +83,7 @@ export async function paneInfo(session: Session, exitOf: (pane: number) => PaneE
     pid: pane.pid,
     foreground: fg,
     scrollback: screen.baseY,
+    emulator: screen.resting ? ("resting" as const) : ("live" as const),
     started_at: pane.startedAt,
     last_output_at: pane.lastOutputAt,
     exited: pane.exited,

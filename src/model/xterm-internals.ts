@@ -112,7 +112,7 @@ export interface XtermCore {
   /** The active buffer: its rows, and the cursor as it keeps it, y from the screen's top row
    * (cursor-reflow.ts). */
   buffer?: { lines?: RawLines; x?: number; y?: number; ybase?: number };
-  buffers?: { normal?: Partial<RawBuffer> & Partial<Omit<NormalBuffer, "lines">> };
+  buffers?: { normal?: Partial<RawBuffer> & Partial<Omit<NormalBuffer, "lines">>; alt?: Partial<RawBuffer> };
   /** A scroll's events (xterm-speedups.ts). */
   _bufferService?: { _onScroll?: Emitter; buffer: { scrollTop: number; scrollBottom: number } };
   _onScroll?: Emitter;
@@ -163,4 +163,75 @@ export function cellInternals(cell: IBufferCell): CellInternals {
 /** A cell to write rows with: the buffer's null cell (history-store.ts makes rows from it). */
 export function rawCell(cell: IBufferCell): RawCell {
   return cell as unknown as RawCell;
+}
+
+/** xterm's Buffer as a whole (common/buffer/Buffer.ts): what a pane's emulator carries over when it
+ * is put away and made again (xterm-state.ts). */
+export interface WholeBuffer {
+  lines: RawList & { push(line: RawLine): void; length: number };
+  ybase: number;
+  ydisp: number;
+  x: number;
+  y: number;
+  scrollTop: number;
+  scrollBottom: number;
+  tabs: Record<number, boolean | undefined>;
+  savedX: number;
+  savedY: number;
+  savedCurAttrData: { clone(): unknown };
+  savedCharset: unknown;
+  markers: RawMarker[];
+  addMarker(y: number): RawMarker;
+}
+
+/** The rest of a terminal's state a program can change (modes, pens, charsets, titles, links). */
+export interface StateParts {
+  buffers: { normal: WholeBuffer; alt: WholeBuffer; active: WholeBuffer; activateAltBuffer(fill?: unknown): void };
+  coreService: { decPrivateModes: Record<string, unknown>; modes: Record<string, unknown>; isCursorHidden: boolean; isCursorInitialized: boolean };
+  coreMouseService: { activeProtocol: string; activeEncoding: string };
+  charset: { charset: unknown; glevel: number; _charsets: unknown[] };
+  input: {
+    _curAttrData: { clone(): unknown };
+    _eraseAttrDataInternal: { clone(): unknown };
+    _windowTitle: string;
+    _iconName: string;
+    _windowTitleStack: string[];
+    _iconNameStack: string[];
+    _parser: { currentState: number; precedingJoinState?: number };
+    _utf8Decoder: { interim: Uint8Array };
+    _parseStack: { paused: boolean };
+  };
+  links: { _nextId: number; _entriesWithId: Map<string, { data: unknown; id: number; lines: unknown[] }>; _dataByLinkId: Map<number, { data: unknown; id: number; lines: unknown[] }> };
+  writeBuffer: { _writeBuffer: unknown[]; _pendingData: number };
+}
+
+/** `o`'s value at a path of keys, or undefined where one is missing. */
+function at(o: unknown, ...path: string[]): unknown {
+  let v = o;
+  for (const k of path) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+/** Those parts, when every one has the shape known (else undefined: the emulator is never put away). */
+export function statePartsOf(term: Terminal): StateParts | undefined {
+  const c = coreOf(term);
+  if (!c) return undefined;
+  const parts = {
+    buffers: at(c, "buffers"),
+    coreService: at(c, "coreService") ?? at(c, "_coreService"),
+    coreMouseService: at(c, "coreMouseService") ?? at(c, "_coreMouseService"),
+    charset: at(c, "_charsetService"),
+    input: at(c, "_inputHandler"),
+    links: at(c, "_oscLinkService"),
+    writeBuffer: at(c, "_writeBuffer"),
+  };
+  const is = (v: unknown, type: string) => typeof v === type;
+  const ok =
+    is(at(parts.buffers, "activateAltBuffer"), "function") && is(at(parts.buffers, "normal", "addMarker"), "function") && is(at(parts.buffers, "normal", "tabs"), "object") &&
+    is(at(parts.buffers, "normal", "lines", "push"), "function") && is(at(parts.coreService, "decPrivateModes"), "object") && is(at(parts.coreService, "modes"), "object") &&
+    is(at(parts.coreMouseService, "activeProtocol"), "string") && Array.isArray(at(parts.charset, "_charsets")) &&
+    is(at(parts.input, "_curAttrData", "clone"), "function") && is(at(parts.input, "_windowTitle"), "string") && is(at(parts.input, "_parser", "currentState"), "number") &&
+    at(parts.input, "_utf8Decoder", "interim") instanceof Uint8Array && is(at(parts.input, "_parseStack"), "object") &&
+    at(parts.links, "_dataByLinkId") instanceof Map && at(parts.links, "_entriesWithId") instanceof Map && Array.isArray(at(parts.writeBuffer, "_writeBuffer"));
+  return ok ? (parts as unknown as StateParts) : undefined;
 }

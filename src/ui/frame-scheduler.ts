@@ -101,9 +101,24 @@ export class FrameScheduler {
     private readonly log: ClientLog,
   ) {}
 
-  /** Follow a pane's changed rows, so a frame reads only those out of its emulator. */
+  /** Follow a pane's changed rows while frames show it, so a frame reads only those out of its
+   * emulator. A pane no frame shows has no tracker (its emulator may then be put away): it is
+   * drawn whole when it is shown again. */
   track(p: Pane): void {
-    if (!this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.emulator.trackRows());
+    if (this.visible.has(p.id) && !this.dirtyRows.has(p.id)) this.dirtyRows.set(p.id, p.emulator.trackRows());
+  }
+
+  /** Trackers for the panes this frame showed, and none for the others. */
+  private trackShown(): void {
+    for (const [id, t] of this.dirtyRows) {
+      if (this.visible.has(id)) continue;
+      t.dispose();
+      this.dirtyRows.delete(id);
+    }
+    for (const id of this.visible) {
+      const p = this.host.session.panes.get(id);
+      if (p) this.track(p);
+    }
   }
 
   paneOutput(pane: number): void {
@@ -215,6 +230,7 @@ export class FrameScheduler {
       const grid = this.compose(fitting, barsFromBase);
       hop("composed");
       this.visible = this.visiblePanes();
+      this.trackShown();
       const lead = this.host.frameLead(focused, this.visible);
       c.send(lead);
       const ansi = c.diff.render(fitting ? this.fit(grid, fitting) : grid);
