@@ -122,6 +122,10 @@ test("the shim's border settings publish pane_border_changed, not pane_renamed: 
   await s.v6({ type: "tab_close", tab: "bordered" });
 });
 
+test("events are v6's alone: a v5 client can't subscribe, so renaming an event changes no v1-v5 bytes", async () => {
+  expect(await s.rawLine('{"v":5,"type":"subscribe","types":["tab_moved"]}\n')).toBe('error: invalid message: subscribe needs protocol version 6 (sent at "v":5)');
+});
+
 test("filters: types, workspace, pane; gap always comes", async () => {
   const c = await subscribe({ types: ["pane_created", "pane_exited"], workspace: "Live" });
   await c.next();
