@@ -106,6 +106,15 @@ export function report(what: string, unit: string, ws: number, tmux: number, low
   console.log(`${what.padEnd(48)} ws ${ws.toFixed(3).padStart(10)} ${unit}   tmux ${tmux.toFixed(3).padStart(10)} ${unit}   ws/tmux ${ratio.toFixed(2)} (${verdict})`);
 }
 
+/** The environments not stopped yet: a bench ended by a signal (a timeout(1), Ctrl-C) stops them
+ * too, or their servers, and their flooding panes, would go on loading the machine. */
+const running = new Set<BenchEnv>();
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    void Promise.all([...running].map((b) => b.stop())).finally(() => process.exit(130));
+  });
+}
+
 export class BenchEnv {
   readonly root = realpathSync(mkdtempSync(join(tmpdir(), "ws-bench-")));
   readonly env: Record<string, string>;
@@ -117,6 +126,7 @@ export class BenchEnv {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("WS_") && k !== "TMUX") env[k] = v;
     this.env = { ...env, XDG_RUNTIME_DIR: this.root, HOME: this.root, XDG_STATE_HOME: join(this.root, "state"), SHELL: "/bin/sh" };
+    running.add(this);
   }
   get wsSock(): string {
     return join(this.root, "ws", "default.sock");
@@ -130,6 +140,7 @@ export class BenchEnv {
     if ((await this.run(["tmux", "-S", this.tmuxSock, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh"])) !== 0) throw new Error("tmux new-session failed");
   }
   async stop(): Promise<void> {
+    running.delete(this);
     await this.run([this.bin, "kill-server"]);
     await this.run(["tmux", "-S", this.tmuxSock, "kill-server"]);
     rmSync(this.root, { recursive: true, force: true });
