@@ -36,7 +36,7 @@ async function exclusively<T>(write: () => Promise<T> | T): Promise<T> {
     } catch {} // just made: its pid follows
     if (holder > 0 && !processAlive(holder)) rmSync(LOCK, { recursive: true, force: true });
     else if (Date.now() > deadline) throw new Error(`${LOCK} is still held by process ${holder || "(unknown)"} after 10 minutes`);
-    else await Bun.sleep(100);
+    else await Bun.sleep(100); // polled until the deadline: a lock directory's removal has no event to wait on
   }
   try {
     return await write();

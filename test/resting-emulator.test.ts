@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
 import type { PaneEmulator } from "../src/model/pane-emulator";
+import { waitFor } from "./harness";
 
 process.env.WS_EMULATOR_REST_MS = "40";
 const { RestingEmulator, emulatorCount } = await import("../src/model/resting-emulator");
@@ -56,8 +57,8 @@ test("an emulator put away and made again is the one that never was, step after 
       resting.parse!(enc.encode(bytes));
       plain.parse(enc.encode(bytes));
     }
-    const t0 = Date.now();
-    while (!resting.resting && Date.now() - t0 < 5000) await Bun.sleep(10);
+    // Nothing says when it rests (its own timer): waited for, then the assertion names the step.
+    await waitFor(`the emulator to rest after ${what}`, () => resting.resting, 5000, 10).catch(() => undefined);
     expect([what, resting.resting]).toEqual([what, true]);
     expect(emulatorCount.resting).toBe(1);
     expect([what, everything(resting)]).toEqual([what, everything(plain)]);
@@ -69,7 +70,11 @@ test("an emulator put away and made again is the one that never was, step after 
   expect(everything(resting)).toEqual(everything(plain));
   // A wait's mark keeps the emulator: it is not put away while one is held.
   const mark = resting.markCursor();
-  await Bun.sleep(200);
+  // Its rest delay has passed once an emulator fed after it, with no mark, has rested.
+  const control = new RestingEmulator(o);
+  control.parse!(enc.encode("x"));
+  await waitFor("an emulator with no mark to rest", () => control.resting, 5000, 10);
+  control.dispose();
   expect(resting.resting).toBe(false);
   resting.unmark(mark);
   resting.dispose();
