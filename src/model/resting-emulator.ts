@@ -9,6 +9,7 @@ import type { CellSink } from "./cells";
 import type { CellMatch, CellPos, CellRow } from "./cell-text";
 import { Emulator, type EmulatorOptions, type PutAway } from "./emulator";
 import type { ScreenModes } from "./emulator-modes";
+import type { ScreenState } from "./emulator-protocol";
 import { envInt } from "./limits";
 import { releasedRows } from "./released-rows";
 import type { PaneEmulator, RowTracker } from "./pane-emulator";
@@ -26,17 +27,9 @@ const CELL_BYTES = 16;
 /** Emulators held and put away, over all panes (what a test and `ws` itself can count). */
 export const emulatorCount = { live: 0, resting: 0 };
 
-/** What cheap reads answer while the emulator is put away. */
-interface Still {
-  cols: number;
-  rows: number;
-  cursorX: number;
-  cursorY: number;
-  baseY: number;
-  normalCursorX: number;
-  alt: boolean;
-  modes: ScreenModes;
-}
+/** What cheap reads answer while the emulator is put away: what a worker's publish carries, less
+ * the shell's state (kept by the resting emulator's own marks). */
+type Still = Omit<ScreenState, "shell">;
 
 export class RestingEmulator implements PaneEmulator {
   private emu: Emulator | undefined;

@@ -21,20 +21,13 @@ interface PackedRows {
   count: number;
 }
 
-interface PackedBuffer {
+/** A buffer's fields as xterm holds them, but its rows packed, its tab stops listed and its
+ * saved pen a clone. */
+type PackedBuffer = Pick<WholeBuffer, "ybase" | "ydisp" | "x" | "y" | "scrollTop" | "scrollBottom" | "savedX" | "savedY" | "savedCharset"> & {
   rows: PackedRows;
-  ybase: number;
-  ydisp: number;
-  x: number;
-  y: number;
-  scrollTop: number;
-  scrollBottom: number;
   tabs: number[];
-  savedX: number;
-  savedY: number;
   savedCurAttrData: unknown;
-  savedCharset: unknown;
-}
+};
 
 export interface XtermState {
   cols: number;
