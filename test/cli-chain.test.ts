@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { splitWords } from "../src/cli/words";
+import { splitWords } from "../src/shell-words";
 import { useServer } from "./harness";
 
 const s = useServer();

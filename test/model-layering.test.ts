@@ -20,7 +20,7 @@ type Layer = (typeof ORDER)[number];
  * TOML file and saying where it is wrong, quoting for a shell, lines from a stream). Domain code
  * goes to its layer: the tmux format language to ui/, the socket checks and the client's libc to
  * platform/, the server's socket files to server/, the global flags and release files to cli/. */
-const BASE = ["build-info.ts", "keys-toml.ts", "line-reader.ts", "log.ts", "paths.ts", "safe-file.ts", "safe-text.ts", "safe-write.ts", "shell-quote.ts", "toml-problem.ts", "write-atomic.ts", "xdg-dirs.ts"];
+const BASE = ["build-info.ts", "keys-toml.ts", "line-reader.ts", "log.ts", "paths.ts", "safe-file.ts", "safe-text.ts", "safe-write.ts", "shell-quote.ts", "shell-words.ts", "toml-problem.ts", "write-atomic.ts", "xdg-dirs.ts"];
 
 function layerOf(file: string): Layer | undefined {
   const rel = relative(SRC, file);

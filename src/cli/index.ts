@@ -229,7 +229,7 @@ async function* chainLines(chain: string[][]): AsyncGenerator<Line> {
 /** ws batch: the file's (or stdin's) lines, each split into words as a shell would without
  * expanding anything, each named FILE:LINE. */
 async function* batchLines(file: string | undefined): AsyncGenerator<Line> {
-  const { splitWords } = await import("./words");
+  const { splitWords } = await import("../shell-words");
   const { FileReadError, fileLines, stdinLines } = await import("../safe-file");
   const name = file ?? "-";
   let lineNo = 0;

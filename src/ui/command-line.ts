@@ -12,6 +12,7 @@ import { valueKind } from "../cli-table/value-kind";
 import { selfArgv } from "../paths";
 import { safeText } from "../safe-text";
 import { shellWord } from "../shell-quote";
+import { splitWords as shellWords } from "../shell-words";
 
 /** How long a command line may run before it is stopped (a wait that never ends). */
 export const LINE_TIMEOUT_MS = 30_000;
@@ -21,30 +22,14 @@ const OUTPUT_MAX = 64 * 1024;
 let table: Command[] | undefined;
 const commands = () => (table ??= buildCommandTable());
 
-/** Words as a shell would split them: 'single' and "double" quotes and backslashes; nothing is
- * expanded. Throws on an unclosed quote. */
+/** Words as a shell would split them, expanding nothing (shell-words.ts); an unclosed quote is the
+ * person's usage error. */
 export function splitWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < line.length) word = (word ?? "") + line[++i];
-      else word = (word ?? "") + c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      word ??= "";
-    } else if (c === "\\" && i + 1 < line.length) word = (word ?? "") + line[++i];
-    else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else word = (word ?? "") + c;
+  try {
+    return shellWords(line);
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message} in the command line`);
   }
-  if (quote) throw new UsageError(`unclosed ${quote} in the command line`);
-  if (word !== undefined) words.push(word);
-  return words;
 }
 
 /** Words for the CLI: a leading "ws" is the command's own name, typed out of habit. */

@@ -1,7 +1,8 @@
-// A line of ws batch as words, the way a shell splits them but expanding nothing: blanks separate
-// words; 'single quotes' are literal; "double quotes" keep blanks and take \" \\ \$ \` escapes;
-// a backslash outside quotes makes the next character literal; # at a word's start begins a
-// comment. No $VAR, ~, globs or command substitution: the words are exactly what the line says.
+// A line of ws batch, or of the command line (prefix :), as words, the way a shell splits them but
+// expanding nothing: blanks separate words; 'single quotes' are literal; "double quotes" keep
+// blanks and take \" \\ \$ \` escapes; a backslash outside quotes makes the next character literal;
+// # at a word's start begins a comment. No $VAR, ~, globs or command substitution: the words are
+// exactly what the line says.
 
 export function splitWords(line: string): string[] {
   const words: string[] = [];
