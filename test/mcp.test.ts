@@ -1,7 +1,7 @@
 // ws mcp (docs/mcp.md), driven by the MCP SDK's own client over stdio as an agent would: it
 // initializes, lists the tools, splits a shell beside its pane, runs a command there and reads the
 // pane; from a pane at `self`, a tool on another workspace's pane is refused, and no person verb
-// is ever a tool.
+// is ever a tool (called by name, it is refused as no tool).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -96,6 +96,17 @@ describe("ws mcp", () => {
     expect(typed.isError).toBe(true);
     // A workspace-wide verb is beyond `self` too.
     expect((await call("tab_new", { workspace: "agent", command: ["true"] })).content[0]!.text).toStartWith("forbidden:");
+    expect(await s.screen(otherPane)).not.toContain("pwned");
+  });
+
+  test("a person verb called by name is no tool, and nothing of it is done", async () => {
+    const person = MESSAGES.filter((m) => m.grant === "person").map((m) => m.type);
+    expect(person).toContain("approval_answer");
+    for (const name of person) {
+      const r = await call(name, { approval: 1, behavior: "allow", pane: otherPane, text: "echo pwned", enter: true });
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toBe(`no tool ${name}`);
+    }
     expect(await s.screen(otherPane)).not.toContain("pwned");
   });
 

@@ -1,8 +1,9 @@
 // ws web in a real Chromium (Debian's, driven by playwright-core): log in with the printed URL, the
-// shell in the browser (prompt, a command's output, resize, paste), an approval answered from the
-// phone page while a terminal client stays attached, and the refusals: no cookie, a wrong Origin,
-// a used token, too many logins, a revoked session. Screenshots of both pages are kept under
-// test-artifacts/web/ (git ignores it).
+// shell in the browser (prompt, a command's output, resize, paste, Ctrl-C and Up), a strict CSP
+// and nothing loaded from another origin, the phone page (at a phone's size: an agent's status, the
+// queue, an approval answered while a terminal client stays attached), and the refusals: no
+// cookie, a wrong Origin, a used token, too many logins, a revoked session. Screenshots of both
+// pages are kept under test-artifacts/web/ (git ignores it).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +23,8 @@ let context: BrowserContext;
 let page: Page;
 let cookie = "";
 const cspViolations: string[] = [];
+/** Every URL the browser asked for: all must be ws web's own (no third-party origin). */
+const requested: string[] = [];
 
 /** What the terminal page's xterm.js holds, whichever renderer draws it. */
 const screenText = (p: Page) =>
@@ -61,6 +64,7 @@ beforeAll(async () => {
   base = running.base;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   context = await browser.newContext({ viewport: { width: 900, height: 500 } });
+  context.on("request", (r) => void requested.push(r.url()));
   page = await context.newPage();
   page.on("console", (m) => {
     if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -113,8 +117,46 @@ describe("ws web", () => {
     });
     await page.keyboard.press("Enter");
     await waitScreen(page, "pasted-5");
+
+    // Keys as in a terminal: Ctrl-C interrupts the foreground program, Up recalls the last line.
+    await page.keyboard.type("sleep 600\n");
+    const foreground = async () => ((await s.request<{ panes: { pane: number; command: string[] }[] }>({ v: 6, type: "pane_list" })).panes.find((p) => p.pane === 1)?.command ?? []).join(" ");
+    await waitFor("sleep to run in the foreground", async () => (await foreground()) === "sleep 600");
+    await page.keyboard.press("Control+C");
+    await waitFor("Ctrl-C to end sleep", async () => (await foreground()) !== "sleep 600");
+    await page.keyboard.type("echo after-$((1+1))\n");
+    await waitScreen(page, /^after-2$/m);
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await waitFor("Up and Enter to run the last line again", async () => ((await screenText(page)).match(/^after-2$/gm) ?? []).length === 2);
     await page.screenshot({ path: join(ARTIFACTS, "terminal.png") });
     expect(cspViolations).toEqual([]);
+  });
+
+  test("each page has a strict Content-Security-Policy, and the browser loaded nothing from another origin", async () => {
+    for (const path of ["/", "/phone"]) {
+      const r = await fetch(base + path, { headers: { Cookie: cookie } });
+      expect(r.status).toBe(200);
+      const csp = new Map((r.headers.get("content-security-policy") ?? "").split(";").map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v] as const));
+      expect(csp.get("default-src")).toEqual(["'none'"]);
+      expect(csp.get("script-src")).toEqual(["'self'"]);
+      expect(csp.get("connect-src")).toEqual(["'self'"]);
+      expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+      expect(csp.get("style-src")!.filter((s) => !s.startsWith("'nonce-"))).toEqual(["'self'"]);
+    }
+    // An inline script (what an injected string would be) does not run.
+    const probe = await context.newPage();
+    await probe.goto(`${base}/phone`);
+    const ran = await probe.evaluate(() => {
+      const el = document.createElement("script");
+      el.textContent = "window.wsInlineRan = true";
+      document.body.append(el);
+      return (window as unknown as { wsInlineRan?: boolean }).wsInlineRan === true;
+    });
+    expect(ran).toBe(false);
+    await probe.close();
+    expect(requested.length).toBeGreaterThan(3);
+    expect(requested.filter((u) => !u.startsWith("data:") && new URL(u).origin !== base)).toEqual([]);
   });
 
   test("a used login token is refused", async () => {
@@ -143,8 +185,20 @@ describe("ws web", () => {
     const evil = `<img src=x onerror="document.title='owned'"> rm -rf build`;
     const asker: Conn = await s.connect();
     asker.send({ v: 6, id: 7, type: "approval_request", pane, agent: "claude", payload: { tool_name: "Bash", tool_input: { command: evil } }, timeout: 60000 });
+    // An agent at work in another workspace, with a prompt queued for when it is idle.
+    await s.v6({ type: "workspace_new", name: "agents" });
+    const agentPane = (await s.call({ type: "tab_new", workspace: "agents", name: "claude", cwd: s.root, command: ["sleep", "600"] })).pane as number;
+    await s.v6({ type: "report", pane: agentPane, agent: "claude", event: "UserPromptSubmit", payload: {} });
+    await s.ok(["agent", "send", "--to", String(agentPane), "--when", "idle", "then run the tests"]);
+    // The page at a phone's size.
     const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(`${base}/phone`);
+    const agentRow = phone.locator(`button.agent[data-pane="${agentPane}"]`);
+    await agentRow.waitFor({ timeout: 15000 });
+    expect(await agentRow.locator(".status").textContent()).toBe("working");
+    expect(await agentRow.textContent()).toContain("agents/claude");
+    expect(await phone.locator(".prompt").first().textContent()).toContain(`pane ${agentPane} #1 (when idle): then run the tests`);
     const item = phone.locator(".approval").first();
     await item.waitFor({ timeout: 15000 });
     expect(await item.locator("pre.summary").textContent()).toBe(evil);
