@@ -159,6 +159,17 @@ describe("ws web", () => {
     expect(requested.filter((u) => !u.startsWith("data:") && new URL(u).origin !== base)).toEqual([]);
   });
 
+  test("WebGL draws where the browser has it (asked for here: headless Chromium's GL is software, which the page leaves to the DOM)", async () => {
+    const gl = await context.newPage();
+    await gl.goto(`${base}/?renderer=webgl`);
+    await gl.waitForFunction(() => document.body.dataset.attached === "true");
+    expect(await gl.evaluate(() => document.body.dataset.renderer)).toBe("webgl");
+    expect(await gl.locator("#terminal canvas").count()).toBeGreaterThan(0);
+    await waitScreen(gl, "web-42");
+    await gl.close();
+    await waitFor("the WebGL page's client to go", async () => (await clients()).filter((c) => (c as Client & { term?: string }).term === "xterm-256color").length === 1);
+  });
+
   test("a used login token is refused", async () => {
     const r = await fetch(loginUrl, { redirect: "manual" });
     expect(r.status).toBe(403);
