@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { type Conn, ROOT, TestServer, waitFor } from "./harness";
+import { type Conn, ROOT, TestServer, waitFor, wsArgv } from "./harness";
 import { RawAttach } from "./raw-attach";
 import { CHROMIUM, needChromium, startWeb } from "./web-rig";
 
@@ -265,6 +265,24 @@ describe("ws web", () => {
     expect(again).toStartWith(`${base}/login?token=`);
     expect((await fetch(again, { redirect: "manual" })).status).toBe(303);
   });
+
+  test("a program in a pane can't make a login URL (ws web tokens --new), not even naming the main socket", async () => {
+    const loginsWaiting = async () => (JSON.parse(await s.ok(["--json", "web", "tokens"])) as { logins_waiting: number }).logins_waiting;
+    const before = await loginsWaiting();
+    await s.v6({ type: "workspace_new", name: "rogue" });
+    const pane = (await s.call({ type: "tab_new", workspace: "rogue", name: "rogue", cwd: s.root })).pane as number;
+    await s.waitScreen(pane, /\S/, 20000);
+    const ws = wsArgv().join(" ");
+    const tries = [`${ws} web tokens --new`, `WS_SOCKET=${s.sock} ${ws} web tokens --new`, `env -u WS_PANE_ID -u WS_PANE_KEY WS_SOCKET=${s.sock} ${ws} web tokens --new`];
+    for (const [i, command] of tries.entries()) {
+      await s.v6({ type: "pane_send", pane, text: `clear; ${command}; echo "try${i}=$?"`, enter: true });
+      const screen = (await s.waitScreen(pane, new RegExp(`try${i}=\\d+`), 30000)).replaceAll("\n", "");
+      expect(screen).not.toContain("/login?token=");
+      expect(screen).toContain("makes a login for the person, and this runs inside a ws pane");
+      expect(screen).toMatch(new RegExp(`try${i}=[1-9]`));
+    }
+    expect(await loginsWaiting()).toBe(before);
+  }, 60_000);
 
   test("login attempts are rate-limited", async () => {
     const statuses: number[] = [];

@@ -1,4 +1,6 @@
 // ws web (serve the browser pages) and ws web tokens (their logins and sessions): docs/web.md.
+import { request } from "../client/request";
+import { VERSION } from "../protocol/version";
 import { newLogin, readStore, revoke, storePath } from "../web/auth-store";
 import { DEFAULT_LISTEN, listenRefusal, parseListen } from "../web/listen";
 import { EXIT_USAGE } from "./exit-status";
@@ -44,6 +46,23 @@ export async function web({ fields }: { fields: Record<string, unknown> }): Prom
   process.exit(0);
 }
 
+const INSIDE_PANE = "this runs inside a ws pane (whose programs have that pane's grants only): run it from a terminal outside ws";
+
+/** A login URL is the person's way in (the phone page answers approvals as the person), so the
+ * server must place this process outside every pane, by the walk that refuses `ws approve` from
+ * one: it answers a person verb (attach_clients, which changes nothing) only to the person. */
+async function refuseInsidePane(path: string): Promise<void> {
+  const refused = (why: string) => new CliError(`ws web tokens --new makes a login for the person, and ${why}`, 1, "forbidden");
+  if (process.env.WS_PANE_ID) throw refused(INSIDE_PANE);
+  let reply;
+  try {
+    reply = await request(path, { v: VERSION, id: 1, type: "attach_clients" });
+  } catch (e) {
+    throw refused(`the ws server could not say this runs outside ws: ${(e as Error).message}`);
+  }
+  if (reply.type === "error") throw refused(reply.code === "forbidden" ? INSIDE_PANE : `the ws server refused: ${String(reply.message)}`);
+}
+
 export async function webTokens({ fields }: { fields: Record<string, unknown> }): Promise<void> {
   const store = storePath(sock());
   if (typeof fields.revoke === "string") {
@@ -54,6 +73,7 @@ export async function webTokens({ fields }: { fields: Record<string, unknown> })
   if (fields.new === true) {
     const url = readStore(store).url;
     if (!url) throw new CliError("ws web has not run for this server: start it (it prints a login URL)");
+    await refuseInsidePane(sock());
     const token = newLogin(store);
     return globals.json ? printResult("web_login", { url: `${url}/login?token=${token}` }) : print(`${url}/login?token=${token}`);
   }

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { mainSocketOfPane } from "../paths";
 import { writeAtomicSync } from "../write-atomic";
 import { wsDir } from "../xdg-dirs";
 
@@ -37,9 +38,10 @@ export interface Store {
 export const hashOf = (secret: string) => createHash("sha256").update(secret).digest("hex");
 const secret = () => randomBytes(32).toString("base64url");
 
-/** The store of the server on `socketPath`: <state>/ws/web-<name>.json. */
+/** The store of the server on `socketPath` (a pane socket: its server's): <state>/ws/web-<name>.json. */
 export function storePath(socketPath: string, env: Record<string, string | undefined> = process.env): string {
-  const name = socketPath.slice(socketPath.lastIndexOf("/") + 1).replace(/\.sock$/, "");
+  const main = mainSocketOfPane(socketPath) ?? socketPath;
+  const name = main.slice(main.lastIndexOf("/") + 1).replace(/\.sock$/, "");
   return wsDir("state", env, `web-${name}.json`);
 }
 
