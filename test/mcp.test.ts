@@ -1,6 +1,6 @@
 // ws mcp (docs/mcp.md), driven by the MCP SDK's own client over stdio as an agent would: it
-// initializes, lists the tools, splits a shell beside its pane, runs a command there and reads the
-// pane; from a pane at `self`, a tool on another workspace's pane is refused, and no person verb
+// initializes, lists the tools, splits a shell beside its pane, runs a command there, reads the
+// pane, types into it and waits on its output; from a pane at `self`, a tool on another workspace's pane is refused, and no person verb
 // is ever a tool (called by name, it is refused as no tool).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -82,6 +82,12 @@ describe("ws mcp", () => {
     const read = await call("pane_read", { pane: shell, source: "recent" });
     expect(String(read.structuredContent!.text)).toContain("made-by-42");
     expect(JSON.parse(read.content[0]!.text).text).toContain("made-by-42");
+    // Typed text, then a wait on its output: the wait returns once the pane prints it.
+    const waiting = call("wait_for", { condition: "output", pane: shell, pattern: "^waited-9$", timeout: 30_000 });
+    expect((await call("pane_send", { pane: shell, text: "echo waited-$((3*3))", enter: true })).isError).toBeUndefined();
+    const waited = await waiting;
+    expect(waited.isError).toBeUndefined();
+    expect(String(await s.screen(shell))).toMatch(/^waited-9$/m);
   });
 
   test("from a `self` pane, a tool on another workspace's pane is refused, and nothing of it comes back", async () => {
