@@ -39,9 +39,10 @@ describe("push from the server", () => {
     s = new TestServer();
     commandLog = join(s.root, "command.log");
     s.writeKeys(`[push]
-command = ["sh", "-c", 'printf "%s|%s|%s\\n" "$1" "$2" "$WS_PUSH_EVENT" >> "$0"', ${JSON.stringify(commandLog)}]
+command = ["sh", "-c", 'printf "%s|%s|%s|%s\\n" "$1" "$2" "$WS_PUSH_EVENT" "$WS_PUSH_CLICK" >> "$0"', ${JSON.stringify(commandLog)}]
 url = "http://127.0.0.1:${ntfy.port}/ws-topic"
 headers = { Authorization = "Bearer tk_123" }
+click = "https://laptop.example:7681/phone"
 rate = 3
 `);
     // The phone subscribed through ws web's page before (subscriptions are kept in the state dir).
@@ -68,8 +69,10 @@ rate = 3
     const phone = service.received[0]!.payload as Record<string, string>;
     expect(phone).toMatchObject({ title: "ws: approval waiting", url: "/phone", tag: `approval-${pane}` });
     expect(phone.body).toBe(`pane ${pane} (claude) asks to use Bash`);
-    expect(posts[0]).toMatchObject({ query: { title: "ws: approval waiting", tags: "approval", priority: "high" }, auth: "Bearer tk_123", body: phone.body });
-    expect(commandLines()[0]).toBe(`ws: approval waiting|${phone.body}|approval`);
+    // Tapping an ntfy or a command's notification leads where push.click says (ws web's phone page).
+    const click = "https://laptop.example:7681/phone";
+    expect(posts[0]).toMatchObject({ query: { title: "ws: approval waiting", tags: "approval", priority: "high", click }, auth: "Bearer tk_123", body: phone.body });
+    expect(commandLines()[0]).toBe(`ws: approval waiting|${phone.body}|approval|${click}`);
     const everything = JSON.stringify([service.received, posts, commandLines()]);
     expect(everything).not.toContain("hunter2");
   });
@@ -108,6 +111,7 @@ test("push.details = true puts the request's text in, made safe; bad settings ar
   expect(noticeFor(e, () => "claude", false)!.body).toBe("pane 2 (claude) asks a question");
   expect(noticeFor(e, () => "claude", true)!.body).toBe("pane 2 (claude) asks: deploy ]52;c;x  now?");
   expect(readPushConfig({ rate: 0, url: "ftp://x", events: ["nope"], colour: 1 }).problems).toHaveLength(4);
+  expect(readPushConfig({ click: "javascript:alert(1)" }).problems).toEqual(["push.click must be an http or https URL"]);
   expect(readPushConfig({ events: ["approval"] }).config.events).toEqual(new Set(["approval"]));
 });
 

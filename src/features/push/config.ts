@@ -13,6 +13,9 @@ export interface PushConfig {
   command?: string[];
   /** An HTTP endpoint POSTed each notification in ntfy's form. */
   url?: string;
+  /** Where tapping a push.url or push.command notification leads (ntfy's Click): the phone page of
+   * the person's `ws web`, whose address only they know. */
+  click?: string;
   /** Headers for `url` (e.g. Authorization: an ntfy token). */
   headers: Record<string, string>;
   /** Put the request's own text (a command line, a question, an agent's message) in notifications. */
@@ -27,7 +30,16 @@ const MAX_RATE = 60;
 
 export const defaultPushConfig = (): PushConfig => ({ web: true, headers: {}, details: false, rate: DEFAULT_RATE, events: new Set(DEFAULT_EVENTS) });
 
-const KEYS = ["web", "command", "url", "headers", "details", "rate", "events"];
+const KEYS = ["web", "command", "url", "click", "headers", "details", "rate", "events"];
+
+function httpUrl(x: unknown): string | undefined {
+  try {
+    const url = typeof x === "string" ? new URL(x) : undefined;
+    return url && (url.protocol === "https:" || url.protocol === "http:") ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The [push] table read, each bad value left at its default with a problem saying why. */
 export function readPushConfig(v: unknown): { config: PushConfig; problems: string[] } {
@@ -42,13 +54,10 @@ export function readPushConfig(v: unknown): { config: PushConfig; problems: stri
     } else if (k === "command") {
       if (Array.isArray(x) && x.length > 0 && x.every((a) => typeof a === "string" && a.length > 0)) config.command = x as string[];
       else problems.push('push.command must be a list of words, the program first (["notify-send", "--app-name=ws"])');
-    } else if (k === "url") {
-      let url: URL | undefined;
-      try {
-        url = typeof x === "string" ? new URL(x) : undefined;
-      } catch {}
-      if (url && (url.protocol === "https:" || url.protocol === "http:")) config.url = url.href;
-      else problems.push("push.url must be an http or https URL");
+    } else if (k === "url" || k === "click") {
+      const url = httpUrl(x);
+      if (url) config[k] = url;
+      else problems.push(`push.${k} must be an http or https URL`);
     } else if (k === "headers") {
       const ok = x && typeof x === "object" && !Array.isArray(x) && Object.entries(x).every(([h, val]) => /^[!#$%&'*+.^_`|~\w-]+$/.test(h) && typeof val === "string" && !/[\r\n\0]/.test(val));
       if (ok) config.headers = x as Record<string, string>;

@@ -53,7 +53,7 @@ export function webPushSink(env: Env): Sink {
   };
 }
 
-export function commandSink(argv: string[]): Sink {
+export function commandSink(argv: string[], click?: string): Sink {
   let running = 0;
   const to = `push.command ${argv[0]}`;
   return {
@@ -67,7 +67,12 @@ export function commandSink(argv: string[]): Sink {
           stdin: "ignore",
           stdout: "ignore",
           stderr: "ignore",
-          env: { ...process.env, WS_PUSH_EVENT: n.event, ...(n.pane !== undefined ? { WS_PUSH_PANE: String(n.pane) } : {}) },
+          env: {
+            ...process.env,
+            WS_PUSH_EVENT: n.event,
+            ...(n.pane !== undefined ? { WS_PUSH_PANE: String(n.pane) } : {}),
+            ...(click ? { WS_PUSH_CLICK: click } : {}),
+          },
         });
         const timer = setTimeout(() => p.kill(), TIMEOUT_MS);
         const code = await p.exited;
@@ -83,7 +88,7 @@ export function commandSink(argv: string[]): Sink {
 }
 
 /** ntfy's form: the body is the message; title, tags, priority and click are query parameters. */
-export function urlSink(url: string, headers: Record<string, string>): Sink {
+export function urlSink(url: string, headers: Record<string, string>, click?: string): Sink {
   return {
     name: "push.url",
     async send(n) {
@@ -91,6 +96,7 @@ export function urlSink(url: string, headers: Record<string, string>): Sink {
       to.searchParams.set("title", n.title);
       to.searchParams.set("tags", n.event);
       to.searchParams.set("priority", n.event === "approval" || n.event === "blocked" ? "high" : "default");
+      if (click) to.searchParams.set("click", click);
       const where = `push.url ${to.origin}`;
       try {
         const r = await fetch(to, { method: "POST", headers, body: n.body, redirect: "error", signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -107,7 +113,7 @@ export function urlSink(url: string, headers: Record<string, string>): Sink {
 export function sinksFor(config: PushConfig, env: Env): { sink: Sink; limit: RateLimit }[] {
   const sinks: Sink[] = [];
   if (config.web) sinks.push(webPushSink(env));
-  if (config.command) sinks.push(commandSink(config.command));
-  if (config.url) sinks.push(urlSink(config.url, config.headers));
+  if (config.command) sinks.push(commandSink(config.command, config.click));
+  if (config.url) sinks.push(urlSink(config.url, config.headers, config.click));
   return sinks.map((sink) => ({ sink, limit: new RateLimit(config.rate) }));
 }
