@@ -16,7 +16,8 @@
 //   bun run bench scale                  the issue's sizes (300 idle panes, 100 × 2,000 and 10,000
 //                                        lines, 10 floods): minutes, and several GB of memory
 //   SCALE_SMALL=1 bun run bench scale    tiny sizes, to check the bench itself runs (seconds)
-// SCALE_IDLE, SCALE_PANES, SCALE_LINES (comma-separated), SCALE_FLOODS, SCALE_KEYS override.
+// SCALE_IDLE, SCALE_PANES, SCALE_LINES (comma-separated), SCALE_FLOODS, SCALE_KEYS override;
+// SCALE_ONLY=history runs the history rows alone (e.g. SCALE_LINES=2000: 100 × 2,000 only).
 // Build first (bun run build): ws is dist/ws, or WS_BIN.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -272,7 +273,7 @@ const put = (what: string, unit: string, m: Record<string, number>) => {
 console.log(`${SMALL ? "SMALL sizes (a check that the bench runs, not a measurement): " : ""}${IDLE} idle panes, ${PANES} panes × ${LINES.join(" / ")} lines, ${FLOODS} floods, ${KEYS} keys; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 
 // Idle panes, descriptors, and key echo among them.
-{
+if (process.env.SCALE_ONLY !== "history") {
   const m: Record<string, Record<string, number>> = {};
   for (const [name, start] of Object.entries(STARTS)) {
     const mux = await start(LINES[0]!);

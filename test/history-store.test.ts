@@ -93,6 +93,55 @@ test("captured history reads back cell for cell, styles and links included, as x
   expect(rowsOf(term, store, cols).map((l) => l.translateToString(true))).toEqual(wantText);
 });
 
+test("lines read back exactly as they went in, whatever batches they came in and whatever the limit dropped", async () => {
+  const cols = 80;
+  // A mix in every batch: plain lines, Latin-1 ones, wide and combining characters, styles,
+  // links, and lines that wrap (some early, at a wide character), so texts of one byte and two
+  // bytes a character and lines with and without styles sit side by side.
+  const line = (i: number) => {
+    switch (i % 5) {
+      case 0:
+        return `plain ${i}`;
+      case 1:
+        return `caf\u00e9 \u00f1 ${i} ${"\u00e0".repeat(i % 30)}`;
+      case 2:
+        return `\x1b[3${i % 8};4${(i + 1) % 8}m${i}\x1b[0m 漢字 e\u0301 \u{1F600} \x1b]8;;https://example.invalid/${i}\x07link\x1b]8;;\x07 \x1b[4:3m\x1b[58;5;${i % 256}mcurly\x1b[0m`;
+      case 3:
+        return `${"w".repeat(79)}漢${i}${"\x1b[1m".repeat(i % 2)}${"v".repeat(i % 170)}\x1b[0m`;
+      default:
+        return "";
+    }
+  };
+  for (const limit of [1_000_000, 700]) {
+    const ref = new Terminal({ cols, rows: 6, scrollback: 100_000, allowProposedApi: true });
+    const { term, store } = captured(cols, 6, 6, limit);
+    let i = 0;
+    let batch = 0;
+    for (const n of [1, 3, 50, 127, 128, 129, 2, 300, 64, 64, 1, 200]) {
+      let s = "";
+      for (let k = 0; k < n; k++) s += `${line(i++)}\r\n`;
+      await write(ref, s);
+      await write(term, s);
+      // Packed after some batches (as the server does after each), left pending after others.
+      if (batch++ % 3 !== 1) store.compact();
+    }
+    if (limit < 1_000_000) expect(store.capturedRows).toBeLessThanOrEqual(limit);
+    // The store's rows are the reference's rows just above the terminal's own.
+    const n = store.rowCount(cols);
+    expect(n).toBeGreaterThan(limit < 1_000_000 ? 600 : 1000);
+    const b = ref.buffer.normal;
+    const offset = b.length - term.buffer.normal.length - n;
+    const want = Array.from({ length: n }, (_, y) => cellsOf(b.getLine(offset + y)!, cols));
+    const got = Array.from({ length: n }, (_, y) => cellsOf(store.getLine(term, y, cols)!, cols));
+    expect(got).toEqual(want);
+    const wantText = Array.from({ length: n }, (_, y) => b.getLine(offset + y)!.translateToString(true));
+    expect(got.length).toBe(wantText.length);
+    expect(Array.from({ length: n }, (_, y) => store.getLine(term, y, cols)!.translateToString(true))).toEqual(wantText);
+    ref.dispose();
+    term.dispose();
+  }
+});
+
 test("history lines re-wrap at a new width as xterm's reflow wraps them", async () => {
   const ref = new Terminal({ cols: 100, rows: 6, scrollback: 100_000, allowProposedApi: true });
   const { term, store } = captured(100, 6, 6);

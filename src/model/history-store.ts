@@ -5,42 +5,15 @@
 // Lines are wrapped again at the width the rows are asked at, as tmux re-wraps its history on a
 // resize. Rows read back are real xterm rows (made when asked for), so everything that reads a
 // row reads these exactly as it reads xterm's own.
-// One piece: encoding a row, re-wrapping a line and making rows back all read the same packed
-// layout of xterm's cell words below; apart, each would restate it.
+// Lines are packed CHUNK at a time (history-chunks.ts); rows are made back in history-rows.ts.
 // Internal API (xterm-internals.ts): xterm's BufferLine words (content = codepoint | combined flag
-// | width << 22, fg, bg with the "has extended attributes" flag) and its row and cell classes.
+// | width << 22, fg, bg with the "has extended attributes" flag), read in the same layout as
+// history-rows.ts makes them.
 import type { IBufferLine, Terminal } from "@xterm/headless";
-import { rawCell, rawLineOf, type RawCell, type RawLine } from "./xterm-internals";
+import { CHUNK, hasLayout, lineOf, pack, rowsOf, textLength, type Chunk, type Sealed, type Stored } from "./history-chunks";
+import { BG_HAS_EXTENDED, CODEPOINT_MASK, EMPTY, HAS_CONTENT, IS_COMBINED, makeRow, WIDTH_SHIFT, type RowSpan } from "./history-rows";
+import { rawLineOf, type RawLine } from "./xterm-internals";
 
-/** xterm's cell words (common/buffer/Constants.ts). */
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED = 0x200000;
-const HAS_CONTENT = 0x3fffff;
-const WIDTH_SHIFT = 22;
-const BG_HAS_EXTENDED = 0x10000000;
-/** An empty cell's character in a line's text ("" to xterm, not a space: spaces are text). */
-const EMPTY = "\0";
-/** A sealed line's rows and width in one number: rows × META + width (a width is under 65,536). */
-const META = 0x10000;
-/** Words per style run: first cell, fg, bg, extended attributes, hyperlink id. */
-const RUN = 5;
-
-type LineClass = new (cols: number, fill?: unknown, isWrapped?: boolean) => RawLine;
-type ViewClass = new (line: RawLine) => IBufferLine;
-type ExtClass = new (ext?: number, urlId?: number) => { _ext: number; _urlId: number };
-
-/** One logical line: its cells' characters (one per cell, EMPTY for an empty one), and where a
- * cell is not one code unit of width 1, each cell's units and width (`layout`: units << 2 | width);
- * `runs`: the style runs, absent when every cell has the default style. */
-interface Stored {
-  text: string;
-  layout: string | undefined;
-  runs: Uint32Array | undefined;
-  /** The width its rows had in xterm's buffer: at that width they come back as they were. */
-  cols: number;
-}
-
-/** The line being appended to (the newest: its next row may continue it). */
 /** A string of these UTF-16 code units (in pieces: an argument list has a limit). */
 function fromCodes(units: number[]): string {
   if (units.length <= 4096) return String.fromCharCode.apply(null, units);
@@ -101,13 +74,15 @@ class OpenLine {
   pad = 0;
   /** Captured rows in this line. */
   rows = 0;
+  /** Whether a unit of its text needs 16 bits. */
+  wide = false;
   private fg = 0;
   private bg = 0;
   private ext = 0;
   private url = 0;
 
   /** seal()'s answer while nothing was added since. */
-  private cached: Stored | undefined;
+  private cached: Sealed | undefined;
 
   /** Empty again, for the next line (one object per store, not one per line). */
   reset(): this {
@@ -117,6 +92,7 @@ class OpenLine {
     this.layout = undefined;
     if (this.runs.length) this.runs = [];
     this.cols = this.pad = this.rows = 0;
+    this.wide = false;
     this.fg = this.bg = this.ext = this.url = 0;
     this.cached = undefined;
     return this;
@@ -177,11 +153,12 @@ class OpenLine {
       this.layout?.push((units << 2) | width);
       this.cells++;
     }
+    if (unitBits >= 0x100) this.wide = true;
     this.piece(takeUnits());
   }
 
-  seal(): Stored {
-    if (this.cached && this.cached.cols === this.cols) return this.cached;
+  seal(): Sealed {
+    if (this.cached && this.cached.cols === this.cols && this.cached.rows === this.rows) return this.cached;
     if (this.more) {
       // (One flat string: a concatenation would keep its pieces.)
       this.text = [this.text, ...this.more].join("");
@@ -193,6 +170,8 @@ class OpenLine {
       layout: this.layout ? fromCodes(this.layout) : undefined,
       runs: this.runs.length ? Uint32Array.from(this.runs) : undefined,
       cols: this.cols,
+      rows: this.rows,
+      wide: this.wide,
     };
     return this.cached;
   }
@@ -209,39 +188,40 @@ export interface HistoryOptions {
   limit: number;
 }
 
-/** A row of a line wrapped at some width: cells [from, to) and whether the line wrapped early
- * (a wide character did not fit: the row's last cell stays empty). */
-interface RowSpan {
-  from: number;
-  to: number;
-}
 
 export class HistoryStore {
-  /** Sealed lines: a plain one (no layout, no style) as its text alone, ~60 bytes less. */
-  private readonly lines: (Stored | string)[] = [];
-  /** Index of the oldest line still held (lines before it are dropped lazily, in batches). */
+  /** Sealed lines, packed (history-chunks.ts): every chunk but the last holds CHUNK lines. */
+  private chunks: Chunk[] = [];
+  /** Lines in the chunks (dropped ones included). */
+  private packed = 0;
+  /** Sealed lines after the chunks', not packed yet (fewer than CHUNK). */
+  private pending: Sealed[] = [];
+  /** Lines at the start of chunks[0] (or of `pending`, without chunks) that have been dropped. */
   private head = 0;
   private open: OpenLine | undefined;
   private readonly spare = new OpenLine();
   /** Rows held, counted as captured (the limit's unit). */
   private captured = 0;
-  /** Per sealed line: its captured rows × META and its width (a line's own `cols`). */
-  private readonly meta: number[] = [];
-  /** The absolute number of lines[head] (every line appended ever gets the next number). */
+  /** The absolute number of the oldest line held (every line appended ever gets the next number). */
   private firstAbs = 0;
-  /** Row starts at `startsWidth`, for the lines from `head` (rebuilt when stale). */
+  /** Row starts at `startsWidth`, for the sealed lines held (rebuilt when stale). */
   private starts: Int32Array | undefined;
   private startsWidth = 0;
-  private startsHead = 0;
+  private startsFirst = 0;
   limit: number;
 
   constructor(o: HistoryOptions) {
     this.limit = Math.max(0, o.limit);
   }
 
+  /** Sealed lines held. */
+  private get sealed(): number {
+    return this.packed + this.pending.length - this.head;
+  }
+
   /** Logical lines held (the open one included). */
   get lineCount(): number {
-    return this.lines.length - this.head + (this.open ? 1 : 0);
+    return this.sealed + (this.open ? 1 : 0);
   }
 
   /** Rows held, as captured. */
@@ -266,7 +246,7 @@ export class HistoryStore {
       this.seal();
       open = this.open = this.spare.reset();
     }
-    const pos: HistoryPos = { line: this.firstAbs + this.lines.length - this.head, cell: open.cells };
+    const pos: HistoryPos = { line: this.firstAbs + this.sealed, cell: open.cells };
     // Trailing cells with no text and the default style say nothing.
     let end = cols;
     while (end > 0 && !(d[(end - 1) * 3]! & HAS_CONTENT) && d[(end - 1) * 3 + 1] === 0 && d[(end - 1) * 3 + 2] === 0) end--;
@@ -284,32 +264,60 @@ export class HistoryStore {
   private seal(): void {
     const open = this.open;
     if (!open) return;
-    const st = open.seal();
-    this.lines.push(st.layout || st.runs ? st : st.text);
-    this.meta.push(open.rows * META + st.cols);
+    this.pending.push(open.seal());
     this.open = undefined;
+    if (this.pending.length >= CHUNK) this.compact();
+  }
+
+  /** Pack the sealed lines not packed yet (after a batch of rows: each batch's last lines would
+   * otherwise wait, as objects, for the next one). */
+  compact(): void {
+    if (this.chunks.length === 0 && this.head > 0) {
+      this.pending.splice(0, this.head);
+      this.head = 0;
+    }
+    let p = this.pending;
+    if (p.length === 0) return;
+    this.pending = [];
+    const last = this.chunks.length ? this.chunks[this.chunks.length - 1]! : undefined;
+    if (last && last.count < CHUNK) {
+      const take = Math.min(CHUNK - last.count, p.length);
+      this.chunks[this.chunks.length - 1] = pack(last, take === p.length ? p : p.slice(0, take));
+      this.packed += take;
+      p = p.slice(take);
+    }
+    for (let i = 0; i < p.length; i += CHUNK) {
+      const c = pack(undefined, i === 0 && p.length <= CHUNK ? p : p.slice(i, i + CHUNK));
+      this.chunks.push(c);
+      this.packed += c.count;
+    }
+  }
+
+  /** Drop the oldest `n` sealed lines; a chunk goes once all of its lines have. */
+  private dropSealed(n: number): void {
+    for (let i = 0; i < n; i++) this.captured -= this.rowsAt(i);
+    this.head += n;
+    this.firstAbs += n;
+    this.starts = undefined;
+    while (this.chunks.length && this.head >= this.chunks[0]!.count) {
+      const c = this.chunks.shift()!;
+      this.head -= c.count;
+      this.packed -= c.count;
+    }
   }
 
   /** Drop the oldest lines past the limit (never the open one). */
   private bound(): void {
-    while (this.captured > this.limit && this.head < this.lines.length) {
-      this.captured -= this.rowsAt(this.head);
-      this.head++;
-      this.firstAbs++;
-      this.starts = undefined;
-    }
-    if (this.captured > this.limit && this.open && this.head === this.lines.length) {
+    let n = 0;
+    let rows = this.captured;
+    const sealed = this.sealed;
+    while (rows > this.limit && n < sealed) rows -= this.rowsAt(n++);
+    if (n) this.dropSealed(n);
+    if (this.captured > this.limit && this.open && this.sealed === 0) {
       // One line longer than the whole limit: it goes too.
       this.captured -= this.open.rows;
       this.open = undefined;
       this.firstAbs++;
-    }
-    // Compact now and then: the dropped entries leave the arrays in one go.
-    if (this.head > 1024 && this.head * 2 > this.lines.length) {
-      this.lines.splice(0, this.head);
-      this.meta.splice(0, this.head);
-      this.head = 0;
-      this.starts = undefined;
     }
   }
 
@@ -321,10 +329,8 @@ export class HistoryStore {
     if (total <= this.limit) return;
     let drop = 0;
     while (drop < this.lineCount && total - st[drop]! > this.limit) drop++;
-    const sealed = Math.min(drop, this.lines.length - this.head);
-    for (let i = 0; i < sealed; i++) this.captured -= this.rowsAt(this.head + i);
-    this.head += sealed;
-    this.firstAbs += sealed;
+    const sealed = Math.min(drop, this.sealed);
+    this.dropSealed(sealed);
     if (drop > sealed && this.open) {
       this.captured -= this.open.rows;
       this.open = undefined;
@@ -342,26 +348,42 @@ export class HistoryStore {
 
   clear(): void {
     this.firstAbs += this.lineCount;
-    this.lines.length = 0;
-    this.meta.length = 0;
+    this.chunks = [];
+    this.pending = [];
+    this.packed = 0;
     this.head = 0;
     this.open = undefined;
     this.captured = 0;
     this.starts = undefined;
   }
 
-  private rowsAt(k: number): number {
-    return Math.floor(this.meta[k]! / META);
+  /** Sealed line `i` (0: the oldest held) as its chunk and index there, or its pending entry. */
+  private place(i: number): { chunk: Chunk; j: number } | Sealed {
+    const k = this.head + i;
+    if (k < this.packed) return { chunk: this.chunks[Math.floor(k / CHUNK)]!, j: k % CHUNK };
+    return this.pending[k - this.packed]!;
+  }
+
+  /** Captured rows of sealed line `i`. */
+  private rowsAt(i: number): number {
+    const p = this.place(i);
+    return "chunk" in p ? rowsOf(p.chunk, p.j) : p.rows;
   }
 
   private stored(i: number): Stored {
-    const k = this.head + i;
-    if (k < this.lines.length) {
-      const v = this.lines[k]!;
-      return typeof v === "string" ? { text: v, layout: undefined, runs: undefined, cols: this.meta[k]! % META } : v;
+    if (i < this.sealed) {
+      const p = this.place(i);
+      return "chunk" in p ? lineOf(p.chunk, p.j) : p;
     }
     // The open line, read as it stands (sealed on every read: it is rarely long).
     return this.open!.seal();
+  }
+
+  /** Rows sealed line `i` takes at `width`. */
+  private rowsAtWidth(i: number, width: number): number {
+    const p = this.place(i);
+    if ("chunk" in p) return hasLayout(p.chunk, p.j) || textLength(p.chunk, p.j) > width ? this.spans(lineOf(p.chunk, p.j), width).length : 1;
+    return p.layout || p.text.length > width ? this.spans(p, width).length : 1;
   }
 
   /** How line `s` wraps at `width`. A line longer than a row wraps its text: as in xterm's
@@ -403,21 +425,19 @@ export class HistoryStore {
   /** Where each line starts at `width`, the open line's too: the sealed lines' table is kept
    * until a line is sealed or dropped or the width changes; the open line is added on top. */
   private rowStarts(width: number): Int32Array {
-    const sealed = this.lines.length - this.head;
+    const sealed = this.sealed;
     let st = this.starts;
-    if (!st || this.startsWidth !== width || st.length !== sealed + 2 || this.startsHead !== this.head) {
+    if (!st || this.startsWidth !== width || st.length !== sealed + 2 || this.startsFirst !== this.firstAbs) {
       st = new Int32Array(sealed + 2);
       let row = 0;
       for (let i = 0; i < sealed; i++) {
         st[i] = row;
-        const v = this.lines[this.head + i]!;
-        if (typeof v === "string") row += v.length > width ? this.spans(this.stored(i), width).length : 1;
-        else row += v.layout || v.text.length > width ? this.spans(v, width).length : 1;
+        row += this.rowsAtWidth(i, width);
       }
       st[sealed] = row;
       this.starts = st;
       this.startsWidth = width;
-      this.startsHead = this.head;
+      this.startsFirst = this.firstAbs;
     }
     // The last entry: the end, after the open line's rows.
     let end = st[sealed]!;
@@ -507,72 +527,4 @@ function contentCells(s: Stored): number {
   let k = 0;
   for (let u = 0; u < units; k++) u += s.layout.charCodeAt(k) >> 2;
   return k;
-}
-
-interface Classes {
-  Line: LineClass;
-  View: ViewClass;
-  Ext: ExtClass;
-  cell: RawCell;
-}
-let classes: Classes | undefined;
-
-/** xterm's row, row view and extended-attributes classes, from a live terminal. */
-function classesOf(term: Terminal): Classes {
-  if (classes) return classes;
-  const buf = term.buffer.normal;
-  const view = buf.getLine(0);
-  const raw = view && rawLineOf(view);
-  const cell = rawCell(buf.getNullCell());
-  if (!view || !raw || !cell.extended) throw new Error("xterm's internals changed: the history store can't make rows");
-  classes = {
-    Line: raw.constructor as LineClass,
-    View: view.constructor as ViewClass,
-    Ext: cell.extended.constructor as ExtClass,
-    cell,
-  };
-  return classes;
-}
-
-/** Cells [span.from, span.to) of `s` as one xterm row `width` wide. */
-function makeRow(term: Terminal, s: Stored, span: RowSpan, width: number, wrapped: boolean): IBufferLine {
-  const { Line, View, Ext, cell } = classesOf(term);
-  const line = new Line(width, undefined, wrapped);
-  const runs = s.runs;
-  // The run in force at the span's first cell.
-  let run = -1;
-  if (runs) while (run + 1 < runs.length / RUN && runs[(run + 1) * RUN]! <= span.from) run++;
-  // Code unit offset of the span's first cell.
-  let at = 0;
-  if (s.layout) for (let k = 0; k < span.from; k++) at += s.layout.charCodeAt(k) >> 2;
-  else at = span.from;
-  let x = 0;
-  for (let k = span.from; k < span.to && x < width; k++) {
-    if (runs) while (run + 1 < runs.length / RUN && runs[(run + 1) * RUN]! <= k) run++;
-    const code = s.layout ? s.layout.charCodeAt(k) : (1 << 2) | 1;
-    const units = code >> 2;
-    const w = code & 3;
-    const ch = s.text.slice(at, at + units);
-    at += units;
-    const fg = run >= 0 ? runs![run * RUN + 1]! : 0;
-    const bg = run >= 0 ? runs![run * RUN + 2]! : 0;
-    cell.fg = fg;
-    cell.bg = bg;
-    if (bg & BG_HAS_EXTENDED) cell.extended = new Ext(runs![run * RUN + 3]!, runs![run * RUN + 4]!);
-    if (ch === EMPTY) cell.content = w << WIDTH_SHIFT;
-    else {
-      const cp = ch.codePointAt(0)!;
-      if (ch.length > (cp > 0xffff ? 2 : 1)) {
-        cell.content = IS_COMBINED | (w << WIDTH_SHIFT);
-        cell.combinedData = ch;
-      } else cell.content = cp | (w << WIDTH_SHIFT);
-    }
-    line.setCell(x, cell);
-    if (w === 2 && x + 1 < width) {
-      cell.content = 0;
-      line.setCell(x + 1, cell);
-    }
-    x += w || 1;
-  }
-  return new View(line);
 }

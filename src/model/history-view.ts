@@ -128,6 +128,7 @@ function settle(a: Attached, quiet = true): void {
     const ms = onRow?.get(i);
     if (ms && pos) for (const m of ms) m.moveToStore(pos);
   });
+  store.compact();
   // (xterm's row: three 32-bit words a column.)
   if (quiet) releasedRows(moved * a.term.cols * 12);
 }
