@@ -4,6 +4,7 @@
 // a character while they fit, another string for the lines that don't), one of their layouts, one
 // array of their style runs, and one array of words saying where each line's part ends. A line
 // read back is the same Stored it was packed from (its pieces sliced out when asked for).
+import { RUN } from "./history-rows";
 
 /** One logical line: its cells' characters (one per cell, "\0" for an empty one), and where a
  * cell is not one code unit of width 1, each cell's units and width (`layout`: units << 2 | width);
@@ -29,8 +30,10 @@ export const CHUNK = 128;
 /** Words per line in `Chunk.words`: where its text ends in text8 and in text16, its captured rows
  * and its width. */
 const W = 4;
-/** ...and in `Chunk.styled`: where its layout ends in `layout` and its runs in `runs`. */
+/** ...and in `Chunk.styled`: where its layout ends in `layout`, and its runs (counted in runs) in `runs`. */
 const S = 2;
+/** Words per run in a chunk none of whose runs has extended attributes or a link: first cell, fg, bg. */
+const SHORT_RUN = 3;
 
 export interface Chunk {
   count: number;
@@ -41,7 +44,22 @@ export interface Chunk {
   /** Absent while no line in it has a layout or style runs. */
   layout: string;
   runs: Uint32Array | undefined;
+  /** Words per run in `runs`: RUN, or SHORT_RUN while no run has extended attributes or a link. */
+  runWords: number;
   styled: Uint32Array | undefined;
+}
+
+/** Whether `runs` (RUN words each) has a run with extended attributes or a link. */
+function hasLongRun(runs: Uint32Array): boolean {
+  for (let i = 0; i < runs.length; i += RUN) if (runs[i + 3] || runs[i + 4]) return true;
+  return false;
+}
+
+/** `n` runs from `from` (`fromWords` each) into `to` (`toWords` each) from run `at`. */
+function copyRuns(from: Uint32Array, fromWords: number, to: Uint32Array, toWords: number, at: number): void {
+  if (fromWords === toWords) return to.set(from, at * toWords);
+  const n = from.length / fromWords;
+  for (let r = 0; r < n; r++) for (let k = 0; k < SHORT_RUN; k++) to[(at + r) * toWords + k] = from[r * fromWords + k]!;
 }
 
 /** `prev` (the last chunk, not full) with `lines` added to it, or a new chunk of them: the two
@@ -56,7 +74,8 @@ export function pack(prev: Chunk | undefined, lines: readonly Sealed[]): Chunk {
   let end8 = prev ? prev.text8.length : 0;
   let end16 = prev ? prev.text16.length : 0;
   let anyStyle = !!prev?.styled;
-  let runWords = prev?.runs?.length ?? 0;
+  let runCount = prev?.runs ? prev.runs.length / prev.runWords : 0;
+  let long = prev?.runWords === RUN;
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i]!;
     if (s.wide) {
@@ -72,17 +91,21 @@ export function pack(prev: Chunk | undefined, lines: readonly Sealed[]): Chunk {
     words[at + 2] = s.rows;
     words[at + 3] = s.cols;
     if (s.layout || s.runs) anyStyle = true;
-    runWords += s.runs?.length ?? 0;
+    if (s.runs) {
+      runCount += s.runs.length / RUN;
+      long ||= hasLongRun(s.runs);
+    }
   }
-  const chunk: Chunk = { count, text8: t8.join(""), text16: t16.join(""), words, layout: "", runs: undefined, styled: undefined };
+  const runWords = long ? RUN : SHORT_RUN;
+  const chunk: Chunk = { count, text8: t8.join(""), text16: t16.join(""), words, layout: "", runs: undefined, runWords, styled: undefined };
   if (!anyStyle) return chunk;
   const styled = new Uint32Array(count * S);
   if (prev?.styled) styled.set(prev.styled.subarray(0, before * S));
-  const runs = runWords ? new Uint32Array(runWords) : undefined;
-  if (runs && prev?.runs) runs.set(prev.runs);
+  const runs = runCount ? new Uint32Array(runCount * runWords) : undefined;
+  if (runs && prev?.runs) copyRuns(prev.runs, prev.runWords, runs, runWords, 0);
   const layouts: string[] = prev ? [prev.layout] : [];
   let layoutEnd = prev ? prev.layout.length : 0;
-  let runEnd = prev?.runs?.length ?? 0;
+  let runEnd = prev?.runs ? prev.runs.length / prev.runWords : 0;
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i]!;
     if (s.layout) {
@@ -90,8 +113,8 @@ export function pack(prev: Chunk | undefined, lines: readonly Sealed[]): Chunk {
       layoutEnd += s.layout.length;
     }
     if (s.runs) {
-      runs!.set(s.runs, runEnd);
-      runEnd += s.runs.length;
+      copyRuns(s.runs, RUN, runs!, runWords, runEnd);
+      runEnd += s.runs.length / RUN;
     }
     styled[(before + i) * S] = layoutEnd;
     styled[(before + i) * S + 1] = runEnd;
@@ -140,7 +163,12 @@ export function lineOf(c: Chunk, j: number): Stored {
     const l0 = j ? s[(j - 1) * S]! : 0;
     if (s[j * S]! > l0) layout = c.layout.slice(l0, s[j * S]!);
     const r0 = j ? s[(j - 1) * S + 1]! : 0;
-    if (s[j * S + 1]! > r0) runs = c.runs!.subarray(r0, s[j * S + 1]!);
+    const r1 = s[j * S + 1]!;
+    if (r1 > r0 && c.runWords === RUN) runs = c.runs!.subarray(r0 * RUN, r1 * RUN);
+    else if (r1 > r0) {
+      runs = new Uint32Array((r1 - r0) * RUN);
+      copyRuns(c.runs!.subarray(r0 * SHORT_RUN, r1 * SHORT_RUN), SHORT_RUN, runs, RUN, 0);
+    }
   }
   return { text, layout, runs, cols: c.words[j * W + 3]! };
 }

@@ -6,6 +6,8 @@
 // resize. Rows read back are real xterm rows (made when asked for), so everything that reads a
 // row reads these exactly as it reads xterm's own.
 // Lines are packed CHUNK at a time (history-chunks.ts); rows are made back in history-rows.ts.
+// One piece: encoding a row and re-wrapping a line read the same cell layout (and the same line
+// numbering, chunks and limit); apart, each would restate it.
 // Internal API (xterm-internals.ts): xterm's BufferLine words (content = codepoint | combined flag
 // | width << 22, fg, bg with the "has extended attributes" flag), read in the same layout as
 // history-rows.ts makes them.
