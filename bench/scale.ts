@@ -1,8 +1,9 @@
 // Hundreds of panes on one machine: what a pane costs to keep, ws beside tmux in one run.
 //  - server RSS at start (a fresh server with its first pane, a client attached at 120x40), and
 //    how much of it is the process's own rather than its executable's shared pages;
-//  - each idle pane: RSS and descriptors with SCALE_IDLE more idle shells, per pane (RSS past
-//    the first five: they bring back code a started ws server let go of);
+//  - each idle pane: RSS and descriptors with SCALE_IDLE more idle shells, per pane: RSS as the
+//    growth from SCALE_IDLE/2 to SCALE_IDLE panes once it has settled (what one more pane costs),
+//    and from the first five (they bring back code a started ws server let go of) for comparison;
 //  - history: SCALE_PANES panes, each holding M lines of 100 characters for each M of SCALE_LINES
 //    (both servers keep M lines of history): the server's RSS, and what one history line costs
 //    (the growth from the same panes idle, per line);
@@ -17,7 +18,8 @@
 //                                        lines, 10 floods): minutes, and several GB of memory
 //   SCALE_SMALL=1 bun run bench scale    tiny sizes, to check the bench itself runs (seconds)
 // SCALE_IDLE, SCALE_PANES, SCALE_LINES (comma-separated), SCALE_FLOODS, SCALE_KEYS override;
-// SCALE_ONLY=history runs the history rows alone (e.g. SCALE_LINES=2000: 100 × 2,000 only).
+// SCALE_ONLY=history runs the history rows alone (e.g. SCALE_LINES=2000: 100 × 2,000 only),
+// SCALE_ONLY=idle the idle panes' rows alone.
 // Build first (bun run build): ws is dist/ws, or WS_BIN.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +34,8 @@ const LINES = (process.env.SCALE_LINES ?? (SMALL ? "200,400" : "2000,10000")).sp
 const FLOODS = Math.min(num("SCALE_FLOODS", 10, 2), IDLE);
 /** Idle panes opened before RSS per pane is measured from (see where it is measured). */
 const WARM_PANES = Math.min(5, Math.floor(IDLE / 2));
+/** Idle panes at the first of the two readings RSS per pane is the slope between. */
+const HALF_PANES = Math.max(WARM_PANES + 1, Math.floor(IDLE / 2));
 const KEYS = num("SCALE_KEYS", 150, 10);
 const WARMUP = num("SCALE_WARMUP", 50, 5);
 const COLS = 120;
@@ -55,6 +59,21 @@ const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8"
 /** The part of RSS that is the process's own (heap, stacks), not pages of its executable and
  * libraries, which the page cache holds and every process running them shares. */
 const anonMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/RssAnon:\s+(\d+)/)![1]) / 1024;
+/** RSS once it has stopped moving: read every second after IDLE_MS until three readings in a row
+ * are within 0.25 MB of each other (or 60 s have passed). ws puts idle panes' emulators away after
+ * 5 s, collects them a moment later, and its allocator gives the pages back some seconds after that. */
+async function settledRssMB(pid: number): Promise<number> {
+  await Bun.sleep(IDLE_MS);
+  const end = Date.now() + (SMALL ? 2000 : 60_000);
+  const last = [rssMB(pid)];
+  while (Date.now() < end) {
+    await Bun.sleep(SMALL ? 200 : 1000);
+    last.push(rssMB(pid));
+    const recent = last.slice(-3);
+    if (recent.length === 3 && Math.max(...recent) - Math.min(...recent) < 0.25) break;
+  }
+  return last[last.length - 1]!;
+}
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 /** Whether the process is still there and not a zombie (its exit not yet collected by its parent). */
 const alive = (pid: number) => {
@@ -283,14 +302,25 @@ if (process.env.SCALE_ONLY !== "history") {
       // RSS per pane is the growth past the first few panes: opening a pane runs code that a
       // started server has let go of (ws unmaps its start-up code, src/platform/code-pages.ts),
       // and those pages come back once, whatever the number of panes.
+      // Past them, what one more pane costs is the growth from HALF_PANES to IDLE panes, each read
+      // once the server's RSS has settled (the emulators put away, collected and given back).
       const panes = await mux.open(WARM_PANES, IDLE_SHELL);
-      await Bun.sleep(IDLE_MS);
-      const warm = rssMB(mux.pid);
-      panes.push(...(await mux.open(IDLE - WARM_PANES, IDLE_SHELL)));
-      await Bun.sleep(IDLE_MS);
-      const idle = { rss: rssMB(mux.pid), fds: fds(mux.pid) };
+      const warm = await settledRssMB(mux.pid);
+      panes.push(...(await mux.open(HALF_PANES - WARM_PANES, IDLE_SHELL)));
+      const half = await settledRssMB(mux.pid);
+      panes.push(...(await mux.open(IDLE - HALF_PANES, IDLE_SHELL)));
+      const idle = { rss: await settledRssMB(mux.pid), fds: fds(mux.pid) };
       const lat = await mux.echo(panes.slice(0, FLOODS));
-      m[name] = { start: at.rss, startAnon: at.anon, perPane: (idle.rss - warm) / (IDLE - WARM_PANES), fds: (idle.fds - at.fds) / IDLE, fdsTotal: idle.fds, p50: median(lat), p99: p99(lat) };
+      m[name] = {
+        start: at.rss,
+        startAnon: at.anon,
+        perPane: (idle.rss - half) / (IDLE - HALF_PANES),
+        perPaneFromWarm: (idle.rss - warm) / (IDLE - WARM_PANES),
+        fds: (idle.fds - at.fds) / IDLE,
+        fdsTotal: idle.fds,
+        p50: median(lat),
+        p99: p99(lat),
+      };
     } finally {
       await mux.close();
     }
@@ -298,7 +328,8 @@ if (process.env.SCALE_ONLY !== "history") {
   const pick = (k: string) => ({ ws: m.ws![k]!, tmux: m.tmux![k]! });
   put("server RSS at start", "MB", pick("start"));
   put("of which its own (RssAnon)", "MB", pick("startAnon"));
-  put(`RSS per idle pane (${IDLE} panes)`, "MB", pick("perPane"));
+  put(`RSS per idle pane (${HALF_PANES} → ${IDLE} panes)`, "MB", pick("perPane"));
+  put(`RSS per idle pane (${WARM_PANES} → ${IDLE} panes)`, "MB", pick("perPaneFromWarm"));
   put(`descriptors per pane (${IDLE} panes)`, "", pick("fds"));
   put(`descriptors in all (${IDLE} panes)`, "", pick("fdsTotal"));
   put(`key echo p50, ${IDLE} panes, ${FLOODS} flooding`, "ms", pick("p50"));
@@ -306,7 +337,7 @@ if (process.env.SCALE_ONLY !== "history") {
 }
 
 // History, and teardown with it.
-for (const lines of LINES) {
+for (const lines of process.env.SCALE_ONLY === "idle" ? [] : LINES) {
   const m: Record<string, Record<string, number>> = {};
   for (const [name, start] of Object.entries(STARTS)) {
     const mux = await start(lines);
