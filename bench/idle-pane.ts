@@ -3,7 +3,8 @@
 // and a full collection; the growth per pane of RSS, its anonymous part by kind of mapping (the
 // brk heap: libc malloc; anonymous mappings: JSC's and Bun's allocators), and of the JS heap by
 // object type (bun:jsc heapStats). The server's own per-pane cost is the figure bench/scale.ts
-// reports beside tmux; this says what it is made of.
+// reports beside tmux; this says what it is made of. It also reads the server's idle CPU at each
+// count (it should not grow with idle panes: nothing is polled per pane while it is quiet).
 //
 //   bun bench/idle-pane.ts            N = 100 (IDLE_N), a client attached at 120x40
 import { mkdtempSync, readFileSync, rmSync, chmodSync, realpathSync, existsSync } from "node:fs";
@@ -12,7 +13,11 @@ import { join, resolve } from "node:path";
 import { jsonLines } from "./lib";
 
 const N = Number(process.env.IDLE_N ?? 100);
-const IDLE_MS = Number(process.env.IDLE_MS ?? 9000);
+/** How long panes are left before a reading: past the rest (5 s), the collection after it (up to
+ * ~11 s) and the allocator giving the pages back. */
+const IDLE_MS = Number(process.env.IDLE_MS ?? 20_000);
+/** How long the server's idle CPU is read over, at each count. */
+const CPU_MS = Number(process.env.IDLE_CPU_MS ?? 10_000);
 const ROOT = resolve(import.meta.dir, "..");
 const root = realpathSync(mkdtempSync(join(tmpdir(), "ws-idle-")));
 chmodSync(root, 0o700);
@@ -75,6 +80,18 @@ async function sample(): Promise<Sample> {
   return { ...noGc, ...smaps(), heap: h.heap.heapSize / 1024, extra: h.heap.extraMemorySize / 1024, objects: h.heap.objectTypeCounts, objectCount: h.heap.objectCount };
 }
 
+/** The server's CPU time (user + system) per second of wall time, over `ms`. */
+async function cpuPerSecond(ms: number): Promise<number> {
+  const ticks = () => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15), in clock ticks (100 Hz)
+  };
+  const t0 = ticks();
+  await Bun.sleep(ms);
+  return ((ticks() - t0) * 10) / (ms / 1000);
+}
+
 async function ask(msg: Record<string, unknown>) {
   const c = jsonLines(sock);
   try {
@@ -100,12 +117,15 @@ try {
   await open(5);
   await Bun.sleep(IDLE_MS);
   const w = await sample();
+  const cpu = [await cpuPerSecond(CPU_MS)];
   await open(N);
   await Bun.sleep(IDLE_MS);
   const a = await sample();
+  cpu.push(await cpuPerSecond(CPU_MS));
   await open(N);
   await Bun.sleep(IDLE_MS);
   const b = await sample();
+  cpu.push(await cpuPerSecond(CPU_MS));
   const info = await ask({ type: "pane_list" });
   const last = info.panes[info.panes.length - 1].pane;
   const resting = (await ask({ type: "pane_info", pane: last })).emulator;
@@ -113,6 +133,7 @@ try {
   console.log(`${info.panes.length} idle sh panes (the last: ${resting}), per pane, KB:   5 → ${5 + N}   ${5 + N} → ${5 + 2 * N}   5 → ${5 + 2 * N}`);
   for (const k of ["rssNoGc", "anonNoGc", "rss", "anon", "brk", "anonMaps", "heap", "extra"] as const)
     console.log(`  ${k.padEnd(10)} ${per(w, a, N, k)} ${per(a, b, N, k)} ${per(w, b, 2 * N, k)}   (${w[k].toFixed(0)} → ${a[k].toFixed(0)} → ${b[k].toFixed(0)})`);
+  console.log(`  idle CPU, ms per s at 5 / ${5 + N} / ${5 + 2 * N} panes: ${cpu.map((c) => c.toFixed(1)).join(" / ")}`);
   console.log(`  JS objects per pane: ${((b.objectCount - a.objectCount) / N).toFixed(1)}`);
   const types = new Set([...Object.keys(a.objects), ...Object.keys(b.objects)]);
   const diffs = [...types].map((t) => [t, ((b.objects[t] ?? 0) - (a.objects[t] ?? 0)) / N] as const).filter(([, d]) => Math.abs(d) >= 0.5).sort((x, y) => y[1] - x[1]);

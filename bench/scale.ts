@@ -45,6 +45,8 @@ const SETTLE_MS = SMALL ? 500 : 3000;
 /** How long panes are left alone before an idle figure is read: past ws's rest delay
  * (WS_EMULATOR_REST_MS, 5 s) and the collection after it: a pane nobody looks at has put its emulator away. */
 const IDLE_MS = SMALL ? 500 : 8000;
+/** The least time from the last pane opened to a settled reading (settledRssMB). */
+const SETTLE_MIN_MS = SMALL ? 1000 : 20_000;
 
 const FILLER = "the quick brown fox jumps over the lazy dog 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJK";
 /** Lines of exactly 100 characters: "line NNNNNNN " and filler. */
@@ -59,18 +61,21 @@ const rssMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8"
 /** The part of RSS that is the process's own (heap, stacks), not pages of its executable and
  * libraries, which the page cache holds and every process running them shares. */
 const anonMB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/RssAnon:\s+(\d+)/)![1]) / 1024;
-/** RSS once it has stopped moving: read every second after IDLE_MS until three readings in a row
- * are within 0.25 MB of each other (or 60 s have passed). ws puts idle panes' emulators away after
- * 5 s, collects them a moment later, and its allocator gives the pages back some seconds after that. */
+/** RSS once it has stopped moving: read every second from IDLE_MS on, for at least SETTLE_MIN_MS in
+ * all, until five readings in a row are within 0.25 MB of each other (or 60 s have passed). ws puts
+ * idle panes' emulators away after 5 s and collects them up to ~11 s after the last (its collections
+ * are 10 s apart at most once), and its allocator gives the pages back a moment later: until then
+ * RSS can stand still, higher, for seconds. */
 async function settledRssMB(pid: number): Promise<number> {
+  const t0 = Date.now();
   await Bun.sleep(IDLE_MS);
-  const end = Date.now() + (SMALL ? 2000 : 60_000);
+  const end = t0 + (SMALL ? 3000 : 60_000);
   const last = [rssMB(pid)];
   while (Date.now() < end) {
     await Bun.sleep(SMALL ? 200 : 1000);
     last.push(rssMB(pid));
-    const recent = last.slice(-3);
-    if (recent.length === 3 && Math.max(...recent) - Math.min(...recent) < 0.25) break;
+    const recent = last.slice(-5);
+    if (Date.now() - t0 >= SETTLE_MIN_MS && recent.length === 5 && Math.max(...recent) - Math.min(...recent) < 0.25) break;
   }
   return last[last.length - 1]!;
 }
