@@ -11,6 +11,7 @@ import { Emulator, type EmulatorOptions, type PutAway } from "./emulator";
 import type { ScreenModes } from "./emulator-modes";
 import type { ScreenState } from "./emulator-protocol";
 import { envInt } from "./limits";
+import { pack, unpack, type PackedValue } from "./packed-value";
 import { releasedRows } from "./released-rows";
 import type { PaneEmulator, RowTracker } from "./pane-emulator";
 import type { FinishedCommand, ShellState, ShellView } from "./shell-marks";
@@ -30,10 +31,13 @@ export const emulatorCount = { live: 0, resting: 0 };
 /** What cheap reads answer while the emulator is put away: what a worker's publish carries, less
  * the shell's state (kept by the resting emulator's own marks). */
 type Still = Omit<ScreenState, "shell">;
+/** What the shell's state reads answer while the emulator is put away. */
+type StillShell = { seen: boolean; state: ShellState; prompts: number; command: string | undefined };
 
 export class RestingEmulator implements PaneEmulator {
   private emu: Emulator | undefined;
-  private away: { state: PutAway; still: Still } | undefined;
+  /** The emulator put away: its state packed (packed-value.ts), and what cheap reads answer. */
+  private away: { state: PackedValue<PutAway>; still: Still; shell: StillShell } | undefined;
   private trackers = 0;
   private parsing = 0;
   private lastUse = 0;
@@ -56,11 +60,11 @@ export class RestingEmulator implements PaneEmulator {
   live(): Emulator {
     this.used();
     if (this.emu) return this.emu;
-    if (this.disposed) return new Emulator(this.away!.state.options, this.away!.state);
-    const away = this.away!;
+    const state = unpack(this.away!.state);
+    if (this.disposed) return new Emulator(state.options, state);
     this.away = undefined;
     emulatorCount.resting--;
-    return this.wire(new Emulator(away.state.options, away.state));
+    return this.wire(new Emulator(state.options, state));
   }
 
   /** Whether the emulator is put away now. */
@@ -103,7 +107,8 @@ export class RestingEmulator implements PaneEmulator {
     const still: Still = { cols: e.cols, rows: e.rows, cursorX: e.cursorX, cursorY: e.cursorY, baseY: e.baseY, normalCursorX: e.normalCursorX, alt: e.alt, modes: e.modes };
     const state = e.putAway();
     if (!state) return this.arm(REST_MS);
-    this.away = { state, still };
+    const { seen, state: shellState, prompts, command } = state.shell;
+    this.away = { state: pack(withoutEmptyStore(state)), still, shell: { seen, state: shellState, prompts, command } };
     this.emu = undefined;
     e.dispose();
     emulatorCount.live--;
@@ -113,8 +118,8 @@ export class RestingEmulator implements PaneEmulator {
   }
 
   /** The shell marks' state (ShellView's fields), from the emulator or what it left. */
-  shellState(): { seen: boolean; state: ShellState; prompts: number; command: string | undefined } {
-    return this.emu ? this.emu.shell : this.away!.state.shell;
+  shellState(): StillShell {
+    return this.emu ? this.emu.shell : this.away!.shell;
   }
 
   get cols(): number {
@@ -222,6 +227,17 @@ export class RestingEmulator implements PaneEmulator {
       emulatorCount.live--;
     } else emulatorCount.resting--;
   }
+}
+
+/** An empty history store with no mark placed in it is left out: the emulator made again makes a
+ * fresh one, the same (the store, made with the emulator, is one of the objects that would keep
+ * the freed emulator's memory from being given back, see packed-value.ts). */
+function withoutEmptyStore(state: PutAway): PutAway {
+  const store = state.store;
+  if (!store || store.lineCount > 0 || store.capturedRows > 0 || store.hasOpen) return state;
+  const { inputStart, outputStart, outputEnd } = state.shell;
+  if ([inputStart, outputStart, outputEnd].some((p) => p?.at && "pos" in p.at)) return state;
+  return { ...state, store: undefined };
 }
 
 /** The pane's ShellView across its emulators: state read from the one there is (or what the one
