@@ -40,34 +40,38 @@ const server = Bun.spawn([...argv, "server", "--socket-path", sock], {
 });
 const pid = server.pid;
 
-type Sample = { rssNoGc: number; anonNoGc: number; rss: number; anon: number; brk: number; anonMaps: number; heap: number; extra: number; objects: Record<string, number>; objectCount: number };
+type Sample = { rssNoGc: number; anonNoGc: number; rss: number; anon: number; file: number; brk: number; anonMaps: number; jit: number; heap: number; capacity: number; extra: number; objects: Record<string, number>; objectCount: number };
 
-function smaps(): { rss: number; anon: number; brk: number; anonMaps: number } {
+function smaps(): { rss: number; anon: number; file: number; brk: number; anonMaps: number; jit: number } {
   const text = readFileSync(`/proc/${pid}/smaps`, "utf8");
   let name = "";
+  let perms = "";
   let brk = 0;
   let anonMaps = 0;
+  let jit = 0;
   for (const line of text.split("\n")) {
-    const head = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+    const head = line.match(/^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/);
     if (head) {
-      name = head[1]!;
+      perms = head[1]!;
+      name = head[2]!;
       continue;
     }
     const m = line.match(/^Anonymous:\s+(\d+) kB/);
     if (!m) continue;
     const kb = Number(m[1]);
     if (name === "[heap]") brk += kb;
+    else if (name === "" && perms.includes("x")) jit += kb;
     else if (name === "") anonMaps += kb;
   }
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (k: string) => Number(status.match(new RegExp(`${k}:\\s+(\\d+)`))![1]);
-  return { rss: kb("VmRSS"), anon: kb("RssAnon"), brk, anonMaps };
+  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile"), brk, anonMaps, jit };
 }
 
 async function sample(): Promise<Sample> {
   const before = smaps();
   const noGc = { rssNoGc: before.rss, anonNoGc: before.anon };
-  if (BIN) return { ...noGc, ...before, heap: 0, extra: 0, objects: {}, objectCount: 0 };
+  if (BIN) return { ...noGc, ...before, heap: 0, capacity: 0, extra: 0, objects: {}, objectCount: 0 };
   rmSync(hookOut, { force: true });
   process.kill(pid, "SIGUSR2");
   const end = Date.now() + 30_000;
@@ -77,7 +81,7 @@ async function sample(): Promise<Sample> {
   }
   await Bun.sleep(200);
   const h = JSON.parse(readFileSync(hookOut, "utf8"));
-  return { ...noGc, ...smaps(), heap: h.heap.heapSize / 1024, extra: h.heap.extraMemorySize / 1024, objects: h.heap.objectTypeCounts, objectCount: h.heap.objectCount };
+  return { ...noGc, ...smaps(), heap: h.heap.heapSize / 1024, capacity: h.heap.heapCapacity / 1024, extra: h.heap.extraMemorySize / 1024, objects: h.heap.objectTypeCounts, objectCount: h.heap.objectCount };
 }
 
 /** The server's CPU time (user + system) per second of wall time, over `ms`. */
@@ -131,7 +135,7 @@ try {
   const resting = (await ask({ type: "pane_info", pane: last })).emulator;
   const per = (x: Sample, y: Sample, n: number, k: keyof Sample) => (((y[k] as number) - (x[k] as number)) / n).toFixed(1).padStart(8);
   console.log(`${info.panes.length} idle sh panes (the last: ${resting}), per pane, KB:   5 → ${5 + N}   ${5 + N} → ${5 + 2 * N}   5 → ${5 + 2 * N}`);
-  for (const k of ["rssNoGc", "anonNoGc", "rss", "anon", "brk", "anonMaps", "heap", "extra"] as const)
+  for (const k of ["rssNoGc", "anonNoGc", "rss", "file", "anon", "brk", "jit", "anonMaps", "capacity", "heap", "extra"] as const)
     console.log(`  ${k.padEnd(10)} ${per(w, a, N, k)} ${per(a, b, N, k)} ${per(w, b, 2 * N, k)}   (${w[k].toFixed(0)} → ${a[k].toFixed(0)} → ${b[k].toFixed(0)})`);
   console.log(`  idle CPU, ms per s at 5 / ${5 + N} / ${5 + 2 * N} panes: ${cpu.map((c) => c.toFixed(1)).join(" / ")}`);
   console.log(`  JS objects per pane: ${((b.objectCount - a.objectCount) / N).toFixed(1)}`);
