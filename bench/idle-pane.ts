@@ -39,6 +39,12 @@ const server = Bun.spawn([...argv, "server", "--socket-path", sock], {
   cwd: root,
 });
 const pid = server.pid;
+// However this ends (bench/lib.ts exits at once on a signal), the server and its shells go too:
+// SIGKILL, so that it writes nothing more into the folder removed after it.
+process.on("exit", () => {
+  server.kill("SIGKILL");
+  rmSync(root, { recursive: true, force: true });
+});
 
 type Sample = { rssNoGc: number; anonNoGc: number; rss: number; anon: number; file: number; brk: number; anonMaps: number; jit: number; heap: number; capacity: number; extra: number; objects: Record<string, number>; objectCount: number };
 
