@@ -377,6 +377,12 @@ export class Pane implements Parser {
     this.pty.write(data);
   }
 
+  /** A person typed into the pane: its echo, if it comes within `ms` and nothing else waits to be
+   * parsed, is read and parsed now (Pty.readNow), its frame drawn before this turn ends. */
+  readEcho(ms: number): void {
+    if (!this.queue.length && !this.parsing && !this.readPaused && !this.emulator.send) this.pty.readNow?.(ms);
+  }
+
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */
   paste(text: string): void {
     this.write(pasteBytes(text, this.emulator.modes.bracketedPaste));

@@ -7,7 +7,7 @@
 //    polled while idle), and only when we pull: not pulling is pausing.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { LAUNCH_FLAGS, libc, openPtyPair, readMaster, setsid, setWindowSize } from "../platform/pty-libc";
+import { LAUNCH_FLAGS, libc, openPtyPair, readMaster, readWithin, setsid, setWindowSize } from "../platform/pty-libc";
 import { FdWriteQueue } from "./fd-write-queue";
 import type { Pty, PtyOptions } from "./pty";
 import { signalGroup } from "./signal-group";
@@ -24,6 +24,9 @@ const EXIT_DRAIN_MAX_MS = 5000;
 const INPUT_LIMIT = 4 * 1024 * 1024;
 /** How often input the PTY could not take yet is offered again. */
 const INPUT_RETRY_MS = 4;
+/** The most a typed key's echo read at once (readNow) takes; more waits for the stream. */
+const ECHO_READ_MAX = 4096;
+let echoBuffer: Uint8Array | undefined;
 
 /** Whether this system can run the native path: glibc through platform/ffi.ts and util-linux setsid. */
 export function nativePtyAvailable(): boolean {
@@ -49,6 +52,14 @@ export function spawnNativePty(o: PtyOptions): Pty {
 
   let paused = false;
   let reading = false;
+  /** The read loop waits on the stream with nothing of ours undelivered (readNow may read). */
+  let waiting = false;
+  /** The last readNow's echo did not come in time: the program answers slowly, so further keys
+   * don't wait for it (the main thread would only stand still) until output follows a write
+   * within that time again. When input was last written (performance.now()). */
+  let echoSlow = false;
+  let echoWait = 0;
+  let wroteAt = -Infinity;
   let eof = false;
   /** We let go of the master: nothing more is read, written or delivered. */
   let released = false;
@@ -107,9 +118,12 @@ export function spawnNativePty(o: PtyOptions): Pty {
     try {
       while (!paused && !released && !eof) {
         // EIO (every slave fd closed) is the PTY's EOF.
+        waiting = true;
         const chunk = await reader.read().then((r) => r.value, () => undefined);
+        waiting = false;
         if (released) break; // closed meanwhile: the backlog is dropped
         if (chunk) {
+          if (echoSlow && performance.now() - wroteAt <= echoWait) echoSlow = false;
           hop("pty-read");
           deliver(chunk);
         }
@@ -151,7 +165,23 @@ export function spawnNativePty(o: PtyOptions): Pty {
     canPause: true,
     write(data) {
       if (!fdGone()) input.write(typeof data === "string" ? Buffer.from(data) : data);
+      wroteAt = performance.now();
       hop("pty-write");
+    },
+    readNow(timeoutMs) {
+      // Only while the read loop waits on the stream: Bun hands each chunk it reads to that loop
+      // before anything else runs (its promise settles with the microtasks drained right after),
+      // so nothing read before now is still on its way and what is read here comes after it.
+      // Only right after a write (a key that was not written has no echo to wait for).
+      if (!waiting || paused || echoSlow || fdGone() || performance.now() - wroteAt > timeoutMs) return false;
+      const into = (echoBuffer ??= new Uint8Array(ECHO_READ_MAX));
+      const n = readWithin(c, fd, timeoutMs, into);
+      echoWait = timeoutMs;
+      echoSlow = n === 0;
+      if (n <= 0) return false;
+      hop("pty-read");
+      deliver(into.slice(0, n));
+      return true;
     },
     resize(cols, rows) {
       if (!fdGone()) setWindowSize(c, fd, Math.max(1, cols), Math.max(1, rows));

@@ -22,6 +22,13 @@ export interface Pty {
    * only send XOFF, which a raw-mode program ignores: the pane then bounds its backlog itself. */
   readonly canPause: boolean;
   write(data: string | Uint8Array): void;
+  /**
+   * Wait up to `timeoutMs` for output and deliver it (onData) before returning: a typed key's
+   * echo then reaches the screen in the turn that wrote the key, with no event-loop wake-up of its
+   * own. False when nothing came in time (it arrives as any output, later) or when it can't be
+   * read out of turn now. Only ws's own PTY has it.
+   */
+  readNow?(timeoutMs: number): boolean;
   resize(cols: number, rows: number): void;
   /**
    * Stop reading the program's output until resume(): the PTY fills and the program's writes

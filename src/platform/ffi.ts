@@ -50,7 +50,8 @@ export function readI32(at: Pointer | bigint, offset = 0): number {
   return native!.read!.i32(Number(at) as Pointer, offset);
 }
 
-/** A PTY master of ws's own (pty-libc.ts): opening a pair, its size and modes, writing to it. */
+/** A PTY master of ws's own (pty-libc.ts): opening a pair, its size and modes, writing to it, and
+ * reading a typed key's echo at once. */
 const PTY = {
   posix_openpt: { args: ["i32"], returns: "i32" },
   grantpt: { args: ["i32"], returns: "i32" },
@@ -59,6 +60,9 @@ const PTY = {
   open: { args: ["ptr", "i32"], returns: "i32" },
   close: { args: ["i32"], returns: "i32" },
   write: { args: ["i32", "ptr", "u64"], returns: "i64" },
+  /** A typed key's echo, waited for and read in the same turn (pty-native.ts readNow). */
+  poll: { args: ["ptr", "u64", "i32"], returns: "i32" },
+  read: { args: ["i32", "ptr", "u64"], returns: "i64" },
   ioctl: { args: ["i32", "u64", "ptr"], returns: "i32" },
   fcntl: { args: ["i32", "i32", "i32"], returns: "i32" },
   tcgetattr: { args: ["i32", "ptr"], returns: "i32" },

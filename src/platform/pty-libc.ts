@@ -116,6 +116,32 @@ export function writeSome(c: Libc, fd: number, bytes: Uint8Array): number {
   }
 }
 
+const POLLIN = 1;
+const pollFd = new Uint8Array(8);
+const pollView = new DataView(pollFd.buffer);
+
+/**
+ * Wait up to `timeoutMs` for `fd` to have something to read, and read it into `into`: the number
+ * of bytes read; 0 when nothing came in time; -1 when the fd failed or hung up (EIO: every slave
+ * fd closed), which its stream reader will find and report as well.
+ */
+export function readWithin(c: Libc, fd: number, timeoutMs: number, into: Uint8Array): number {
+  pollView.setInt32(0, fd, true);
+  pollView.setInt16(4, POLLIN, true);
+  pollView.setInt16(6, 0, true);
+  for (;;) {
+    const ready = c.poll(pollFd, 1, timeoutMs);
+    if (ready === 0) return 0;
+    if (ready < 0) return errno(c) === EINTR ? 0 : -1;
+    const n = Number(c.read(fd, into, into.length));
+    if (n > 0) return n;
+    if (n === 0) return -1;
+    const e = errno(c);
+    if (e === EINTR) continue;
+    return e === EAGAIN ? 0 : -1;
+  }
+}
+
 function errno(c: Libc): number {
   return readI32(c.__errno_location()!);
 }

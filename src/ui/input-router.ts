@@ -12,6 +12,11 @@ import { runKeyBinding } from "./ui-actions";
 import { handleMouse } from "./mouse";
 import type { Interface } from "./interface";
 
+/** How long a typed key waits for its pane's echo, to draw it in the same turn (Pane.readEcho):
+ * a program that echoes at once (a shell, cat, an editor) takes ~0.1–0.3 ms here; one that takes
+ * longer is not waited for again until it answers a key within this time. */
+const ECHO_WAIT_MS = 1;
+
 /** One event from the attached client. */
 export function routeEvent(ui: Interface, ev: TermEvent): void {
   if (typeof ev === "object" && "Resize" in ev) {
@@ -98,6 +103,7 @@ export function typeStraight(ui: Interface, bytes: Uint8Array): boolean {
   }
   pane.write(bytes);
   typedInto(ui, pane);
+  pane.readEcho(ECHO_WAIT_MS);
   return true;
 }
 
@@ -152,6 +158,7 @@ function routeKey(ui: Interface, k: KeyEvent): void {
   const root = name ? ui.keymap.root.get(name) : undefined;
   if (root) return runKey(ui, root);
   typeIn(ui, { Key: k });
+  ui.focusedPane()?.readEcho(ECHO_WAIT_MS);
 }
 
 /** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */

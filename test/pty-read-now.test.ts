@@ -1,0 +1,78 @@
+// A typed key's echo read in the turn that wrote the key (Pty.readNow, ws's own PTY): the echo is
+// delivered before readNow returns, in order with the output the stream reads, and a program that
+// does not answer in time is not waited for again until it answers a key quickly.
+import { afterEach, expect, test } from "bun:test";
+import { nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
+import type { Pty } from "../src/model/pty";
+import { waitFor } from "./harness";
+
+const native = nativePtyAvailable() ? test : test.skip;
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color" };
+const started: Pty[] = [];
+afterEach(async () => {
+  for (const p of started.splice(0)) {
+    p.kill("SIGKILL");
+    p.close();
+    await p.exited;
+  }
+});
+
+/** `script` in sh on a raw, non-echoing PTY; it prints READY first. */
+function start(script: string) {
+  let text = "";
+  const pty = spawnNativePty({
+    argv: ["sh", "-c", `stty raw -echo; printf READY; ${script}`],
+    cwd: "/tmp",
+    env,
+    cols: 80,
+    rows: 24,
+    onData: (b) => {
+      text += Buffer.from(b).toString("latin1");
+    },
+    onExit: () => {},
+  });
+  started.push(pty);
+  return { pty, text: () => text };
+}
+
+native("a key's echo is delivered before readNow returns, in order with what the stream reads", async () => {
+  const { pty, text } = start("exec cat");
+  await waitFor("the program to start", () => text() === "READY");
+  pty.write("a");
+  expect(pty.readNow!(2000)).toBe(true);
+  expect(text()).toBe("READYa");
+  // The next key's echo comes through the stream, and the one after through readNow again.
+  pty.write("b");
+  await waitFor("b's echo through the stream", () => text() === "READYab");
+  pty.write("c");
+  expect(pty.readNow!(2000)).toBe(true);
+  expect(text()).toBe("READYabc");
+});
+
+native("nothing is waited for without a write just before", async () => {
+  const { pty, text } = start("exec cat");
+  await waitFor("the program to start", () => text() === "READY");
+  const t0 = performance.now();
+  expect(pty.readNow!(300)).toBe(false);
+  expect(performance.now() - t0).toBeLessThan(150);
+});
+
+native("a program that answers slowly is not waited for again until it answers a key in time", async () => {
+  // The first key gets no echo at all; every key after it is echoed at once.
+  const { pty, text } = start("head -c 1 >/dev/null; exec cat");
+  await waitFor("the program to start", () => text() === "READY");
+  pty.write("k");
+  let t0 = performance.now();
+  expect(pty.readNow!(200)).toBe(false);
+  expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
+  // Slow last time: this key is not waited for, though its echo comes quickly.
+  pty.write("x");
+  t0 = performance.now();
+  expect(pty.readNow!(200)).toBe(false);
+  expect(performance.now() - t0).toBeLessThan(100);
+  await waitFor("x's echo through the stream", () => text() === "READYx");
+  // It answered that key within the wait: the next key's echo is waited for again.
+  pty.write("y");
+  expect(pty.readNow!(2000)).toBe(true);
+  expect(text()).toBe("READYxy");
+});
