@@ -378,9 +378,12 @@ export class Pane implements Parser {
   }
 
   /** A person typed into the pane: its echo, if it comes within `ms` and nothing else waits to be
-   * parsed, is read and parsed now (Pty.readNow), its frame drawn before this turn ends. */
-  readEcho(ms: number): void {
-    if (!this.queue.length && !this.parsing && !this.readPaused && !this.emulator.send) this.pty.readNow?.(ms);
+   * parsed, is read (Pty.readNow), shown to `ahead` and parsed now, its frame drawn in this turn. */
+  readEcho(ms: number, ahead: (bytes: Uint8Array) => void): void {
+    const echo = this.queue.length || this.parsing || this.readPaused || this.emulator.send ? undefined : this.pty.readNow?.(ms);
+    if (!echo) return;
+    ahead(echo);
+    this.receive(echo);
   }
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */

@@ -4,7 +4,9 @@
 //  - The program starts through util-linux `setsid --ctty` with the slave as its stdio: a new
 //    session whose controlling terminal is the slave, as a terminal emulator gives its shell.
 //  - Bun reads the non-blocking master as a stream on its own event loop (no thread, nothing
-//    polled while idle), and only when we pull: not pulling is pausing.
+//    polled while idle), and only when we pull: not pulling is pausing. A typed key's echo is the
+//    one exception: right after the key is written, readNow waits for it (poll, ≤ 1 ms) and reads
+//    it here, so it is drawn in the same turn (docs/pane-pipeline.md, "A key's hops").
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { LAUNCH_FLAGS, libc, openPtyPair, readMaster, readWithin, setsid, setWindowSize } from "../platform/pty-libc";
@@ -173,15 +175,14 @@ export function spawnNativePty(o: PtyOptions): Pty {
       // before anything else runs (its promise settles with the microtasks drained right after),
       // so nothing read before now is still on its way and what is read here comes after it.
       // Only right after a write (a key that was not written has no echo to wait for).
-      if (!waiting || paused || echoSlow || fdGone() || performance.now() - wroteAt > timeoutMs) return false;
+      if (!waiting || paused || echoSlow || fdGone() || performance.now() - wroteAt > timeoutMs) return undefined;
       const into = (echoBuffer ??= new Uint8Array(ECHO_READ_MAX));
       const n = readWithin(c, fd, timeoutMs, into);
       echoWait = timeoutMs;
       echoSlow = n === 0;
-      if (n <= 0) return false;
+      if (n <= 0) return undefined;
       hop("pty-read");
-      deliver(into.slice(0, n));
-      return true;
+      return into.slice(0, n);
     },
     resize(cols, rows) {
       if (!fdGone()) setWindowSize(c, fd, Math.max(1, cols), Math.max(1, rows));

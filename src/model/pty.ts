@@ -23,12 +23,13 @@ export interface Pty {
   readonly canPause: boolean;
   write(data: string | Uint8Array): void;
   /**
-   * Wait up to `timeoutMs` for output and deliver it (onData) before returning: a typed key's
-   * echo then reaches the screen in the turn that wrote the key, with no event-loop wake-up of its
-   * own. False when nothing came in time (it arrives as any output, later) or when it can't be
-   * read out of turn now. Only ws's own PTY has it.
+   * Wait up to `timeoutMs` for output and return it, read out of turn: the caller delivers it as
+   * onData would (it comes after everything onData had). A typed key's echo then reaches the
+   * screen in the turn that wrote the key, with no event-loop wake-up of its own. Undefined when
+   * nothing came in time (it arrives through onData, later) or when it can't be read out of turn
+   * now. Only ws's own PTY has it.
    */
-  readNow?(timeoutMs: number): boolean;
+  readNow?(timeoutMs: number): Uint8Array | undefined;
   resize(cols: number, rows: number): void;
   /**
    * Stop reading the program's output until resume(): the PTY fills and the program's writes

@@ -36,6 +36,11 @@ export class ScreenDiff {
     this.lastVisible = null;
   }
 
+  /** Whether `g` is what the client was last sent (what it shows, unless written to since). */
+  shows(g: Grid): boolean {
+    return this.last === g;
+  }
+
   /** ANSI that turns the client's screen into `next` ("" when nothing changed). */
   render(next: Grid): string {
     let out = "";

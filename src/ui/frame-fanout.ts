@@ -27,6 +27,11 @@ export class FrameFanout {
     for (const f of this.schedulers()) f.paneOutput(pane);
   }
 
+  /** The typed pane's echo, before it is parsed: each client writes it ahead if it can. */
+  echoAhead(pane: Pane, bytes: Uint8Array): void {
+    for (const f of this.schedulers()) f.echoAhead(pane, bytes);
+  }
+
   paneClosed(pane: number): void {
     for (const f of this.schedulers()) f.paneClosed(pane);
   }

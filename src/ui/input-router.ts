@@ -103,7 +103,7 @@ export function typeStraight(ui: Interface, bytes: Uint8Array): boolean {
   }
   pane.write(bytes);
   typedInto(ui, pane);
-  pane.readEcho(ECHO_WAIT_MS);
+  pane.readEcho(ECHO_WAIT_MS, (echo) => ui.frames.echoAhead(pane, echo));
   return true;
 }
 
@@ -158,7 +158,8 @@ function routeKey(ui: Interface, k: KeyEvent): void {
   const root = name ? ui.keymap.root.get(name) : undefined;
   if (root) return runKey(ui, root);
   typeIn(ui, { Key: k });
-  ui.focusedPane()?.readEcho(ECHO_WAIT_MS);
+  const typed = ui.focusedPane();
+  typed?.readEcho(ECHO_WAIT_MS, (echo) => ui.frames.echoAhead(typed, echo));
 }
 
 /** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */
