@@ -354,8 +354,9 @@ for (const lines of process.env.SCALE_ONLY === "idle" ? [] : LINES) {
       for (const p of panes) await mux.shows(p, "FILLED", 600_000);
       await Bun.sleep(IDLE_MS);
       const full = rssMB(mux.pid);
+      const settled = await settledRssMB(mux.pid);
       const down = await mux.kill();
-      m[name] = { full, perLineKB: ((full - idle) * 1024) / (PANES * lines), teardown: down.seconds, peak: down.peakMB };
+      m[name] = { full, settled, perLineKB: ((full - idle) * 1024) / (PANES * lines), teardown: down.seconds, peak: down.peakMB };
     } finally {
       await mux.close();
     }
@@ -363,6 +364,7 @@ for (const lines of process.env.SCALE_ONLY === "idle" ? [] : LINES) {
   const pick = (k: string) => ({ ws: m.ws![k]!, tmux: m.tmux![k]! });
   const what = `${PANES} panes × ${lines} lines`;
   put(`RSS, ${what}`, "MB", pick("full"));
+  put(`RSS settled, ${what}`, "MB", pick("settled"));
   put(`per history line, ${what}`, "KB", pick("perLineKB"));
   put(`kill-server, ${what}`, "s", pick("teardown"));
   put(`peak RSS during kill-server, ${what}`, "MB", pick("peak"));

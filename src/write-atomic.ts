@@ -78,14 +78,23 @@ export function writeAtomicSync(path: string, data: string | Uint8Array | Uint8A
   syncDirSync(path);
 }
 
-/** writeAtomicSync, without blocking the thread (the daemon's saves). */
-export async function writeAtomic(path: string, data: string | Uint8Array | Uint8Array[], o: AtomicFile = {}): Promise<void> {
+/** Writes a file's bytes as they are made: `bytes` at the end, or at `position` (a part of what
+ * was written, filled in last). */
+export type FileWriter = (write: (bytes: Uint8Array, position?: number) => Promise<void>) => Promise<void>;
+
+/** writeAtomicSync, without blocking the thread (the daemon's saves); `data` may be a writer that
+ * streams the bytes, so a big file is never whole in memory. */
+export async function writeAtomic(path: string, data: string | Uint8Array | Uint8Array[] | FileWriter, o: AtomicFile = {}): Promise<void> {
   const tmp = tempPath(path);
   const fh = await open(tmp, "wx", 0o600);
   try {
     try {
       prepare(fh.fd, path, o);
-      for (const bytes of chunksOf(data)) for (let off = 0; off < bytes.length; ) off += (await fh.write(bytes, off, bytes.length - off)).bytesWritten;
+      const write = async (bytes: Uint8Array, position?: number) => {
+        for (let off = 0; off < bytes.length; ) off += (await fh.write(bytes, off, bytes.length - off, position === undefined ? null : position + off)).bytesWritten;
+      };
+      if (typeof data === "function") await data(write);
+      else for (const bytes of chunksOf(data)) await write(bytes);
       await fh.sync();
     } finally {
       await fh.close();

@@ -137,22 +137,41 @@ export function encodeText(text: string): Uint8Array {
   return Buffer.from(JSON.stringify(text));
 }
 
-/**
- * The file's bytes for a body, as chunks to write in order. Scrollback is most of a save, so each
- * pane's encoded text comes from `encode`, which may hand back the bytes of an unchanged pane from
- * an earlier save instead of encoding 10,000 lines again.
- */
-export function encodeChunks(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, encode: (text: string, pane: SavedPane) => Uint8Array = encodeText): Uint8Array[] {
-  const texts: SavedPane[] = [];
+/** The body's structure as JSON, cut where each pane's scrollback goes: `pieces[i]` comes before
+ * `panes[i]`'s text, and the last piece after all of them. */
+export function bodyPieces(body: SaveBody): { pieces: Uint8Array[]; panes: SavedPane[] } {
+  const panes: SavedPane[] = [];
   const skeleton = {
     ...body,
     workspaces: body.workspaces.map((w) => ({
       ...w,
-      tabs: w.tabs.map((t) => ({ ...t, panes: t.panes.map((p) => (texts.push(p), { ...p, scrollback: TEXT_SLOT })) })),
+      tabs: w.tabs.map((t) => ({ ...t, panes: t.panes.map((p) => (panes.push(p), { ...p, scrollback: TEXT_SLOT })) })),
     })),
   };
   const pieces = JSON.stringify(skeleton).split(TEXT_SLOT_JSON);
-  if (pieces.length !== texts.length + 1) throw new Error("scrollback placeholder count mismatch");
+  if (pieces.length !== panes.length + 1) throw new Error("scrollback placeholder count mismatch");
+  return { pieces: pieces.map((p) => Buffer.from(p)), panes };
+}
+
+/** The header line for a body of `bytes` bytes whose SHA-256 is `sha256` (hex). */
+export function headerLine(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, bytes: number, sha256: string): Uint8Array {
+  const header: SaveHeader = {
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    saved_at: (meta.savedAt ?? new Date()).toISOString(),
+    ws: meta.ws,
+    server: meta.server,
+    ...counts(body),
+    bytes,
+    sha256,
+  };
+  return Buffer.from(JSON.stringify(header) + "\n");
+}
+
+/** The file's bytes for a body, as chunks to write in order (the daemon streams its saves
+ * instead: save-writer.ts). */
+export function encodeChunks(body: SaveBody, meta: { ws: string; server: string; savedAt?: Date }, encode: (text: string, pane: SavedPane) => Uint8Array = encodeText): Uint8Array[] {
+  const { pieces, panes } = bodyPieces(body);
   const parts: Uint8Array[] = [];
   const hasher = new Bun.CryptoHasher("sha256");
   let bytes = 0;
@@ -162,20 +181,10 @@ export function encodeChunks(body: SaveBody, meta: { ws: string; server: string;
     bytes += b.length;
   };
   for (let i = 0; i < pieces.length; i++) {
-    add(Buffer.from(pieces[i]!));
-    if (i < texts.length) add(encode(texts[i]!.scrollback, texts[i]!));
+    add(pieces[i]!);
+    if (i < panes.length) add(encode(panes[i]!.scrollback, panes[i]!));
   }
-  const header: SaveHeader = {
-    format: FORMAT,
-    version: FORMAT_VERSION,
-    saved_at: (meta.savedAt ?? new Date()).toISOString(),
-    ws: meta.ws,
-    server: meta.server,
-    ...counts(body),
-    bytes,
-    sha256: hasher.digest("hex"),
-  };
-  return [Buffer.from(JSON.stringify(header) + "\n"), ...parts, Buffer.from("\n")];
+  return [headerLine(body, meta, bytes, hasher.digest("hex")), ...parts, Buffer.from("\n")];
 }
 
 /** The file's bytes for a body, in one buffer. */

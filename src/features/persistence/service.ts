@@ -8,11 +8,12 @@ import type { Session } from "../../model/session";
 import type { ModelEvent } from "../../model/events";
 import { savesAfter } from "../events";
 import { msSinceInput } from "../../model/parse-slices";
-import { decode, encodeChunks, SaveProblem, type SaveBody, type SavedAgent, type SavedPrompt, type SaveHeader } from "./format";
+import { counts, decode, encodeText, SaveProblem, type SaveBody, type SavedAgent, type SavedPrompt, type SaveHeader } from "./format";
 import { applySave, type RestoreProgress, type RestoreResult } from "./restore";
 import { yieldTurn } from "../../model/pace";
 import { Snapshotter } from "./snapshot";
-import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps, writeSave } from "./store";
+import { StaleSave, writeStreamed } from "./save-writer";
+import { keepAside, moveAside, readSaveBytes, removeSave, removeStaleTemps } from "./store";
 
 /** A save file larger than this is set aside unread (100 panes with full histories make ~100 MB). */
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
@@ -346,22 +347,25 @@ export class PersistenceService {
     return p;
   }
 
-  private async writeOnce(opts: { fresh?: boolean; full?: boolean }): Promise<SaveSummary | undefined> {
+  private async writeOnce(opts: { fresh?: boolean; full?: boolean }, retry = true): Promise<SaveSummary | undefined> {
     if (!this.session.workspaces.length) return undefined;
     const t0 = performance.now();
     try {
-      const body = await this.snap.capture(opts);
+      const { body, texts } = await this.snap.take(opts);
       const t1 = performance.now();
       const savedAt = new Date();
-      const chunks = encodeChunks(body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (text, pane) => this.snap.encoded(text, pane));
-      const size = chunks.reduce((n, c) => n + c.length, 0);
-      const t2 = performance.now();
-      await writeSave(this.opts.path, chunks);
-      const phases = { capture: Math.round(t1 - t0), encode: Math.round(t2 - t1), write: Math.round(performance.now() - t2) };
-      const c = body.workspaces.reduce((a, w) => ({ tabs: a.tabs + w.tabs.length, panes: a.panes + w.tabs.reduce((n, t) => n + t.panes.length, 0) }), { tabs: 0, panes: 0 });
-      this.lastSave = { path: this.opts.path, bytes: size, ms: Math.round(performance.now() - t0), workspaces: body.workspaces.length, ...c, saved_at: savedAt.toISOString(), phases };
+      const empty = encodeText("");
+      const written = await writeStreamed(this.opts.path, body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (p) => texts.get(p.id) ?? empty);
+      this.snap.written(written.panes);
+      // (Encoding happens as each pane's text is taken, and as the file is written.)
+      const phases = { capture: Math.round(t1 - t0), encode: 0, write: Math.round(performance.now() - t1) };
+      const c = counts(body);
+      this.lastSave = { path: this.opts.path, bytes: written.size, ms: Math.round(performance.now() - t0), workspaces: c.workspaces, tabs: c.tabs, panes: c.panes, saved_at: savedAt.toISOString(), phases };
       return this.lastSave;
     } catch (e) {
+      this.snap.lost();
+      // The last file was removed or changed under us: take every pane's text again, once.
+      if (e instanceof StaleSave && retry) return this.writeOnce({ ...opts, full: true }, false);
       this.opts.log.error(`saving the session to ${this.opts.path} failed: ${(e as Error).message}`);
       throw e;
     }

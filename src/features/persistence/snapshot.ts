@@ -1,13 +1,15 @@
 // Taking a save of the live model. The structure (workspaces, tabs, layouts, focus) is copied in
 // one synchronous step, so it is consistent; scrollback text and working directories are filled in
 // afterwards, yielding between panes so a big save never stalls the daemon for long. Scrollback is
-// captured again only for panes that printed something since their last capture.
+// taken again only for panes that printed something since the last save; the others' is copied
+// from the file written last (save-writer.ts), so no pane's text is kept between saves.
 import type { GrantLevel } from "../../protocol/grants";
 import { paneRects, panesOf } from "../../model/layout";
 import type { Pane } from "../../model/pane";
 import type { Session } from "../../model/session";
 import { platformKind } from "../../platform";
 import { paneDirectory } from "../../model/process-info";
+import type { PaneBytes, PaneText } from "./save-writer";
 import { encodeText, type SaveBody, type SavedAgent, type SavedPane, type SavedPrompt, type SavedRect, type SavedTab } from "./format";
 import { workstreamsOf } from "../workstreams/table";
 
@@ -33,9 +35,16 @@ const FRESH_WAIT_MS = 10_000;
 
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
+/** A save taken: its structure, and each pane's scrollback to write (by pane id). */
+export interface Capture {
+  body: SaveBody;
+  texts: Map<number, PaneText>;
+}
+
 export class Snapshotter {
-  /** Scrollback text by pane id (and its encoded form once made), valid while not in `dirty`. */
-  private cache = new Map<number, { text: string; encoded?: Uint8Array }>();
+  /** Where each pane's scrollback lies in the file written last (save-writer.ts), by pane id. */
+  private saved = new Map<number, PaneBytes>();
+  /** Panes that printed something since their text was last taken. */
   private dirty = new Set<number>();
 
   /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any;
@@ -49,7 +58,7 @@ export class Snapshotter {
 
   /** A pane printed something (bus `pane_output`): its text must be taken again. */
   markDirty(pane: number): void {
-    if (this.cache.has(pane)) this.dirty.add(pane);
+    this.dirty.add(pane);
   }
 
   /** Whether any pane's scrollback changed since it was last taken. */
@@ -58,20 +67,66 @@ export class Snapshotter {
   }
 
   forget(pane: number): void {
-    this.cache.delete(pane);
+    this.saved.delete(pane);
     this.dirty.delete(pane);
   }
 
+  /** A save was written: where each pane's scrollback now lies. */
+  written(panes: Map<number, PaneBytes>): void {
+    this.saved = panes;
+  }
+
+  /** A save failed, or the last file no longer holds what it did: every pane is taken again. */
+  lost(): void {
+    this.saved.clear();
+  }
+
   /**
-   * Take a save. `fresh` waits (briefly) for every pane's pending output to be parsed first; the
-   * text of panes that printed nothing since the last capture is reused either way (their output
-   * events say so), unless `full` asks to take every pane again.
+   * Take a save to write (save-writer.ts). `fresh` waits (briefly) for every pane's pending output
+   * to be parsed first; the text of panes that printed nothing since the last save is copied from
+   * it either way (their output events say so), unless `full` asks to take every pane again.
    */
-  async capture(opts: { fresh?: boolean; full?: boolean } = {}): Promise<SaveBody> {
+  async take(opts: { fresh?: boolean; full?: boolean } = {}): Promise<Capture> {
     if (opts.full) {
-      this.cache.clear();
+      this.saved.clear();
       this.dirty.clear();
     }
+    const { body, jobs } = this.structure();
+    const live = new Set(jobs.map((j) => j.pane.id));
+    for (const id of [...this.saved.keys()]) if (!live.has(id)) this.forget(id);
+    // Let pending output be parsed first: all of it when asked (shutdown_keep, session_save), else
+    // that of panes never taken before (a restored preface may still be parsing). Bounded either way.
+    await this.settle(jobs, opts.fresh === true, (p) => !this.saved.has(p.id));
+    const texts = new Map<number, PaneText>();
+    for (const { pane } of jobs) texts.set(pane.id, await this.text(pane));
+    return { body, texts };
+  }
+
+  /** A save's body whole, every pane's text in it, taken afresh (what was saved last is not used
+   * nor changed). */
+  async capture(opts: { fresh?: boolean } = {}): Promise<SaveBody> {
+    const { body, jobs } = this.structure();
+    await this.settle(jobs, opts.fresh === true, () => true);
+    for (const { pane, rec } of jobs) {
+      try {
+        rec.scrollback = pane.emulator.captureText(false);
+      } catch {} // disposed meanwhile
+      await yieldNow();
+    }
+    return body;
+  }
+
+  /** Wait (bounded) for pending output to be parsed, every pane's when `fresh`, else `waitFor`'s;
+   * and read the panes' directories. */
+  private async settle(jobs: { pane: Pane; rec: SavedPane }[], fresh: boolean, waitFor: (p: Pane) => boolean): Promise<void> {
+    const waits = jobs.filter((j) => fresh || waitFor(j.pane)).map((j) => j.pane.flushed().catch(() => {}));
+    if (waits.length) await Promise.race([Promise.all(waits), Bun.sleep(fresh ? FRESH_WAIT_MS : 250)]);
+    const cwds = await Promise.all(jobs.map((j) => currentDir(j.pane)));
+    for (const [i, { rec }] of jobs.entries()) rec.cwd = cwds[i]!;
+  }
+
+  /** The model's structure as a save body (scrollback left empty), and its live panes' records. */
+  private structure(): { body: SaveBody; jobs: { pane: Pane; rec: SavedPane }[] } {
     const s = this.session;
     const area = s.layoutArea();
     const jobs: { pane: Pane; rec: SavedPane }[] = [];
@@ -126,42 +181,25 @@ export class Snapshotter {
     };
     const workstreams = [...workstreamsOf(s).values()].map(({ name, repo, dir, branch, pr, review, checkpoints }) => ({ name, repo, dir, branch, ...(pr !== undefined ? { pr } : {}), ...(review ? { review } : {}), ...(checkpoints ? { checkpoints: { ...checkpoints } } : {}) }));
     if (workstreams.length) body.workstreams = workstreams;
-    const live = new Set(jobs.map((j) => j.pane.id));
-    for (const id of [...this.cache.keys()]) if (!live.has(id)) this.forget(id);
-    // Let pending output be parsed first: all of it when asked (shutdown_keep, session_save), else
-    // that of panes never taken before (a restored preface may still be parsing). Bounded either way.
-    const fresh = opts.fresh === true;
-    const waits = jobs.filter((j) => fresh || !this.cache.has(j.pane.id)).map((j) => j.pane.flushed().catch(() => {}));
-    if (waits.length) await Promise.race([Promise.all(waits), Bun.sleep(fresh ? FRESH_WAIT_MS : 250)]);
-    const cwds = await Promise.all(jobs.map((j) => currentDir(j.pane)));
-    for (const [i, { pane, rec }] of jobs.entries()) {
-      rec.cwd = cwds[i]!;
-      rec.scrollback = await this.text(pane);
-    }
-    return body;
+    return { body, jobs };
   }
 
-  /** The encoded scrollback of a pane as captured, reused while its text is the same. */
-  encoded(text: string, pane: SavedPane): Uint8Array {
-    const c = this.cache.get(pane.id);
-    if (c && c.text === text) return (c.encoded ??= encodeText(text));
-    return encodeText(text);
-  }
-
-  private async text(p: Pane): Promise<string> {
-    const cached = this.cache.get(p.id);
-    if (cached !== undefined && !this.dirty.has(p.id)) return cached.text;
+  /** A pane's scrollback: where it lies in the last file while it printed nothing since, else
+   * taken now and encoded (the text itself is let go of at once). */
+  private async text(p: Pane): Promise<PaneText> {
+    const saved = this.saved.get(p.id);
+    if (saved !== undefined && !this.dirty.has(p.id)) return saved;
     this.dirty.delete(p.id);
     let text: string;
     try {
       // The emulator keeps what it read last time: reused for rows that cannot have changed,
       // unless this pane's text is being taken afresh.
-      text = p.emulator.captureText(cached !== undefined);
+      text = p.emulator.captureText(saved !== undefined);
     } catch {
-      return cached?.text ?? ""; // disposed meanwhile
+      return saved ?? encodeText(""); // disposed meanwhile
     }
-    this.cache.set(p.id, { text });
+    const bytes = encodeText(text);
     await yieldNow();
-    return text;
+    return bytes;
   }
 }

@@ -6,7 +6,7 @@ import { mainSocketOfPane } from "../../paths";
 import { readFileAsync, readTextFileAsync } from "../../safe-file";
 import { chmod, copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { wsDir } from "../../xdg-dirs";
-import { TEMP_MARK, tempWriter, writeAtomic } from "../../write-atomic";
+import { TEMP_MARK, tempWriter, writeAtomic, type FileWriter } from "../../write-atomic";
 import { basename, dirname, join } from "node:path";
 
 export type Env = Record<string, string | undefined>;
@@ -31,7 +31,7 @@ export function asidePrefix(path: string): string {
 }
 
 /** Write the save (`data`, in chunks): its directory made 0700 when missing, the file 0600, atomically. */
-export async function writeSave(path: string, data: Uint8Array | Uint8Array[]): Promise<void> {
+export async function writeSave(path: string, data: Uint8Array | Uint8Array[] | FileWriter): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeAtomic(path, data);
 }
