@@ -341,12 +341,19 @@ export function resizeKeepingHistory(term: Terminal, cols: number, resize: () =>
  * the newest one (its text then goes on with xterm's first line). */
 export function storeLineTexts(term: Terminal): { texts: string[]; continued: boolean } {
   const a = current(term);
-  if (!a || a.store.lineCount === 0) return { texts: [], continued: false };
+  if (!a) return { texts: [], continued: false };
   const top = term.buffer.normal.getLine(0);
-  const continued = a.store.hasOpen && top?.isWrapped === true;
+  return historyLineTexts(a.store, top?.isWrapped === true, top?.getCell(0)?.getWidth() === 2);
+}
+
+/** A store's lines as text, given xterm's top row: whether it is wrapped (it continues the store's
+ * newest line, when that one is open) and whether its first character is wide. */
+export function historyLineTexts(store: HistoryStore, topWrapped: boolean, topWide: boolean): { texts: string[]; continued: boolean } {
+  if (store.lineCount === 0) return { texts: [], continued: false };
+  const continued = store.hasOpen && topWrapped;
   // The newest line's last captured row was full: its trailing cells are text (spaces), unless
   // a wide character that did not fit left the last one empty.
-  const pad = a.store.openPad;
-  const gap = pad === 1 && top?.getCell(0)?.getWidth() === 2;
-  return { texts: a.store.lineTexts(continued ? (gap ? 0 : pad) : undefined), continued };
+  const pad = store.openPad;
+  const gap = pad === 1 && topWide;
+  return { texts: store.lineTexts(continued ? (gap ? 0 : pad) : undefined), continued };
 }

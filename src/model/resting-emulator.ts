@@ -13,6 +13,7 @@ import type { ScreenState } from "./emulator-protocol";
 import { envInt } from "./limits";
 import { pack, unpack, type PackedValue } from "./packed-value";
 import { releasedRows } from "./released-rows";
+import { restedText } from "./rested-text";
 import type { PaneEmulator, RowTracker } from "./pane-emulator";
 import type { FinishedCommand, ShellState, ShellView } from "./shell-marks";
 import type { ReadOptions, ReadResult, Source } from "./text-sources";
@@ -204,7 +205,9 @@ export class RestingEmulator implements PaneEmulator {
     this.emu?.unmark(mark); // a mark keeps its emulator: none to unmark in one put away
   }
   captureText(reuse: boolean): string {
-    return this.live().captureText(reuse);
+    // The save reads a resting pane's text from what it left: it stays at rest.
+    if (!this.emu) return restedText(unpack(this.away!.state));
+    return this.emu.captureText(reuse);
   }
   lines(from: number, to: number): string[] {
     return this.live().lines(from, to);

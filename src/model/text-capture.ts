@@ -52,7 +52,11 @@ function readLines(lines: RawLines, from: number, to: number, texts: string[], r
 /** `texts` (xterm's lines) after the history store's, the first joined onto the store's newest
  * where xterm's top row continues it. */
 function withHistory(term: Terminal, texts: string[]): string[] {
-  const h = storeLineTexts(term);
+  return afterHistory(storeLineTexts(term), texts);
+}
+
+/** `texts` after the history lines `h` (the first joined onto the newest where `h` says so). */
+function afterHistory(h: { texts: string[]; continued: boolean }, texts: string[]): string[] {
   if (!h.texts.length) return texts;
   if (h.continued && texts.length) {
     const out = h.texts;
@@ -62,6 +66,14 @@ function withHistory(term: Terminal, texts: string[]): string[] {
   }
   for (const t of texts) h.texts.push(t);
   return h.texts;
+}
+
+/** What captureText gives for a terminal whose normal buffer holds `lines`, after the history
+ * lines `history` (a resting pane's, read without its terminal: rested-text.ts). */
+export function linesText(lines: RawLines, history: { texts: string[]; continued: boolean }): string {
+  const texts: string[] = [];
+  readLines(lines, 0, lines.length, texts, []);
+  return finish(afterHistory(history, texts));
 }
 
 function finish(texts: string[]): string {

@@ -7,7 +7,7 @@
 // Internal API (xterm-internals.ts statePartsOf): a terminal whose parts do not have the known shape
 // is never taken (takeState says undefined), so an xterm upgrade costs memory, never a screen.
 import type { Terminal } from "@xterm/headless";
-import { statePartsOf, type RawLine, type StateParts, type WholeBuffer } from "./xterm-internals";
+import { statePartsOf, type RawLine, type RawLines, type StateParts, type WholeBuffer } from "./xterm-internals";
 
 /** Words per cell in xterm's rows: content, fg, bg. */
 const CELL = 3;
@@ -127,6 +127,37 @@ function unpackRows(buf: WholeBuffer, p: PackedRows): void {
     }
     buf.lines.push(line);
   }
+}
+
+/** A fresh row's cell content (no code point, width 1): what xterm fills a row past its end with. */
+const BLANK_CONTENT = 1 << 22;
+
+/** The normal buffer's rows of a state taken, read-only, without a terminal: their content words
+ * (3 a cell, colours left 0), combined characters, width and wrap, made one at a time as they are
+ * read (a resting pane's text, rested-text.ts). Only what reading text uses works. */
+export function normalRowsOf(state: XtermState): RawLines {
+  const p = state.normal.rows;
+  const w = p.words;
+  const starts = new Uint32Array(p.count);
+  for (let i = 0, at = 0; i < p.count; i++) {
+    starts[i] = at;
+    at += 4 + w[at + 1]! + 3 * w[at + 2]!;
+  }
+  const get = (i: number): RawLine | undefined => {
+    if (i < 0 || i >= p.count) return undefined;
+    const at = starts[i]!;
+    const length = w[at]!;
+    const kept = w[at + 1]!;
+    const data = new Uint32Array(CELL * length);
+    for (let x = 0; x < length; x++) data[x * CELL] = x < kept ? w[at + 4 + x]! : BLANK_CONTENT;
+    const trimmed = () => {
+      for (let x = length - 1; x >= 0; x--) if (data[x * CELL]! & 0x3fffff) return x + (data[x * CELL]! >> 22);
+      return 0;
+    };
+    const line = { _data: data, _combined: p.extras?.get(i)?.combined ?? {}, _extendedAttrs: {}, length, isWrapped: w[at + 3] === 1, getTrimmedLength: trimmed };
+    return line as unknown as RawLine;
+  };
+  return { length: p.count, get };
 }
 
 function packBuffer(b: WholeBuffer): PackedBuffer {
