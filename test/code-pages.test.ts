@@ -1,9 +1,11 @@
 // A started server lets go of the executable's start-up code (src/platform/code-pages.ts): the
-// pages are unmapped from it, only the clean read-only ones, and it runs on as before.
+// pages are unmapped from it, only the clean read-only ones, and it runs on as before; and it lets
+// them go again once its work has brought many back (src/server/code-pages-watch.ts).
 import { expect, test } from "bun:test";
 import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cleanCodeMappings } from "../src/platform/code-pages";
+import { CODE_PAGES_QUIET_MS, CODE_PAGES_REGROWN_KB, codePagesStep } from "../src/server/code-pages-watch";
 import { useServer, waitFor } from "./harness";
 import type { Replies } from "./replies";
 
@@ -35,7 +37,17 @@ test("only the file's clean read-only private mappings are taken", () => {
   ]);
 });
 
-const s = useServer({ env: { WS_LOG_LEVEL: "debug" } });
+test("the pages go again only once enough came back, and not while someone types", () => {
+  const quiet = CODE_PAGES_QUIET_MS;
+  // The first look after a drop takes the level the server's steady work brought back.
+  expect(codePagesStep(undefined, 30_000, quiet)).toBe("settle");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB - 1, quiet)).toBe("wait");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, quiet)).toBe("drop");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, quiet - 1)).toBe("wait");
+});
+
+// The server looks every 200 ms rather than every 10 s.
+const s = useServer({ env: { WS_LOG_LEVEL: "debug", WS_CODE_PAGES_CHECK_MS: "200" } });
 
 /** kB of `pid`'s executable resident in its clean code mappings. */
 function residentCodeKb(pid: number): number {
@@ -53,4 +65,20 @@ test.if(process.platform === "linux")("the server unmaps its start-up code once 
   // What runs next faults its pages back in: a new pane's program runs and is read back.
   const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: false, cwd: "/tmp", command: ["sh", "-c", "echo after-$((6*7)); exec cat"], focus: false });
   expect(await s.waitScreen(r.pane, /after-42/)).toContain("after-42");
+}, 30_000);
+
+test.if(process.platform === "linux")("what the server's work brings back is let go of again", async () => {
+  const log = join(s.env.XDG_STATE_HOME!, "ws", "default.log");
+  const agains = () => [...readFileSync(log, "utf8").matchAll(/unmapped (\d+) kB again/g)].length;
+  await waitFor("the start-up code to go", () => /unmapped \d+ kB of start-up code/.test(readFileSync(log, "utf8")), 15_000, 100);
+  const before = agains();
+  // New panes run code the server let go of (spawning, a new emulator, their first frames).
+  for (let i = 0; i < 3; i++) {
+    const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: i % 2 === 0, cwd: "/tmp", command: ["sh", "-c", `echo pane-$((${i}+40)); exec cat`], focus: false });
+    expect(await s.waitScreen(r.pane, new RegExp(`pane-${i + 40}`))).toContain(`pane-${i + 40}`);
+  }
+  await waitFor("the server to let its pages go again", () => agains() > before, 15_000, 100);
+  // And it serves on.
+  const r = await s.request<Replies["split"]>({ v: 1, type: "split", pane: 1, right: false, cwd: "/tmp", command: ["sh", "-c", "echo still-$((6*7)); exec cat"], focus: false });
+  expect(await s.waitScreen(r.pane, /still-42/)).toContain("still-42");
 }, 30_000);

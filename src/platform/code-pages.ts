@@ -6,6 +6,7 @@
 // MADV_DONTNEED unmaps them from this process only, they stay in the page cache (the next `ws`
 // call still finds them there), and a page that runs again comes back on a minor fault.
 import { glibc } from "./ffi";
+import { readFileSync } from "node:fs";
 import { ownMappingsSync } from "./linux";
 
 const MADV_DONTNEED = 4; // the same on every Linux architecture ws is built for
@@ -46,4 +47,15 @@ export function dropCodePages(): number | undefined {
     if (madvise(m.start, m.end - m.start, MADV_DONTNEED) === 0) dropped += m.rssKb;
   }
   return dropped;
+}
+
+/** kB of files resident in this process now (`RssFile`, /proc/self/status: its executable's pages
+ * above all), or undefined where it can't be read. One small read, cheap enough to take often. */
+export function residentFileKb(): number | undefined {
+  try {
+    const kb = /^RssFile:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return kb ? Number(kb[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }

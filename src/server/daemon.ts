@@ -26,15 +26,12 @@ import { Services, type TmuxLineService } from "../features/services";
 import type { Connection } from "../protocol/connection";
 import { failAtStartForTests, installTestFaults, testFaultsWanted } from "./test-faults";
 import { hostOs } from "../platform/os";
-import { dropCodePages } from "../platform/code-pages";
+import { CodePagesWatch } from "./code-pages-watch";
 
 /** Errors nothing caught that are logged whole in one minute; past this they are only counted. */
 export const MAX_FAULT_LOGS = 20;
 /** After an error nothing caught, the session is saved at most this often. */
 export const FAULT_SAVE_EVERY_MS = 5000;
-/** How long after it starts the server lets go of its start-up code (platform/code-pages.ts): by
- * then the first pane's shell has drawn its prompt and the first client has attached. */
-export const DROP_CODE_PAGES_AFTER_MS = 2000;
 
 export interface DaemonOptions {
   socketPath: string;
@@ -217,11 +214,9 @@ export class Daemon implements FeatureHost {
     }
     this.log.info(`ws ${WS_VERSION} (${BUILD}) listening on ${path}`);
     // Starting ran code from all over the executable, most of which a running server never runs
-    // again: unmap those pages (they stay in the page cache) rather than keep them resident.
-    setTimeout(() => {
-      const kb = this.stopping ? undefined : dropCodePages();
-      if (kb !== undefined) this.log.debug(`unmapped ${kb} kB of start-up code`);
-    }, DROP_CODE_PAGES_AFTER_MS).unref();
+    // again: unmap those pages (they stay in the page cache) rather than keep them resident, and
+    // again whenever the server's work has brought many back.
+    new CodePagesWatch(this.log, () => !!this.stopping).start();
   }
 
   /** Signals and last-resort error handlers, once the socket is bound. */
