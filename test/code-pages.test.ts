@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cleanCodeMappings } from "../src/platform/code-pages";
-import { CODE_PAGES_QUIET_MS, CODE_PAGES_REGROWN_KB, codePagesStep } from "../src/server/code-pages-watch";
+import { CODE_PAGES_DROP_EVERY_MS, CODE_PAGES_QUIET_MS, CODE_PAGES_REGROWN_KB, codePagesStep } from "../src/server/code-pages-watch";
 import { useServer, waitFor } from "./harness";
 import type { Replies } from "./replies";
 
@@ -37,13 +37,14 @@ test("only the file's clean read-only private mappings are taken", () => {
   ]);
 });
 
-test("the pages go again only once enough came back, and not while someone types", () => {
-  const quiet = CODE_PAGES_QUIET_MS;
+test("the pages go again once enough came back or a while passed, and not while someone types", () => {
+  const [quiet, soon, late] = [CODE_PAGES_QUIET_MS, 10_000, CODE_PAGES_DROP_EVERY_MS];
   // The first look after a drop takes the level the server's steady work brought back.
-  expect(codePagesStep(undefined, 30_000, quiet)).toBe("settle");
-  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB - 1, quiet)).toBe("wait");
-  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, quiet)).toBe("drop");
-  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, quiet - 1)).toBe("wait");
+  expect(codePagesStep(undefined, 30_000, soon, quiet)).toBe("settle");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB - 1, soon, quiet)).toBe("wait");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, soon, quiet)).toBe("drop");
+  expect(codePagesStep(20_000, 20_000, late, quiet)).toBe("drop");
+  expect(codePagesStep(20_000, 20_000 + CODE_PAGES_REGROWN_KB, late, quiet - 1)).toBe("wait");
 });
 
 // The server looks every 200 ms rather than every 10 s.

@@ -16,7 +16,10 @@ export const DROP_CODE_PAGES_AFTER_MS = 2000;
 export const CODE_PAGES_CHECK_MS = envInt("WS_CODE_PAGES_CHECK_MS", 10_000);
 /** Growth past the settled level that has the pages let go of again. A drop costs ~3 ms and
  * ~150 minor faults as the working set comes back; a JIT compile or a save brings 1–4 MB. */
-export const CODE_PAGES_REGROWN_KB = 2048;
+export const CODE_PAGES_REGROWN_KB = 1024;
+/** And at least this often (when quiet), whatever came back: the level a drop settles at is taken
+ * at the first look after it, which may fall in a burst (panes opening, a flood) and stay high. */
+export const CODE_PAGES_DROP_EVERY_MS = 30_000;
 /** Not while someone types: the next key would fault the echo's code back in. */
 export const CODE_PAGES_QUIET_MS = 2000;
 
@@ -24,15 +27,18 @@ export type CodePagesStep = "settle" | "drop" | "wait";
 
 /**
  * What a look decides. `settledKb`: the level seen at the first look after the last drop, which
- * is what the server's steady work brought back at once (undefined: not seen yet).
+ * is what the server's steady work brought back at once (undefined: not seen yet); `sinceDropMs`:
+ * since the last drop; `quietMs`: since someone last typed.
  */
-export function codePagesStep(settledKb: number | undefined, nowKb: number, quietMs: number): CodePagesStep {
+export function codePagesStep(settledKb: number | undefined, nowKb: number, sinceDropMs: number, quietMs: number): CodePagesStep {
   if (settledKb === undefined) return "settle";
-  return nowKb - settledKb >= CODE_PAGES_REGROWN_KB && quietMs >= CODE_PAGES_QUIET_MS ? "drop" : "wait";
+  if (quietMs < CODE_PAGES_QUIET_MS) return "wait";
+  return nowKb - settledKb >= CODE_PAGES_REGROWN_KB || sinceDropMs >= CODE_PAGES_DROP_EVERY_MS ? "drop" : "wait";
 }
 
 export class CodePagesWatch {
   private settledKb: number | undefined;
+  private droppedAt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -58,9 +64,9 @@ export class CodePagesWatch {
   private look(): void {
     const kb = residentFileKb();
     if (kb === undefined || this.stopping()) return this.stop();
-    const step = codePagesStep(this.settledKb, kb, msSinceInput());
+    const step = codePagesStep(this.settledKb, kb, performance.now() - this.droppedAt, msSinceInput());
     if (step === "settle") this.settledKb = kb;
-    else if (step === "drop") this.drop(`again (${kb - this.settledKb!} kB had come back)`);
+    else if (step === "drop") this.drop(`again (${kb - this.settledKb!} kB more than after the last)`);
   }
 
   /** Whether this system lets the pages go (Linux with glibc). */
@@ -69,6 +75,7 @@ export class CodePagesWatch {
     const kb = dropCodePages();
     if (kb === undefined) return false;
     this.settledKb = undefined;
+    this.droppedAt = performance.now();
     this.log.debug(`unmapped ${kb} kB ${what}`);
     return true;
   }
