@@ -8,11 +8,12 @@ import { open, type FileHandle } from "node:fs/promises";
 import { bodyPieces, headerLine, type SaveBody, type SavedPane } from "./format";
 import { writeSave } from "./store";
 
-/** Where a pane's encoded scrollback lies in the save file written last, and its hash. */
+/** Where a pane's encoded scrollback lies in the save file written last, and its CRC-32 (what
+ * tells bytes changed under us, by accident or by another writer, from those written). */
 export interface PaneBytes {
   at: number;
   length: number;
-  hash: bigint;
+  crc: number;
 }
 
 /** A pane's scrollback for the file: its encoded bytes, or where they lie in the last file. */
@@ -22,7 +23,8 @@ export type PaneText = Uint8Array | PaneBytes;
  * text must be taken again. */
 export class StaleSave extends Error {}
 
-const hashOf = (bytes: Uint8Array): bigint => BigInt(Bun.hash.wyhash(bytes));
+/** Bytes copied from the last file at a time (one buffer, reused). */
+const COPY_BYTES = 256 * 1024;
 const PLACEHOLDER = "0".repeat(64);
 
 export interface Written {
@@ -55,13 +57,31 @@ export async function writeStreamed(path: string, body: SaveBody, meta: { ws: st
         at += b.length;
       };
       await put(header, false);
+      let buffer: Buffer | undefined;
       for (let i = 0; i < pieces.length; i++) {
         await put(pieces[i]!);
         if (i >= texts.length) break;
         const t = texts[i]!;
-        const text = t instanceof Uint8Array ? t : await copied(last!, t);
-        where.set(panes[i]!.id, { at, length: text.length, hash: t instanceof Uint8Array ? hashOf(t) : t.hash });
-        await put(text);
+        if (t instanceof Uint8Array) {
+          where.set(panes[i]!.id, { at, length: t.length, crc: Bun.hash.crc32(t) });
+          await put(t);
+          continue;
+        }
+        // Copied a buffer at a time, checked once whole (a mismatch throws, and the file written
+        // so far is removed: writeAtomic).
+        where.set(panes[i]!.id, { at, length: t.length, crc: t.crc });
+        buffer ??= Buffer.allocUnsafe(COPY_BYTES);
+        let crc = 0;
+        for (let done = 0; done < t.length; ) {
+          const want = Math.min(COPY_BYTES, t.length - done);
+          const { bytesRead } = await last!.read(buffer, 0, want, t.at + done);
+          if (bytesRead === 0) throw new StaleSave("the last save is shorter than it was");
+          const chunk = buffer.subarray(0, bytesRead);
+          crc = Bun.hash.crc32(chunk, crc);
+          await put(chunk);
+          done += bytesRead;
+        }
+        if (crc !== t.crc) throw new StaleSave("the last save changed under this server");
       }
       await put(Buffer.from("\n"), false);
       await write(Buffer.from(hasher.digest("hex")), shaAt);
@@ -70,17 +90,4 @@ export async function writeStreamed(path: string, body: SaveBody, meta: { ws: st
   } finally {
     await last?.close();
   }
-}
-
-/** A pane's bytes from the last file, as they were written. */
-async function copied(file: FileHandle, from: PaneBytes): Promise<Uint8Array> {
-  const b = Buffer.allocUnsafe(from.length);
-  let got = 0;
-  while (got < from.length) {
-    const { bytesRead } = await file.read(b, got, from.length - got, from.at + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  if (got !== from.length || hashOf(b) !== from.hash) throw new StaleSave("the last save changed under this server");
-  return b;
 }
