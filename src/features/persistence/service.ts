@@ -66,7 +66,8 @@ export interface SaveSummary {
   tabs: number;
   panes: number;
   saved_at: string;
-  /** Milliseconds spent taking the text, encoding (JSON, SHA-256) and writing (with fsync). */
+  /** Milliseconds spent taking the text, encoding it (JSON) and writing (streamed, with its SHA-256,
+   * a quiet pane's text copied from the last file; with fsync). */
   phases?: { capture: number; encode: number; write: number };
 }
 
@@ -351,14 +352,14 @@ export class PersistenceService {
     if (!this.session.workspaces.length) return undefined;
     const t0 = performance.now();
     try {
-      const { body, texts } = await this.snap.take(opts);
+      const { body, texts, encodeMs } = await this.snap.take(opts);
       const t1 = performance.now();
       const savedAt = new Date();
       const empty = encodeText("");
       const written = await writeStreamed(this.opts.path, body, { ws: this.opts.ws, server: this.opts.server, savedAt }, (p) => texts.get(p.id) ?? empty);
       this.snap.written(written.panes);
-      // (Encoding happens as each pane's text is taken, and as the file is written.)
-      const phases = { capture: Math.round(t1 - t0), encode: 0, write: Math.round(performance.now() - t1) };
+      // (Each pane's text is encoded as it is taken; the checksum is made as the file is written.)
+      const phases = { capture: Math.round(t1 - t0 - encodeMs), encode: Math.round(encodeMs), write: Math.round(performance.now() - t1) };
       const c = counts(body);
       this.lastSave = { path: this.opts.path, bytes: written.size, ms: Math.round(performance.now() - t0), workspaces: c.workspaces, tabs: c.tabs, panes: c.panes, saved_at: savedAt.toISOString(), phases };
       return this.lastSave;

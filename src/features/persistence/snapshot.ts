@@ -39,6 +39,8 @@ const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 export interface Capture {
   body: SaveBody;
   texts: Map<number, PaneText>;
+  /** Milliseconds of it spent encoding the text taken. */
+  encodeMs: number;
 }
 
 export class Snapshotter {
@@ -98,8 +100,9 @@ export class Snapshotter {
     // that of panes never taken before (a restored preface may still be parsing). Bounded either way.
     await this.settle(jobs, opts.fresh === true, (p) => !this.saved.has(p.id));
     const texts = new Map<number, PaneText>();
-    for (const { pane } of jobs) texts.set(pane.id, await this.text(pane));
-    return { body, texts };
+    const took = { encodeMs: 0 };
+    for (const { pane } of jobs) texts.set(pane.id, await this.text(pane, took));
+    return { body, texts, encodeMs: took.encodeMs };
   }
 
   /** A save's body whole, every pane's text in it, taken afresh (what was saved last is not used
@@ -186,7 +189,7 @@ export class Snapshotter {
 
   /** A pane's scrollback: where it lies in the last file while it printed nothing since, else
    * taken now and encoded (the text itself is let go of at once). */
-  private async text(p: Pane): Promise<PaneText> {
+  private async text(p: Pane, took: { encodeMs: number }): Promise<PaneText> {
     const saved = this.saved.get(p.id);
     if (saved !== undefined && !this.dirty.has(p.id)) return saved;
     this.dirty.delete(p.id);
@@ -198,7 +201,9 @@ export class Snapshotter {
     } catch {
       return saved ?? encodeText(""); // disposed meanwhile
     }
+    const t0 = performance.now();
     const bytes = encodeText(text);
+    took.encodeMs += performance.now() - t0;
     await yieldNow();
     return bytes;
   }
