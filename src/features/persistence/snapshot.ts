@@ -48,6 +48,8 @@ export class Snapshotter {
   private saved = new Map<number, PaneBytes>();
   /** Panes that printed something since their text was last taken. */
   private dirty = new Set<number>();
+  /** Panes whose text the save being written took: what they print from now on is new. */
+  private taking = new Set<number>();
 
   /** `agentOf`: the status to save for a pane's agent (the agents feature's), if any;
    * `promptsOf`: the prompts queued for it. */
@@ -60,7 +62,9 @@ export class Snapshotter {
 
   /** A pane printed something (bus `pane_output`): its text must be taken again. */
   markDirty(pane: number): void {
-    this.dirty.add(pane);
+    // (A pane not saved yet is taken by the next save whatever it prints: its output alone calls
+    // for none, as after a restore, whose file already holds every pane.)
+    if (this.saved.has(pane) || this.taking.has(pane)) this.dirty.add(pane);
   }
 
   /** Whether any pane's scrollback changed since it was last taken. */
@@ -71,16 +75,21 @@ export class Snapshotter {
   forget(pane: number): void {
     this.saved.delete(pane);
     this.dirty.delete(pane);
+    this.taking.delete(pane);
   }
 
   /** A save was written: where each pane's scrollback now lies. */
   written(panes: Map<number, PaneBytes>): void {
     this.saved = panes;
+    this.taking.clear();
   }
 
-  /** A save failed, or the last file no longer holds what it did: every pane is taken again. */
+  /** A save failed, or the last file no longer holds what it did: every pane is taken again, by
+   * the next periodic save at the latest. */
   lost(): void {
+    for (const id of [...this.saved.keys(), ...this.taking]) this.dirty.add(id);
     this.saved.clear();
+    this.taking.clear();
   }
 
   /**
@@ -193,6 +202,7 @@ export class Snapshotter {
     const saved = this.saved.get(p.id);
     if (saved !== undefined && !this.dirty.has(p.id)) return saved;
     this.dirty.delete(p.id);
+    this.taking.add(p.id);
     let text: string;
     try {
       // The emulator keeps what it read last time: reused for rows that cannot have changed,
