@@ -3,16 +3,16 @@
 // gives, and the pane still at rest.
 import { expect, test } from "bun:test";
 import { Emulator } from "../src/model/emulator";
+import { RestingEmulator } from "../src/model/resting-emulator";
 import { waitFor } from "./harness";
 
-process.env.WS_EMULATOR_REST_MS = "40";
-const { RestingEmulator } = await import("../src/model/resting-emulator");
-
+/** A short rest, so each step's rest comes quickly. */
+const REST = 40;
 const enc = new TextEncoder();
 
 test("a resting pane's text is the live one's, and reading it leaves the pane at rest", async () => {
   const o = { cols: 40, rows: 10, scrollback: 500 };
-  const resting = new RestingEmulator(o);
+  const resting = new RestingEmulator(o, REST);
   const plain = new Emulator(o);
   const steps: [string, string | (() => void)][] = [
     ["a few lines", "one\r\ntwo  \r\n\r\nthree\r\n"],

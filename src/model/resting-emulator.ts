@@ -51,7 +51,11 @@ export class RestingEmulator implements PaneEmulator {
   onBell: () => void = () => {};
   onClipboard: (data: string) => void = () => {};
 
-  constructor(o: EmulatorOptions) {
+  /** `restMs`: its quiet time before it rests (a test gives its own; the server, WS_EMULATOR_REST_MS). */
+  constructor(
+    o: EmulatorOptions,
+    private readonly restMs = REST_MS,
+  ) {
     this.shell = new RestingShell(this);
     this.wire(new Emulator(o));
     this.used();
@@ -89,7 +93,7 @@ export class RestingEmulator implements PaneEmulator {
 
   private used(): void {
     this.lastUse = performance.now();
-    if (REST_MS > 0 && this.timer === undefined && !this.disposed) this.arm(REST_MS);
+    if (this.restMs > 0 && this.timer === undefined && !this.disposed) this.arm(this.restMs);
   }
 
   private arm(ms: number): void {
@@ -102,12 +106,12 @@ export class RestingEmulator implements PaneEmulator {
     const e = this.emu;
     if (!e || this.disposed) return;
     const quiet = performance.now() - this.lastUse;
-    if (quiet < REST_MS) return this.arm(REST_MS - quiet);
+    if (quiet < this.restMs) return this.arm(this.restMs - quiet);
     // Shown, or mid-parse: looked at again after another delay.
-    if (this.trackers || this.parsing) return this.arm(REST_MS);
+    if (this.trackers || this.parsing) return this.arm(this.restMs);
     const still: Still = { cols: e.cols, rows: e.rows, cursorX: e.cursorX, cursorY: e.cursorY, baseY: e.baseY, normalCursorX: e.normalCursorX, alt: e.alt, modes: e.modes };
     const state = e.putAway();
-    if (!state) return this.arm(REST_MS);
+    if (!state) return this.arm(this.restMs);
     const { seen, state: shellState, prompts, command } = state.shell;
     this.away = { state: pack(withoutEmptyStore(state)), still, shell: { seen, state: shellState, prompts, command } };
     this.emu = undefined;
