@@ -1,6 +1,7 @@
 // A typed key's echo read in the turn that wrote the key (Pty.readNow, ws's own PTY): readNow
-// returns the echo, which the stream then does not deliver again, and a program that does not
-// answer in time is not waited for again until it answers a key quickly.
+// returns the echo, which the stream then does not deliver again; an echo held back (holdBack)
+// comes a moment later, before anything read after it; and a program that does not answer in time
+// is not waited for again until it answers a key quickly.
 import { afterEach, expect, test } from "bun:test";
 import { nativePtyAvailable, spawnNativePty } from "../src/model/pty-native";
 import type { Pty } from "../src/model/pty";
@@ -76,4 +77,25 @@ native("a program that answers slowly is not waited for again until it answers a
   // It answered that key within the wait: the next key's echo is waited for again.
   pty.write("y");
   expect(str(pty.readNow!(2000))).toBe("y");
+});
+
+native("an echo held back is delivered a moment later, ahead of anything read after it", async () => {
+  const { pty, text } = start("exec cat");
+  await waitFor("the program to start", () => text() === "READY");
+  pty.write("a");
+  pty.holdBack!(pty.readNow!(2000)!);
+  expect(text()).toBe("READY");
+  // b's echo comes through the stream, most often before the held a is due: a still comes first.
+  pty.write("b");
+  await waitFor("both echoes, in order", () => text() === "READYab");
+  // Held and not followed by anything: delivered once its moment is up.
+  pty.write("c");
+  pty.holdBack!(pty.readNow!(2000)!);
+  await waitFor("c's echo", () => text() === "READYabc");
+  // A held echo is delivered before readNow reads the next one (the caller parses that one at once).
+  pty.write("d");
+  pty.holdBack!(pty.readNow!(2000)!);
+  pty.write("e");
+  expect(str(pty.readNow!(2000))).toBe("e");
+  expect(text()).toBe("READYabcd");
 });

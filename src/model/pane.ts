@@ -378,12 +378,11 @@ export class Pane implements Parser {
   }
 
   /** A person typed into the pane: its echo, if it comes within `ms` and nothing else waits to be
-   * parsed, is read (Pty.readNow), shown to `ahead` and parsed now, its frame drawn in this turn. */
-  readEcho(ms: number, ahead: (bytes: Uint8Array) => void): void {
+   * parsed, is read (Pty.readNow) and parsed now, or a moment later when `ahead` wrote it already
+   * to the clients' terminals (Pty.holdBack: they get the CPU first). */
+  readEcho(ms: number, ahead: (bytes: Uint8Array) => boolean): void {
     const echo = this.queue.length || this.parsing || this.readPaused || this.emulator.send ? undefined : this.pty.readNow?.(ms);
-    if (!echo) return;
-    ahead(echo);
-    this.receive(echo);
+    if (echo && (!ahead(echo) || !this.pty.holdBack?.(echo))) this.receive(echo);
   }
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */

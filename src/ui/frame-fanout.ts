@@ -27,9 +27,11 @@ export class FrameFanout {
     for (const f of this.schedulers()) f.paneOutput(pane);
   }
 
-  /** The typed pane's echo, before it is parsed: each client writes it ahead if it can. */
-  echoAhead(pane: Pane, bytes: Uint8Array): void {
-    for (const f of this.schedulers()) f.echoAhead(pane, bytes);
+  /** The typed pane's echo, before it is parsed: each client writes it ahead if it can. Whether one did. */
+  echoAhead(pane: Pane, bytes: Uint8Array): boolean {
+    let wrote = false;
+    for (const f of this.schedulers()) wrote = f.echoAhead(pane, bytes) || wrote;
+    return wrote;
   }
 
   paneClosed(pane: number): void {

@@ -148,33 +148,34 @@ export class FrameScheduler {
    * at once where it is sure to be what the echo's frame would draw (plainEchoAt), and into the
    * last frame, so the frame that follows the parse finds those cells already there and sends
    * nothing for them. Only onto plain cells of the pane's row, at the cursor the last frame left
-   * in the terminal, with nothing undrawn, over the panes or queued before it.
+   * in the terminal, with nothing undrawn, over the panes or queued before it. Whether it wrote.
    */
-  echoAhead(pane: Pane, bytes: Uint8Array): void {
+  echoAhead(pane: Pane, bytes: Uint8Array): boolean {
     // The client shows the last frame, and nothing has changed since but output (a layout, focus,
     // overlay or size change asks for a frame); nothing is drawn over the panes, nothing of this
     // pane waits to be drawn. (A client of another size shows a fitted grid, not the front.)
     const c = this.host.client;
     const g = this.front;
-    if (!c || c.closed || c.busy || !g || !c.diff.shows(g) || this.asked || this.frontCover !== "" || this.dirty.has(pane.id)) return;
-    if (pane.id !== this.typed.pane || performance.now() - this.typed.at >= ECHO_WINDOW_MS) return;
+    if (!c || c.closed || c.busy || !g || !c.diff.shows(g) || this.asked || this.frontCover !== "" || this.dirty.has(pane.id)) return false;
+    if (pane.id !== this.typed.pane || performance.now() - this.typed.at >= ECHO_WINDOW_MS) return false;
     const drawn = this.drawn.get(pane.id);
     const r = drawn?.rect;
-    if (!r || drawn.where !== placeKey(pane, r)) return;
+    if (!r || drawn.where !== placeKey(pane, r)) return false;
     const at = plainEchoAt(pane.emulator, bytes);
     const n = bytes.length;
-    if (!at || at.x + n >= Math.min(r.cols, pane.emulator.cols) || at.y >= Math.min(r.rows, pane.emulator.rows)) return;
+    if (!at || at.x + n >= Math.min(r.cols, pane.emulator.cols) || at.y >= Math.min(r.rows, pane.emulator.rows)) return false;
     // The terminal's cursor is where the last frame left it: at the pane's.
     const x = r.x + at.x, y = r.y + at.y;
-    if (g.cursor.x !== x || g.cursor.y !== y) return;
+    if (g.cursor.x !== x || g.cursor.y !== y) return false;
     const i0 = y * g.cols + x;
-    for (let i = i0; i < i0 + n; i++) if (g.width[i] !== 1 || g.links.has(i)) return;
-    if (g.width[i0 + n] === 0) return; // the cell after is a wide character's right half
+    for (let i = i0; i < i0 + n; i++) if (g.width[i] !== 1 || g.links.has(i)) return false;
+    if (g.width[i0 + n] === 0) return false; // the cell after is a wide character's right half
     c.send(bytes);
     for (let i = 0; i < n; i++) g.set(x + i, y, String.fromCharCode(bytes[i]!), 1);
     g.cursor = { ...g.cursor, x: x + n };
     g.markRows(y, y); // the next frame, drawn into the grid this one began as, copies the row
     hop("echo-ahead");
+    return true;
   }
 
   paneClosed(pane: number): void {
