@@ -115,6 +115,9 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
       // narrow for the line: zoomed, the pane is the whole width and Neovim evens its windows on
       // the resize (without that, its split kept whatever widths it started with).
       const k = cmp.candidates[i]!.k;
+      // Zoomed only once Neovim has drawn (its ruler's "1,1"): a resize while it starts, before it
+      // watches for one, is lost, and it kept drawing at the narrow size in the wide pane.
+      if (nvim) await s.waitScreen(pane, /\b1,1\b/, 20_000);
       if (nvim) await s.ok(["pane", "zoom", String(pane)]);
       await s.waitScreen(pane, new RegExp(`touched by ${k}|candidate ${k} line 1`), 20_000);
       if (nvim) await s.ok(["pane", "zoom", String(pane)]);
