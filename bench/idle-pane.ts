@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, chmodSync, realpathSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { jsonLines } from "./lib";
+import { askWs } from "./lib";
 
 const N = Number(process.env.IDLE_N ?? 100);
 /** How long panes are left before a reading: past the rest (5 s), the collection after it (up to
@@ -102,16 +102,7 @@ async function cpuPerSecond(ms: number): Promise<number> {
   return ((ticks() - t0) * 10) / (ms / 1000);
 }
 
-async function ask(msg: Record<string, unknown>) {
-  const c = jsonLines(sock);
-  try {
-    const r = JSON.parse(await c.request({ v: 6, ...msg }));
-    if (r.type === "error") throw new Error(`${msg.type}: ${r.message}`);
-    return r;
-  } finally {
-    await c.close();
-  }
-}
+const ask = (msg: Record<string, unknown>) => askWs(sock, msg);
 
 try {
   const up = Date.now() + 30_000;

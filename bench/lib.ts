@@ -1,7 +1,8 @@
 // Shared bench helpers: private ws and tmux servers, medians, and the ratio line every bench prints.
-import { mkdtempSync, chmodSync, rmSync, realpathSync } from "node:fs";
+import { mkdtempSync, chmodSync, readFileSync, rmSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { FrameDecoder, FRAME_OUTPUT, frameText } from "../src/protocol/frames";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const WS = process.env.WS_BIN ? resolve(process.env.WS_BIN) : join(ROOT, "dist/ws");
@@ -98,6 +99,41 @@ export function jsonLines(sock: string) {
       if (!closed) (await ready).end();
     },
   };
+}
+
+/** One v6 request on a connection of its own: the reply, or a throw with the server's error. */
+// biome-ignore lint/suspicious/noExplicitAny: a bench reads whichever reply it asked for
+export async function askWs(sock: string, msg: Record<string, unknown>): Promise<any> {
+  const c = jsonLines(sock);
+  try {
+    const r = JSON.parse(await c.request({ v: 6, ...msg }));
+    if (r.type === "error") throw new Error(`${msg.type}: ${r.message}`);
+    return r;
+  } finally {
+    await c.close();
+  }
+}
+
+/** The pid of the ws server listening on `sock` (from its info file). */
+export const wsServerPid = (sock: string): number => JSON.parse(readFileSync(sock.replace(/\.sock$/, ".info.json"), "utf8")).pid as number;
+
+/** A client attached at cols × rows, as the person's terminal (panes take its size), once its first
+ * frame (the status bar's "main") arrived; `text` is its frames' text, the last 64 KiB. */
+export async function attachClient(sock: string, cols: number, rows: number, arrived: Arrival) {
+  const decoder = new FrameDecoder();
+  let text = "";
+  const socket = await Bun.connect({
+    unix: sock,
+    socket: {
+      open: (s) => void s.write(`{"v":1,"type":"attach","cols":${cols},"rows":${rows}}\n`),
+      data: (_s, b) => {
+        for (const f of decoder.push(b)) if (f.kind === FRAME_OUTPUT) text = (text + frameText(f)).slice(-65536);
+        arrived.check();
+      },
+    },
+  });
+  await arrived.until(() => text.includes("main"));
+  return { socket, text: () => text, clear: () => void (text = "") };
 }
 
 export function report(what: string, unit: string, ws: number, tmux: number, lowerIsBetter = true): void {

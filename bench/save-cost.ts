@@ -11,7 +11,7 @@
 //   bun run bench save-cost                     dist/ws
 //   SAVE_BINS=/tmp/ws-old,dist/ws bun run bench save-cost   builds side by side
 import { readFileSync } from "node:fs";
-import { BenchEnv, jsonLines } from "./lib";
+import { askWs, BenchEnv, wsServerPid } from "./lib";
 
 const PANES = Number(process.env.SAVE_PANES ?? 100);
 const LINES = Number(process.env.SAVE_LINES ?? 2000);
@@ -33,17 +33,8 @@ for (const bin of BINS) {
   env.env.WS_SCROLLBACK = String(2 * LINES);
   try {
     if ((await env.run([bin, "start"])) !== 0) throw new Error(`${bin} start failed`);
-    const pid = JSON.parse(readFileSync(env.wsSock.replace(/\.sock$/, ".info.json"), "utf8")).pid as number;
-    const ask = async (msg: Record<string, unknown>) => {
-      const c = jsonLines(env.wsSock);
-      try {
-        const r = JSON.parse(await c.request({ v: 6, ...msg }));
-        if (r.type === "error") throw new Error(`${msg.type}: ${r.message}`);
-        return r;
-      } finally {
-        await c.close();
-      }
-    };
+    const pid = wsServerPid(env.wsSock);
+    const ask = (msg: Record<string, unknown>) => askWs(env.wsSock, msg);
     const panes: number[] = [];
     for (let i = 0; i < PANES; i++) panes.push((await ask({ type: "tab_new", cwd: "/tmp", command: filler })).pane);
     for (const p of panes) await ask({ type: "pane_send", pane: p, text: "", enter: true });

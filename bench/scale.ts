@@ -23,8 +23,8 @@
 // Build first (bun run build): ws is dist/ws, or WS_BIN.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Arrival, BenchEnv, jsonLines, median } from "./lib";
-import { FrameDecoder, FRAME_OUTPUT, encodeEvent, frameText } from "../src/protocol/frames";
+import { Arrival, askWs, attachClient, BenchEnv, median, wsServerPid } from "./lib";
+import { encodeEvent } from "../src/protocol/frames";
 
 const SMALL = !!process.env.SCALE_SMALL;
 const num = (name: string, big: number, small: number) => Number(process.env[name] ?? (SMALL ? small : big));
@@ -138,31 +138,11 @@ async function startWs(history: number): Promise<Mux> {
   const env = new BenchEnv();
   env.env.WS_SCROLLBACK = String(history);
   if ((await env.run([env.bin, "start"])) !== 0) throw new Error(`${env.bin} start failed (build it with bun run build)`);
-  const pid = JSON.parse(readFileSync(env.wsSock.replace(/\.sock$/, ".info.json"), "utf8")).pid as number;
+  const pid = wsServerPid(env.wsSock);
   // A client at 120x40, as the person's terminal: panes take its size; its frames are kept for the echo.
-  const decoder = new FrameDecoder();
-  let text = "";
-  const client = await Bun.connect({
-    unix: env.wsSock,
-    socket: {
-      open: (s) => void s.write(`{"v":1,"type":"attach","cols":${COLS},"rows":${ROWS}}\n`),
-      data: (_s, b) => {
-        for (const f of decoder.push(b)) if (f.kind === FRAME_OUTPUT) text = (text + frameText(f)).slice(-65536);
-        arrived.check();
-      },
-    },
-  });
-  await arrived.until(() => text.includes("main"));
-  const ask = async (msg: Record<string, unknown>) => {
-    const c = jsonLines(env.wsSock);
-    try {
-      const r = JSON.parse(await c.request({ v: 6, ...msg }));
-      if (r.type === "error") throw new Error(`${msg.type}: ${r.message}`);
-      return r;
-    } finally {
-      await c.close();
-    }
-  };
+  const attached = await attachClient(env.wsSock, COLS, ROWS, arrived);
+  const client = attached.socket;
+  const ask = (msg: Record<string, unknown>) => askWs(env.wsSock, msg);
   const first = String((await ask({ type: "pane_list" })).panes[0].pane);
   return {
     name: "ws",
@@ -186,10 +166,10 @@ async function startWs(history: number): Promise<Mux> {
       const lat: number[] = [];
       for (let i = -WARMUP; i < KEYS; i++) {
         const ch = CHARS[(i + WARMUP) % CHARS.length]!;
-        text = "";
+        attached.clear();
         const t0 = performance.now();
         client.write(encodeEvent({ Key: { code: { Char: ch }, modifiers: "", kind: "Press", state: "" } }));
-        await arrived.until(() => stripEscapes(text).includes(ch));
+        await arrived.until(() => stripEscapes(attached.text()).includes(ch));
         if (i >= 0) lat.push(performance.now() - t0);
         await Bun.sleep(10 + Math.random() * 20);
       }

@@ -10,8 +10,7 @@
 // STEADY_PANES=N opens N more idle `sh` panes in each server (tmux: windows) before sampling.
 // Build first (bun run build): ws is dist/ws, or WS_BIN.
 import { readFileSync } from "node:fs";
-import { Arrival, BenchEnv, WS, jsonLines, median } from "./lib";
-import { FrameDecoder, FRAME_OUTPUT, frameText } from "../src/protocol/frames";
+import { Arrival, askWs, attachClient, BenchEnv, WS, median, wsServerPid } from "./lib";
 
 const SECONDS = Number(process.argv[2] ?? 180);
 const EVERY_S = Number(process.argv[3] ?? 3);
@@ -40,26 +39,9 @@ const arrived = new Arrival();
 async function startWs(bin: string, label: string): Promise<Server> {
   const env = new BenchEnv(bin);
   if ((await env.run([env.bin, "start"])) !== 0) throw new Error(`${env.bin} start failed (build it with bun run build)`);
-  const pid = JSON.parse(readFileSync(env.wsSock.replace(/\.sock$/, ".info.json"), "utf8")).pid as number;
-  const decoder = new FrameDecoder();
-  let text = "";
-  const client = await Bun.connect({
-    unix: env.wsSock,
-    socket: {
-      open: (s) => void s.write(`{"v":1,"type":"attach","cols":${COLS},"rows":${ROWS}}\n`),
-      data: (_s, b) => {
-        for (const f of decoder.push(b)) if (f.kind === FRAME_OUTPUT) text = (text + frameText(f)).slice(-65536);
-        arrived.check();
-      },
-    },
-  });
-  await arrived.until(() => text.includes("main"));
-  for (let i = 0; i < PANES; i++) {
-    const c = jsonLines(env.wsSock);
-    const r = JSON.parse(await c.request({ v: 6, type: "tab_new", cwd: "/tmp", command: ["sh"] }));
-    await c.close();
-    if (r.type === "error") throw new Error(`tab_new: ${r.message}`);
-  }
+  const pid = wsServerPid(env.wsSock);
+  const client = (await attachClient(env.wsSock, COLS, ROWS, arrived)).socket;
+  for (let i = 0; i < PANES; i++) await askWs(env.wsSock, { type: "tab_new", cwd: "/tmp", command: ["sh"] });
   return {
     label,
     pid,
