@@ -9,8 +9,7 @@ import { startDaemon } from "./server-cmds";
 
 export async function web({ fields }: { fields: Record<string, unknown> }): Promise<void> {
   // A pane's programs have that pane's grants, never the person's: ws web serves the person's.
-  if (process.env.WS_PANE_ID)
-    throw new CliError("ws web serves the person's session, and this runs inside a ws pane (whose programs have that pane's grants only): run it from a terminal outside ws");
+  if (process.env.WS_PANE_ID) throw insidePane("ws web serves the person's session", INSIDE_PANE);
   let listen;
   try {
     listen = parseListen(typeof fields.listen === "string" ? fields.listen : DEFAULT_LISTEN);
@@ -24,7 +23,10 @@ export async function web({ fields }: { fields: Record<string, unknown> }): Prom
   const refusal = listenRefusal(listen, tls !== undefined, fields.insecure === true);
   if (refusal) throw new CliError(refusal, EXIT_USAGE, "usage");
   const path = sock();
-  if (globals.hosts === undefined) await startDaemon(path);
+  if (globals.hosts === undefined) {
+    await startDaemon(path);
+    await refuseInsidePane(path, "ws web serves the person's session");
+  }
   const store = storePath(path);
   const { serveWeb } = await import("../web/server");
   let server;
@@ -47,20 +49,21 @@ export async function web({ fields }: { fields: Record<string, unknown> }): Prom
 }
 
 const INSIDE_PANE = "this runs inside a ws pane (whose programs have that pane's grants only): run it from a terminal outside ws";
+const insidePane = (what: string, why: string) => new CliError(`${what}, and ${why}`, 1, "forbidden");
 
-/** A login URL is the person's way in (the phone page answers approvals as the person), so the
- * server must place this process outside every pane, by the walk that refuses `ws approve` from
- * one: it answers a person verb (attach_clients, which changes nothing) only to the person. */
-async function refuseInsidePane(path: string): Promise<void> {
-  const refused = (why: string) => new CliError(`ws web tokens --new makes a login for the person, and ${why}`, 1, "forbidden");
-  if (process.env.WS_PANE_ID) throw refused(INSIDE_PANE);
+/** ws web and its login URLs are the person's way in (the phone page answers approvals as the
+ * person), so the server must place this process outside every pane, by the walk that refuses
+ * `ws approve` from one: it answers a person verb (attach_clients, which changes nothing) only to
+ * the person. */
+async function refuseInsidePane(path: string, what: string): Promise<void> {
+  if (process.env.WS_PANE_ID) throw insidePane(what, INSIDE_PANE);
   let reply;
   try {
     reply = await request(path, { v: VERSION, id: 1, type: "attach_clients" });
   } catch (e) {
-    throw refused(`the ws server could not say this runs outside ws: ${(e as Error).message}`);
+    throw insidePane(what, `the ws server could not say this runs outside ws: ${(e as Error).message}`);
   }
-  if (reply.type === "error") throw refused(reply.code === "forbidden" ? INSIDE_PANE : `the ws server refused: ${String(reply.message)}`);
+  if (reply.type === "error") throw insidePane(what, reply.code === "forbidden" ? INSIDE_PANE : `the ws server refused: ${String(reply.message)}`);
 }
 
 export async function webTokens({ fields }: { fields: Record<string, unknown> }): Promise<void> {
@@ -73,7 +76,7 @@ export async function webTokens({ fields }: { fields: Record<string, unknown> })
   if (fields.new === true) {
     const url = readStore(store).url;
     if (!url) throw new CliError("ws web has not run for this server: start it (it prints a login URL)");
-    await refuseInsidePane(sock());
+    await refuseInsidePane(sock(), "ws web tokens --new makes a login for the person");
     const token = newLogin(store);
     return globals.json ? printResult("web_login", { url: `${url}/login?token=${token}` }) : print(`${url}/login?token=${token}`);
   }

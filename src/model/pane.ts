@@ -382,7 +382,9 @@ export class Pane implements Parser {
    * to the clients' terminals (Pty.holdBack: they get the CPU first). */
   readEcho(ms: number, ahead: (bytes: Uint8Array) => boolean): void {
     const echo = this.queue.length || this.parsing || this.readPaused || this.emulator.send ? undefined : this.pty.readNow?.(ms);
-    if (echo && (!ahead(echo) || !this.pty.holdBack?.(echo))) this.receive(echo);
+    if (!echo) return;
+    if (this.pty.holdBack && ahead(echo)) this.pty.holdBack(echo);
+    else this.receive(echo);
   }
 
   /** Type text as a paste: bracketed when the program asked for bracketed paste. */

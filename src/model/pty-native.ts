@@ -202,7 +202,6 @@ export function spawnNativePty(o: PtyOptions): Pty {
       deliverHeld();
       held = bytes;
       heldTimer = setTimeout(deliverHeld, HOLD_BACK_MS);
-      return true;
     },
     resize(cols, rows) {
       if (!fdGone()) setWindowSize(c, fd, Math.max(1, cols), Math.max(1, rows));

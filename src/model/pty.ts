@@ -33,9 +33,9 @@ export interface Pty {
   /**
    * Deliver `bytes` (given by readNow) through onData a moment from now, ahead of anything read
    * after them: a typed key's echo already on the person's screen is parsed once their terminal
-   * has had the CPU to show it. True (only ws's own PTY has it).
+   * has had the CPU to show it (only ws's own PTY has it).
    */
-  holdBack?(bytes: Uint8Array): true;
+  holdBack?(bytes: Uint8Array): void;
   resize(cols: number, rows: number): void;
   /**
    * Stop reading the program's output until resume(): the PTY fills and the program's writes

@@ -17,6 +17,9 @@ import type { Interface } from "./interface";
  * longer is not waited for again until it answers a key within this time. */
 const ECHO_WAIT_MS = 1;
 
+/** The key just typed into `pane`: its echo drawn in this turn, written ahead where it can be. */
+const readEcho = (ui: Interface, pane: Pane) => pane.readEcho(ECHO_WAIT_MS, (echo) => ui.frames.echoAhead(pane, echo));
+
 /** One event from the attached client. */
 export function routeEvent(ui: Interface, ev: TermEvent): void {
   if (typeof ev === "object" && "Resize" in ev) {
@@ -103,7 +106,7 @@ export function typeStraight(ui: Interface, bytes: Uint8Array): boolean {
   }
   pane.write(bytes);
   typedInto(ui, pane);
-  pane.readEcho(ECHO_WAIT_MS, (echo) => ui.frames.echoAhead(pane, echo));
+  readEcho(ui, pane);
   return true;
 }
 
@@ -159,7 +162,7 @@ function routeKey(ui: Interface, k: KeyEvent): void {
   if (root) return runKey(ui, root);
   typeIn(ui, { Key: k });
   const typed = ui.focusedPane();
-  typed?.readEcho(ECHO_WAIT_MS, (echo) => ui.frames.echoAhead(typed, echo));
+  if (typed) readEcho(ui, typed);
 }
 
 /** A command from a key: the ones that can't be undone ask y/n first (keys.toml `confirm`). */
