@@ -67,8 +67,9 @@ for (const sh of SHELLS) {
       expect(cli.code).toBe(7);
 
       if (sh === "zsh") {
-        // zsh's partial-line mark, which ws prints itself after D: no stray mark or blank line.
-        const lines = (await s.screen(pane)).split("\n");
+        // zsh's partial-line mark, which ws prints itself after D: no stray mark or blank line once
+        // the prompt is drawn (the run ends at D; the mark's padding shows blank until the prompt).
+        const lines = (await s.waitScreen(pane, /^zsh[#%] *$/m)).split("\n");
         expect(lines.filter((l) => /^[#%]?\s*$/.test(l))).toEqual([]);
         expect(lines.some((l) => /^no newline[#%]/.test(l))).toBe(true);
         const z = await s.v6({ type: "run", pane, command: 'echo "$FROM_ZSHENV $ZDOTDIR"', timeout: 15000 });
