@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, TestServer, standInAgentServer, waitFor } from "./harness";
+import { ROOT, TestServer, standInAgentServer, waitFor, writtenLines } from "./harness";
 
 const FIXTURE = join(ROOT, "test/fixtures/stand-in-resumable.sh");
 let s: TestServer;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const agentRow = async (pane: number) => (await s.call({ type: "agent_list" })).agents.find((a) => a.pane === pane);
-const started = (pane: number) => (existsSync(join(s.root, `argv.${pane}`)) ? readFileSync(join(s.root, `argv.${pane}`), "utf8").trim().split("\n") : []);
+const started = (pane: number) => writtenLines(join(s.root, `argv.${pane}`));
 const prompts = (pane: number) => (existsSync(`${log}.${pane}`) ? readFileSync(`${log}.${pane}`, "utf8") : "");
 /** A narrow pane wraps long lines: read its screen as one line. */
 const shows = (pane: number, text: string | RegExp) =>

@@ -97,6 +97,9 @@ test("ws fan: three candidates from one base, the same prompt to each, status wi
     // Compare: a pane a candidate, its worktree (README.md modified, cand-K.txt untracked: nothing
     // committed) against the base, counted as status counts it.
     expect(git(worktree("race-1"), ["status", "--porcelain"], env).split("\n").sort()).toEqual(["?? cand-1.txt", "M README.md"]);
+    // Neovim 0.7, three started at once on a first run, race to make its data directory and one
+    // stops at "E739: Cannot create directory"; a person's home has it already.
+    mkdirSync(join(s.env.XDG_DATA_HOME!, "nvim"), { recursive: true });
     const cmp = await s.v6({ type: "fan_compare", name: "race" });
     const nvim = Bun.which("nvim", { PATH: s.env.PATH ?? "" }) !== null;
     expect(cmp.tool).toBe(nvim ? "nvim" : "git");

@@ -460,6 +460,13 @@ export function useServer(opts: ConstructorParameters<typeof TestServer>[0] = {}
   return s;
 }
 
+/** The lines a program has finished writing to a file (each ended by a newline); a line still being
+ * written, or a file just created by `>>`, counts for nothing. */
+export function writtenLines(path: string): string[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8").split("\n").slice(0, -1);
+}
+
 /** Resident memory of a process in kB (Linux /proc). */
 export function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));

@@ -3,12 +3,11 @@
 // VAPID signature and decrypts), keys.toml's push.command and push.url (ntfy's form), saying
 // nothing secret; past push.rate a minute, each destination drops the rest.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSubscriptions, subscribe } from "../src/features/push";
 import { readPushConfig } from "../src/features/push/config";
 import { noticeFor } from "../src/features/push/notices";
-import { Conn, TestServer, waitFor } from "./harness";
+import { Conn, TestServer, waitFor, writtenLines } from "./harness";
 import { type PushService, startPushService } from "./push-service";
 
 interface NtfyPost {
@@ -58,7 +57,7 @@ rate = 3
     ntfy.stop(true);
   });
 
-  const commandLines = () => (existsSync(commandLog) ? readFileSync(commandLog, "utf8").trim().split("\n") : []);
+  const commandLines = () => writtenLines(commandLog);
   const all = (n: number) => service.received.length >= n && posts.length >= n && commandLines().length >= n;
 
   test("an approval waiting reaches the phone, the command and the ntfy endpoint, without the command it asks to run", async () => {
@@ -132,7 +131,7 @@ describe("push on an agent's status", () => {
     await s.start();
   }, 60_000);
   afterAll(() => s.stop());
-  const lines = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+  const lines = () => writtenLines(log);
 
   test("an agent done with its turn, then blocked on a permission, each sends one, naming the pane and nothing of its message", async () => {
     const pane = (await s.call({ type: "tab_new", name: "agent", cwd: s.root, command: ["sleep", "600"] })).pane as number;
