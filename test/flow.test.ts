@@ -52,9 +52,11 @@ while True:
     peak = Math.max(peak, rssMB());
     await s.list(); // the control socket keeps answering throughout
   }
-  await s.request({ v: 2, type: "pane_send", pane: r.pane, text: "\x03" }); // ^C ends the writer
-  const written = Number(readFileSync(side, "utf8") || "0");
+  // Read while the writer runs (what was parsed, then what was written by then: the gap can only
+  // look larger), then ^C ends it and its pane with it.
   const markers = [...(await s.screen(r.pane, true)).matchAll(/^#(\d+)$/gm)].map((m) => Number(m[1]));
+  const written = Number(readFileSync(side, "utf8") || "0");
+  await s.request({ v: 2, type: "pane_send", pane: r.pane, text: "\x03" });
   const parsed = Math.max(...markers);
   if (process.env.WS_TEST_VERBOSE) console.log(`flood: written ${written}, parsed ${parsed}, peak RSS +${(peak - before).toFixed(0)} MB`);
   expect(written).toBeGreaterThan(0);

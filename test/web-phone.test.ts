@@ -90,7 +90,12 @@ describe("ws web's phone page answers questions", () => {
     expect(await input.inputValue()).toBe("release/2.0");
     await input.press("Enter");
     expect(await asker.nextJson(30000)).toMatchObject({ type: "answer", answer: "release/2.0" });
-    await waitFor("the question to leave the page", async () => (await phone.locator(".question").count()) === 0);
+    // Shown as answered, with nothing left to type into (the poll keeps it so a while after).
+    await phone.locator(".question .answered").waitFor();
+    expect(await phone.locator(".question .answered").textContent()).toBe("Answered: release/2.0");
+    expect(await phone.locator(".question input").count()).toBe(0);
+    await waitFor("the poll's redraw", async () => (await phone.locator("#questions h2").textContent()) === "Questions (0)");
+    expect(await phone.locator(".question .answered").count()).toBe(1);
     asker.close();
     await phone.close();
   }, 40_000);

@@ -222,6 +222,9 @@ describe("ws web", () => {
     const decision = await asker.nextJson(30000);
     expect(decision).toMatchObject({ type: "approval_decision", behavior: "allow", by: "web" });
     await phone.locator(".answered").waitFor();
+    // The next poll no longer lists the request; the page still says it was approved.
+    await waitFor("the poll's redraw", async () => (await phone.locator("#inbox h2").textContent()) === "Inbox (0)");
+    expect(await phone.locator(".approval .answered").textContent()).toBe("Approved");
     expect(await phone.title()).not.toBe("owned");
     // The terminal client was never disturbed: still attached, no EXIT.
     expect(terminal.closed).toBe(false);

@@ -76,10 +76,27 @@ function agents(root: HTMLElement, s: PhoneState): void {
   }
 }
 
+/** Approvals answered from this page, by id: what was answered and when. Each stays shown as
+ * answered for a while, also after the state poll no longer lists it, which may redraw the inbox
+ * between the click and the server's reply. */
+const answered = new Map<number, { text: string; at: number }>();
+const ANSWERED_SHOWN_MS = 15_000;
+
+function answeredItem(id: number, text: string): HTMLElement {
+  const item = el("div", undefined, "approval");
+  item.dataset.approval = String(id);
+  item.append(el("div", text, "answered"));
+  return item;
+}
+
 function inbox(root: HTMLElement, s: PhoneState): void {
-  root.replaceChildren(el("h2", `Inbox (${s.approvals.length})`));
-  if (!s.approvals.length) root.append(el("p", "Nothing waits for you.", "empty"));
-  for (const a of s.approvals) {
+  const now = Date.now();
+  for (const [id, a] of answered) if (now - a.at > ANSWERED_SHOWN_MS) answered.delete(id);
+  const waiting = s.approvals.filter((a) => !answered.has(a.id));
+  root.replaceChildren(el("h2", `Inbox (${waiting.length})`));
+  for (const [id, a] of answered) root.append(answeredItem(id, a.text));
+  if (!waiting.length) root.append(el("p", "Nothing waits for you.", "empty"));
+  for (const a of waiting) {
     const item = el("div", undefined, "approval");
     item.dataset.approval = String(a.id);
     item.append(el("div", `${a.agent ?? "agent"} in ${a.workspace ?? "?"}/${a.tab_name ?? "?"} (pane ${a.pane}) wants ${a.tool}:`, "who"), el("pre", a.summary, "summary"));
@@ -87,7 +104,10 @@ function inbox(root: HTMLElement, s: PhoneState): void {
       item.classList.add("answering");
       try {
         await api("api/approval", { approval: a.id, behavior });
-        item.replaceChildren(el("div", behavior === "allow" ? "Approved" : "Denied", "answered"));
+        const text = behavior === "allow" ? "Approved" : "Denied";
+        answered.set(a.id, { text, at: Date.now() });
+        // Drawn where the item is now (a redraw may have replaced it meanwhile).
+        (root.querySelector(`.approval[data-approval="${a.id}"]`) ?? item).replaceWith(answeredItem(a.id, text));
       } catch (e) {
         item.append(el("div", `Not answered: ${(e as Error).message}`, "error"));
       }

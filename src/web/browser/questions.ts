@@ -14,6 +14,8 @@ export interface QuestionRow {
 
 type Post = (path: string, body: unknown) => Promise<unknown>;
 
+const ANSWERED_SHOWN_MS = 15_000;
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -30,6 +32,7 @@ function item(q: QuestionRow, post: Post): HTMLElement {
     box.classList.add("answering");
     try {
       await post("api/question", { question: q.id, answer });
+      box.dataset.answeredAt = String(Date.now());
       box.replaceChildren(el("div", `Answered: ${answer}`, "answered"));
     } catch (e) {
       box.append(el("div", `Not answered: ${(e as Error).message}`, "error"));
@@ -61,7 +64,9 @@ export function questionsSection(post: Post): (root: HTMLElement, s: { questions
     if (!title) root.append((title = el("h2")));
     title.textContent = `Questions (${s.questions.length})`;
     const waiting = new Set(s.questions.map((q) => String(q.id)));
-    for (const e of root.querySelectorAll<HTMLElement>(".question")) if (!waiting.has(e.dataset.question!)) e.remove();
+    // A question answered here stays shown as answered for a while after it stops waiting.
+    const shownSince = Date.now() - ANSWERED_SHOWN_MS;
+    for (const e of root.querySelectorAll<HTMLElement>(".question")) if (!waiting.has(e.dataset.question!) && !(Number(e.dataset.answeredAt) > shownSince)) e.remove();
     for (const q of s.questions) if (!root.querySelector(`.question[data-question="${q.id}"]`)) root.append(item(q, post));
     root.querySelector(".empty")?.remove();
     if (!s.questions.length) root.append(el("p", "No questions wait.", "empty"));
