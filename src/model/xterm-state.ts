@@ -99,19 +99,25 @@ function packRows(buf: WholeBuffer): PackedRows {
   return { words: Uint32Array.from(out), extras, count: n };
 }
 
+/** A packed row's header, read at word `at` (packRows writes it): its width, the cells kept, the
+ * style runs, whether it wraps on, where its cells' content words start, and where the next row does. */
+function rowAt(w: Uint32Array, at: number): { length: number; kept: number; runs: number; wrapped: boolean; cells: number; next: number } {
+  const kept = w[at + 1]!;
+  const runs = w[at + 2]!;
+  return { length: w[at]!, kept, runs, wrapped: w[at + 3] === 1, cells: at + 4, next: at + 4 + kept + 3 * runs };
+}
+
 function unpackRows(buf: WholeBuffer, p: PackedRows): void {
   const Line = buf.lines.get(0)!.constructor as new (cols: number, fill?: unknown, isWrapped?: boolean) => RawLine;
   buf.lines.length = 0;
   const w = p.words;
   let at = 0;
   for (let i = 0; i < p.count; i++) {
-    const kept = w[at + 1]!;
-    const runs = w[at + 2]!;
-    const line = new Line(w[at]!, undefined, w[at + 3] === 1);
-    at += 4;
+    const { length, kept, runs, wrapped, cells, next } = rowAt(w, at);
+    const line = new Line(length, undefined, wrapped);
     const d = line._data;
-    for (let x = 0; x < kept; x++) d[x * CELL] = w[at + x]!;
-    at += kept;
+    for (let x = 0; x < kept; x++) d[x * CELL] = w[cells + x]!;
+    at = cells + kept;
     let x = 0;
     for (let r = 0; r < runs; r++, at += 3) {
       const end = x + w[at]!;
@@ -126,6 +132,7 @@ function unpackRows(buf: WholeBuffer, p: PackedRows): void {
       line._extendedAttrs = e.ext as RawLine["_extendedAttrs"];
     }
     buf.lines.push(line);
+    at = next;
   }
 }
 
@@ -141,20 +148,18 @@ export function normalRowsOf(state: XtermState): RawLines {
   const starts = new Uint32Array(p.count);
   for (let i = 0, at = 0; i < p.count; i++) {
     starts[i] = at;
-    at += 4 + w[at + 1]! + 3 * w[at + 2]!;
+    at = rowAt(w, at).next;
   }
   const get = (i: number): RawLine | undefined => {
     if (i < 0 || i >= p.count) return undefined;
-    const at = starts[i]!;
-    const length = w[at]!;
-    const kept = w[at + 1]!;
+    const { length, kept, wrapped, cells } = rowAt(w, starts[i]!);
     const data = new Uint32Array(CELL * length);
-    for (let x = 0; x < length; x++) data[x * CELL] = x < kept ? w[at + 4 + x]! : BLANK_CONTENT;
+    for (let x = 0; x < length; x++) data[x * CELL] = x < kept ? w[cells + x]! : BLANK_CONTENT;
     const trimmed = () => {
       for (let x = length - 1; x >= 0; x--) if (data[x * CELL]! & 0x3fffff) return x + (data[x * CELL]! >> 22);
       return 0;
     };
-    const line = { _data: data, _combined: p.extras?.get(i)?.combined ?? {}, _extendedAttrs: {}, length, isWrapped: w[at + 3] === 1, getTrimmedLength: trimmed };
+    const line = { _data: data, _combined: p.extras?.get(i)?.combined ?? {}, _extendedAttrs: {}, length, isWrapped: wrapped, getTrimmedLength: trimmed };
     return line as unknown as RawLine;
   };
   return { length: p.count, get };
