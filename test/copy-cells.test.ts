@@ -24,7 +24,10 @@ beforeAll(async () => {
   c = await RawAttach.open(s.sock, { v: 1, type: "attach", cols: COLS, rows: 24 });
   outer = new OuterTerminal(c, COLS, 24);
   await c.firstFrame();
-  pane = Number((await s.ok(["tab", "new", "--focus", "--", "sh", "-c", "stty -echo; exec cat"])).trim());
+  pane = Number((await s.ok(["tab", "new", "--focus", "--", "sh", "-c", "stty -echo; echo cat-ready; exec cat"])).trim());
+  // Sent only once the tty's echo is off: lines typed before are echoed by the tty and then again
+  // by cat, which clears the screen and redraws it under the test's feet.
+  await s.waitScreen(pane, "cat-ready");
   cols = ((await s.request({ v: 6, type: "pane_info", pane })) as unknown as { cols: number }).cols;
   const lines = [
     "日本語テキスト target after",
