@@ -70,8 +70,8 @@ describe.skipIf(!haveSshd())("ws -H HOST over a real sshd", () => {
     const fake = (script: string) => writeFileSync(join(bin, "ws"), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
     // On PATH first (a system-wide install), then ~/.local/bin.
     writeFileSync(join(rig.binDir, "ws"), `#!/bin/sh\necho '{"ws_proxy":1,"min":7,"max":9,"build":"future"}'; cat >/dev/null\n`, { mode: 0o755 });
-    const future = await local.run([...H, "workspace", "list"]);
-    rmSync(join(rig.binDir, "ws"));
+    // Taken back whatever happens: the rig's later tests would all meet this future ws.
+    const future = await local.run([...H, "workspace", "list"]).finally(() => rmSync(join(rig.binDir, "ws"), { force: true }));
     expect(future.code).toBe(1);
     expect(future.stderr).toContain(`${rig.host}'s ws speaks protocol 7..9 (build future); this ws speaks 1..6`);
     expect(future.stderr).toContain(`ws remote install ${rig.host}`);
