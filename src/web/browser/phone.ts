@@ -3,7 +3,7 @@
 // into the page as text (textContent), never as markup. Each part of the page is a section below:
 // a function given its element and the latest state; another feature adds one to SECTIONS.
 import { notifySwitch } from "./notify-switch";
-import { type QuestionRow, questionsSection } from "./questions";
+import { ANSWERED_SHOWN_MS, type QuestionRow, questionsSection } from "./questions";
 
 interface Agent {
   pane: number;
@@ -80,7 +80,6 @@ function agents(root: HTMLElement, s: PhoneState): void {
  * answered for a while, also after the state poll no longer lists it, which may redraw the inbox
  * between the click and the server's reply. */
 const answered = new Map<number, { text: string; at: number }>();
-const ANSWERED_SHOWN_MS = 15_000;
 
 function answeredItem(id: number, text: string): HTMLElement {
   const item = el("div", undefined, "approval");

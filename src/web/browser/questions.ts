@@ -14,7 +14,8 @@ export interface QuestionRow {
 
 type Post = (path: string, body: unknown) => Promise<unknown>;
 
-const ANSWERED_SHOWN_MS = 15_000;
+/** How long an answer given on the page stays shown after the server stops listing what it answered. */
+export const ANSWERED_SHOWN_MS = 15_000;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
